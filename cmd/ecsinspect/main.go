@@ -1,0 +1,58 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+// version is the release this binary reports with --version.
+const version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout)
+		return 0
+	}
+	switch args[0] {
+	case "--version", "-version", "version":
+		fmt.Fprintln(stdout, "ecsinspect", version)
+		return 0
+	case "demo":
+		stop := make(chan os.Signal, 1)
+		signal.Notify(stop, os.Interrupt)
+		defer signal.Stop(stop)
+		err := runDemo(args[1:], stdout, stop)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "ecsinspect demo:", err)
+			return 2
+		}
+		return 0
+	default:
+		fmt.Fprintf(stderr, "ecsinspect: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return 2
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `ecsinspect: inspect worlds built on the ecs package
+
+Usage:
+  ecsinspect demo [--entities N] [--hz H] [--frames N] [--seed S]
+                        run the demo ecosystem with a live status line
+  ecsinspect --version  print the version
+
+Run "ecsinspect demo --help" for the demo's flags.
+`)
+}

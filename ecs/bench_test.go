@@ -1,0 +1,442 @@
+package ecs
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// Benchmark workloads: Position += Velocity * dt over n entities, measured
+// against plain Go in the same run. Each measured loop is its own noinline
+// function so the compiler treats every variant alike.
+
+type bPos struct{ X, Y float64 }
+type bVel struct{ X, Y float64 }
+
+const dt = 1.0 / 60
+
+var sizes = []int{1000, 100_000, 1_000_000}
+
+func perEntity(b *testing.B, n int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
+}
+
+//go:noinline
+func moveAll(q *Query2[bPos, bVel]) {
+	for p, v := range q.All() {
+		p.X += v.X * dt
+		p.Y += v.Y * dt
+	}
+}
+
+//go:noinline
+func moveNext(q *Query2[bPos, bVel]) {
+	it := q.Iter()
+	for it.Next() {
+		p, v := it.Get()
+		p.X += v.X * dt
+		p.Y += v.Y * dt
+	}
+}
+
+//go:noinline
+func moveColumns(q *Query2[bPos, bVel]) {
+	it := q.Iter()
+	for it.NextTable() {
+		ps, vs := it.Columns()
+		vs = vs[:len(ps)]
+		for i := range ps {
+			ps[i].X += vs[i].X * dt
+			ps[i].Y += vs[i].Y * dt
+		}
+	}
+}
+
+//go:noinline
+func moveSlices(ps []bPos, vs []bVel) {
+	vs = vs[:len(ps)]
+	for i := range ps {
+		ps[i].X += vs[i].X * dt
+		ps[i].Y += vs[i].Y * dt
+	}
+}
+
+type mover interface{ move() }
+
+type boxed struct {
+	p bPos
+	v bVel
+}
+
+func (o *boxed) move() {
+	o.p.X += o.v.X * dt
+	o.p.Y += o.v.Y * dt
+}
+
+//go:noinline
+func moveBoxed(objs []mover) {
+	for _, o := range objs {
+		o.move()
+	}
+}
+
+func movingWorld(n int) (*World, *Query2[bPos, bVel]) {
+	w := NewWorld()
+	NewMap2[bPos, bVel](w).SpawnBatch(n, func(i int, _ Entity, p *bPos, v *bVel) {
+		*v = bVel{X: float64(i % 7), Y: 1}
+	})
+	return w, NewQuery2[bPos, bVel](w, Write[bPos]())
+}
+
+// BenchmarkQuery2 is the per-entity loop, range-over-func.
+func BenchmarkQuery2(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			_, q := movingWorld(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				moveAll(q)
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
+// BenchmarkQuery2Next is the per-entity loop with Iter, Next and Get.
+func BenchmarkQuery2Next(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			_, q := movingWorld(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				moveNext(q)
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
+func BenchmarkQuery2Columns(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			_, q := movingWorld(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				moveColumns(q)
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
+func BenchmarkBaselineSlices(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			ps, vs := make([]bPos, n), make([]bVel, n)
+			for i := range vs {
+				vs[i] = bVel{X: float64(i % 7), Y: 1}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				moveSlices(ps, vs)
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
+func BenchmarkBaselineBoxed(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			objs := make([]mover, n)
+			for i := range objs {
+				objs[i] = &boxed{v: bVel{X: float64(i % 7), Y: 1}}
+			}
+			// A long-lived heap: objects visited in no particular order.
+			rand.New(rand.NewPCG(1, 2)).Shuffle(n, func(i, j int) { objs[i], objs[j] = objs[j], objs[i] })
+			b.ReportAllocs()
+			for b.Loop() {
+				moveBoxed(objs)
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
+// fragTag1..8 split entities over 2^8 = 256 archetypes.
+type (
+	fragTag1 struct{ V int32 }
+	fragTag2 struct{ V int32 }
+	fragTag3 struct{ V int32 }
+	fragTag4 struct{ V int32 }
+	fragTag5 struct{ V int32 }
+	fragTag6 struct{ V int32 }
+	fragTag7 struct{ V int32 }
+	fragTag8 struct{ V int32 }
+)
+
+func BenchmarkQuery2Fragmented(b *testing.B) {
+	const n = 1_000_000
+	w := NewWorld()
+	adders := []func(Entity){
+		func(e Entity) { NewMap[fragTag1](w).Add(e, fragTag1{}) },
+		func(e Entity) { NewMap[fragTag2](w).Add(e, fragTag2{}) },
+		func(e Entity) { NewMap[fragTag3](w).Add(e, fragTag3{}) },
+		func(e Entity) { NewMap[fragTag4](w).Add(e, fragTag4{}) },
+		func(e Entity) { NewMap[fragTag5](w).Add(e, fragTag5{}) },
+		func(e Entity) { NewMap[fragTag6](w).Add(e, fragTag6{}) },
+		func(e Entity) { NewMap[fragTag7](w).Add(e, fragTag7{}) },
+		func(e Entity) { NewMap[fragTag8](w).Add(e, fragTag8{}) },
+	}
+	spawn := NewMap2[bPos, bVel](w)
+	for i := range n {
+		e := spawn.Spawn(bPos{}, bVel{X: 1, Y: 1})
+		for bit, add := range adders {
+			if i&(1<<bit) != 0 {
+				add(e)
+			}
+		}
+	}
+	q := NewQuery2[bPos, bVel](w, Write[bPos]())
+	if got := len(q.s.cache.tables); got < 256 {
+		b.Fatalf("matching tables = %d, want 256", got)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		moveAll(q)
+	}
+	perEntity(b, n)
+}
+
+//go:noinline
+func spawnEach(m *Map2[bPos, bVel], n int) {
+	for range n {
+		m.Spawn(bPos{X: 1}, bVel{Y: 1})
+	}
+}
+
+// warmWorld returns a world that held n moving entities and despawned them
+// all: the steady state of a game with churn, storage already grown.
+func warmWorld(n int) (*World, *Map2[bPos, bVel]) {
+	w := NewWorld()
+	m := NewMap2[bPos, bVel](w)
+	ents := make([]Entity, n)
+	m.SpawnBatch(n, func(i int, e Entity, _ *bPos, _ *bVel) { ents[i] = e })
+	for _, e := range ents {
+		_ = w.Despawn(e)
+	}
+	return w, m
+}
+
+func BenchmarkSpawn2(b *testing.B) {
+	const n = 1_000_000
+	b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			_, m := warmWorld(n)
+			b.StartTimer()
+			spawnEach(m, n)
+		}
+		perEntity(b, n)
+	})
+}
+
+//go:noinline
+func spawnBatch(m *Map2[bPos, bVel], n int) {
+	m.SpawnBatch(n, func(_ int, _ Entity, p *bPos, v *bVel) {
+		p.X, v.Y = 1, 1
+	})
+}
+
+func BenchmarkSpawn2Batch(b *testing.B) {
+	const n = 1_000_000
+	b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			_, m := warmWorld(n)
+			b.StartTimer()
+			spawnBatch(m, n)
+		}
+		perEntity(b, n)
+	})
+}
+
+//go:noinline
+func despawnAll(w *World, ents []Entity) {
+	for _, e := range ents {
+		_ = w.Despawn(e)
+	}
+}
+
+// BenchmarkDespawn despawns in spawn order; BenchmarkDespawnShuffled in
+// random order, which adds a cache miss or two per entity at this size.
+func BenchmarkDespawn(b *testing.B) { benchDespawn(b, false) }
+
+// BenchmarkDespawnShuffled is BenchmarkDespawn in random order.
+func BenchmarkDespawnShuffled(b *testing.B) { benchDespawn(b, true) }
+
+func benchDespawn(b *testing.B, shuffle bool) {
+	const n = 1_000_000
+	b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+		b.ReportAllocs()
+		ents := make([]Entity, n)
+		for b.Loop() {
+			b.StopTimer()
+			w := NewWorld()
+			m := NewMap2[bPos, bVel](w)
+			m.SpawnBatch(n, func(i int, e Entity, _ *bPos, _ *bVel) { ents[i] = e })
+			if shuffle {
+				rand.New(rand.NewPCG(3, 4)).Shuffle(n, func(i, j int) { ents[i], ents[j] = ents[j], ents[i] })
+			}
+			b.StartTimer()
+			despawnAll(w, ents)
+		}
+		perEntity(b, n)
+	})
+}
+
+type bTag struct{}
+
+//go:noinline
+func addRemoveAll(m *Map[bTag], ents []Entity) {
+	for _, e := range ents {
+		_ = m.Add(e, bTag{})
+		_ = m.Remove(e)
+	}
+}
+
+func BenchmarkAddRemove(b *testing.B) {
+	const n = 1_000_000
+	b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+		w := NewWorld()
+		ents := make([]Entity, n)
+		NewMap2[bPos, bVel](w).SpawnBatch(n, func(i int, e Entity, _ *bPos, _ *bVel) { ents[i] = e })
+		tag := NewMap[bTag](w)
+		b.ReportAllocs()
+		for b.Loop() {
+			addRemoveAll(tag, ents)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/pair")
+		perEntity(b, n)
+	})
+}
+
+type bFlag struct{}
+
+func (bFlag) Storage() StorageKind { return SparseStorage }
+
+//go:noinline
+func toggleAll(m *Map[bFlag], ents []Entity) {
+	for _, e := range ents {
+		_ = m.Add(e, bFlag{})
+		_ = m.Remove(e)
+	}
+}
+
+func BenchmarkSparseToggle(b *testing.B) {
+	const n = 100_000
+	w := NewWorld()
+	ents := make([]Entity, n)
+	NewMap2[bPos, bVel](w).SpawnBatch(n, func(i int, e Entity, _ *bPos, _ *bVel) { ents[i] = e })
+	flag := NewMap[bFlag](w)
+	tables := len(w.tables)
+	b.ReportAllocs()
+	for b.Loop() {
+		toggleAll(flag, ents)
+	}
+	if len(w.tables) != tables || w.tables[1].len() != n {
+		b.Fatal("toggling a sparse component moved rows")
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/pair")
+	perEntity(b, n)
+}
+
+//go:noinline
+func getAll(m *Map[bPos], ents []Entity) float64 {
+	s := 0.0
+	for _, e := range ents {
+		s += m.Get(e).X
+	}
+	return s
+}
+
+//go:noinline
+func readAll(m *Map[bPos], ents []Entity) float64 {
+	s := 0.0
+	for _, e := range ents {
+		s += m.Read(e).X
+	}
+	return s
+}
+
+func BenchmarkGet(b *testing.B) {
+	for _, n := range []int{1000, 1_000_000} {
+		w := NewWorld()
+		ents := make([]Entity, n)
+		NewMap2[bPos, bVel](w).SpawnBatch(n, func(i int, e Entity, _ *bPos, _ *bVel) { ents[i] = e })
+		rand.New(rand.NewPCG(5, 6)).Shuffle(n, func(i, j int) { ents[i], ents[j] = ents[j], ents[i] })
+		pos := NewMap[bPos](w)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				getAll(pos, ents)
+			}
+			perEntity(b, n)
+		})
+		b.Run(fmt.Sprintf("read/n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				readAll(pos, ents)
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
+//go:noinline
+func sumChanged(q *Query1[bPos]) float64 {
+	s := 0.0
+	it := q.Iter()
+	for it.Next() {
+		p := it.Get()
+		s += p.X
+	}
+	return s
+}
+
+// BenchmarkChangedQuery: 1% of 1M rows, chosen at random, are written each
+// frame; a Changed query visits just those. Compare with BenchmarkQuery2.
+func BenchmarkChangedQuery(b *testing.B) {
+	const n = 1_000_000
+	w, _ := movingWorld(n)
+	pos := NewMap[bPos](w)
+	changed := NewQuery1[bPos](w, Changed[bPos]())
+	all := NewQuery1[bPos](w)
+	var ents []Entity
+	it := all.Iter()
+	for it.Next() {
+		ents = append(ents, it.Entity())
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	picks := make([]Entity, n/100)
+	sumChanged(changed) // the first run sees everything as new
+	mutate := func() {
+		for i := range picks {
+			picks[i] = ents[rng.IntN(n)]
+		}
+		for _, e := range picks {
+			pos.Get(e).X++
+		}
+	}
+	mutate()
+	b.ReportAllocs()
+	for b.Loop() {
+		sumChanged(changed)
+		b.StopTimer()
+		mutate()
+		b.StartTimer()
+	}
+	perEntity(b, n)
+}

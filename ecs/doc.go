@@ -1,0 +1,29 @@
+// Package ecs is an entity-component-system: entities are generational
+// handles, components are plain Go structs, and systems are loops over
+// queries. It imports only the standard library.
+//
+// Components live in archetype tables, one contiguous column per component
+// type, or, for types toggled often, in sparse sets that never move rows.
+// Queries are typed, cached and allocation-free; they filter With, Without,
+// Optional, Changed and Added, and change detection is exact to the row at no
+// per-entity cost (see ticks.go for how).
+//
+//	type Position struct{ X, Y float64 }
+//	type Velocity struct{ X, Y float64 }
+//
+//	w := ecs.NewWorld()
+//	spawn := ecs.NewMap2[Position, Velocity](w)
+//	e := spawn.Spawn(Position{}, Velocity{X: 1})
+//
+//	move := ecs.NewQuery2[Position, Velocity](w, ecs.Write[Position]())
+//	it := move.Iter()
+//	for it.Next() {
+//		p, v := it.Get()
+//		p.X += v.X
+//	}
+//
+// Structural changes (spawn, despawn, add, remove) while a query iterates
+// panic with a message naming the fix; nothing is ever corrupted.
+package ecs
+
+//go:generate go run ./internal/gen

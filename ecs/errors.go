@@ -1,0 +1,55 @@
+package ecs
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotAlive is matched (with errors.Is) by every error about a handle that
+// does not name a live entity.
+var ErrNotAlive = errors.New("entity is not alive")
+
+// EntityError says why a handle was rejected, in words a person can act on:
+// "entity 42v3 is stale: slot 42 is now generation 4".
+type EntityError struct {
+	Entity Entity
+	Reason string
+}
+
+func (e *EntityError) Error() string { return "entity " + e.Entity.String() + " " + e.Reason }
+
+// Unwrap makes errors.Is(err, ErrNotAlive) true.
+func (e *EntityError) Unwrap() error { return ErrNotAlive }
+
+func (w *World) entityError(e Entity) error {
+	var reason string
+	switch {
+	case e.IsZero():
+		reason = "is the zero handle, which names no entity"
+	case int(e.index) >= len(w.records):
+		reason = fmt.Sprintf("was never issued: the highest slot is %d", len(w.records)-1)
+	default:
+		rec := &w.records[e.index]
+		switch {
+		case rec.gen == e.gen && rec.table == deadTable && e.gen == maxGeneration:
+			reason = fmt.Sprintf("is despawned: slot %d is retired", e.index)
+		case rec.gen == e.gen && rec.table == deadTable:
+			reason = fmt.Sprintf("was never issued: slot %d is free at generation %d", e.index, rec.gen)
+		case newer(e.gen, rec.gen):
+			reason = fmt.Sprintf("was never issued: slot %d is at generation %d", e.index, rec.gen)
+		case rec.table == deadTable:
+			reason = fmt.Sprintf("is stale: slot %d is free (generation %d)", e.index, rec.gen)
+		default:
+			reason = fmt.Sprintf("is stale: slot %d is now generation %d", e.index, rec.gen)
+		}
+	}
+	return &EntityError{Entity: e, Reason: reason}
+}
+
+// lockedPanic is the message of the panic raised by a structural change made
+// while a query iterates.
+func lockedPanic(op string) string {
+	return "ecs: " + op + " during query iteration: structural changes (spawn, despawn, add, remove) would move rows " +
+		"under the running query. Queue them in a command buffer (ecs.Commands) and apply it after the loop, " +
+		"or call Close on the query iterator before changing the world"
+}

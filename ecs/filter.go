@@ -1,0 +1,207 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// Term refines a query: which other components entities must have or lack,
+// which of the query's components may be missing or are written, and which
+// must have changed or been added since the query last ran.
+type Term struct {
+	kind termKind
+	typ  reflect.Type
+	id   func(*World) ComponentID
+}
+
+type termKind uint8
+
+const (
+	termWith termKind = iota
+	termWithout
+	termOptional
+	termChanged
+	termAdded
+	termWrite
+)
+
+var termNames = [...]string{"With", "Without", "Optional", "Changed", "Added", "Write"}
+
+func termOf[T any](k termKind) Term {
+	return Term{kind: k, typ: reflect.TypeFor[T](), id: ComponentIDOf[T]}
+}
+
+// With requires entities to have T, without reading it.
+func With[T any]() Term { return termOf[T](termWith) }
+
+// Without excludes entities that have T.
+func Without[T any]() Term { return termOf[T](termWithout) }
+
+// Optional lets entities lacking T (one of the query's components) match;
+// Get yields nil for T on them.
+func Optional[T any]() Term { return termOf[T](termOptional) }
+
+// Changed passes only entities whose T was written (through a writable query,
+// [Map.Get], [Map.Set] or [Map.Add]) or added since this query last ran.
+func Changed[T any]() Term { return termOf[T](termChanged) }
+
+// Added passes only entities that got T since this query last ran.
+func Added[T any]() Term { return termOf[T](termAdded) }
+
+// Write declares that the query writes T, one of its components, so the rows
+// it yields are marked changed for T. Components not declared writable are
+// read-only: writes through their pointers go unseen by Changed filters.
+func Write[T any]() Term { return termOf[T](termWrite) }
+
+// maxTickFilters bounds Changed and Added terms per query.
+const maxTickFilters = 8
+
+// filterKey identifies the tables a query visits; queries with equal keys
+// share one cache.
+type filterKey struct{ all, none Mask }
+
+// queryCache lists the tables matching a filterKey, kept up to date as tables
+// are created.
+type queryCache struct {
+	key    filterKey
+	tables []*table
+}
+
+func (c *queryCache) consider(t *table) {
+	if t.mask.ContainsAll(&c.key.all) && !t.mask.ContainsAny(&c.key.none) {
+		c.tables = append(c.tables, t)
+	}
+}
+
+func (w *World) cacheFor(key filterKey) *queryCache {
+	if c, ok := w.cacheByKey[key]; ok {
+		return c
+	}
+	c := &queryCache{key: key}
+	for _, t := range w.tables {
+		c.consider(t)
+	}
+	w.cacheByKey[key] = c
+	w.caches = append(w.caches, c)
+	return c
+}
+
+// tickFilter is a Changed or Added term resolved to a component.
+type tickFilter struct {
+	id     ComponentID
+	added  bool
+	sparse sparseStore
+}
+
+// queryState is the untyped part of a query definition.
+type queryState struct {
+	w           *World
+	cache       *queryCache
+	ids         []ComponentID // the query's components, in order
+	optional    []bool        // parallel to ids
+	writeIDs    []ComponentID // writable table components
+	writeSp     []sparseStore // writable sparse components
+	sparseAll   []sparseStore
+	sparseNone  []sparseStore
+	tickF       []tickFilter
+	filtered    bool // rows are filtered one by one
+	anyOptional bool
+	lastRun     uint32
+}
+
+func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
+	q := &queryState{w: w, ids: ids, optional: make([]bool, len(ids))}
+	position := func(t Term) int {
+		id := t.id(w)
+		for i, qid := range ids {
+			if qid == id {
+				return i
+			}
+		}
+		panic(fmt.Sprintf("ecs: %s[%s] names a component the query does not list", termNames[t.kind], typeName(t.typ)))
+	}
+	writable := make([]bool, len(ids))
+	var key filterKey
+	var withs []ComponentID
+	for _, t := range terms {
+		switch t.kind {
+		case termOptional:
+			q.optional[position(t)] = true
+			q.anyOptional = true
+		case termWrite:
+			writable[position(t)] = true
+		case termWith:
+			withs = append(withs, t.id(w))
+		case termChanged, termAdded:
+			id := t.id(w)
+			withs = append(withs, id)
+			if len(q.tickF) == maxTickFilters {
+				panic(fmt.Sprintf("ecs: a query takes at most %d Changed and Added terms", maxTickFilters))
+			}
+			q.tickF = append(q.tickF, tickFilter{id: id, added: t.kind == termAdded, sparse: w.sparse[id]})
+		case termWithout:
+			id := t.id(w)
+			if s := w.sparse[id]; s != nil {
+				q.sparseNone = append(q.sparseNone, s)
+			} else {
+				key.none.Set(id)
+			}
+		}
+	}
+	require := func(id ComponentID) {
+		if s := w.sparse[id]; s != nil {
+			for _, have := range q.sparseAll {
+				if have == s {
+					return
+				}
+			}
+			q.sparseAll = append(q.sparseAll, s)
+		} else {
+			key.all.Set(id)
+		}
+	}
+	for i, id := range ids {
+		if !q.optional[i] {
+			require(id)
+		}
+		if s := w.sparse[id]; s != nil {
+			q.filtered = true
+			if writable[i] {
+				q.writeSp = append(q.writeSp, s)
+			}
+		} else if writable[i] {
+			q.writeIDs = append(q.writeIDs, id)
+		}
+	}
+	for _, id := range withs {
+		require(id)
+	}
+	if key.all.ContainsAny(&key.none) {
+		panic("ecs: a query both requires and excludes the same component")
+	}
+	q.filtered = q.filtered || len(q.sparseAll)+len(q.sparseNone)+len(q.tickF) > 0
+	q.cache = w.cacheFor(key)
+	return q
+}
+
+// count returns how many entities the query matches now, without running it.
+func (q *queryState) count() int {
+	if !q.filtered {
+		n := 0
+		for _, t := range q.cache.tables {
+			n += t.len()
+		}
+		return n
+	}
+	c := iterCore{counting: true}
+	c.begin(q, false)
+	n := 0
+	for {
+		if !c.advance() {
+			break
+		}
+		n++
+		c.row++
+	}
+	return n
+}

@@ -1,0 +1,310 @@
+package ecs
+
+// iterCore walks a query's tables, row by row (Next) or run by run
+// (NextTable), applies row filters, and marks what it hands out for writing.
+type iterCore struct {
+	q      *queryState
+	tables []*table
+	ti     int
+	tbl    *table
+	ents   []Entity
+	row    int // current row
+	end    int // Next's fast path runs while row < end; 0 in filtered mode
+	n      int // rows in tbl
+	lo, hi int // the run handed out by NextTable
+	tick   uint32
+	since  uint32
+
+	writes   [maxArity]*colTicks // writable columns present in tbl
+	nwrites  int
+	ticks    [maxTickFilters]*colTicks // per tick filter, its column in tbl
+	batch    bool
+	counting bool // Count: no marks, no lock, no run recorded
+	done     bool
+}
+
+// maxArity is the largest query arity generated.
+const maxArity = 6
+
+// begin starts a run of q: it locks the world against structural changes and
+// takes the run's change tick.
+func (c *iterCore) begin(q *queryState, batch bool) {
+	c.q = q
+	c.tables = q.cache.tables
+	c.ti = -1
+	c.row = -1
+	c.batch = batch
+	c.since = q.lastRun
+	if c.counting {
+		return
+	}
+	q.w.locks.Add(1)
+	c.tick = q.w.changeTick.Add(1)
+	q.lastRun = c.tick
+}
+
+// finish ends the run and unlocks the world.
+func (c *iterCore) finish() {
+	if c.done {
+		return
+	}
+	c.done = true
+	c.tbl = nil
+	c.end = 0
+	if !c.counting {
+		c.q.w.locks.Add(-1)
+	}
+}
+
+// close ends the run early, marking rows handed out so far.
+func (c *iterCore) close() {
+	if c.done {
+		return
+	}
+	if !c.q.filtered && !c.batch && c.tbl != nil && c.row >= 0 {
+		c.mark(0, min(c.row+1, c.n))
+	}
+	c.finish()
+}
+
+func (c *iterCore) nextTable() bool {
+	for c.ti+1 < len(c.tables) {
+		c.ti++
+		t := c.tables[c.ti]
+		if t.len() == 0 {
+			continue
+		}
+		c.tbl, c.ents, c.n = t, t.entities, t.len()
+		c.nwrites = 0
+		if !c.counting {
+			for _, id := range c.q.writeIDs {
+				if j := t.column(id); j >= 0 {
+					c.writes[c.nwrites] = &t.ticks[j]
+					c.nwrites++
+				}
+			}
+		}
+		for i, f := range c.q.tickF {
+			c.ticks[i] = nil
+			if f.sparse == nil {
+				c.ticks[i] = &t.ticks[t.column(f.id)]
+			}
+		}
+		return true
+	}
+	c.tbl = nil
+	return false
+}
+
+// mark records a write, at this run's tick, of rows [lo, hi) of tbl.
+func (c *iterCore) mark(lo, hi int) {
+	for i := range c.nwrites {
+		c.writes[i].markRows(lo, hi, c.tick)
+	}
+}
+
+func (c *iterCore) markOne(row int) {
+	if c.counting {
+		return
+	}
+	for i := range c.nwrites {
+		c.writes[i].markRow(row, c.tick)
+	}
+	for _, s := range c.q.writeSp {
+		s.markChanged(c.ents[row], c.tick)
+	}
+}
+
+// advance moves to the next row to hand out, c.row having been incremented;
+// it reports whether there is one.
+func (c *iterCore) advance() bool {
+	if c.done {
+		return false
+	}
+	if c.q.filtered {
+		return c.advanceFiltered()
+	}
+	if c.tbl != nil {
+		c.mark(0, c.n)
+	}
+	if !c.nextTable() {
+		c.finish()
+		return false
+	}
+	c.row, c.end = 0, c.n
+	return true
+}
+
+func (c *iterCore) advanceFiltered() bool {
+	if c.tbl == nil {
+		if !c.nextTable() {
+			c.finish()
+			return false
+		}
+		c.row = 0
+	}
+	for {
+		if c.row >= c.n {
+			if !c.nextTable() {
+				c.finish()
+				return false
+			}
+			c.row = 0
+		}
+		if c.row = c.scan(c.row); c.row < c.n {
+			c.markOne(c.row)
+			return true
+		}
+	}
+}
+
+// scan returns the first row at or after r that passes the row filters, or n.
+func (c *iterCore) scan(r int) int {
+	for r < c.n {
+		if r&(chunkRows-1) == 0 && !c.chunkMayPass(r>>chunkShift) {
+			r += chunkRows
+			continue
+		}
+		if c.pass(r) {
+			return r
+		}
+		r++
+	}
+	return c.n
+}
+
+func (c *iterCore) chunkMayPass(chunk int) bool {
+	for i := range c.q.tickF {
+		if t := c.ticks[i]; t != nil && !t.chunkDirty(chunk, c.since) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *iterCore) pass(r int) bool {
+	q := c.q
+	if len(q.sparseAll)+len(q.sparseNone) > 0 {
+		e := c.ents[r]
+		for _, s := range q.sparseAll {
+			if !s.has(e) {
+				return false
+			}
+		}
+		for _, s := range q.sparseNone {
+			if s.has(e) {
+				return false
+			}
+		}
+	}
+	for i, f := range q.tickF {
+		if t := c.ticks[i]; t != nil {
+			if f.added {
+				if !t.addedSince(r, c.since) {
+					return false
+				}
+			} else if !t.changedSince(r, c.since) {
+				return false
+			}
+		} else if f.added {
+			if !f.sparse.addedSince(c.ents[r], c.since) {
+				return false
+			}
+		} else if !f.sparse.changedSince(c.ents[r], c.since) {
+			return false
+		}
+	}
+	return true
+}
+
+// nextRun moves to the next run of rows for NextTable: a whole table, or with
+// row filters, a stretch of consecutive passing rows.
+func (c *iterCore) nextRun() (ok bool) {
+	if c.done {
+		return false
+	}
+	for {
+		if c.tbl == nil || c.hi >= c.n {
+			if !c.nextTable() {
+				c.finish()
+				return false
+			}
+			c.lo, c.hi = 0, 0
+		}
+		if !c.q.filtered {
+			c.lo, c.hi = 0, c.n
+			if !c.counting {
+				c.mark(0, c.n)
+			}
+			return true
+		}
+		lo := c.scan(c.hi)
+		if lo >= c.n {
+			c.hi = c.n
+			continue
+		}
+		hi := lo + 1
+		for hi < c.n && c.pass(hi) {
+			hi++
+		}
+		c.lo, c.hi = lo, hi
+		if !c.counting {
+			c.mark(lo, hi)
+			for _, s := range c.q.writeSp {
+				for r := lo; r < hi; r++ {
+					s.markChanged(c.ents[r], c.tick)
+				}
+			}
+		}
+		return true
+	}
+}
+
+// colAccess reaches one component of a query in the current table.
+type colAccess[T any] struct {
+	id     ComponentID
+	sparse *sparseSet[T]
+	col    []T // the table's column; nil if the table lacks T or T is sparse
+	cur    *T  // what Get yields when col is nil: the sparse value of the row, or nil
+}
+
+func (a *colAccess[T]) init(w *World, id ComponentID) {
+	a.id = id
+	if s, ok := w.sparse[id].(*sparseSet[T]); ok {
+		a.sparse = s
+	}
+}
+
+func (a *colAccess[T]) load(t *table) {
+	a.col, a.cur = nil, nil
+	if a.sparse == nil {
+		if j := t.column(a.id); j >= 0 {
+			a.col = t.cols[j].(*typedColumn[T]).data
+		}
+	}
+}
+
+// seek prepares a sparse component for row; filtered runs call it per row.
+func (a *colAccess[T]) seek(row int, ents []Entity) {
+	if a.sparse != nil {
+		a.cur = a.sparse.get(ents[row])
+	}
+}
+
+// at returns the value at row, nil if the entity lacks T. It is small enough
+// to inline: the hot loop pays one compare per component.
+func (a *colAccess[T]) at(row int) *T {
+	if uint(row) < uint(len(a.col)) {
+		return &a.col[row]
+	}
+	return a.cur
+}
+
+// run returns the values of rows [lo, hi), nil if the table lacks T or T is
+// sparse.
+func (a *colAccess[T]) run(lo, hi int) []T {
+	if a.col == nil {
+		return nil
+	}
+	return a.col[lo:hi:hi]
+}

@@ -1,0 +1,200 @@
+package ecs
+
+// Map gives typed access to one component type of a [World]: get, set, add
+// and remove by entity handle. Create it once (it caches per-table lookups)
+// and keep it; it is cheap to hold many.
+//
+//	pos := ecs.NewMap[Position](w)
+//	pos.Add(e, Position{X: 1})
+//	if p := pos.Get(e); p != nil { p.X += 2 }
+type Map[T any] struct {
+	w      *World
+	id     ComponentID
+	sparse *sparseSet[T]
+	cols   []*typedColumn[T] // by table id; nil where the table lacks T
+	ticks  []*colTicks       // by table id
+}
+
+// NewMap returns a [Map] for T, registering T on first use.
+func NewMap[T any](w *World) *Map[T] {
+	m := &Map[T]{w: w, id: ComponentIDOf[T](w)}
+	if s, ok := w.sparse[m.id].(*sparseSet[T]); ok {
+		m.sparse = s
+	}
+	return m
+}
+
+// ID is the component id of T.
+func (m *Map[T]) ID() ComponentID { return m.id }
+
+// refresh extends the per-table caches to tables created since the last call.
+func (m *Map[T]) refresh() {
+	for i := len(m.cols); i < len(m.w.tables); i++ {
+		t := m.w.tables[i]
+		var col *typedColumn[T]
+		var tk *colTicks
+		if j := t.column(m.id); j >= 0 {
+			col = t.cols[j].(*typedColumn[T])
+			tk = &t.ticks[j]
+		}
+		m.cols = append(m.cols, col)
+		m.ticks = append(m.ticks, tk)
+	}
+}
+
+// locate returns the column and row holding e's T, or nil.
+func (m *Map[T]) locate(e Entity) (*typedColumn[T], *colTicks, int) {
+	rec, ok := m.w.record(e)
+	if !ok {
+		return nil, nil, 0
+	}
+	if int(rec.table) >= len(m.cols) {
+		m.refresh()
+	}
+	return m.cols[rec.table], m.ticks[rec.table], int(rec.row)
+}
+
+// Get returns a pointer to e's T for reading and writing, and marks it
+// changed; nil if e is not alive or lacks T. The pointer is valid until the
+// next structural change of the world.
+func (m *Map[T]) Get(e Entity) *T {
+	if m.sparse != nil {
+		p, ok := m.sparse.pos(e)
+		if !ok {
+			return nil
+		}
+		m.sparse.changed[p] = newest(m.sparse.changed[p], m.w.writeTick())
+		return &m.sparse.dense[p]
+	}
+	col, tk, row := m.locate(e)
+	if col == nil {
+		return nil
+	}
+	tk.markRow(row, m.w.writeTick())
+	return &col.data[row]
+}
+
+// Read returns a pointer to e's T for reading only: writes through it are not
+// seen by Changed filters. Nil if e is not alive or lacks T.
+func (m *Map[T]) Read(e Entity) *T {
+	if m.sparse != nil {
+		return m.sparse.get(e)
+	}
+	col, _, row := m.locate(e)
+	if col == nil {
+		return nil
+	}
+	return &col.data[row]
+}
+
+// Has reports whether e is alive and has T.
+func (m *Map[T]) Has(e Entity) bool {
+	if m.sparse != nil {
+		return m.sparse.has(e)
+	}
+	col, _, _ := m.locate(e)
+	return col != nil
+}
+
+// Set overwrites e's T with v and marks it changed. It returns an error if e
+// is not alive or lacks T.
+func (m *Map[T]) Set(e Entity, v T) error {
+	p := m.Get(e)
+	if p == nil {
+		if !m.w.Alive(e) {
+			return m.w.entityError(e)
+		}
+		return &EntityError{Entity: e, Reason: "has no " + m.w.reg.regs[m.id].info.Short}
+	}
+	*p = v
+	return nil
+}
+
+// Add gives e the component T with value v; if e has T already, v overwrites
+// it. Table-stored T moves e's row to another table; sparse T moves nothing.
+// It returns an [*EntityError] if e is not alive. Panics if a query is
+// iterating.
+func (m *Map[T]) Add(e Entity, v T) error {
+	w := m.w
+	w.checkUnlocked("Add")
+	rec, ok := w.record(e)
+	if !ok {
+		return w.entityError(e)
+	}
+	if m.sparse != nil {
+		if m.sparse.add(e, v, w.writeTick()) {
+			rec.nsparse++
+		} else {
+			*m.Get(e) = v
+		}
+		return nil
+	}
+	w.moveTo(e, rec, w.tableWith(rec.table, m.id))
+	if int(rec.table) >= len(m.cols) {
+		m.refresh()
+	}
+	m.cols[rec.table].data[rec.row] = v
+	m.ticks[rec.table].markRow(int(rec.row), w.writeTick())
+	return nil
+}
+
+// Remove takes T away from e; it does nothing if e lacks T. It returns an
+// [*EntityError] if e is not alive. Panics if a query is iterating.
+func (m *Map[T]) Remove(e Entity) error {
+	return m.w.RemoveID(e, m.id)
+}
+
+// put stores v as ent's T in the row just pushed into t (or in the sparse set).
+func (m *Map[T]) put(t *table, row int, ent Entity, v T, tick uint32, rec *entityRecord) {
+	if m.sparse != nil {
+		m.sparse.add(ent, v, tick)
+		rec.nsparse++
+		return
+	}
+	if int(t.id) >= len(m.cols) {
+		m.refresh()
+	}
+	m.cols[t.id].data[row] = v
+}
+
+// batch prepares T for entities just pushed into t from row first on.
+func (m *Map[T]) batch(t *table, first int, ents []Entity, tick uint32) batchAccess[T] {
+	if m.sparse != nil {
+		for _, ent := range ents {
+			m.sparse.addZero(ent, tick)
+			m.w.records[ent.index].nsparse++
+		}
+		return batchAccess[T]{sparse: m.sparse}
+	}
+	if int(t.id) >= len(m.cols) {
+		m.refresh()
+	}
+	return batchAccess[T]{col: m.cols[t.id].data[first:]}
+}
+
+// batchAccess reaches the values of a batch of entities being spawned.
+type batchAccess[T any] struct {
+	col    []T
+	sparse *sparseSet[T]
+}
+
+func (b batchAccess[T]) at(i int, ent Entity) *T {
+	if b.sparse != nil {
+		return b.sparse.get(ent)
+	}
+	return &b.col[i]
+}
+
+// Len counts the entities that have T.
+func (m *Map[T]) Len() int {
+	if m.sparse != nil {
+		return m.sparse.length()
+	}
+	n := 0
+	for _, t := range m.w.tables {
+		if t.mask.Has(m.id) {
+			n += t.len()
+		}
+	}
+	return n
+}

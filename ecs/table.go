@@ -1,0 +1,124 @@
+package ecs
+
+// table is an archetype: every entity with exactly one set of table-stored
+// components, one row each, with one contiguous column per component.
+type table struct {
+	id       uint32
+	mask     Mask
+	ids      []ComponentID // ascending
+	cols     []column      // parallel to ids
+	ticks    []colTicks    // parallel to ids
+	colIndex [MaxComponents]int16
+	entities []Entity
+	// edges caches the table reached by adding (add) or removing (remove)
+	// one component: table id + 1, 0 when not yet known.
+	add, remove []uint32
+}
+
+func newTable(id uint32, mask Mask, reg *registry) *table {
+	t := &table{id: id, mask: mask, ids: mask.IDs()}
+	for i := range t.colIndex {
+		t.colIndex[i] = -1
+	}
+	t.cols = make([]column, len(t.ids))
+	t.ticks = make([]colTicks, len(t.ids))
+	for i, cid := range t.ids {
+		t.colIndex[cid] = int16(i)
+		t.cols[i] = reg.regs[cid].newColumn()
+	}
+	return t
+}
+
+func (t *table) len() int { return len(t.entities) }
+
+// column returns the column index of id, or -1.
+func (t *table) column(id ComponentID) int { return int(t.colIndex[id]) }
+
+// pushZero appends a row of zero values for e, changed and added at tick.
+func (t *table) pushZero(e Entity, tick uint32) int {
+	row := len(t.entities)
+	t.entities = append(t.entities, e)
+	for i := range t.cols {
+		t.cols[i].appendZero()
+		t.ticks[i].push(tick, tick)
+	}
+	return row
+}
+
+// pushN appends n rows of zero values, changed and added at tick; the caller
+// fills entities[first:].
+func (t *table) pushN(n int, tick uint32) (first int) {
+	first = len(t.entities)
+	t.entities = growEntities(t.entities, n)
+	for i := range t.cols {
+		t.cols[i].growZero(n)
+		t.ticks[i].pushN(n, tick)
+	}
+	return first
+}
+
+func growEntities(s []Entity, n int) []Entity {
+	if need := len(s) + n; need > cap(s) {
+		grown := make([]Entity, len(s), max(need, 2*cap(s)))
+		copy(grown, s)
+		s = grown
+	}
+	return s[:len(s)+n]
+}
+
+// swapRemove deletes row by moving the last row into it; it returns the
+// entity that moved (zero if none did).
+func (t *table) swapRemove(row int) Entity {
+	last := len(t.entities) - 1
+	for i := range t.cols {
+		t.cols[i].swapRemove(row)
+		t.ticks[i].swapRemove(row)
+	}
+	var moved Entity
+	if row != last {
+		moved = t.entities[last]
+		t.entities[row] = moved
+	}
+	t.entities = t.entities[:last]
+	return moved
+}
+
+// moveRow copies row of src into a new row of t for the same entity, keeping
+// the values and ticks of the components both tables hold, zero values added
+// at tick for the others. The caller removes the row from src.
+func (t *table) moveRowFrom(src *table, row int, tick uint32) int {
+	dstRow := len(t.entities)
+	t.entities = append(t.entities, src.entities[row])
+	for i, cid := range t.ids {
+		if j := src.colIndex[cid]; j >= 0 {
+			t.cols[i].appendFrom(src.cols[j], row)
+			st := &src.ticks[j]
+			t.ticks[i].push(st.effective(row), st.added[row])
+		} else {
+			t.cols[i].appendZero()
+			t.ticks[i].push(tick, tick)
+		}
+	}
+	return dstRow
+}
+
+func (t *table) reserve(extra int) {
+	if need := len(t.entities) + extra; need > cap(t.entities) {
+		grown := make([]Entity, len(t.entities), max(need, 2*cap(t.entities)))
+		copy(grown, t.entities)
+		t.entities = grown
+	}
+	for i := range t.cols {
+		t.cols[i].reserve(extra)
+		t.ticks[i].reserve(extra)
+	}
+}
+
+// bytes estimates the memory the table's rows take: values, entities, ticks.
+func (t *table) bytes(reg *registry) (used, capacity int) {
+	per := 8 // entity handle
+	for _, cid := range t.ids {
+		per += int(reg.regs[cid].info.Size) + 8 // value + changed and added ticks
+	}
+	return per * len(t.entities), per * cap(t.entities)
+}

@@ -1,0 +1,205 @@
+package ecs
+
+import (
+	"math"
+	"reflect"
+	"sync/atomic"
+)
+
+// World holds entities, their components and the queries over them. A World is
+// not safe for concurrent structural changes; queries may run concurrently when
+// they touch disjoint components (the schedule arranges that).
+type World struct {
+	reg     registry
+	records []entityRecord
+	free    []uint32 // free slots, most recently freed last
+	alive   int
+	retired int
+
+	tables []*table
+	byMask map[Mask]uint32
+	sparse []sparseStore // by ComponentID; nil for table components
+
+	caches     []*queryCache
+	cacheByKey map[filterKey]*queryCache
+
+	changeTick atomic.Uint32 // advanced by each query run
+	locks      atomic.Int32  // queries iterating now
+}
+
+// entityRecord is where a slot's entity lives; table == deadTable for a free
+// or retired slot.
+type entityRecord struct {
+	gen     uint32
+	table   uint32
+	row     uint32
+	nsparse uint32 // how many sparse components the entity has
+}
+
+const deadTable = math.MaxUint32
+
+// NewWorld returns an empty world.
+func NewWorld() *World {
+	w := &World{
+		reg:        registry{byType: map[reflect.Type]ComponentID{}},
+		byMask:     map[Mask]uint32{},
+		cacheByKey: map[filterKey]*queryCache{},
+	}
+	w.changeTick.Store(1)
+	w.tables = append(w.tables, newTable(0, Mask{}, &w.reg))
+	w.byMask[Mask{}] = 0
+	return w
+}
+
+// Len is the number of live entities.
+func (w *World) Len() int { return w.alive }
+
+// Alive reports whether e names a live entity of w.
+func (w *World) Alive(e Entity) bool {
+	_, ok := w.record(e)
+	return ok
+}
+
+// Spawn creates an entity with no components. Panics if a query is iterating.
+func (w *World) Spawn() Entity {
+	w.checkUnlocked("Spawn")
+	e := w.allocEntity()
+	t := w.tables[0]
+	row := t.pushZero(e, w.writeTick())
+	w.records[e.index].table, w.records[e.index].row = 0, uint32(row)
+	return e
+}
+
+// Despawn removes e and every component it has, from tables and sparse sets
+// alike, and frees its slot for reuse under a new generation. It returns an
+// [*EntityError] if e is not alive. Panics if a query is iterating.
+func (w *World) Despawn(e Entity) error {
+	w.checkUnlocked("Despawn")
+	rec, ok := w.record(e)
+	if !ok {
+		return w.entityError(e)
+	}
+	if rec.nsparse > 0 {
+		for _, s := range w.sparse {
+			if s != nil && s.remove(e) {
+				rec.nsparse--
+				if rec.nsparse == 0 {
+					break
+				}
+			}
+		}
+	}
+	w.removeRow(w.tables[rec.table], int(rec.row))
+	w.freeEntity(e)
+	return nil
+}
+
+// Has reports whether e is alive and has the component id.
+func (w *World) Has(e Entity, id ComponentID) bool {
+	rec, ok := w.record(e)
+	if !ok || int(id) >= len(w.sparse) {
+		return false
+	}
+	if s := w.sparse[id]; s != nil {
+		return s.has(e)
+	}
+	return w.tables[rec.table].mask.Has(id)
+}
+
+// Components lists the component types registered so far, in id order.
+func (w *World) Components() []ComponentInfo {
+	out := make([]ComponentInfo, len(w.reg.regs))
+	for i := range w.reg.regs {
+		out[i] = w.reg.regs[i].info
+	}
+	return out
+}
+
+// Component describes the registered component id. Panics if id is not
+// registered.
+func (w *World) Component(id ComponentID) ComponentInfo {
+	return w.reg.regs[id].info
+}
+
+// ComponentByName finds a registered component by its full or short name.
+func (w *World) ComponentByName(name string) (ComponentInfo, bool) {
+	for i := range w.reg.regs {
+		if in := &w.reg.regs[i].info; in.Name == name || in.Short == name {
+			return *in, true
+		}
+	}
+	return ComponentInfo{}, false
+}
+
+// ComponentsOf lists the ids of the components e has, ascending, or nil if e
+// is not alive.
+func (w *World) ComponentsOf(e Entity) []ComponentID {
+	rec, ok := w.record(e)
+	if !ok {
+		return nil
+	}
+	m := w.tables[rec.table].mask
+	if rec.nsparse > 0 {
+		for id, s := range w.sparse {
+			if s != nil && s.has(e) {
+				m.Set(ComponentID(id))
+			}
+		}
+	}
+	return m.IDs()
+}
+
+// AddID adds the component id to e with its zero value; it does nothing if e
+// already has it. It returns an [*EntityError] if e is not alive. Panics if a
+// query is iterating or id is not registered.
+func (w *World) AddID(e Entity, id ComponentID) error {
+	w.checkUnlocked("Add")
+	rec, ok := w.record(e)
+	if !ok {
+		return w.entityError(e)
+	}
+	if s := w.sparse[id]; s != nil {
+		if s.addZero(e, w.writeTick()) {
+			rec.nsparse++
+		}
+		return nil
+	}
+	w.moveTo(e, rec, w.tableWith(rec.table, id))
+	return nil
+}
+
+// RemoveID removes the component id from e; it does nothing if e lacks it. It
+// returns an [*EntityError] if e is not alive. Panics if a query is iterating
+// or id is not registered.
+func (w *World) RemoveID(e Entity, id ComponentID) error {
+	w.checkUnlocked("Remove")
+	rec, ok := w.record(e)
+	if !ok {
+		return w.entityError(e)
+	}
+	if s := w.sparse[id]; s != nil {
+		if s.remove(e) {
+			rec.nsparse--
+		}
+		return nil
+	}
+	w.moveTo(e, rec, w.tableWithout(rec.table, id))
+	return nil
+}
+
+// Reserve makes room for n more entities with the given table components, so
+// that spawning them grows nothing.
+func (w *World) Reserve(n int, ids ...ComponentID) {
+	var m Mask
+	for _, id := range ids {
+		if w.sparse[id] == nil {
+			m.Set(id)
+		}
+	}
+	w.tables[w.tableFor(m)].reserve(n)
+	if need := len(w.records) + n - len(w.free); need > cap(w.records) {
+		grown := make([]entityRecord, len(w.records), need)
+		copy(grown, w.records)
+		w.records = grown
+	}
+}

@@ -1,0 +1,159 @@
+package ecs
+
+import "math"
+
+// maxGeneration is the last generation a slot can hold; a slot despawned at it
+// is retired instead of wrapping to generations handed out before.
+const maxGeneration = math.MaxUint32
+
+// record returns the record of a live entity.
+func (w *World) record(e Entity) (*entityRecord, bool) {
+	if int(e.index) >= len(w.records) {
+		return nil, false
+	}
+	rec := &w.records[e.index]
+	if rec.gen != e.gen || rec.table == deadTable {
+		return nil, false
+	}
+	return rec, true
+}
+
+// writeTick is the tick stamped on writes made outside query runs: the tick
+// the next run will get, so that every query that has not run since sees it.
+func (w *World) writeTick() uint32 { return w.changeTick.Load() + 1 }
+
+func (w *World) checkUnlocked(op string) {
+	if w.locks.Load() != 0 {
+		panic(lockedPanic(op))
+	}
+}
+
+func (w *World) allocEntity() Entity {
+	w.alive++
+	if n := len(w.free); n > 0 {
+		idx := w.free[n-1]
+		w.free = w.free[:n-1]
+		return Entity{index: idx, gen: w.records[idx].gen}
+	}
+	idx := uint32(len(w.records))
+	w.records = append(w.records, entityRecord{gen: 1, table: deadTable})
+	return Entity{index: idx, gen: 1}
+}
+
+// allocEntities hands out n entities into out.
+func (w *World) allocEntities(out []Entity) {
+	n := len(out)
+	w.alive += n
+	i := 0
+	for ; i < n && len(w.free) > 0; i++ {
+		idx := w.free[len(w.free)-1]
+		w.free = w.free[:len(w.free)-1]
+		out[i] = Entity{index: idx, gen: w.records[idx].gen}
+	}
+	if rest := n - i; rest > 0 {
+		base := uint32(len(w.records))
+		if need := len(w.records) + rest; need > cap(w.records) {
+			grown := make([]entityRecord, len(w.records), max(need, 2*cap(w.records)))
+			copy(grown, w.records)
+			w.records = grown
+		}
+		w.records = w.records[:len(w.records)+rest]
+		for j := range rest {
+			idx := base + uint32(j)
+			w.records[idx] = entityRecord{gen: 1, table: deadTable}
+			out[i+j] = Entity{index: idx, gen: 1}
+		}
+	}
+}
+
+func (w *World) freeEntity(e Entity) {
+	w.alive--
+	rec := &w.records[e.index]
+	rec.table = deadTable
+	rec.nsparse = 0
+	if rec.gen == maxGeneration {
+		w.retired++
+		return
+	}
+	rec.gen++
+	w.free = append(w.free, e.index)
+}
+
+// removeRow deletes a row and patches the record of the entity moved into it.
+func (w *World) removeRow(t *table, row int) {
+	if moved := t.swapRemove(row); !moved.IsZero() {
+		w.records[moved.index].row = uint32(row)
+	}
+}
+
+// moveTo moves e's row to table dst, keeping shared component values.
+func (w *World) moveTo(e Entity, rec *entityRecord, dst uint32) {
+	if dst == rec.table {
+		return
+	}
+	src := w.tables[rec.table]
+	row := int(rec.row)
+	newRow := w.tables[dst].moveRowFrom(src, row, w.writeTick())
+	w.removeRow(src, row)
+	rec.table, rec.row = dst, uint32(newRow)
+}
+
+// tableWith returns the table for the components of table t plus id.
+func (w *World) tableWith(t uint32, id ComponentID) uint32 {
+	tb := w.tables[t]
+	if tb.mask.Has(id) {
+		return t
+	}
+	if int(id) < len(tb.add) {
+		if to := tb.add[id]; to != 0 {
+			return to - 1
+		}
+	}
+	m := tb.mask
+	m.Set(id)
+	to := w.tableFor(m)
+	tb = w.tables[t]
+	if tb.add == nil {
+		tb.add = make([]uint32, MaxComponents)
+	}
+	tb.add[id] = to + 1
+	return to
+}
+
+// tableWithout returns the table for the components of table t less id.
+func (w *World) tableWithout(t uint32, id ComponentID) uint32 {
+	tb := w.tables[t]
+	if !tb.mask.Has(id) {
+		return t
+	}
+	if int(id) < len(tb.remove) {
+		if to := tb.remove[id]; to != 0 {
+			return to - 1
+		}
+	}
+	m := tb.mask
+	m.Clear(id)
+	to := w.tableFor(m)
+	tb = w.tables[t]
+	if tb.remove == nil {
+		tb.remove = make([]uint32, MaxComponents)
+	}
+	tb.remove[id] = to + 1
+	return to
+}
+
+// tableFor returns the table for exactly the components of m, creating it
+// (and telling every query cache) if needed.
+func (w *World) tableFor(m Mask) uint32 {
+	if id, ok := w.byMask[m]; ok {
+		return id
+	}
+	id := uint32(len(w.tables))
+	t := newTable(id, m, &w.reg)
+	w.tables = append(w.tables, t)
+	w.byMask[m] = id
+	for _, c := range w.caches {
+		c.consider(t)
+	}
+	return id
+}

@@ -1,0 +1,186 @@
+package ecs
+
+import (
+	"strings"
+	"testing"
+)
+
+type Position struct{ X, Y float64 }
+type Velocity struct{ X, Y float64 }
+type Health struct{ HP int }
+type Name struct{ Value string }
+type Frozen struct{}
+
+// Fleeing is sparse: toggled every few frames.
+type Fleeing struct{ Since int }
+
+func (Fleeing) Storage() StorageKind { return SparseStorage }
+
+func TestValuesSurviveTableMoves(t *testing.T) {
+	w := NewWorld()
+	pos, hp, name := NewMap[Position](w), NewMap[Health](w), NewMap[Name](w)
+	frozen := NewMap[Frozen](w)
+	e := NewMap2[Position, Name](w).Spawn(Position{1, 2}, Name{"orc"})
+	_ = hp.Add(e, Health{HP: 10})
+	_ = frozen.Add(e, Frozen{})
+	_ = frozen.Remove(e)
+	_ = hp.Remove(e)
+	_ = hp.Add(e, Health{HP: 3})
+	if got := *pos.Read(e); got != (Position{1, 2}) {
+		t.Errorf("Position = %+v", got)
+	}
+	if got := name.Read(e).Value; got != "orc" {
+		t.Errorf("Name = %q", got)
+	}
+	if got := hp.Read(e).HP; got != 3 {
+		t.Errorf("Health = %d", got)
+	}
+	if frozen.Has(e) {
+		t.Error("Frozen still present")
+	}
+}
+
+func TestSwapRemovePatchesMovedEntity(t *testing.T) {
+	w := NewWorld()
+	spawn := NewMap2[Position, Health](w)
+	var ents []Entity
+	for i := range 5 {
+		ents = append(ents, spawn.Spawn(Position{X: float64(i)}, Health{HP: i}))
+	}
+	_ = w.Despawn(ents[1]) // the last row moves into row 1
+	pos := NewMap[Position](w)
+	for i, e := range ents {
+		if i == 1 {
+			continue
+		}
+		if got := pos.Read(e).X; got != float64(i) {
+			t.Errorf("entity %d reads X=%v after swap-remove", i, got)
+		}
+	}
+	_ = NewMap[Frozen](w).Add(ents[0], Frozen{}) // moves row 0 out; last moves in
+	for i, e := range ents {
+		if i != 1 && pos.Read(e).X != float64(i) {
+			t.Errorf("entity %d wrong after move", i)
+		}
+	}
+}
+
+func TestSparseToggleMovesNoRow(t *testing.T) {
+	w := NewWorld()
+	spawn := NewMap2[Position, Velocity](w)
+	a := spawn.Spawn(Position{X: 1}, Velocity{})
+	b := spawn.Spawn(Position{X: 2}, Velocity{})
+	flee := NewMap[Fleeing](w)
+	tables := len(w.tables)
+	rowA, rowB := w.records[a.index], w.records[b.index]
+	for i := range 10 {
+		_ = flee.Add(a, Fleeing{Since: i})
+		if !flee.Has(a) || flee.Read(a).Since != i || flee.Has(b) {
+			t.Fatal("sparse add not seen")
+		}
+		_ = flee.Remove(a)
+	}
+	if len(w.tables) != tables || w.records[a.index] != rowA || w.records[b.index] != rowB {
+		t.Error("toggling a sparse component moved rows or made tables")
+	}
+	_ = flee.Add(b, Fleeing{})
+	_ = w.Despawn(b)
+	if flee.sparse.length() != 0 {
+		t.Error("despawn left the entity in the sparse set")
+	}
+	c := w.Spawn() // reuses b's slot
+	if flee.Has(c) {
+		t.Error("a new entity in a reused slot inherited a sparse component")
+	}
+}
+
+func TestDespawnRemovesFromEveryStore(t *testing.T) {
+	w := NewWorld()
+	e := NewMap3[Position, Name, Fleeing](w).Spawn(Position{}, Name{"x"}, Fleeing{})
+	_ = w.Despawn(e)
+	for _, tb := range w.tables {
+		if tb.len() != 0 {
+			t.Errorf("table %v still has %d rows", tb.ids, tb.len())
+		}
+	}
+	if w.sparse[ComponentIDOf[Fleeing](w)].length() != 0 || w.Len() != 0 {
+		t.Error("entity left behind")
+	}
+}
+
+func TestSpawnBatchAndMapN(t *testing.T) {
+	w := NewWorld()
+	m := NewMap3[Position, Velocity, Fleeing](w)
+	var ents []Entity
+	m.SpawnBatch(100, func(i int, e Entity, p *Position, v *Velocity, f *Fleeing) {
+		p.X, v.Y, f.Since = float64(i), 1, i
+		ents = append(ents, e)
+	})
+	if w.Len() != 100 || len(ents) != 100 {
+		t.Fatalf("Len = %d", w.Len())
+	}
+	for i, e := range ents {
+		p, v, f := m.Get(e)
+		if p.X != float64(i) || v.Y != 1 || f.Since != i {
+			t.Fatalf("entity %d: %+v %+v %+v", i, p, v, f)
+		}
+	}
+	e := w.Spawn()
+	if err := m.Add(e, Position{X: 5}, Velocity{}, Fleeing{Since: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if !m.Has(e) {
+		t.Error("Map3.Add did not add all")
+	}
+	_ = m.Remove(e)
+	if a, b, c := m.Get(e); a != nil || b != nil || c != nil || !w.Alive(e) {
+		t.Error("Map3.Remove did not remove all")
+	}
+	m.SpawnBatch(0, nil)
+	m.SpawnBatch(3, nil)
+	if w.Len() != 104 {
+		t.Errorf("Len = %d, want 104", w.Len())
+	}
+}
+
+func TestSetAndErrors(t *testing.T) {
+	w := NewWorld()
+	hp := NewMap[Health](w)
+	e := w.Spawn()
+	err := hp.Set(e, Health{HP: 1})
+	if err == nil || !strings.Contains(err.Error(), "has no Health") {
+		t.Errorf("Set on an entity lacking the component: %v", err)
+	}
+	_ = hp.Add(e, Health{HP: 1})
+	_ = hp.Add(e, Health{HP: 2}) // overwrite, no move
+	if hp.Read(e).HP != 2 {
+		t.Error("Add did not overwrite")
+	}
+	if err := hp.Set(e, Health{HP: 5}); err != nil || hp.Read(e).HP != 5 {
+		t.Errorf("Set: %v", err)
+	}
+}
+
+func TestObservedComponents(t *testing.T) {
+	w := NewWorld()
+	e := NewMap2[Position, Fleeing](w).Spawn(Position{}, Fleeing{})
+	ids := w.ComponentsOf(e)
+	if len(ids) != 2 || !w.Has(e, ids[0]) || !w.Has(e, ids[1]) {
+		t.Errorf("ComponentsOf = %v", ids)
+	}
+	info, ok := w.ComponentByName("Fleeing")
+	if !ok || info.Storage != SparseStorage || !strings.HasSuffix(info.Name, "/ecs.Fleeing") {
+		t.Errorf("ComponentByName: %+v %v", info, ok)
+	}
+}
+
+func TestRegisterConflictPanics(t *testing.T) {
+	w := NewWorld()
+	ComponentIDOf[Health](w)
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "already registered with table storage") {
+			t.Errorf("panic = %v", r)
+		}
+	}()
+	Register[Health](w, SparseStorage)
+}
