@@ -53,13 +53,13 @@ func newKernel() *kernel {
 	hpOptFlee := NewQuery2[Health, Fleeing](w, Optional[Fleeing]())
 	changedCols := NewQuery1[Position](w, Changed[Position]())
 	k.qs = map[string]func() []Entity{
-		"pos":             ents1(NewQuery1[Position](w)),
-		"pos !frozen":     ents1(NewQuery1[Position](w, Without[Frozen]())),
-		"pos +fleeing":    ents1(NewQuery1[Position](w, With[Fleeing]())),
-		"pos !fleeing":    ents1(NewQuery1[Position](w, Without[Fleeing]())),
-		"changed(pos)":    ents1(NewQuery1[Position](w, Changed[Position]())),
-		"added(health)":   ents1(NewQuery1[Position](w, Added[Health]())),
-		"changed(flee)":   ents1(NewQuery1[Position](w, Changed[Fleeing]())),
+		"pos":           ents1(NewQuery1[Position](w)),
+		"pos !frozen":   ents1(NewQuery1[Position](w, Without[Frozen]())),
+		"pos +fleeing":  ents1(NewQuery1[Position](w, With[Fleeing]())),
+		"pos !fleeing":  ents1(NewQuery1[Position](w, Without[Fleeing]())),
+		"changed(pos)":  ents1(NewQuery1[Position](w, Changed[Position]())),
+		"added(health)": ents1(NewQuery1[Position](w, Added[Health]())),
+		"changed(flee)": ents1(NewQuery1[Position](w, Changed[Fleeing]())),
 		"hp ?flee": func() []Entity {
 			var out []Entity
 			it := hpOptFlee.Iter()
