@@ -106,6 +106,7 @@ type queryState struct {
 	tickF       []tickFilter
 	filtered    bool // rows are filtered one by one
 	anyOptional bool
+	onlyChanged bool // the only row filter is one Changed on a table component
 	lastRun     uint32
 }
 
@@ -179,6 +180,8 @@ func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
 	if key.all.ContainsAny(&key.none) {
 		panic("ecs: a query both requires and excludes the same component")
 	}
+	q.onlyChanged = !q.filtered && len(q.sparseAll)+len(q.sparseNone) == 0 && len(q.tickF) == 1 &&
+		!q.tickF[0].added && q.tickF[0].sparse == nil
 	q.filtered = q.filtered || len(q.sparseAll)+len(q.sparseNone)+len(q.tickF) > 0
 	q.cache = w.cacheFor(key)
 	return q

@@ -15,6 +15,7 @@ type iterCore struct {
 	tick   uint32
 	since  uint32
 
+	onlyTick *colTicks // set when the only row filter is one Changed on a table column
 	writes   [maxArity]*colTicks // writable columns present in tbl
 	nwrites  int
 	ticks    [maxTickFilters]*colTicks // per tick filter, its column in tbl
@@ -90,6 +91,10 @@ func (c *iterCore) nextTable() bool {
 				c.ticks[i] = &t.ticks[t.column(f.id)]
 			}
 		}
+		c.onlyTick = nil
+		if q := c.q; q.onlyChanged {
+			c.onlyTick = c.ticks[0]
+		}
 		return true
 	}
 	c.tbl = nil
@@ -160,9 +165,12 @@ func (c *iterCore) advanceFiltered() bool {
 
 // scan returns the first row at or after r that passes the row filters, or n.
 func (c *iterCore) scan(r int) int {
+	if c.onlyTick != nil {
+		return c.scanChanged(r)
+	}
 	for r < c.n {
-		if r&(chunkRows-1) == 0 && !c.chunkMayPass(r>>chunkShift) {
-			r += chunkRows
+		if r&(groupRows-1) == 0 && !c.groupMayPass(r>>groupShift) {
+			r += groupRows
 			continue
 		}
 		if c.pass(r) {
@@ -173,9 +181,36 @@ func (c *iterCore) scan(r int) int {
 	return c.n
 }
 
-func (c *iterCore) chunkMayPass(chunk int) bool {
+// scanChanged is scan for the common case of a single Changed filter: clean
+// chunks cost one comparison, dirty ones a tight loop over their ticks.
+func (c *iterCore) scanChanged(r int) int {
+	t, since, n := c.onlyTick, c.since, c.n
+	for r < n {
+		ch := r >> chunkShift
+		end := min((ch+1)<<chunkShift, n)
+		if newer(t.stamp[ch], since) {
+			return r
+		}
+		for r < end {
+			g := r >> groupShift
+			gEnd := min((g+1)<<groupShift, end)
+			if newer(t.max[g], since) {
+				for _, tick := range t.changed[r:gEnd] {
+					if newer(tick, since) {
+						return r
+					}
+					r++
+				}
+			}
+			r = gEnd
+		}
+	}
+	return n
+}
+
+func (c *iterCore) groupMayPass(g int) bool {
 	for i := range c.q.tickF {
-		if t := c.ticks[i]; t != nil && !t.chunkDirty(chunk, c.since) {
+		if t := c.ticks[i]; t != nil && !t.groupDirty(g, c.since) {
 			return false
 		}
 	}

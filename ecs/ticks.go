@@ -18,12 +18,16 @@ package ecs
 // into the chunk's rows (materialize), at most once per stamp. Change
 // granularity is therefore exactly one row, at no per-entity cost.
 //
-// max holds, per chunk, a conservative newest changed tick of its rows, so a
-// Changed or Added scan skips a clean chunk with one comparison.
+// max holds, per group of groupRows rows, a conservative newest changed tick
+// of its rows, so a Changed or Added scan skips a clean group with one
+// comparison. Groups are finer than chunks: with 1% of rows written at
+// random, 8% of groups are dirty but half of all chunks.
 
 const (
 	chunkShift = 6
 	chunkRows  = 1 << chunkShift
+	groupShift = 3
+	groupRows  = 1 << groupShift
 )
 
 // newer reports whether tick a is after tick b, wrap-around safe.
@@ -39,8 +43,8 @@ func newest(a, b uint32) uint32 {
 type colTicks struct {
 	changed []uint32
 	added   []uint32
-	stamp   []uint32
-	max     []uint32
+	stamp   []uint32 // per chunk
+	max     []uint32 // per group
 }
 
 func (t *colTicks) effective(row int) uint32 {
@@ -57,23 +61,27 @@ func (t *colTicks) materialize(c int) {
 	for r := lo; r < hi; r++ {
 		t.changed[r] = newest(t.changed[r], s)
 	}
-	t.max[c] = newest(t.max[c], s)
+	for g := lo >> groupShift; g < (hi+groupRows-1)>>groupShift; g++ {
+		t.max[g] = newest(t.max[g], s)
+	}
 	t.stamp[c] = 0
 }
 
 // push appends a row with the given ticks.
 func (t *colTicks) push(changed, added uint32) {
 	r := len(t.changed)
-	c := r >> chunkShift
-	if c == len(t.stamp) {
+	if c := r >> chunkShift; c == len(t.stamp) {
 		t.stamp = append(t.stamp, 0)
-		t.max = append(t.max, 0)
-	} else {
+	} else if t.stamp[c] != 0 {
 		t.materialize(c)
+	}
+	g := r >> groupShift
+	if g == len(t.max) {
+		t.max = append(t.max, 0)
 	}
 	t.changed = append(t.changed, changed)
 	t.added = append(t.added, added)
-	t.max[c] = newest(t.max[c], changed)
+	t.max[g] = newest(t.max[g], changed)
 }
 
 // pushN appends n rows that were all changed and added at tick.
@@ -87,13 +95,15 @@ func (t *colTicks) pushN(n int, tick uint32) {
 	}
 	t.changed = growFill(t.changed, n, tick)
 	t.added = growFill(t.added, n, tick)
-	chunks := (len(t.changed) + chunkRows - 1) >> chunkShift
-	for len(t.stamp) < chunks {
+	for chunks := (len(t.changed) + chunkRows - 1) >> chunkShift; len(t.stamp) < chunks; {
 		t.stamp = append(t.stamp, 0)
+	}
+	groups := (len(t.changed) + groupRows - 1) >> groupShift
+	for len(t.max) < groups {
 		t.max = append(t.max, 0)
 	}
-	for c := r >> chunkShift; c < chunks; c++ {
-		t.max[c] = newest(t.max[c], tick)
+	for g := r >> groupShift; g < groups; g++ {
+		t.max[g] = newest(t.max[g], tick)
 	}
 }
 
@@ -122,22 +132,24 @@ func (t *colTicks) swapRemove(row int) {
 		}
 		t.changed[row] = moved
 		t.added[row] = t.added[last]
-		t.max[cr] = newest(t.max[cr], moved)
+		g := row >> groupShift
+		t.max[g] = newest(t.max[g], moved)
 	}
 	t.changed = t.changed[:last]
 	t.added = t.added[:last]
 	if last&(chunkRows-1) == 0 {
-		c := last >> chunkShift
-		t.stamp = t.stamp[:c]
-		t.max = t.max[:c]
+		t.stamp = t.stamp[:last>>chunkShift]
+	}
+	if last&(groupRows-1) == 0 {
+		t.max = t.max[:last>>groupShift]
 	}
 }
 
 // markRow records a write of one row at tick.
 func (t *colTicks) markRow(row int, tick uint32) {
 	t.changed[row] = tick
-	c := row >> chunkShift
-	t.max[c] = newest(t.max[c], tick)
+	g := row >> groupShift
+	t.max[g] = newest(t.max[g], tick)
 }
 
 // markRows records a write of rows [lo, hi) at tick, stamping whole chunks.
@@ -155,7 +167,9 @@ func (t *colTicks) markRows(lo, hi int, tick uint32) {
 		for r := lo; r < end; r++ {
 			t.changed[r] = tick
 		}
-		t.max[c] = newest(t.max[c], tick)
+		for g := lo >> groupShift; g <= (end-1)>>groupShift; g++ {
+			t.max[g] = newest(t.max[g], tick)
+		}
 		lo = end
 	}
 }
@@ -168,10 +182,10 @@ func (t *colTicks) addedSince(row int, since uint32) bool {
 	return newer(t.added[row], since)
 }
 
-// chunkDirty reports whether any row of chunk c may have changed (or been
+// groupDirty reports whether any row of group g may have changed (or been
 // added) after since.
-func (t *colTicks) chunkDirty(c int, since uint32) bool {
-	return newer(t.max[c], since) || newer(t.stamp[c], since)
+func (t *colTicks) groupDirty(g int, since uint32) bool {
+	return newer(t.max[g], since) || newer(t.stamp[g>>(chunkShift-groupShift)], since)
 }
 
 func (t *colTicks) reserve(extra int) {
