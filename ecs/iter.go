@@ -15,7 +15,7 @@ type iterCore struct {
 	tick   uint32
 	since  uint32
 
-	onlyTick *colTicks // set when the only row filter is one Changed on a table column
+	onlyTick *colTicks           // set when the only row filter is one Changed on a table column
 	writes   [maxArity]*colTicks // writable columns present in tbl
 	nwrites  int
 	ticks    [maxTickFilters]*colTicks // per tick filter, its column in tbl
