@@ -11,8 +11,13 @@ type Map[T any] struct {
 	w      *World
 	id     ComponentID
 	sparse *sparseSet[T]
-	cols   []*typedColumn[T] // by table id; nil where the table lacks T
-	ticks  []*colTicks       // by table id
+	cols   []mapColumn[T] // by table id; col is nil where the table lacks T
+}
+
+// mapColumn is where one table keeps T: its values and their ticks.
+type mapColumn[T any] struct {
+	col   *typedColumn[T]
+	ticks *colTicks
 }
 
 // NewMap returns a [Map] for T, registering T on first use.
@@ -31,14 +36,11 @@ func (m *Map[T]) ID() ComponentID { return m.id }
 func (m *Map[T]) refresh() {
 	for i := len(m.cols); i < len(m.w.tables); i++ {
 		t := m.w.tables[i]
-		var col *typedColumn[T]
-		var tk *colTicks
+		var mc mapColumn[T]
 		if j := t.column(m.id); j >= 0 {
-			col = t.cols[j].(*typedColumn[T])
-			tk = &t.ticks[j]
+			mc = mapColumn[T]{col: t.cols[j].(*typedColumn[T]), ticks: &t.ticks[j]}
 		}
-		m.cols = append(m.cols, col)
-		m.ticks = append(m.ticks, tk)
+		m.cols = append(m.cols, mc)
 	}
 }
 
@@ -51,32 +53,62 @@ func (m *Map[T]) locate(e Entity) (*typedColumn[T], *colTicks, int) {
 	if int(rec.table) >= len(m.cols) {
 		m.refresh()
 	}
-	return m.cols[rec.table], m.ticks[rec.table], int(rec.row)
+	mc := &m.cols[rec.table]
+	return mc.col, mc.ticks, int(rec.row)
 }
 
 // Get returns a pointer to e's T for reading and writing, and marks it
 // changed; nil if e is not alive or lacks T. The pointer is valid until the
 // next structural change of the world.
 func (m *Map[T]) Get(e Entity) *T {
+	// The fast path, one function with no calls: a live entity in a table
+	// this Map has seen. Dead slots (table = deadTable) fall through.
+	recs := m.w.records
+	if uint(e.index) < uint(len(recs)) {
+		rec := &recs[e.index]
+		if rec.gen == e.gen && uint(rec.table) < uint(len(m.cols)) {
+			if mc := &m.cols[rec.table]; mc.col != nil {
+				mc.ticks.markWrite(int(rec.row), m.w.changeTick.Load()+1)
+				return &mc.col.data[rec.row]
+			}
+		}
+	}
+	return m.getSlow(e)
+}
+
+func (m *Map[T]) getSlow(e Entity) *T {
 	if m.sparse != nil {
 		p, ok := m.sparse.pos(e)
 		if !ok {
 			return nil
 		}
-		m.sparse.changed[p] = newest(m.sparse.changed[p], m.w.writeTick())
+		m.sparse.changed[p] = m.w.writeTick()
 		return &m.sparse.dense[p]
 	}
 	col, tk, row := m.locate(e)
 	if col == nil {
 		return nil
 	}
-	tk.markRow(row, m.w.writeTick())
+	tk.markWrite(row, m.w.writeTick())
 	return &col.data[row]
 }
 
 // Read returns a pointer to e's T for reading only: writes through it are not
 // seen by Changed filters. Nil if e is not alive or lacks T.
 func (m *Map[T]) Read(e Entity) *T {
+	recs := m.w.records
+	if uint(e.index) < uint(len(recs)) {
+		rec := &recs[e.index]
+		if rec.gen == e.gen && uint(rec.table) < uint(len(m.cols)) {
+			if col := m.cols[rec.table].col; col != nil {
+				return &col.data[rec.row]
+			}
+		}
+	}
+	return m.readSlow(e)
+}
+
+func (m *Map[T]) readSlow(e Entity) *T {
 	if m.sparse != nil {
 		return m.sparse.get(e)
 	}
@@ -133,8 +165,9 @@ func (m *Map[T]) Add(e Entity, v T) error {
 	if int(rec.table) >= len(m.cols) {
 		m.refresh()
 	}
-	m.cols[rec.table].data[rec.row] = v
-	m.ticks[rec.table].markRow(int(rec.row), w.writeTick())
+	mc := &m.cols[rec.table]
+	mc.col.data[rec.row] = v
+	mc.ticks.markWrite(int(rec.row), w.writeTick())
 	return nil
 }
 
@@ -154,7 +187,7 @@ func (m *Map[T]) put(t *table, row int, ent Entity, v T, tick uint32, rec *entit
 	if int(t.id) >= len(m.cols) {
 		m.refresh()
 	}
-	m.cols[t.id].data[row] = v
+	m.cols[t.id].col.data[row] = v
 }
 
 // batch prepares T for entities just pushed into t from row first on.
@@ -169,7 +202,7 @@ func (m *Map[T]) batch(t *table, first int, ents []Entity, tick uint32) batchAcc
 	if int(t.id) >= len(m.cols) {
 		m.refresh()
 	}
-	return batchAccess[T]{col: m.cols[t.id].data[first:]}
+	return batchAccess[T]{col: m.cols[t.id].col.data[first:]}
 }
 
 // batchAccess reaches the values of a batch of entities being spawned.

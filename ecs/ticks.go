@@ -152,6 +152,13 @@ func (t *colTicks) markRow(row int, tick uint32) {
 	t.max[g] = newest(t.max[g], tick)
 }
 
+// markWrite records a write of one row outside query runs, at the world's
+// write tick, which is newer than every tick handed out so far.
+func (t *colTicks) markWrite(row int, tick uint32) {
+	t.changed[row] = tick
+	t.max[row>>groupShift] = tick
+}
+
 // markRows records a write of rows [lo, hi) at tick, stamping whole chunks.
 func (t *colTicks) markRows(lo, hi int, tick uint32) {
 	n := len(t.changed)
