@@ -3,37 +3,49 @@ package ecs
 import "reflect"
 
 // column is one table column: the values of one component type for every row
-// of a table, contiguous. The world sees it through this interface on
-// structural changes; queries reach the typed slice directly.
+// of a table, contiguous, with their change ticks. The world sees it through
+// this interface on structural changes, one call per column per change;
+// queries and maps reach the typed slice directly.
 type column interface {
-	length() int
-	appendZero()
-	appendFrom(src column, row int)
-	growZero(n int)
-	reserve(extra int)
+	ticks() *colTicks
+	pushZero(tick uint32)
+	pushFrom(src column, row int)
+	pushN(n int, tick uint32)
 	swapRemove(row int)
+	reserve(extra int)
 	value(row int) reflect.Value
 }
 
-// typedColumn stores the values of component type T.
+// typedColumn stores the values of component type T and their ticks.
 type typedColumn[T any] struct {
-	data []T
+	data     []T
+	t        colTicks
+	pointers bool // T holds pointers: clear vacated slots so the GC can free
 }
 
-func (c *typedColumn[T]) length() int { return len(c.data) }
+func newTypedColumn[T any](pointers bool) column { return &typedColumn[T]{pointers: pointers} }
 
-func (c *typedColumn[T]) appendZero() {
+func (c *typedColumn[T]) ticks() *colTicks { return &c.t }
+
+func (c *typedColumn[T]) pushZero(tick uint32) {
 	var zero T
 	c.data = append(c.data, zero)
+	c.t.push(tick, tick)
 }
 
-func (c *typedColumn[T]) appendFrom(src column, row int) {
-	c.data = append(c.data, src.(*typedColumn[T]).data[row])
+// pushFrom appends row of src (a column of the same type), value and ticks.
+func (c *typedColumn[T]) pushFrom(src column, row int) {
+	s := src.(*typedColumn[T])
+	c.data = append(c.data, s.data[row])
+	c.t.push(s.t.effective(row), s.t.rows[row].added)
 }
 
-func (c *typedColumn[T]) growZero(n int) {
+func (c *typedColumn[T]) pushN(n int, tick uint32) {
 	c.reserve(n)
-	c.data = c.data[:len(c.data)+n]
+	old := len(c.data)
+	c.data = c.data[:old+n]
+	clear(c.data[old:])
+	c.t.pushN(n, tick)
 }
 
 func (c *typedColumn[T]) reserve(extra int) {
@@ -42,6 +54,7 @@ func (c *typedColumn[T]) reserve(extra int) {
 		copy(grown, c.data)
 		c.data = grown
 	}
+	c.t.reserve(extra)
 }
 
 func (c *typedColumn[T]) swapRemove(row int) {
@@ -49,11 +62,31 @@ func (c *typedColumn[T]) swapRemove(row int) {
 	if row != last {
 		c.data[row] = c.data[last]
 	}
-	var zero T
-	c.data[last] = zero // release what the value referenced
+	if c.pointers {
+		var zero T
+		c.data[last] = zero
+	}
 	c.data = c.data[:last]
+	c.t.swapRemove(row)
 }
 
 func (c *typedColumn[T]) value(row int) reflect.Value {
 	return reflect.ValueOf(&c.data[row]).Elem()
+}
+
+// hasPointers reports whether values of t refer to memory the GC tracks.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.String, reflect.Interface, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return true
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -100,6 +100,7 @@ func registerType[T any](w *World, want *StorageKind) ComponentID {
 		storage = *want
 	}
 	id := ComponentID(len(w.reg.regs))
+	pointers := hasPointers(t)
 	name := t.Name()
 	if name == "" {
 		name = t.String()
@@ -109,7 +110,7 @@ func registerType[T any](w *World, want *StorageKind) ComponentID {
 			ID: id, Name: typeName(t), Short: name, Type: t, Size: t.Size(),
 			Storage: storage, Fields: describeFields(t),
 		},
-		newColumn: func() column { return &typedColumn[T]{} },
+		newColumn: func() column { return newTypedColumn[T](pointers) },
 		newSparse: func(id ComponentID) sparseStore { return &sparseSet[T]{id: id} },
 	})
 	w.reg.byType[t] = id

@@ -80,7 +80,7 @@ func (c *iterCore) nextTable() bool {
 		if !c.counting {
 			for _, id := range c.q.writeIDs {
 				if j := t.column(id); j >= 0 {
-					c.writes[c.nwrites] = &t.ticks[j]
+					c.writes[c.nwrites] = t.ticks[j]
 					c.nwrites++
 				}
 			}
@@ -88,7 +88,7 @@ func (c *iterCore) nextTable() bool {
 		for i, f := range c.q.tickF {
 			c.ticks[i] = nil
 			if f.sparse == nil {
-				c.ticks[i] = &t.ticks[t.column(f.id)]
+				c.ticks[i] = t.ticks[t.column(f.id)]
 			}
 		}
 		c.onlyTick = nil
@@ -195,8 +195,8 @@ func (c *iterCore) scanChanged(r int) int {
 			g := r >> groupShift
 			gEnd := min((g+1)<<groupShift, end)
 			if newer(t.max[g], since) {
-				for _, tick := range t.changed[r:gEnd] {
-					if newer(tick, since) {
+				for _, tk := range t.rows[r:gEnd] {
+					if newer(tk.changed, since) {
 						return r
 					}
 					r++

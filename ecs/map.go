@@ -38,7 +38,7 @@ func (m *Map[T]) refresh() {
 		t := m.w.tables[i]
 		var mc mapColumn[T]
 		if j := t.column(m.id); j >= 0 {
-			mc = mapColumn[T]{col: t.cols[j].(*typedColumn[T]), ticks: &t.ticks[j]}
+			mc = mapColumn[T]{col: t.cols[j].(*typedColumn[T]), ticks: t.ticks[j]}
 		}
 		m.cols = append(m.cols, mc)
 	}
@@ -204,6 +204,9 @@ func (m *Map[T]) batch(t *table, first int, ents []Entity, tick uint32) batchAcc
 	}
 	return batchAccess[T]{col: m.cols[t.id].col.data[first:]}
 }
+
+// spawnBlock is how many entities SpawnBatch sets up at a time.
+const spawnBlock = 1024
 
 // batchAccess reaches the values of a batch of entities being spawned.
 type batchAccess[T any] struct {

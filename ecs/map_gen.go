@@ -52,20 +52,26 @@ func (m *Map2[A, B]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B))
 	}
 	tick := w.writeTick()
 	t := m.table
-	first := t.pushN(n, tick)
-	ents := t.entities[first:]
-	w.allocEntities(ents)
-	for i, ent := range ents {
-		rec := &w.records[ent.index]
-		rec.table, rec.row = t.id, uint32(first+i)
-	}
-	as := m.a.batch(t, first, ents, tick)
-	bs := m.b.batch(t, first, ents, tick)
-	if init == nil {
-		return
-	}
-	for i, ent := range ents {
-		init(i, ent, as.at(i, ent), bs.at(i, ent))
+	t.reserve(n)
+	// Work in blocks that stay in cache: zeroing a block and then running
+	// init over it touches each line once, not twice.
+	for done := 0; done < n; {
+		k := min(n-done, spawnBlock)
+		first := t.pushN(k, tick)
+		ents := t.entities[first:]
+		w.allocEntities(ents)
+		for i, ent := range ents {
+			rec := &w.records[ent.index]
+			rec.table, rec.row = t.id, uint32(first+i)
+		}
+		as := m.a.batch(t, first, ents, tick)
+		bs := m.b.batch(t, first, ents, tick)
+		if init != nil {
+			for i, ent := range ents {
+				init(done+i, ent, as.at(i, ent), bs.at(i, ent))
+			}
+		}
+		done += k
 	}
 }
 
@@ -191,21 +197,27 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *
 	}
 	tick := w.writeTick()
 	t := m.table
-	first := t.pushN(n, tick)
-	ents := t.entities[first:]
-	w.allocEntities(ents)
-	for i, ent := range ents {
-		rec := &w.records[ent.index]
-		rec.table, rec.row = t.id, uint32(first+i)
-	}
-	as := m.a.batch(t, first, ents, tick)
-	bs := m.b.batch(t, first, ents, tick)
-	cs := m.c.batch(t, first, ents, tick)
-	if init == nil {
-		return
-	}
-	for i, ent := range ents {
-		init(i, ent, as.at(i, ent), bs.at(i, ent), cs.at(i, ent))
+	t.reserve(n)
+	// Work in blocks that stay in cache: zeroing a block and then running
+	// init over it touches each line once, not twice.
+	for done := 0; done < n; {
+		k := min(n-done, spawnBlock)
+		first := t.pushN(k, tick)
+		ents := t.entities[first:]
+		w.allocEntities(ents)
+		for i, ent := range ents {
+			rec := &w.records[ent.index]
+			rec.table, rec.row = t.id, uint32(first+i)
+		}
+		as := m.a.batch(t, first, ents, tick)
+		bs := m.b.batch(t, first, ents, tick)
+		cs := m.c.batch(t, first, ents, tick)
+		if init != nil {
+			for i, ent := range ents {
+				init(done+i, ent, as.at(i, ent), bs.at(i, ent), cs.at(i, ent))
+			}
+		}
+		done += k
 	}
 }
 
@@ -349,22 +361,28 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, init func(i int, ent Entity, a *A, 
 	}
 	tick := w.writeTick()
 	t := m.table
-	first := t.pushN(n, tick)
-	ents := t.entities[first:]
-	w.allocEntities(ents)
-	for i, ent := range ents {
-		rec := &w.records[ent.index]
-		rec.table, rec.row = t.id, uint32(first+i)
-	}
-	as := m.a.batch(t, first, ents, tick)
-	bs := m.b.batch(t, first, ents, tick)
-	cs := m.c.batch(t, first, ents, tick)
-	ds := m.d.batch(t, first, ents, tick)
-	if init == nil {
-		return
-	}
-	for i, ent := range ents {
-		init(i, ent, as.at(i, ent), bs.at(i, ent), cs.at(i, ent), ds.at(i, ent))
+	t.reserve(n)
+	// Work in blocks that stay in cache: zeroing a block and then running
+	// init over it touches each line once, not twice.
+	for done := 0; done < n; {
+		k := min(n-done, spawnBlock)
+		first := t.pushN(k, tick)
+		ents := t.entities[first:]
+		w.allocEntities(ents)
+		for i, ent := range ents {
+			rec := &w.records[ent.index]
+			rec.table, rec.row = t.id, uint32(first+i)
+		}
+		as := m.a.batch(t, first, ents, tick)
+		bs := m.b.batch(t, first, ents, tick)
+		cs := m.c.batch(t, first, ents, tick)
+		ds := m.d.batch(t, first, ents, tick)
+		if init != nil {
+			for i, ent := range ents {
+				init(done+i, ent, as.at(i, ent), bs.at(i, ent), cs.at(i, ent), ds.at(i, ent))
+			}
+		}
+		done += k
 	}
 }
 
@@ -526,23 +544,29 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, init func(i int, ent Entity, a *
 	}
 	tick := w.writeTick()
 	t := m.table
-	first := t.pushN(n, tick)
-	ents := t.entities[first:]
-	w.allocEntities(ents)
-	for i, ent := range ents {
-		rec := &w.records[ent.index]
-		rec.table, rec.row = t.id, uint32(first+i)
-	}
-	as := m.a.batch(t, first, ents, tick)
-	bs := m.b.batch(t, first, ents, tick)
-	cs := m.c.batch(t, first, ents, tick)
-	ds := m.d.batch(t, first, ents, tick)
-	es := m.e.batch(t, first, ents, tick)
-	if init == nil {
-		return
-	}
-	for i, ent := range ents {
-		init(i, ent, as.at(i, ent), bs.at(i, ent), cs.at(i, ent), ds.at(i, ent), es.at(i, ent))
+	t.reserve(n)
+	// Work in blocks that stay in cache: zeroing a block and then running
+	// init over it touches each line once, not twice.
+	for done := 0; done < n; {
+		k := min(n-done, spawnBlock)
+		first := t.pushN(k, tick)
+		ents := t.entities[first:]
+		w.allocEntities(ents)
+		for i, ent := range ents {
+			rec := &w.records[ent.index]
+			rec.table, rec.row = t.id, uint32(first+i)
+		}
+		as := m.a.batch(t, first, ents, tick)
+		bs := m.b.batch(t, first, ents, tick)
+		cs := m.c.batch(t, first, ents, tick)
+		ds := m.d.batch(t, first, ents, tick)
+		es := m.e.batch(t, first, ents, tick)
+		if init != nil {
+			for i, ent := range ents {
+				init(done+i, ent, as.at(i, ent), bs.at(i, ent), cs.at(i, ent), ds.at(i, ent), es.at(i, ent))
+			}
+		}
+		done += k
 	}
 }
 
@@ -722,24 +746,30 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, init func(i int, ent Entity, 
 	}
 	tick := w.writeTick()
 	t := m.table
-	first := t.pushN(n, tick)
-	ents := t.entities[first:]
-	w.allocEntities(ents)
-	for i, ent := range ents {
-		rec := &w.records[ent.index]
-		rec.table, rec.row = t.id, uint32(first+i)
-	}
-	as := m.a.batch(t, first, ents, tick)
-	bs := m.b.batch(t, first, ents, tick)
-	cs := m.c.batch(t, first, ents, tick)
-	ds := m.d.batch(t, first, ents, tick)
-	es := m.e.batch(t, first, ents, tick)
-	fs := m.f.batch(t, first, ents, tick)
-	if init == nil {
-		return
-	}
-	for i, ent := range ents {
-		init(i, ent, as.at(i, ent), bs.at(i, ent), cs.at(i, ent), ds.at(i, ent), es.at(i, ent), fs.at(i, ent))
+	t.reserve(n)
+	// Work in blocks that stay in cache: zeroing a block and then running
+	// init over it touches each line once, not twice.
+	for done := 0; done < n; {
+		k := min(n-done, spawnBlock)
+		first := t.pushN(k, tick)
+		ents := t.entities[first:]
+		w.allocEntities(ents)
+		for i, ent := range ents {
+			rec := &w.records[ent.index]
+			rec.table, rec.row = t.id, uint32(first+i)
+		}
+		as := m.a.batch(t, first, ents, tick)
+		bs := m.b.batch(t, first, ents, tick)
+		cs := m.c.batch(t, first, ents, tick)
+		ds := m.d.batch(t, first, ents, tick)
+		es := m.e.batch(t, first, ents, tick)
+		fs := m.f.batch(t, first, ents, tick)
+		if init != nil {
+			for i, ent := range ents {
+				init(done+i, ent, as.at(i, ent), bs.at(i, ent), cs.at(i, ent), ds.at(i, ent), es.at(i, ent), fs.at(i, ent))
+			}
+		}
+		done += k
 	}
 }
 

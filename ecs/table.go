@@ -7,7 +7,7 @@ type table struct {
 	mask     Mask
 	ids      []ComponentID // ascending
 	cols     []column      // parallel to ids
-	ticks    []colTicks    // parallel to ids
+	ticks    []*colTicks   // parallel to ids: each column's ticks
 	colIndex [MaxComponents]int16
 	entities []Entity
 	// edges caches the table reached by adding (add) or removing (remove)
@@ -21,10 +21,11 @@ func newTable(id uint32, mask Mask, reg *registry) *table {
 		t.colIndex[i] = -1
 	}
 	t.cols = make([]column, len(t.ids))
-	t.ticks = make([]colTicks, len(t.ids))
+	t.ticks = make([]*colTicks, len(t.ids))
 	for i, cid := range t.ids {
 		t.colIndex[cid] = int16(i)
 		t.cols[i] = reg.regs[cid].newColumn()
+		t.ticks[i] = t.cols[i].ticks()
 	}
 	return t
 }
@@ -38,9 +39,8 @@ func (t *table) column(id ComponentID) int { return int(t.colIndex[id]) }
 func (t *table) pushZero(e Entity, tick uint32) int {
 	row := len(t.entities)
 	t.entities = append(t.entities, e)
-	for i := range t.cols {
-		t.cols[i].appendZero()
-		t.ticks[i].push(tick, tick)
+	for _, c := range t.cols {
+		c.pushZero(tick)
 	}
 	return row
 }
@@ -50,9 +50,8 @@ func (t *table) pushZero(e Entity, tick uint32) int {
 func (t *table) pushN(n int, tick uint32) (first int) {
 	first = len(t.entities)
 	t.entities = growEntities(t.entities, n)
-	for i := range t.cols {
-		t.cols[i].growZero(n)
-		t.ticks[i].pushN(n, tick)
+	for _, c := range t.cols {
+		c.pushN(n, tick)
 	}
 	return first
 }
@@ -70,9 +69,8 @@ func growEntities(s []Entity, n int) []Entity {
 // entity that moved (zero if none did).
 func (t *table) swapRemove(row int) Entity {
 	last := len(t.entities) - 1
-	for i := range t.cols {
-		t.cols[i].swapRemove(row)
-		t.ticks[i].swapRemove(row)
+	for _, c := range t.cols {
+		c.swapRemove(row)
 	}
 	var moved Entity
 	if row != last {
@@ -91,12 +89,9 @@ func (t *table) moveRowFrom(src *table, row int, tick uint32) int {
 	t.entities = append(t.entities, src.entities[row])
 	for i, cid := range t.ids {
 		if j := src.colIndex[cid]; j >= 0 {
-			t.cols[i].appendFrom(src.cols[j], row)
-			st := &src.ticks[j]
-			t.ticks[i].push(st.effective(row), st.added[row])
+			t.cols[i].pushFrom(src.cols[j], row)
 		} else {
-			t.cols[i].appendZero()
-			t.ticks[i].push(tick, tick)
+			t.cols[i].pushZero(tick)
 		}
 	}
 	return dstRow
@@ -108,9 +103,8 @@ func (t *table) reserve(extra int) {
 		copy(grown, t.entities)
 		t.entities = grown
 	}
-	for i := range t.cols {
-		t.cols[i].reserve(extra)
-		t.ticks[i].reserve(extra)
+	for _, c := range t.cols {
+		c.reserve(extra)
 	}
 }
 

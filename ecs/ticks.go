@@ -40,15 +40,48 @@ func newest(a, b uint32) uint32 {
 	return a
 }
 
-type colTicks struct {
-	changed []uint32
-	added   []uint32
-	stamp   []uint32 // per chunk
-	max     []uint32 // per group
+// tickPair is one row's ticks for one component.
+type tickPair struct {
+	changed, added uint32
 }
 
+// colTicks holds the ticks of one table column. stamp and max are sized for
+// the capacity of rows, so pushing a row appends to one slice only; a chunk
+// or group left empty keeps its old stamp or max, which is harmless: a stamp
+// is folded into a chunk before any row enters it, and a stale max only
+// makes a scan look closer.
+type colTicks struct {
+	rows  []tickPair
+	stamp []uint32 // per chunk
+	max   []uint32 // per group
+}
+
+// ensure makes room for n rows.
+func (t *colTicks) ensure(n int) {
+	if n <= cap(t.rows) {
+		return
+	}
+	c := max(n, 2*cap(t.rows))
+	rows := make([]tickPair, len(t.rows), c)
+	copy(rows, t.rows)
+	t.rows = rows
+	t.stamp = growTo(t.stamp, (c+chunkRows-1)>>chunkShift)
+	t.max = growTo(t.max, (c+groupRows-1)>>groupShift)
+}
+
+func growTo(s []uint32, n int) []uint32 {
+	if n <= len(s) {
+		return s
+	}
+	grown := make([]uint32, n)
+	copy(grown, s)
+	return grown
+}
+
+func (t *colTicks) reserve(extra int) { t.ensure(len(t.rows) + extra) }
+
 func (t *colTicks) effective(row int) uint32 {
-	return newest(t.changed[row], t.stamp[row>>chunkShift])
+	return newest(t.rows[row].changed, t.stamp[row>>chunkShift])
 }
 
 func (t *colTicks) materialize(c int) {
@@ -57,9 +90,9 @@ func (t *colTicks) materialize(c int) {
 		return
 	}
 	lo := c << chunkShift
-	hi := min(lo+chunkRows, len(t.changed))
+	hi := min(lo+chunkRows, len(t.rows))
 	for r := lo; r < hi; r++ {
-		t.changed[r] = newest(t.changed[r], s)
+		t.rows[r].changed = newest(t.rows[r].changed, s)
 	}
 	for g := lo >> groupShift; g < (hi+groupRows-1)>>groupShift; g++ {
 		t.max[g] = newest(t.max[g], s)
@@ -69,85 +102,58 @@ func (t *colTicks) materialize(c int) {
 
 // push appends a row with the given ticks.
 func (t *colTicks) push(changed, added uint32) {
-	r := len(t.changed)
-	if c := r >> chunkShift; c == len(t.stamp) {
-		t.stamp = append(t.stamp, 0)
-	} else if t.stamp[c] != 0 {
+	r := len(t.rows)
+	if r == cap(t.rows) {
+		t.ensure(r + 1)
+	}
+	if c := r >> chunkShift; t.stamp[c] != 0 {
 		t.materialize(c)
 	}
+	t.rows = t.rows[:r+1]
+	t.rows[r] = tickPair{changed, added}
 	g := r >> groupShift
-	if g == len(t.max) {
-		t.max = append(t.max, 0)
-	}
-	t.changed = append(t.changed, changed)
-	t.added = append(t.added, added)
 	t.max[g] = newest(t.max[g], changed)
 }
 
-// pushN appends n rows that were all changed and added at tick.
+// pushN appends n rows that were all changed and added at tick, the newest
+// tick there is.
 func (t *colTicks) pushN(n int, tick uint32) {
 	if n <= 0 {
 		return
 	}
-	r := len(t.changed)
+	r := len(t.rows)
+	t.ensure(r + n)
 	if r&(chunkRows-1) != 0 {
 		t.materialize(r >> chunkShift)
 	}
-	t.changed = growFill(t.changed, n, tick)
-	t.added = growFill(t.added, n, tick)
-	for chunks := (len(t.changed) + chunkRows - 1) >> chunkShift; len(t.stamp) < chunks; {
-		t.stamp = append(t.stamp, 0)
+	t.rows = t.rows[:r+n]
+	fresh := t.rows[r:]
+	for i := range fresh {
+		fresh[i] = tickPair{tick, tick}
 	}
-	groups := (len(t.changed) + groupRows - 1) >> groupShift
-	for len(t.max) < groups {
-		t.max = append(t.max, 0)
+	for g := r >> groupShift; g <= (r+n-1)>>groupShift; g++ {
+		t.max[g] = tick
 	}
-	for g := r >> groupShift; g < groups; g++ {
-		t.max[g] = newest(t.max[g], tick)
-	}
-}
-
-func growFill(s []uint32, n int, v uint32) []uint32 {
-	if need := len(s) + n; need > cap(s) {
-		grown := make([]uint32, len(s), max(need, 2*cap(s)))
-		copy(grown, s)
-		s = grown
-	}
-	old := len(s)
-	s = s[:old+n]
-	for i := old; i < len(s); i++ {
-		s[i] = v
-	}
-	return s
 }
 
 // swapRemove removes row, moving the last row into its place.
 func (t *colTicks) swapRemove(row int) {
-	last := len(t.changed) - 1
+	last := len(t.rows) - 1
 	if row != last {
 		moved := t.effective(last)
-		cr := row >> chunkShift
-		if cr != last>>chunkShift {
+		if cr := row >> chunkShift; cr != last>>chunkShift && t.stamp[cr] != 0 {
 			t.materialize(cr)
 		}
-		t.changed[row] = moved
-		t.added[row] = t.added[last]
+		t.rows[row] = tickPair{moved, t.rows[last].added}
 		g := row >> groupShift
 		t.max[g] = newest(t.max[g], moved)
 	}
-	t.changed = t.changed[:last]
-	t.added = t.added[:last]
-	if last&(chunkRows-1) == 0 {
-		t.stamp = t.stamp[:last>>chunkShift]
-	}
-	if last&(groupRows-1) == 0 {
-		t.max = t.max[:last>>groupShift]
-	}
+	t.rows = t.rows[:last]
 }
 
 // markRow records a write of one row at tick.
 func (t *colTicks) markRow(row int, tick uint32) {
-	t.changed[row] = tick
+	t.rows[row].changed = tick
 	g := row >> groupShift
 	t.max[g] = newest(t.max[g], tick)
 }
@@ -155,13 +161,13 @@ func (t *colTicks) markRow(row int, tick uint32) {
 // markWrite records a write of one row outside query runs, at the world's
 // write tick, which is newer than every tick handed out so far.
 func (t *colTicks) markWrite(row int, tick uint32) {
-	t.changed[row] = tick
+	t.rows[row].changed = tick
 	t.max[row>>groupShift] = tick
 }
 
 // markRows records a write of rows [lo, hi) at tick, stamping whole chunks.
 func (t *colTicks) markRows(lo, hi int, tick uint32) {
-	n := len(t.changed)
+	n := len(t.rows)
 	for lo < hi {
 		c := lo >> chunkShift
 		cEnd := min((c+1)<<chunkShift, n)
@@ -172,7 +178,7 @@ func (t *colTicks) markRows(lo, hi int, tick uint32) {
 		}
 		end := min(hi, cEnd)
 		for r := lo; r < end; r++ {
-			t.changed[r] = tick
+			t.rows[r].changed = tick
 		}
 		for g := lo >> groupShift; g <= (end-1)>>groupShift; g++ {
 			t.max[g] = newest(t.max[g], tick)
@@ -182,29 +188,15 @@ func (t *colTicks) markRows(lo, hi int, tick uint32) {
 }
 
 func (t *colTicks) changedSince(row int, since uint32) bool {
-	return newer(t.changed[row], since) || newer(t.stamp[row>>chunkShift], since)
+	return newer(t.rows[row].changed, since) || newer(t.stamp[row>>chunkShift], since)
 }
 
 func (t *colTicks) addedSince(row int, since uint32) bool {
-	return newer(t.added[row], since)
+	return newer(t.rows[row].added, since)
 }
 
 // groupDirty reports whether any row of group g may have changed (or been
 // added) after since.
 func (t *colTicks) groupDirty(g int, since uint32) bool {
 	return newer(t.max[g], since) || newer(t.stamp[g>>(chunkShift-groupShift)], since)
-}
-
-func (t *colTicks) reserve(extra int) {
-	t.changed = growCap(t.changed, extra)
-	t.added = growCap(t.added, extra)
-}
-
-func growCap(s []uint32, extra int) []uint32 {
-	if need := len(s) + extra; need > cap(s) {
-		grown := make([]uint32, len(s), max(need, 2*cap(s)))
-		copy(grown, s)
-		return grown
-	}
-	return s
 }
