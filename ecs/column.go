@@ -9,7 +9,7 @@ import "reflect"
 type column interface {
 	ticks() *colTicks
 	pushZero(tick uint32)
-	pushFrom(src column, row int)
+	moveFrom(src column, row int)
 	pushN(n int, tick uint32)
 	swapRemove(row int)
 	reserve(extra int)
@@ -33,11 +33,13 @@ func (c *typedColumn[T]) pushZero(tick uint32) {
 	c.t.push(tick, tick)
 }
 
-// pushFrom appends row of src (a column of the same type), value and ticks.
-func (c *typedColumn[T]) pushFrom(src column, row int) {
+// moveFrom appends row of src (a column of the same type), value and ticks,
+// and swap-removes it from src: one call per column for a table move.
+func (c *typedColumn[T]) moveFrom(src column, row int) {
 	s := src.(*typedColumn[T])
 	c.data = append(c.data, s.data[row])
 	c.t.push(s.t.effective(row), s.t.rows[row].added)
+	s.swapRemove(row)
 }
 
 func (c *typedColumn[T]) pushN(n int, tick uint32) {

@@ -215,10 +215,10 @@ type batchAccess[T any] struct {
 }
 
 func (b batchAccess[T]) at(i int, ent Entity) *T {
-	if b.sparse != nil {
-		return b.sparse.get(ent)
+	if uint(i) < uint(len(b.col)) {
+		return &b.col[i]
 	}
-	return &b.col[i]
+	return b.sparse.get(ent)
 }
 
 // Len counts the entities that have T.

@@ -59,11 +59,7 @@ func (m *Map2[A, B]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B))
 		k := min(n-done, spawnBlock)
 		first := t.pushN(k, tick)
 		ents := t.entities[first:]
-		w.allocEntities(ents)
-		for i, ent := range ents {
-			rec := &w.records[ent.index]
-			rec.table, rec.row = t.id, uint32(first+i)
-		}
+		w.allocEntities(ents, t.id, first)
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		if init != nil {
@@ -204,11 +200,7 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *
 		k := min(n-done, spawnBlock)
 		first := t.pushN(k, tick)
 		ents := t.entities[first:]
-		w.allocEntities(ents)
-		for i, ent := range ents {
-			rec := &w.records[ent.index]
-			rec.table, rec.row = t.id, uint32(first+i)
-		}
+		w.allocEntities(ents, t.id, first)
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)
@@ -368,11 +360,7 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, init func(i int, ent Entity, a *A, 
 		k := min(n-done, spawnBlock)
 		first := t.pushN(k, tick)
 		ents := t.entities[first:]
-		w.allocEntities(ents)
-		for i, ent := range ents {
-			rec := &w.records[ent.index]
-			rec.table, rec.row = t.id, uint32(first+i)
-		}
+		w.allocEntities(ents, t.id, first)
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)
@@ -551,11 +539,7 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, init func(i int, ent Entity, a *
 		k := min(n-done, spawnBlock)
 		first := t.pushN(k, tick)
 		ents := t.entities[first:]
-		w.allocEntities(ents)
-		for i, ent := range ents {
-			rec := &w.records[ent.index]
-			rec.table, rec.row = t.id, uint32(first+i)
-		}
+		w.allocEntities(ents, t.id, first)
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)
@@ -753,11 +737,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, init func(i int, ent Entity, 
 		k := min(n-done, spawnBlock)
 		first := t.pushN(k, tick)
 		ents := t.entities[first:]
-		w.allocEntities(ents)
-		for i, ent := range ents {
-			rec := &w.records[ent.index]
-			rec.table, rec.row = t.id, uint32(first+i)
-		}
+		w.allocEntities(ents, t.id, first)
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)

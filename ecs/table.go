@@ -81,20 +81,32 @@ func (t *table) swapRemove(row int) Entity {
 	return moved
 }
 
-// moveRow copies row of src into a new row of t for the same entity, keeping
-// the values and ticks of the components both tables hold, zero values added
-// at tick for the others. The caller removes the row from src.
-func (t *table) moveRowFrom(src *table, row int, tick uint32) int {
-	dstRow := len(t.entities)
+// moveRowFrom moves row of src into a new row of t for the same entity:
+// values and ticks of the components both tables hold move along, the others
+// start zero, added at tick; components t lacks are dropped. It returns the
+// new row and the entity that filled the hole in src (zero if none).
+func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved Entity) {
+	newRow = len(t.entities)
 	t.entities = append(t.entities, src.entities[row])
 	for i, cid := range t.ids {
 		if j := src.colIndex[cid]; j >= 0 {
-			t.cols[i].pushFrom(src.cols[j], row)
+			t.cols[i].moveFrom(src.cols[j], row)
 		} else {
 			t.cols[i].pushZero(tick)
 		}
 	}
-	return dstRow
+	for j, cid := range src.ids {
+		if t.colIndex[cid] < 0 {
+			src.cols[j].swapRemove(row)
+		}
+	}
+	last := len(src.entities) - 1
+	if row != last {
+		moved = src.entities[last]
+		src.entities[row] = moved
+	}
+	src.entities = src.entities[:last]
+	return newRow, moved
 }
 
 func (t *table) reserve(extra int) {

@@ -40,28 +40,33 @@ func (w *World) allocEntity() Entity {
 	return Entity{index: idx, gen: 1}
 }
 
-// allocEntities hands out n entities into out.
-func (w *World) allocEntities(out []Entity) {
+// allocEntities hands out len(out) entities into out, recorded as rows
+// first, first+1, ... of table t.
+func (w *World) allocEntities(out []Entity, t uint32, first int) {
 	n := len(out)
 	w.alive += n
-	i := 0
-	for ; i < n && len(w.free) > 0; i++ {
-		idx := w.free[len(w.free)-1]
-		w.free = w.free[:len(w.free)-1]
-		out[i] = Entity{index: idx, gen: w.records[idx].gen}
+	take := min(n, len(w.free))
+	free := w.free[len(w.free)-take:]
+	recs := w.records
+	for i := range take {
+		idx := free[take-1-i]
+		rec := &recs[idx]
+		rec.table, rec.row = t, uint32(first+i)
+		out[i] = Entity{index: idx, gen: rec.gen}
 	}
-	if rest := n - i; rest > 0 {
-		base := uint32(len(w.records))
-		if need := len(w.records) + rest; need > cap(w.records) {
-			grown := make([]entityRecord, len(w.records), max(need, 2*cap(w.records)))
+	w.free = w.free[:len(w.free)-take]
+	if rest := n - take; rest > 0 {
+		base := len(w.records)
+		if need := base + rest; need > cap(w.records) {
+			grown := make([]entityRecord, base, max(need, 2*cap(w.records)))
 			copy(grown, w.records)
 			w.records = grown
 		}
-		w.records = w.records[:len(w.records)+rest]
-		for j := range rest {
-			idx := base + uint32(j)
-			w.records[idx] = entityRecord{gen: 1, table: deadTable}
-			out[i+j] = Entity{index: idx, gen: 1}
+		w.records = w.records[:base+rest]
+		fresh := w.records[base:]
+		for j := range fresh {
+			fresh[j] = entityRecord{gen: 1, table: t, row: uint32(first + take + j)}
+			out[take+j] = Entity{index: uint32(base + j), gen: 1}
 		}
 	}
 }
@@ -91,10 +96,11 @@ func (w *World) moveTo(e Entity, rec *entityRecord, dst uint32) {
 	if dst == rec.table {
 		return
 	}
-	src := w.tables[rec.table]
-	row := int(rec.row)
-	newRow := w.tables[dst].moveRowFrom(src, row, w.writeTick())
-	w.removeRow(src, row)
+	row := rec.row
+	newRow, moved := w.tables[dst].moveRowFrom(w.tables[rec.table], int(row), w.writeTick())
+	if !moved.IsZero() {
+		w.records[moved.index].row = row
+	}
 	rec.table, rec.row = dst, uint32(newRow)
 }
 

@@ -281,11 +281,7 @@ func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatch(n int, init func(i int, ent Entity
 		k := min(n-done, spawnBlock)
 		first := t.pushN(k, tick)
 		ents := t.entities[first:]
-		w.allocEntities(ents)
-		for i, ent := range ents {
-			rec := &w.records[ent.index]
-			rec.table, rec.row = t.id, uint32(first+i)
-		}
+		w.allocEntities(ents, t.id, first)
 		{{range .Vars}}{{.}}s := m.{{.}}.batch(t, first, ents, tick)
 		{{end}}if init != nil {
 			for i, ent := range ents {
