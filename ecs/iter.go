@@ -181,28 +181,25 @@ func (c *iterCore) scan(r int) int {
 	return c.n
 }
 
-// scanChanged is scan for the common case of a single Changed filter: clean
-// chunks cost one comparison, dirty ones a tight loop over their ticks.
+// scanChanged is scan for the common case of a single Changed filter: a
+// clean group of rows costs two comparisons, a dirty one a look at its rows.
 func (c *iterCore) scanChanged(r int) int {
 	t, since, n := c.onlyTick, c.since, c.n
+	maxes, stamps, rows := t.max, t.stamp, t.rows[:n]
 	for r < n {
-		ch := r >> chunkShift
-		end := min((ch+1)<<chunkShift, n)
-		if newer(t.stamp[ch], since) {
+		g := r >> groupShift
+		s := stamps[g>>(chunkShift-groupShift)]
+		if !newer(maxes[g], since) && !newer(s, since) {
+			r = (g + 1) << groupShift
+			continue
+		}
+		if newer(s, since) {
 			return r
 		}
-		for r < end {
-			g := r >> groupShift
-			gEnd := min((g+1)<<groupShift, end)
-			if newer(t.max[g], since) {
-				for _, tk := range t.rows[r:gEnd] {
-					if newer(tk.changed, since) {
-						return r
-					}
-					r++
-				}
+		for end := min((g+1)<<groupShift, n); r < end; r++ {
+			if newer(rows[r].changed, since) {
+				return r
 			}
-			r = gEnd
 		}
 	}
 	return n
