@@ -153,9 +153,13 @@ func (m *Map[T]) Add(e Entity, v T) error {
 	if !ok {
 		return w.entityError(e)
 	}
+	if m.id == childOfID {
+		return errChildOfDirect
+	}
 	if m.sparse != nil {
 		if m.sparse.add(e, v, w.writeTick()) {
 			rec.nsparse++
+			w.logStructural(OpAdd, e, int(m.id))
 		} else {
 			*m.Get(e) = v
 		}
@@ -182,6 +186,7 @@ func (m *Map[T]) put(t *table, row int, ent Entity, v T, tick uint32, rec *entit
 	if m.sparse != nil {
 		m.sparse.add(ent, v, tick)
 		rec.nsparse++
+		m.w.logStructural(OpAdd, ent, int(m.id))
 		return
 	}
 	if int(t.id) >= len(m.cols) {
@@ -196,6 +201,7 @@ func (m *Map[T]) batch(t *table, first int, ents []Entity, tick uint32) batchAcc
 		for _, ent := range ents {
 			m.sparse.addZero(ent, tick)
 			m.w.records[ent.index].nsparse++
+			m.w.logStructural(OpAdd, ent, int(m.id))
 		}
 		return batchAccess[T]{sparse: m.sparse}
 	}

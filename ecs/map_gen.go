@@ -14,6 +14,12 @@ type Map2[A, B any] struct {
 // NewMap2 returns a [Map2], registering the types on first use.
 func NewMap2[A, B any](w *World) *Map2[A, B] {
 	m := &Map2[A, B]{w: w, a: NewMap[A](w), b: NewMap[B](w)}
+	if m.a.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.b.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
 	var mask Mask
 	if m.a.sparse == nil {
 		mask.Set(m.a.id)
@@ -36,6 +42,7 @@ func (m *Map2[A, B]) Spawn(a A, b B) Entity {
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
+	w.logStructural(OpSpawn, ent, NoComponent)
 	m.a.put(t, row, ent, a, tick, rec)
 	m.b.put(t, row, ent, b, tick, rec)
 	return ent
@@ -123,6 +130,7 @@ func (m *Map2[A, B]) Remove(ent Entity) error {
 	if s := m.a.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.a.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.a.id)
@@ -130,6 +138,7 @@ func (m *Map2[A, B]) Remove(ent Entity) error {
 	if s := m.b.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.b.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.b.id)
@@ -151,6 +160,15 @@ type Map3[A, B, C any] struct {
 // NewMap3 returns a [Map3], registering the types on first use.
 func NewMap3[A, B, C any](w *World) *Map3[A, B, C] {
 	m := &Map3[A, B, C]{w: w, a: NewMap[A](w), b: NewMap[B](w), c: NewMap[C](w)}
+	if m.a.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.b.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.c.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
 	var mask Mask
 	if m.a.sparse == nil {
 		mask.Set(m.a.id)
@@ -176,6 +194,7 @@ func (m *Map3[A, B, C]) Spawn(a A, b B, c C) Entity {
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
+	w.logStructural(OpSpawn, ent, NoComponent)
 	m.a.put(t, row, ent, a, tick, rec)
 	m.b.put(t, row, ent, b, tick, rec)
 	m.c.put(t, row, ent, c, tick, rec)
@@ -271,6 +290,7 @@ func (m *Map3[A, B, C]) Remove(ent Entity) error {
 	if s := m.a.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.a.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.a.id)
@@ -278,6 +298,7 @@ func (m *Map3[A, B, C]) Remove(ent Entity) error {
 	if s := m.b.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.b.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.b.id)
@@ -285,6 +306,7 @@ func (m *Map3[A, B, C]) Remove(ent Entity) error {
 	if s := m.c.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.c.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.c.id)
@@ -307,6 +329,18 @@ type Map4[A, B, C, D any] struct {
 // NewMap4 returns a [Map4], registering the types on first use.
 func NewMap4[A, B, C, D any](w *World) *Map4[A, B, C, D] {
 	m := &Map4[A, B, C, D]{w: w, a: NewMap[A](w), b: NewMap[B](w), c: NewMap[C](w), d: NewMap[D](w)}
+	if m.a.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.b.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.c.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.d.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
 	var mask Mask
 	if m.a.sparse == nil {
 		mask.Set(m.a.id)
@@ -335,6 +369,7 @@ func (m *Map4[A, B, C, D]) Spawn(a A, b B, c C, d D) Entity {
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
+	w.logStructural(OpSpawn, ent, NoComponent)
 	m.a.put(t, row, ent, a, tick, rec)
 	m.b.put(t, row, ent, b, tick, rec)
 	m.c.put(t, row, ent, c, tick, rec)
@@ -438,6 +473,7 @@ func (m *Map4[A, B, C, D]) Remove(ent Entity) error {
 	if s := m.a.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.a.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.a.id)
@@ -445,6 +481,7 @@ func (m *Map4[A, B, C, D]) Remove(ent Entity) error {
 	if s := m.b.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.b.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.b.id)
@@ -452,6 +489,7 @@ func (m *Map4[A, B, C, D]) Remove(ent Entity) error {
 	if s := m.c.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.c.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.c.id)
@@ -459,6 +497,7 @@ func (m *Map4[A, B, C, D]) Remove(ent Entity) error {
 	if s := m.d.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.d.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.d.id)
@@ -482,6 +521,21 @@ type Map5[A, B, C, D, E any] struct {
 // NewMap5 returns a [Map5], registering the types on first use.
 func NewMap5[A, B, C, D, E any](w *World) *Map5[A, B, C, D, E] {
 	m := &Map5[A, B, C, D, E]{w: w, a: NewMap[A](w), b: NewMap[B](w), c: NewMap[C](w), d: NewMap[D](w), e: NewMap[E](w)}
+	if m.a.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.b.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.c.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.d.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.e.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
 	var mask Mask
 	if m.a.sparse == nil {
 		mask.Set(m.a.id)
@@ -513,6 +567,7 @@ func (m *Map5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) Entity {
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
+	w.logStructural(OpSpawn, ent, NoComponent)
 	m.a.put(t, row, ent, a, tick, rec)
 	m.b.put(t, row, ent, b, tick, rec)
 	m.c.put(t, row, ent, c, tick, rec)
@@ -624,6 +679,7 @@ func (m *Map5[A, B, C, D, E]) Remove(ent Entity) error {
 	if s := m.a.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.a.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.a.id)
@@ -631,6 +687,7 @@ func (m *Map5[A, B, C, D, E]) Remove(ent Entity) error {
 	if s := m.b.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.b.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.b.id)
@@ -638,6 +695,7 @@ func (m *Map5[A, B, C, D, E]) Remove(ent Entity) error {
 	if s := m.c.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.c.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.c.id)
@@ -645,6 +703,7 @@ func (m *Map5[A, B, C, D, E]) Remove(ent Entity) error {
 	if s := m.d.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.d.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.d.id)
@@ -652,6 +711,7 @@ func (m *Map5[A, B, C, D, E]) Remove(ent Entity) error {
 	if s := m.e.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.e.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.e.id)
@@ -676,6 +736,24 @@ type Map6[A, B, C, D, E, F any] struct {
 // NewMap6 returns a [Map6], registering the types on first use.
 func NewMap6[A, B, C, D, E, F any](w *World) *Map6[A, B, C, D, E, F] {
 	m := &Map6[A, B, C, D, E, F]{w: w, a: NewMap[A](w), b: NewMap[B](w), c: NewMap[C](w), d: NewMap[D](w), e: NewMap[E](w), f: NewMap[F](w)}
+	if m.a.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.b.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.c.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.d.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.e.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.f.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
 	var mask Mask
 	if m.a.sparse == nil {
 		mask.Set(m.a.id)
@@ -710,6 +788,7 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) Entity {
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
+	w.logStructural(OpSpawn, ent, NoComponent)
 	m.a.put(t, row, ent, a, tick, rec)
 	m.b.put(t, row, ent, b, tick, rec)
 	m.c.put(t, row, ent, c, tick, rec)
@@ -829,6 +908,7 @@ func (m *Map6[A, B, C, D, E, F]) Remove(ent Entity) error {
 	if s := m.a.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.a.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.a.id)
@@ -836,6 +916,7 @@ func (m *Map6[A, B, C, D, E, F]) Remove(ent Entity) error {
 	if s := m.b.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.b.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.b.id)
@@ -843,6 +924,7 @@ func (m *Map6[A, B, C, D, E, F]) Remove(ent Entity) error {
 	if s := m.c.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.c.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.c.id)
@@ -850,6 +932,7 @@ func (m *Map6[A, B, C, D, E, F]) Remove(ent Entity) error {
 	if s := m.d.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.d.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.d.id)
@@ -857,6 +940,7 @@ func (m *Map6[A, B, C, D, E, F]) Remove(ent Entity) error {
 	if s := m.e.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.e.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.e.id)
@@ -864,6 +948,7 @@ func (m *Map6[A, B, C, D, E, F]) Remove(ent Entity) error {
 	if s := m.f.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.f.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.f.id)

@@ -25,6 +25,17 @@ type World struct {
 
 	changeTick atomic.Uint32 // advanced by each query run
 	locks      atomic.Int32  // queries iterating now
+	parallel   atomic.Int32  // systems running in parallel now: structural changes panic
+
+	frame        uint64 // frames completed: advanced by Tick
+	cmds         *Commands
+	reserve      reservation
+	resources    map[reflect.Type]any
+	events       []eventQueue
+	eventsByType map[reflect.Type]eventQueue
+	children     map[uint32][]Entity // by parent slot
+	journal      *journal
+	actor        string // who makes structural changes now, for the journal
 }
 
 // entityRecord is where a slot's entity lives; table == deadTable for a free
@@ -33,7 +44,8 @@ type entityRecord struct {
 	gen     uint32
 	table   uint32
 	row     uint32
-	nsparse uint32 // how many sparse components the entity has
+	nsparse uint16 // how many sparse components the entity has
+	flags   uint16 // flagHasChildren
 }
 
 const deadTable = math.MaxUint32
@@ -41,15 +53,43 @@ const deadTable = math.MaxUint32
 // NewWorld returns an empty world.
 func NewWorld() *World {
 	w := &World{
-		reg:        registry{byType: map[reflect.Type]ComponentID{}},
-		byMask:     map[Mask]uint32{},
-		cacheByKey: map[filterKey]*queryCache{},
+		reg:          registry{byType: map[reflect.Type]ComponentID{}},
+		byMask:       map[Mask]uint32{},
+		cacheByKey:   map[filterKey]*queryCache{},
+		resources:    map[reflect.Type]any{},
+		eventsByType: map[reflect.Type]eventQueue{},
+		children:     map[uint32][]Entity{},
 	}
 	w.changeTick.Store(1)
 	w.tables = append(w.tables, newTable(0, Mask{}, &w.reg))
 	w.byMask[Mask{}] = 0
+	w.cmds = w.NewCommands("commands")
+	ComponentIDOf[ChildOf](w) // id 0, see relations.go
 	return w
 }
+
+// Tick ends a frame: it applies the world's own command buffer
+// ([World.Commands]), swaps every event queue (events sent this frame stay
+// readable one more frame) and advances the frame counter. A game loop is
+//
+//	for running {
+//		schedule.Run(w)
+//		w.Tick()
+//	}
+//
+// It returns the error of applying the commands, if any. Panics if a query
+// is iterating.
+func (w *World) Tick() error {
+	err := w.cmds.Apply()
+	for _, q := range w.events {
+		q.swap()
+	}
+	w.frame++
+	return err
+}
+
+// Frame is the number of frames completed: how many times Tick has run.
+func (w *World) Frame() uint64 { return w.frame }
 
 // Len is the number of live entities.
 func (w *World) Len() int { return w.alive }
@@ -67,6 +107,7 @@ func (w *World) Spawn() Entity {
 	t := w.tables[0]
 	row := t.pushZero(e, w.writeTick())
 	w.records[e.index].table, w.records[e.index].row = 0, uint32(row)
+	w.logStructural(OpSpawn, e, NoComponent)
 	return e
 }
 
@@ -78,6 +119,9 @@ func (w *World) Despawn(e Entity) error {
 	rec, ok := w.record(e)
 	if !ok {
 		return w.entityError(e)
+	}
+	if w.hasRelations(rec) {
+		w.unlinkForDespawn(e)
 	}
 	if rec.nsparse > 0 {
 		for _, s := range w.sparse {
@@ -91,6 +135,7 @@ func (w *World) Despawn(e Entity) error {
 	}
 	w.removeRow(w.tables[rec.table], int(rec.row))
 	w.freeEntity(e)
+	w.logStructural(OpDespawn, e, NoComponent)
 	return nil
 }
 
@@ -158,9 +203,13 @@ func (w *World) AddID(e Entity, id ComponentID) error {
 	if !ok {
 		return w.entityError(e)
 	}
+	if id == childOfID {
+		return errChildOfDirect
+	}
 	if s := w.sparse[id]; s != nil {
 		if s.addZero(e, w.writeTick()) {
 			rec.nsparse++
+			w.logStructural(OpAdd, e, int(id))
 		}
 		return nil
 	}
@@ -177,9 +226,13 @@ func (w *World) RemoveID(e Entity, id ComponentID) error {
 	if !ok {
 		return w.entityError(e)
 	}
+	if id == childOfID {
+		return w.ClearParent(e)
+	}
 	if s := w.sparse[id]; s != nil {
 		if s.remove(e) {
 			rec.nsparse--
+			w.logStructural(OpRemove, e, int(id))
 		}
 		return nil
 	}

@@ -26,9 +26,15 @@ func (w *World) checkUnlocked(op string) {
 	if w.locks.Load() != 0 {
 		panic(lockedPanic(op))
 	}
+	if w.parallel.Load() != 0 {
+		panic(parallelPanic(op))
+	}
 }
 
 func (w *World) allocEntity() Entity {
+	if w.reserve.pending > 0 {
+		w.recordPending()
+	}
 	w.alive++
 	if n := len(w.free); n > 0 {
 		idx := w.free[n-1]
@@ -43,6 +49,9 @@ func (w *World) allocEntity() Entity {
 // allocEntities hands out len(out) entities into out, recorded as rows
 // first, first+1, ... of table t.
 func (w *World) allocEntities(out []Entity, t uint32, first int) {
+	if w.reserve.pending > 0 {
+		w.recordPending()
+	}
 	n := len(out)
 	w.alive += n
 	take := min(n, len(w.free))
@@ -69,6 +78,11 @@ func (w *World) allocEntities(out []Entity, t uint32, first int) {
 			out[take+j] = Entity{index: uint32(base + j), gen: 1}
 		}
 	}
+	if w.journal != nil {
+		for _, e := range out {
+			w.logStructural(OpSpawn, e, NoComponent)
+		}
+	}
 }
 
 func (w *World) freeEntity(e Entity) {
@@ -76,6 +90,7 @@ func (w *World) freeEntity(e Entity) {
 	rec := &w.records[e.index]
 	rec.table = deadTable
 	rec.nsparse = 0
+	rec.flags = 0
 	if rec.gen == maxGeneration {
 		w.retired++
 		return
@@ -97,6 +112,9 @@ func (w *World) moveTo(e Entity, rec *entityRecord, dst uint32) {
 		return
 	}
 	row := rec.row
+	if w.journal != nil {
+		w.logMove(e, w.tables[rec.table], w.tables[dst])
+	}
 	newRow, moved := w.tables[dst].moveRowFrom(w.tables[rec.table], int(row), w.writeTick())
 	if !moved.IsZero() {
 		w.records[moved.index].row = row

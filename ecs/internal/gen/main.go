@@ -240,7 +240,10 @@ type Map{{.N}}[{{.TypeDecl}}] struct {
 // NewMap{{.N}} returns a [Map{{.N}}], registering the types on first use.
 func NewMap{{.N}}[{{.TypeDecl}}](w *World) *Map{{.N}}[{{.TypeList}}] {
 	m := &Map{{.N}}[{{.TypeList}}]{w: w, {{range $i, $v := .Vars}}{{$v}}: NewMap[{{index $a.Types $i}}](w), {{end}} }
-	var mask Mask
+	{{range .Vars}}if m.{{.}}.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	{{end}}var mask Mask
 	{{range .Vars}}if m.{{.}}.sparse == nil {
 		mask.Set(m.{{.}}.id)
 	}
@@ -259,6 +262,7 @@ func (m *Map{{.N}}[{{.TypeList}}]) Spawn({{.Join "v T" ", "}}) Entity {
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
+	w.logStructural(OpSpawn, ent, NoComponent)
 	{{range .Vars}}m.{{.}}.put(t, row, ent, {{.}}, tick, rec)
 	{{end}}return ent
 }
@@ -338,6 +342,7 @@ func (m *Map{{.N}}[{{.TypeList}}]) Remove(ent Entity) error {
 	{{range .Vars}}if s := m.{{.}}.sparse; s != nil {
 		if s.remove(ent) {
 			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.{{.}}.id))
 		}
 	} else {
 		dst = w.tableWithout(dst, m.{{.}}.id)

@@ -1,0 +1,254 @@
+package ecs
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+)
+
+// Commands queues structural changes (spawn, despawn, add, set, remove,
+// parent changes) to apply later, in the order queued, at a sync point: the
+// end of a schedule stage, [World.Tick], or an explicit [Commands.Apply]. Use
+// it wherever changing the world directly is not allowed: inside a query loop
+// or inside a system running in parallel. Spawn hands out the entity handle
+// at once, so later commands in the same buffer can refer to it.
+//
+// A Commands is for one goroutine at a time; give each system its own (the
+// [Schedule] does).
+type Commands struct {
+	w     *World
+	owner string // the journal's System for the changes applied
+	ops   []command
+	vals  []valueBuffer // by ComponentID
+	spare []Entity      // reserved handles not yet used
+}
+
+type cmdKind uint8
+
+const (
+	cmdSpawn cmdKind = iota
+	cmdDespawn
+	cmdDespawnRecursive
+	cmdAdd
+	cmdSet
+	cmdRemove
+	cmdSetParent
+	cmdClearParent
+)
+
+type command struct {
+	kind   cmdKind
+	id     ComponentID
+	slot   int32 // index of the value in vals[id]
+	e      Entity
+	parent Entity
+}
+
+// valueBuffer holds the queued values of one component type.
+type valueBuffer interface {
+	apply(w *World, e Entity, slot int32, set bool) error
+	reset()
+}
+
+type values[T any] struct {
+	m    *Map[T]
+	vals []T
+}
+
+func (v *values[T]) apply(w *World, e Entity, slot int32, set bool) error {
+	if set {
+		return v.m.Set(e, v.vals[slot])
+	}
+	return v.m.Add(e, v.vals[slot])
+}
+
+func (v *values[T]) reset() {
+	clear(v.vals)
+	v.vals = v.vals[:0]
+}
+
+// NewCommands returns an empty command buffer for w; owner names it in the
+// structural journal (a system's name, say).
+func (w *World) NewCommands(owner string) *Commands {
+	return &Commands{w: w, owner: owner}
+}
+
+// Commands returns the world's own command buffer, applied by [World.Tick].
+func (w *World) Commands() *Commands { return w.cmds }
+
+// Len is how many commands are queued.
+func (c *Commands) Len() int { return len(c.ops) }
+
+// Spawn queues the spawn of an empty entity and returns its handle, usable
+// in later commands of this buffer; it is alive once applied.
+func (c *Commands) Spawn() Entity {
+	if len(c.spare) == 0 {
+		c.spare = c.w.reserveEntities(c.spare, reserveBatch)
+	}
+	e := c.spare[len(c.spare)-1]
+	c.spare = c.spare[:len(c.spare)-1]
+	c.ops = append(c.ops, command{kind: cmdSpawn, e: e})
+	return e
+}
+
+// Despawn queues the despawn of e; its children are orphaned.
+func (c *Commands) Despawn(e Entity) { c.ops = append(c.ops, command{kind: cmdDespawn, e: e}) }
+
+// DespawnRecursive queues the despawn of e and its whole subtree of children.
+func (c *Commands) DespawnRecursive(e Entity) {
+	c.ops = append(c.ops, command{kind: cmdDespawnRecursive, e: e})
+}
+
+// SetParent queues making child a child of parent (see [World.SetParent]).
+func (c *Commands) SetParent(child, parent Entity) {
+	c.ops = append(c.ops, command{kind: cmdSetParent, e: child, parent: parent})
+}
+
+// ClearParent queues making child a root again.
+func (c *Commands) ClearParent(child Entity) {
+	c.ops = append(c.ops, command{kind: cmdClearParent, e: child})
+}
+
+func queueValue[T any](c *Commands, kind cmdKind, e Entity, v T) {
+	id, ok := c.w.reg.lookup(reflect.TypeFor[T]())
+	if !ok {
+		id = ComponentIDOf[T](c.w)
+	}
+	for int(id) >= len(c.vals) {
+		c.vals = append(c.vals, nil)
+	}
+	buf, _ := c.vals[id].(*values[T])
+	if buf == nil {
+		buf = &values[T]{m: NewMap[T](c.w)}
+		c.vals[id] = buf
+	}
+	buf.vals = append(buf.vals, v)
+	c.ops = append(c.ops, command{kind: kind, e: e, id: id, slot: int32(len(buf.vals) - 1)})
+}
+
+// AddLater queues giving e the component T with value v (overwriting the
+// value if e already has T).
+func AddLater[T any](c *Commands, e Entity, v T) { queueValue(c, cmdAdd, e, v) }
+
+// SetLater queues overwriting e's T with v; applying it fails if e lacks T.
+func SetLater[T any](c *Commands, e Entity, v T) { queueValue(c, cmdSet, e, v) }
+
+// RemoveLater queues taking T away from e.
+func RemoveLater[T any](c *Commands, e Entity) {
+	id, ok := c.w.reg.lookup(reflect.TypeFor[T]())
+	if !ok {
+		id = ComponentIDOf[T](c.w)
+	}
+	c.ops = append(c.ops, command{kind: cmdRemove, e: e, id: id})
+}
+
+// Apply carries out the queued commands in order and empties the buffer. A
+// command that cannot be carried out (its entity was despawned by an earlier
+// command, say) is skipped; Apply returns an error listing what was skipped.
+// Panics if a query is iterating.
+func (c *Commands) Apply() error {
+	w := c.w
+	w.checkUnlocked("Commands.Apply")
+	if len(c.ops) == 0 {
+		return nil
+	}
+	prev := w.actor
+	w.actor = c.owner
+	defer func() { w.actor = prev }()
+	var errs []error
+	skipped := 0
+	for _, op := range c.ops {
+		if err := c.applyOne(op); err != nil {
+			skipped++
+			if len(errs) < 8 {
+				errs = append(errs, err)
+			}
+		}
+	}
+	c.ops = c.ops[:0]
+	for _, b := range c.vals {
+		if b != nil {
+			b.reset()
+		}
+	}
+	if skipped == 0 {
+		return nil
+	}
+	if skipped > len(errs) {
+		errs = append(errs, fmt.Errorf("and %d more", skipped-len(errs)))
+	}
+	return fmt.Errorf("ecs: %d queued commands skipped: %w", skipped, errors.Join(errs...))
+}
+
+func (c *Commands) applyOne(op command) error {
+	w := c.w
+	switch op.kind {
+	case cmdSpawn:
+		w.spawnReserved(op.e)
+		return nil
+	case cmdDespawn:
+		return w.Despawn(op.e)
+	case cmdDespawnRecursive:
+		return w.DespawnRecursive(op.e)
+	case cmdAdd, cmdSet:
+		return c.vals[op.id].apply(w, op.e, op.slot, op.kind == cmdSet)
+	case cmdRemove:
+		return w.RemoveID(op.e, op.id)
+	case cmdSetParent:
+		return w.SetParent(op.e, op.parent)
+	default:
+		return w.ClearParent(op.e)
+	}
+}
+
+// reserveBatch is how many handles a command buffer reserves at a time, so
+// that the lock is taken once per batch, not per spawn.
+const reserveBatch = 64
+
+// reservation hands out entity slots to command buffers, possibly from
+// several goroutines, without touching the entity records: a reserved slot
+// is either popped from the free list or numbered past the records, and
+// becomes a record when its spawn is applied.
+type reservation struct {
+	mu      sync.Mutex
+	pending int // slots numbered past len(records), not yet recorded
+}
+
+func (w *World) reserveEntities(out []Entity, n int) []Entity {
+	r := &w.reserve
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for ; n > 0 && len(w.free) > 0; n-- {
+		idx := w.free[len(w.free)-1]
+		w.free = w.free[:len(w.free)-1]
+		out = append(out, Entity{index: idx, gen: w.records[idx].gen})
+	}
+	for ; n > 0; n-- {
+		out = append(out, Entity{index: uint32(len(w.records) + r.pending), gen: 1})
+		r.pending++
+	}
+	return out
+}
+
+// recordPending turns slots reserved past the records into records, so a
+// direct spawn does not take a number a command buffer holds.
+func (w *World) recordPending() {
+	for ; w.reserve.pending > 0; w.reserve.pending-- {
+		w.records = append(w.records, entityRecord{gen: 1, table: deadTable})
+	}
+}
+
+// spawnReserved makes a reserved handle a live, empty entity.
+func (w *World) spawnReserved(e Entity) {
+	for int(e.index) >= len(w.records) {
+		w.records = append(w.records, entityRecord{gen: 1, table: deadTable})
+		w.reserve.pending--
+	}
+	w.alive++
+	t := w.tables[0]
+	row := t.pushZero(e, w.writeTick())
+	rec := &w.records[e.index]
+	rec.table, rec.row = 0, uint32(row)
+	w.logStructural(OpSpawn, e, NoComponent)
+}

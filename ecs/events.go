@@ -1,0 +1,109 @@
+package ecs
+
+import (
+	"iter"
+	"reflect"
+	"sort"
+)
+
+// Events is a typed, double-buffered event queue. An event sent during frame
+// N can be read during frame N and frame N+1, whatever order systems run in,
+// and is gone after that: [World.Tick] swaps the buffers. Get the queue for a
+// type with [EventsOf]; there is one per type per world.
+//
+//	died := ecs.EventsOf[Died](w)
+//	died.Send(Died{Who: e})
+//	for ev := range died.All() { ... }
+type Events[T any] struct {
+	name     string
+	previous []T // sent last frame
+	current  []T // sent this frame
+	total    uint64
+}
+
+// eventQueue is an Events seen without its type, for Tick and the inspector.
+type eventQueue interface {
+	swap()
+	info(sample int) EventQueueInfo
+}
+
+// EventsOf returns w's event queue for T, creating it on first use.
+func EventsOf[T any](w *World) *Events[T] {
+	t := reflect.TypeFor[T]()
+	if q, ok := w.eventsByType[t]; ok {
+		return q.(*Events[T])
+	}
+	q := &Events[T]{name: shortName(t)}
+	w.eventsByType[t] = q
+	w.events = append(w.events, q)
+	return q
+}
+
+// Send queues an event, readable this frame and the next.
+func (q *Events[T]) Send(v T) {
+	q.current = append(q.current, v)
+	q.total++
+}
+
+// All yields the readable events, last frame's first, in the order sent.
+func (q *Events[T]) All() iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for _, v := range q.previous {
+			if !yield(v) {
+				return
+			}
+		}
+		for _, v := range q.current {
+			if !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// Slices returns the readable events without copying: last frame's and this
+// frame's. They are valid until the next [World.Tick].
+func (q *Events[T]) Slices() (previous, current []T) { return q.previous, q.current }
+
+// Len is how many events can be read now.
+func (q *Events[T]) Len() int { return len(q.previous) + len(q.current) }
+
+func (q *Events[T]) swap() {
+	var zero T
+	for i := range q.previous {
+		q.previous[i] = zero // let the GC have what old events held
+	}
+	q.previous, q.current = q.current, q.previous[:0]
+}
+
+// EventQueueInfo describes an event queue for the inspector.
+type EventQueueInfo struct {
+	Name     string
+	Previous int             // events sent last frame, still readable
+	Current  int             // events sent this frame
+	Total    uint64          // events sent since the queue was made
+	Recent   []reflect.Value // up to the sample size, newest last
+}
+
+func (q *Events[T]) info(sample int) EventQueueInfo {
+	in := EventQueueInfo{Name: q.name, Previous: len(q.previous), Current: len(q.current), Total: q.total}
+	all := append(append([]T(nil), q.previous...), q.current...)
+	if len(all) > sample {
+		all = all[len(all)-sample:]
+	}
+	for i := range all {
+		in.Recent = append(in.Recent, reflect.ValueOf(&all[i]).Elem())
+	}
+	return in
+}
+
+// EventQueues describes every event queue of w, sorted by name, with up to
+// sample recent events of each.
+func (w *World) EventQueues(sample int) []EventQueueInfo {
+	out := make([]EventQueueInfo, 0, len(w.events))
+	for _, q := range w.events {
+		out = append(out, q.info(sample))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

@@ -1,0 +1,79 @@
+package ecs
+
+import (
+	"slices"
+	"testing"
+)
+
+type Died struct{ Who Entity }
+
+func TestEventLifetime(t *testing.T) {
+	w := NewWorld()
+	q := EventsOf[Died](w)
+	if EventsOf[Died](w) != q {
+		t.Fatal("two queues for one type")
+	}
+	read := func() []uint32 {
+		var out []uint32
+		for ev := range q.All() {
+			out = append(out, ev.Who.Index())
+		}
+		return out
+	}
+	q.Send(Died{EntityOf(1, 1)})
+	if got := read(); !slices.Equal(got, []uint32{1}) {
+		t.Errorf("frame 0 reads %v", got)
+	}
+	_ = w.Tick()
+	q.Send(Died{EntityOf(2, 1)})
+	if got := read(); !slices.Equal(got, []uint32{1, 2}) {
+		t.Errorf("frame 1 reads %v, want the previous frame's too", got)
+	}
+	_ = w.Tick()
+	if got := read(); !slices.Equal(got, []uint32{2}) {
+		t.Errorf("frame 2 reads %v: event 1 should be gone", got)
+	}
+	_ = w.Tick()
+	if q.Len() != 0 {
+		t.Errorf("frame 3 has %d events", q.Len())
+	}
+	infos := w.EventQueues(4)
+	if len(infos) != 1 || infos[0].Name != "Died" || infos[0].Total != 2 {
+		t.Errorf("EventQueues = %+v", infos)
+	}
+}
+
+func TestEventQueueSample(t *testing.T) {
+	w := NewWorld()
+	q := EventsOf[Died](w)
+	for i := range 10 {
+		q.Send(Died{EntityOf(uint32(i), 1)})
+	}
+	in := w.EventQueues(3)[0]
+	if in.Current != 10 || len(in.Recent) != 3 || in.Recent[2].Interface().(Died).Who.Index() != 9 {
+		t.Errorf("info = %+v", in)
+	}
+}
+
+type clock struct{ Seconds float64 }
+
+func TestResources(t *testing.T) {
+	w := NewWorld()
+	if Resource[clock](w) != nil {
+		t.Fatal("resource before it was set")
+	}
+	SetResource(w, clock{Seconds: 1})
+	p := Resource[clock](w)
+	p.Seconds += 2
+	SetResource(w, clock{Seconds: p.Seconds + 1}) // replaces in place
+	if Resource[clock](w) != p || p.Seconds != 4 {
+		t.Errorf("resource = %+v", *Resource[clock](w))
+	}
+	if rs := w.Resources(); len(rs) != 1 || rs[0].Short != "clock" || rs[0].Value.Field(0).Float() != 4 {
+		t.Errorf("Resources() = %+v", rs)
+	}
+	RemoveResource[clock](w)
+	if Resource[clock](w) != nil {
+		t.Error("removed resource still there")
+	}
+}

@@ -1,0 +1,118 @@
+package ecs
+
+// JournalOp is the kind of structural change a journal entry records.
+type JournalOp uint8
+
+// Structural changes the journal records.
+const (
+	OpSpawn JournalOp = iota + 1
+	OpDespawn
+	OpAdd
+	OpRemove
+)
+
+var journalOpNames = [...]string{"", "spawn", "despawn", "add", "remove"}
+
+// String names the operation: "spawn", "despawn", "add" or "remove".
+func (o JournalOp) String() string {
+	if int(o) < len(journalOpNames) {
+		return journalOpNames[o]
+	}
+	return "?"
+}
+
+// NoComponent is the Component of journal entries that concern no single
+// component (spawn and despawn).
+const NoComponent = -1
+
+// JournalEntry is one structural change: what happened to which entity, at
+// which frame, and who did it: a system's name (for changes it queued in its
+// command buffer), "commands" for the world's own buffer, or "external" for
+// direct calls.
+type JournalEntry struct {
+	Seq       uint64 // position in the journal since it was enabled, from 1
+	Frame     uint64
+	Op        JournalOp
+	Entity    Entity
+	Component int // a ComponentID, or NoComponent
+	System    string
+}
+
+// journal is a bounded ring of the newest entries.
+type journal struct {
+	ring []JournalEntry
+	next uint64 // total entries written
+}
+
+func (j *journal) add(e JournalEntry) {
+	j.next++
+	e.Seq = j.next
+	j.ring[(j.next-1)%uint64(len(j.ring))] = e
+}
+
+// EnableJournal starts recording structural changes in a ring of the given
+// capacity (the newest capacity entries are kept); 0 turns it off. A world
+// without a journal pays one nil check per structural change.
+func (w *World) EnableJournal(capacity int) {
+	if capacity <= 0 {
+		w.journal = nil
+		return
+	}
+	w.journal = &journal{ring: make([]JournalEntry, capacity)}
+}
+
+// Journal returns the kept entries, oldest first.
+func (w *World) Journal() []JournalEntry {
+	j := w.journal
+	if j == nil {
+		return nil
+	}
+	n := min(j.next, uint64(len(j.ring)))
+	out := make([]JournalEntry, 0, n)
+	for s := j.next - n; s < j.next; s++ {
+		out = append(out, j.ring[s%uint64(len(j.ring))])
+	}
+	return out
+}
+
+// JournalSince returns the kept entries with Seq greater than seq, oldest first.
+func (w *World) JournalSince(seq uint64) []JournalEntry {
+	all := w.Journal()
+	for i, e := range all {
+		if e.Seq > seq {
+			return all[i:]
+		}
+	}
+	return nil
+}
+
+func (w *World) journalSystem() string {
+	if w.actor != "" {
+		return w.actor
+	}
+	return "external"
+}
+
+// logStructural records a change if the journal is on.
+func (w *World) logStructural(op JournalOp, e Entity, comp int) {
+	if w.journal != nil {
+		w.journal.add(JournalEntry{Frame: w.frame, Op: op, Entity: e, Component: comp, System: w.journalSystem()})
+	}
+}
+
+// logMove records the components a table move added and removed.
+func (w *World) logMove(e Entity, src, dst *table) {
+	if w.journal == nil {
+		return
+	}
+	for _, id := range dst.ids {
+		if !src.mask.Has(id) {
+			w.logStructural(OpAdd, e, int(id))
+		}
+	}
+	for _, id := range src.ids {
+		if !dst.mask.Has(id) {
+			w.logStructural(OpRemove, e, int(id))
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package ecs
+
+import (
+	"reflect"
+	"sort"
+	"unsafe"
+)
+
+// The observation API: what the inspector reads of a world. None of it is
+// for hot paths; each call allocates its answer.
+
+// ArchetypeInfo describes one archetype table.
+type ArchetypeInfo struct {
+	ID         uint32
+	Components []ComponentID // table components, ascending
+	Len        int           // entities (rows)
+	Cap        int           // rows allocated
+	Bytes      int           // memory the rows use: values, handles, ticks
+	CapBytes   int           // memory allocated for rows
+}
+
+// Archetypes lists every archetype table, by id. Empty tables are included:
+// they keep their capacity for entities that come back.
+func (w *World) Archetypes() []ArchetypeInfo {
+	out := make([]ArchetypeInfo, len(w.tables))
+	for i, t := range w.tables {
+		used, capacity := t.bytes(&w.reg)
+		out[i] = ArchetypeInfo{ID: t.id, Components: t.ids, Len: t.len(), Cap: cap(t.entities), Bytes: used, CapBytes: capacity}
+	}
+	return out
+}
+
+// ArchetypeEntities returns up to limit entities of archetype id from row
+// offset on, in row order, and the archetype's row count.
+func (w *World) ArchetypeEntities(id uint32, offset, limit int) ([]Entity, int) {
+	if int(id) >= len(w.tables) {
+		return nil, 0
+	}
+	t := w.tables[id]
+	n := t.len()
+	if offset >= n || limit <= 0 {
+		return nil, n
+	}
+	end := min(n, offset+limit)
+	return append([]Entity(nil), t.entities[offset:end]...), n
+}
+
+// Location returns the archetype and row of a live entity.
+func (w *World) Location(e Entity) (archetype uint32, row int, ok bool) {
+	rec, ok := w.record(e)
+	if !ok {
+		return 0, 0, false
+	}
+	return rec.table, int(rec.row), true
+}
+
+// EntityStats describes the entity slots of a world.
+type EntityStats struct {
+	Alive    int // live entities
+	Free     int // slots free for reuse
+	Retired  int // slots whose generation ran out, never reused
+	Slots    int // slots ever used
+	Highest  int // the highest slot index in use or free, -1 if none
+	Reserved int // slots handed out by command buffers, not yet spawned
+}
+
+// Stats counts the world's entity slots.
+func (w *World) Stats() EntityStats {
+	return EntityStats{
+		Alive: w.alive, Free: len(w.free), Retired: w.retired, Slots: len(w.records),
+		Highest: len(w.records) - 1, Reserved: w.reserve.pending,
+	}
+}
+
+// SlotInfo describes one entity slot by how often it was reused.
+type SlotInfo struct {
+	Index      uint32
+	Generation uint32 // the slot's current generation: reuses + 1
+	Alive      bool
+}
+
+// MostRecycled returns the k slots reused most often, most first. It scans
+// every slot.
+func (w *World) MostRecycled(k int) []SlotInfo {
+	if k <= 0 {
+		return nil
+	}
+	var out []SlotInfo
+	for i := range w.records {
+		r := &w.records[i]
+		if len(out) == k && r.gen <= out[k-1].Generation {
+			continue
+		}
+		s := SlotInfo{Index: uint32(i), Generation: r.gen, Alive: r.table < reservedRecords}
+		at := sort.Search(len(out), func(j int) bool { return out[j].Generation < s.Generation })
+		out = append(out, SlotInfo{})
+		copy(out[at+1:], out[at:])
+		out[at] = s
+		if len(out) > k {
+			out = out[:k]
+		}
+	}
+	return out
+}
+
+// reservedRecords: record tables at or above it mean "not alive".
+const reservedRecords = deadTable
+
+// Value returns e's component id as an addressable reflect.Value (writes
+// through it are not seen by Changed filters; use [World.SetField]).
+func (w *World) Value(e Entity, id ComponentID) (reflect.Value, bool) {
+	rec, ok := w.record(e)
+	if !ok || int(id) >= len(w.sparse) {
+		return reflect.Value{}, false
+	}
+	if s := w.sparse[id]; s != nil {
+		return s.value(e)
+	}
+	t := w.tables[rec.table]
+	j := t.column(id)
+	if j < 0 {
+		return reflect.Value{}, false
+	}
+	return t.cols[j].value(int(rec.row)), true
+}
+
+// Bytes returns a copy of the memory of e's component id, as laid out in Go.
+func (w *World) Bytes(e Entity, id ComponentID) ([]byte, bool) {
+	v, ok := w.Value(e, id)
+	if !ok {
+		return nil, false
+	}
+	size := v.Type().Size()
+	if size == 0 {
+		return []byte{}, true
+	}
+	return append([]byte(nil), unsafe.Slice((*byte)(v.Addr().UnsafePointer()), size)...), true
+}
+
+// markChanged records a write of e's component id outside query runs.
+func (w *World) markChanged(e Entity, id ComponentID) {
+	rec, ok := w.record(e)
+	if !ok {
+		return
+	}
+	if s := w.sparse[id]; s != nil {
+		s.markChanged(e, w.writeTick())
+		return
+	}
+	t := w.tables[rec.table]
+	if j := t.column(id); j >= 0 {
+		t.ticks[j].markWrite(int(rec.row), w.writeTick())
+	}
+}

@@ -1,0 +1,260 @@
+package ecs
+
+import (
+	"reflect"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// SystemFunc is a system: one step of game logic over a world. Structural
+// changes go through cmds, applied at the end of the system's stage, in
+// registration order; reading and writing component values is direct.
+type SystemFunc func(w *World, cmds *Commands)
+
+// Access declares a type a system reads or writes: a component, a resource,
+// or an event type. The schedule runs two systems at once only if neither
+// writes what the other reads or writes.
+type Access struct {
+	typ   reflect.Type
+	write bool
+}
+
+// Reads declares that a system reads T.
+func Reads[T any]() Access { return Access{typ: reflect.TypeFor[T]()} }
+
+// Writes declares that a system writes T (writing includes reading).
+func Writes[T any]() Access { return Access{typ: reflect.TypeFor[T](), write: true} }
+
+// Schedule runs systems in stages. Within a stage, systems that do not
+// conflict run in parallel; conflicting ones run in registration order.
+// Between stages, and at the end, each system's command buffer is applied.
+//
+//	s := ecs.NewSchedule()
+//	s.Add("movement", move, ecs.Reads[Velocity](), ecs.Writes[Position]())
+//	s.Add("hunger", hunger, ecs.Writes[Energy]())
+//	s.AddStage("late")
+//	s.Add("death", death, ecs.Reads[Energy]())
+//	for running { s.Run(w); w.Tick() }
+type Schedule struct {
+	stages []*stage
+	// Parallel lets non-conflicting systems run at once (the default); false
+	// runs every system in registration order on the calling goroutine.
+	Parallel bool
+}
+
+type stage struct {
+	name    string
+	systems []*system
+	planned int      // systems the dependency plan covers
+	indeg   []int32  // per system: earlier systems it waits for
+	after   [][]int  // per system: later systems waiting for it
+	pending []int32  // scratch for a run
+	ready   chan int // scratch for a run
+}
+
+type system struct {
+	name   string
+	stage  string
+	fn     SystemFunc
+	reads  []reflect.Type
+	writes []reflect.Type
+	cmds   *Commands
+	cmdsOf *World
+	timing timing
+}
+
+// NewSchedule returns an empty schedule with one stage, "update", that runs
+// systems in parallel where it can.
+func NewSchedule() *Schedule {
+	return &Schedule{stages: []*stage{{name: "update"}}, Parallel: true}
+}
+
+// AddStage starts a new stage; systems added after it run after every
+// system added before it, and after their commands are applied.
+func (s *Schedule) AddStage(name string) {
+	s.stages = append(s.stages, &stage{name: name})
+}
+
+// Add registers a system in the current (last) stage.
+func (s *Schedule) Add(name string, fn SystemFunc, access ...Access) {
+	st := s.stages[len(s.stages)-1]
+	sys := &system{name: name, stage: st.name, fn: fn}
+	for _, a := range access {
+		if a.write {
+			sys.writes = append(sys.writes, a.typ)
+		} else {
+			sys.reads = append(sys.reads, a.typ)
+		}
+	}
+	st.systems = append(st.systems, sys)
+}
+
+// Run runs every stage in order on w.
+func (s *Schedule) Run(w *World) {
+	for _, st := range s.stages {
+		if s.Parallel && len(st.systems) > 1 {
+			st.runParallel(w)
+		} else {
+			for _, sys := range st.systems {
+				sys.run(w)
+			}
+		}
+		for _, sys := range st.systems {
+			if sys.cmds != nil && sys.cmds.Len() > 0 {
+				_ = sys.cmds.Apply() // skipped commands were for entities already gone
+			}
+		}
+	}
+}
+
+func (sys *system) run(w *World) {
+	if sys.cmdsOf != w {
+		sys.cmds, sys.cmdsOf = w.NewCommands(sys.name), w
+	}
+	start := time.Now()
+	sys.fn(w, sys.cmds)
+	sys.timing.record(time.Since(start))
+}
+
+func (a *system) conflicts(b *system) bool {
+	overlap := func(x, y []reflect.Type) bool {
+		for _, t := range x {
+			for _, u := range y {
+				if t == u {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return overlap(a.writes, b.writes) || overlap(a.writes, b.reads) || overlap(a.reads, b.writes)
+}
+
+// plan computes, once, which systems wait for which.
+func (st *stage) plan() {
+	n := len(st.systems)
+	st.indeg = make([]int32, n)
+	st.after = make([][]int, n)
+	for j := range n {
+		for i := range j {
+			if st.systems[i].conflicts(st.systems[j]) {
+				st.after[i] = append(st.after[i], j)
+				st.indeg[j]++
+			}
+		}
+	}
+	st.pending = make([]int32, n)
+	st.ready = make(chan int, n)
+	st.planned = n
+}
+
+// runParallel runs the stage's systems on up to GOMAXPROCS goroutines (the
+// caller's included), each system once all earlier conflicting ones are done.
+func (st *stage) runParallel(w *World) {
+	if st.planned != len(st.systems) {
+		st.plan()
+	}
+	n := len(st.systems)
+	for i, d := range st.indeg {
+		st.pending[i] = d
+		if d == 0 {
+			st.ready <- i
+		}
+	}
+	w.parallel.Add(1)
+	defer w.parallel.Add(-1)
+	var left atomic.Int32
+	left.Store(int32(n))
+	work := func() {
+		for i := range st.ready {
+			if i < 0 {
+				return
+			}
+			st.systems[i].run(w)
+			for _, j := range st.after[i] {
+				if atomic.AddInt32(&st.pending[j], -1) == 0 {
+					st.ready <- j
+				}
+			}
+			if left.Add(-1) == 0 {
+				workers := min(runtime.GOMAXPROCS(0), n)
+				for range workers {
+					st.ready <- -1
+				}
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+}
+
+// timingWindow is how many recent runs a system's mean and history cover.
+const timingWindow = 120
+
+type timing struct {
+	mu     sync.Mutex
+	last   time.Duration
+	max    time.Duration
+	count  uint64
+	recent [timingWindow]time.Duration
+}
+
+func (t *timing) record(d time.Duration) {
+	t.mu.Lock()
+	t.last = d
+	t.max = max(t.max, d)
+	t.recent[t.count%timingWindow] = d
+	t.count++
+	t.mu.Unlock()
+}
+
+// SystemInfo describes a system and how long its runs take.
+type SystemInfo struct {
+	Name   string
+	Stage  string
+	Reads  []string // short type names
+	Writes []string
+	Last   time.Duration
+	Mean   time.Duration // over the last runs, up to 120
+	Max    time.Duration
+	Count  uint64
+	Recent []time.Duration // the last runs, oldest first, up to 120
+}
+
+// Systems describes every system in registration order.
+func (s *Schedule) Systems() []SystemInfo {
+	var out []SystemInfo
+	for _, st := range s.stages {
+		for _, sys := range st.systems {
+			in := SystemInfo{Name: sys.name, Stage: sys.stage}
+			for _, t := range sys.reads {
+				in.Reads = append(in.Reads, shortName(t))
+			}
+			for _, t := range sys.writes {
+				in.Writes = append(in.Writes, shortName(t))
+			}
+			t := &sys.timing
+			t.mu.Lock()
+			in.Last, in.Max, in.Count = t.last, t.max, t.count
+			n := min(t.count, timingWindow)
+			var sum time.Duration
+			for k := t.count - n; k < t.count; k++ {
+				d := t.recent[k%timingWindow]
+				in.Recent = append(in.Recent, d)
+				sum += d
+			}
+			if n > 0 {
+				in.Mean = sum / time.Duration(n)
+			}
+			t.mu.Unlock()
+			out = append(out, in)
+		}
+	}
+	return out
+}

@@ -1,0 +1,288 @@
+package ecs
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// SetField sets one field of one of e's components from a path and a value,
+// as the inspector does on a person's behalf:
+//
+//	w.SetField(e, "Position.X", 3.5)
+//	w.SetField(e, "Inventory.Slots[2].Count", 4)
+//	w.SetField(e, "Name.Value", "orc")
+//
+// The first path segment names the component (its short or full name); the
+// rest walk exported struct fields and array or slice elements. The value may
+// be any Go number, a bool, a string (also parsed for number, bool and
+// entity fields: "3.5", "true", "42v3"), or an [Entity]. Nothing changes
+// unless the whole path resolves and the value fits; the error says what is
+// wrong, in words: "component Position has no field Z", "Health.HP wants a
+// number, got \"abc\"". The field is marked changed.
+func (w *World) SetField(e Entity, path string, value any) error {
+	segs, err := splitPath(path)
+	if err != nil {
+		return err
+	}
+	info, ok := w.ComponentByName(segs[0].name)
+	if !ok {
+		return fmt.Errorf("ecs: no component named %q", segs[0].name)
+	}
+	if info.ID == childOfID {
+		return errChildOfDirect
+	}
+	comp, ok := w.Value(e, info.ID)
+	if !ok {
+		if !w.Alive(e) {
+			return w.entityError(e)
+		}
+		return &EntityError{Entity: e, Reason: "has no " + info.Short}
+	}
+	target, err := walkPath(comp, info.Short, segs)
+	if err != nil {
+		return err
+	}
+	if len(segs) == 1 && len(segs[0].index) == 0 {
+		return fmt.Errorf("ecs: %s: name a field to set, like %s.%s", path, info.Short, firstField(info))
+	}
+	v, err := convertValue(path, target.Type(), value)
+	if err != nil {
+		return err
+	}
+	target.Set(v)
+	w.markChanged(e, info.ID)
+	return nil
+}
+
+func firstField(info ComponentInfo) string {
+	if len(info.Fields) > 0 {
+		return info.Fields[0].Name
+	}
+	return "Field"
+}
+
+type pathSeg struct {
+	name  string
+	index []int
+}
+
+// splitPath parses "A.B[2][0].C" into segments.
+func splitPath(path string) ([]pathSeg, error) {
+	if path == "" {
+		return nil, fmt.Errorf("ecs: empty field path: want Component.Field")
+	}
+	var segs []pathSeg
+	for part := range strings.SplitSeq(path, ".") {
+		name, rest, _ := strings.Cut(part, "[")
+		if name == "" {
+			return nil, fmt.Errorf("ecs: field path %q has an empty name", path)
+		}
+		seg := pathSeg{name: name}
+		if rest != "" {
+			rest = "[" + rest
+			for rest != "" {
+				if rest[0] != '[' {
+					return nil, fmt.Errorf("ecs: field path %q: unexpected %q", path, rest)
+				}
+				end := strings.IndexByte(rest, ']')
+				if end < 0 {
+					return nil, fmt.Errorf("ecs: field path %q: missing ]", path)
+				}
+				i, err := strconv.Atoi(rest[1:end])
+				if err != nil || i < 0 {
+					return nil, fmt.Errorf("ecs: field path %q: index %q is not a whole number", path, rest[1:end])
+				}
+				seg.index = append(seg.index, i)
+				rest = rest[end+1:]
+			}
+		}
+		segs = append(segs, seg)
+	}
+	return segs, nil
+}
+
+// walkPath follows segs from the component value to the field to set.
+func walkPath(v reflect.Value, compName string, segs []pathSeg) (reflect.Value, error) {
+	at := compName
+	v, err := indexInto(v, at, segs[0].index)
+	if err != nil {
+		return v, err
+	}
+	for i, seg := range segs[1:] {
+		if v.Kind() != reflect.Struct {
+			return v, fmt.Errorf("ecs: %s is a %s, not a struct: it has no field %s", at, v.Type(), seg.name)
+		}
+		f, ok := v.Type().FieldByName(seg.name)
+		if !ok || !f.IsExported() || len(f.Index) != 1 {
+			if i == 0 {
+				return v, fmt.Errorf("ecs: component %s has no field %s", compName, seg.name)
+			}
+			return v, fmt.Errorf("ecs: %s has no field %s", at, seg.name)
+		}
+		v = v.Field(f.Index[0])
+		at += "." + seg.name
+		if v, err = indexInto(v, at, seg.index); err != nil {
+			return v, err
+		}
+		at += indexSuffix(seg.index)
+	}
+	return v, nil
+}
+
+func indexSuffix(idx []int) string {
+	var b strings.Builder
+	for _, i := range idx {
+		fmt.Fprintf(&b, "[%d]", i)
+	}
+	return b.String()
+}
+
+func indexInto(v reflect.Value, at string, idx []int) (reflect.Value, error) {
+	for _, i := range idx {
+		switch v.Kind() {
+		case reflect.Array, reflect.Slice:
+			if i >= v.Len() {
+				return v, fmt.Errorf("ecs: %s has %d elements: index %d is out of range", at, v.Len(), i)
+			}
+			v = v.Index(i)
+			at += fmt.Sprintf("[%d]", i)
+		default:
+			return v, fmt.Errorf("ecs: %s is a %s: it cannot be indexed", at, v.Type())
+		}
+	}
+	return v, nil
+}
+
+// convertValue turns value into a reflect.Value of type t, or says why not.
+func convertValue(path string, t reflect.Type, value any) (reflect.Value, error) {
+	if t == entityType {
+		switch x := value.(type) {
+		case Entity:
+			return reflect.ValueOf(x), nil
+		case string:
+			e, err := ParseEntity(x)
+			if err != nil {
+				return reflect.Value{}, fmt.Errorf("ecs: %s wants an entity like 42v3, got %q", path, x)
+			}
+			return reflect.ValueOf(e), nil
+		}
+		return reflect.Value{}, fmt.Errorf("ecs: %s wants an entity like 42v3, got %s", path, describe(value))
+	}
+	out := reflect.New(t).Elem()
+	switch t.Kind() {
+	case reflect.Bool:
+		switch x := value.(type) {
+		case bool:
+			out.SetBool(x)
+			return out, nil
+		case string:
+			if b, err := strconv.ParseBool(x); err == nil {
+				out.SetBool(b)
+				return out, nil
+			}
+		}
+		return out, fmt.Errorf("ecs: %s wants true or false, got %s", path, describe(value))
+	case reflect.String:
+		if x, ok := value.(string); ok {
+			out.SetString(x)
+			return out, nil
+		}
+		return out, fmt.Errorf("ecs: %s wants a string, got %s", path, describe(value))
+	case reflect.Float32, reflect.Float64:
+		f, ok := asFloat(value)
+		if !ok {
+			return out, fmt.Errorf("ecs: %s wants a number, got %s", path, describe(value))
+		}
+		if t.Kind() == reflect.Float32 && !math.IsInf(f, 0) && !math.IsNaN(f) && math.Abs(f) > math.MaxFloat32 {
+			return out, fmt.Errorf("ecs: %s is a float32: %v does not fit", path, f)
+		}
+		out.SetFloat(f)
+		return out, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		i, err := asInt(path, value)
+		if err != nil {
+			return out, err
+		}
+		if out.OverflowInt(i) {
+			return out, fmt.Errorf("ecs: %s is an %s: %d does not fit", path, t.Kind(), i)
+		}
+		out.SetInt(i)
+		return out, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		i, err := asInt(path, value)
+		if err != nil {
+			if u, ok := value.(uint64); ok {
+				out.SetUint(u)
+				return out, nil
+			}
+			return out, err
+		}
+		if i < 0 || out.OverflowUint(uint64(i)) {
+			return out, fmt.Errorf("ecs: %s is a %s: %d does not fit", path, t.Kind(), i)
+		}
+		out.SetUint(uint64(i))
+		return out, nil
+	}
+	return out, fmt.Errorf("ecs: %s is a %s: set its elements or fields one by one", path, t)
+}
+
+func describe(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	if v == nil {
+		return "nothing"
+	}
+	return fmt.Sprintf("%v (%T)", v, v)
+}
+
+func asFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	case bool, nil:
+		return 0, false
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return rv.Float(), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(rv.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return float64(rv.Uint()), true
+	}
+	return 0, false
+}
+
+func asInt(path string, v any) (int64, error) {
+	if s, ok := v.(string); ok {
+		if i, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+			return i, nil
+		}
+	}
+	rv := reflect.ValueOf(v)
+	if v != nil {
+		switch rv.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			return rv.Int(), nil
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			if rv.Uint() > math.MaxInt64 {
+				return 0, fmt.Errorf("ecs: %s: %d is too large", path, rv.Uint())
+			}
+			return int64(rv.Uint()), nil
+		}
+	}
+	f, ok := asFloat(v)
+	if !ok {
+		return 0, fmt.Errorf("ecs: %s wants a number, got %s", path, describe(v))
+	}
+	if f != math.Trunc(f) || math.IsInf(f, 0) || f > math.MaxInt64 || f < math.MinInt64 {
+		return 0, fmt.Errorf("ecs: %s wants a whole number, got %v", path, f)
+	}
+	return int64(f), nil
+}
