@@ -17,11 +17,12 @@ import (
 // A Commands is for one goroutine at a time; give each system its own (the
 // [Schedule] does).
 type Commands struct {
-	w     *World
-	owner string // the journal's System for the changes applied
-	ops   []command
-	vals  []valueBuffer // by ComponentID
-	spare []Entity      // reserved handles not yet used
+	w       *World
+	owner   string // the journal's System for the changes applied
+	ops     []command
+	vals    []valueBuffer // by ComponentID
+	parents []Entity      // parents of queued SetParent commands
+	spare   []Entity      // reserved handles not yet used
 }
 
 type cmdKind uint8
@@ -37,12 +38,12 @@ const (
 	cmdClearParent
 )
 
+// command is 16 bytes: a large buffer stays small in cache.
 type command struct {
-	kind   cmdKind
-	id     ComponentID
-	slot   int32 // index of the value in vals[id]
-	e      Entity
-	parent Entity
+	e    Entity
+	slot int32 // index of the value in vals[id], or of the parent in parents
+	kind cmdKind
+	id   ComponentID
 }
 
 // valueBuffer holds the queued values of one component type.
@@ -102,7 +103,8 @@ func (c *Commands) DespawnRecursive(e Entity) {
 
 // SetParent queues making child a child of parent (see [World.SetParent]).
 func (c *Commands) SetParent(child, parent Entity) {
-	c.ops = append(c.ops, command{kind: cmdSetParent, e: child, parent: parent})
+	c.parents = append(c.parents, parent)
+	c.ops = append(c.ops, command{kind: cmdSetParent, e: child, slot: int32(len(c.parents) - 1)})
 }
 
 // ClearParent queues making child a root again.
@@ -158,8 +160,18 @@ func (c *Commands) Apply() error {
 	defer func() { w.actor = prev }()
 	var errs []error
 	skipped := 0
-	for _, op := range c.ops {
-		if err := c.applyOne(op); err != nil {
+	for i := range c.ops {
+		op := &c.ops[i]
+		var err error
+		switch op.kind {
+		case cmdSpawn:
+			w.spawnReserved(op.e)
+		case cmdDespawn:
+			err = w.Despawn(op.e)
+		default:
+			err = c.applyOther(op)
+		}
+		if err != nil {
 			skipped++
 			if len(errs) < 8 {
 				errs = append(errs, err)
@@ -167,6 +179,7 @@ func (c *Commands) Apply() error {
 		}
 	}
 	c.ops = c.ops[:0]
+	c.parents = c.parents[:0]
 	for _, b := range c.vals {
 		if b != nil {
 			b.reset()
@@ -181,14 +194,10 @@ func (c *Commands) Apply() error {
 	return fmt.Errorf("ecs: %d queued commands skipped: %w", skipped, errors.Join(errs...))
 }
 
-func (c *Commands) applyOne(op command) error {
+// applyOther applies the commands Apply does not handle inline.
+func (c *Commands) applyOther(op *command) error {
 	w := c.w
 	switch op.kind {
-	case cmdSpawn:
-		w.spawnReserved(op.e)
-		return nil
-	case cmdDespawn:
-		return w.Despawn(op.e)
 	case cmdDespawnRecursive:
 		return w.DespawnRecursive(op.e)
 	case cmdAdd, cmdSet:
@@ -196,7 +205,7 @@ func (c *Commands) applyOne(op command) error {
 	case cmdRemove:
 		return w.RemoveID(op.e, op.id)
 	case cmdSetParent:
-		return w.SetParent(op.e, op.parent)
+		return w.SetParent(op.e, c.parents[op.slot])
 	default:
 		return w.ClearParent(op.e)
 	}
@@ -234,6 +243,8 @@ func (w *World) reserveEntities(out []Entity, n int) []Entity {
 // recordPending turns slots reserved past the records into records, so a
 // direct spawn does not take a number a command buffer holds.
 func (w *World) recordPending() {
+	w.reserve.mu.Lock()
+	defer w.reserve.mu.Unlock()
 	for ; w.reserve.pending > 0; w.reserve.pending-- {
 		w.records = append(w.records, entityRecord{gen: 1, table: deadTable})
 	}
@@ -241,9 +252,8 @@ func (w *World) recordPending() {
 
 // spawnReserved makes a reserved handle a live, empty entity.
 func (w *World) spawnReserved(e Entity) {
-	for int(e.index) >= len(w.records) {
-		w.records = append(w.records, entityRecord{gen: 1, table: deadTable})
-		w.reserve.pending--
+	if int(e.index) >= len(w.records) {
+		w.recordPending()
 	}
 	w.alive++
 	t := w.tables[0]

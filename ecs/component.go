@@ -89,8 +89,8 @@ func registerType[T any](w *World, want *StorageKind) ComponentID {
 		}
 		return id
 	}
-	if w.parallel.Load() != 0 {
-		panic(fmt.Sprintf("ecs: component %s registered while systems run in parallel; register it before running the schedule (ecs.ComponentIDOf[T](w) at setup)", typeName(t)))
+	if w.inSystems.Load() != 0 {
+		panic(fmt.Sprintf("ecs: component %s registered inside a system; register it before running the schedule (ecs.ComponentIDOf[T](w) at setup)", typeName(t)))
 	}
 	if len(w.reg.regs) >= MaxComponents {
 		panic(fmt.Sprintf("ecs: cannot register %s: a world holds at most %d component types", typeName(t), MaxComponents))

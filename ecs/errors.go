@@ -54,10 +54,10 @@ func lockedPanic(op string) string {
 		"or call Close on the query iterator before changing the world"
 }
 
-// parallelPanic is the message of the panic raised by a structural change
-// made while systems run in parallel.
-func parallelPanic(op string) string {
-	return "ecs: " + op + " while systems run in parallel: structural changes (spawn, despawn, add, remove) " +
+// inSystemPanic is the message of the panic raised by a structural change
+// made while a schedule stage runs.
+func inSystemPanic(op string) string {
+	return "ecs: " + op + " inside a system: structural changes (spawn, despawn, add, remove) " +
 		"from a system must go through its command buffer (the *Commands the schedule passes it), " +
 		"applied at the end of the stage"
 }

@@ -18,6 +18,8 @@ type modelComp struct {
 
 type model struct {
 	ents    map[Entity]map[string]*modelComp
+	parent  map[Entity]Entity   // child -> parent
+	kids    map[Entity][]Entity // parent -> children, in link order
 	runs    uint32            // query runs so far: the last run tick
 	lastRun map[string]uint32 // per query
 }
@@ -144,7 +146,32 @@ func (k *kernel) read(e Entity) map[string]int {
 func TestModelBased(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		k := newKernel()
-		m := &model{ents: map[Entity]map[string]*modelComp{}, lastRun: map[string]uint32{}}
+		m := &model{ents: map[Entity]map[string]*modelComp{}, lastRun: map[string]uint32{},
+			parent: map[Entity]Entity{}, kids: map[Entity][]Entity{}}
+		unlink := func(child Entity) {
+			if p, ok := m.parent[child]; ok {
+				m.kids[p] = slices.DeleteFunc(m.kids[p], func(k Entity) bool { return k == child })
+				if len(m.kids[p]) == 0 {
+					delete(m.kids, p)
+				}
+				delete(m.parent, child)
+			}
+		}
+		despawn := func(e Entity) {
+			unlink(e)
+			for _, k := range m.kids[e] {
+				delete(m.parent, k)
+			}
+			delete(m.kids, e)
+			delete(m.ents, e)
+		}
+		var despawnTree func(e Entity)
+		despawnTree = func(e Entity) {
+			for _, k := range slices.Clone(m.kids[e]) {
+				despawnTree(k)
+			}
+			despawn(e)
+		}
 		var handles []Entity // every handle ever issued, alive or not
 		pick := func() Entity {
 			if len(handles) == 0 || rapid.IntRange(0, 20).Draw(rt, "forged") == 0 {
@@ -155,7 +182,95 @@ func TestModelBased(t *testing.T) {
 		queryNames := slices.Sorted(maps.Keys(k.qs))
 		steps := rapid.IntRange(1, 120).Draw(rt, "steps")
 		for range steps {
-			switch op := rapid.IntRange(0, 10).Draw(rt, "op"); op {
+			switch op := rapid.IntRange(0, 13).Draw(rt, "op"); op {
+			case 11: // parent links
+				child, parent := pick(), pick()
+				err := k.w.SetParent(child, parent)
+				_, cAlive := m.ents[child]
+				_, pAlive := m.ents[parent]
+				cycle := false
+				for a := parent; ; {
+					if a == child {
+						cycle = true
+						break
+					}
+					up, ok := m.parent[a]
+					if !ok {
+						break
+					}
+					a = up
+				}
+				if wantOK := cAlive && pAlive && !cycle; wantOK != (err == nil) {
+					rt.Fatalf("SetParent(%v, %v) = %v; alive %v %v cycle %v", child, parent, err, cAlive, pAlive, cycle)
+				}
+				if err == nil {
+					unlink(child)
+					m.parent[child] = parent
+					m.kids[parent] = append(m.kids[parent], child)
+				}
+			case 12: // clear a parent
+				e := pick()
+				err := k.w.ClearParent(e)
+				if _, alive := m.ents[e]; alive != (err == nil) {
+					rt.Fatalf("ClearParent(%v) = %v", e, err)
+				}
+				if err == nil {
+					unlink(e)
+				}
+			case 13: // the same operations through a command buffer
+				c := k.w.NewCommands("model")
+				type queued struct {
+					kind int
+					e    Entity
+					name string
+					v    int
+				}
+				var plan []queued
+				for range rapid.IntRange(1, 8).Draw(rt, "queued") {
+					switch rapid.IntRange(0, 3).Draw(rt, "cmd") {
+					case 0:
+						e := c.Spawn()
+						plan = append(plan, queued{kind: 0, e: e})
+						handles = append(handles, e)
+					case 1:
+						e := pick()
+						c.Despawn(e)
+						plan = append(plan, queued{kind: 1, e: e})
+					case 2:
+						e, v := pick(), rapid.IntRange(0, 100).Draw(rt, "v")
+						AddLater(c, e, Health{HP: v})
+						plan = append(plan, queued{kind: 2, e: e, name: "Health", v: v})
+					default:
+						e := pick()
+						RemoveLater[Health](c, e)
+						plan = append(plan, queued{kind: 3, e: e, name: "Health"})
+					}
+				}
+				_ = c.Apply()
+				wt := m.writeTick()
+				for _, q := range plan {
+					comps, alive := m.ents[q.e]
+					switch q.kind {
+					case 0:
+						m.ents[q.e] = map[string]*modelComp{}
+					case 1:
+						if alive {
+							despawn(q.e)
+						}
+					case 2:
+						if alive {
+							if c := comps["Health"]; c != nil {
+								c.val, c.changed = q.v, wt
+							} else {
+								comps["Health"] = &modelComp{val: q.v, changed: wt, added: wt}
+							}
+						}
+					case 3:
+						if alive {
+							delete(comps, "Health")
+						}
+					}
+				}
 			case 10: // batch spawn, enough to span chunks
 				n := rapid.IntRange(0, 150).Draw(rt, "batch")
 				wt := m.writeTick()
@@ -190,11 +305,21 @@ func TestModelBased(t *testing.T) {
 				}
 			case 2: // despawn
 				e := pick()
-				err := k.w.Despawn(e)
+				recursive := rapid.Bool().Draw(rt, "recursive")
+				var err error
+				if recursive {
+					err = k.w.DespawnRecursive(e)
+				} else {
+					err = k.w.Despawn(e)
+				}
 				if _, alive := m.ents[e]; alive != (err == nil) {
 					rt.Fatalf("despawn %v: err=%v alive=%v", e, err, alive)
 				}
-				delete(m.ents, e)
+				if err == nil && recursive {
+					despawnTree(e)
+				} else if err == nil {
+					despawn(e)
+				}
 			case 3, 4: // add
 				e, n, v := pick(), rapid.SampledFrom(compNames).Draw(rt, "comp"), rapid.IntRange(0, 100).Draw(rt, "v")
 				if n == "Frozen" {
@@ -282,6 +407,15 @@ func TestModelBased(t *testing.T) {
 			for _, h := range handles {
 				if _, alive := m.ents[h]; alive != k.w.Alive(h) {
 					rt.Fatalf("Alive(%v) = %v, model %v", h, !alive, alive)
+				}
+			}
+			for e := range m.ents {
+				p, has := k.w.Parent(e)
+				if mp, mhas := m.parent[e]; has != mhas || p != mp {
+					rt.Fatalf("Parent(%v) = %v %v, model %v %v", e, p, has, mp, mhas)
+				}
+				if got := k.w.Children(e); !slices.Equal(got, m.kids[e]) {
+					rt.Fatalf("Children(%v) = %v, model %v", e, got, m.kids[e])
 				}
 			}
 		}

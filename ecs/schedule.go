@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -47,11 +46,17 @@ type Schedule struct {
 type stage struct {
 	name    string
 	systems []*system
-	planned int      // systems the dependency plan covers
-	indeg   []int32  // per system: earlier systems it waits for
-	after   [][]int  // per system: later systems waiting for it
-	pending []int32  // scratch for a run
-	ready   chan int // scratch for a run
+	planned int     // systems the dependency plan covers
+	indeg   []int32 // per system: earlier systems it waits for
+	after   [][]int // per system: later systems waiting for it
+	height  []int   // per system: the longest chain of systems from it to the end
+
+	// scratch for a run
+	mu      sync.Mutex
+	wake    *sync.Cond
+	pending []int32
+	ready   []int
+	left    int
 }
 
 type system struct {
@@ -94,6 +99,10 @@ func (s *Schedule) Add(name string, fn SystemFunc, access ...Access) {
 // Run runs every stage in order on w.
 func (s *Schedule) Run(w *World) {
 	for _, st := range s.stages {
+		// Systems change the world's structure through their command
+		// buffers only, in either mode, so a system written for one mode
+		// works in the other.
+		w.inSystems.Add(1)
 		if s.Parallel && len(st.systems) > 1 {
 			st.runParallel(w)
 		} else {
@@ -101,6 +110,7 @@ func (s *Schedule) Run(w *World) {
 				sys.run(w)
 			}
 		}
+		w.inSystems.Add(-1)
 		for _, sys := range st.systems {
 			if sys.cmds != nil && sys.cmds.Len() > 0 {
 				_ = sys.cmds.Apply() // skipped commands were for entities already gone
@@ -145,53 +155,77 @@ func (st *stage) plan() {
 			}
 		}
 	}
+	st.height = make([]int, n)
+	for i := n - 1; i >= 0; i-- {
+		st.height[i] = 1
+		for _, j := range st.after[i] {
+			st.height[i] = max(st.height[i], 1+st.height[j])
+		}
+	}
 	st.pending = make([]int32, n)
-	st.ready = make(chan int, n)
+	st.ready = make([]int, 0, n)
+	st.wake = sync.NewCond(&st.mu)
 	st.planned = n
 }
 
 // runParallel runs the stage's systems on up to GOMAXPROCS goroutines (the
 // caller's included), each system once all earlier conflicting ones are done.
+// Of the systems ready, a worker takes the one heading the longest chain of
+// systems waiting on it, so the critical path starts first.
 func (st *stage) runParallel(w *World) {
 	if st.planned != len(st.systems) {
 		st.plan()
 	}
 	n := len(st.systems)
+	st.ready = st.ready[:0]
 	for i, d := range st.indeg {
 		st.pending[i] = d
 		if d == 0 {
-			st.ready <- i
+			st.ready = append(st.ready, i)
 		}
 	}
-	w.parallel.Add(1)
-	defer w.parallel.Add(-1)
-	var left atomic.Int32
-	left.Store(int32(n))
-	work := func() {
-		for i := range st.ready {
-			if i < 0 {
-				return
-			}
-			st.systems[i].run(w)
-			for _, j := range st.after[i] {
-				if atomic.AddInt32(&st.pending[j], -1) == 0 {
-					st.ready <- j
-				}
-			}
-			if left.Add(-1) == 0 {
-				workers := min(runtime.GOMAXPROCS(0), n)
-				for range workers {
-					st.ready <- -1
-				}
-			}
-		}
-	}
+	st.left = n
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), n) - 1 {
-		wg.Go(work)
+		wg.Go(func() { st.work(w) })
 	}
-	work()
+	st.work(w)
 	wg.Wait()
+}
+
+// work runs ready systems until every system of the stage has run.
+func (st *stage) work(w *World) {
+	st.mu.Lock()
+	for {
+		if st.left == 0 {
+			st.mu.Unlock()
+			return
+		}
+		if len(st.ready) == 0 {
+			st.wake.Wait()
+			continue
+		}
+		best := 0
+		for k, i := range st.ready {
+			if st.height[i] > st.height[st.ready[best]] {
+				best = k
+			}
+		}
+		i := st.ready[best]
+		st.ready = append(st.ready[:best], st.ready[best+1:]...)
+		st.mu.Unlock()
+
+		st.systems[i].run(w)
+
+		st.mu.Lock()
+		st.left--
+		for _, j := range st.after[i] {
+			if st.pending[j]--; st.pending[j] == 0 {
+				st.ready = append(st.ready, j)
+			}
+		}
+		st.wake.Broadcast()
+	}
 }
 
 // timingWindow is how many recent runs a system's mean and history cover.

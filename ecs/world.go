@@ -25,7 +25,7 @@ type World struct {
 
 	changeTick atomic.Uint32 // advanced by each query run
 	locks      atomic.Int32  // queries iterating now
-	parallel   atomic.Int32  // systems running in parallel now: structural changes panic
+	inSystems  atomic.Int32  // a schedule stage is running: structural changes panic
 
 	frame        uint64 // frames completed: advanced by Tick
 	cmds         *Commands

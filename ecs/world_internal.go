@@ -26,8 +26,8 @@ func (w *World) checkUnlocked(op string) {
 	if w.locks.Load() != 0 {
 		panic(lockedPanic(op))
 	}
-	if w.parallel.Load() != 0 {
-		panic(parallelPanic(op))
+	if w.inSystems.Load() != 0 {
+		panic(inSystemPanic(op))
 	}
 }
 

@@ -1,0 +1,64 @@
+package ecs
+
+import "testing"
+
+func TestJournalAttributionAndWrap(t *testing.T) {
+	w := NewWorld()
+	w.EnableJournal(4)
+	pos := NewMap[Position](w)
+	e := w.Spawn()             // external
+	_ = pos.Add(e, Position{}) // external add
+	c := w.NewCommands("hunting")
+	RemoveLater[Position](c, e)
+	c.Despawn(e)
+	_ = c.Apply()
+	got := w.Journal()
+	want := []struct {
+		op     JournalOp
+		comp   int
+		system string
+	}{
+		{OpSpawn, NoComponent, "external"},
+		{OpAdd, int(pos.ID()), "external"},
+		{OpRemove, int(pos.ID()), "hunting"},
+		{OpDespawn, NoComponent, "hunting"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("journal = %+v", got)
+	}
+	for i, w := range want {
+		if got[i].Op != w.op || got[i].Component != w.comp || got[i].System != w.system || got[i].Entity != e || got[i].Seq != uint64(i+1) {
+			t.Errorf("entry %d = %+v, want %+v", i, got[i], w)
+		}
+	}
+	// Wrap-around: capacity 4 keeps the newest four, oldest first.
+	_ = w.Tick()
+	for range 3 {
+		w.Spawn()
+	}
+	got = w.Journal()
+	if len(got) != 4 || got[0].Seq != 4 || got[3].Seq != 7 || got[0].Op != OpDespawn || got[3].Frame != 1 {
+		t.Errorf("after wrap: %+v", got)
+	}
+	if since := w.JournalSince(6); len(since) != 1 || since[0].Seq != 7 {
+		t.Errorf("JournalSince(6) = %+v", since)
+	}
+	w.EnableJournal(0)
+	w.Spawn()
+	if w.Journal() != nil {
+		t.Error("journal still on")
+	}
+}
+
+func TestJournalSparseAndBatch(t *testing.T) {
+	w := NewWorld()
+	w.EnableJournal(100)
+	NewMap2[Position, Fleeing](w).SpawnBatch(2, nil)
+	ops := map[JournalOp]int{}
+	for _, e := range w.Journal() {
+		ops[e.Op]++
+	}
+	if ops[OpSpawn] != 2 || ops[OpAdd] != 2 {
+		t.Errorf("ops = %v", ops)
+	}
+}

@@ -1,0 +1,59 @@
+package ecs
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+)
+
+func TestObservationAPI(t *testing.T) {
+	w := NewWorld()
+	spawn := NewMap2[Position, Health](w)
+	var ents []Entity
+	for i := range 5 {
+		ents = append(ents, spawn.Spawn(Position{X: float64(i)}, Health{HP: i}))
+	}
+	_ = w.Despawn(ents[1])
+	_ = w.Despawn(ents[3])
+	again := w.Spawn() // reuses slot 3 (most recently freed)
+	_ = w.Despawn(again)
+
+	var found bool
+	for _, a := range w.Archetypes() {
+		if len(a.Components) == 2 {
+			found = true
+			if a.Len != 3 || a.Cap < 3 || a.Bytes != 3*(8+16+8+8+8) {
+				t.Errorf("archetype = %+v", a)
+			}
+		}
+	}
+	if !found {
+		t.Error("Position+Health archetype missing")
+	}
+	tb, row, ok := w.Location(ents[4])
+	if !ok || w.tables[tb].entities[row] != ents[4] {
+		t.Errorf("Location = %d, %d, %v", tb, row, ok)
+	}
+	if _, _, ok := w.Location(ents[1]); ok {
+		t.Error("location of a dead entity")
+	}
+	st := w.Stats()
+	if st.Alive != 3 || st.Free != 2 || st.Slots != 5 || st.Highest != 4 || st.Retired != 0 {
+		t.Errorf("Stats = %+v", st)
+	}
+	top := w.MostRecycled(2)
+	if len(top) != 2 || top[0].Index != 3 || top[0].Generation != 3 || top[0].Alive {
+		t.Errorf("MostRecycled = %+v", top)
+	}
+	v, ok := w.Value(ents[2], ComponentIDOf[Health](w))
+	if !ok || v.Field(0).Int() != 2 {
+		t.Errorf("Value = %v", v)
+	}
+	b, ok := w.Bytes(ents[2], ComponentIDOf[Position](w))
+	if !ok || len(b) != 16 || math.Float64frombits(binary.LittleEndian.Uint64(b)) != 2 {
+		t.Errorf("Bytes = %v", b)
+	}
+	if got, _ := w.ArchetypeEntities(tb, 1, 10); len(got) != 2 {
+		t.Errorf("ArchetypeEntities = %v", got)
+	}
+}

@@ -1,0 +1,137 @@
+package ecs
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+type (
+	resA struct{}
+	resB struct{}
+	resC struct{}
+)
+
+// TestScheduleConflictsNeverOverlap runs a stage where some systems conflict
+// and checks, 1,000 times, that conflicting ones never run at once and keep
+// registration order, while independent ones may overlap.
+func TestScheduleConflictsNeverOverlap(t *testing.T) {
+	type spec struct {
+		name   string
+		access []Access
+	}
+	specs := []spec{
+		{"writeA", []Access{Writes[resA]()}},
+		{"readA1", []Access{Reads[resA]()}},
+		{"writeB", []Access{Writes[resB]()}},
+		{"readA2", []Access{Reads[resA]()}},
+		{"writeA2", []Access{Writes[resA](), Reads[resB]()}},
+		{"free", nil},
+		{"writeC", []Access{Writes[resC]()}},
+		{"readBC", []Access{Reads[resB](), Reads[resC]()}},
+	}
+	conflict := func(i, j int) bool {
+		a := &system{}
+		b := &system{}
+		for _, x := range specs[i].access {
+			if x.write {
+				a.writes = append(a.writes, x.typ)
+			} else {
+				a.reads = append(a.reads, x.typ)
+			}
+		}
+		for _, x := range specs[j].access {
+			if x.write {
+				b.writes = append(b.writes, x.typ)
+			} else {
+				b.reads = append(b.reads, x.typ)
+			}
+		}
+		return a.conflicts(b)
+	}
+	w := NewWorld()
+	s := NewSchedule()
+	var mu sync.Mutex
+	var running []bool
+	var order []int
+	var violations atomic.Int32
+	running = make([]bool, len(specs))
+	for i, sp := range specs {
+		s.Add(sp.name, func(*World, *Commands) {
+			mu.Lock()
+			for j, r := range running {
+				if r && conflict(i, j) {
+					violations.Add(1)
+				}
+			}
+			running[i] = true
+			order = append(order, i)
+			mu.Unlock()
+			time.Sleep(time.Microsecond)
+			mu.Lock()
+			running[i] = false
+			mu.Unlock()
+		}, sp.access...)
+	}
+	for range 1000 {
+		order = order[:0]
+		s.Run(w)
+		if len(order) != len(specs) {
+			t.Fatalf("ran %d systems", len(order))
+		}
+		pos := make([]int, len(specs))
+		for p, i := range order {
+			pos[i] = p
+		}
+		for i := range specs {
+			for j := i + 1; j < len(specs); j++ {
+				if conflict(i, j) && pos[i] > pos[j] {
+					t.Fatalf("%s ran before %s, which it conflicts with and follows", specs[j].name, specs[i].name)
+				}
+			}
+		}
+	}
+	if v := violations.Load(); v != 0 {
+		t.Fatalf("%d times two conflicting systems ran at once", v)
+	}
+	infos := s.Systems()
+	if len(infos) != len(specs) || infos[0].Count != 1000 || infos[0].Mean <= 0 || len(infos[0].Recent) != timingWindow ||
+		!slices.Equal(infos[4].Writes, []string{"resA"}) || !slices.Equal(infos[4].Reads, []string{"resB"}) {
+		t.Errorf("Systems()[0] = %+v, [4] = %+v", infos[0], infos[4])
+	}
+}
+
+func TestScheduleStagesAndCommands(t *testing.T) {
+	w := NewWorld()
+	w.EnableJournal(16)
+	pos := NewMap[Position](w)
+	var seenInLate int
+	s := NewSchedule()
+	s.Add("spawner", func(w *World, c *Commands) {
+		AddLater(c, c.Spawn(), Position{X: 1})
+	}, Writes[Position]())
+	s.Add("direct", func(w *World, c *Commands) {
+		defer func() {
+			if recover() == nil {
+				t.Error("a direct spawn during a parallel stage did not panic")
+			}
+		}()
+		w.Spawn()
+	})
+	s.AddStage("late")
+	s.Add("counter", func(w *World, c *Commands) { seenInLate = pos.Len() }, Reads[Position]())
+	s.Run(w)
+	if seenInLate != 1 {
+		t.Errorf("the late stage saw %d entities, want the spawner's 1", seenInLate)
+	}
+	if j := w.Journal(); len(j) == 0 || j[0].System != "spawner" {
+		t.Errorf("journal = %+v", j)
+	}
+	s.Parallel = false
+	s.Run(w) // sequential: the direct spawn is refused all the same
+	if pos.Len() != 2 {
+		t.Errorf("Len = %d", pos.Len())
+	}
+}
