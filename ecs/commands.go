@@ -18,7 +18,7 @@ import (
 // [Schedule] does).
 type Commands struct {
 	w       *World
-	owner   string // the journal's System for the changes applied
+	owner   uint16 // the journal's System for the changes applied
 	ops     []command
 	vals    []valueBuffer // by ComponentID
 	parents []Entity      // parents of queued SetParent commands
@@ -72,11 +72,22 @@ func (v *values[T]) reset() {
 // NewCommands returns an empty command buffer for w; owner names it in the
 // structural journal (a system's name, say).
 func (w *World) NewCommands(owner string) *Commands {
-	return &Commands{w: w, owner: owner}
+	return &Commands{w: w, owner: w.actorID(owner)}
 }
 
 // Commands returns the world's own command buffer, applied by [World.Tick].
 func (w *World) Commands() *Commands { return w.cmds }
+
+// push queues one command, written field by field in place (a struct built
+// on the stack and copied in stalls store forwarding).
+func (c *Commands) push(kind cmdKind, e Entity, id ComponentID, slot int32) {
+	if len(c.ops) == cap(c.ops) {
+		c.ops = append(c.ops, command{})[:len(c.ops)]
+	}
+	c.ops = c.ops[:len(c.ops)+1]
+	op := &c.ops[len(c.ops)-1]
+	op.e, op.slot, op.kind, op.id = e, slot, kind, id
+}
 
 // Len is how many commands are queued.
 func (c *Commands) Len() int { return len(c.ops) }
@@ -89,27 +100,27 @@ func (c *Commands) Spawn() Entity {
 	}
 	e := c.spare[len(c.spare)-1]
 	c.spare = c.spare[:len(c.spare)-1]
-	c.ops = append(c.ops, command{kind: cmdSpawn, e: e})
+	c.push(cmdSpawn, e, 0, 0)
 	return e
 }
 
 // Despawn queues the despawn of e; its children are orphaned.
-func (c *Commands) Despawn(e Entity) { c.ops = append(c.ops, command{kind: cmdDespawn, e: e}) }
+func (c *Commands) Despawn(e Entity) { c.push(cmdDespawn, e, 0, 0) }
 
 // DespawnRecursive queues the despawn of e and its whole subtree of children.
 func (c *Commands) DespawnRecursive(e Entity) {
-	c.ops = append(c.ops, command{kind: cmdDespawnRecursive, e: e})
+	c.push(cmdDespawnRecursive, e, 0, 0)
 }
 
 // SetParent queues making child a child of parent (see [World.SetParent]).
 func (c *Commands) SetParent(child, parent Entity) {
 	c.parents = append(c.parents, parent)
-	c.ops = append(c.ops, command{kind: cmdSetParent, e: child, slot: int32(len(c.parents) - 1)})
+	c.push(cmdSetParent, child, 0, int32(len(c.parents)-1))
 }
 
 // ClearParent queues making child a root again.
 func (c *Commands) ClearParent(child Entity) {
-	c.ops = append(c.ops, command{kind: cmdClearParent, e: child})
+	c.push(cmdClearParent, child, 0, 0)
 }
 
 func queueValue[T any](c *Commands, kind cmdKind, e Entity, v T) {
@@ -126,7 +137,7 @@ func queueValue[T any](c *Commands, kind cmdKind, e Entity, v T) {
 		c.vals[id] = buf
 	}
 	buf.vals = append(buf.vals, v)
-	c.ops = append(c.ops, command{kind: kind, e: e, id: id, slot: int32(len(buf.vals) - 1)})
+	c.push(kind, e, id, int32(len(buf.vals)-1))
 }
 
 // AddLater queues giving e the component T with value v (overwriting the
@@ -142,7 +153,7 @@ func RemoveLater[T any](c *Commands, e Entity) {
 	if !ok {
 		id = ComponentIDOf[T](c.w)
 	}
-	c.ops = append(c.ops, command{kind: cmdRemove, e: e, id: id})
+	c.push(cmdRemove, e, id, 0)
 }
 
 // Apply carries out the queued commands in order and empties the buffer. A

@@ -38,16 +38,46 @@ type JournalEntry struct {
 	System    string
 }
 
-// journal is a bounded ring of the newest entries.
+// journal is a bounded ring of the newest entries, kept compact (24 bytes
+// each): names of systems are interned, the sequence number implied.
 type journal struct {
-	ring []JournalEntry
+	ring []journalRec
 	next uint64 // total entries written
+	pos  int    // where the next entry goes: next % len(ring), without a division
 }
 
-func (j *journal) add(e JournalEntry) {
+type journalRec struct {
+	frame uint64
+	e     Entity
+	comp  int16
+	actor uint16
+	op    JournalOp
+}
+
+// slot returns the record to fill next. Filling it field by field, rather
+// than copying a struct built on the stack, avoids a store-forwarding stall
+// that cost more than the rest of a spawn.
+func (j *journal) slot() *journalRec {
+	r := &j.ring[j.pos]
+	if j.pos++; j.pos == len(j.ring) {
+		j.pos = 0
+	}
 	j.next++
-	e.Seq = j.next
-	j.ring[(j.next-1)%uint64(len(j.ring))] = e
+	return r
+}
+
+// actorID interns a name for the journal's System field.
+func (w *World) actorID(name string) uint16 {
+	for i, n := range w.actors {
+		if n == name {
+			return uint16(i)
+		}
+	}
+	if len(w.actors) == 1<<16-1 {
+		return 0
+	}
+	w.actors = append(w.actors, name)
+	return uint16(len(w.actors) - 1)
 }
 
 // EnableJournal starts recording structural changes in a ring of the given
@@ -58,7 +88,7 @@ func (w *World) EnableJournal(capacity int) {
 		w.journal = nil
 		return
 	}
-	w.journal = &journal{ring: make([]JournalEntry, capacity)}
+	w.journal = &journal{ring: make([]journalRec, capacity)}
 }
 
 // Journal returns the kept entries, oldest first.
@@ -70,7 +100,8 @@ func (w *World) Journal() []JournalEntry {
 	n := min(j.next, uint64(len(j.ring)))
 	out := make([]JournalEntry, 0, n)
 	for s := j.next - n; s < j.next; s++ {
-		out = append(out, j.ring[s%uint64(len(j.ring))])
+		r := &j.ring[s%uint64(len(j.ring))]
+		out = append(out, JournalEntry{Seq: s + 1, Frame: r.frame, Op: r.op, Entity: r.e, Component: int(r.comp), System: w.actors[r.actor]})
 	}
 	return out
 }
@@ -86,17 +117,11 @@ func (w *World) JournalSince(seq uint64) []JournalEntry {
 	return nil
 }
 
-func (w *World) journalSystem() string {
-	if w.actor != "" {
-		return w.actor
-	}
-	return "external"
-}
-
 // logStructural records a change if the journal is on.
 func (w *World) logStructural(op JournalOp, e Entity, comp int) {
-	if w.journal != nil {
-		w.journal.add(JournalEntry{Frame: w.frame, Op: op, Entity: e, Component: comp, System: w.journalSystem()})
+	if j := w.journal; j != nil {
+		r := j.slot()
+		r.frame, r.e, r.comp, r.actor, r.op = w.frame, e, int16(comp), w.actor, op
 	}
 }
 

@@ -20,8 +20,8 @@ type model struct {
 	ents    map[Entity]map[string]*modelComp
 	parent  map[Entity]Entity   // child -> parent
 	kids    map[Entity][]Entity // parent -> children, in link order
-	runs    uint32            // query runs so far: the last run tick
-	lastRun map[string]uint32 // per query
+	runs    uint32              // query runs so far: the last run tick
+	lastRun map[string]uint32   // per query
 }
 
 func (m *model) writeTick() uint32 { return m.runs + 1 }

@@ -35,7 +35,8 @@ type World struct {
 	eventsByType map[reflect.Type]eventQueue
 	children     map[uint32][]Entity // by parent slot
 	journal      *journal
-	actor        string // who makes structural changes now, for the journal
+	actor        uint16   // who makes structural changes now: an index into actors
+	actors       []string // names for the journal: "external", "commands", systems
 }
 
 // entityRecord is where a slot's entity lives; table == deadTable for a free
@@ -59,6 +60,7 @@ func NewWorld() *World {
 		resources:    map[reflect.Type]any{},
 		eventsByType: map[reflect.Type]eventQueue{},
 		children:     map[uint32][]Entity{},
+		actors:       []string{"external"},
 	}
 	w.changeTick.Store(1)
 	w.tables = append(w.tables, newTable(0, Mask{}, &w.reg))
