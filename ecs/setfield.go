@@ -23,7 +23,8 @@ import (
 // wrong, in words: "component Position has no field Z", "Health.HP wants a
 // number, got \"abc\"". The field is marked changed.
 func (w *World) SetField(e Entity, path string, value any) error {
-	segs, err := splitPath(path)
+	var buf [8]pathSeg
+	segs, err := splitPath(buf[:0], path)
 	if err != nil {
 		return err
 	}
@@ -48,11 +49,9 @@ func (w *World) SetField(e Entity, path string, value any) error {
 	if len(segs) == 1 && len(segs[0].index) == 0 {
 		return fmt.Errorf("ecs: %s: name a field to set, like %s.%s", path, info.Short, firstField(info))
 	}
-	v, err := convertValue(path, target.Type(), value)
-	if err != nil {
+	if err := setValue(path, target, value); err != nil {
 		return err
 	}
-	target.Set(v)
 	w.markChanged(e, info.ID)
 	return nil
 }
@@ -69,12 +68,11 @@ type pathSeg struct {
 	index []int
 }
 
-// splitPath parses "A.B[2][0].C" into segments.
-func splitPath(path string) ([]pathSeg, error) {
+// splitPath parses "A.B[2][0].C" into segments, appended to segs.
+func splitPath(segs []pathSeg, path string) ([]pathSeg, error) {
 	if path == "" {
 		return nil, fmt.Errorf("ecs: empty field path: want Component.Field")
 	}
-	var segs []pathSeg
 	for part := range strings.SplitSeq(path, ".") {
 		name, rest, _ := strings.Cut(part, "[")
 		if name == "" {
@@ -156,77 +154,80 @@ func indexInto(v reflect.Value, at string, idx []int) (reflect.Value, error) {
 	return v, nil
 }
 
-// convertValue turns value into a reflect.Value of type t, or says why not.
-func convertValue(path string, t reflect.Type, value any) (reflect.Value, error) {
+// setValue stores value into target, a settable field of a component, or
+// says why it cannot; target is untouched on error.
+func setValue(path string, target reflect.Value, value any) error {
+	t := target.Type()
 	if t == entityType {
 		switch x := value.(type) {
 		case Entity:
-			return reflect.ValueOf(x), nil
+			target.Set(reflect.ValueOf(x))
+			return nil
 		case string:
 			e, err := ParseEntity(x)
 			if err != nil {
-				return reflect.Value{}, fmt.Errorf("ecs: %s wants an entity like 42v3, got %q", path, x)
+				return fmt.Errorf("ecs: %s wants an entity like 42v3, got %q", path, x)
 			}
-			return reflect.ValueOf(e), nil
+			target.Set(reflect.ValueOf(e))
+			return nil
 		}
-		return reflect.Value{}, fmt.Errorf("ecs: %s wants an entity like 42v3, got %s", path, describe(value))
+		return fmt.Errorf("ecs: %s wants an entity like 42v3, got %s", path, describe(value))
 	}
-	out := reflect.New(t).Elem()
 	switch t.Kind() {
 	case reflect.Bool:
 		switch x := value.(type) {
 		case bool:
-			out.SetBool(x)
-			return out, nil
+			target.SetBool(x)
+			return nil
 		case string:
 			if b, err := strconv.ParseBool(x); err == nil {
-				out.SetBool(b)
-				return out, nil
+				target.SetBool(b)
+				return nil
 			}
 		}
-		return out, fmt.Errorf("ecs: %s wants true or false, got %s", path, describe(value))
+		return fmt.Errorf("ecs: %s wants true or false, got %s", path, describe(value))
 	case reflect.String:
 		if x, ok := value.(string); ok {
-			out.SetString(x)
-			return out, nil
+			target.SetString(x)
+			return nil
 		}
-		return out, fmt.Errorf("ecs: %s wants a string, got %s", path, describe(value))
+		return fmt.Errorf("ecs: %s wants a string, got %s", path, describe(value))
 	case reflect.Float32, reflect.Float64:
 		f, ok := asFloat(value)
 		if !ok {
-			return out, fmt.Errorf("ecs: %s wants a number, got %s", path, describe(value))
+			return fmt.Errorf("ecs: %s wants a number, got %s", path, describe(value))
 		}
-		if t.Kind() == reflect.Float32 && !math.IsInf(f, 0) && !math.IsNaN(f) && math.Abs(f) > math.MaxFloat32 {
-			return out, fmt.Errorf("ecs: %s is a float32: %v does not fit", path, f)
+		if target.OverflowFloat(f) {
+			return fmt.Errorf("ecs: %s is a float32: %v does not fit", path, f)
 		}
-		out.SetFloat(f)
-		return out, nil
+		target.SetFloat(f)
+		return nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		i, err := asInt(path, value)
 		if err != nil {
-			return out, err
+			return err
 		}
-		if out.OverflowInt(i) {
-			return out, fmt.Errorf("ecs: %s is an %s: %d does not fit", path, t.Kind(), i)
+		if target.OverflowInt(i) {
+			return fmt.Errorf("ecs: %s is an %s: %d does not fit", path, t.Kind(), i)
 		}
-		out.SetInt(i)
-		return out, nil
+		target.SetInt(i)
+		return nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if u, ok := value.(uint64); ok && !target.OverflowUint(u) {
+			target.SetUint(u)
+			return nil
+		}
 		i, err := asInt(path, value)
 		if err != nil {
-			if u, ok := value.(uint64); ok {
-				out.SetUint(u)
-				return out, nil
-			}
-			return out, err
+			return err
 		}
-		if i < 0 || out.OverflowUint(uint64(i)) {
-			return out, fmt.Errorf("ecs: %s is a %s: %d does not fit", path, t.Kind(), i)
+		if i < 0 || target.OverflowUint(uint64(i)) {
+			return fmt.Errorf("ecs: %s is a %s: %d does not fit", path, t.Kind(), i)
 		}
-		out.SetUint(uint64(i))
-		return out, nil
+		target.SetUint(uint64(i))
+		return nil
 	}
-	return out, fmt.Errorf("ecs: %s is a %s: set its elements or fields one by one", path, t)
+	return fmt.Errorf("ecs: %s is a %s: set its elements or fields one by one", path, t)
 }
 
 func describe(v any) string {
