@@ -1,0 +1,174 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/hex"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/vmihailenco/msgpack/v5"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+var pos = MapValue(Field{"X", FloatValue(1.5)}, Field{"Y", FloatValue(-2)})
+
+// sampleMessages has one of every message, every field set.
+func sampleMessages() []Message {
+	e := MakeEntityID(42, 3)
+	return []Message{
+		&Hello{Version: Version, Client: "ecsinspect 0.1", Caps: []string{"edit"}, Token: "s3cret", MaxFrame: 1 << 20},
+		&Welcome{Version: Version, Game: "grazers", Agent: "ecsinspect-agent 0.1", Caps: []string{"edit"}, MaxFrame: 1 << 20, ReadOnly: true},
+		&Reject{Code: ErrToken, Reason: "bad token"},
+		&Subscribe{ID: 7, What: SubPage, Hz: 10, Query: "Position !Frozen", Archetype: 3, Offset: 100, Limit: 50, Entity: e, Filter: "Position", Sample: 4},
+		&Unsubscribe{ID: 8, Sub: 7},
+		&Query{ID: 9, Expr: "Health.HP<10", Offset: 0, Limit: 20},
+		&GetEntity{ID: 10, Entity: e},
+		&SetField{ID: 11, Entity: e, Path: "Position.X", Value: FloatValue(3.5)},
+		&AddComponent{ID: 12, Entity: e, Component: "Health", Value: MapValue(Field{"HP", IntValue(10)})},
+		&RemoveComponent{ID: 13, Entity: e, Component: "Frozen"},
+		&Spawn{ID: 14, Components: []ComponentValue{{Component: "Position", Value: pos}, {Component: "Frozen", Value: MapValue()}}},
+		&Despawn{ID: 15, Entity: e, Recursive: true},
+		&Pause{ID: 16},
+		&Resume{ID: 17},
+		&Step{ID: 18, N: 5},
+		&SnapshotRequest{ID: 19},
+		&Reply{ID: 14, OK: false, Code: ErrStale, Message: "entity 42v3 is stale: slot 42 is now generation 4", Entity: e},
+		&Summary{Sub: 1, Tick: 40000, Full: true, FrameNs: 16_600_000, Entities: 3, Paused: true,
+			Stats:      Stats{Alive: 3, Free: 2, Retired: 1, Slots: 6, Reserved: 1},
+			Archetypes: []Archetype{{ID: 1, Components: []uint16{1, 2}, Len: 3, Cap: 4, Bytes: 120}},
+			Components: []Component{{ID: 1, Name: "game.Position", Short: "Position", Size: 16, Storage: "table",
+				Fields: []FieldSchema{{Name: "X", Kind: "float", Type: "float64"}, {Name: "Tags", Kind: "array", Type: "[2]uint8", Len: 2, Elem: &FieldSchema{Kind: "uint", Type: "uint8"}}}}},
+			Systems:   []System{{Name: "movement", Stage: "update", Reads: []string{"Velocity"}, Writes: []string{"Position"}, Last: 100, Mean: 90, Max: 300, Count: 40000, Recent: []int64{80, 90, 100}}},
+			Events:    []EventQueue{{Name: "Died", Previous: 1, Current: 2, Total: 99, Recent: []Value{MapValue(Field{"Who", UintValue(uint64(e))})}}},
+			Resources: []Resource{{Name: "Clock", Value: MapValue(Field{"Frame", IntValue(40000)})}},
+			Recycled:  []Slot{{Index: 42, Generation: 3, Alive: true}},
+			Agent:     Telemetry{Clients: 2, BytesSent: 1 << 20, FramesSent: 500, Coalesced: 3, Dropped: 1, SyncNs: 12000, Recording: "run.ecsrec"}},
+		&Page{Sub: 7, Tick: 40000, Full: false, Total: 1000, Offset: 100, Columns: []uint16{1, 3},
+			Rows: []Row{{Entity: e, Values: []Value{pos, Nil()}}}, Removed: []EntityID{MakeEntityID(7, 1)}},
+		&Detail{Sub: 10, Tick: 40000, Entity: e, Alive: true, Archetype: 1, Row: 2, Parent: MakeEntityID(1, 1),
+			Children: []EntityID{MakeEntityID(5, 2)}, Components: []ComponentValue{{Component: "Position", Value: pos}}, Reason: ""},
+		&Events{Sub: 3, Tick: 40000, Queues: []EventQueue{{Name: "Born", Current: 1, Total: 1, Recent: []Value{StringValue("x")}}}},
+		&Journal{Sub: 4, Tick: 40000, Entries: []JournalEntry{{Seq: 1, Frame: 39999, Op: "despawn", Entity: e, Component: -1, System: "hunting"}}},
+		&Snapshot{ID: 19, Tick: 40000, Game: "grazers", Stats: Stats{Alive: 1, Slots: 1},
+			Components: []Component{{ID: 1, Name: "game.Position", Short: "Position", Size: 16, Storage: "table"}},
+			Tables:     []Table{{Components: []uint16{1}, Entities: []EntityID{e}, Columns: [][]Value{{pos}}}},
+			Resources:  []Resource{{Name: "Seed", Value: IntValue(7)}}},
+	}
+}
+
+func TestRoundTripEveryMessage(t *testing.T) {
+	seen := map[Type]bool{}
+	for _, m := range sampleMessages() {
+		b, err := Encode(m)
+		if err != nil {
+			t.Fatalf("%T: %v", m, err)
+		}
+		got, err := Decode(b)
+		if err != nil {
+			t.Fatalf("%T: decode: %v", m, err)
+		}
+		if !reflect.DeepEqual(got, m) {
+			t.Errorf("%T round trip:\n got %+v\nwant %+v", m, got, m)
+		}
+		seen[m.Type()] = true
+	}
+	for typ := Type(0); typ < 255; typ++ {
+		if _, err := newMessage(typ); err == nil && !seen[typ] {
+			t.Errorf("message type %d has no sample", typ)
+		}
+	}
+}
+
+// TestGoldenBytes pins the wire: a change to any message's bytes must be
+// deliberate (go test -update rewrites testdata/).
+func TestGoldenBytes(t *testing.T) {
+	for _, m := range sampleMessages() {
+		b, err := Encode(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimPrefix(reflect.TypeOf(m).Elem().Name(), "protocol.")
+		path := filepath.Join("testdata", strings.ToLower(name)+".golden")
+		got := hex.Dump(AppendFrame(nil, b))
+		if *update {
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test -update to create it)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s: wire bytes changed:\n%s\nwant:\n%s", name, got, want)
+		}
+	}
+}
+
+func TestUnknownFieldsAreIgnored(t *testing.T) {
+	// A newer agent adds a field "zz" to Reply: an old client still reads it.
+	var buf bytes.Buffer
+	enc := msgpack.NewEncoder(&buf)
+	_ = enc.EncodeArrayLen(3)
+	_ = enc.EncodeUint8(uint8(TypeReply))
+	_ = enc.Encode(map[string]any{"id": 5, "ok": true, "zz": []int{1, 2, 3}})
+	_ = enc.EncodeString("a later part")
+	m, err := Decode(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := m.(*Reply); r.ID != 5 || !r.OK {
+		t.Errorf("reply = %+v", r)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	good, _ := Encode(&Pause{ID: 1})
+	cases := map[string][]byte{
+		"unknown type":   {0x92, 0x63, 0x80},
+		"not an array":   {0x80},
+		"one part":       {0x91, 0x0b},
+		"trailing bytes": append(append([]byte{}, good...), 0x00),
+		"wrong body":     {0x92, 0x0b, 0xa3, 'a', 'b', 'c'},
+		"huge array":     {0x92, 0x0b, 0xdd, 0xff, 0xff, 0xff, 0xff},
+	}
+	for name, b := range cases {
+		if m, err := Decode(b); err == nil {
+			t.Errorf("%s: decoded %+v", name, m)
+		}
+	}
+}
+
+// FuzzDecodeMessage: any bytes decode to a message that encodes and decodes
+// back to itself, or are refused; never a panic, and the allocation bound
+// keeps memory small (run with GOMEMLIMIT to be sure).
+func FuzzDecodeMessage(f *testing.F) {
+	for _, m := range sampleMessages() {
+		b, _ := Encode(m)
+		f.Add(b)
+	}
+	f.Add([]byte{0x92, 0x0b, 0xdd, 0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := Decode(b)
+		if err != nil {
+			return
+		}
+		again, err := Encode(m)
+		if err != nil {
+			t.Fatalf("decoded %T does not encode: %v", m, err)
+		}
+		m2, err := Decode(again)
+		if err != nil {
+			t.Fatalf("re-encoded %T does not decode: %v", m, err)
+		}
+		if !reflect.DeepEqual(m, m2) {
+			t.Fatalf("round trip changed %T:\n%+v\n%+v", m, m, m2)
+		}
+	})
+}

@@ -1,0 +1,216 @@
+package protocol
+
+// Type tags every message on the wire: a frame holds the msgpack array
+// [type, body], body a map with the short keys documented in PROTOCOL.md.
+type Type uint8
+
+// Client to agent.
+const (
+	TypeHello           Type = 1
+	TypeSubscribe       Type = 2
+	TypeUnsubscribe     Type = 3
+	TypeQuery           Type = 4
+	TypeGetEntity       Type = 5
+	TypeSetField        Type = 6
+	TypeAddComponent    Type = 7
+	TypeRemoveComponent Type = 8
+	TypeSpawn           Type = 9
+	TypeDespawn         Type = 10
+	TypePause           Type = 11
+	TypeResume          Type = 12
+	TypeStep            Type = 13
+	TypeSnapshotRequest Type = 14
+)
+
+// Agent to client.
+const (
+	TypeWelcome  Type = 64
+	TypeReject   Type = 65
+	TypeReply    Type = 66
+	TypeSummary  Type = 67
+	TypePage     Type = 68
+	TypeDetail   Type = 69
+	TypeEvents   Type = 70
+	TypeJournal  Type = 71
+	TypeSnapshot Type = 72
+)
+
+// Message is any protocol message.
+type Message interface {
+	Type() Type
+}
+
+// Request is a client message that gets a Reply carrying its ID.
+type Request interface {
+	Message
+	RequestID() uint32
+}
+
+// Version is the protocol version this package speaks.
+const Version = 1
+
+// Hello opens a connection (client to agent, first message).
+type Hello struct {
+	Version  uint16   `msgpack:"v"`
+	Client   string   `msgpack:"c,omitempty"`    // client name, for the agent's telemetry
+	Caps     []string `msgpack:"caps,omitempty"` // capabilities wanted, e.g. "edit"
+	Token    string   `msgpack:"tok,omitempty"`
+	MaxFrame uint32   `msgpack:"mf,omitempty"` // largest frame the client reads; 0: DefaultMaxFrame
+}
+
+// Welcome accepts a Hello (agent to client).
+type Welcome struct {
+	Version  uint16   `msgpack:"v"`
+	Game     string   `msgpack:"g,omitempty"`
+	Agent    string   `msgpack:"a,omitempty"` // agent software and version
+	Caps     []string `msgpack:"caps,omitempty"`
+	MaxFrame uint32   `msgpack:"mf"` // largest frame the agent reads from this client
+	ReadOnly bool     `msgpack:"ro,omitempty"`
+}
+
+// Reject refuses a Hello, with a reason a person can read; the agent closes
+// the connection after it.
+type Reject struct {
+	Code   string `msgpack:"code"` // ErrVersion, ErrToken, ErrBusy, ErrProtocol
+	Reason string `msgpack:"r"`
+}
+
+// Subscription kinds (Subscribe.What).
+const (
+	SubSummary = "summary"
+	SubPage    = "page"
+	SubEntity  = "entity"
+	SubEvents  = "events"
+	SubJournal = "journal"
+)
+
+// Subscribe asks for a stream of frames; its ID names the subscription in
+// every frame sent for it. Subscribing again with the same ID replaces it
+// and restarts it with a full frame.
+type Subscribe struct {
+	ID        uint32   `msgpack:"id"`
+	What      string   `msgpack:"w"`              // SubSummary, SubPage, ...
+	Hz        float64  `msgpack:"hz,omitempty"`   // frames per second; 0: the agent's default
+	Query     string   `msgpack:"q,omitempty"`    // page: a query expression
+	Archetype int64    `msgpack:"arch,omitempty"` // page: 1 + archetype id, 0 for none
+	Offset    int      `msgpack:"o,omitempty"`
+	Limit     int      `msgpack:"l,omitempty"`
+	Entity    EntityID `msgpack:"e,omitempty"` // entity detail
+	Filter    string   `msgpack:"f,omitempty"` // journal: entity, component or system to keep
+	Sample    int      `msgpack:"n,omitempty"` // events: recent events per queue
+}
+
+// Unsubscribe ends the subscription Sub.
+type Unsubscribe struct {
+	ID  uint32 `msgpack:"id"`
+	Sub uint32 `msgpack:"sub"`
+}
+
+// Query asks once for a page of entities matching an expression.
+type Query struct {
+	ID     uint32 `msgpack:"id"`
+	Expr   string `msgpack:"q"`
+	Offset int    `msgpack:"o,omitempty"`
+	Limit  int    `msgpack:"l,omitempty"`
+}
+
+// GetEntity asks once for one entity's detail.
+type GetEntity struct {
+	ID     uint32   `msgpack:"id"`
+	Entity EntityID `msgpack:"e"`
+}
+
+// SetField sets one field of a component, by path: "Position.X".
+type SetField struct {
+	ID     uint32   `msgpack:"id"`
+	Entity EntityID `msgpack:"e"`
+	Path   string   `msgpack:"p"`
+	Value  Value    `msgpack:"v"`
+}
+
+// AddComponent gives an entity a component; Value is a map of its fields
+// (missing fields are zero).
+type AddComponent struct {
+	ID        uint32   `msgpack:"id"`
+	Entity    EntityID `msgpack:"e"`
+	Component string   `msgpack:"c"`
+	Value     Value    `msgpack:"v"`
+}
+
+// RemoveComponent takes a component away from an entity.
+type RemoveComponent struct {
+	ID        uint32   `msgpack:"id"`
+	Entity    EntityID `msgpack:"e"`
+	Component string   `msgpack:"c"`
+}
+
+// ComponentValue is a component by name with its value.
+type ComponentValue struct {
+	Component string `msgpack:"c"`
+	Value     Value  `msgpack:"v"`
+}
+
+// Spawn creates an entity with components; the Reply carries its handle.
+type Spawn struct {
+	ID         uint32           `msgpack:"id"`
+	Components []ComponentValue `msgpack:"cs,omitempty"`
+}
+
+// Despawn removes an entity, and with Recursive its subtree of children.
+type Despawn struct {
+	ID        uint32   `msgpack:"id"`
+	Entity    EntityID `msgpack:"e"`
+	Recursive bool     `msgpack:"r,omitempty"`
+}
+
+// Pause stops the game loop at its next sync point.
+type Pause struct {
+	ID uint32 `msgpack:"id"`
+}
+
+// Resume lets a paused game loop run.
+type Resume struct {
+	ID uint32 `msgpack:"id"`
+}
+
+// Step lets a paused game run N frames, then pauses it again.
+type Step struct {
+	ID uint32 `msgpack:"id"`
+	N  uint32 `msgpack:"n"`
+}
+
+// SnapshotRequest asks for the whole world once (a Snapshot reply).
+type SnapshotRequest struct {
+	ID uint32 `msgpack:"id"`
+}
+
+func (*Hello) Type() Type           { return TypeHello }
+func (*Subscribe) Type() Type       { return TypeSubscribe }
+func (*Unsubscribe) Type() Type     { return TypeUnsubscribe }
+func (*Query) Type() Type           { return TypeQuery }
+func (*GetEntity) Type() Type       { return TypeGetEntity }
+func (*SetField) Type() Type        { return TypeSetField }
+func (*AddComponent) Type() Type    { return TypeAddComponent }
+func (*RemoveComponent) Type() Type { return TypeRemoveComponent }
+func (*Spawn) Type() Type           { return TypeSpawn }
+func (*Despawn) Type() Type         { return TypeDespawn }
+func (*Pause) Type() Type           { return TypePause }
+func (*Resume) Type() Type          { return TypeResume }
+func (*Step) Type() Type            { return TypeStep }
+func (*SnapshotRequest) Type() Type { return TypeSnapshotRequest }
+func (*Welcome) Type() Type         { return TypeWelcome }
+func (*Reject) Type() Type          { return TypeReject }
+
+func (m *Subscribe) RequestID() uint32       { return m.ID }
+func (m *Unsubscribe) RequestID() uint32     { return m.ID }
+func (m *Query) RequestID() uint32           { return m.ID }
+func (m *GetEntity) RequestID() uint32       { return m.ID }
+func (m *SetField) RequestID() uint32        { return m.ID }
+func (m *AddComponent) RequestID() uint32    { return m.ID }
+func (m *RemoveComponent) RequestID() uint32 { return m.ID }
+func (m *Spawn) RequestID() uint32           { return m.ID }
+func (m *Despawn) RequestID() uint32         { return m.ID }
+func (m *Pause) RequestID() uint32           { return m.ID }
+func (m *Resume) RequestID() uint32          { return m.ID }
+func (m *Step) RequestID() uint32            { return m.ID }
+func (m *SnapshotRequest) RequestID() uint32 { return m.ID }

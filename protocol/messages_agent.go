@@ -1,0 +1,216 @@
+package protocol
+
+// Error codes of Reply and Reject.
+const (
+	ErrVersion  = "version"   // protocol versions differ
+	ErrToken    = "token"     // missing or wrong token
+	ErrBusy     = "busy"      // too many clients
+	ErrProtocol = "protocol"  // malformed or unexpected message
+	ErrReadOnly = "read-only" // the agent refuses changes
+	ErrStale    = "stale"     // the entity is not alive
+	ErrNotFound = "not-found" // no such component or subscription
+	ErrBadValue = "bad-value" // a value does not fit its field
+	ErrBadQuery = "bad-query" // the query expression does not parse
+	ErrState    = "state"     // not possible now (step while running, ...)
+	ErrInternal = "internal"  // the agent failed; the world is unchanged
+)
+
+// Reply answers a request: OK, or an error code and a message for people.
+type Reply struct {
+	ID      uint32   `msgpack:"id"`
+	OK      bool     `msgpack:"ok"`
+	Code    string   `msgpack:"code,omitempty"`
+	Message string   `msgpack:"m,omitempty"`
+	Entity  EntityID `msgpack:"e,omitempty"` // the spawned entity, for Spawn
+}
+
+// Stats counts entity slots (see ecs.EntityStats).
+type Stats struct {
+	Alive    int `msgpack:"a"`
+	Free     int `msgpack:"f"`
+	Retired  int `msgpack:"r"`
+	Slots    int `msgpack:"s"`
+	Reserved int `msgpack:"rs,omitempty"`
+}
+
+// Slot is an entity slot and how often it was reused.
+type Slot struct {
+	Index      uint32 `msgpack:"i"`
+	Generation uint32 `msgpack:"g"`
+	Alive      bool   `msgpack:"a,omitempty"`
+}
+
+// Archetype describes one archetype table.
+type Archetype struct {
+	ID         uint32   `msgpack:"id"`
+	Components []uint16 `msgpack:"c"` // component ids
+	Len        int      `msgpack:"n"`
+	Cap        int      `msgpack:"cap"`
+	Bytes      int      `msgpack:"b"`
+}
+
+// FieldSchema describes a component field (see ecs.Field).
+type FieldSchema struct {
+	Name   string        `msgpack:"n,omitempty"`
+	Kind   string        `msgpack:"k"` // bool int uint float string struct array slice map pointer entity other
+	Type   string        `msgpack:"t"` // Go type as written
+	Len    int           `msgpack:"len,omitempty"`
+	Elem   *FieldSchema  `msgpack:"el,omitempty"`
+	Key    *FieldSchema  `msgpack:"key,omitempty"`
+	Fields []FieldSchema `msgpack:"fs,omitempty"`
+}
+
+// Component describes a registered component type.
+type Component struct {
+	ID      uint16        `msgpack:"id"`
+	Name    string        `msgpack:"n"`  // package-qualified
+	Short   string        `msgpack:"s"`  // type name alone
+	Size    int           `msgpack:"sz"` // bytes
+	Storage string        `msgpack:"st"` // "table" or "sparse"
+	Fields  []FieldSchema `msgpack:"fs,omitempty"`
+}
+
+// System describes a scheduled system and its timings, in nanoseconds.
+type System struct {
+	Name   string   `msgpack:"n"`
+	Stage  string   `msgpack:"st,omitempty"`
+	Reads  []string `msgpack:"r,omitempty"`
+	Writes []string `msgpack:"w,omitempty"`
+	Last   int64    `msgpack:"last"`
+	Mean   int64    `msgpack:"mean"`
+	Max    int64    `msgpack:"max"`
+	Count  uint64   `msgpack:"cnt"`
+	Recent []int64  `msgpack:"rec,omitempty"` // oldest first
+}
+
+// EventQueue describes an event queue.
+type EventQueue struct {
+	Name     string  `msgpack:"n"`
+	Previous int     `msgpack:"p"`
+	Current  int     `msgpack:"c"`
+	Total    uint64  `msgpack:"t"`
+	Recent   []Value `msgpack:"rec,omitempty"` // newest last
+}
+
+// Resource is a world resource and its value.
+type Resource struct {
+	Name  string `msgpack:"n"`
+	Value Value  `msgpack:"v"`
+}
+
+// Telemetry is what the agent reports of itself.
+type Telemetry struct {
+	Clients    int    `msgpack:"cl"`
+	BytesSent  uint64 `msgpack:"bs"`
+	FramesSent uint64 `msgpack:"fs"`
+	Coalesced  uint64 `msgpack:"co"`            // frames replaced by newer ones before a slow client took them
+	Dropped    uint64 `msgpack:"dr"`            // clients dropped for being stuck
+	SyncNs     int64  `msgpack:"sy"`            // time of the last Sync on the game goroutine
+	Recording  string `msgpack:"rec,omitempty"` // file the game records to
+}
+
+// Summary is the world at a tick, in O(archetypes + systems) size. With Full
+// false it is a delta: only the sections that changed since the client's
+// last frame are present (absent slices mean "as before"), and Removed lists
+// archetypes that are gone.
+type Summary struct {
+	Sub        uint32       `msgpack:"sub"`
+	Tick       uint64       `msgpack:"t"`
+	Full       bool         `msgpack:"full,omitempty"`
+	FrameNs    int64        `msgpack:"ft"` // the game's last frame time
+	Entities   int          `msgpack:"ne"`
+	Paused     bool         `msgpack:"pz,omitempty"`
+	Stats      Stats        `msgpack:"st"`
+	Archetypes []Archetype  `msgpack:"ar,omitempty"`
+	Components []Component  `msgpack:"cs,omitempty"`
+	Systems    []System     `msgpack:"sy,omitempty"`
+	Events     []EventQueue `msgpack:"ev,omitempty"`
+	Resources  []Resource   `msgpack:"rs,omitempty"`
+	Recycled   []Slot       `msgpack:"rc,omitempty"`
+	Agent      Telemetry    `msgpack:"ag"`
+}
+
+// Row is one entity of a page: its handle and the values of the page's
+// columns (Nil where the entity lacks the component).
+type Row struct {
+	Entity EntityID `msgpack:"e"`
+	Values []Value  `msgpack:"v"`
+}
+
+// Page is a window of entities matching a query or an archetype. With Full
+// false it is a delta: Rows holds only rows that changed or entered the
+// window, Removed the entities that left it.
+type Page struct {
+	Sub     uint32     `msgpack:"sub"` // subscription, or the request id of a one-off Query
+	Tick    uint64     `msgpack:"t"`
+	Full    bool       `msgpack:"full,omitempty"`
+	Total   int        `msgpack:"tot"` // matches in all
+	Offset  int        `msgpack:"o"`
+	Columns []uint16   `msgpack:"cols"` // component ids of Values
+	Rows    []Row      `msgpack:"rows,omitempty"`
+	Removed []EntityID `msgpack:"rm,omitempty"`
+}
+
+// Detail is one entity in full.
+type Detail struct {
+	Sub        uint32           `msgpack:"sub"` // subscription, or request id
+	Tick       uint64           `msgpack:"t"`
+	Entity     EntityID         `msgpack:"e"`
+	Alive      bool             `msgpack:"al"`
+	Archetype  uint32           `msgpack:"ar"`
+	Row        int              `msgpack:"row"`
+	Parent     EntityID         `msgpack:"p,omitempty"`
+	Children   []EntityID       `msgpack:"ch,omitempty"`
+	Components []ComponentValue `msgpack:"cs,omitempty"`
+	Reason     string           `msgpack:"why,omitempty"` // why not alive, in words
+}
+
+// Events is a sample of the event queues.
+type Events struct {
+	Sub    uint32       `msgpack:"sub"`
+	Tick   uint64       `msgpack:"t"`
+	Queues []EventQueue `msgpack:"q"`
+}
+
+// JournalEntry is one structural change (see ecs.JournalEntry).
+type JournalEntry struct {
+	Seq       uint64   `msgpack:"s"`
+	Frame     uint64   `msgpack:"f"`
+	Op        string   `msgpack:"op"` // spawn despawn add remove
+	Entity    EntityID `msgpack:"e"`
+	Component int      `msgpack:"c"` // component id, -1 for none
+	System    string   `msgpack:"sy"`
+}
+
+// Journal carries journal entries newer than the client last saw.
+type Journal struct {
+	Sub     uint32         `msgpack:"sub"`
+	Tick    uint64         `msgpack:"t"`
+	Entries []JournalEntry `msgpack:"en"`
+}
+
+// Table is one archetype's entities in a Snapshot, column by column.
+type Table struct {
+	Components []uint16   `msgpack:"c"`
+	Entities   []EntityID `msgpack:"e"`
+	Columns    [][]Value  `msgpack:"v"` // Columns[i][row] is component Components[i] of Entities[row]
+}
+
+// Snapshot is the whole world at a tick.
+type Snapshot struct {
+	ID         uint32      `msgpack:"id"` // request id, 0 when written by the game
+	Tick       uint64      `msgpack:"t"`
+	Game       string      `msgpack:"g,omitempty"`
+	Stats      Stats       `msgpack:"st"`
+	Components []Component `msgpack:"cs"`
+	Tables     []Table     `msgpack:"tb"`
+	Resources  []Resource  `msgpack:"rs,omitempty"`
+}
+
+func (*Reply) Type() Type    { return TypeReply }
+func (*Summary) Type() Type  { return TypeSummary }
+func (*Page) Type() Type     { return TypePage }
+func (*Detail) Type() Type   { return TypeDetail }
+func (*Events) Type() Type   { return TypeEvents }
+func (*Journal) Type() Type  { return TypeJournal }
+func (*Snapshot) Type() Type { return TypeSnapshot }

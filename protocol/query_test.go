@@ -1,0 +1,102 @@
+package protocol
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseQueryFullExample(t *testing.T) {
+	src := `Position Velocity !Frozen ?Health changed(Position) added(Enemy) childof(42v3) Health.HP<10 Name.Value~"orc"`
+	ex, err := ParseQuery(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		kind TermKind
+		comp string
+	}{
+		{TermWith, "Position"}, {TermWith, "Velocity"}, {TermWithout, "Frozen"}, {TermOptional, "Health"},
+		{TermChanged, "Position"}, {TermAdded, "Enemy"}, {TermChildOf, ""}, {TermField, "Health"}, {TermField, "Name"},
+	}
+	if len(ex.Terms) != len(want) {
+		t.Fatalf("terms = %+v", ex.Terms)
+	}
+	for i, w := range want {
+		if ex.Terms[i].Kind != w.kind || ex.Terms[i].Component != w.comp {
+			t.Errorf("term %d = %+v, want %v %s", i, ex.Terms[i], w.kind, w.comp)
+		}
+	}
+	if e := ex.Terms[6].Entity; e != MakeEntityID(42, 3) {
+		t.Errorf("childof = %v", e)
+	}
+	hp := ex.Terms[7]
+	if hp.Path != "HP" || hp.Op != "<" || hp.Value.Float() != 10 || hp.Col != strings.Index(src, "Health.HP")+1 {
+		t.Errorf("HP term = %+v", hp)
+	}
+	if name := ex.Terms[8]; name.Op != "~" || name.Value.Str() != "orc" {
+		t.Errorf("name term = %+v", name)
+	}
+	if ex.String() != src {
+		t.Errorf("String() = %q", ex.String())
+	}
+	if e, _ := ParseQuery("  "); len(e.Terms) != 0 {
+		t.Error("blank query has terms")
+	}
+}
+
+func TestParseQueryErrorsPointAtTheColumn(t *testing.T) {
+	cases := []struct {
+		src  string
+		col  int
+		want string
+	}{
+		{"Position !", 11, "component name after '!'"},
+		{"Position ?3", 11, "component name after '?'"},
+		{"Health.HP", 10, "expected a comparison"},
+		{"Health.HP<", 11, "expected a value"},
+		{"Health.HP<abc", 11, `not "abc"`},
+		{`Name.Value<"orc"`, 11, "use ==, != or ~ with a string"},
+		{"Health.HP~3", 11, "~ wants a string"},
+		{`Name.Value=="orc`, 13, "string is not closed"},
+		{"changed(Position", 17, "expected ) to close changed("},
+		{"childof(abc)", 9, "entity like 42v3"},
+		{"nearby(3)", 1, "unknown function nearby"},
+		{"Position,Velocity", 9, "unexpected ','"},
+		{"Health.", 8, "field name after Health."},
+		{"Alive.On<true", 9, "does not compare true or false"},
+		{"3D", 1, "expected a component name"},
+	}
+	for _, tc := range cases {
+		_, err := ParseQuery(tc.src)
+		qe, ok := err.(*QueryError)
+		if !ok || qe.Col != tc.col || !strings.Contains(qe.Msg, tc.want) {
+			t.Errorf("ParseQuery(%q) = %v; want column %d, %q", tc.src, err, tc.col, tc.want)
+		}
+	}
+}
+
+// FuzzParseQuery: any input parses or fails with a column inside the input
+// (or just past it); what parses prints to a form that parses the same.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{`Position Velocity !Frozen ?Health changed(Position) added(Enemy) childof(42v3) Health.HP<10 Name.Value~"orc"`,
+		`A.B[2].C>=-1e3`, `X.Y=="a\"b"`, `a!`, `childof(`, `"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ex, err := ParseQuery(s)
+		if err != nil {
+			qe, ok := err.(*QueryError)
+			if !ok || qe.Col < 1 || qe.Col > len(s)+1 {
+				t.Fatalf("%q: error %v", s, err)
+			}
+			return
+		}
+		again, err := ParseQuery(ex.String())
+		if err != nil {
+			t.Fatalf("%q printed as %q, which does not parse: %v", s, ex.String(), err)
+		}
+		if again.String() != ex.String() || len(again.Terms) != len(ex.Terms) {
+			t.Fatalf("%q: %q then %q", s, ex.String(), again.String())
+		}
+	})
+}

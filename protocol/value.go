@@ -1,0 +1,387 @@
+package protocol
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
+)
+
+// ValueKind says which field of a [Value] holds it.
+type ValueKind uint8
+
+// Value kinds.
+const (
+	KindNil ValueKind = iota
+	KindBool
+	KindInt
+	KindUint
+	KindFloat
+	KindString
+	KindBytes
+	KindList
+	KindMap
+)
+
+// Value is a component value, or part of one, as it travels: a msgpack
+// scalar, a list, or a map keyed by field name (in field order), so a client
+// that has never seen the Go type can show and edit it. It is decoded by
+// hand, never into any, after the frame passed the length checks, and it is
+// small (56 bytes) so that decoding stays within its allocation bound.
+type Value struct {
+	kind ValueKind
+	bits uint64  // bool, int, uint, float64 bits
+	str  string  // string, bytes
+	list []Value // list items; for a map, key and value alternately
+}
+
+// Field is one named entry of a map [Value], for building one.
+type Field struct {
+	Name  string
+	Value Value
+}
+
+// Nil is the nil value.
+func Nil() Value { return Value{} }
+
+// BoolValue makes a bool value.
+func BoolValue(b bool) Value {
+	v := Value{kind: KindBool}
+	if b {
+		v.bits = 1
+	}
+	return v
+}
+
+// IntValue makes an integer value.
+func IntValue(i int64) Value { return Value{kind: KindInt, bits: uint64(i)} }
+
+// UintValue makes an unsigned integer value. Values that fit an int64 are
+// ints, as they are when decoded: one number, one representation.
+func UintValue(u uint64) Value {
+	if u <= math.MaxInt64 {
+		return IntValue(int64(u))
+	}
+	return Value{kind: KindUint, bits: u}
+}
+
+// FloatValue makes a float value.
+func FloatValue(f float64) Value { return Value{kind: KindFloat, bits: math.Float64bits(f)} }
+
+// StringValue makes a string value.
+func StringValue(s string) Value { return Value{kind: KindString, str: s} }
+
+// BytesValue makes a binary value.
+func BytesValue(b []byte) Value { return Value{kind: KindBytes, str: string(b)} }
+
+// ListValue makes a list.
+func ListValue(items ...Value) Value { return Value{kind: KindList, list: items} }
+
+// MapValue makes a map of named fields, in order.
+func MapValue(fields ...Field) Value {
+	l := make([]Value, 0, 2*len(fields))
+	for _, f := range fields {
+		l = append(l, StringValue(f.Name), f.Value)
+	}
+	return Value{kind: KindMap, list: l}
+}
+
+// Kind says what v holds.
+func (v Value) Kind() ValueKind { return v.kind }
+
+// Bool returns a bool value (false for other kinds).
+func (v Value) Bool() bool { return v.kind == KindBool && v.bits == 1 }
+
+// Int returns an integer value (0 for other kinds).
+func (v Value) Int() int64 {
+	if v.kind == KindInt {
+		return int64(v.bits)
+	}
+	return 0
+}
+
+// Uint returns an unsigned value (0 for other kinds).
+func (v Value) Uint() uint64 {
+	if v.kind == KindUint {
+		return v.bits
+	}
+	return 0
+}
+
+// Float returns a float value (0 for other kinds).
+func (v Value) Float() float64 {
+	if v.kind == KindFloat {
+		return math.Float64frombits(v.bits)
+	}
+	return 0
+}
+
+// Str returns a string value ("" for other kinds).
+func (v Value) Str() string {
+	if v.kind == KindString {
+		return v.str
+	}
+	return ""
+}
+
+// Bytes returns a binary value.
+func (v Value) Bytes() []byte {
+	if v.kind == KindBytes {
+		return []byte(v.str)
+	}
+	return nil
+}
+
+// Len is the number of items of a list or entries of a map.
+func (v Value) Len() int {
+	switch v.kind {
+	case KindList:
+		return len(v.list)
+	case KindMap:
+		return len(v.list) / 2
+	}
+	return 0
+}
+
+// Index returns item i of a list.
+func (v Value) Index(i int) Value { return v.list[i] }
+
+// Entry returns entry i of a map: its name and value.
+func (v Value) Entry(i int) (string, Value) { return v.list[2*i].str, v.list[2*i+1] }
+
+// Get returns the map entry name, if v is a map that has it.
+func (v Value) Get(name string) (Value, bool) {
+	if v.kind != KindMap {
+		return Value{}, false
+	}
+	for i := 0; i+1 < len(v.list); i += 2 {
+		if v.list[i].str == name {
+			return v.list[i+1], true
+		}
+	}
+	return Value{}, false
+}
+
+// Number returns v as a float64 if it is a number.
+func (v Value) Number() (float64, bool) {
+	switch v.kind {
+	case KindInt:
+		return float64(int64(v.bits)), true
+	case KindUint:
+		return float64(v.bits), true
+	case KindFloat:
+		return math.Float64frombits(v.bits), true
+	}
+	return 0, false
+}
+
+// Equal reports whether two values are the same.
+func (v Value) Equal(o Value) bool {
+	if v.kind != o.kind || v.bits != o.bits || v.str != o.str || len(v.list) != len(o.list) {
+		return false
+	}
+	for i := range v.list {
+		if !v.list[i].Equal(o.list[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Interface returns v as plain Go: nil, bool, int64, uint64, float64,
+// string, []byte, []any or map[string]any, for code that takes those, such
+// as a field setter.
+func (v Value) Interface() any {
+	switch v.kind {
+	case KindBool:
+		return v.Bool()
+	case KindInt:
+		return v.Int()
+	case KindUint:
+		return v.Uint()
+	case KindFloat:
+		return v.Float()
+	case KindString:
+		return v.str
+	case KindBytes:
+		return v.Bytes()
+	case KindList:
+		out := make([]any, len(v.list))
+		for i, e := range v.list {
+			out[i] = e.Interface()
+		}
+		return out
+	case KindMap:
+		out := make(map[string]any, v.Len())
+		for i := range v.Len() {
+			k, e := v.Entry(i)
+			out[k] = e.Interface()
+		}
+		return out
+	}
+	return nil
+}
+
+// String prints v compactly: 3.5, "orc", [1 2], {X:1 Y:2}.
+func (v Value) String() string {
+	var b strings.Builder
+	v.write(&b)
+	return b.String()
+}
+
+func (v Value) write(b *strings.Builder) {
+	switch v.kind {
+	case KindNil:
+		b.WriteString("nil")
+	case KindBool:
+		b.WriteString(strconv.FormatBool(v.Bool()))
+	case KindInt:
+		b.WriteString(strconv.FormatInt(v.Int(), 10))
+	case KindUint:
+		b.WriteString(strconv.FormatUint(v.bits, 10))
+	case KindFloat:
+		b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
+	case KindString:
+		b.WriteString(strconv.Quote(v.str))
+	case KindBytes:
+		fmt.Fprintf(b, "%x", v.str)
+	case KindList:
+		b.WriteByte('[')
+		for i, e := range v.list {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			e.write(b)
+		}
+		b.WriteByte(']')
+	case KindMap:
+		b.WriteByte('{')
+		for i := range v.Len() {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			k, e := v.Entry(i)
+			b.WriteString(k)
+			b.WriteByte(':')
+			e.write(b)
+		}
+		b.WriteByte('}')
+	}
+}
+
+var (
+	_ msgpack.CustomEncoder = (*Value)(nil)
+	_ msgpack.CustomDecoder = (*Value)(nil)
+)
+
+// EncodeMsgpack writes v as plain msgpack.
+func (v *Value) EncodeMsgpack(enc *msgpack.Encoder) error {
+	switch v.kind {
+	case KindNil:
+		return enc.EncodeNil()
+	case KindBool:
+		return enc.EncodeBool(v.Bool())
+	case KindInt:
+		return enc.EncodeInt(v.Int())
+	case KindUint:
+		return enc.EncodeUint(v.bits)
+	case KindFloat:
+		return enc.EncodeFloat64(v.Float())
+	case KindString:
+		return enc.EncodeString(v.str)
+	case KindBytes:
+		return enc.EncodeBytes([]byte(v.str))
+	case KindList:
+		if err := enc.EncodeArrayLen(len(v.list)); err != nil {
+			return err
+		}
+	case KindMap:
+		if err := enc.EncodeMapLen(len(v.list) / 2); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("protocol: value of unknown kind %d", v.kind)
+	}
+	for i := range v.list {
+		if err := v.list[i].EncodeMsgpack(enc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DecodeMsgpack reads any msgpack value into v; map keys must be strings.
+func (v *Value) DecodeMsgpack(dec *msgpack.Decoder) error {
+	c, err := dec.PeekCode()
+	if err != nil {
+		return err
+	}
+	*v = Value{}
+	switch {
+	case c == msgpcode.Nil:
+		return dec.DecodeNil()
+	case c == msgpcode.True || c == msgpcode.False:
+		var b bool
+		b, err = dec.DecodeBool()
+		*v = BoolValue(b)
+	case msgpcode.IsFixedNum(c) || c == msgpcode.Int8 || c == msgpcode.Int16 || c == msgpcode.Int32 || c == msgpcode.Int64:
+		var i int64
+		i, err = dec.DecodeInt64()
+		*v = IntValue(i)
+	case c == msgpcode.Uint8 || c == msgpcode.Uint16 || c == msgpcode.Uint32 || c == msgpcode.Uint64:
+		var u uint64
+		if u, err = dec.DecodeUint64(); err == nil {
+			if u <= math.MaxInt64 {
+				*v = IntValue(int64(u))
+			} else {
+				*v = UintValue(u)
+			}
+		}
+	case c == msgpcode.Float || c == msgpcode.Double:
+		var f float64
+		f, err = dec.DecodeFloat64()
+		*v = FloatValue(f)
+	case msgpcode.IsString(c):
+		v.kind = KindString
+		v.str, err = dec.DecodeString()
+	case msgpcode.IsBin(c):
+		var b []byte
+		b, err = dec.DecodeBytes()
+		*v = BytesValue(b)
+	case msgpcode.IsFixedArray(c) || c == msgpcode.Array16 || c == msgpcode.Array32:
+		var n int
+		if n, err = dec.DecodeArrayLen(); err != nil || n < 0 {
+			return err
+		}
+		v.kind = KindList
+		v.list = make([]Value, n) // n was checked against the frame's bytes
+		for i := range v.list {
+			if err = v.list[i].DecodeMsgpack(dec); err != nil {
+				return err
+			}
+		}
+	case msgpcode.IsFixedMap(c) || c == msgpcode.Map16 || c == msgpcode.Map32:
+		var n int
+		if n, err = dec.DecodeMapLen(); err != nil || n < 0 {
+			return err
+		}
+		v.kind = KindMap
+		v.list = make([]Value, 2*n)
+		for i := 0; i < len(v.list); i += 2 {
+			var k string
+			if k, err = dec.DecodeString(); err != nil {
+				return fmt.Errorf("protocol: map key: %w", err)
+			}
+			v.list[i] = StringValue(k)
+			if err = v.list[i+1].DecodeMsgpack(dec); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("protocol: unsupported msgpack code 0x%02x in a value", c)
+	}
+	return err
+}
