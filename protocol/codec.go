@@ -109,6 +109,17 @@ func Decode(b []byte) (Message, error) {
 	if n != len(b) {
 		return nil, fmt.Errorf("protocol: %d bytes after the message", len(b)-n)
 	}
+	if len(b) >= 2 && b[0] == 0x92 && (b[1] == byte(TypePage) || b[1] == byte(TypeSnapshot)) {
+		m, _ := newMessage(Type(b[1]))
+		r := &reader{b: b, pos: 2}
+		if err := m.(bodyDecoder).decodeBody(r); err != nil {
+			return nil, fmt.Errorf("protocol: decode %T: %w", m, err)
+		}
+		if r.pos != len(b) {
+			return nil, fmt.Errorf("protocol: %d bytes after the message", len(b)-r.pos)
+		}
+		return m, nil
+	}
 	dec := decoders.Get().(*msgpack.Decoder)
 	defer decoders.Put(dec)
 	dec.Reset(bytes.NewReader(b))

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/vmihailenco/msgpack/v5"
-	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
 
 // ValueKind says which field of a [Value] holds it.
@@ -82,6 +81,9 @@ func ListValue(items ...Value) Value { return Value{kind: KindList, list: items}
 
 // MapValue makes a map of named fields, in order.
 func MapValue(fields ...Field) Value {
+	if len(fields) == 0 {
+		return Value{kind: KindMap}
+	}
 	l := make([]Value, 0, 2*len(fields))
 	for _, f := range fields {
 		l = append(l, StringValue(f.Name), f.Value)
@@ -279,109 +281,13 @@ var (
 
 // EncodeMsgpack writes v as plain msgpack.
 func (v *Value) EncodeMsgpack(enc *msgpack.Encoder) error {
-	switch v.kind {
-	case KindNil:
-		return enc.EncodeNil()
-	case KindBool:
-		return enc.EncodeBool(v.Bool())
-	case KindInt:
-		return enc.EncodeInt(v.Int())
-	case KindUint:
-		return enc.EncodeUint(v.bits)
-	case KindFloat:
-		return enc.EncodeFloat64(v.Float())
-	case KindString:
-		return enc.EncodeString(v.str)
-	case KindBytes:
-		return enc.EncodeBytes([]byte(v.str))
-	case KindList:
-		if err := enc.EncodeArrayLen(len(v.list)); err != nil {
-			return err
-		}
-	case KindMap:
-		if err := enc.EncodeMapLen(len(v.list) / 2); err != nil {
-			return err
-		}
-	default:
-		return fmt.Errorf("protocol: value of unknown kind %d", v.kind)
-	}
-	for i := range v.list {
-		if err := v.list[i].EncodeMsgpack(enc); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeAppended(enc, func(b []byte) []byte { return appendValue(b, v) })
 }
 
 // DecodeMsgpack reads any msgpack value into v; map keys must be strings.
 func (v *Value) DecodeMsgpack(dec *msgpack.Decoder) error {
-	c, err := dec.PeekCode()
-	if err != nil {
-		return err
-	}
-	*v = Value{}
-	switch {
-	case c == msgpcode.Nil:
-		return dec.DecodeNil()
-	case c == msgpcode.True || c == msgpcode.False:
-		var b bool
-		b, err = dec.DecodeBool()
-		*v = BoolValue(b)
-	case msgpcode.IsFixedNum(c) || c == msgpcode.Int8 || c == msgpcode.Int16 || c == msgpcode.Int32 || c == msgpcode.Int64:
-		var i int64
-		i, err = dec.DecodeInt64()
-		*v = IntValue(i)
-	case c == msgpcode.Uint8 || c == msgpcode.Uint16 || c == msgpcode.Uint32 || c == msgpcode.Uint64:
-		var u uint64
-		if u, err = dec.DecodeUint64(); err == nil {
-			if u <= math.MaxInt64 {
-				*v = IntValue(int64(u))
-			} else {
-				*v = UintValue(u)
-			}
-		}
-	case c == msgpcode.Float || c == msgpcode.Double:
-		var f float64
-		f, err = dec.DecodeFloat64()
-		*v = FloatValue(f)
-	case msgpcode.IsString(c):
-		v.kind = KindString
-		v.str, err = dec.DecodeString()
-	case msgpcode.IsBin(c):
-		var b []byte
-		b, err = dec.DecodeBytes()
-		*v = BytesValue(b)
-	case msgpcode.IsFixedArray(c) || c == msgpcode.Array16 || c == msgpcode.Array32:
-		var n int
-		if n, err = dec.DecodeArrayLen(); err != nil || n < 0 {
-			return err
-		}
-		v.kind = KindList
-		v.list = make([]Value, n) // n was checked against the frame's bytes
-		for i := range v.list {
-			if err = v.list[i].DecodeMsgpack(dec); err != nil {
-				return err
-			}
-		}
-	case msgpcode.IsFixedMap(c) || c == msgpcode.Map16 || c == msgpcode.Map32:
-		var n int
-		if n, err = dec.DecodeMapLen(); err != nil || n < 0 {
-			return err
-		}
-		v.kind = KindMap
-		v.list = make([]Value, 2*n)
-		for i := 0; i < len(v.list); i += 2 {
-			var k string
-			if k, err = dec.DecodeString(); err != nil {
-				return fmt.Errorf("protocol: map key: %w", err)
-			}
-			v.list[i] = StringValue(k)
-			if err = v.list[i+1].DecodeMsgpack(dec); err != nil {
-				return err
-			}
-		}
-	default:
-		return fmt.Errorf("protocol: unsupported msgpack code 0x%02x in a value", c)
-	}
-	return err
+	return decodeRaw(dec, func(r *reader) error {
+		*v = r.value(0)
+		return nil
+	})
 }
