@@ -1,0 +1,186 @@
+package protocol
+
+import (
+	"errors"
+	"reflect"
+)
+
+// Deltas. After a full frame, a subscription gets only what changed; these
+// functions are how an agent makes a delta from two full frames and how a
+// client applies one to the frame it holds. Both sides use them, so they
+// agree by construction.
+
+// DiffPage returns the delta from prev to next, two full frames of one
+// subscription: rows whose values differ or that are new, in next's order,
+// and the entities that left the window. Columns, total and offset are
+// next's.
+func DiffPage(prev, next *Page) *Page {
+	d := &Page{Sub: next.Sub, Tick: next.Tick, Total: next.Total, Offset: next.Offset, Columns: next.Columns}
+	if !equalIDs(prev.Columns, next.Columns) {
+		full := *next
+		full.Full = true
+		return &full
+	}
+	old := make(map[EntityID]*Row, len(prev.Rows))
+	for i := range prev.Rows {
+		old[prev.Rows[i].Entity] = &prev.Rows[i]
+	}
+	for i := range next.Rows {
+		r := &next.Rows[i]
+		if o, ok := old[r.Entity]; !ok || !equalValues(o.Values, r.Values) {
+			d.Rows = append(d.Rows, *r)
+		}
+		delete(old, r.Entity)
+	}
+	for i := range prev.Rows { // in prev's order, for a deterministic delta
+		if _, gone := old[prev.Rows[i].Entity]; gone {
+			d.Removed = append(d.Removed, prev.Rows[i].Entity)
+		}
+	}
+	return d
+}
+
+// ApplyPage applies delta to base, a full page of the same subscription,
+// and returns the new full page (base is not changed). Rows keep base's
+// order; changed rows are replaced in place, new ones appended. A full
+// delta replaces base.
+func ApplyPage(base, delta *Page) (*Page, error) {
+	if delta.Full {
+		out := *delta
+		return &out, nil
+	}
+	if base == nil {
+		return nil, errors.New("protocol: a page delta needs a full page first")
+	}
+	if base.Sub != delta.Sub {
+		return nil, errors.New("protocol: page delta for another subscription")
+	}
+	out := &Page{Sub: base.Sub, Tick: delta.Tick, Full: true, Total: delta.Total, Offset: delta.Offset, Columns: delta.Columns}
+	gone := make(map[EntityID]bool, len(delta.Removed))
+	for _, e := range delta.Removed {
+		gone[e] = true
+	}
+	changed := make(map[EntityID]int, len(delta.Rows))
+	for i := range delta.Rows {
+		changed[delta.Rows[i].Entity] = i
+	}
+	out.Rows = make([]Row, 0, len(base.Rows)+len(delta.Rows))
+	for _, r := range base.Rows {
+		if gone[r.Entity] {
+			continue
+		}
+		if i, ok := changed[r.Entity]; ok {
+			r = delta.Rows[i]
+			delete(changed, r.Entity)
+		}
+		out.Rows = append(out.Rows, r)
+	}
+	for _, r := range delta.Rows {
+		if _, ok := changed[r.Entity]; ok {
+			out.Rows = append(out.Rows, r)
+		}
+	}
+	return out, nil
+}
+
+// DiffSummary returns the delta from prev to next, two full summaries:
+// counters and timings always, archetypes whose counts changed or that are
+// new, components that are new, and the other sections only if they changed.
+func DiffSummary(prev, next *Summary) *Summary {
+	d := *next
+	d.Full = false
+	d.Archetypes = nil
+	old := make(map[uint32]Archetype, len(prev.Archetypes))
+	for _, a := range prev.Archetypes {
+		old[a.ID] = a
+	}
+	for _, a := range next.Archetypes {
+		if o, ok := old[a.ID]; !ok || o.Len != a.Len || o.Cap != a.Cap || o.Bytes != a.Bytes {
+			d.Archetypes = append(d.Archetypes, a)
+		}
+	}
+	d.Components = nil
+	known := make(map[uint16]bool, len(prev.Components))
+	for _, c := range prev.Components {
+		known[c.ID] = true
+	}
+	for _, c := range next.Components {
+		if !known[c.ID] {
+			d.Components = append(d.Components, c)
+		}
+	}
+	if reflect.DeepEqual(prev.Resources, next.Resources) {
+		d.Resources = nil
+	}
+	if reflect.DeepEqual(prev.Recycled, next.Recycled) {
+		d.Recycled = nil
+	}
+	if reflect.DeepEqual(prev.Events, next.Events) {
+		d.Events = nil
+	}
+	return &d
+}
+
+// ApplySummary applies a delta summary to base and returns the new full
+// summary (base is not changed). A full summary replaces base.
+func ApplySummary(base, delta *Summary) (*Summary, error) {
+	if delta.Full {
+		out := *delta
+		return &out, nil
+	}
+	if base == nil {
+		return nil, errors.New("protocol: a summary delta needs a full summary first")
+	}
+	out := *delta
+	out.Full = true
+	out.Archetypes = append([]Archetype(nil), base.Archetypes...)
+	at := make(map[uint32]int, len(out.Archetypes))
+	for i, a := range out.Archetypes {
+		at[a.ID] = i
+	}
+	for _, a := range delta.Archetypes {
+		if i, ok := at[a.ID]; ok {
+			out.Archetypes[i] = a
+		} else {
+			out.Archetypes = append(out.Archetypes, a)
+		}
+	}
+	out.Components = append(append([]Component(nil), base.Components...), delta.Components...)
+	if delta.Resources == nil {
+		out.Resources = base.Resources
+	}
+	if delta.Recycled == nil {
+		out.Recycled = base.Recycled
+	}
+	if delta.Events == nil {
+		out.Events = base.Events
+	}
+	if delta.Systems == nil {
+		out.Systems = base.Systems
+	}
+	return &out, nil
+}
+
+func equalIDs(a, b []uint16) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func equalValues(a, b []Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].Equal(b[i]) {
+			return false
+		}
+	}
+	return true
+}

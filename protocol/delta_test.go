@@ -1,0 +1,62 @@
+package protocol
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestPageDeltaIsSmall: a page where 1% of rows changed, one entity left
+// and one came, travels as a delta of at most 5% of the full frame's bytes,
+// and applying it rebuilds the full page.
+func TestPageDeltaIsSmall(t *testing.T) {
+	prev := samplePage(1000)
+	next := samplePage(1000)
+	next.Tick++
+	for i := 0; i < 1000; i += 100 { // 1%
+		next.Rows[i].Values[0] = MapValue(Field{"X", FloatValue(-1)}, Field{"Y", FloatValue(-1)})
+	}
+	next.Rows = next.Rows[1:]                      // one left
+	next.Rows = append(next.Rows, sampleRow(5000)) // one came
+	delta := DiffPage(prev, next)
+	if delta.Full || len(delta.Rows) != 10 || len(delta.Removed) != 1 {
+		t.Fatalf("delta: %d rows, %d removed, full=%v", len(delta.Rows), len(delta.Removed), delta.Full)
+	}
+	fullBytes, _ := Encode(next)
+	deltaBytes, _ := Encode(delta)
+	if ratio := float64(len(deltaBytes)) / float64(len(fullBytes)); ratio > 0.05 {
+		t.Errorf("delta is %.1f%% of the full frame (%d of %d bytes)", 100*ratio, len(deltaBytes), len(fullBytes))
+	} else {
+		t.Logf("delta is %.2f%% of the full frame (%d of %d bytes)", 100*ratio, len(deltaBytes), len(fullBytes))
+	}
+	got, err := ApplyPage(prev, delta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.Full = true
+	if !reflect.DeepEqual(got, next) {
+		t.Error("applying the delta did not rebuild the next page")
+	}
+	if _, err := ApplyPage(nil, delta); err == nil {
+		t.Error("a delta applied to nothing")
+	}
+}
+
+func TestSummaryDelta(t *testing.T) {
+	prev := sampleMessages()[17].(*Summary)
+	next := *prev
+	next.Tick++
+	next.Archetypes = append([]Archetype{{ID: 1, Components: []uint16{1, 2}, Len: 4, Cap: 4, Bytes: 160}}, Archetype{ID: 2, Components: []uint16{1}, Len: 1, Cap: 1, Bytes: 40})
+	next.Components = append(append([]Component(nil), prev.Components...), Component{ID: 2, Name: "game.Frozen", Short: "Frozen", Storage: "table"})
+	d := DiffSummary(prev, &next)
+	if d.Full || len(d.Archetypes) != 2 || len(d.Components) != 1 || d.Resources != nil || d.Recycled != nil {
+		t.Errorf("delta = %+v", d)
+	}
+	got, err := ApplySummary(prev, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.Full = true
+	if !reflect.DeepEqual(got, &next) {
+		t.Errorf("applied:\n%+v\nwant\n%+v", got, &next)
+	}
+}
