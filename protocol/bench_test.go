@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/vmihailenco/msgpack/v5"
@@ -185,4 +186,69 @@ func Example() {
 	// Output:
 	// 00 00 00 07 92 0b 81 a2 69 64 07
 	// *protocol.Pause 7
+}
+
+// typedRow is what a hand-written decoder that knows the game's types
+// would produce: no dynamic values.
+type typedRow struct {
+	e      EntityID
+	px, py float64
+	vx, vy float64
+	hp     int64
+}
+
+// decodeTypedRows is the hand-written baseline decoder for the same bytes:
+// it knows the shape, so it allocates only the result.
+func decodeTypedRows(b []byte) ([]typedRow, error) {
+	r := &reader{b: b, pos: 2}
+	var rows []typedRow
+	for range r.containerLen(true) {
+		if r.key() != "rows" {
+			r.skipRaw()
+			continue
+		}
+		rows = make([]typedRow, r.list())
+		for i := range rows {
+			row := &rows[i]
+			for range r.containerLen(true) {
+				switch r.key() {
+				case "e":
+					row.e = EntityID(r.uint())
+				case "v":
+					r.list()
+					for range r.containerLen(true) {
+						switch r.key() {
+						case "X":
+							row.px = math.Float64frombits(r.be(9) & 0xffffffffffffffff)
+						default:
+							row.py = math.Float64frombits(r.be(9))
+						}
+					}
+					for range r.containerLen(true) {
+						r.key()
+						r.be(9)
+					}
+					for range r.containerLen(true) {
+						r.key()
+						row.hp = int64(r.uint())
+					}
+				}
+			}
+		}
+	}
+	return rows, r.err
+}
+
+func BenchmarkDecodePageTypedBaseline(b *testing.B) {
+	buf, _ := Encode(samplePage(1000))
+	if rows, err := decodeTypedRows(buf); err != nil || len(rows) != 1000 || rows[999].hp != 99 {
+		b.Fatalf("baseline decoder is wrong: %v %d", err, len(rows))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decodeTypedRows(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	report(b, 1000, len(buf))
 }

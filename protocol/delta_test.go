@@ -1,9 +1,6 @@
 package protocol
 
-import (
-	"reflect"
-	"testing"
-)
+import "testing"
 
 // TestPageDeltaIsSmall: a page where 1% of rows changed, one entity left
 // and one came, travels as a delta of at most 5% of the full frame's bytes,
@@ -33,7 +30,7 @@ func TestPageDeltaIsSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	next.Full = true
-	if !reflect.DeepEqual(got, next) {
+	if !sameMessage(got, next) {
 		t.Error("applying the delta did not rebuild the next page")
 	}
 	if _, err := ApplyPage(nil, delta); err == nil {
@@ -56,7 +53,7 @@ func TestSummaryDelta(t *testing.T) {
 		t.Fatal(err)
 	}
 	next.Full = true
-	if !reflect.DeepEqual(got, &next) {
+	if !sameMessage(got, &next) {
 		t.Errorf("applied:\n%+v\nwant\n%+v", got, &next)
 	}
 }

@@ -7,6 +7,7 @@ import "github.com/vmihailenco/msgpack/v5"
 // generic encoder would, so a client in another language sees plain maps.
 
 var (
+	_ msgpack.CustomEncoder = (*Page)(nil)
 	_ msgpack.CustomEncoder = (*Row)(nil)
 	_ msgpack.CustomDecoder = (*Row)(nil)
 	_ msgpack.CustomEncoder = (*Table)(nil)
@@ -37,29 +38,102 @@ func (row *Row) DecodeMsgpack(dec *msgpack.Decoder) error {
 	})
 }
 
-// EncodeMsgpack writes the table as {c: [ids], e: [entities], v: [[values]]}.
+// EncodeMsgpack writes the table as {c: [ids], e: [entities], v: [[values]]},
+// handing the writer 64 KiB at a time.
 func (t *Table) EncodeMsgpack(enc *msgpack.Encoder) error {
-	return writeAppended(enc, func(b []byte) []byte {
-		b = append(b, 0x83, 0xa1, 'c')
-		b = appendArrayLen(b, len(t.Components))
-		for _, c := range t.Components {
+	p := scratch.Get().(*[]byte)
+	defer scratch.Put(p)
+	b := (*p)[:0]
+	w := enc.Writer()
+	var err error
+	flush := func() {
+		if len(b) >= 64<<10 && err == nil {
+			_, err = w.Write(b)
+			b = b[:0]
+		}
+	}
+	b = append(b, 0x83, 0xa1, 'c')
+	b = appendArrayLen(b, len(t.Components))
+	for _, c := range t.Components {
+		b = appendUint(b, uint64(c))
+	}
+	b = append(b, 0xa1, 'e')
+	b = appendArrayLen(b, len(t.Entities))
+	for _, e := range t.Entities {
+		b = appendUint(b, uint64(e))
+		flush()
+	}
+	b = append(b, 0xa1, 'v')
+	b = appendArrayLen(b, len(t.Columns))
+	for _, col := range t.Columns {
+		b = appendArrayLen(b, len(col))
+		for i := range col {
+			b = appendValue(b, &col[i])
+			flush()
+		}
+	}
+	if err == nil {
+		_, err = w.Write(b)
+	}
+	*p = b[:0]
+	return err
+}
+
+// EncodeMsgpack writes the page by hand, byte for byte what the generic
+// encoder writes for its struct tags, 64 KiB at a time.
+func (pg *Page) EncodeMsgpack(enc *msgpack.Encoder) error {
+	p := scratch.Get().(*[]byte)
+	defer scratch.Put(p)
+	b := (*p)[:0]
+	n := 5 // sub t tot o cols
+	if pg.Full {
+		n++
+	}
+	if len(pg.Rows) > 0 {
+		n++
+	}
+	if len(pg.Removed) > 0 {
+		n++
+	}
+	b = appendMapLen(b, n)
+	b = appendUint(append(b, 0xa3, 's', 'u', 'b'), uint64(pg.Sub))
+	b = appendUint(append(b, 0xa1, 't'), pg.Tick)
+	if pg.Full {
+		b = append(b, 0xa4, 'f', 'u', 'l', 'l', 0xc3)
+	}
+	b = appendInt(append(b, 0xa3, 't', 'o', 't'), int64(pg.Total))
+	b = appendInt(append(b, 0xa1, 'o'), int64(pg.Offset))
+	b = append(b, 0xa4, 'c', 'o', 'l', 's')
+	if pg.Columns == nil {
+		b = append(b, 0xc0)
+	} else {
+		b = appendArrayLen(b, len(pg.Columns))
+		for _, c := range pg.Columns {
 			b = appendUint(b, uint64(c))
 		}
-		b = append(b, 0xa1, 'e')
-		b = appendArrayLen(b, len(t.Entities))
-		for _, e := range t.Entities {
-			b = appendUint(b, uint64(e))
-		}
-		b = append(b, 0xa1, 'v')
-		b = appendArrayLen(b, len(t.Columns))
-		for _, col := range t.Columns {
-			b = appendArrayLen(b, len(col))
-			for i := range col {
-				b = appendValue(b, &col[i])
+	}
+	w := enc.Writer()
+	if len(pg.Rows) > 0 {
+		b = appendArrayLen(append(b, 0xa4, 'r', 'o', 'w', 's'), len(pg.Rows))
+		for i := range pg.Rows {
+			b = appendRow(b, &pg.Rows[i])
+			if len(b) >= 64<<10 {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
 			}
 		}
-		return b
-	})
+	}
+	if len(pg.Removed) > 0 {
+		b = appendArrayLen(append(b, 0xa2, 'r', 'm'), len(pg.Removed))
+		for _, e := range pg.Removed {
+			b = appendUint(b, uint64(e))
+		}
+	}
+	_, err := w.Write(b)
+	*p = b[:0]
+	return err
 }
 
 // DecodeMsgpack reads a table, skipping keys it does not know.

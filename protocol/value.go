@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/vmihailenco/msgpack/v5"
 )
@@ -29,12 +30,36 @@ const (
 // scalar, a list, or a map keyed by field name (in field order), so a client
 // that has never seen the Go type can show and edit it. It is decoded by
 // hand, never into any, after the frame passed the length checks, and it is
-// small (56 bytes) so that decoding stays within its allocation bound.
+// small, 24 bytes: a snapshot of a million entities holds tens of millions.
 type Value struct {
+	p    unsafe.Pointer // string bytes, or the first item of a list or map
+	bits uint64         // bool, int, uint, float64 bits; the length of a string, list or map's items
 	kind ValueKind
-	bits uint64  // bool, int, uint, float64 bits
-	str  string  // string, bytes
-	list []Value // list items; for a map, key and value alternately
+}
+
+// makeString and makeItems build the reference kinds; s and items read them.
+func makeString(k ValueKind, s string) Value {
+	return Value{kind: k, p: unsafe.Pointer(unsafe.StringData(s)), bits: uint64(len(s))}
+}
+
+func makeItems(k ValueKind, items []Value) Value {
+	return Value{kind: k, p: unsafe.Pointer(unsafe.SliceData(items)), bits: uint64(len(items))}
+}
+
+// s returns the string of a string or bytes value.
+func (v *Value) s() string {
+	if (v.kind != KindString && v.kind != KindBytes) || v.p == nil {
+		return ""
+	}
+	return unsafe.String((*byte)(v.p), int(v.bits))
+}
+
+// items returns a list's items, or a map's keys and values alternately.
+func (v *Value) items() []Value {
+	if (v.kind != KindList && v.kind != KindMap) || v.p == nil {
+		return nil
+	}
+	return unsafe.Slice((*Value)(v.p), int(v.bits))
 }
 
 // Field is one named entry of a map [Value], for building one.
@@ -71,13 +96,13 @@ func UintValue(u uint64) Value {
 func FloatValue(f float64) Value { return Value{kind: KindFloat, bits: math.Float64bits(f)} }
 
 // StringValue makes a string value.
-func StringValue(s string) Value { return Value{kind: KindString, str: s} }
+func StringValue(s string) Value { return makeString(KindString, s) }
 
 // BytesValue makes a binary value.
-func BytesValue(b []byte) Value { return Value{kind: KindBytes, str: string(b)} }
+func BytesValue(b []byte) Value { return makeString(KindBytes, string(b)) }
 
 // ListValue makes a list.
-func ListValue(items ...Value) Value { return Value{kind: KindList, list: items} }
+func ListValue(items ...Value) Value { return makeItems(KindList, items) }
 
 // MapValue makes a map of named fields, in order.
 func MapValue(fields ...Field) Value {
@@ -88,7 +113,7 @@ func MapValue(fields ...Field) Value {
 	for _, f := range fields {
 		l = append(l, StringValue(f.Name), f.Value)
 	}
-	return Value{kind: KindMap, list: l}
+	return makeItems(KindMap, l)
 }
 
 // Kind says what v holds.
@@ -124,7 +149,7 @@ func (v Value) Float() float64 {
 // Str returns a string value ("" for other kinds).
 func (v Value) Str() string {
 	if v.kind == KindString {
-		return v.str
+		return v.s()
 	}
 	return ""
 }
@@ -132,7 +157,7 @@ func (v Value) Str() string {
 // Bytes returns a binary value.
 func (v Value) Bytes() []byte {
 	if v.kind == KindBytes {
-		return []byte(v.str)
+		return []byte(v.s())
 	}
 	return nil
 }
@@ -141,27 +166,28 @@ func (v Value) Bytes() []byte {
 func (v Value) Len() int {
 	switch v.kind {
 	case KindList:
-		return len(v.list)
+		return len(v.items())
 	case KindMap:
-		return len(v.list) / 2
+		return len(v.items()) / 2
 	}
 	return 0
 }
 
 // Index returns item i of a list.
-func (v Value) Index(i int) Value { return v.list[i] }
+func (v Value) Index(i int) Value { return v.items()[i] }
 
 // Entry returns entry i of a map: its name and value.
-func (v Value) Entry(i int) (string, Value) { return v.list[2*i].str, v.list[2*i+1] }
+func (v Value) Entry(i int) (string, Value) { l := v.items(); return l[2*i].s(), l[2*i+1] }
 
 // Get returns the map entry name, if v is a map that has it.
 func (v Value) Get(name string) (Value, bool) {
 	if v.kind != KindMap {
 		return Value{}, false
 	}
-	for i := 0; i+1 < len(v.list); i += 2 {
-		if v.list[i].str == name {
-			return v.list[i+1], true
+	l := v.items()
+	for i := 0; i+1 < len(l); i += 2 {
+		if l[i].s() == name {
+			return l[i+1], true
 		}
 	}
 	return Value{}, false
@@ -182,15 +208,25 @@ func (v Value) Number() (float64, bool) {
 
 // Equal reports whether two values are the same.
 func (v Value) Equal(o Value) bool {
-	if v.kind != o.kind || v.bits != o.bits || v.str != o.str || len(v.list) != len(o.list) {
+	if v.kind != o.kind {
 		return false
 	}
-	for i := range v.list {
-		if !v.list[i].Equal(o.list[i]) {
+	switch v.kind {
+	case KindString, KindBytes:
+		return v.s() == o.s()
+	case KindList, KindMap:
+		a, b := v.items(), o.items()
+		if len(a) != len(b) {
 			return false
 		}
+		for i := range a {
+			if !a[i].Equal(b[i]) {
+				return false
+			}
+		}
+		return true
 	}
-	return true
+	return v.bits == o.bits
 }
 
 // Interface returns v as plain Go: nil, bool, int64, uint64, float64,
@@ -207,12 +243,12 @@ func (v Value) Interface() any {
 	case KindFloat:
 		return v.Float()
 	case KindString:
-		return v.str
+		return v.s()
 	case KindBytes:
 		return v.Bytes()
 	case KindList:
-		out := make([]any, len(v.list))
-		for i, e := range v.list {
+		out := make([]any, len(v.items()))
+		for i, e := range v.items() {
 			out[i] = e.Interface()
 		}
 		return out
@@ -247,12 +283,12 @@ func (v Value) write(b *strings.Builder) {
 	case KindFloat:
 		b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
 	case KindString:
-		b.WriteString(strconv.Quote(v.str))
+		b.WriteString(strconv.Quote(v.s()))
 	case KindBytes:
-		fmt.Fprintf(b, "%x", v.str)
+		fmt.Fprintf(b, "%x", v.s())
 	case KindList:
 		b.WriteByte('[')
-		for i, e := range v.list {
+		for i, e := range v.items() {
 			if i > 0 {
 				b.WriteByte(' ')
 			}

@@ -96,9 +96,9 @@ func appendValue(b []byte, v *Value) []byte {
 	case KindFloat:
 		return binary.BigEndian.AppendUint64(append(b, 0xcb), v.bits)
 	case KindString:
-		return appendString(b, v.str)
+		return appendString(b, v.s())
 	case KindBytes:
-		switch n := len(v.str); {
+		switch n := len(v.s()); {
 		case n <= math.MaxUint8:
 			b = append(b, 0xc4, byte(n))
 		case n <= math.MaxUint16:
@@ -106,16 +106,16 @@ func appendValue(b []byte, v *Value) []byte {
 		default:
 			b = append(b, 0xc6, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
 		}
-		return append(b, v.str...)
+		return append(b, v.s()...)
 	case KindList:
-		b = appendArrayLen(b, len(v.list))
+		b = appendArrayLen(b, len(v.items()))
 	case KindMap:
-		b = appendMapLen(b, len(v.list)/2)
+		b = appendMapLen(b, len(v.items())/2)
 	default:
 		return append(b, 0xc0)
 	}
-	for i := range v.list {
-		b = appendValue(b, &v.list[i])
+	for i := range v.items() {
+		b = appendValue(b, &v.items()[i])
 	}
 	return b
 }
@@ -155,7 +155,8 @@ func (r *reader) values(n int) []Value {
 		return make([]Value, n)
 	}
 	if len(r.arena) < n {
-		r.arena = make([]Value, 1024)
+		// Every value left takes at least a byte: no need for more.
+		r.arena = make([]Value, max(n, min(1024, len(r.b)-r.pos+n)))
 	}
 	out := r.arena[:n:n]
 	r.arena = r.arena[n:]
@@ -289,7 +290,7 @@ func (r *reader) value(depth int) Value {
 		for i := range l {
 			l[i] = r.value(depth + 1)
 		}
-		return Value{kind: KindList, list: l}
+		return makeItems(KindList, l)
 	case c&0xf0 == 0x80, c == 0xde, c == 0xdf:
 		r.pos--
 		n := r.containerLen(true)
@@ -302,7 +303,7 @@ func (r *reader) value(depth int) Value {
 			l[i] = StringValue(r.key())
 			l[i+1] = r.value(depth + 1)
 		}
-		return Value{kind: KindMap, list: l}
+		return makeItems(KindMap, l)
 	}
 	switch c {
 	case 0xc0:
