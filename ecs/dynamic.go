@@ -1,0 +1,276 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+)
+
+// Dynamic access by component id, for tools that learn the components at
+// run time (the inspector). Not for hot paths.
+
+// ChangeTick takes a new change tick, as a query run does: every write made
+// before the call is at or before the tick returned, every write after it is
+// newer. Pass it back as since to [World.ChangedSince] or a [Filter] to see
+// what changed in between.
+func (w *World) ChangeTick() uint32 { return w.changeTick.Add(1) }
+
+// ChangedSince reports whether e's component id was written or added after
+// tick since.
+func (w *World) ChangedSince(e Entity, id ComponentID, since uint32) bool {
+	rec, ok := w.record(e)
+	if !ok || int(id) >= len(w.sparse) {
+		return false
+	}
+	if s := w.sparse[id]; s != nil {
+		return s.changedSince(e, since)
+	}
+	t := w.tables[rec.table]
+	j := t.column(id)
+	return j >= 0 && t.ticks[j].changedSince(int(rec.row), since)
+}
+
+// AddedSince reports whether e got its component id after tick since.
+func (w *World) AddedSince(e Entity, id ComponentID, since uint32) bool {
+	rec, ok := w.record(e)
+	if !ok || int(id) >= len(w.sparse) {
+		return false
+	}
+	if s := w.sparse[id]; s != nil {
+		return s.addedSince(e, since)
+	}
+	t := w.tables[rec.table]
+	j := t.column(id)
+	return j >= 0 && t.ticks[j].addedSince(int(rec.row), since)
+}
+
+// Filter selects entities by component ids, for [World.Scan].
+type Filter struct {
+	With    []ComponentID // must have all
+	Without []ComponentID // must have none
+	Changed []ComponentID // written after Since
+	Added   []ComponentID // added after Since
+	Since   uint32
+	Parent  Entity            // if not zero: must be a child of Parent
+	Match   func(Entity) bool // if not nil: a last test, per entity
+}
+
+// Scan visits the entities that pass f in archetype order, skipping the
+// first offset matches and stopping after limit (limit < 0: no limit). It
+// returns the window and the number of matches in all. Without row tests
+// (sparse components, ticks, parent, Match) the count costs O(archetypes)
+// and the window O(limit); with them, every candidate row is tested.
+func (w *World) Scan(f Filter, offset, limit int) (window []Entity, total int) {
+	var all, none Mask
+	var sparseWith, sparseWithout []sparseStore
+	for _, id := range f.With {
+		if s := w.sparse[id]; s != nil {
+			sparseWith = append(sparseWith, s)
+		} else {
+			all.Set(id)
+		}
+	}
+	for _, id := range f.Changed {
+		if w.sparse[id] == nil {
+			all.Set(id)
+		}
+	}
+	for _, id := range f.Added {
+		if w.sparse[id] == nil {
+			all.Set(id)
+		}
+	}
+	for _, id := range f.Without {
+		if s := w.sparse[id]; s != nil {
+			sparseWithout = append(sparseWithout, s)
+		} else {
+			none.Set(id)
+		}
+	}
+	rowTests := len(sparseWith)+len(sparseWithout)+len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil
+	pass := func(e Entity) bool {
+		for _, s := range sparseWith {
+			if !s.has(e) {
+				return false
+			}
+		}
+		for _, s := range sparseWithout {
+			if s.has(e) {
+				return false
+			}
+		}
+		for _, id := range f.Changed {
+			if !w.ChangedSince(e, id, f.Since) {
+				return false
+			}
+		}
+		for _, id := range f.Added {
+			if !w.AddedSince(e, id, f.Since) {
+				return false
+			}
+		}
+		if !f.Parent.IsZero() {
+			if p, ok := w.Parent(e); !ok || p != f.Parent {
+				return false
+			}
+		}
+		return f.Match == nil || f.Match(e)
+	}
+	want := func() bool { return limit < 0 || len(window) < limit }
+	for _, t := range w.tables {
+		if t.len() == 0 || !t.mask.ContainsAll(&all) || t.mask.ContainsAny(&none) {
+			continue
+		}
+		if !rowTests {
+			n := t.len()
+			if want() && offset < total+n {
+				lo := max(offset-total, 0)
+				hi := n
+				if limit >= 0 {
+					hi = min(n, lo+limit-len(window))
+				}
+				window = append(window, t.entities[lo:hi]...)
+			}
+			total += n
+			continue
+		}
+		for _, e := range t.entities {
+			if pass(e) {
+				if total >= offset && want() {
+					window = append(window, e)
+				}
+				total++
+			}
+		}
+	}
+	return window, total
+}
+
+// NewValue makes a value of component id's type from a map of field values
+// (nested maps for struct fields, lists for arrays and slices), converted as
+// [World.SetField] converts; missing fields are zero. It changes nothing.
+func (w *World) NewValue(id ComponentID, fields map[string]any) (reflect.Value, error) {
+	if int(id) >= len(w.reg.regs) {
+		return reflect.Value{}, fmt.Errorf("ecs: no component with id %d", id)
+	}
+	in := w.reg.regs[id].info
+	v := reflect.New(in.Type).Elem()
+	if err := fillValue(v, in.Short, fields); err != nil {
+		return reflect.Value{}, err
+	}
+	return v, nil
+}
+
+func fillValue(v reflect.Value, path string, x any) error {
+	switch val := x.(type) {
+	case nil:
+		return nil
+	case map[string]any:
+		if v.Kind() != reflect.Struct {
+			return fmt.Errorf("ecs: %s is a %s: give it a value, not fields", path, v.Type())
+		}
+		keys := make([]string, 0, len(val))
+		for k := range val {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // the first error is the same every time
+		for _, k := range keys {
+			f, ok := v.Type().FieldByName(k)
+			if !ok || !f.IsExported() || len(f.Index) != 1 {
+				return fmt.Errorf("ecs: %s has no field %s", path, k)
+			}
+			if err := fillValue(v.Field(f.Index[0]), path+"."+k, val[k]); err != nil {
+				return err
+			}
+		}
+		return nil
+	case []any:
+		switch v.Kind() {
+		case reflect.Array:
+			if len(val) > v.Len() {
+				return fmt.Errorf("ecs: %s has %d elements, got %d", path, v.Len(), len(val))
+			}
+		case reflect.Slice:
+			v.Set(reflect.MakeSlice(v.Type(), len(val), len(val)))
+		default:
+			return fmt.Errorf("ecs: %s is a %s, not a list", path, v.Type())
+		}
+		for i, e := range val {
+			if err := fillValue(v.Index(i), fmt.Sprintf("%s[%d]", path, i), e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return setValue(path, v, x)
+}
+
+// AddValue gives e the component id with value v (of the component's
+// type), or overwrites it. It returns an [*EntityError] if e is not alive.
+// Panics if a query is iterating.
+func (w *World) AddValue(e Entity, id ComponentID, v reflect.Value) error {
+	if id == childOfID {
+		return errChildOfDirect
+	}
+	if v.Type() != w.reg.regs[id].info.Type {
+		return fmt.Errorf("ecs: %s is not a %s", v.Type(), w.reg.regs[id].info.Short)
+	}
+	if err := w.AddID(e, id); err != nil {
+		return err
+	}
+	dst, _ := w.Value(e, id)
+	dst.Set(v)
+	w.markChanged(e, id)
+	return nil
+}
+
+// TableCopy is a copy of one archetype's rows, taken in one pass of memory
+// copies: each column a Go slice of the component's type.
+type TableCopy struct {
+	ID         uint32
+	Components []ComponentID
+	Entities   []Entity
+	Columns    []reflect.Value // slices, parallel to Components
+}
+
+// CopyTables copies every non-empty archetype: what a snapshot takes on the
+// game goroutine, at memory speed; turn it into anything slower elsewhere.
+// Sparse components are not in tables: see [World.CopySparse].
+func (w *World) CopyTables() []TableCopy {
+	var out []TableCopy
+	for _, t := range w.tables {
+		if t.len() == 0 {
+			continue
+		}
+		c := TableCopy{ID: t.id, Components: append([]ComponentID(nil), t.ids...), Entities: append([]Entity(nil), t.entities...)}
+		for j := range t.cols {
+			src := t.cols[j].value(0).Addr() // first element
+			n := t.len()
+			typ := src.Type().Elem()
+			dst := reflect.MakeSlice(reflect.SliceOf(typ), n, n)
+			reflect.Copy(dst, reflect.NewAt(reflect.ArrayOf(n, typ), src.UnsafePointer()).Elem())
+			c.Columns = append(c.Columns, dst)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// CopySparse copies the entities that have sparse component id and their
+// values (a slice of the component's type), or returns nothing for a table
+// component.
+func (w *World) CopySparse(id ComponentID) ([]Entity, reflect.Value) {
+	if int(id) >= len(w.sparse) || w.sparse[id] == nil {
+		return nil, reflect.Value{}
+	}
+	s := w.sparse[id]
+	n := s.length()
+	ents := make([]Entity, n)
+	vals := reflect.MakeSlice(reflect.SliceOf(w.reg.regs[id].info.Type), n, n)
+	for i := range n {
+		ents[i] = s.entityAt(i)
+		v, _ := s.value(ents[i])
+		vals.Index(i).Set(v)
+	}
+	return ents, vals
+}
