@@ -96,6 +96,15 @@ func (w *World) Frame() uint64 { return w.frame }
 // Len is the number of live entities.
 func (w *World) Len() int { return w.alive }
 
+// CheckAlive returns nil if e is alive, or an [*EntityError] saying why not:
+// stale (and what the slot holds now), never issued, or retired.
+func (w *World) CheckAlive(e Entity) error {
+	if _, ok := w.record(e); ok {
+		return nil
+	}
+	return w.entityError(e)
+}
+
 // Alive reports whether e names a live entity of w.
 func (w *World) Alive(e Entity) bool {
 	_, ok := w.record(e)

@@ -1,3 +1,23 @@
-// Package inspector will hold the agent a game links to serve its ecs.World
-// over TCP or a Unix socket without slowing the game loop (issue 5).
+// Package inspector is the agent a game links to serve its ecs.World to
+// inspector clients (the ecsinspect terminal UI, scripts) over TCP or a
+// Unix socket, without slowing the game.
+//
+// Three lines in the game:
+//
+//	agent := inspector.New(world, inspector.Options{Game: "grazers", Schedule: schedule})
+//	if err := agent.Start(); err != nil { log.Fatal(err) }
+//	for running { schedule.Run(world); world.Tick(); agent.Sync() }
+//
+// Sync, on the game goroutine, is the only place the agent touches the
+// world: it applies the clients' commands in arrival order, copies what due
+// subscriptions ask for (a summary costs O(archetypes + systems), a page the
+// rows asked for) and hands the copies to per-client writer goroutines that
+// encode and send them. A slow client gets the newest frame of each
+// subscription (older ones are coalesced) and is dropped if its socket stays
+// stuck; the game never waits on a socket. While a client has paused the
+// game, Sync blocks, still serving commands and subscriptions.
+//
+// By default the agent listens on 127.0.0.1:7777 and refuses to listen on a
+// reachable address without a token. Options.ReadOnly refuses every command
+// that changes the world.
 package inspector

@@ -1,0 +1,330 @@
+package inspector
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// subscription is one client's standing request, owned by the game goroutine.
+type subscription struct {
+	req     protocol.Subscribe
+	period  time.Duration
+	next    time.Time
+	reset   bool // the next frame goes out full
+	query   *compiledQuery
+	since   uint32 // change tick of the previous capture
+	journal uint64 // last journal entry sent
+}
+
+func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
+	hz := m.Hz
+	if hz <= 0 {
+		hz = a.opts.DefaultHz
+	}
+	hz = min(hz, a.opts.MaxHz)
+	s := &subscription{req: *m, period: time.Duration(float64(time.Second) / hz), reset: true, since: a.w.ChangeTick()}
+	switch m.What {
+	case protocol.SubSummary, protocol.SubEvents:
+	case protocol.SubJournal:
+		if old, ok := c.subs[m.ID]; ok {
+			s.journal = old.journal
+		}
+	case protocol.SubEntity:
+		if m.Entity == 0 {
+			return fmt.Errorf("an entity subscription needs an entity")
+		}
+	case protocol.SubPage:
+		if m.Archetype == 0 {
+			q, err := compileQuery(a.w, m.Query, 0)
+			if err != nil {
+				return err
+			}
+			s.query = q
+		}
+	default:
+		return fmt.Errorf("cannot subscribe to %q: want summary, page, entity, events or journal", m.What)
+	}
+	c.subs[m.ID] = s
+	return nil
+}
+
+// capture sends a frame to every subscription that is due.
+func (a *Agent) capture(now time.Time) {
+	var summary *protocol.Summary // built once per Sync, shared by readers
+	for c := range a.live {
+		for id, s := range c.subs {
+			if now.Before(s.next) {
+				continue
+			}
+			s.next = now.Add(s.period)
+			if s.next.Before(now) {
+				s.next = now
+			}
+			var m protocol.Message
+			switch s.req.What {
+			case protocol.SubSummary:
+				if summary == nil {
+					summary = a.summary()
+				}
+				sum := *summary
+				sum.Sub = id
+				m = &sum
+			case protocol.SubPage:
+				m = a.subscribedPage(id, s)
+			case protocol.SubEntity:
+				m = a.detail(id, ecsEntity(s.req.Entity))
+			case protocol.SubEvents:
+				m = a.events(id, s.req.Sample)
+			case protocol.SubJournal:
+				j := a.journal(id, s)
+				if len(j.Entries) == 0 && !s.reset {
+					continue
+				}
+				c.reply(j) // journal entries must all arrive: never coalesced
+				s.reset = false
+				continue
+			}
+			c.frame(id, outFrame{msg: m, reset: s.reset})
+			s.reset = false
+		}
+	}
+}
+
+// nextDue is how long until a subscription is due, for a paused Sync.
+func (a *Agent) nextDue(now time.Time) time.Duration {
+	wait := time.Second
+	for c := range a.live {
+		for _, s := range c.subs {
+			wait = min(wait, s.next.Sub(now))
+		}
+	}
+	return max(wait, time.Millisecond)
+}
+
+func (a *Agent) componentSchemas() []protocol.Component {
+	comps := a.w.Components()
+	for i := len(a.schemas); i < len(comps); i++ {
+		a.schemas = append(a.schemas, schemaOf(comps[i]))
+	}
+	return a.schemas
+}
+
+// summary captures the world's summary: O(archetypes + systems + queues).
+func (a *Agent) summary() *protocol.Summary {
+	w := a.w
+	st := w.Stats()
+	s := &protocol.Summary{
+		Tick: w.Frame(), Full: true, FrameNs: a.frameNs, Entities: w.Len(), Paused: a.paused,
+		Stats:      protocol.Stats{Alive: st.Alive, Free: st.Free, Retired: st.Retired, Slots: st.Slots, Reserved: st.Reserved},
+		Components: a.componentSchemas(),
+	}
+	for _, ar := range w.Archetypes() {
+		ids := make([]uint16, len(ar.Components))
+		for i, id := range ar.Components {
+			ids[i] = uint16(id)
+		}
+		s.Archetypes = append(s.Archetypes, protocol.Archetype{ID: ar.ID, Components: ids, Len: ar.Len, Cap: ar.Cap, Bytes: ar.Bytes})
+	}
+	if a.opts.Schedule != nil {
+		for _, si := range a.opts.Schedule.Systems() {
+			sys := protocol.System{Name: si.Name, Stage: si.Stage, Reads: si.Reads, Writes: si.Writes,
+				Last: si.Last.Nanoseconds(), Mean: si.Mean.Nanoseconds(), Max: si.Max.Nanoseconds(), Count: si.Count}
+			for _, d := range si.Recent {
+				sys.Recent = append(sys.Recent, d.Nanoseconds())
+			}
+			s.Systems = append(s.Systems, sys)
+		}
+	}
+	for _, q := range w.EventQueues(0) {
+		s.Events = append(s.Events, protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total})
+	}
+	for _, r := range w.Resources() {
+		s.Resources = append(s.Resources, protocol.Resource{Name: r.Short, Value: toValue(r.Value)})
+	}
+	// The most reused slots take a pass over every slot: once a second.
+	if now := time.Now(); now.Sub(a.recycleAt) > time.Second {
+		a.recycleAt = now
+		a.recycled = a.recycled[:0]
+		for _, sl := range w.MostRecycled(8) {
+			a.recycled = append(a.recycled, protocol.Slot{Index: sl.Index, Generation: sl.Generation, Alive: sl.Alive})
+		}
+	}
+	s.Recycled = a.recycled
+	rec, _ := a.tel.recording.Load().(string)
+	s.Agent = protocol.Telemetry{
+		Clients: int(a.tel.clients.Load()), BytesSent: a.tel.bytesSent.Load(), FramesSent: a.tel.framesSent.Load(),
+		Coalesced: a.tel.coalesced.Load(), Dropped: a.tel.dropped.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
+	}
+	return s
+}
+
+// subscribedPage captures a page subscription's window.
+func (a *Agent) subscribedPage(id uint32, s *subscription) *protocol.Page {
+	limit := limitOr(s.req.Limit, 100)
+	if s.req.Archetype > 0 {
+		arch := uint32(s.req.Archetype - 1)
+		ents, total := a.w.ArchetypeEntities(arch, s.req.Offset, limit)
+		var cols []ecs.ComponentID
+		for _, ar := range a.w.Archetypes() {
+			if ar.ID == arch {
+				cols = ar.Components
+			}
+		}
+		return a.rows(id, ents, total, s.req.Offset, cols)
+	}
+	s.query.filter.Since = s.since
+	p := a.page(id, s.query, s.req.Offset, limit)
+	s.since = a.w.ChangeTick()
+	return p
+}
+
+// page captures the window [offset, offset+limit) of a query's matches.
+func (a *Agent) page(id uint32, q *compiledQuery, offset, limit int) *protocol.Page {
+	ents, total := a.w.Scan(q.filter, offset, limit)
+	return a.rows(id, ents, total, offset, q.columns)
+}
+
+func (a *Agent) rows(id uint32, ents []ecs.Entity, total, offset int, cols []ecs.ComponentID) *protocol.Page {
+	p := &protocol.Page{Sub: id, Tick: a.w.Frame(), Full: true, Total: total, Offset: offset, Columns: make([]uint16, len(cols))}
+	for i, c := range cols {
+		p.Columns[i] = uint16(c)
+	}
+	p.Rows = make([]protocol.Row, len(ents))
+	for i, e := range ents {
+		vals := make([]protocol.Value, len(cols))
+		for j, c := range cols {
+			if v, ok := a.w.Value(e, c); ok {
+				vals[j] = toValue(v)
+			}
+		}
+		p.Rows[i] = protocol.Row{Entity: wireEntity(e), Values: vals}
+	}
+	return p
+}
+
+// detail captures one entity.
+func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
+	d := &protocol.Detail{Sub: id, Tick: a.w.Frame(), Entity: wireEntity(e)}
+	arch, row, ok := a.w.Location(e)
+	if !ok {
+		d.Reason = strings.TrimPrefix(deadReason(a.w, e), "ecs: ")
+		return d
+	}
+	d.Alive, d.Archetype, d.Row = true, arch, row
+	if p, ok := a.w.Parent(e); ok {
+		d.Parent = wireEntity(p)
+	}
+	for _, k := range a.w.Children(e) {
+		d.Children = append(d.Children, wireEntity(k))
+	}
+	for _, cid := range a.w.ComponentsOf(e) {
+		v, _ := a.w.Value(e, cid)
+		d.Components = append(d.Components, protocol.ComponentValue{Component: a.w.Component(cid).Short, Value: toValue(v)})
+	}
+	return d
+}
+
+// deadReason says why e is not alive, in the kernel's words.
+func deadReason(w *ecs.World, e ecs.Entity) string {
+	if err := w.CheckAlive(e); err != nil {
+		return err.Error()
+	}
+	return "entity " + e.String() + " is alive"
+}
+
+func (a *Agent) events(id uint32, sample int) *protocol.Events {
+	if sample <= 0 {
+		sample = 8
+	}
+	ev := &protocol.Events{Sub: id, Tick: a.w.Frame()}
+	for _, q := range a.w.EventQueues(sample) {
+		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total}
+		for _, r := range q.Recent {
+			eq.Recent = append(eq.Recent, toValue(r))
+		}
+		ev.Queues = append(ev.Queues, eq)
+	}
+	return ev
+}
+
+// journal captures the entries after the last one sent, filtered.
+func (a *Agent) journal(id uint32, s *subscription) *protocol.Journal {
+	j := &protocol.Journal{Sub: id, Tick: a.w.Frame()}
+	f := s.req.Filter
+	for _, e := range a.w.JournalSince(s.journal) {
+		s.journal = e.Seq
+		comp := ""
+		if e.Component >= 0 {
+			comp = a.w.Component(ecs.ComponentID(e.Component)).Short
+		}
+		if f != "" && f != e.Entity.String() && f != comp && f != e.System {
+			continue
+		}
+		j.Entries = append(j.Entries, protocol.JournalEntry{Seq: e.Seq, Frame: e.Frame, Op: e.Op.String(),
+			Entity: wireEntity(e.Entity), Component: e.Component, System: e.System})
+	}
+	return j
+}
+
+// sparseCopy is one sparse component's entities and values.
+type sparseCopy struct {
+	id   ecs.ComponentID
+	ents []ecs.Entity
+	vals reflect.Value
+}
+
+// copyWorld copies every table and sparse set: the game goroutine's share of
+// a snapshot, at memory speed.
+func (a *Agent) copyWorld() ([]ecs.TableCopy, []sparseCopy) {
+	tables := a.w.CopyTables()
+	var sparse []sparseCopy
+	for _, c := range a.w.Components() {
+		if c.Storage == ecs.SparseStorage {
+			ents, vals := a.w.CopySparse(c.ID)
+			if len(ents) > 0 {
+				sparse = append(sparse, sparseCopy{id: c.ID, ents: ents, vals: vals})
+			}
+		}
+	}
+	return tables, sparse
+}
+
+// buildSnapshot turns copies into a Snapshot message, off the game goroutine.
+// Each sparse component becomes a table of its own.
+func buildSnapshot(tables []ecs.TableCopy, sparse []sparseCopy, tick uint64, game string, st ecs.EntityStats, schemas []protocol.Component) *protocol.Snapshot {
+	s := &protocol.Snapshot{Tick: tick, Game: game, Components: schemas,
+		Stats: protocol.Stats{Alive: st.Alive, Free: st.Free, Retired: st.Retired, Slots: st.Slots, Reserved: st.Reserved}}
+	for _, t := range tables {
+		pt := protocol.Table{Components: make([]uint16, len(t.Components)), Entities: make([]protocol.EntityID, len(t.Entities))}
+		for i, c := range t.Components {
+			pt.Components[i] = uint16(c)
+		}
+		for i, e := range t.Entities {
+			pt.Entities[i] = wireEntity(e)
+		}
+		for _, col := range t.Columns {
+			vals := make([]protocol.Value, col.Len())
+			for i := range vals {
+				vals[i] = toValue(col.Index(i))
+			}
+			pt.Columns = append(pt.Columns, vals)
+		}
+		s.Tables = append(s.Tables, pt)
+	}
+	for _, sp := range sparse {
+		pt := protocol.Table{Components: []uint16{uint16(sp.id)}, Entities: make([]protocol.EntityID, len(sp.ents))}
+		vals := make([]protocol.Value, len(sp.ents))
+		for i, e := range sp.ents {
+			pt.Entities[i] = wireEntity(e)
+			vals[i] = toValue(sp.vals.Index(i))
+		}
+		pt.Columns = [][]protocol.Value{vals}
+		s.Tables = append(s.Tables, pt)
+	}
+	return s
+}

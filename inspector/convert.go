@@ -1,0 +1,126 @@
+package inspector
+
+import (
+	"reflect"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+var entityType = reflect.TypeFor[ecs.Entity]()
+
+// maxValueDepth stops runaway recursion through self-referencing types.
+const maxValueDepth = 16
+
+// toValue turns a Go value of a component (or event, resource) into its
+// wire form: structs as maps of exported fields, arrays and slices as lists,
+// entities as handles.
+func toValue(v reflect.Value) protocol.Value { return toValueDepth(v, 0) }
+
+func toValueDepth(v reflect.Value, depth int) protocol.Value {
+	if depth > maxValueDepth || !v.IsValid() {
+		return protocol.Nil()
+	}
+	if v.Type() == entityType {
+		e := v.Interface().(ecs.Entity)
+		return protocol.UintValue(uint64(protocol.MakeEntityID(e.Index(), e.Generation())))
+	}
+	switch v.Kind() {
+	case reflect.Bool:
+		return protocol.BoolValue(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return protocol.IntValue(v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return protocol.UintValue(v.Uint())
+	case reflect.Float32, reflect.Float64:
+		return protocol.FloatValue(v.Float())
+	case reflect.String:
+		return protocol.StringValue(v.String())
+	case reflect.Struct:
+		t := v.Type()
+		fields := make([]protocol.Field, 0, t.NumField())
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() {
+				fields = append(fields, protocol.Field{Name: f.Name, Value: toValueDepth(v.Field(i), depth+1)})
+			}
+		}
+		return protocol.MapValue(fields...)
+	case reflect.Array, reflect.Slice:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return protocol.Nil()
+		}
+		items := make([]protocol.Value, v.Len())
+		for i := range items {
+			items[i] = toValueDepth(v.Index(i), depth+1)
+		}
+		return protocol.ListValue(items...)
+	case reflect.Map:
+		if v.IsNil() {
+			return protocol.Nil()
+		}
+		fields := make([]protocol.Field, 0, v.Len())
+		iter := v.MapRange()
+		for iter.Next() {
+			k := iter.Key()
+			name := ""
+			if k.Kind() == reflect.String {
+				name = k.String()
+			} else {
+				name = toValueDepth(k, depth+1).String()
+			}
+			fields = append(fields, protocol.Field{Name: name, Value: toValueDepth(iter.Value(), depth+1)})
+		}
+		return protocol.MapValue(fields...)
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return protocol.Nil()
+		}
+		return toValueDepth(v.Elem(), depth+1)
+	}
+	return protocol.StringValue(v.Type().String())
+}
+
+// fromValue turns a wire value into plain Go for ecs.NewValue and
+// ecs.World.SetField: maps, lists, numbers, strings, bools.
+func fromValue(v protocol.Value) any { return v.Interface() }
+
+// schemaOf turns a component's description into its wire form.
+func schemaOf(in ecs.ComponentInfo) protocol.Component {
+	return protocol.Component{
+		ID: uint16(in.ID), Name: in.Name, Short: in.Short, Size: int(in.Size),
+		Storage: in.Storage.String(), Fields: fieldSchemas(in.Fields),
+	}
+}
+
+func fieldSchemas(fs []ecs.Field) []protocol.FieldSchema {
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]protocol.FieldSchema, len(fs))
+	for i := range fs {
+		out[i] = fieldSchema(&fs[i])
+	}
+	return out
+}
+
+func fieldSchema(f *ecs.Field) protocol.FieldSchema {
+	s := protocol.FieldSchema{Name: f.Name, Kind: f.Kind.String(), Type: f.Type, Len: f.Len, Fields: fieldSchemas(f.Fields)}
+	if f.Elem != nil {
+		e := fieldSchema(f.Elem)
+		s.Elem = &e
+	}
+	if f.Key != nil {
+		k := fieldSchema(f.Key)
+		s.Key = &k
+	}
+	return s
+}
+
+func wireEntity(e ecs.Entity) protocol.EntityID {
+	if e.IsZero() {
+		return 0
+	}
+	return protocol.MakeEntityID(e.Index(), e.Generation())
+}
+
+func ecsEntity(e protocol.EntityID) ecs.Entity { return ecs.EntityOf(e.Index(), e.Generation()) }

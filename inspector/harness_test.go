@@ -1,0 +1,212 @@
+package inspector
+
+import (
+	"net"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+type Position struct{ X, Y float64 }
+type Velocity struct{ X, Y float64 }
+type Health struct{ HP int }
+type Frozen struct{}
+type Name struct{ Value string }
+
+// game runs a small world with an agent, its loop on its own goroutine as a
+// real game's would be.
+type game struct {
+	t      *testing.T
+	w      *ecs.World
+	agent  *Agent
+	frames atomic.Int64
+	do     chan func()
+	stop   chan struct{}
+	done   chan struct{}
+	ents   []ecs.Entity
+}
+
+func startGame(t *testing.T, opts Options) *game {
+	t.Helper()
+	g := &game{t: t, w: ecs.NewWorld(), do: make(chan func()), stop: make(chan struct{}), done: make(chan struct{})}
+	spawn := ecs.NewMap3[Position, Velocity, Health](g.w)
+	for i := range 20 {
+		g.ents = append(g.ents, spawn.Spawn(Position{X: float64(i)}, Velocity{X: 1}, Health{HP: i}))
+	}
+	names := ecs.NewMap[Name](g.w)
+	_ = names.Add(g.ents[0], Name{Value: "orc chief"})
+	_ = ecs.NewMap[Frozen](g.w).Add(g.ents[1], Frozen{})
+	_ = g.w.SetParent(g.ents[2], g.ents[0])
+	move := ecs.NewQuery2[Position, Velocity](g.w, ecs.Write[Position]())
+	s := ecs.NewSchedule()
+	s.Add("movement", func(*ecs.World, *ecs.Commands) {
+		for p, v := range move.All() {
+			p.X += v.X * 0.001
+		}
+	}, ecs.Reads[Velocity](), ecs.Writes[Position]())
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:0"
+	}
+	opts.Schedule = s
+	opts.Game = "test"
+	g.agent = New(g.w, opts)
+	if err := g.agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(g.done)
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-g.stop:
+				return
+			case fn := <-g.do:
+				fn()
+			case <-tick.C:
+				s.Run(g.w)
+				_ = g.w.Tick()
+				g.agent.Sync()
+				g.frames.Add(1)
+			}
+		}
+	}()
+	t.Cleanup(g.close)
+	return g
+}
+
+func (g *game) close() {
+	select {
+	case <-g.stop:
+		return
+	default:
+	}
+	_ = g.agent.Close()
+	close(g.stop)
+	<-g.done
+}
+
+// on runs fn on the game goroutine, between frames.
+func (g *game) on(fn func()) {
+	g.t.Helper()
+	done := make(chan struct{})
+	select {
+	case g.do <- func() { fn(); close(done) }:
+	case <-time.After(5 * time.Second):
+		g.t.Fatal("the game loop is stuck")
+	}
+	<-done
+}
+
+// testClient is a test's connection to the agent.
+type testClient struct {
+	t    *testing.T
+	conn *protocol.Conn
+	id   uint32
+}
+
+func dial(t *testing.T, g *game, hello protocol.Hello) *testClient {
+	t.Helper()
+	c, err := tryDial(g, hello)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.conn.Close() })
+	c.t = t
+	return c
+}
+
+func tryDial(g *game, hello protocol.Hello) (*testClient, error) {
+	nc, err := net.Dial("tcp", g.agent.Addr())
+	if err != nil {
+		return nil, err
+	}
+	conn := protocol.NewConn(nc)
+	if hello.Client == "" {
+		hello.Client = "test"
+	}
+	if _, err := protocol.ClientHandshake(conn, hello, 2*time.Second); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return &testClient{conn: conn}, nil
+}
+
+// request sends m with a fresh id and returns the id.
+func (c *testClient) request(m protocol.Request) uint32 {
+	c.t.Helper()
+	c.id++
+	setID(m, c.id)
+	if err := c.conn.Send(m); err != nil {
+		c.t.Fatal(err)
+	}
+	return c.id
+}
+
+func setID(m protocol.Request, id uint32) {
+	switch m := m.(type) {
+	case *protocol.Subscribe:
+		m.ID = id
+	case *protocol.Unsubscribe:
+		m.ID = id
+	case *protocol.Query:
+		m.ID = id
+	case *protocol.GetEntity:
+		m.ID = id
+	case *protocol.SetField:
+		m.ID = id
+	case *protocol.AddComponent:
+		m.ID = id
+	case *protocol.RemoveComponent:
+		m.ID = id
+	case *protocol.Spawn:
+		m.ID = id
+	case *protocol.Despawn:
+		m.ID = id
+	case *protocol.Pause:
+		m.ID = id
+	case *protocol.Resume:
+		m.ID = id
+	case *protocol.Step:
+		m.ID = id
+	case *protocol.SnapshotRequest:
+		m.ID = id
+	}
+}
+
+// await reads messages until keep accepts one (or times out).
+func (c *testClient) await(keep func(protocol.Message) bool) protocol.Message {
+	c.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	_ = c.conn.SetReadDeadline(deadline)
+	defer c.conn.SetReadDeadline(time.Time{})
+	for {
+		m, err := c.conn.Receive()
+		if err != nil {
+			c.t.Fatalf("waiting for a message: %v", err)
+		}
+		if keep(m) {
+			return m
+		}
+	}
+}
+
+// reply sends m and waits for its reply.
+func (c *testClient) reply(m protocol.Request) *protocol.Reply {
+	c.t.Helper()
+	id := c.request(m)
+	return c.await(func(m protocol.Message) bool {
+		r, ok := m.(*protocol.Reply)
+		return ok && r.ID == id
+	}).(*protocol.Reply)
+}
+
+func (c *testClient) summary() *protocol.Summary {
+	c.t.Helper()
+	return c.await(func(m protocol.Message) bool { _, ok := m.(*protocol.Summary); return ok }).(*protocol.Summary)
+}
+
+func wire(e ecs.Entity) protocol.EntityID { return protocol.MakeEntityID(e.Index(), e.Generation()) }

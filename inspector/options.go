@@ -1,0 +1,117 @@
+package inspector
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+)
+
+// DefaultAddr is where an agent listens unless told otherwise.
+const DefaultAddr = "127.0.0.1:7777"
+
+// Options configure an Agent. The zero value is a sensible agent on
+// DefaultAddr.
+type Options struct {
+	// Addr is "host:port" for TCP or "unix:/path/to/socket". Default
+	// DefaultAddr. Port 0 picks a free port (see Agent.Addr).
+	Addr string
+	// Token, if set, must be presented by clients in their hello.
+	Token string
+	// AllowRemote lets the agent listen on an address other machines can
+	// reach without a token. Without it that is refused: anyone who can
+	// reach the port could read and edit the game.
+	AllowRemote bool
+	// ReadOnly refuses every command that changes the world or its flow
+	// (edits, spawns, despawns, pause, step) with the code "read-only".
+	ReadOnly bool
+	// Game names the game in the handshake and in recordings.
+	Game string
+	// Schedule, if set, is reported: its systems and their timings.
+	Schedule *ecs.Schedule
+	// MaxClients bounds connected clients; more are refused as busy.
+	// Default 8.
+	MaxClients int
+	// MaxFrame bounds the frames the agent reads from a client, in bytes.
+	// Default 1 MiB: client messages are small.
+	MaxFrame int
+	// HandshakeTimeout drops a client that connects and says nothing.
+	// Default 5 s.
+	HandshakeTimeout time.Duration
+	// StuckTimeout drops a client whose socket takes no data for this
+	// long. Default 10 s.
+	StuckTimeout time.Duration
+	// DefaultHz is the rate of a subscription that names none. Default 10.
+	DefaultHz float64
+	// MaxHz caps subscription rates. Default 60.
+	MaxHz float64
+	// JournalSize is the structural journal the agent turns on (entries);
+	// 0 means 4096, a negative value leaves the world's journal as it is.
+	JournalSize int
+}
+
+func (o *Options) defaults() {
+	if o.Addr == "" {
+		o.Addr = DefaultAddr
+	}
+	if o.MaxClients <= 0 {
+		o.MaxClients = 8
+	}
+	if o.MaxFrame <= 0 {
+		o.MaxFrame = 1 << 20
+	}
+	if o.HandshakeTimeout <= 0 {
+		o.HandshakeTimeout = 5 * time.Second
+	}
+	if o.StuckTimeout <= 0 {
+		o.StuckTimeout = 10 * time.Second
+	}
+	if o.DefaultHz <= 0 {
+		o.DefaultHz = 10
+	}
+	if o.MaxHz <= 0 {
+		o.MaxHz = 60
+	}
+	if o.JournalSize == 0 {
+		o.JournalSize = 4096
+	}
+}
+
+// listen opens the listener Options ask for, refusing a reachable address
+// without a token unless AllowRemote.
+func (o *Options) listen() (net.Listener, error) {
+	if path, ok := strings.CutPrefix(o.Addr, "unix:"); ok {
+		if path == "" {
+			return nil, errors.New("inspector: unix: needs a socket path, like unix:/tmp/game.sock")
+		}
+		ln, err := net.Listen("unix", path)
+		if err != nil {
+			return nil, fmt.Errorf("inspector: listen on %s: %w", o.Addr, err)
+		}
+		return ln, nil
+	}
+	host, _, err := net.SplitHostPort(o.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("inspector: address %q: want host:port or unix:/path (%v)", o.Addr, err)
+	}
+	if !isLoopback(host) && o.Token == "" && !o.AllowRemote {
+		return nil, fmt.Errorf("inspector: refusing to listen on %s without a token: anyone who can reach it could read and edit the game; "+
+			"set Options.Token (clients pass --token), listen on 127.0.0.1, or set Options.AllowRemote to accept the risk", o.Addr)
+	}
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("inspector: listen on %s: %w", o.Addr, err)
+	}
+	return ln, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
