@@ -53,12 +53,28 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 	return nil
 }
 
+// captureBudget bounds the time one Sync spends copying pages for all
+// clients together; subscriptions past it stay due and go first next frame,
+// so greedy clients cannot hold the game.
+const captureBudget = 2 * time.Millisecond
+
 // capture sends a frame to every subscription that is due.
 func (a *Agent) capture(now time.Time) {
 	var summary *protocol.Summary // built once per Sync, shared by readers
+	start := time.Now()
 	for c := range a.live {
 		for id, s := range c.subs {
 			if now.Before(s.next) {
+				continue
+			}
+			if s.req.What == protocol.SubPage && time.Since(start) > captureBudget {
+				continue // due still: next Sync
+			}
+			if !s.reset && c.pending(id) {
+				// The client has not taken the last frame: skip the copy
+				// that would only replace it.
+				s.next = now.Add(s.period)
+				a.tel.coalesced.Add(1)
 				continue
 			}
 			s.next = now.Add(s.period)

@@ -88,6 +88,15 @@ func (c *client) frame(sub uint32, f outFrame) {
 	c.wake()
 }
 
+// pending reports whether a frame of sub waits unsent: the client is behind,
+// and capturing another would only replace it.
+func (c *client) pending(sub uint32) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, waiting := c.frames[sub]
+	return waiting
+}
+
 // drop disconnects the client, once.
 func (c *client) drop(reason error) {
 	c.once.Do(func() {
