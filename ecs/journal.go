@@ -66,8 +66,11 @@ func (j *journal) slot() *journalRec {
 	return r
 }
 
-// actorID interns a name for the journal's System field.
+// actorID interns a name for the journal's System field. Command buffers
+// may be made from several goroutines: it locks.
 func (w *World) actorID(name string) uint16 {
+	w.actorsMu.Lock()
+	defer w.actorsMu.Unlock()
 	for i, n := range w.actors {
 		if n == name {
 			return uint16(i)
@@ -101,7 +104,7 @@ func (w *World) Journal() []JournalEntry {
 	out := make([]JournalEntry, 0, n)
 	for s := j.next - n; s < j.next; s++ {
 		r := &j.ring[s%uint64(len(j.ring))]
-		out = append(out, JournalEntry{Seq: s + 1, Frame: r.frame, Op: r.op, Entity: r.e, Component: int(r.comp), System: w.actors[r.actor]})
+		out = append(out, JournalEntry{Seq: s + 1, Frame: r.frame, Op: r.op, Entity: r.e, Component: int(r.comp), System: w.actorName(r.actor)})
 	}
 	return out
 }
@@ -140,4 +143,10 @@ func (w *World) logMove(e Entity, src, dst *table) {
 			w.logStructural(OpRemove, e, int(id))
 		}
 	}
+}
+
+func (w *World) actorName(id uint16) string {
+	w.actorsMu.Lock()
+	defer w.actorsMu.Unlock()
+	return w.actors[id]
 }

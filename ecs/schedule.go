@@ -99,6 +99,11 @@ func (s *Schedule) Add(name string, fn SystemFunc, access ...Access) {
 // Run runs every stage in order on w.
 func (s *Schedule) Run(w *World) {
 	for _, st := range s.stages {
+		for _, sys := range st.systems { // buffers made here, not by systems running at once
+			if sys.cmdsOf != w {
+				sys.cmds, sys.cmdsOf = w.NewCommands(sys.name), w
+			}
+		}
 		// Systems change the world's structure through their command
 		// buffers only, in either mode, so a system written for one mode
 		// works in the other.
@@ -120,9 +125,6 @@ func (s *Schedule) Run(w *World) {
 }
 
 func (sys *system) run(w *World) {
-	if sys.cmdsOf != w {
-		sys.cmds, sys.cmdsOf = w.NewCommands(sys.name), w
-	}
 	start := time.Now()
 	sys.fn(w, sys.cmds)
 	sys.timing.record(time.Since(start))

@@ -3,6 +3,7 @@ package ecs
 import (
 	"math"
 	"reflect"
+	"sync"
 	"sync/atomic"
 )
 
@@ -37,6 +38,7 @@ type World struct {
 	journal      *journal
 	actor        uint16   // who makes structural changes now: an index into actors
 	actors       []string // names for the journal: "external", "commands", systems
+	actorsMu     sync.Mutex
 }
 
 // entityRecord is where a slot's entity lives; table == deadTable for a free

@@ -128,8 +128,10 @@ func TestFaultsLeaveTheGameAlone(t *testing.T) {
 		go func() { defer close(done); fault() }()
 		during := g.pace(200 * time.Millisecond)
 		<-done
-		if during < normal/2 {
-			t.Errorf("%s: the game slowed to %d frames in 200ms (normally %d)", name, during, normal)
+		// Not a timing test: the game must keep running (a Sync that waited
+		// on a socket would stop it), whatever else loads the machine.
+		if during < normal/20+1 {
+			t.Errorf("%s: the game nearly stopped: %d frames in 200ms (normally %d)", name, during, normal)
 		}
 		// The good client still gets frames.
 		good.summary()
