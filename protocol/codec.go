@@ -138,7 +138,7 @@ func Decode(b []byte) (Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := dec.Decode(m); err != nil {
+	if err := decodeSafe(dec, m); err != nil {
 		return nil, fmt.Errorf("protocol: decode %T: %w", m, err)
 	}
 	for range parts - 2 { // room to grow: later versions may add parts
@@ -147,4 +147,26 @@ func Decode(b []byte) (Message, error) {
 		}
 	}
 	return m, nil
+}
+
+// unmarshal is msgpack.Unmarshal made safe for hostile bytes: the library
+// panics on some inputs (nil decoded into a struct field, for one); that
+// panic becomes an error here.
+func unmarshal(b []byte, v any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("protocol: malformed msgpack: %v", r)
+		}
+	}()
+	return msgpack.Unmarshal(b, v)
+}
+
+// decodeSafe is dec.Decode with the same guard.
+func decodeSafe(dec *msgpack.Decoder, v any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("malformed msgpack: %v", r)
+		}
+	}()
+	return dec.Decode(v)
 }

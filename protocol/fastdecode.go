@@ -1,9 +1,5 @@
 package protocol
 
-import (
-	"github.com/vmihailenco/msgpack/v5"
-)
-
 // bodyDecoder is implemented by the messages whose bodies are decoded by
 // hand straight from the frame's bytes: the large ones.
 type bodyDecoder interface {
@@ -27,7 +23,7 @@ func (r *reader) skipRaw() []byte {
 func (r *reader) generic(v any) {
 	raw := r.skipRaw()
 	if r.err == nil {
-		if err := msgpack.Unmarshal(raw, v); err != nil {
+		if err := unmarshal(raw, v); err != nil {
 			r.fail(err)
 		}
 	}

@@ -261,7 +261,7 @@ func ReadRecording(r io.ReaderAt, size int64) (*Recording, error) {
 	if _, err := checkMsgpack(hb, 4, decodeBudget(len(hb))); err != nil {
 		return nil, fmt.Errorf("recording header: %w", err)
 	}
-	if err := msgpack.Unmarshal(hb, &rec.Header); err != nil {
+	if err := unmarshal(hb, &rec.Header); err != nil {
 		return nil, fmt.Errorf("recording header: %w", err)
 	}
 	first := 12 + hlen
