@@ -68,6 +68,11 @@ func compileQuery(w *ecs.World, expr string, since uint32) (*compiledQuery, erro
 			preds = append(preds, p)
 		}
 	}
+	if len(ex.Terms) == 0 { // everything: show every component there is
+		for _, c := range w.Components() {
+			column(c.ID)
+		}
+	}
 	if len(preds) > 0 {
 		q.filter.Match = func(e ecs.Entity) bool {
 			for _, p := range preds {

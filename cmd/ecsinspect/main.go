@@ -29,13 +29,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 		stop := make(chan os.Signal, 1)
 		signal.Notify(stop, os.Interrupt)
 		defer signal.Stop(stop)
-		err := runDemo(args[1:], stdout, stop)
+		err := runDemo(args[1:], stdout, stderr, stop)
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "ecsinspect demo:", err)
 			return 2
+		}
+		return 0
+	case "attach":
+		err := runAttach(args[1:], stdout, stderr)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "ecsinspect attach:", err)
+			return 1
 		}
 		return 0
 	default:
@@ -49,10 +59,13 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `ecsinspect: inspect worlds built on the ecs package
 
 Usage:
-  ecsinspect demo [--entities N] [--hz H] [--frames N] [--seed S]
-                        run the demo ecosystem with a live status line
+  ecsinspect demo [--entities N] [--headless]
+                        run the demo ecosystem with an agent and open the UI on it
+  ecsinspect attach [ADDR] [--token T]
+                        open the UI on a running game (default 127.0.0.1:7777,
+                        or unix:/path/to/socket)
   ecsinspect --version  print the version
 
-Run "ecsinspect demo --help" for the demo's flags.
+Run "ecsinspect COMMAND --help" for a command's flags.
 `)
 }

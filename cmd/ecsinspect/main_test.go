@@ -8,7 +8,7 @@ import (
 
 func TestDemoRunsAndReports(t *testing.T) {
 	var out, errs bytes.Buffer
-	code := run([]string{"demo", "--entities", "500", "--hz", "1000", "--frames", "50"}, &out, &errs)
+	code := run([]string{"demo", "--headless", "--entities", "500", "--hz", "1000", "--frames", "50"}, &out, &errs)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
@@ -20,8 +20,8 @@ func TestDemoRunsAndReports(t *testing.T) {
 func TestDemoIsReproducible(t *testing.T) {
 	a, b := newDemoWorld(300, 7), newDemoWorld(300, 7)
 	for range 200 {
-		a.step(1.0 / 60)
-		b.step(1.0 / 60)
+		a.step()
+		b.step()
 	}
 	if a.w.Len() != b.w.Len() || a.births != b.births || a.deaths != b.deaths {
 		t.Errorf("same seed, different runs: %d/%d/%d vs %d/%d/%d", a.w.Len(), a.births, a.deaths, b.w.Len(), b.births, b.deaths)

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/ecsinspect/ecsinspect/inspector"
+)
+
+// runAttach opens the UI on a running game's agent.
+func runAttach(args []string, out, errOut io.Writer) error {
+	fs := flag.NewFlagSet("attach", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.Usage = func() {
+		fmt.Fprint(out, "Usage: ecsinspect attach [ADDR] [--token T]\n\nOpens the terminal UI on the game whose agent listens at ADDR\n(host:port, default "+inspector.DefaultAddr+", or unix:/path).\n\n")
+		fs.PrintDefaults()
+	}
+	token := fs.String("token", "", "the agent's token, if it wants one")
+	if err := fs.Parse(reorder(args)); err != nil {
+		return err
+	}
+	addr := inspector.DefaultAddr
+	switch fs.NArg() {
+	case 0:
+	case 1:
+		addr = fs.Arg(0)
+	default:
+		return fmt.Errorf("one address, please; got %v", fs.Args())
+	}
+	// Fail fast with a clear message if nothing listens there.
+	c, _, err := connect(addr, *token, "ecsinspect "+version)
+	if err != nil {
+		return err
+	}
+	c.Close()
+	return runTUI(addr, *token, errOut)
+}
+
+// reorder moves flags before positional arguments, so "attach ADDR --token
+// T" works as well as "attach --token T ADDR".
+func reorder(args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) > 1 && a[0] == '-' {
+			flags = append(flags, a)
+			if !containsEq(a) && i+1 < len(args) && !isBoolFlag(a) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+			continue
+		}
+		pos = append(pos, a)
+	}
+	return append(flags, pos...)
+}
+
+func containsEq(s string) bool {
+	for _, c := range s {
+		if c == '=' {
+			return true
+		}
+	}
+	return false
+}
+
+var boolFlags = map[string]bool{"--json": true, "-json": true, "--recursive": true, "-recursive": true, "--headless": true, "-headless": true, "-h": true, "--help": true, "-help": true}
+
+func isBoolFlag(s string) bool { return boolFlags[s] }

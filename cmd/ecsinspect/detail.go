@@ -1,0 +1,191 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// detailLine is one line of the entity detail: a component or a field.
+type detailLine struct {
+	text      string
+	path      string // "Position.X" for an editable field
+	component string // the component the line belongs to
+	value     protocol.Value
+}
+
+func (m *model) openDetail(e protocol.EntityID) tea.Cmd {
+	m.showDetail, m.detailLine, m.detail = true, 0, nil
+	m.prevDetail = map[string]string{}
+	m.changedAt = map[string]time.Time{}
+	return m.sess.subscribe(protocol.Subscribe{ID: subDetail, What: protocol.SubEntity, Entity: e, Hz: 10})
+}
+
+// setDetail takes a new frame of the entity, noting which values changed.
+func (m *model) setDetail(d *protocol.Detail) {
+	now := time.Now()
+	seen := map[string]string{}
+	for _, l := range detailLines(d) {
+		if l.path == "" {
+			continue
+		}
+		v := l.value.String()
+		if old, ok := m.prevDetail[l.path]; ok && old != v {
+			m.changedAt[l.path] = now
+		}
+		seen[l.path] = v
+	}
+	m.prevDetail = seen
+	m.detail = d
+}
+
+// detailLines flattens the entity's components into lines, fields as a tree.
+func detailLines(d *protocol.Detail) []detailLine {
+	var out []detailLine
+	for _, c := range d.Components {
+		out = append(out, detailLine{text: c.Component, component: c.Component})
+		out = appendFields(out, c.Component, c.Component, c.Value, 1)
+	}
+	return out
+}
+
+func appendFields(out []detailLine, comp, path string, v protocol.Value, depth int) []detailLine {
+	indent := strings.Repeat("  ", depth)
+	switch v.Kind() {
+	case protocol.KindMap:
+		for i := range v.Len() {
+			name, fv := v.Entry(i)
+			p := path + "." + name
+			if fv.Kind() == protocol.KindMap || (fv.Kind() == protocol.KindList && fv.Len() <= 16) {
+				out = append(out, detailLine{text: indent + name, component: comp})
+				out = appendFields(out, comp, p, fv, depth+1)
+				continue
+			}
+			out = append(out, detailLine{text: indent + name + " = " + short(fv), path: p, component: comp, value: fv})
+		}
+	case protocol.KindList:
+		for i := range v.Len() {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			out = append(out, detailLine{text: fmt.Sprintf("%s[%d] = %s", indent, i, short(v.Index(i))), path: p, component: comp, value: v.Index(i)})
+		}
+	}
+	return out
+}
+
+func (m *model) detailView() []string {
+	d := m.detail
+	if d == nil {
+		return []string{"loading entity…"}
+	}
+	if !d.Alive {
+		return []string{m.styles.Header.Render("Entity " + d.Entity.String()), m.styles.Error.Render(d.Reason), "", "esc to go back"}
+	}
+	out := []string{
+		m.styles.Header.Render("Entity " + d.Entity.String()),
+		fmt.Sprintf("archetype %d row %d  generation %d (slot recycled %d times)", d.Archetype, d.Row, d.Entity.Generation(), d.Entity.Generation()-1),
+	}
+	rel := "parent: none"
+	if d.Parent != 0 {
+		rel = "parent: " + d.Parent.String()
+	}
+	if len(d.Children) > 0 {
+		kids := make([]string, len(d.Children))
+		for i, k := range d.Children {
+			kids[i] = k.String()
+		}
+		rel += "  children: " + strings.Join(kids, " ")
+	}
+	out = append(out, rel, "")
+	lines := detailLines(d)
+	m.detailLine = max(min(m.detailLine, len(lines)-1), 0)
+	lo, hi := window(m.detailLine, len(lines), m.bodyHeight()-len(out))
+	for i := lo; i < hi; i++ {
+		l := lines[i]
+		text := l.text
+		if l.path == "" {
+			text = m.styles.Title.Render(text)
+		} else if t, ok := m.changedAt[l.path]; ok && time.Since(t) < 1500*time.Millisecond {
+			text = m.styles.Changed.Render(text)
+		}
+		if i == m.detailLine {
+			text = m.styles.Selected.Render(fit(text, m.width))
+		}
+		out = append(out, text)
+	}
+	return out
+}
+
+func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	var lines []detailLine
+	if m.detail != nil {
+		lines = detailLines(m.detail)
+	}
+	switch {
+	case msg.String() == "esc":
+		m.showDetail = false
+		return m, m.sess.unsubscribe(subDetail)
+	case msg.String() == "up" || msg.String() == "k":
+		m.detailLine--
+	case msg.String() == "down" || msg.String() == "j":
+		m.detailLine++
+	case msg.String() == "e":
+		if m.readOnly {
+			m.setFlash("read-only agent: editing is off", true)
+			return m, nil
+		}
+		if m.detailLine < len(lines) && lines[m.detailLine].path != "" {
+			l := lines[m.detailLine]
+			m.editing, m.editPath = true, l.path
+			v := l.value.String()
+			m.edit.SetValue(v)
+			m.edit.CursorEnd()
+			return m, m.edit.Focus()
+		}
+		m.setFlash("move to a field to edit it", true)
+	case msg.String() == "x":
+		if m.detailLine < len(lines) && !m.readOnly {
+			comp, e := lines[m.detailLine].component, m.detail.Entity
+			m.confirm = fmt.Sprintf("remove %s from %s?", comp, e)
+			m.confirmYes = m.sess.request("remove "+comp, func(id uint32) protocol.Message {
+				return &protocol.RemoveComponent{ID: id, Entity: e, Component: comp}
+			})
+		}
+	case msg.String() == "D":
+		if m.detail != nil && !m.readOnly {
+			e := m.detail.Entity
+			recursive := len(m.detail.Children) > 0
+			what := "despawn " + e.String()
+			if recursive {
+				what += fmt.Sprintf(" and its %d children (recursively)", len(m.detail.Children))
+			}
+			m.confirm = what + "?"
+			m.confirmYes = m.sess.request("despawn", func(id uint32) protocol.Message {
+				return &protocol.Despawn{ID: id, Entity: e, Recursive: recursive}
+			})
+		}
+	}
+	return m, nil
+}
+
+func (m *model) editKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch msg.Type {
+	case tea.KeyEnter:
+		m.editing = false
+		m.edit.Blur()
+		path, v, e := m.editPath, parseInput(m.edit.Value()), m.detail.Entity
+		return m, m.sess.request("set "+path, func(id uint32) protocol.Message {
+			return &protocol.SetField{ID: id, Entity: e, Path: path, Value: v}
+		})
+	case tea.KeyEsc:
+		m.editing = false
+		m.edit.Blur()
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.edit, cmd = m.edit.Update(msg)
+	return m, cmd
+}

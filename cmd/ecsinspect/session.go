@@ -1,0 +1,259 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// Subscription ids the UI uses.
+const (
+	subSummary uint32 = 1
+	subPage    uint32 = 2
+	subDetail  uint32 = 3
+	subEvents  uint32 = 4
+	subJournal uint32 = 5
+)
+
+// connState is what the status bar says of the connection.
+type connState int
+
+const (
+	stateConnecting connState = iota
+	stateConnected
+	stateReconnecting
+	stateClosed
+)
+
+// Messages from the session to the UI.
+type (
+	connMsg struct {
+		state   connState
+		err     error
+		attempt int
+		welcome *protocol.Welcome
+	}
+	summaryMsg struct{ s *protocol.Summary }
+	pageMsg    struct{ p *protocol.Page }
+	detailMsg  struct{ d *protocol.Detail }
+	eventsMsg  struct{ e *protocol.Events }
+	journalMsg struct{ j *protocol.Journal }
+	replyMsg   struct {
+		r    *protocol.Reply
+		what string
+	}
+)
+
+// session keeps one connection to an agent: it connects (and reconnects
+// with backoff), resubscribes, applies deltas and hands whole frames to the
+// UI. Requests may be sent from any goroutine.
+type session struct {
+	addr, token string
+	send        func(tea.Msg) // the program's Send
+
+	mu      sync.Mutex
+	conn    *protocol.Conn
+	nextID  uint32
+	subs    map[uint32]protocol.Subscribe
+	pending map[uint32]string // request id -> what it was, for the status bar
+	closed  chan struct{}
+	once    sync.Once
+}
+
+func newSession(addr, token string) *session {
+	return &session{addr: addr, token: token, subs: map[uint32]protocol.Subscribe{}, pending: map[uint32]string{},
+		nextID: 100, closed: make(chan struct{})}
+}
+
+// dial connects to "host:port" or "unix:/path".
+func dial(addr string, timeout time.Duration) (net.Conn, error) {
+	if path, ok := strings.CutPrefix(addr, "unix:"); ok {
+		return net.DialTimeout("unix", path, timeout)
+	}
+	return net.DialTimeout("tcp", addr, timeout)
+}
+
+// connect dials and does the handshake once.
+func connect(addr, token, client string) (*protocol.Conn, *protocol.Welcome, error) {
+	nc, err := dial(addr, 3*time.Second)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot reach an agent at %s: %w", addr, err)
+	}
+	c := protocol.NewConn(nc)
+	w, err := protocol.ClientHandshake(c, protocol.Hello{Client: client, Token: token}, 5*time.Second)
+	if err != nil {
+		nc.Close()
+		return nil, nil, err
+	}
+	return c, w, nil
+}
+
+// run keeps the session connected until close.
+func (s *session) run() {
+	attempt := 0
+	for {
+		select {
+		case <-s.closed:
+			return
+		default:
+		}
+		c, w, err := connect(s.addr, s.token, "ecsinspect "+version)
+		if err != nil {
+			attempt++
+			s.send(connMsg{state: stateReconnecting, err: err, attempt: attempt})
+			var re *protocol.RejectError
+			if errors.As(err, &re) && (re.Code == protocol.ErrToken || re.Code == protocol.ErrVersion) {
+				s.send(connMsg{state: stateClosed, err: err})
+				return // retrying will not help
+			}
+			select {
+			case <-time.After(backoff(attempt)):
+			case <-s.closed:
+				return
+			}
+			continue
+		}
+		attempt = 0
+		s.mu.Lock()
+		s.conn = c
+		subs := make([]protocol.Subscribe, 0, len(s.subs))
+		for _, sub := range s.subs {
+			subs = append(subs, sub)
+		}
+		s.mu.Unlock()
+		s.send(connMsg{state: stateConnected, welcome: w})
+		for i := range subs {
+			_ = s.write(&subs[i])
+		}
+		s.read(c)
+		s.mu.Lock()
+		s.conn = nil
+		s.mu.Unlock()
+		c.Close()
+	}
+}
+
+func backoff(attempt int) time.Duration {
+	d := 250 * time.Millisecond << min(attempt-1, 5)
+	return min(d, 5*time.Second)
+}
+
+// read passes frames to the UI, deltas applied, until the connection fails.
+func (s *session) read(c *protocol.Conn) {
+	var summary *protocol.Summary
+	pages := map[uint32]*protocol.Page{}
+	for {
+		m, err := c.Receive()
+		if err != nil {
+			select {
+			case <-s.closed:
+			default:
+				s.send(connMsg{state: stateReconnecting, err: err, attempt: 1})
+			}
+			return
+		}
+		switch m := m.(type) {
+		case *protocol.Summary:
+			if next, err := protocol.ApplySummary(summary, m); err == nil {
+				summary = next
+				s.send(summaryMsg{summary})
+			}
+		case *protocol.Page:
+			if next, err := protocol.ApplyPage(pages[m.Sub], m); err == nil {
+				pages[m.Sub] = next
+				s.send(pageMsg{next})
+			}
+		case *protocol.Detail:
+			s.send(detailMsg{m})
+		case *protocol.Events:
+			s.send(eventsMsg{m})
+		case *protocol.Journal:
+			s.send(journalMsg{m})
+		case *protocol.Reply:
+			s.mu.Lock()
+			what := s.pending[m.ID]
+			delete(s.pending, m.ID)
+			s.mu.Unlock()
+			s.send(replyMsg{r: m, what: what})
+		}
+	}
+}
+
+func (s *session) write(m protocol.Message) error {
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	if c == nil {
+		return errors.New("not connected")
+	}
+	_ = c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	return c.Send(m)
+}
+
+// subscribe starts (or restarts, full frame first) a subscription, kept
+// across reconnects.
+func (s *session) subscribe(sub protocol.Subscribe) tea.Cmd {
+	s.mu.Lock()
+	s.subs[sub.ID] = sub
+	s.mu.Unlock()
+	return func() tea.Msg {
+		// Send what is stored now: a later subscribe with the same id may
+		// have replaced this one before this command ran.
+		s.mu.Lock()
+		cur, ok := s.subs[sub.ID]
+		s.mu.Unlock()
+		if ok {
+			_ = s.write(&cur)
+		}
+		return nil
+	}
+}
+
+func (s *session) unsubscribe(id uint32) tea.Cmd {
+	s.mu.Lock()
+	_, had := s.subs[id]
+	delete(s.subs, id)
+	reqID := s.nextID
+	s.nextID++
+	s.mu.Unlock()
+	if !had {
+		return nil
+	}
+	return func() tea.Msg {
+		_ = s.write(&protocol.Unsubscribe{ID: reqID, Sub: id})
+		return nil
+	}
+}
+
+// request sends a command; its reply comes back as a replyMsg naming what.
+func (s *session) request(what string, build func(id uint32) protocol.Message) tea.Cmd {
+	s.mu.Lock()
+	id := s.nextID
+	s.nextID++
+	s.pending[id] = what
+	s.mu.Unlock()
+	return func() tea.Msg {
+		if err := s.write(build(id)); err != nil {
+			return replyMsg{r: &protocol.Reply{ID: id, Code: "offline", Message: err.Error()}, what: what}
+		}
+		return nil
+	}
+}
+
+func (s *session) close() {
+	s.once.Do(func() {
+		close(s.closed)
+		s.mu.Lock()
+		if s.conn != nil {
+			s.conn.Close()
+		}
+		s.mu.Unlock()
+	})
+}

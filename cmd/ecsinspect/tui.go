@@ -1,0 +1,499 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// The views, in the order of their number keys.
+const (
+	viewOverview = iota
+	viewArchetypes
+	viewEntities
+	viewSystems
+	viewEvents
+	viewJournal
+	viewResources
+	viewCount
+)
+
+var viewNames = [viewCount]string{"Overview", "Archetypes", "Entities", "Systems", "Events", "Journal", "Resources"}
+
+// model is the whole UI. It knows the world only through the session.
+type model struct {
+	sess   *session
+	addr   string
+	styles Styles
+	keys   keyMap
+	help   help.Model
+
+	width, height int
+	view          int
+	conn          connMsg
+	readOnly      bool
+
+	summary *protocol.Summary
+	page    *protocol.Page
+	events  *protocol.Events
+	journal []protocol.JournalEntry
+
+	cursor [viewCount]int
+	offset int    // first row of the entities window
+	query  string // the entities view's query
+	arch   int64  // entities view limited to an archetype (1 + id), 0 for none
+
+	filtering bool
+	filter    textinput.Model
+	filterErr string
+
+	detail      *protocol.Detail
+	prevDetail  map[string]string    // field path -> value, for highlighting changes
+	changedAt   map[string]time.Time // field path -> when it changed
+	showDetail  bool
+	detailLine  int
+	editing     bool
+	edit        textinput.Model
+	editPath    string
+	confirm     string // a question waiting for y/n
+	confirmYes  tea.Cmd
+	showHelp    bool
+	flash       string
+	flashErr    bool
+	flashAt     time.Time
+	lastPageReq time.Time
+}
+
+func newModel(sess *session, addr string) *model {
+	f := textinput.New()
+	f.Prompt = "/"
+	f.Placeholder = `Position !Frozen Health.HP<10`
+	e := textinput.New()
+	e.Prompt = "= "
+	return &model{sess: sess, addr: addr, styles: DefaultStyles(), keys: defaultKeys(), help: help.New(),
+		filter: f, edit: e, prevDetail: map[string]string{}, changedAt: map[string]time.Time{}, view: viewOverview}
+}
+
+type tickMsg time.Time
+
+func tick() tea.Cmd { return tea.Tick(250*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) }) }
+
+func (m *model) Init() tea.Cmd {
+	return tea.Batch(
+		m.sess.subscribe(protocol.Subscribe{ID: subSummary, What: protocol.SubSummary, Hz: 10}),
+		m.sess.subscribe(protocol.Subscribe{ID: subEvents, What: protocol.SubEvents, Hz: 4, Sample: 8}),
+		m.sess.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Hz: 4}),
+		m.pageCmd(),
+		tick(),
+	)
+}
+
+// bodyHeight is the rows between the tab bar and the status bar.
+func (m *model) bodyHeight() int { return max(m.height-3, 1) }
+
+// pageCmd (re)subscribes the entities window for what is on screen.
+func (m *model) pageCmd() tea.Cmd {
+	m.lastPageReq = time.Now()
+	return m.sess.subscribe(protocol.Subscribe{ID: subPage, What: protocol.SubPage, Hz: 5, Query: m.query,
+		Archetype: m.arch, Offset: m.offset, Limit: max(m.bodyHeight()-2, 1)})
+}
+
+func (m *model) setFlash(s string, isErr bool) {
+	m.flash, m.flashErr, m.flashAt = s, isErr, time.Now()
+}
+
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.Width = msg.Width
+		return m, m.pageCmd()
+	case tickMsg:
+		return m, tick()
+	case connMsg:
+		m.conn = msg
+		if msg.welcome != nil {
+			m.readOnly = msg.welcome.ReadOnly
+		}
+		if msg.state == stateClosed {
+			m.setFlash(msg.err.Error(), true)
+		}
+		return m, nil
+	case summaryMsg:
+		m.summary = msg.s
+		return m, nil
+	case pageMsg:
+		m.page = msg.p
+		if m.page.Total > 0 && m.offset >= m.page.Total { // the list shrank under us
+			m.offset = max(m.page.Total-1, 0)
+			return m, m.pageCmd()
+		}
+		return m, nil
+	case detailMsg:
+		m.setDetail(msg.d)
+		return m, nil
+	case eventsMsg:
+		m.events = msg.e
+		return m, nil
+	case journalMsg:
+		m.journal = append(m.journal, msg.j.Entries...)
+		if n := len(m.journal); n > 1000 {
+			m.journal = m.journal[n-1000:]
+		}
+		return m, nil
+	case replyMsg:
+		if msg.r.OK {
+			text := msg.what + ": ok"
+			if msg.r.Entity != 0 {
+				text += " (" + msg.r.Entity.String() + ")"
+			}
+			m.setFlash(text, false)
+		} else {
+			m.setFlash(msg.what+": "+msg.r.Message, true)
+			if msg.r.Code == protocol.ErrBadQuery {
+				m.filterErr = msg.r.Message
+			}
+		}
+		return m, nil
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.confirm != "" {
+		switch msg.String() {
+		case "y", "Y":
+			cmd := m.confirmYes
+			m.confirm, m.confirmYes = "", nil
+			return m, cmd
+		default:
+			m.confirm, m.confirmYes = "", nil
+			m.setFlash("cancelled", false)
+			return m, nil
+		}
+	}
+	if m.filtering {
+		return m.filterKey(msg)
+	}
+	if m.editing {
+		return m.editKey(msg)
+	}
+	if m.showHelp {
+		m.showHelp = false
+		return m, nil
+	}
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m, tea.Quit
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+		return m, nil
+	case key.Matches(msg, k.Pause):
+		if m.summary != nil && m.summary.Paused {
+			return m, m.sess.request("resume", func(id uint32) protocol.Message { return &protocol.Resume{ID: id} })
+		}
+		return m, m.sess.request("pause", func(id uint32) protocol.Message { return &protocol.Pause{ID: id} })
+	case key.Matches(msg, k.Step):
+		return m, m.sess.request("step", func(id uint32) protocol.Message { return &protocol.Step{ID: id, N: 1} })
+	}
+	if m.showDetail {
+		return m.detailKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Views):
+		m.view = int(msg.String()[0] - '1')
+		return m, nil
+	case key.Matches(msg, k.NextView):
+		m.view = (m.view + 1) % viewCount
+		return m, nil
+	case key.Matches(msg, k.PrevView):
+		m.view = (m.view + viewCount - 1) % viewCount
+		return m, nil
+	case key.Matches(msg, k.Filter):
+		m.view = viewEntities
+		m.filtering = true
+		m.filter.SetValue(m.query)
+		m.filter.CursorEnd()
+		return m, m.filter.Focus()
+	case key.Matches(msg, k.Back):
+		if m.view == viewEntities && (m.query != "" || m.arch != 0) {
+			m.query, m.arch, m.offset, m.filterErr = "", 0, 0, ""
+			return m, m.pageCmd()
+		}
+		return m, nil
+	}
+	if m.view == viewEntities {
+		return m.entitiesKey(msg)
+	}
+	m.moveCursor(msg, m.viewLen(m.view))
+	if m.view == viewArchetypes && key.Matches(msg, k.Enter) && m.summary != nil {
+		if i := m.cursor[viewArchetypes]; i < len(m.summary.Archetypes) {
+			m.arch, m.query, m.offset, m.view = int64(m.summary.Archetypes[i].ID)+1, "", 0, viewEntities
+			m.cursor[viewEntities] = 0
+			return m, m.pageCmd()
+		}
+	}
+	return m, nil
+}
+
+func (m *model) viewLen(v int) int {
+	switch v {
+	case viewArchetypes:
+		if m.summary != nil {
+			return len(m.summary.Archetypes)
+		}
+	case viewSystems:
+		if m.summary != nil {
+			return len(m.summary.Systems)
+		}
+	case viewJournal:
+		return len(m.journal)
+	case viewResources:
+		if m.summary != nil {
+			return len(m.summary.Resources)
+		}
+	case viewEvents:
+		if m.events != nil {
+			return len(m.events.Queues)
+		}
+	}
+	return 0
+}
+
+func (m *model) moveCursor(msg tea.KeyMsg, n int) {
+	c := &m.cursor[m.view]
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		*c--
+	case key.Matches(msg, k.Down):
+		*c++
+	case key.Matches(msg, k.PageUp):
+		*c -= m.bodyHeight()
+	case key.Matches(msg, k.PageDown):
+		*c += m.bodyHeight()
+	case key.Matches(msg, k.Top):
+		*c = 0
+	case key.Matches(msg, k.Bottom):
+		*c = n - 1
+	}
+	*c = max(min(*c, n-1), 0)
+}
+
+// entitiesKey scrolls the window: the agent sends only what is visible.
+func (m *model) entitiesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	visible := max(m.bodyHeight()-2, 1)
+	total := 0
+	if m.page != nil {
+		total = m.page.Total
+	}
+	pos := m.offset + m.cursor[viewEntities]
+	switch {
+	case key.Matches(msg, k.Up):
+		pos--
+	case key.Matches(msg, k.Down):
+		pos++
+	case key.Matches(msg, k.PageUp):
+		pos -= visible
+	case key.Matches(msg, k.PageDown):
+		pos += visible
+	case key.Matches(msg, k.Top):
+		pos = 0
+	case key.Matches(msg, k.Bottom):
+		pos = total - 1
+	case key.Matches(msg, k.Enter):
+		if m.page != nil {
+			if i := m.cursor[viewEntities]; i < len(m.page.Rows) {
+				return m, m.openDetail(m.page.Rows[i].Entity)
+			}
+		}
+		return m, nil
+	default:
+		return m, nil
+	}
+	pos = max(min(pos, total-1), 0)
+	offset := m.offset
+	if pos < offset {
+		offset = pos
+	} else if pos >= offset+visible {
+		offset = pos - visible + 1
+	}
+	m.cursor[viewEntities] = pos - offset
+	if offset != m.offset {
+		m.offset = offset
+		return m, m.pageCmd()
+	}
+	return m, nil
+}
+
+func (m *model) filterKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch msg.Type {
+	case tea.KeyEnter:
+		q := strings.TrimSpace(m.filter.Value())
+		if _, err := protocol.ParseQuery(q); err != nil {
+			m.filterErr = err.Error() // the list keeps its last good result
+			return m, nil
+		}
+		m.filtering, m.filterErr = false, ""
+		m.filter.Blur()
+		m.query, m.arch, m.offset, m.cursor[viewEntities] = q, 0, 0, 0
+		return m, m.pageCmd()
+	case tea.KeyEsc:
+		m.filtering, m.filterErr = false, ""
+		m.filter.Blur()
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.filter, cmd = m.filter.Update(msg)
+	if _, err := protocol.ParseQuery(m.filter.Value()); err != nil {
+		m.filterErr = err.Error()
+	} else {
+		m.filterErr = ""
+	}
+	return m, cmd
+}
+
+// parseInput reads what a person typed as a value: a number, true/false,
+// an entity (42v3), or else a string.
+func parseInput(s string) protocol.Value {
+	s = strings.TrimSpace(s)
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return protocol.IntValue(i)
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return protocol.FloatValue(f)
+	}
+	if b, err := strconv.ParseBool(s); err == nil {
+		return protocol.BoolValue(b)
+	}
+	if e, err := protocol.ParseEntityID(s); err == nil {
+		return protocol.UintValue(uint64(e))
+	}
+	if unq, err := strconv.Unquote(s); err == nil {
+		return protocol.StringValue(unq)
+	}
+	return protocol.StringValue(s)
+}
+
+func (m *model) View() string {
+	if m.width == 0 {
+		return "connecting to " + m.addr + "…"
+	}
+	var b strings.Builder
+	b.WriteString(m.tabs())
+	b.WriteByte('\n')
+	var body []string
+	switch {
+	case m.showHelp:
+		body = strings.Split(m.help.FullHelpView(m.keys.FullHelp()), "\n")
+	case m.showDetail:
+		body = m.detailView()
+	default:
+		body = m.viewLines()
+	}
+	h := m.bodyHeight()
+	for i := range h {
+		line := ""
+		if i < len(body) {
+			line = body[i]
+		}
+		if m.conn.state != stateConnected && !m.showHelp {
+			line = m.styles.Faint.Render(line) // the last data, greyed
+		}
+		b.WriteString(fit(line, m.width))
+		b.WriteByte('\n')
+	}
+	b.WriteString(fit(m.bottomLine(), m.width))
+	b.WriteByte('\n')
+	b.WriteString(m.statusBar())
+	return b.String()
+}
+
+func (m *model) tabs() string {
+	var parts []string
+	for i, n := range viewNames {
+		label := fmt.Sprintf(" %d %s ", i+1, n)
+		if i == m.view && !m.showDetail {
+			parts = append(parts, m.styles.ActiveTab.Render(label))
+		} else {
+			parts = append(parts, m.styles.Tab.Render(label))
+		}
+	}
+	return fit(strings.Join(parts, ""), m.width)
+}
+
+// bottomLine is the filter, the edit field, a question, a flash or help.
+func (m *model) bottomLine() string {
+	switch {
+	case m.confirm != "":
+		return m.styles.Error.Render(m.confirm + " [y/N]")
+	case m.filtering:
+		line := m.filter.View()
+		if m.filterErr != "" {
+			line += "  " + m.styles.Error.Render(m.filterErr)
+		}
+		return line
+	case m.editing:
+		return m.editPath + " " + m.edit.View() + m.styles.Faint.Render("  enter to set, esc to cancel")
+	case m.flash != "" && time.Since(m.flashAt) < 4*time.Second:
+		if m.flashErr {
+			return m.styles.Error.Render(m.flash)
+		}
+		return m.styles.Flash.Render(m.flash)
+	}
+	return m.help.ShortHelpView(m.keys.ShortHelp())
+}
+
+func (m *model) statusBar() string {
+	var state string
+	switch m.conn.state {
+	case stateConnecting:
+		state = "connecting"
+	case stateConnected:
+		state = "connected"
+		if m.summary != nil && m.summary.Paused {
+			state = "PAUSED"
+		}
+	case stateReconnecting:
+		state = fmt.Sprintf("reconnecting (%d)", m.conn.attempt)
+	case stateClosed:
+		state = "disconnected"
+	}
+	if m.readOnly {
+		state += " read-only"
+	}
+	parts := []string{state, m.addr}
+	if s := m.summary; s != nil {
+		parts = append(parts, fmt.Sprintf("tick %d", s.Tick), "frame "+dur(s.FrameNs), fmt.Sprintf("%d entities", s.Entities))
+		if s.Agent.Recording != "" {
+			parts = append(parts, "● REC "+s.Agent.Recording)
+		}
+	}
+	return m.styles.Status.Render(fit(" "+strings.Join(parts, " │ "), m.width))
+}
+
+// dur prints nanoseconds as people read them.
+func dur(ns int64) string {
+	d := time.Duration(ns)
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
+	case d >= time.Microsecond:
+		return fmt.Sprintf("%.1fµs", float64(d)/float64(time.Microsecond))
+	}
+	return fmt.Sprintf("%dns", ns)
+}

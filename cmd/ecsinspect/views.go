@@ -1,0 +1,262 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// viewLines renders the current view's body.
+func (m *model) viewLines() []string {
+	if m.summary == nil {
+		return []string{"waiting for the first frame from " + m.addr + "…"}
+	}
+	switch m.view {
+	case viewOverview:
+		return m.overview()
+	case viewArchetypes:
+		return m.archetypes()
+	case viewEntities:
+		return m.entities()
+	case viewSystems:
+		return m.systems()
+	case viewEvents:
+		return m.eventQueues()
+	case viewJournal:
+		return m.journalLines()
+	default:
+		return m.resources()
+	}
+}
+
+func (m *model) compName(id uint16) string {
+	for _, c := range m.summary.Components {
+		if c.ID == id {
+			return c.Short
+		}
+	}
+	return fmt.Sprintf("#%d", id)
+}
+
+func (m *model) overview() []string {
+	s := m.summary
+	bytes := 0
+	for _, a := range s.Archetypes {
+		bytes += a.Bytes
+	}
+	state := "running"
+	if s.Paused {
+		state = "paused"
+	}
+	lines := []string{
+		m.styles.Header.Render("World"),
+		fmt.Sprintf("  tick %-12d frame time %-10s %s", s.Tick, dur(s.FrameNs), state),
+		fmt.Sprintf("  entities %-10d archetypes %-6d components %-4d memory %s", s.Entities, len(s.Archetypes), len(s.Components), sizeOf(bytes)),
+		"",
+		m.styles.Header.Render("Generations"),
+		fmt.Sprintf("  alive %-10d free slots %-10d retired slots %-8d highest index %d", s.Stats.Alive, s.Stats.Free, s.Stats.Retired, s.Stats.Slots-1),
+	}
+	if len(s.Recycled) > 0 {
+		var parts []string
+		for _, r := range s.Recycled {
+			parts = append(parts, fmt.Sprintf("%d (gen %d)", r.Index, r.Generation))
+		}
+		lines = append(lines, "  most recycled: "+strings.Join(parts, ", "))
+	}
+	a := s.Agent
+	lines = append(lines, "",
+		m.styles.Header.Render("Agent"),
+		fmt.Sprintf("  clients %-4d sent %-10s frames %-8d coalesced %-6d dropped %-4d sync %s", a.Clients, sizeOf(int(a.BytesSent)), a.FramesSent, a.Coalesced, a.Dropped, dur(a.SyncNs)))
+	if a.Recording != "" {
+		lines = append(lines, "  recording to "+a.Recording)
+	}
+	return lines
+}
+
+func sizeOf(n int) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// window returns the slice of n lines around cursor that fits h rows.
+func window(cursor, n, h int) (lo, hi int) {
+	lo = max(0, cursor-h+1)
+	return lo, min(n, lo+h)
+}
+
+func (m *model) list(header string, rows []string, cursor int) []string {
+	out := []string{m.styles.Header.Render(header)}
+	lo, hi := window(cursor, len(rows), m.bodyHeight()-1)
+	for i := lo; i < hi; i++ {
+		if i == cursor {
+			out = append(out, m.styles.Selected.Render(fit(rows[i], m.width)))
+		} else {
+			out = append(out, rows[i])
+		}
+	}
+	return out
+}
+
+func (m *model) archetypes() []string {
+	var rows []string
+	for _, a := range m.summary.Archetypes {
+		names := make([]string, len(a.Components))
+		for i, c := range a.Components {
+			names[i] = m.compName(c)
+		}
+		set := strings.Join(names, " ")
+		if set == "" {
+			set = "(no components)"
+		}
+		rows = append(rows, fmt.Sprintf("%5d %9d %10s  %s", a.ID, a.Len, sizeOf(a.Bytes), set))
+	}
+	return m.list(fmt.Sprintf("%5s %9s %10s  %s", "id", "entities", "memory", "components (enter lists them)"), rows, m.cursor[viewArchetypes])
+}
+
+func (m *model) entities() []string {
+	title := "all entities"
+	switch {
+	case m.arch > 0:
+		title = fmt.Sprintf("archetype %d", m.arch-1)
+	case m.query != "":
+		title = m.query
+	}
+	if m.page == nil {
+		return []string{m.styles.Header.Render(title), "loading…"}
+	}
+	p := m.page
+	head := fmt.Sprintf("%s — %d matches, %d-%d", title, p.Total, min(p.Offset+1, p.Total), p.Offset+len(p.Rows))
+	out := []string{m.styles.Header.Render(head)}
+	cols := make([]string, len(p.Columns))
+	for i, c := range p.Columns {
+		cols[i] = m.compName(c)
+	}
+	for i, r := range p.Rows {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%-12s", r.Entity)
+		for j, v := range r.Values {
+			if v.Kind() == protocol.KindNil {
+				continue
+			}
+			fmt.Fprintf(&b, " %s%s", cols[j], short(v))
+		}
+		line := b.String()
+		if i == m.cursor[viewEntities] {
+			line = m.styles.Selected.Render(fit(line, m.width))
+		}
+		out = append(out, line)
+	}
+	if len(p.Rows) == 0 {
+		out = append(out, m.styles.Faint.Render("no entity matches"))
+	}
+	return out
+}
+
+func (m *model) systems() []string {
+	sys := append([]protocol.System(nil), m.summary.Systems...)
+	sort.SliceStable(sys, func(i, j int) bool { return sys[i].Mean > sys[j].Mean })
+	var rows []string
+	for _, s := range sys {
+		rows = append(rows, fmt.Sprintf("%-16s %9s %9s %9s %8d  %s  r:%s w:%s", s.Name, dur(s.Last), dur(s.Mean), dur(s.Max), s.Count,
+			sparkline(s.Recent, 24), strings.Join(s.Reads, ","), strings.Join(s.Writes, ",")))
+	}
+	if len(rows) == 0 {
+		return []string{"no systems reported (give the agent the schedule: Options.Schedule)"}
+	}
+	return m.list(fmt.Sprintf("%-16s %9s %9s %9s %8s  %-24s  %s", "system", "last", "mean", "max", "runs", "recent", "access"), rows, m.cursor[viewSystems])
+}
+
+// sparkline draws the last n samples as block characters.
+func sparkline(samples []int64, n int) string {
+	if len(samples) > n {
+		samples = samples[len(samples)-n:]
+	}
+	var hi int64 = 1
+	for _, s := range samples {
+		hi = max(hi, s)
+	}
+	blocks := []rune("▁▂▃▄▅▆▇█")
+	var b strings.Builder
+	for _, s := range samples {
+		b.WriteRune(blocks[int(s*int64(len(blocks)-1)/hi)])
+	}
+	return b.String() + spaces(n-len(samples))
+}
+
+func (m *model) eventQueues() []string {
+	if m.events == nil || len(m.events.Queues) == 0 {
+		return []string{"no event queues"}
+	}
+	out := []string{m.styles.Header.Render(fmt.Sprintf("%-20s %8s %8s %10s  %s", "queue", "last", "this", "total", "recent"))}
+	for _, q := range m.events.Queues {
+		out = append(out, fmt.Sprintf("%-20s %8d %8d %10d", q.Name, q.Previous, q.Current, q.Total))
+		for _, e := range q.Recent {
+			out = append(out, "    "+short(e))
+		}
+	}
+	return out
+}
+
+func (m *model) journalLines() []string {
+	if len(m.journal) == 0 {
+		return []string{"no structural changes yet"}
+	}
+	var rows []string
+	for i := len(m.journal) - 1; i >= 0; i-- { // newest first
+		e := m.journal[i]
+		comp := ""
+		if e.Component >= 0 {
+			comp = m.compName(uint16(e.Component))
+		}
+		rows = append(rows, fmt.Sprintf("%8d %8d %-8s %-12s %-16s %s", e.Seq, e.Frame, e.Op, e.Entity, comp, e.System))
+	}
+	return m.list(fmt.Sprintf("%8s %8s %-8s %-12s %-16s %s", "seq", "frame", "op", "entity", "component", "by"), rows, m.cursor[viewJournal])
+}
+
+func (m *model) resources() []string {
+	var rows []string
+	for _, r := range m.summary.Resources {
+		rows = append(rows, fmt.Sprintf("%-20s %s", r.Name, short(r.Value)))
+	}
+	if len(rows) == 0 {
+		return []string{"no resources"}
+	}
+	return m.list(fmt.Sprintf("%-20s %s", "resource", "value"), rows, m.cursor[viewResources])
+}
+
+// short prints a value for a list: floats to 6 significant digits.
+func short(v protocol.Value) string {
+	switch v.Kind() {
+	case protocol.KindFloat:
+		return strconv.FormatFloat(v.Float(), 'g', 6, 64)
+	case protocol.KindMap:
+		var b strings.Builder
+		b.WriteByte('{')
+		for i := range v.Len() {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			k, e := v.Entry(i)
+			b.WriteString(k + ":" + short(e))
+		}
+		b.WriteByte('}')
+		return b.String()
+	case protocol.KindList:
+		parts := make([]string, v.Len())
+		for i := range parts {
+			parts[i] = short(v.Index(i))
+		}
+		return "[" + strings.Join(parts, " ") + "]"
+	}
+	return v.String()
+}
