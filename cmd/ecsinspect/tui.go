@@ -84,7 +84,9 @@ func newModel(sess *session, addr string) *model {
 
 type tickMsg time.Time
 
-func tick() tea.Cmd { return tea.Tick(250*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) }) }
+func tick() tea.Cmd {
+	return tea.Tick(250*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
 
 func (m *model) Init() tea.Cmd {
 	return tea.Batch(
