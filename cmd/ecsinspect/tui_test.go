@@ -1,0 +1,183 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/ecsinspect/ecsinspect/inspector"
+)
+
+func init() { lipgloss.SetColorProfile(termenv.Ascii) }
+
+// harness runs the demo world with an agent and a UI model fed by a real
+// session, without a terminal: the test plays the program's event loop.
+type harness struct {
+	t     *testing.T
+	m     *model
+	msgs  chan tea.Msg
+	stop  chan struct{}
+	done  chan struct{}
+	agent *inspector.Agent
+}
+
+func newHarness(t *testing.T, width, height int) *harness {
+	d := newDemoWorld(2000, 3)
+	agent := inspector.New(d.w, inspector.Options{Addr: "127.0.0.1:0", Game: "grazers", Schedule: d.sched})
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, msgs: make(chan tea.Msg, 1024), stop: make(chan struct{}), done: make(chan struct{}), agent: agent}
+	go func() {
+		defer close(h.done)
+		tk := time.NewTicker(5 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			select {
+			case <-h.stop:
+				return
+			case <-tk.C:
+				d.step()
+				agent.Sync()
+			}
+		}
+	}()
+	sess := newSession(agent.Addr(), "")
+	sess.send = func(m tea.Msg) { h.msgs <- m }
+	h.m = newModel(sess, agent.Addr())
+	go sess.run()
+	h.update(tea.WindowSizeMsg{Width: width, Height: height})
+	h.run(h.m.Init())
+	t.Cleanup(func() {
+		sess.close()
+		agent.Close()
+		close(h.stop)
+		<-h.done
+	})
+	return h
+}
+
+// run executes a command and everything it leads to, as the program would.
+func (h *harness) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		if msg := cmd(); msg != nil {
+			if batch, ok := msg.(tea.BatchMsg); ok {
+				for _, c := range batch {
+					h.run(c)
+				}
+				return
+			}
+			if _, isTick := msg.(tickMsg); !isTick {
+				h.msgs <- msg
+			}
+		}
+	}()
+}
+
+func (h *harness) update(msg tea.Msg) {
+	_, cmd := h.m.Update(msg)
+	h.run(cmd)
+}
+
+func (h *harness) keys(s ...string) {
+	for _, k := range s {
+		var msg tea.KeyMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		case "tab":
+			msg = tea.KeyMsg{Type: tea.KeyTab}
+		case "space":
+			msg = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+		default:
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		h.update(msg)
+	}
+}
+
+// waitFor feeds messages to the model until its view shows want.
+func (h *harness) waitFor(want string) string {
+	h.t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		v := h.m.View()
+		if strings.Contains(v, want) {
+			return v
+		}
+		select {
+		case msg := <-h.msgs:
+			h.update(msg)
+		case <-deadline:
+			h.t.Fatalf("the screen never showed %q; it shows:\n%s", want, v)
+		}
+	}
+}
+
+func checkFits(t *testing.T, view string, width, height int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) != height {
+		t.Errorf("%d lines on a %d-row terminal", len(lines), height)
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w > width {
+			t.Errorf("line %d is %d cells wide on a %d-column terminal: %q", i, w, width, l)
+		}
+	}
+}
+
+func TestUIViewsAtTwoSizes(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		h := newHarness(t, size[0], size[1])
+		checkFits(t, h.waitFor("entities"), size[0], size[1])
+		for key, want := range map[string]string{"2": "components (enter lists them)", "3": "matches", "4": "metabolism", "5": "Born", "6": "spawn", "7": "Clock", "1": "Generations"} {
+			h.keys(key)
+			checkFits(t, h.waitFor(want), size[0], size[1])
+		}
+		if !strings.Contains(h.m.View(), "connected") {
+			t.Error("status bar does not say connected")
+		}
+	}
+}
+
+func TestUIFilterDetailEditPause(t *testing.T) {
+	h := newHarness(t, 160, 48)
+	h.waitFor("entities")
+	h.keys("/", "E", "n", "e", "r", "g", "y", ".", "V", "a", "l", "u", "e", "<")
+	if v := h.m.View(); !strings.Contains(v, "column") {
+		t.Errorf("an unfinished query shows no error:\n%s", v)
+	}
+	h.keys("2", "0", "0", "enter")
+	h.waitFor("Energy.Value<200")
+	h.keys("enter")
+	h.waitFor("archetype")
+	h.waitFor("Value = ")
+	// Move to a field and set it.
+	for range 2 {
+		h.keys("j")
+	}
+	h.keys("e")
+	if !h.m.editing {
+		t.Fatalf("e did not start an edit on line %d:\n%s", h.m.detailLine, h.m.View())
+	}
+	h.m.edit.SetValue("500")
+	h.keys("enter")
+	h.waitFor(": ok")
+	h.keys("esc", "space")
+	h.waitFor("PAUSED")
+	h.keys(".")
+	h.waitFor("step: ok")
+	h.keys("space")
+	h.waitFor("resume: ok")
+}
