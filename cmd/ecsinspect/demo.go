@@ -163,6 +163,9 @@ func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error 
 				frame, d.w.Len(), d.hungry.Len(), d.births, d.deaths, (busy / time.Duration(max(n, 1))).Round(time.Microsecond), agent.Addr())
 		}
 	}
+	if *headless {
+		fmt.Fprintf(out, "ecsinspect demo: %d grazers at %g Hz, agent on %s (Ctrl-C to stop)\n", *entities, *hz, agent.Addr())
+	}
 	go func() {
 		defer close(loopDone)
 		ticker := time.NewTicker(time.Duration(float64(time.Second) * d.dt))
@@ -189,7 +192,6 @@ func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error 
 		}
 	}()
 	if *headless {
-		fmt.Fprintf(out, "ecsinspect demo: %d grazers at %g Hz, agent on %s (Ctrl-C to stop)\n", *entities, *hz, agent.Addr())
 		select {
 		case <-stop:
 			close(quit)
