@@ -178,9 +178,15 @@ func (s *session) read(c *protocol.Conn) {
 			s.send(journalMsg{m})
 		case *protocol.Reply:
 			s.mu.Lock()
-			what := s.pending[m.ID]
+			what, asked := s.pending[m.ID]
 			delete(s.pending, m.ID)
 			s.mu.Unlock()
+			if !asked { // a subscription's answer: only a refusal is news
+				if m.OK {
+					continue
+				}
+				what = "subscribe"
+			}
 			s.send(replyMsg{r: m, what: what})
 		}
 	}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# End to end, as a person would: start the demo game headless with its agent,
+# drive `ecsinspect attach` in tmux (views, filter, entity detail, an edit,
+# pause, step, resume, quit) and read the screen after each step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d)
+sock="e2e-$$"
+port=$((20000 + RANDOM % 20000))
+bin="$work/ecsinspect"
+demo_pid=""
+cleanup() {
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  if [ -n "$demo_pid" ]; then kill "$demo_pid" 2>/dev/null || true; wait "$demo_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+go build -o "$bin" ./cmd/ecsinspect
+
+"$bin" demo --headless --entities 10000 --listen "127.0.0.1:$port" > "$work/demo.log" 2>&1 &
+demo_pid=$!
+for _ in $(seq 100); do
+  grep -q "agent on" "$work/demo.log" 2>/dev/null && break
+  sleep 0.1
+done
+grep -q "agent on" "$work/demo.log" || { echo "the demo did not start:"; cat "$work/demo.log"; exit 1; }
+
+screen() { tmux -L "$sock" capture-pane -p; }
+wait_for() { # wait_for TEXT: poll the screen, never a fixed sleep
+  for _ in $(seq 100); do
+    if screen | grep -qF -- "$1"; then return 0; fi
+    sleep 0.1
+  done
+  echo "FAIL: the screen never showed: $1"; echo "----- screen -----"; screen; exit 1
+}
+# One key per call, a moment apart: keys sent in one burst reach the
+# program as a single multi-rune event, as a paste would.
+keys() { for k in "$@"; do tmux -L "$sock" send-keys "$k"; sleep 0.05; done; }
+step() { echo "ok: $*"; }
+
+tmux -L "$sock" new-session -d -x 160 -y 48 "$bin attach 127.0.0.1:$port"
+wait_for "Generations";                         step "attached: overview"
+keys 2; wait_for "components (enter lists them)"; step "archetypes"
+keys 4; wait_for "metabolism";                 step "systems with timings"
+keys 5; wait_for "Born";                       step "events"
+keys 6; wait_for "despawn";                    step "journal"
+keys 7; wait_for "Clock";                      step "resources"
+keys 3; wait_for "matches";                    step "entities"
+keys /; tmux -L "$sock" send-keys -l 'Energy.Value<'; wait_for "column"; step "a half-typed filter shows where it is wrong"
+tmux -L "$sock" send-keys -l '200'; keys Enter; wait_for "Energy.Value<200 —"; step "filter applied by the agent"
+keys Enter; wait_for "archetype";              step "entity detail"
+keys j j e C-u; tmux -L "$sock" send-keys -l '777'; keys Enter
+wait_for "set Position.Y: ok";                 step "edited a field live"
+keys Escape; keys Space; wait_for "PAUSED";    step "paused"
+keys .; wait_for "step: ok";                   step "stepped one frame"
+keys Space; wait_for "resume: ok";             step "resumed"
+tmux -L "$sock" resize-window -x 80 -y 24 2>/dev/null || true
+keys 1; wait_for "Generations";                step "overview at 80x24"
+screen > "$work/screen.txt"
+keys q
+for _ in $(seq 50); do tmux -L "$sock" has-session 2>/dev/null || break; sleep 0.1; done
+if tmux -L "$sock" has-session 2>/dev/null; then echo "FAIL: q did not quit"; exit 1; fi
+step "quit"
+echo "e2e: all steps passed"
