@@ -48,6 +48,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return 0
+	case "dump", "exec":
+		var err error
+		if args[0] == "dump" {
+			err = runDump(args[1:], stdout)
+		} else {
+			err = runExec(args[1:], stdout)
+		}
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ecsinspect %s: %v\n", args[0], err)
+			return 1
+		}
+		return 0
 	default:
 		fmt.Fprintf(stderr, "ecsinspect: unknown command %q\n\n", args[0])
 		usage(stderr)
@@ -64,6 +79,10 @@ Usage:
   ecsinspect attach [ADDR] [--token T]
                         open the UI on a running game (default 127.0.0.1:7777,
                         or unix:/path/to/socket)
+  ecsinspect dump ADDR|FILE.ecsrec [--query EXPR] [--entity 42v3] [--tick T] [--json]
+                        print the world once, for scripts
+  ecsinspect exec ADDR COMMAND...
+                        pause, resume, step N, set, add, remove, despawn, spawn
   ecsinspect --version  print the version
 
 Run "ecsinspect COMMAND --help" for a command's flags.

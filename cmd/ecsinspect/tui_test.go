@@ -119,7 +119,12 @@ func (h *harness) waitFor(want string) string {
 		case msg := <-h.msgs:
 			h.update(msg)
 		case <-deadline:
-			h.t.Fatalf("the screen never showed %q; it shows:\n%s", want, v)
+			rows := -1
+			if h.m.page != nil {
+				rows = len(h.m.page.Rows)
+			}
+			h.t.Fatalf("the screen never showed %q (detail %v, view %d, rows %d, cursor %d, filtering %v); it shows:\n%s",
+				want, h.m.showDetail, h.m.view, rows, h.m.cursor[viewEntities], h.m.filtering, v)
 		}
 	}
 }
@@ -159,7 +164,7 @@ func TestUIFilterDetailEditPause(t *testing.T) {
 		t.Errorf("an unfinished query shows no error:\n%s", v)
 	}
 	h.keys("2", "0", "0", "enter")
-	h.waitFor("Energy.Value<200")
+	h.waitFor("Energy.Value<200 —") // the page itself, not just its title
 	h.keys("enter")
 	h.waitFor("archetype")
 	h.waitFor("Value = ")

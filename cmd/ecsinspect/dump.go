@@ -1,0 +1,329 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// dumpResult is dump's output: the JSON is stable (see the README) and the
+// text form is made from it.
+type dumpResult struct {
+	Source     string       `json:"source"`
+	Tick       uint64       `json:"tick"`
+	FrameNs    int64        `json:"frame_ns"`
+	Paused     bool         `json:"paused"`
+	Entities   int          `json:"entities"`
+	Archetypes []dumpArch   `json:"archetypes"`
+	Systems    []dumpSystem `json:"systems"`
+	Matches    *dumpMatches `json:"matches,omitempty"`
+	Entity     *dumpEntity  `json:"entity,omitempty"`
+	Frames     int          `json:"frames,omitempty"`
+	FirstTick  *uint64      `json:"first_tick,omitempty"`
+	LastTick   *uint64      `json:"last_tick,omitempty"`
+	Note       string       `json:"note,omitempty"`
+	compNames  map[uint16]string
+}
+
+type dumpArch struct {
+	ID         uint32   `json:"id"`
+	Components []string `json:"components"`
+	Entities   int      `json:"entities"`
+	Bytes      int      `json:"bytes"`
+}
+
+type dumpSystem struct {
+	Name   string `json:"name"`
+	LastNs int64  `json:"last_ns"`
+	MeanNs int64  `json:"mean_ns"`
+	MaxNs  int64  `json:"max_ns"`
+	Runs   uint64 `json:"runs"`
+}
+
+type dumpMatches struct {
+	Query    string       `json:"query"`
+	Total    int          `json:"total"`
+	Entities []dumpEntity `json:"entities"`
+}
+
+type dumpEntity struct {
+	Entity     string         `json:"entity"`
+	Alive      bool           `json:"alive"`
+	Archetype  *uint32        `json:"archetype,omitempty"`
+	Parent     string         `json:"parent,omitempty"`
+	Children   []string       `json:"children,omitempty"`
+	Components map[string]any `json:"components"`
+	Reason     string         `json:"reason,omitempty"`
+}
+
+const dumpUsage = `Usage: ecsinspect dump ADDR|FILE.ecsrec [--tick T] [--query EXPR] [--entity 42v3] [--limit N] [--json]
+
+Prints a game's summary, archetypes and systems, with the entities matching
+a query or one entity, from a live agent or a recording. --json prints one
+JSON object with tick, entities, archetypes and systems (plus matches,
+entity, and for recordings frames, first_tick and last_tick).
+`
+
+var errHelp = flag.ErrHelp
+
+func runDump(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("dump", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.Usage = func() { fmt.Fprint(out, dumpUsage); fs.PrintDefaults() }
+	tick := fs.Int64("tick", -1, "recordings: the tick to show (default the last)")
+	query := fs.String("query", "", "list the entities matching this query")
+	entity := fs.String("entity", "", "show this entity, like 42v3")
+	limit := fs.Int("limit", 100, "most matches to list")
+	asJSON := fs.Bool("json", false, "print JSON")
+	token := fs.String("token", "", "the agent's token")
+	if err := fs.Parse(reorder(args)); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("want one address or .ecsrec file\n\n%s", dumpUsage)
+	}
+	src := fs.Arg(0)
+	var res *dumpResult
+	var err error
+	if _, statErr := os.Stat(src); statErr == nil || strings.HasSuffix(src, ".ecsrec") {
+		res, err = dumpFile(src, *tick, *query, *entity)
+	} else {
+		res, err = dumpLive(src, *token, *query, *entity, *limit)
+	}
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	printDump(out, res)
+	return nil
+}
+
+func fromSummary(res *dumpResult, s *protocol.Summary) {
+	res.Tick, res.FrameNs, res.Paused, res.Entities = s.Tick, s.FrameNs, s.Paused, s.Entities
+	res.compNames = map[uint16]string{}
+	for _, c := range s.Components {
+		res.compNames[c.ID] = c.Short
+	}
+	res.Archetypes = []dumpArch{}
+	for _, a := range s.Archetypes {
+		if a.Len == 0 {
+			continue
+		}
+		res.Archetypes = append(res.Archetypes, dumpArch{ID: a.ID, Components: res.names(a.Components), Entities: a.Len, Bytes: a.Bytes})
+	}
+	res.Systems = []dumpSystem{}
+	for _, sy := range s.Systems {
+		res.Systems = append(res.Systems, dumpSystem{Name: sy.Name, LastNs: sy.Last, MeanNs: sy.Mean, MaxNs: sy.Max, Runs: sy.Count})
+	}
+}
+
+func (r *dumpResult) names(ids []uint16) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		if n, ok := r.compNames[id]; ok {
+			out[i] = n
+		} else {
+			out[i] = fmt.Sprintf("#%d", id)
+		}
+	}
+	return out
+}
+
+func dumpLive(addr, token, query, entity string, limit int) (*dumpResult, error) {
+	o, err := dialOneShot(addr, token)
+	if err != nil {
+		return nil, err
+	}
+	defer o.close()
+	s, err := o.summary()
+	if err != nil {
+		return nil, err
+	}
+	res := &dumpResult{Source: addr}
+	fromSummary(res, s)
+	if query != "" {
+		p, err := o.query(query, limit)
+		if err != nil {
+			return nil, err
+		}
+		res.Matches = &dumpMatches{Query: query, Total: p.Total, Entities: []dumpEntity{}}
+		for _, row := range p.Rows {
+			de := dumpEntity{Entity: row.Entity.String(), Alive: true, Components: map[string]any{}}
+			for i, v := range row.Values {
+				if v.Kind() != protocol.KindNil {
+					de.Components[res.names([]uint16{p.Columns[i]})[0]] = v.Interface()
+				}
+			}
+			res.Matches.Entities = append(res.Matches.Entities, de)
+		}
+	}
+	if entity != "" {
+		e, err := protocol.ParseEntityID(entity)
+		if err != nil {
+			return nil, err
+		}
+		d, err := o.entity(e)
+		if err != nil {
+			return nil, err
+		}
+		de := dumpEntity{Entity: d.Entity.String(), Alive: d.Alive, Components: map[string]any{}, Reason: d.Reason}
+		if d.Alive {
+			de.Archetype = &d.Archetype
+		}
+		if d.Parent != 0 {
+			de.Parent = d.Parent.String()
+		}
+		for _, k := range d.Children {
+			de.Children = append(de.Children, k.String())
+		}
+		for _, c := range d.Components {
+			de.Components[c.Component] = c.Value.Interface()
+		}
+		res.Entity = &de
+	}
+	return res, nil
+}
+
+func dumpFile(path string, tick int64, query, entity string) (*dumpResult, error) {
+	rec, err := protocol.OpenRecording(path)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Close()
+	if len(rec.Frames) == 0 {
+		return nil, fmt.Errorf("%s holds no frames", path)
+	}
+	res := &dumpResult{Source: path, Frames: len(rec.Frames), Note: rec.Note}
+	if !rec.Truncated {
+		res.Note = ""
+	}
+	first, last := rec.Frames[0].Tick, rec.Frames[len(rec.Frames)-1].Tick
+	res.FirstTick, res.LastTick = &first, &last
+	end := len(rec.Frames) - 1
+	if tick >= 0 {
+		end = rec.Seek(uint64(tick))
+	}
+	var sum *protocol.Summary
+	var snap *protocol.Snapshot
+	for i := 0; i <= end; i++ {
+		m, err := rec.Message(i)
+		if err != nil {
+			return nil, err
+		}
+		switch m := m.(type) {
+		case *protocol.Summary:
+			if next, err := protocol.ApplySummary(sum, m); err == nil {
+				sum = next
+			}
+		case *protocol.Snapshot:
+			snap = m
+		}
+	}
+	switch {
+	case sum != nil:
+		fromSummary(res, sum)
+	case snap != nil:
+		res.Tick, res.Entities = snap.Tick, snap.Stats.Alive
+		res.compNames = map[uint16]string{}
+		for _, c := range snap.Components {
+			res.compNames[c.ID] = c.Short
+		}
+		res.Archetypes, res.Systems = []dumpArch{}, []dumpSystem{}
+		for i, t := range snap.Tables {
+			res.Archetypes = append(res.Archetypes, dumpArch{ID: uint32(i), Components: res.names(t.Components), Entities: len(t.Entities)})
+		}
+	default:
+		return nil, errors.New("no summary or snapshot at or before that tick")
+	}
+	if query != "" {
+		return nil, errors.New("--query needs a live agent; on a recording use --entity")
+	}
+	if entity != "" {
+		if snap == nil {
+			return nil, errors.New("the recording holds no snapshot to find entities in")
+		}
+		e, err := protocol.ParseEntityID(entity)
+		if err != nil {
+			return nil, err
+		}
+		de := dumpEntity{Entity: e.String(), Components: map[string]any{}}
+		for _, t := range snap.Tables {
+			for row, te := range t.Entities {
+				if te != e {
+					continue
+				}
+				de.Alive = true
+				for c, col := range t.Columns {
+					de.Components[res.names([]uint16{t.Components[c]})[0]] = col[row].Interface()
+				}
+			}
+		}
+		if !de.Alive {
+			de.Reason = fmt.Sprintf("entity %s is not in the snapshot at tick %d", e, snap.Tick)
+		}
+		res.Entity = &de
+	}
+	return res, nil
+}
+
+func printDump(out io.Writer, r *dumpResult) {
+	fmt.Fprintf(out, "%s  tick %d  entities %d  frame %s", r.Source, r.Tick, r.Entities, dur(r.FrameNs))
+	if r.Paused {
+		fmt.Fprint(out, "  PAUSED")
+	}
+	fmt.Fprintln(out)
+	if r.Frames > 0 {
+		fmt.Fprintf(out, "recording: %d frames, ticks %d to %d\n", r.Frames, *r.FirstTick, *r.LastTick)
+	}
+	if r.Note != "" {
+		fmt.Fprintln(out, "note:", r.Note)
+	}
+	fmt.Fprintln(out, "\narchetypes:")
+	for _, a := range r.Archetypes {
+		fmt.Fprintf(out, "  %4d %8d  %s\n", a.ID, a.Entities, strings.Join(a.Components, " "))
+	}
+	if len(r.Systems) > 0 {
+		fmt.Fprintln(out, "\nsystems:")
+		for _, s := range r.Systems {
+			fmt.Fprintf(out, "  %-20s last %-10s mean %-10s max %-10s runs %d\n", s.Name, dur(s.LastNs), dur(s.MeanNs), dur(s.MaxNs), s.Runs)
+		}
+	}
+	printEntity := func(e dumpEntity) {
+		fmt.Fprintf(out, "  %s", e.Entity)
+		if !e.Alive {
+			fmt.Fprintf(out, "  (%s)\n", e.Reason)
+			return
+		}
+		names := make([]string, 0, len(e.Components))
+		for n := range e.Components {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			b, _ := json.Marshal(e.Components[n])
+			fmt.Fprintf(out, "  %s%s", n, b)
+		}
+		fmt.Fprintln(out)
+	}
+	if r.Matches != nil {
+		fmt.Fprintf(out, "\n%d match %s:\n", r.Matches.Total, r.Matches.Query)
+		for _, e := range r.Matches.Entities {
+			printEntity(e)
+		}
+	}
+	if r.Entity != nil {
+		fmt.Fprintln(out, "\nentity:")
+		printEntity(*r.Entity)
+	}
+}

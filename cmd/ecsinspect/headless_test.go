@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/inspector"
+)
+
+// liveDemo runs the demo world with an agent for the headless commands.
+func liveDemo(t *testing.T) (string, *inspector.Agent, func(func())) {
+	d := newDemoWorld(1000, 5)
+	agent := inspector.New(d.w, inspector.Options{Addr: "127.0.0.1:0", Game: "grazers", Schedule: d.sched})
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stop, done, do := make(chan struct{}), make(chan struct{}), make(chan func())
+	go func() {
+		defer close(done)
+		tk := time.NewTicker(2 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case fn := <-do:
+				fn()
+			case <-tk.C:
+				d.step()
+				agent.Sync()
+			}
+		}
+	}()
+	t.Cleanup(func() { agent.Close(); close(stop); <-done })
+	return agent.Addr(), agent, func(fn func()) { ch := make(chan struct{}); do <- func() { fn(); close(ch) }; <-ch }
+}
+
+func cli(args ...string) (int, string, string) {
+	var out, errs bytes.Buffer
+	code := run(args, &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+func TestExecAndDump(t *testing.T) {
+	addr, _, _ := liveDemo(t)
+	// A pause lasts while a client stays: each exec leaves, so the game
+	// runs on between them (the agent resumes when its last client goes).
+	for _, c := range [][]string{{"pause"}, {"set", "0v1", "Energy.Value=5000"}, {"add", "0v1", "Hungry"}} {
+		if code, out, errs := cli(append([]string{"exec", addr}, c...)...); code != 0 {
+			t.Fatalf("exec %v: %d %s %s", c, code, out, errs)
+		}
+	}
+	code, out, errs := cli("dump", addr, "--entity", "0v1", "--query", "Energy.Value>4000", "--json")
+	if code != 0 {
+		t.Fatalf("dump: %s", errs)
+	}
+	var res dumpResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("dump --json is not JSON: %v\n%s", err, out)
+	}
+	if res.Entities == 0 || len(res.Archetypes) == 0 || len(res.Systems) != 4 {
+		t.Errorf("dump = %+v", res)
+	}
+	e, _ := res.Entity.Components["Energy"].(map[string]any)
+	if res.Entity == nil || !res.Entity.Alive || e["Value"].(float64) < 4000 {
+		t.Errorf("the edit did not reach the game: %+v", res.Entity)
+	}
+	if res.Matches == nil || res.Matches.Total != 1 || res.Matches.Entities[0].Entity != "0v1" {
+		t.Errorf("matches = %+v", res.Matches)
+	}
+	if code, _, errs := cli("exec", addr, "step", "2"); code != 0 {
+		t.Fatalf("step: %s", errs)
+	}
+	code, out, _ = cli("exec", addr, "spawn", `Position={"X":1,"Y":2}`, "Velocity")
+	if code != 0 || !strings.Contains(out, "v") {
+		t.Errorf("spawn: %d %q", code, out)
+	}
+	// Failures exit non-zero with the agent's words.
+	for c, want := range map[string]string{
+		"set 99999v1 Energy.Value=1": "never issued",
+		"set 0v1 Energy.Nope=1":      "has no field Nope",
+		"set 0v1 Energy.Value=abc":   `wants a number, got "abc"`,
+		"add 0v1 Armor":              "no component named Armor",
+		`add 0v1 Energy={"Value":`:   "not a JSON object",
+		"frobnicate":                 "unknown command",
+		"despawn 7":                  "not an entity",
+	} {
+		code, _, errs := cli(append([]string{"exec", addr}, strings.Fields(c)...)...)
+		if code == 0 || !strings.Contains(errs, want) {
+			t.Errorf("exec %s: exit %d, %q; want %q", c, code, errs, want)
+		}
+	}
+	cli("exec", addr, "resume")
+	if code, _, errs := cli("dump", "127.0.0.1:1"); code == 0 || !strings.Contains(errs, "cannot reach an agent") {
+		t.Errorf("unreachable address: %d %q", code, errs)
+	}
+}
+
+func TestDumpRecording(t *testing.T) {
+	addr, agent, on := liveDemo(t)
+	_ = addr
+	path := filepath.Join(t.TempDir(), "run.ecsrec")
+	var rec *inspector.Recorder
+	on(func() {
+		var err error
+		if rec, err = agent.Record(path, 50); err != nil {
+			t.Fatal(err)
+		}
+	})
+	time.Sleep(200 * time.Millisecond)
+	on(func() {
+		if err := rec.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	code, out, errs := cli("dump", path, "--json", "--entity", "1v1")
+	if code != 0 {
+		t.Fatalf("dump file: %s", errs)
+	}
+	var res dumpResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Frames < 3 || res.FirstTick == nil || res.LastTick == nil || *res.LastTick <= *res.FirstTick || res.Tick != *res.LastTick || res.Entities == 0 {
+		t.Errorf("recording dump = frames %d ticks %v..%v tick %d", res.Frames, res.FirstTick, res.LastTick, res.Tick)
+	}
+	if code, _, errs := cli("dump", filepath.Join(t.TempDir(), "nope.ecsrec")); code == 0 || errs == "" {
+		t.Error("a missing recording dumped")
+	}
+}
