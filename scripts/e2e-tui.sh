@@ -54,6 +54,12 @@ keys Enter; wait_for "archetype";              step "entity detail"
 keys j j e C-u; tmux -L "$sock" send-keys -l '777'; keys Enter
 wait_for "set Position.Y: ok";                 step "edited a field live"
 keys Escape; keys Space; wait_for "PAUSED";    step "paused"
+# The edit reached the game: read it back with a second client.
+"$bin" dump "127.0.0.1:$port" --entity 0v1 --json > "$work/dump.json"
+grep -qE '"Y": (7[0-9][0-9]|8[0-4][0-9])' "$work/dump.json" || { echo "FAIL: the edit is not in the game:"; cat "$work/dump.json"; exit 1; }
+step "dump reads the edited value back from the game"
+"$bin" exec "127.0.0.1:$port" set 0v1 Energy.Value=90 > /dev/null
+step "exec changes the game while the UI watches"
 keys .; wait_for "step: ok";                   step "stepped one frame"
 keys Space; wait_for "resume: ok";             step "resumed"
 tmux -L "$sock" resize-window -x 80 -y 24 2>/dev/null || true
