@@ -69,4 +69,15 @@ keys q
 for _ in $(seq 50); do tmux -L "$sock" has-session 2>/dev/null || break; sleep 0.1; done
 if tmux -L "$sock" has-session 2>/dev/null; then echo "FAIL: q did not quit"; exit 1; fi
 step "quit"
+
+# Record the running game for 3 s and read the recording back.
+"$bin" record "127.0.0.1:$port" -o "$work/run.ecsrec" --duration 3s --hz 20 > "$work/record.log"
+"$bin" dump "$work/run.ecsrec" --json > "$work/rec.json"
+frames=$(sed -n 's/.*"frames": \([0-9]*\).*/\1/p' "$work/rec.json")
+first=$(sed -n 's/.*"first_tick": \([0-9]*\).*/\1/p' "$work/rec.json")
+last=$(sed -n 's/.*"last_tick": \([0-9]*\).*/\1/p' "$work/rec.json")
+if [ "${frames:-0}" -lt 30 ] || [ "${last:-0}" -le "${first:-0}" ]; then
+  echo "FAIL: the recording holds $frames frames, ticks $first..$last"; cat "$work/record.log"; exit 1
+fi
+step "recorded 3 s: $frames frames, ticks $first to $last"
 echo "e2e: all steps passed"

@@ -132,3 +132,26 @@ func TestDumpRecording(t *testing.T) {
 		t.Error("a missing recording dumped")
 	}
 }
+
+func TestRecordCommand(t *testing.T) {
+	addr, _, _ := liveDemo(t)
+	path := filepath.Join(t.TempDir(), "rec.ecsrec")
+	code, out, errs := cli("record", addr, "-o", path, "--duration", "300ms", "--hz", "50")
+	if code != 0 || !strings.Contains(out, "frames") {
+		t.Fatalf("record: %d %q %q", code, out, errs)
+	}
+	code, out, errs = cli("dump", path, "--json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var res dumpResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Frames < 5 || *res.LastTick <= *res.FirstTick {
+		t.Errorf("recorded %d frames, ticks %d..%d", res.Frames, *res.FirstTick, *res.LastTick)
+	}
+	if code, _, errs := cli("record", addr); code == 0 || !strings.Contains(errs, "-o FILE") {
+		t.Errorf("record without -o: %q", errs)
+	}
+}

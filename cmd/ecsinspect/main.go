@@ -48,6 +48,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return 0
+	case "record":
+		stop := make(chan os.Signal, 1)
+		signal.Notify(stop, os.Interrupt)
+		defer signal.Stop(stop)
+		err := runRecord(args[1:], stdout, stop)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "ecsinspect record:", err)
+			return 1
+		}
+		return 0
 	case "dump", "exec":
 		var err error
 		if args[0] == "dump" {
@@ -79,6 +92,8 @@ Usage:
   ecsinspect attach [ADDR] [--token T]
                         open the UI on a running game (default 127.0.0.1:7777,
                         or unix:/path/to/socket)
+  ecsinspect record ADDR -o FILE.ecsrec [--duration D] [--hz H]
+                        record a running game for offline review
   ecsinspect dump ADDR|FILE.ecsrec [--query EXPR] [--entity 42v3] [--tick T] [--json]
                         print the world once, for scripts
   ecsinspect exec ADDR COMMAND...
