@@ -375,6 +375,21 @@ func (rec *Recording) Message(i int) (Message, error) {
 	return m, nil
 }
 
+// Type returns the message type of frame i without decoding it.
+func (rec *Recording) Type(i int) (Type, error) {
+	if i < 0 || i >= len(rec.Frames) {
+		return 0, fmt.Errorf("protocol: frame %d of %d", i, len(rec.Frames))
+	}
+	var b [2]byte
+	if _, err := rec.r.ReadAt(b[:], rec.Frames[i].Offset+recordHeaderSize); err != nil {
+		return 0, fmt.Errorf("protocol: read frame %d: %w", i, err)
+	}
+	if b[0] != 0x92 {
+		return 0, fmt.Errorf("protocol: frame %d is not a message", i)
+	}
+	return Type(b[1]), nil
+}
+
 // Seek returns the index of the last frame at or before tick (0 if tick is
 // before the first), by binary search.
 func (rec *Recording) Seek(tick uint64) int {

@@ -80,4 +80,11 @@ if [ "${frames:-0}" -lt 30 ] || [ "${last:-0}" -le "${first:-0}" ]; then
   echo "FAIL: the recording holds $frames frames, ticks $first..$last"; cat "$work/record.log"; exit 1
 fi
 step "recorded 3 s: $frames frames, ticks $first to $last"
+
+# Review it offline: scrub to the start, look at the entities then.
+tmux -L "$sock" new-session -d -x 120 -y 30 "$bin open $work/run.ecsrec"
+wait_for "REVIEW";                             step "opened the recording"
+keys g; wait_for "frame 1/";                   step "went to the first frame"
+keys 3; wait_for "matches";                    step "entities at that tick"
+keys q
 echo "e2e: all steps passed"

@@ -22,7 +22,7 @@ func (m *model) openDetail(e protocol.EntityID) tea.Cmd {
 	m.showDetail, m.detailLine, m.detail = true, 0, nil
 	m.prevDetail = map[string]string{}
 	m.changedAt = map[string]time.Time{}
-	return m.sess.subscribe(protocol.Subscribe{ID: subDetail, What: protocol.SubEntity, Entity: e, Hz: 10})
+	return m.src.subscribe(protocol.Subscribe{ID: subDetail, What: protocol.SubEntity, Entity: e, Hz: 10})
 }
 
 // setDetail takes a new frame of the entity, noting which values changed.
@@ -127,7 +127,7 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case msg.String() == "esc":
 		m.showDetail = false
-		return m, m.sess.unsubscribe(subDetail)
+		return m, m.src.unsubscribe(subDetail)
 	case msg.String() == "up" || msg.String() == "k":
 		m.detailLine--
 	case msg.String() == "down" || msg.String() == "j":
@@ -150,7 +150,7 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.detailLine < len(lines) && !m.readOnly {
 			comp, e := lines[m.detailLine].component, m.detail.Entity
 			m.confirm = fmt.Sprintf("remove %s from %s?", comp, e)
-			m.confirmYes = m.sess.request("remove "+comp, func(id uint32) protocol.Message {
+			m.confirmYes = m.src.request("remove "+comp, func(id uint32) protocol.Message {
 				return &protocol.RemoveComponent{ID: id, Entity: e, Component: comp}
 			})
 		}
@@ -163,7 +163,7 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 				what += fmt.Sprintf(" and its %d children (recursively)", len(m.detail.Children))
 			}
 			m.confirm = what + "?"
-			m.confirmYes = m.sess.request("despawn", func(id uint32) protocol.Message {
+			m.confirmYes = m.src.request("despawn", func(id uint32) protocol.Message {
 				return &protocol.Despawn{ID: id, Entity: e, Recursive: recursive}
 			})
 		}
@@ -176,8 +176,11 @@ func (m *model) editKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case tea.KeyEnter:
 		m.editing = false
 		m.edit.Blur()
+		if m.editPath == "go to tick" {
+			return m.gotoTick(m.edit.Value())
+		}
 		path, v, e := m.editPath, parseInput(m.edit.Value()), m.detail.Entity
-		return m, m.sess.request("set "+path, func(id uint32) protocol.Message {
+		return m, m.src.request("set "+path, func(id uint32) protocol.Message {
 			return &protocol.SetField{ID: id, Entity: e, Path: path, Value: v}
 		})
 	case tea.KeyEsc:

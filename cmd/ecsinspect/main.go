@@ -48,6 +48,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return 0
+	case "open":
+		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help") {
+			fmt.Fprintln(stdout, "Usage: ecsinspect open FILE.ecsrec\n\nReviews a recording or a snapshot: every view at any recorded tick.\nKeys: [ ] frames, { } keyframes, g G start and end, t go to a tick,\nc twice compares two ticks; the rest as in attach.")
+			return 0
+		}
+		if err := runOpen(args[1:]); err != nil {
+			fmt.Fprintln(stderr, "ecsinspect open:", err)
+			return 1
+		}
+		return 0
 	case "record":
 		stop := make(chan os.Signal, 1)
 		signal.Notify(stop, os.Interrupt)
@@ -92,6 +102,8 @@ Usage:
   ecsinspect attach [ADDR] [--token T]
                         open the UI on a running game (default 127.0.0.1:7777,
                         or unix:/path/to/socket)
+  ecsinspect open FILE.ecsrec
+                        review a recording: scrub the timeline, compare ticks
   ecsinspect record ADDR -o FILE.ecsrec [--duration D] [--hz H]
                         record a running game for offline review
   ecsinspect dump ADDR|FILE.ecsrec [--query EXPR] [--entity 42v3] [--tick T] [--json]

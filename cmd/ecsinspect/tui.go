@@ -30,7 +30,8 @@ var viewNames = [viewCount]string{"Overview", "Archetypes", "Entities", "Systems
 
 // model is the whole UI. It knows the world only through the session.
 type model struct {
-	sess   *session
+	src    source
+	play   *player // a recording under review, or nil for a live game
 	addr   string
 	styles Styles
 	keys   keyMap
@@ -70,15 +71,17 @@ type model struct {
 	flashErr    bool
 	flashAt     time.Time
 	lastPageReq time.Time
+	compareFrom int // review: frame marked by c, or -1
+	compare     []string
 }
 
-func newModel(sess *session, addr string) *model {
+func newModel(src source, addr string) *model {
 	f := textinput.New()
 	f.Prompt = "/"
 	f.Placeholder = `Position !Frozen Health.HP<10`
 	e := textinput.New()
 	e.Prompt = "= "
-	return &model{sess: sess, addr: addr, styles: DefaultStyles(), keys: defaultKeys(), help: help.New(),
+	return &model{src: src, addr: addr, compareFrom: -1, styles: DefaultStyles(), keys: defaultKeys(), help: help.New(),
 		filter: f, edit: e, prevDetail: map[string]string{}, changedAt: map[string]time.Time{}, view: viewOverview}
 }
 
@@ -90,9 +93,9 @@ func tick() tea.Cmd {
 
 func (m *model) Init() tea.Cmd {
 	return tea.Batch(
-		m.sess.subscribe(protocol.Subscribe{ID: subSummary, What: protocol.SubSummary, Hz: 10}),
-		m.sess.subscribe(protocol.Subscribe{ID: subEvents, What: protocol.SubEvents, Hz: 4, Sample: 8}),
-		m.sess.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Hz: 4}),
+		m.src.subscribe(protocol.Subscribe{ID: subSummary, What: protocol.SubSummary, Hz: 10}),
+		m.src.subscribe(protocol.Subscribe{ID: subEvents, What: protocol.SubEvents, Hz: 4, Sample: 8}),
+		m.src.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Hz: 4}),
 		m.pageCmd(),
 		tick(),
 	)
@@ -104,7 +107,7 @@ func (m *model) bodyHeight() int { return max(m.height-3, 1) }
 // pageCmd (re)subscribes the entities window for what is on screen.
 func (m *model) pageCmd() tea.Cmd {
 	m.lastPageReq = time.Now()
-	return m.sess.subscribe(protocol.Subscribe{ID: subPage, What: protocol.SubPage, Hz: 5, Query: m.query,
+	return m.src.subscribe(protocol.Subscribe{ID: subPage, What: protocol.SubPage, Hz: 5, Query: m.query,
 		Archetype: m.arch, Offset: m.offset, Limit: max(m.bodyHeight()-2, 1)})
 }
 
@@ -194,6 +197,15 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.showHelp = false
 		return m, nil
 	}
+	if m.compare != nil {
+		m.compare = nil
+		return m, nil
+	}
+	if m.play != nil {
+		if model, cmd, ok := m.reviewKey(msg); ok {
+			return model, cmd
+		}
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -203,11 +215,11 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, k.Pause):
 		if m.summary != nil && m.summary.Paused {
-			return m, m.sess.request("resume", func(id uint32) protocol.Message { return &protocol.Resume{ID: id} })
+			return m, m.src.request("resume", func(id uint32) protocol.Message { return &protocol.Resume{ID: id} })
 		}
-		return m, m.sess.request("pause", func(id uint32) protocol.Message { return &protocol.Pause{ID: id} })
+		return m, m.src.request("pause", func(id uint32) protocol.Message { return &protocol.Pause{ID: id} })
 	case key.Matches(msg, k.Step):
-		return m, m.sess.request("step", func(id uint32) protocol.Message { return &protocol.Step{ID: id, N: 1} })
+		return m, m.src.request("step", func(id uint32) protocol.Message { return &protocol.Step{ID: id, N: 1} })
 	}
 	if m.showDetail {
 		return m.detailKey(msg)
@@ -400,6 +412,8 @@ func (m *model) View() string {
 	switch {
 	case m.showHelp:
 		body = strings.Split(m.help.FullHelpView(m.keys.FullHelp()), "\n")
+	case m.compare != nil:
+		body = m.compare
 	case m.showDetail:
 		body = m.detailView()
 	default:
@@ -449,6 +463,8 @@ func (m *model) bottomLine() string {
 		return line
 	case m.editing:
 		return m.editPath + " " + m.edit.View() + m.styles.Faint.Render("  enter to set, esc to cancel")
+	case m.play != nil && (m.flash == "" || time.Since(m.flashAt) >= 4*time.Second):
+		return m.timeline()
 	case m.flash != "" && time.Since(m.flashAt) < 4*time.Second:
 		if m.flashErr {
 			return m.styles.Error.Render(m.flash)
@@ -460,6 +476,15 @@ func (m *model) bottomLine() string {
 
 func (m *model) statusBar() string {
 	var state string
+	if m.play != nil {
+		p := m.play
+		parts := []string{"REVIEW", p.path, fmt.Sprintf("frame %d/%d", p.idx+1, len(p.rec.Frames)), fmt.Sprintf("tick %d", p.sum.Tick),
+			fmt.Sprintf("%d entities", p.sum.Entities)}
+		if p.rec.Truncated {
+			parts = append(parts, "truncated: "+p.rec.Note)
+		}
+		return m.styles.Status.Render(fit(" "+strings.Join(parts, " │ "), m.width))
+	}
 	switch m.conn.state {
 	case stateConnecting:
 		state = "connecting"

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ecsinspect/ecsinspect/inspector"
+)
+
+// recordDemo records the demo for a moment and returns the file.
+func recordDemo(t *testing.T) string {
+	_, agent, on := liveDemo(t)
+	path := filepath.Join(t.TempDir(), "run.ecsrec")
+	var rec *inspector.Recorder
+	on(func() {
+		var err error
+		if rec, err = agent.Record(path, 50); err != nil {
+			t.Fatal(err)
+		}
+	})
+	time.Sleep(300 * time.Millisecond)
+	on(func() {
+		if err := rec.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	return path
+}
+
+// reviewModel opens a recording in the UI model, without a terminal.
+func reviewModel(t *testing.T, path string) *model {
+	p, err := openPlayer(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.close)
+	m := newModel(p, path)
+	m.play = p
+	m.conn = connMsg{state: stateConnected}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	drain(m, m.Init())
+	return m
+}
+
+// drain runs a command and feeds what it yields back, synchronously.
+func drain(m *model, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	msg := cmd()
+	switch msg := msg.(type) {
+	case nil, tickMsg:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			drain(m, c)
+		}
+	default:
+		_, next := m.Update(msg)
+		drain(m, next)
+	}
+}
+
+func press(m *model, keys ...string) {
+	for _, k := range keys {
+		var msg tea.KeyMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		default:
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		_, cmd := m.Update(msg)
+		drain(m, cmd)
+	}
+}
+
+func TestReviewARecording(t *testing.T) {
+	path := recordDemo(t)
+	m := reviewModel(t, path)
+	p := m.play
+	last := len(p.rec.Frames) - 1
+	if p.idx != last || !strings.Contains(m.View(), "REVIEW") {
+		t.Fatalf("opens at frame %d of %d:\n%s", p.idx, last, m.View())
+	}
+	press(m, "g")
+	if p.idx != 0 || !strings.Contains(m.View(), "frame 1/") {
+		t.Errorf("g went to frame %d", p.idx)
+	}
+	press(m, "]", "]")
+	if p.idx != 2 {
+		t.Errorf("] ] went to frame %d", p.idx)
+	}
+	press(m, "}")
+	if !p.rec.Frames[p.idx].Keyframe && p.idx != 2 {
+		t.Errorf("} went to frame %d, not a keyframe", p.idx)
+	}
+	tick := p.rec.Frames[last/2].Tick
+	press(m, "t")
+	m.edit.SetValue(strconv.FormatUint(tick, 10))
+	press(m, "enter")
+	if p.rec.Frames[p.idx].Tick != tick {
+		t.Errorf("t %d went to tick %d", tick, p.rec.Frames[p.idx].Tick)
+	}
+	press(m, "3")
+	if v := m.View(); !strings.Contains(v, "matches") || !strings.Contains(v, "Energy{") {
+		t.Errorf("entities at a past tick:\n%s", v)
+	}
+	press(m, "enter")
+	if v := m.View(); !strings.Contains(v, "Entity ") || !strings.Contains(v, "Value = ") {
+		t.Errorf("detail at a past tick:\n%s", v)
+	}
+	press(m, "esc", "g", "c", "G", "c")
+	if v := m.View(); !strings.Contains(v, "→") {
+		t.Errorf("compare shows nothing:\n%s", v)
+	}
+	press(m, "esc", " ")
+	if !strings.Contains(m.View(), "cannot be changed") {
+		t.Error("space on a recording did not say why it does nothing")
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.ecsrec")
+	_ = os.WriteFile(bad, []byte("not a recording"), 0o644)
+	for _, args := range [][]string{{"open"}, {"open", bad}, {"open", filepath.Join(t.TempDir(), "missing.ecsrec")}} {
+		if code, _, errs := cli(args...); code == 0 || errs == "" {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+	// A file cut short still opens, saying so.
+	path := recordDemo(t)
+	b, _ := os.ReadFile(path)
+	cut := filepath.Join(t.TempDir(), "cut.ecsrec")
+	_ = os.WriteFile(cut, b[:len(b)-30], 0o644) // the index and the last frame's end gone
+	m := reviewModel(t, cut)
+	if !m.play.rec.Truncated || !strings.Contains(m.View(), "truncated") {
+		t.Errorf("a cut file does not say it is truncated:\n%s", m.View())
+	}
+}
