@@ -1,0 +1,188 @@
+package ecosystem
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+)
+
+// Sim is the ecosystem: a world, its schedule, and the handles its systems
+// share. Step advances it one fixed timestep.
+type Sim struct {
+	World    *ecs.World
+	Schedule *ecs.Schedule
+	Dt       float32 // seconds per step
+	initial  int
+	side     float32
+
+	pos   *ecs.Map[Position]
+	vel   *ecs.Map[Velocity]
+	herb  *ecs.Map2[Position, Velocity]
+	spawn *ecs.Map4[Position, Velocity, Energy, Age]
+	flee  *ecs.Map[Fleeing]
+	space spatial
+}
+
+// Tuning, per second unless said.
+const (
+	density        = 100 // world area per animal at the start
+	cellSize       = 20  // grass cell and spatial hash cell, world units
+	grassGrowth    = 0.15
+	grazeRate      = 0.6
+	grassEnergy    = 80
+	herbMetabolism = 2.5
+	predMetabolism = 1.2
+	preyEnergy     = 70
+	herbSpeed      = 6
+	fleeSpeed      = 14
+	predSpeed      = 9
+	huntSpeed      = 15
+	fleeRadius     = 25
+	huntRadius     = 38
+	catchRadius    = 4
+	herbMaxAge     = 90 * 60 // frames
+	predMaxAge     = 120 * 60
+	packSize       = 5
+)
+
+// New builds an ecosystem of about n animals (90% herbivores, the rest
+// predators in packs) from seed.
+func New(n int, seed uint64) *Sim {
+	w := ecs.NewWorld()
+	side := float32(math.Sqrt(float64(n * density)))
+	cells := max(int(side/cellSize), 1)
+	s := &Sim{World: w, Dt: 1.0 / 60, initial: n, side: float32(cells * cellSize)}
+	s.pos, s.vel = ecs.NewMap[Position](w), ecs.NewMap[Velocity](w)
+	s.flee = ecs.NewMap[Fleeing](w)
+	s.spawn = ecs.NewMap4[Position, Velocity, Energy, Age](w)
+	herbTag, predTag := ecs.NewMap[Herbivore](w), ecs.NewMap[Predator](w)
+	ecs.ComponentIDOf[ecs.ChildOf](w)
+	ecs.SetResource(w, Clock{})
+	ecs.SetResource(w, Seed{Value: seed})
+	grass := make([]float32, cells*cells)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	for i := range grass {
+		grass[i] = rng.Float32()
+	}
+	ecs.SetResource(w, Grid{Cells: cells, Size: cellSize, Grass: grass})
+	ecs.SetResource(w, Stats{})
+	ecs.EventsOf[Born](w)
+	ecs.EventsOf[Eaten](w)
+	ecs.EventsOf[Died](w)
+
+	preds := n / 10
+	var leader ecs.Entity
+	for i := range n {
+		p := Position{rng.Float32() * s.side, rng.Float32() * s.side}
+		a := rng.Float64() * 2 * math.Pi
+		e := s.spawn.Spawn(p, Velocity{float32(math.Cos(a)) * herbSpeed, float32(math.Sin(a)) * herbSpeed},
+			Energy{30 + rng.Float32()*40}, Age{uint32(rng.IntN(herbMaxAge / 2))})
+		if i < preds {
+			_ = predTag.Add(e, Predator{})
+			if i%packSize == 0 {
+				leader = e
+			} else {
+				if pp := s.pos.Read(leader); pp != nil {
+					*s.pos.Get(e) = Position{pp.X + rng.Float32()*10, pp.Y + rng.Float32()*10}
+				}
+				_ = w.SetParent(e, leader)
+			}
+		} else {
+			_ = herbTag.Add(e, Herbivore{})
+		}
+	}
+	s.build(seed)
+	return s
+}
+
+// Step runs one frame: the schedule, then the world's tick.
+func (s *Sim) Step() {
+	s.Schedule.Run(s.World)
+	_ = s.World.Tick()
+}
+
+// wrap keeps a coordinate inside the world (a torus).
+func (s *Sim) wrap(v float32) float32 {
+	for v < 0 {
+		v += s.side
+	}
+	for v >= s.side {
+		v -= s.side
+	}
+	return v
+}
+
+// spatial is a hash of the herbivores and predators by cell, rebuilt each
+// frame, so hunting and fleeing look at neighbours, not everyone.
+type spatial struct {
+	cells int
+	herb  bucket
+	pred  bucket
+}
+
+type bucket struct {
+	start []int32 // cell -> first index in items; len cells+1
+	items []item
+	count []int32
+}
+
+type item struct {
+	e    ecs.Entity
+	x, y float32
+}
+
+func (b *bucket) build(cells int, items []item, cellOf func(item) int) {
+	n := cells * cells
+	if len(b.start) != n+1 {
+		b.start = make([]int32, n+1)
+		b.count = make([]int32, n)
+	}
+	clear(b.count)
+	for _, it := range items {
+		b.count[cellOf(it)]++
+	}
+	var sum int32
+	for c := range n {
+		b.start[c] = sum
+		sum += b.count[c]
+	}
+	b.start[n] = sum
+	if cap(b.items) < len(items) {
+		b.items = make([]item, len(items))
+	}
+	b.items = b.items[:len(items)]
+	clear(b.count)
+	for _, it := range items {
+		c := cellOf(it)
+		b.items[b.start[c]+b.count[c]] = it
+		b.count[c]++
+	}
+}
+
+// near calls fn for the items in the 3x3 cells around (x, y).
+func (b *bucket) near(cells int, size, x, y float32, fn func(item) bool) {
+	cx, cy := int(x/size), int(y/size)
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			gx, gy := (cx+dx+cells)%cells, (cy+dy+cells)%cells
+			c := gy*cells + gx
+			for _, it := range b.items[b.start[c]:b.start[c+1]] {
+				if !fn(it) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// torusDelta is the shortest offset from a to b on a wrapped axis.
+func torusDelta(a, b, side float32) float32 {
+	d := b - a
+	if d > side/2 {
+		d -= side
+	} else if d < -side/2 {
+		d += side
+	}
+	return d
+}

@@ -1,0 +1,58 @@
+package ecosystem
+
+import (
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+)
+
+func TestEcosystemLives(t *testing.T) {
+	s := New(2000, 7)
+	w := s.World
+	var born, died, eaten, fleeingSeen int
+	packs := 0
+	for range 3600 { // 60 simulated seconds
+		s.Step()
+		prev, cur := ecs.EventsOf[Born](w).Slices()
+		born += len(prev) + len(cur)
+		_, c1 := ecs.EventsOf[Died](w).Slices()
+		died += len(c1)
+		_, c2 := ecs.EventsOf[Eaten](w).Slices()
+		eaten += len(c2)
+		fleeingSeen += s.flee.Len()
+	}
+	st := ecs.Resource[Stats](w)
+	for it := ecs.NewQuery1[ecs.ChildOf](w).Iter(); it.Next(); {
+		packs++
+	}
+	t.Logf("after 60 s: %d entities (%d herbivores, %d predators, %d pack members), births %d, deaths %d, eaten %d",
+		w.Len(), st.Herbivores, st.Predators, packs, st.Births, st.Deaths, st.Eaten)
+	if w.Len() < 1000 || w.Len() > 2500 {
+		t.Errorf("population drifted to %d from 2000", w.Len())
+	}
+	if st.Births == 0 || st.Deaths+st.Eaten == 0 || fleeingSeen == 0 || packs == 0 {
+		t.Errorf("no churn: births %d deaths %d eaten %d fleeing %d packs %d", st.Births, st.Deaths, st.Eaten, fleeingSeen, packs)
+	}
+	if w.Stats().Free == 0 && st.Deaths+st.Eaten > 0 {
+		t.Error("no slot was freed")
+	}
+}
+
+func TestSeedReplays(t *testing.T) {
+	a, b := New(1000, 42), New(1000, 42)
+	for range 300 {
+		a.Step()
+		b.Step()
+	}
+	sa, sb := ecs.Resource[Stats](a.World), ecs.Resource[Stats](b.World)
+	if *sa != *sb || a.World.Len() != b.World.Len() {
+		t.Errorf("the same seed gave %+v and %+v", *sa, *sb)
+	}
+	c := New(1000, 43)
+	for range 300 {
+		c.Step()
+	}
+	if *ecs.Resource[Stats](c.World) == *sa {
+		t.Error("another seed gave the same run")
+	}
+}

@@ -1,0 +1,243 @@
+package ecosystem
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+)
+
+// spatialIndex is the resource type the spatial system declares it writes.
+type spatialIndex struct{}
+
+// build registers the systems with their declared access. Each system that
+// draws random numbers has its own generator, seeded from the run's seed, so
+// a run replays exactly whatever runs in parallel.
+func (s *Sim) build(seed uint64) {
+	w := s.World
+	sc := ecs.NewSchedule()
+	s.Schedule = sc
+	rngFor := func(k uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, k+100)) }
+	herbs := ecs.NewQuery2[Position, Velocity](w, ecs.With[Herbivore]())
+	preds := ecs.NewQuery2[Position, Velocity](w, ecs.With[Predator]())
+	grazers := ecs.NewQuery2[Position, Energy](w, ecs.With[Herbivore](), ecs.Write[Energy]())
+	members := ecs.NewQuery3[Position, Velocity, ecs.ChildOf](w, ecs.Write[Velocity]())
+	leaders := ecs.NewQuery2[Position, Velocity](w, ecs.With[Predator](), ecs.Without[ecs.ChildOf](), ecs.Write[Velocity]())
+	fleeing := ecs.NewQuery2[Position, Velocity](w, ecs.With[Herbivore](), ecs.Write[Velocity]())
+	movers := ecs.NewQuery2[Position, Velocity](w, ecs.Write[Position]())
+	hungry := ecs.NewQuery3[Energy, Age, Predator](w, ecs.Optional[Predator](), ecs.Write[Energy](), ecs.Write[Age]())
+	parents := ecs.NewQuery3[Position, Energy, Predator](w, ecs.Optional[Predator](), ecs.Write[Energy]())
+	born, eaten, died := ecs.EventsOf[Born](w), ecs.EventsOf[Eaten](w), ecs.EventsOf[Died](w)
+	_ = born
+	herbTag, predTag := ecs.NewMap[Herbivore](w), ecs.NewMap[Predator](w)
+	energy := ecs.NewMap[Energy](w)
+	dt := func() float32 { return s.Dt }
+
+	sc.Add("spatial", func(w *ecs.World, _ *ecs.Commands) {
+		cells := int(s.side / cellSize)
+		s.space.cells = cells
+		cellOf := func(it item) int {
+			return min(int(it.y/cellSize), cells-1)*cells + min(int(it.x/cellSize), cells-1)
+		}
+		var hs, ps []item
+		for it := herbs.Iter(); it.Next(); {
+			p, _ := it.Get()
+			hs = append(hs, item{it.Entity(), p.X, p.Y})
+		}
+		for it := preds.Iter(); it.Next(); {
+			p, _ := it.Get()
+			ps = append(ps, item{it.Entity(), p.X, p.Y})
+		}
+		s.space.herb.build(cells, hs, cellOf)
+		s.space.pred.build(cells, ps, cellOf)
+	}, ecs.Reads[Position](), ecs.Reads[Herbivore](), ecs.Reads[Predator](), ecs.Writes[spatialIndex]())
+
+	sc.Add("regrowth", func(w *ecs.World, _ *ecs.Commands) {
+		g := ecs.Resource[Grid](w)
+		for i := range g.Grass {
+			g.Grass[i] = min(g.Grass[i]+grassGrowth*dt(), 1)
+		}
+	}, ecs.Writes[Grid]())
+
+	sc.Add("grazing", func(w *ecs.World, _ *ecs.Commands) {
+		g := ecs.Resource[Grid](w)
+		for p, e := range grazers.All() {
+			c := min(int(p.Y/g.Size), g.Cells-1)*g.Cells + min(int(p.X/g.Size), g.Cells-1)
+			bite := min(g.Grass[c], grazeRate*dt())
+			g.Grass[c] -= bite
+			e.Value += bite * grassEnergy
+		}
+	}, ecs.Reads[Position](), ecs.Reads[Herbivore](), ecs.Writes[Energy](), ecs.Writes[Grid]())
+
+	fleeRng := rngFor(1)
+	sc.Add("fleeing", func(w *ecs.World, cmds *ecs.Commands) {
+		for it := fleeing.Iter(); it.Next(); {
+			p, v := it.Get()
+			e := it.Entity()
+			var from ecs.Entity
+			var bx, by float32
+			best := float32(fleeRadius * fleeRadius)
+			s.space.pred.near(s.space.cells, cellSize, p.X, p.Y, func(o item) bool {
+				dx, dy := torusDelta(p.X, o.x, s.side), torusDelta(p.Y, o.y, s.side)
+				if d := dx*dx + dy*dy; d < best {
+					best, from, bx, by = d, o.e, dx, dy
+				}
+				return true
+			})
+			running := s.flee.Has(e)
+			switch {
+			case !from.IsZero():
+				n := float32(math.Sqrt(float64(best))) + 1e-3
+				v.X, v.Y = -bx/n*fleeSpeed, -by/n*fleeSpeed
+				if !running {
+					ecs.AddLater(cmds, e, Fleeing{From: from})
+				}
+			case running:
+				ecs.RemoveLater[Fleeing](cmds, e)
+				a := fleeRng.Float64() * 2 * math.Pi
+				v.X, v.Y = float32(math.Cos(a))*herbSpeed, float32(math.Sin(a))*herbSpeed
+			case fleeRng.IntN(120) == 0: // wander
+				a := fleeRng.Float64() * 2 * math.Pi
+				v.X, v.Y = float32(math.Cos(a))*herbSpeed, float32(math.Sin(a))*herbSpeed
+			}
+		}
+	}, ecs.Reads[Position](), ecs.Reads[Herbivore](), ecs.Reads[spatialIndex](), ecs.Writes[Velocity](), ecs.Writes[Fleeing]())
+
+	huntRng := rngFor(2)
+	sc.Add("hunting", func(w *ecs.World, cmds *ecs.Commands) {
+		taken := map[ecs.Entity]bool{}
+		stats := ecs.Resource[Stats](w)
+		for it := leaders.Iter(); it.Next(); {
+			p, v := it.Get()
+			hunter := it.Entity()
+			var prey ecs.Entity
+			var bx, by float32
+			best := float32(huntRadius * huntRadius)
+			s.space.herb.near(s.space.cells, cellSize, p.X, p.Y, func(o item) bool {
+				dx, dy := torusDelta(p.X, o.x, s.side), torusDelta(p.Y, o.y, s.side)
+				if d := dx*dx + dy*dy; d < best && !taken[o.e] {
+					best, prey, bx, by = d, o.e, dx, dy
+				}
+				return true
+			})
+			switch {
+			case prey.IsZero():
+				if huntRng.IntN(90) == 0 {
+					a := huntRng.Float64() * 2 * math.Pi
+					v.X, v.Y = float32(math.Cos(a))*predSpeed, float32(math.Sin(a))*predSpeed
+				}
+			case best < catchRadius*catchRadius:
+				taken[prey] = true
+				cmds.Despawn(prey)
+				eaten.Send(Eaten{Prey: prey, Predator: hunter})
+				stats.Eaten++
+				if e := energy.Read(hunter); e != nil {
+					ecs.SetLater(cmds, hunter, Energy{Value: e.Value + preyEnergy})
+				}
+			default:
+				n := float32(math.Sqrt(float64(best))) + 1e-3
+				v.X, v.Y = bx/n*huntSpeed, by/n*huntSpeed
+			}
+		}
+	}, ecs.Reads[Position](), ecs.Reads[Predator](), ecs.Reads[spatialIndex](), ecs.Reads[Energy](), ecs.Writes[Velocity](), ecs.Writes[Eaten](), ecs.Writes[Stats]())
+
+	sc.Add("pack steering", func(w *ecs.World, _ *ecs.Commands) {
+		for it := members.Iter(); it.Next(); {
+			p, v, c := it.Get()
+			lp, lv := s.pos.Read(c.Parent()), s.vel.Read(c.Parent())
+			if lp == nil || lv == nil {
+				continue
+			}
+			dx, dy := torusDelta(p.X, lp.X, s.side), torusDelta(p.Y, lp.Y, s.side)
+			v.X = 0.8*lv.X + 0.5*dx
+			v.Y = 0.8*lv.Y + 0.5*dy
+		}
+	}, ecs.Reads[Position](), ecs.Reads[ecs.ChildOf](), ecs.Writes[Velocity]())
+
+	sc.Add("movement", func(w *ecs.World, _ *ecs.Commands) {
+		d := dt()
+		for p, v := range movers.All() {
+			p.X = s.wrap(p.X + v.X*d)
+			p.Y = s.wrap(p.Y + v.Y*d)
+		}
+	}, ecs.Reads[Velocity](), ecs.Writes[Position]())
+
+	sc.Add("hunger", func(w *ecs.World, cmds *ecs.Commands) {
+		for r := range hungry.All() {
+			r.B.Frames++
+			if r.C != nil {
+				r.A.Value -= predMetabolism * dt()
+			} else {
+				r.A.Value -= herbMetabolism * dt()
+			}
+		}
+	}, ecs.Reads[Predator](), ecs.Writes[Energy](), ecs.Writes[Age]())
+
+	sc.AddStage("lifecycle")
+	birthRng := rngFor(3)
+	sc.Add("reproduction", func(w *ecs.World, cmds *ecs.Commands) {
+		stats := ecs.Resource[Stats](w)
+		room := s.initial*6/5 - w.Len()
+		for it := parents.Iter(); it.Next(); {
+			p, e, pred := it.Get()
+			threshold := float32(60)
+			if pred != nil {
+				threshold = 110
+			}
+			if e.Value < threshold || room <= 0 {
+				continue
+			}
+			room--
+			e.Value /= 2
+			parent := it.Entity()
+			child := cmds.Spawn()
+			a := birthRng.Float64() * 2 * math.Pi
+			ecs.AddLater(cmds, child, Position{s.wrap(p.X + float32(math.Cos(a))*2), s.wrap(p.Y + float32(math.Sin(a))*2)})
+			ecs.AddLater(cmds, child, Velocity{float32(math.Cos(a)) * herbSpeed, float32(math.Sin(a)) * herbSpeed})
+			ecs.AddLater(cmds, child, Energy{Value: e.Value})
+			ecs.AddLater(cmds, child, Age{})
+			if pred != nil {
+				ecs.AddLater(cmds, child, Predator{})
+				leader := parent
+				if l, ok := w.Parent(parent); ok {
+					leader = l
+				}
+				cmds.SetParent(child, leader) // cubs join the pack
+			} else {
+				ecs.AddLater(cmds, child, Herbivore{})
+			}
+			born.Send(Born{Who: child, Parent: parent})
+			stats.Births++
+		}
+	}, ecs.Reads[Position](), ecs.Writes[Energy](), ecs.Reads[Predator](), ecs.Writes[Born](), ecs.Writes[Stats]())
+
+	deathRng := rngFor(4)
+	ages := ecs.NewQuery2[Energy, Age](w)
+	sc.Add("death", func(w *ecs.World, cmds *ecs.Commands) {
+		stats := ecs.Resource[Stats](w)
+		for it := ages.Iter(); it.Next(); {
+			e, a := it.Get()
+			cause := ""
+			switch {
+			case e.Value <= 0:
+				cause = "hunger"
+			case a.Frames > predMaxAge || (a.Frames > herbMaxAge && deathRng.IntN(600) == 0):
+				cause = "age"
+			}
+			if cause != "" {
+				cmds.Despawn(it.Entity()) // a leader's pack is orphaned: each member leads itself
+				died.Send(Died{Who: it.Entity(), Cause: cause})
+				stats.Deaths++
+			}
+		}
+	}, ecs.Reads[Energy](), ecs.Reads[Age](), ecs.Writes[Died](), ecs.Writes[Stats]())
+
+	sc.AddStage("bookkeeping")
+	sc.Add("clock and stats", func(w *ecs.World, _ *ecs.Commands) {
+		c := ecs.Resource[Clock](w)
+		c.Frame++
+		c.Seconds += float64(dt())
+		st := ecs.Resource[Stats](w)
+		st.Herbivores, st.Predators = herbTag.Len(), predTag.Len()
+	}, ecs.Writes[Clock](), ecs.Writes[Stats]())
+}
