@@ -106,6 +106,9 @@ func (a *Agent) Addr() string {
 	return a.ln.Addr().String()
 }
 
+// Clients is how many clients are connected now.
+func (a *Agent) Clients() int { return int(a.tel.clients.Load()) }
+
 // Close stops listening, disconnects every client and waits for the agent's
 // goroutines to end. A game paused by a client is released.
 func (a *Agent) Close() error {

@@ -43,7 +43,7 @@ step() { echo "ok: $*"; }
 tmux -L "$sock" new-session -d -x 160 -y 48 "$bin attach 127.0.0.1:$port"
 wait_for "Generations";                         step "attached: overview"
 keys 2; wait_for "components (enter lists them)"; step "archetypes"
-keys 4; wait_for "metabolism";                 step "systems with timings"
+keys 4; wait_for "hunting";                    step "systems with timings"
 keys 5; wait_for "Born";                       step "events"
 keys 6; wait_for "despawn";                    step "journal"
 keys 7; wait_for "Clock";                      step "resources"

@@ -12,9 +12,11 @@ import (
 )
 
 // liveDemo runs the demo world with an agent for the headless commands.
+var d0 = newDemoWorld(100, 1) // for the count of systems
+
 func liveDemo(t *testing.T) (string, *inspector.Agent, func(func())) {
 	d := newDemoWorld(1000, 5)
-	agent := inspector.New(d.w, inspector.Options{Addr: "127.0.0.1:0", Game: "grazers", Schedule: d.sched})
+	agent := inspector.New(d.w, inspector.Options{Addr: "127.0.0.1:0", Game: "ecosystem", Schedule: d.sched})
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +51,7 @@ func TestExecAndDump(t *testing.T) {
 	addr, _, _ := liveDemo(t)
 	// A pause lasts while a client stays: each exec leaves, so the game
 	// runs on between them (the agent resumes when its last client goes).
-	for _, c := range [][]string{{"pause"}, {"set", "0v1", "Energy.Value=5000"}, {"add", "0v1", "Hungry"}} {
+	for _, c := range [][]string{{"pause"}, {"set", "0v1", "Energy.Value=5000"}, {"add", "0v1", "Fleeing"}} {
 		if code, out, errs := cli(append([]string{"exec", addr}, c...)...); code != 0 {
 			t.Fatalf("exec %v: %d %s %s", c, code, out, errs)
 		}
@@ -62,7 +64,7 @@ func TestExecAndDump(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("dump --json is not JSON: %v\n%s", err, out)
 	}
-	if res.Entities == 0 || len(res.Archetypes) == 0 || len(res.Systems) != 4 {
+	if res.Entities == 0 || len(res.Archetypes) == 0 || len(res.Systems) != len(d0.Schedule.Systems()) {
 		t.Errorf("dump = %+v", res)
 	}
 	e, _ := res.Entity.Components["Energy"].(map[string]any)

@@ -28,7 +28,7 @@ type harness struct {
 
 func newHarness(t *testing.T, width, height int) *harness {
 	d := newDemoWorld(2000, 3)
-	agent := inspector.New(d.w, inspector.Options{Addr: "127.0.0.1:0", Game: "grazers", Schedule: d.sched})
+	agent := inspector.New(d.w, inspector.Options{Addr: "127.0.0.1:0", Game: "ecosystem", Schedule: d.sched})
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestUIViewsAtTwoSizes(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		h := newHarness(t, size[0], size[1])
 		checkFits(t, h.waitFor("entities"), size[0], size[1])
-		for key, want := range map[string]string{"2": "components (enter lists them)", "3": "matches", "4": "metabolism", "5": "Born", "6": "spawn", "7": "Clock", "1": "Generations"} {
+		for key, want := range map[string]string{"2": "components (enter lists them)", "3": "matches", "4": "hunting", "5": "Born", "6": "spawn", "7": "Clock", "1": "Generations"} {
 			h.keys(key)
 			checkFits(t, h.waitFor(want), size[0], size[1])
 		}

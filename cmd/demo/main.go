@@ -1,0 +1,220 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"sort"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/cmd/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+func main() {
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt)
+	if err := run(os.Args[1:], os.Stdout, stop); err != nil {
+		if err == flag.ErrHelp {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "demo:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	listen, token, record string
+	entities, frames      int
+	hz                    float64
+	seed                  uint64
+	readOnly, bench       bool
+}
+
+func run(args []string, out io.Writer, stop <-chan os.Signal) error {
+	var o options
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&o.listen, "listen", inspector.DefaultAddr, "where the agent listens: host:port or unix:/path")
+	fs.IntVar(&o.entities, "entities", 10_000, "animals to start with (100 to 1000000)")
+	fs.Float64Var(&o.hz, "hz", 60, "fixed timestep: steps per second")
+	fs.Uint64Var(&o.seed, "seed", 1, "random seed: the same seed replays the same run")
+	fs.StringVar(&o.token, "token", "", "a token clients must present")
+	fs.BoolVar(&o.readOnly, "read-only", false, "refuse every command that changes the world")
+	fs.StringVar(&o.record, "record", "", "record the run to this .ecsrec file")
+	fs.IntVar(&o.frames, "frames", 0, "stop after this many frames (0: until Ctrl-C)")
+	fs.BoolVar(&o.bench, "bench", false, "with --frames: measure frame times with and without the agent")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	switch {
+	case o.entities < 100 || o.entities > 1_000_000:
+		return fmt.Errorf("--entities %d: want 100 to 1000000", o.entities)
+	case o.hz <= 0 || o.hz > 1000:
+		return fmt.Errorf("--hz %v: want more than 0, at most 1000", o.hz)
+	case o.bench && o.frames <= 0:
+		return fmt.Errorf("--bench needs --frames N")
+	}
+	if o.bench {
+		return bench(o, out)
+	}
+	return serve(o, out, stop)
+}
+
+func newSim(o options) *ecosystem.Sim {
+	sim := ecosystem.New(o.entities, o.seed)
+	sim.Dt = float32(1 / o.hz)
+	return sim
+}
+
+func serve(o options, out io.Writer, stop <-chan os.Signal) error {
+	sim := newSim(o)
+	agent := inspector.New(sim.World, inspector.Options{Addr: o.listen, Token: o.token, ReadOnly: o.readOnly, Game: "ecosystem", Schedule: sim.Schedule})
+	if err := agent.Start(); err != nil {
+		return err
+	}
+	defer agent.Close()
+	var rec *inspector.Recorder
+	if o.record != "" {
+		var err error
+		if rec, err = agent.Record(o.record, 10); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(out, "demo: %d animals at %g Hz, seed %d; agent on %s\n", o.entities, o.hz, o.seed, agent.Addr())
+	ticker := time.NewTicker(time.Duration(float64(time.Second) / o.hz))
+	defer ticker.Stop()
+	var busy time.Duration
+	n, frame := 0, 0
+	last := time.Now()
+	for o.frames == 0 || frame < o.frames {
+		select {
+		case <-stop:
+			fmt.Fprintln(out, "demo: interrupted")
+			o.frames = frame
+			continue
+		case <-ticker.C:
+		}
+		start := time.Now()
+		sim.Step()
+		agent.Sync()
+		busy += time.Since(start)
+		frame++
+		n++
+		if time.Since(last) >= time.Second || frame == o.frames {
+			st := ecs.Resource[ecosystem.Stats](sim.World)
+			summary := "-"
+			if o.record != "" {
+				summary = fmt.Sprintf("%d frames recorded", rec.Frames())
+			}
+			fmt.Fprintf(out, "tick %-7d entities %-8d herbivores %-7d predators %-6d frame %-9v clients %d  %s\n",
+				sim.World.Frame(), sim.World.Len(), st.Herbivores, st.Predators, (busy / time.Duration(max(n, 1))).Round(time.Microsecond),
+				clients(agent), summary)
+			busy, n, last = 0, 0, time.Now()
+		}
+	}
+	if rec != nil {
+		if err := rec.Stop(); err != nil {
+			return err
+		}
+		fmt.Fprintln(out, "demo: recording written to", o.record)
+	}
+	return nil
+}
+
+// clients reads the agent's client count from its own summary telemetry.
+func clients(a *inspector.Agent) int { return a.Clients() }
+
+// bench runs the frames as fast as it can, without the agent and then with
+// one client subscribed to the summary, and prints the frame times.
+func bench(o options, out io.Writer) error {
+	measure := func(withAgent bool) ([]time.Duration, error) {
+		sim := newSim(o)
+		var agent *inspector.Agent
+		if withAgent {
+			agent = inspector.New(sim.World, inspector.Options{Addr: "127.0.0.1:0", Game: "ecosystem", Schedule: sim.Schedule})
+			if err := agent.Start(); err != nil {
+				return nil, err
+			}
+			defer agent.Close()
+			done, err := subscriber(agent.Addr())
+			if err != nil {
+				return nil, err
+			}
+			defer done()
+			for range 10 { // let the client's subscription arrive
+				sim.Step()
+				agent.Sync()
+				time.Sleep(time.Millisecond)
+			}
+		}
+		times := make([]time.Duration, 0, o.frames)
+		for range o.frames {
+			start := time.Now()
+			sim.Step()
+			if agent != nil {
+				agent.Sync()
+			}
+			times = append(times, time.Since(start))
+		}
+		return times, nil
+	}
+	fmt.Fprintf(out, "bench: %d frames of %d animals, seed %d\n", o.frames, o.entities, o.seed)
+	off, err := measure(false)
+	if err != nil {
+		return err
+	}
+	on, err := measure(true)
+	if err != nil {
+		return err
+	}
+	mOff, mOn := stats(out, "without the agent", off), stats(out, "with one client on the summary", on)
+	fmt.Fprintf(out, "agent overhead on the mean frame: %+.1f%%\n", 100*(float64(mOn)/float64(mOff)-1))
+	return nil
+}
+
+func stats(out io.Writer, label string, ts []time.Duration) time.Duration {
+	sorted := append([]time.Duration(nil), ts...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	var sum time.Duration
+	for _, t := range ts {
+		sum += t
+	}
+	mean := sum / time.Duration(len(ts))
+	p := func(q float64) time.Duration { return sorted[min(int(q*float64(len(sorted))), len(sorted)-1)] }
+	fmt.Fprintf(out, "%-32s mean %-10v p50 %-10v p99 %v\n", label, mean.Round(time.Microsecond), p(0.50).Round(time.Microsecond), p(0.99).Round(time.Microsecond))
+	return mean
+}
+
+// subscriber connects a client that subscribes to the summary at 10 Hz and
+// reads everything, as a UI would.
+func subscriber(addr string) (func(), error) {
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	c := protocol.NewConn(nc)
+	if _, err := protocol.ClientHandshake(c, protocol.Hello{Client: "bench"}, 2*time.Second); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	if err := c.Send(&protocol.Subscribe{ID: 1, What: protocol.SubSummary, Hz: 10}); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			if _, err := c.Receive(); err != nil {
+				return
+			}
+		}
+	}()
+	return func() { nc.Close(); <-done }, nil
+}
