@@ -1,0 +1,37 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// BenchmarkEntitiesView renders the entities view of a 1,000,000-entity
+// world at 160x48. The list is windowed: the agent sends the visible rows
+// only, so the cost does not grow with the world.
+func BenchmarkEntitiesView(b *testing.B) {
+	m := newModel(newSession("x", ""), "127.0.0.1:7777")
+	m.width, m.height = 160, 48
+	m.view = viewEntities
+	m.conn = connMsg{state: stateConnected}
+	m.summary = &protocol.Summary{Tick: 40000, Entities: 1_000_000, FrameNs: 16_600_000,
+		Components: []protocol.Component{{ID: 1, Short: "Position"}, {ID: 2, Short: "Velocity"}, {ID: 3, Short: "Energy"}}}
+	p := &protocol.Page{Sub: subPage, Tick: 40000, Full: true, Total: 1_000_000, Offset: 500_000, Columns: []uint16{1, 2, 3}}
+	for i := range m.bodyHeight() - 2 {
+		p.Rows = append(p.Rows, protocol.Row{Entity: protocol.MakeEntityID(uint32(500_000+i), 3), Values: []protocol.Value{
+			protocol.MapValue(protocol.Field{Name: "X", Value: protocol.FloatValue(float64(i) * 1.5)}, protocol.Field{Name: "Y", Value: protocol.FloatValue(2)}),
+			protocol.MapValue(protocol.Field{Name: "X", Value: protocol.FloatValue(-1)}, protocol.Field{Name: "Y", Value: protocol.FloatValue(0.25)}),
+			protocol.MapValue(protocol.Field{Name: "Value", Value: protocol.FloatValue(42)}),
+		}})
+	}
+	m.page = p
+	m.offset = 500_000
+	if v := m.View(); len(v) == 0 {
+		b.Fatal("empty view")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.View()
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/view")
+}
