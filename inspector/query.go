@@ -118,8 +118,6 @@ func fieldPredicate(w *ecs.World, id ecs.ComponentID, t protocol.Term) (func(ecs
 	case t.Value.Kind() == protocol.KindBool && kind != "bool":
 		return nil, &protocol.QueryError{Col: t.Col, Msg: fmt.Sprintf("%s.%s is a %s, compared with true or false", t.Component, t.Path, leaf)}
 	}
-	op := t.Op
-	want := t.Value
 	return func(e ecs.Entity) bool {
 		v, ok := w.Value(e, id)
 		if !ok {
@@ -135,7 +133,7 @@ func fieldPredicate(w *ecs.World, id ecs.ComponentID, t protocol.Term) (func(ecs
 				v = v.Field(s.field)
 			}
 		}
-		return compare(v, op, want)
+		return t.Holds(toValue(v))
 	}, nil
 }
 
@@ -190,47 +188,4 @@ func leafKind(t reflect.Type) string {
 		return "bool"
 	}
 	return t.String()
-}
-
-func compare(v reflect.Value, op string, want protocol.Value) bool {
-	switch want.Kind() {
-	case protocol.KindString:
-		s, w := v.String(), want.Str()
-		switch op {
-		case "==":
-			return s == w
-		case "!=":
-			return s != w
-		case "~":
-			return strings.Contains(s, w)
-		}
-	case protocol.KindBool:
-		return (v.Bool() == want.Bool()) == (op == "==")
-	default:
-		var x float64
-		switch v.Kind() {
-		case reflect.Float32, reflect.Float64:
-			x = v.Float()
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			x = float64(v.Uint())
-		default:
-			x = float64(v.Int())
-		}
-		y, _ := want.Number()
-		switch op {
-		case "<":
-			return x < y
-		case "<=":
-			return x <= y
-		case ">":
-			return x > y
-		case ">=":
-			return x >= y
-		case "==":
-			return x == y
-		case "!=":
-			return x != y
-		}
-	}
-	return false
 }

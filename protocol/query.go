@@ -279,3 +279,44 @@ func (t Term) String() string {
 	}
 	return t.Component
 }
+
+// Holds reports whether a field term holds for the field's value v: the
+// term's comparison, on numbers, strings or bools. Clients evaluating a
+// query on recorded data use it, and so does the agent.
+func (t Term) Holds(v Value) bool {
+	switch t.Value.Kind() {
+	case KindString:
+		s, w := v.Str(), t.Value.Str()
+		switch t.Op {
+		case "==":
+			return s == w
+		case "!=":
+			return s != w
+		case "~":
+			return strings.Contains(s, w)
+		}
+		return false
+	case KindBool:
+		return v.Kind() == KindBool && (v.Bool() == t.Value.Bool()) == (t.Op == "==")
+	}
+	x, ok := v.Number()
+	y, _ := t.Value.Number()
+	if !ok {
+		return false
+	}
+	switch t.Op {
+	case "<":
+		return x < y
+	case "<=":
+		return x <= y
+	case ">":
+		return x > y
+	case ">=":
+		return x >= y
+	case "==":
+		return x == y
+	case "!=":
+		return x != y
+	}
+	return false
+}

@@ -100,3 +100,31 @@ func FuzzParseQuery(f *testing.F) {
 		}
 	})
 }
+
+func TestTermHolds(t *testing.T) {
+	cases := []struct {
+		expr string
+		v    Value
+		want bool
+	}{
+		{"A.x<10", IntValue(3), true},
+		{"A.x<10", FloatValue(10), false},
+		{"A.x>=2.5", FloatValue(2.5), true},
+		{"A.x!=1", UintValue(1), false},
+		{`A.s~"rc"`, StringValue("orc"), true},
+		{`A.s=="orc"`, StringValue("elf"), false},
+		{`A.s!="orc"`, StringValue("elf"), true},
+		{"A.b==true", BoolValue(true), true},
+		{"A.b!=true", BoolValue(true), false},
+		{"A.x<10", StringValue("3"), false}, // a string is not a number
+	}
+	for _, c := range cases {
+		ex, err := ParseQuery(c.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ex.Terms[0].Holds(c.v); got != c.want {
+			t.Errorf("%s on %v = %v", c.expr, c.v, got)
+		}
+	}
+}

@@ -285,41 +285,7 @@ func fieldMatches(v protocol.Value, t protocol.Term) bool {
 			return false
 		}
 	}
-	switch t.Value.Kind() {
-	case protocol.KindString:
-		s, w := v.Str(), t.Value.Str()
-		switch t.Op {
-		case "==":
-			return s == w
-		case "!=":
-			return s != w
-		case "~":
-			return strings.Contains(s, w)
-		}
-		return false
-	case protocol.KindBool:
-		return (v.Bool() == t.Value.Bool()) == (t.Op == "==")
-	}
-	x, ok := v.Number()
-	y, _ := t.Value.Number()
-	if !ok {
-		return false
-	}
-	switch t.Op {
-	case "<":
-		return x < y
-	case "<=":
-		return x <= y
-	case ">":
-		return x > y
-	case ">=":
-		return x >= y
-	case "==":
-		return x == y
-	case "!=":
-		return x != y
-	}
-	return false
+	return t.Holds(v)
 }
 
 // snapshotDetail finds one entity in a snapshot.
