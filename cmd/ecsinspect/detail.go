@@ -146,6 +146,10 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, m.edit.Focus()
 		}
 		m.setFlash("move to a field to edit it", true)
+	case msg.String() == "a":
+		if m.detail != nil {
+			return m, m.openPalette("add " + m.detail.Entity.String() + " ")
+		}
 	case msg.String() == "x":
 		if m.detailLine < len(lines) && !m.readOnly {
 			comp, e := lines[m.detailLine].component, m.detail.Entity

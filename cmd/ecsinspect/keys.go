@@ -5,7 +5,7 @@ import "github.com/charmbracelet/bubbles/key"
 // keyMap is every key the UI answers, with its help.
 type keyMap struct {
 	Views, NextView, PrevView, Up, Down, PageUp, PageDown, Top, Bottom, Enter, Back,
-	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Help, Quit key.Binding
+	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Palette, Help, Quit key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -29,6 +29,7 @@ func defaultKeys() keyMap {
 		Remove:   key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "remove component")),
 		Despawn:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "despawn")),
 		Spawn:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "spawn")),
+		Palette:  key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command (as exec)")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
@@ -39,7 +40,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Views, k.NextView, k.PrevView, k.Help, k.Quit},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Back},
-		{k.Filter, k.Pause, k.Step},
+		{k.Filter, k.Pause, k.Step, k.Palette},
 		{k.Edit, k.Add, k.Remove, k.Despawn, k.Spawn},
 	}
 }

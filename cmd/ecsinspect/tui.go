@@ -73,6 +73,7 @@ type model struct {
 	lastPageReq time.Time
 	compareFrom int // review: frame marked by c, or -1
 	compare     []string
+	palette     bool // the : command line is open (uses edit)
 }
 
 func newModel(src source, addr string) *model {
@@ -190,6 +191,9 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.filtering {
 		return m.filterKey(msg)
 	}
+	if m.palette {
+		return m.paletteKey(msg)
+	}
 	if m.editing {
 		return m.editKey(msg)
 	}
@@ -234,6 +238,10 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.PrevView):
 		m.view = (m.view + viewCount - 1) % viewCount
 		return m, nil
+	case msg.String() == ":":
+		return m, m.openPalette("")
+	case key.Matches(msg, k.Spawn):
+		return m, m.openPalette("spawn ")
 	case key.Matches(msg, k.Filter):
 		m.view = viewEntities
 		m.filtering = true
@@ -461,6 +469,8 @@ func (m *model) bottomLine() string {
 			line += "  " + m.styles.Error.Render(m.filterErr)
 		}
 		return line
+	case m.palette:
+		return m.edit.View() + m.styles.Faint.Render("  pause resume step N set add remove despawn spawn; enter runs, esc closes")
 	case m.editing:
 		return m.editPath + " " + m.edit.View() + m.styles.Faint.Render("  enter to set, esc to cancel")
 	case m.play != nil && (m.flash == "" || time.Since(m.flashAt) >= 4*time.Second):
@@ -523,4 +533,85 @@ func dur(ns int64) string {
 		return fmt.Sprintf("%.1fµs", float64(d)/float64(time.Microsecond))
 	}
 	return fmt.Sprintf("%dns", ns)
+}
+
+// openPalette opens the : command line with text already typed.
+func (m *model) openPalette(text string) tea.Cmd {
+	if m.readOnly {
+		m.setFlash("read-only agent: commands are off", true)
+		return nil
+	}
+	m.palette = true
+	m.edit.Prompt = ":"
+	m.edit.SetValue(text)
+	m.edit.CursorEnd()
+	return m.edit.Focus()
+}
+
+// paletteKey runs what was typed on the command line: the commands of
+// ecsinspect exec.
+func (m *model) paletteKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch msg.Type {
+	case tea.KeyEnter:
+		m.palette = false
+		m.edit.Blur()
+		m.edit.Prompt = "= "
+		words := splitWords(m.edit.Value())
+		if len(words) == 0 {
+			return m, nil
+		}
+		build, what, err := parseExec(words)
+		if err != nil {
+			m.setFlash(firstLine(err.Error()), true)
+			return m, nil
+		}
+		return m, m.src.request(what, build)
+	case tea.KeyEsc:
+		m.palette = false
+		m.edit.Blur()
+		m.edit.Prompt = "= "
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.edit, cmd = m.edit.Update(msg)
+	return m, cmd
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// splitWords splits a command line on spaces, keeping 'quoted' and
+// "quoted" words (JSON values) whole.
+func splitWords(s string) []string {
+	var out []string
+	var cur strings.Builder
+	var quote rune
+	inWord := false
+	for _, r := range s {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || (r == '"' && !inWord):
+			quote, inWord = r, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out
 }

@@ -186,3 +186,28 @@ func TestUIFilterDetailEditPause(t *testing.T) {
 	h.keys("space")
 	h.waitFor("resume: ok")
 }
+
+func TestUIPaletteRunsExecCommands(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	h.waitFor("entities")
+	h.keys(":")
+	h.m.edit.SetValue(`set 0v1 Energy.Value=77`)
+	h.keys("enter")
+	h.waitFor("set Energy.Value: ok")
+	h.keys(":")
+	h.m.edit.SetValue(`add 0v1 'Fleeing={"From":"1v1"}'`)
+	h.keys("enter")
+	h.waitFor("add Fleeing: ok")
+	h.keys(":")
+	h.m.edit.SetValue(`frobnicate 1`)
+	h.keys("enter")
+	h.waitFor(`unknown command "frobnicate"`)
+}
+
+func TestSplitWords(t *testing.T) {
+	got := splitWords(`add 42v3 'Health={"HP": 10}'  spawn "a b"`)
+	want := []string{"add", "42v3", `Health={"HP": 10}`, "spawn", "a b"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("splitWords = %q", got)
+	}
+}
