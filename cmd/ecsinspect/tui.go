@@ -74,6 +74,10 @@ type model struct {
 	compareFrom int // review: frame marked by c, or -1
 	compare     []string
 	palette     bool // the : command line is open (uses edit)
+
+	rec     *protocol.RecordWriter // r: the summaries being recorded, or nil
+	recPath string
+	recLast *protocol.Summary
 }
 
 func newModel(src source, addr string) *model {
@@ -135,6 +139,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case summaryMsg:
 		m.summary = msg.s
+		m.recordFrame(msg.s)
 		return m, nil
 	case pageMsg:
 		m.page = msg.p
@@ -213,6 +218,9 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
+		if m.rec != nil {
+			m.toggleRecording() // close the file whole
+		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
@@ -240,6 +248,9 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case msg.String() == ":":
 		return m, m.openPalette("")
+	case msg.String() == "r" && m.play == nil:
+		m.toggleRecording()
+		return m, nil
 	case key.Matches(msg, k.Spawn):
 		return m, m.openPalette("spawn ")
 	case key.Matches(msg, k.Filter):
@@ -511,6 +522,9 @@ func (m *model) statusBar() string {
 	if m.readOnly {
 		state += " read-only"
 	}
+	if m.rec != nil {
+		state += fmt.Sprintf(" ● REC %s (%d)", m.recPath, m.rec.Frames())
+	}
 	parts := []string{state, m.addr}
 	if s := m.summary; s != nil {
 		parts = append(parts, fmt.Sprintf("tick %d", s.Tick), "frame "+dur(s.FrameNs), fmt.Sprintf("%d entities", s.Entities))
@@ -614,4 +628,48 @@ func splitWords(s string) []string {
 		out = append(out, cur.String())
 	}
 	return out
+}
+
+// toggleRecording starts or stops recording what the UI receives (the
+// summaries) to a file in the current directory.
+func (m *model) toggleRecording() {
+	if m.rec != nil {
+		n, path := m.rec.Frames(), m.recPath
+		err := m.rec.Close()
+		m.rec, m.recLast = nil, nil
+		if err != nil {
+			m.setFlash("recording: "+err.Error(), true)
+		} else {
+			m.setFlash(fmt.Sprintf("recorded %d frames to %s (ecsinspect open %s)", n, path, path), false)
+		}
+		return
+	}
+	path := "ecsinspect-" + time.Now().Format("20060102-150405") + ".ecsrec"
+	w, err := protocol.CreateRecording(path, "")
+	if err != nil {
+		m.setFlash("recording: "+err.Error(), true)
+		return
+	}
+	m.rec, m.recPath = w, path
+	m.setFlash("recording to "+path+"; r stops", false)
+}
+
+// recordFrame writes a summary to the recording: full every 50 frames,
+// deltas between.
+func (m *model) recordFrame(s *protocol.Summary) {
+	if m.rec == nil {
+		return
+	}
+	var msg protocol.Message = s
+	key := m.recLast == nil || m.rec.Frames()%50 == 0
+	if !key {
+		msg = protocol.DiffSummary(m.recLast, s)
+	}
+	if err := m.rec.Write(s.Tick, time.Now(), key, msg); err != nil {
+		m.setFlash("recording stopped: "+err.Error(), true)
+		_ = m.rec.Close()
+		m.rec = nil
+		return
+	}
+	m.recLast = s
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/ecsinspect/ecsinspect/inspector"
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
@@ -209,5 +212,40 @@ func TestSplitWords(t *testing.T) {
 	want := []string{"add", "42v3", `Health={"HP": 10}`, "spawn", "a b"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("splitWords = %q", got)
+	}
+}
+
+func TestUIRecords(t *testing.T) {
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	h := newHarness(t, 120, 30)
+	h.waitFor("entities")
+	h.keys("r")
+	h.waitFor("● REC")
+	for range 5 { // a few summaries arrive
+		h.waitFor("tick")
+		select {
+		case msg := <-h.msgs:
+			h.update(msg)
+		case <-time.After(time.Second):
+		}
+	}
+	h.keys("r")
+	h.waitFor("recorded")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.ecsrec"))
+	if len(files) != 1 {
+		t.Fatalf("files = %v", files)
+	}
+	rec, err := protocol.OpenRecording(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	if len(rec.Frames) == 0 || rec.Truncated {
+		t.Errorf("recorded %d frames, truncated %v", len(rec.Frames), rec.Truncated)
 	}
 }
