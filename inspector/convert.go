@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"fmt"
 	"reflect"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -14,8 +15,13 @@ const maxValueDepth = 16
 
 // toValue turns a Go value of a component (or event, resource) into its
 // wire form: structs as maps of exported fields, arrays and slices as lists,
-// entities as handles.
+// entities as handles. Lists and maps longer than maxItems are cut there,
+// with a last string item saying how many were left out: a frame stays
+// small when a value holds a big slice (a grid of a million cells, say).
 func toValue(v reflect.Value) protocol.Value { return toValueDepth(v, 0) }
+
+// maxItems bounds the items of one list or map in a frame.
+const maxItems = 64
 
 func toValueDepth(v reflect.Value, depth int) protocol.Value {
 	if depth > maxValueDepth || !v.IsValid() {
@@ -49,18 +55,26 @@ func toValueDepth(v reflect.Value, depth int) protocol.Value {
 		if v.Kind() == reflect.Slice && v.IsNil() {
 			return protocol.Nil()
 		}
-		items := make([]protocol.Value, v.Len())
+		n := min(v.Len(), maxItems)
+		items := make([]protocol.Value, n, n+1)
 		for i := range items {
 			items[i] = toValueDepth(v.Index(i), depth+1)
+		}
+		if v.Len() > n {
+			items = append(items, protocol.StringValue(fmt.Sprintf("… %d more", v.Len()-n)))
 		}
 		return protocol.ListValue(items...)
 	case reflect.Map:
 		if v.IsNil() {
 			return protocol.Nil()
 		}
-		fields := make([]protocol.Field, 0, v.Len())
+		fields := make([]protocol.Field, 0, min(v.Len(), maxItems))
 		iter := v.MapRange()
 		for iter.Next() {
+			if len(fields) == maxItems {
+				fields = append(fields, protocol.Field{Name: "…", Value: protocol.StringValue(fmt.Sprintf("%d more", v.Len()-maxItems))})
+				break
+			}
 			k := iter.Key()
 			name := ""
 			if k.Kind() == reflect.String {

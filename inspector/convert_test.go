@@ -1,0 +1,22 @@
+package inspector
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestToValueCutsBigLists(t *testing.T) {
+	type grid struct{ Cells []float32 }
+	v := toValue(reflect.ValueOf(grid{Cells: make([]float32, 250_000)}))
+	cells, _ := v.Get("Cells")
+	if cells.Len() != maxItems+1 || cells.Index(maxItems).Str() != "… 249936 more" {
+		t.Errorf("a 250,000-item slice became %d items, last %v", cells.Len(), cells.Index(cells.Len()-1))
+	}
+	m := map[string]int{}
+	for i := range 100 {
+		m[string(rune('a'+i%26))+string(rune('a'+i/26))] = i
+	}
+	if mv := toValue(reflect.ValueOf(m)); mv.Len() != maxItems+1 {
+		t.Errorf("a 100-entry map became %d entries", mv.Len())
+	}
+}
