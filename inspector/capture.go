@@ -326,7 +326,7 @@ func buildSnapshot(tables []ecs.TableCopy, sparse []sparseCopy, tick uint64, gam
 		for _, col := range t.Columns {
 			vals := make([]protocol.Value, col.Len())
 			for i := range vals {
-				vals[i] = toValue(col.Index(i))
+				vals[i] = wholeValue(col.Index(i))
 			}
 			pt.Columns = append(pt.Columns, vals)
 		}
@@ -337,7 +337,7 @@ func buildSnapshot(tables []ecs.TableCopy, sparse []sparseCopy, tick uint64, gam
 		vals := make([]protocol.Value, len(sp.ents))
 		for i, e := range sp.ents {
 			pt.Entities[i] = wireEntity(e)
-			vals[i] = toValue(sp.vals.Index(i))
+			vals[i] = wholeValue(sp.vals.Index(i))
 		}
 		pt.Columns = [][]protocol.Value{vals}
 		s.Tables = append(s.Tables, pt)

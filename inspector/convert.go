@@ -18,12 +18,15 @@ const maxValueDepth = 16
 // entities as handles. Lists and maps longer than maxItems are cut there,
 // with a last string item saying how many were left out: a frame stays
 // small when a value holds a big slice (a grid of a million cells, say).
-func toValue(v reflect.Value) protocol.Value { return toValueDepth(v, 0) }
+func toValue(v reflect.Value) protocol.Value { return toValueDepth(v, 0, maxItems) }
+
+// wholeValue is toValue without the cut, for snapshots, which must be whole.
+func wholeValue(v reflect.Value) protocol.Value { return toValueDepth(v, 0, -1) }
 
 // maxItems bounds the items of one list or map in a frame.
 const maxItems = 64
 
-func toValueDepth(v reflect.Value, depth int) protocol.Value {
+func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
 	if depth > maxValueDepth || !v.IsValid() {
 		return protocol.Nil()
 	}
@@ -47,7 +50,7 @@ func toValueDepth(v reflect.Value, depth int) protocol.Value {
 		fields := make([]protocol.Field, 0, t.NumField())
 		for i := range t.NumField() {
 			if f := t.Field(i); f.IsExported() {
-				fields = append(fields, protocol.Field{Name: f.Name, Value: toValueDepth(v.Field(i), depth+1)})
+				fields = append(fields, protocol.Field{Name: f.Name, Value: toValueDepth(v.Field(i), depth+1, limit)})
 			}
 		}
 		return protocol.MapValue(fields...)
@@ -55,10 +58,13 @@ func toValueDepth(v reflect.Value, depth int) protocol.Value {
 		if v.Kind() == reflect.Slice && v.IsNil() {
 			return protocol.Nil()
 		}
-		n := min(v.Len(), maxItems)
+		n := v.Len()
+		if limit >= 0 {
+			n = min(n, limit)
+		}
 		items := make([]protocol.Value, n, n+1)
 		for i := range items {
-			items[i] = toValueDepth(v.Index(i), depth+1)
+			items[i] = toValueDepth(v.Index(i), depth+1, limit)
 		}
 		if v.Len() > n {
 			items = append(items, protocol.StringValue(fmt.Sprintf("… %d more", v.Len()-n)))
@@ -68,11 +74,11 @@ func toValueDepth(v reflect.Value, depth int) protocol.Value {
 		if v.IsNil() {
 			return protocol.Nil()
 		}
-		fields := make([]protocol.Field, 0, min(v.Len(), maxItems))
+		fields := make([]protocol.Field, 0, v.Len())
 		iter := v.MapRange()
 		for iter.Next() {
-			if len(fields) == maxItems {
-				fields = append(fields, protocol.Field{Name: "…", Value: protocol.StringValue(fmt.Sprintf("%d more", v.Len()-maxItems))})
+			if limit >= 0 && len(fields) == limit {
+				fields = append(fields, protocol.Field{Name: "…", Value: protocol.StringValue(fmt.Sprintf("%d more", v.Len()-limit))})
 				break
 			}
 			k := iter.Key()
@@ -80,16 +86,16 @@ func toValueDepth(v reflect.Value, depth int) protocol.Value {
 			if k.Kind() == reflect.String {
 				name = k.String()
 			} else {
-				name = toValueDepth(k, depth+1).String()
+				name = toValueDepth(k, depth+1, limit).String()
 			}
-			fields = append(fields, protocol.Field{Name: name, Value: toValueDepth(iter.Value(), depth+1)})
+			fields = append(fields, protocol.Field{Name: name, Value: toValueDepth(iter.Value(), depth+1, limit)})
 		}
 		return protocol.MapValue(fields...)
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
 			return protocol.Nil()
 		}
-		return toValueDepth(v.Elem(), depth+1)
+		return toValueDepth(v.Elem(), depth+1, limit)
 	}
 	return protocol.StringValue(v.Type().String())
 }

@@ -12,6 +12,9 @@ func TestToValueCutsBigLists(t *testing.T) {
 	if cells.Len() != maxItems+1 || cells.Index(maxItems).Str() != "… 249936 more" {
 		t.Errorf("a 250,000-item slice became %d items, last %v", cells.Len(), cells.Index(cells.Len()-1))
 	}
+	if whole, _ := wholeValue(reflect.ValueOf(grid{Cells: make([]float32, 1000)})).Get("Cells"); whole.Len() != 1000 {
+		t.Errorf("a snapshot's value was cut to %d items", whole.Len())
+	}
 	m := map[string]int{}
 	for i := range 100 {
 		m[string(rune('a'+i%26))+string(rune('a'+i/26))] = i
