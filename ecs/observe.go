@@ -91,7 +91,7 @@ func (w *World) MostRecycled(k int) []SlotInfo {
 		if len(out) == k && r.gen <= out[k-1].Generation {
 			continue
 		}
-		s := SlotInfo{Index: uint32(i), Generation: r.gen, Alive: r.table < reservedRecords}
+		s := SlotInfo{Index: uint32(i), Generation: r.gen, Alive: r.table != deadTable}
 		at := sort.Search(len(out), func(j int) bool { return out[j].Generation < s.Generation })
 		out = append(out, SlotInfo{})
 		copy(out[at+1:], out[at:])
@@ -102,9 +102,6 @@ func (w *World) MostRecycled(k int) []SlotInfo {
 	}
 	return out
 }
-
-// reservedRecords: record tables at or above it mean "not alive".
-const reservedRecords = deadTable
 
 // Value returns e's component id as an addressable reflect.Value (writes
 // through it are not seen by Changed filters; use [World.SetField]).

@@ -18,7 +18,6 @@ type Sim struct {
 
 	pos   *ecs.Map[Position]
 	vel   *ecs.Map[Velocity]
-	herb  *ecs.Map2[Position, Velocity]
 	spawn *ecs.Map4[Position, Velocity, Energy, Age]
 	flee  *ecs.Map[Fleeing]
 	space spatial
