@@ -15,9 +15,11 @@ type schemaComp struct {
 	Scores  map[string]int
 	Target  Entity
 	Ptr     *int
-	hidden  int
+	hidden  int // unexported: left out of the schema
 	Enabled bool
 }
+
+var _ = schemaComp{}.hidden
 
 func TestSchemaFromReflection(t *testing.T) {
 	w := NewWorld()

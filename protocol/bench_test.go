@@ -225,8 +225,11 @@ func decodeTypedRows(b []byte) ([]typedRow, error) {
 						}
 					}
 					for range r.containerLen(true) {
-						r.key()
-						r.be(9)
+						if r.key() == "X" {
+							row.vx = math.Float64frombits(r.be(9))
+						} else {
+							row.vy = math.Float64frombits(r.be(9))
+						}
 					}
 					for range r.containerLen(true) {
 						r.key()
