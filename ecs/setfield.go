@@ -18,7 +18,8 @@ import (
 // The first path segment names the component (its short or full name); the
 // rest walk exported struct fields and array or slice elements. The value may
 // be any Go number, a bool, a string (also parsed for number, bool and
-// entity fields: "3.5", "true", "42v3"), or an [Entity]. Nothing changes
+// entity fields: "3.5", "true", "42v3"), or an [Entity]; an entity field
+// also takes an integer in packed form, generation << 32 | index. Nothing changes
 // unless the whole path resolves and the value fits; the error says what is
 // wrong, in words: "component Position has no field Z", "Health.HP wants a
 // number, got \"abc\"". The field is marked changed.
@@ -169,6 +170,14 @@ func setValue(path string, target reflect.Value, value any) error {
 				return fmt.Errorf("ecs: %s wants an entity like 42v3, got %q", path, x)
 			}
 			target.Set(reflect.ValueOf(e))
+			return nil
+		case int64, uint64, int:
+			// The packed form tools send: generation << 32 | index.
+			u, _ := asInt(path, x)
+			if w, ok := x.(uint64); ok {
+				u = int64(w)
+			}
+			target.Set(reflect.ValueOf(EntityOf(uint32(uint64(u)), uint32(uint64(u)>>32))))
 			return nil
 		}
 		return fmt.Errorf("ecs: %s wants an entity like 42v3, got %s", path, describe(value))

@@ -39,6 +39,7 @@ func TestSetFieldByPath(t *testing.T) {
 		{"Stats.Alive", "true", func(s *Stats) bool { return s.Alive }},
 		{"Stats.Name", "orc", func(s *Stats) bool { return s.Name == "orc" }},
 		{"Stats.Boss", boss.String(), func(s *Stats) bool { return s.Boss == boss }},
+		{"Stats.Boss", int64(boss.Generation())<<32 | int64(boss.Index()), func(s *Stats) bool { return s.Boss == boss }},
 	}
 	for _, tc := range ok {
 		if err := w.SetField(e, tc.path, tc.value); err != nil {

@@ -51,12 +51,14 @@ func TestExecAndDump(t *testing.T) {
 	addr, _, _ := liveDemo(t)
 	// A pause lasts while a client stays: each exec leaves, so the game
 	// runs on between them (the agent resumes when its last client goes).
-	for _, c := range [][]string{{"pause"}, {"set", "0v1", "Energy.Value=5000"}, {"add", "0v1", "Fleeing"}} {
+	// 0v1 is a pack leader: the simulation never makes a predator flee, so
+	// the Fleeing we give it stays as we set it.
+	for _, c := range [][]string{{"pause"}, {"add", "0v1", `Fleeing={"From":"7v1"}`}, {"set", "0v1", "Fleeing.From=9v1"}} {
 		if code, out, errs := cli(append([]string{"exec", addr}, c...)...); code != 0 {
 			t.Fatalf("exec %v: %d %s %s", c, code, out, errs)
 		}
 	}
-	code, out, errs := cli("dump", addr, "--entity", "0v1", "--query", "Energy.Value>4000", "--json")
+	code, out, errs := cli("dump", addr, "--entity", "0v1", "--query", "Fleeing Predator", "--json")
 	if code != 0 {
 		t.Fatalf("dump: %s", errs)
 	}
@@ -67,8 +69,8 @@ func TestExecAndDump(t *testing.T) {
 	if res.Entities == 0 || len(res.Archetypes) == 0 || len(res.Systems) != len(d0.Schedule.Systems()) {
 		t.Errorf("dump = %+v", res)
 	}
-	e, _ := res.Entity.Components["Energy"].(map[string]any)
-	if res.Entity == nil || !res.Entity.Alive || e["Value"].(float64) < 4000 {
+	f, _ := res.Entity.Components["Fleeing"].(map[string]any)
+	if res.Entity == nil || !res.Entity.Alive || f["From"] != float64(9+1<<32) {
 		t.Errorf("the edit did not reach the game: %+v", res.Entity)
 	}
 	if res.Matches == nil || res.Matches.Total != 1 || res.Matches.Entities[0].Entity != "0v1" {

@@ -411,8 +411,8 @@ func parseInput(s string) protocol.Value {
 	if b, err := strconv.ParseBool(s); err == nil {
 		return protocol.BoolValue(b)
 	}
-	if e, err := protocol.ParseEntityID(s); err == nil {
-		return protocol.UintValue(uint64(e))
+	if _, err := protocol.ParseEntityID(s); err == nil {
+		return protocol.StringValue(s) // the kernel reads "42v3" for entity fields
 	}
 	if unq, err := strconv.Unquote(s); err == nil {
 		return protocol.StringValue(unq)
