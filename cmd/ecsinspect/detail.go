@@ -29,7 +29,7 @@ func (m *model) openDetail(e protocol.EntityID) tea.Cmd {
 func (m *model) setDetail(d *protocol.Detail) {
 	now := time.Now()
 	seen := map[string]string{}
-	for _, l := range detailLines(d) {
+	for _, l := range m.detailLines(d) {
 		if l.path == "" {
 			continue
 		}
@@ -44,28 +44,41 @@ func (m *model) setDetail(d *protocol.Detail) {
 }
 
 // detailLines flattens the entity's components into lines, fields as a tree.
-func detailLines(d *protocol.Detail) []detailLine {
+func (m *model) detailLines(d *protocol.Detail) []detailLine {
 	var out []detailLine
 	for _, c := range d.Components {
 		out = append(out, detailLine{text: c.Component, component: c.Component})
-		out = appendFields(out, c.Component, c.Component, c.Value, 1)
+		var fs []protocol.FieldSchema
+		if m.summary != nil {
+			for _, sc := range m.summary.Components {
+				if sc.Short == c.Component {
+					fs = sc.Fields
+				}
+			}
+		}
+		out = appendFields(out, c.Component, c.Component, c.Value, fs, 1)
 	}
 	return out
 }
 
-func appendFields(out []detailLine, comp, path string, v protocol.Value, depth int) []detailLine {
+func appendFields(out []detailLine, comp, path string, v protocol.Value, fs []protocol.FieldSchema, depth int) []detailLine {
 	indent := strings.Repeat("  ", depth)
 	switch v.Kind() {
 	case protocol.KindMap:
 		for i := range v.Len() {
 			name, fv := v.Entry(i)
 			p := path + "." + name
+			f := field(fs, name)
 			if fv.Kind() == protocol.KindMap || (fv.Kind() == protocol.KindList && fv.Len() <= 16) {
 				out = append(out, detailLine{text: indent + name, component: comp})
-				out = appendFields(out, comp, p, fv, depth+1)
+				var sub []protocol.FieldSchema
+				if f != nil {
+					sub = f.Fields
+				}
+				out = appendFields(out, comp, p, fv, sub, depth+1)
 				continue
 			}
-			out = append(out, detailLine{text: indent + name + " = " + short(fv), path: p, component: comp, value: fv})
+			out = append(out, detailLine{text: indent + name + " = " + shortAs(fv, f), path: p, component: comp, value: fv})
 		}
 	case protocol.KindList:
 		for i := range v.Len() {
@@ -100,7 +113,7 @@ func (m *model) detailView() []string {
 		rel += "  children: " + strings.Join(kids, " ")
 	}
 	out = append(out, rel, "")
-	lines := detailLines(d)
+	lines := m.detailLines(d)
 	m.detailLine = max(min(m.detailLine, len(lines)-1), 0)
 	lo, hi := window(m.detailLine, len(lines), m.bodyHeight()-len(out))
 	for i := lo; i < hi; i++ {
@@ -122,7 +135,7 @@ func (m *model) detailView() []string {
 func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	var lines []detailLine
 	if m.detail != nil {
-		lines = detailLines(m.detail)
+		lines = m.detailLines(m.detail)
 	}
 	switch {
 	case msg.String() == "esc":
@@ -141,6 +154,9 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			l := lines[m.detailLine]
 			m.editing, m.editPath = true, l.path
 			v := l.value.String()
+			if t := strings.SplitN(l.text, " = ", 2); len(t) == 2 && strings.Contains(t[1], "v") && !strings.ContainsAny(t[1], "\"{[") {
+				v = t[1] // an entity shown as 42v3: edit it as such
+			}
 			m.edit.SetValue(v)
 			m.edit.CursorEnd()
 			return m, m.edit.Focus()

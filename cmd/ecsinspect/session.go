@@ -59,6 +59,7 @@ type session struct {
 	send        func(tea.Msg) // the program's Send
 
 	mu      sync.Mutex
+	writeMu sync.Mutex // commands run on goroutines of their own: one frame at a time
 	conn    *protocol.Conn
 	nextID  uint32
 	subs    map[uint32]protocol.Subscribe
@@ -199,6 +200,8 @@ func (s *session) write(m protocol.Message) error {
 	if c == nil {
 		return errors.New("not connected")
 	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	_ = c.SetWriteDeadline(time.Now().Add(5 * time.Second))
 	return c.Send(m)
 }

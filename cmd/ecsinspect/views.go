@@ -148,7 +148,7 @@ func (m *model) entities() []string {
 			if v.Kind() == protocol.KindNil {
 				continue
 			}
-			fmt.Fprintf(&b, " %s%s", cols[j], short(v))
+			fmt.Fprintf(&b, " %s%s", cols[j], shortFields(v, m.schemaOf(p.Columns[j])))
 		}
 		line := b.String()
 		if i == m.cursor[viewEntities] {
@@ -232,6 +232,68 @@ func (m *model) resources() []string {
 		return []string{"no resources"}
 	}
 	return m.list(fmt.Sprintf("%-20s %s", "resource", "value"), rows, m.cursor[viewResources])
+}
+
+// schemaOf returns a component's field schemas, by id.
+func (m *model) schemaOf(id uint16) []protocol.FieldSchema {
+	if m.summary == nil {
+		return nil
+	}
+	for _, c := range m.summary.Components {
+		if c.ID == id {
+			return c.Fields
+		}
+	}
+	return nil
+}
+
+// field finds a field's schema by name.
+func field(fs []protocol.FieldSchema, name string) *protocol.FieldSchema {
+	for i := range fs {
+		if fs[i].Name == name {
+			return &fs[i]
+		}
+	}
+	return nil
+}
+
+// shortAs prints a value knowing its schema: entity fields as 42v3.
+func shortAs(v protocol.Value, f *protocol.FieldSchema) string {
+	if f == nil {
+		return short(v)
+	}
+	switch {
+	case f.Kind == "entity" && (v.Kind() == protocol.KindInt || v.Kind() == protocol.KindUint):
+		if e := protocol.EntityID(uint64(v.Int()) | v.Uint()); e == 0 {
+			return "none"
+		} else {
+			return e.String()
+		}
+	case v.Kind() == protocol.KindMap && len(f.Fields) > 0:
+		return shortFields(v, f.Fields)
+	case v.Kind() == protocol.KindList && f.Elem != nil:
+		parts := make([]string, v.Len())
+		for i := range parts {
+			parts[i] = shortAs(v.Index(i), f.Elem)
+		}
+		return "[" + strings.Join(parts, " ") + "]"
+	}
+	return short(v)
+}
+
+// shortFields prints a struct value field by field with its schema.
+func shortFields(v protocol.Value, fs []protocol.FieldSchema) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := range v.Len() {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		k, e := v.Entry(i)
+		b.WriteString(k + ":" + shortAs(e, field(fs, k)))
+	}
+	b.WriteByte('}')
+	return b.String()
 }
 
 // short prints a value for a list: floats to 6 significant digits.
