@@ -105,22 +105,7 @@ func TestExecAndDump(t *testing.T) {
 }
 
 func TestDumpRecording(t *testing.T) {
-	addr, agent, on := liveDemo(t)
-	_ = addr
-	path := filepath.Join(t.TempDir(), "run.ecsrec")
-	var rec *inspector.Recorder
-	on(func() {
-		var err error
-		if rec, err = agent.Record(path, 50); err != nil {
-			t.Fatal(err)
-		}
-	})
-	time.Sleep(200 * time.Millisecond)
-	on(func() {
-		if err := rec.Stop(); err != nil {
-			t.Fatal(err)
-		}
-	})
+	path := recordDemo(t)
 	code, out, errs := cli("dump", path, "--json", "--entity", "1v1")
 	if code != 0 {
 		t.Fatalf("dump file: %s", errs)

@@ -302,17 +302,7 @@ func short(v protocol.Value) string {
 	case protocol.KindFloat:
 		return strconv.FormatFloat(v.Float(), 'g', 6, 64)
 	case protocol.KindMap:
-		var b strings.Builder
-		b.WriteByte('{')
-		for i := range v.Len() {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			k, e := v.Entry(i)
-			b.WriteString(k + ":" + short(e))
-		}
-		b.WriteByte('}')
-		return b.String()
+		return shortFields(v, nil)
 	case protocol.KindList:
 		parts := make([]string, v.Len())
 		for i := range parts {

@@ -185,3 +185,18 @@ func torusDelta(a, b, side float32) float32 {
 	}
 	return d
 }
+
+// nearest finds the closest item of b within radius of (x, y), skipping
+// those in skip: the entity, its offset and the squared distance (the
+// entity is zero if none is in reach).
+func (s *Sim) nearest(b *bucket, x, y, radius float32, skip map[ecs.Entity]bool) (e ecs.Entity, dx, dy, d2 float32) {
+	d2 = radius * radius
+	b.near(s.space.cells, cellSize, x, y, func(o item) bool {
+		ox, oy := torusDelta(x, o.x, s.side), torusDelta(y, o.y, s.side)
+		if d := ox*ox + oy*oy; d < d2 && !skip[o.e] {
+			d2, e, dx, dy = d, o.e, ox, oy
+		}
+		return true
+	})
+	return e, dx, dy, d2
+}

@@ -74,16 +74,7 @@ func (s *Sim) build(seed uint64) {
 		for it := fleeing.Iter(); it.Next(); {
 			p, v := it.Get()
 			e := it.Entity()
-			var from ecs.Entity
-			var bx, by float32
-			best := float32(fleeRadius * fleeRadius)
-			s.space.pred.near(s.space.cells, cellSize, p.X, p.Y, func(o item) bool {
-				dx, dy := torusDelta(p.X, o.x, s.side), torusDelta(p.Y, o.y, s.side)
-				if d := dx*dx + dy*dy; d < best {
-					best, from, bx, by = d, o.e, dx, dy
-				}
-				return true
-			})
+			from, bx, by, best := s.nearest(&s.space.pred, p.X, p.Y, fleeRadius, nil)
 			running := s.flee.Has(e)
 			switch {
 			case !from.IsZero():
@@ -110,16 +101,7 @@ func (s *Sim) build(seed uint64) {
 		for it := leaders.Iter(); it.Next(); {
 			p, v := it.Get()
 			hunter := it.Entity()
-			var prey ecs.Entity
-			var bx, by float32
-			best := float32(huntRadius * huntRadius)
-			s.space.herb.near(s.space.cells, cellSize, p.X, p.Y, func(o item) bool {
-				dx, dy := torusDelta(p.X, o.x, s.side), torusDelta(p.Y, o.y, s.side)
-				if d := dx*dx + dy*dy; d < best && !taken[o.e] {
-					best, prey, bx, by = d, o.e, dx, dy
-				}
-				return true
-			})
+			prey, bx, by, best := s.nearest(&s.space.herb, p.X, p.Y, huntRadius, taken)
 			switch {
 			case prey.IsZero():
 				if huntRng.IntN(90) == 0 {
