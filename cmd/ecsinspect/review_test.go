@@ -68,16 +68,7 @@ func drain(m *model, cmd tea.Cmd) {
 
 func press(m *model, keys ...string) {
 	for _, k := range keys {
-		var msg tea.KeyMsg
-		switch k {
-		case "enter":
-			msg = tea.KeyMsg{Type: tea.KeyEnter}
-		case "esc":
-			msg = tea.KeyMsg{Type: tea.KeyEsc}
-		default:
-			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-		}
-		_, cmd := m.Update(msg)
+		_, cmd := m.Update(keyMsg(k))
 		drain(m, cmd)
 	}
 }
