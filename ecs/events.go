@@ -16,8 +16,9 @@ import (
 //	for ev := range died.All() { ... }
 type Events[T any] struct {
 	name     string
-	previous []T // sent last frame
-	current  []T // sent this frame
+	fields   []Field // the event type's schema, for the inspector
+	previous []T     // sent last frame
+	current  []T     // sent this frame
 	total    uint64
 }
 
@@ -33,7 +34,7 @@ func EventsOf[T any](w *World) *Events[T] {
 	if q, ok := w.eventsByType[t]; ok {
 		return q.(*Events[T])
 	}
-	q := &Events[T]{name: shortName(t)}
+	q := &Events[T]{name: shortName(t), fields: describeFields(t)}
 	w.eventsByType[t] = q
 	w.events = append(w.events, q)
 	return q
@@ -83,10 +84,11 @@ type EventQueueInfo struct {
 	Current  int             // events sent this frame
 	Total    uint64          // events sent since the queue was made
 	Recent   []reflect.Value // up to the sample size, newest last
+	Fields   []Field         // the event type's fields, as for components
 }
 
 func (q *Events[T]) info(sample int) EventQueueInfo {
-	in := EventQueueInfo{Name: q.name, Previous: len(q.previous), Current: len(q.current), Total: q.total}
+	in := EventQueueInfo{Name: q.name, Previous: len(q.previous), Current: len(q.current), Total: q.total, Fields: q.fields}
 	all := append(append([]T(nil), q.previous...), q.current...)
 	if len(all) > sample {
 		all = all[len(all)-sample:]

@@ -53,6 +53,9 @@ func TestEventQueueSample(t *testing.T) {
 	if in.Current != 10 || len(in.Recent) != 3 || in.Recent[2].Interface().(Died).Who.Index() != 9 {
 		t.Errorf("info = %+v", in)
 	}
+	if len(in.Fields) != 1 || in.Fields[0].Name != "Who" || in.Fields[0].Kind != KindEntity {
+		t.Errorf("the queue's schema = %+v, want Who, an entity", in.Fields)
+	}
 }
 
 type clock struct{ Seconds float64 }
@@ -69,7 +72,7 @@ func TestResources(t *testing.T) {
 	if Resource[clock](w) != p || p.Seconds != 4 {
 		t.Errorf("resource = %+v", *Resource[clock](w))
 	}
-	if rs := w.Resources(); len(rs) != 1 || rs[0].Short != "clock" || rs[0].Value.Field(0).Float() != 4 {
+	if rs := w.Resources(); len(rs) != 1 || rs[0].Short != "clock" || rs[0].Value.Field(0).Float() != 4 || rs[0].Fields[0].Name != "Seconds" {
 		t.Errorf("Resources() = %+v", rs)
 	}
 	RemoveResource[clock](w)

@@ -79,8 +79,8 @@ type SlotInfo struct {
 	Alive      bool
 }
 
-// MostRecycled returns the k slots reused most often, most first. It scans
-// every slot.
+// MostRecycled returns the k slots reused most often, most first; slots
+// never reused are left out. It scans every slot.
 func (w *World) MostRecycled(k int) []SlotInfo {
 	if k <= 0 {
 		return nil
@@ -88,7 +88,7 @@ func (w *World) MostRecycled(k int) []SlotInfo {
 	var out []SlotInfo
 	for i := range w.records {
 		r := &w.records[i]
-		if len(out) == k && r.gen <= out[k-1].Generation {
+		if r.gen < 2 || (len(out) == k && r.gen <= out[k-1].Generation) { // never reused, or not among the k most
 			continue
 		}
 		s := SlotInfo{Index: uint32(i), Generation: r.gen, Alive: r.table != deadTable}

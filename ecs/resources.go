@@ -36,16 +36,22 @@ func RemoveResource[T any](w *World) {
 
 // ResourceInfo describes one resource for the inspector.
 type ResourceInfo struct {
-	Name  string        // package-qualified type name
-	Short string        // type name alone
-	Value reflect.Value // the resource itself, addressable
+	Name   string        // package-qualified type name
+	Short  string        // type name alone
+	Value  reflect.Value // the resource itself, addressable
+	Fields []Field       // its type's fields, as for components
 }
 
 // Resources lists w's resources sorted by name.
 func (w *World) Resources() []ResourceInfo {
 	out := make([]ResourceInfo, 0, len(w.resources))
 	for t, p := range w.resources {
-		out = append(out, ResourceInfo{Name: typeName(t), Short: shortName(t), Value: reflect.ValueOf(p).Elem()})
+		fs, ok := w.resourceFields[t]
+		if !ok {
+			fs = describeFields(t)
+			w.resourceFields[t] = fs
+		}
+		out = append(out, ResourceInfo{Name: typeName(t), Short: shortName(t), Value: reflect.ValueOf(p).Elem(), Fields: fs})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

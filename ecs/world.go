@@ -28,17 +28,19 @@ type World struct {
 	locks      atomic.Int32  // queries iterating now
 	inSystems  atomic.Int32  // a schedule stage is running: structural changes panic
 
-	frame        uint64 // frames completed: advanced by Tick
-	cmds         *Commands
-	reserve      reservation
-	resources    map[reflect.Type]any
-	events       []eventQueue
-	eventsByType map[reflect.Type]eventQueue
-	children     map[uint32][]Entity // by parent slot
-	journal      *journal
-	actor        uint16   // who makes structural changes now: an index into actors
-	actors       []string // names for the journal: "external", "commands", systems
-	actorsMu     sync.Mutex
+	frame     uint64 // frames completed: advanced by Tick
+	cmds      *Commands
+	reserve   reservation
+	resources map[reflect.Type]any
+	// resourceFields caches each resource type's schema for Resources.
+	resourceFields map[reflect.Type][]Field
+	events         []eventQueue
+	eventsByType   map[reflect.Type]eventQueue
+	children       map[uint32][]Entity // by parent slot
+	journal        *journal
+	actor          uint16   // who makes structural changes now: an index into actors
+	actors         []string // names for the journal: "external", "commands", systems
+	actorsMu       sync.Mutex
 }
 
 // entityRecord is where a slot's entity lives; table == deadTable for a free
@@ -56,13 +58,14 @@ const deadTable = math.MaxUint32
 // NewWorld returns an empty world.
 func NewWorld() *World {
 	w := &World{
-		reg:          registry{byType: map[reflect.Type]ComponentID{}},
-		byMask:       map[Mask]uint32{},
-		cacheByKey:   map[filterKey]*queryCache{},
-		resources:    map[reflect.Type]any{},
-		eventsByType: map[reflect.Type]eventQueue{},
-		children:     map[uint32][]Entity{},
-		actors:       []string{"external"},
+		reg:            registry{byType: map[reflect.Type]ComponentID{}},
+		byMask:         map[Mask]uint32{},
+		cacheByKey:     map[filterKey]*queryCache{},
+		resources:      map[reflect.Type]any{},
+		resourceFields: map[reflect.Type][]Field{},
+		eventsByType:   map[reflect.Type]eventQueue{},
+		children:       map[uint32][]Entity{},
+		actors:         []string{"external"},
 	}
 	w.changeTick.Store(1)
 	w.tables = append(w.tables, newTable(0, Mask{}, &w.reg))

@@ -160,7 +160,7 @@ func (a *Agent) summary() *protocol.Summary {
 		s.Events = append(s.Events, protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total})
 	}
 	for _, r := range w.Resources() {
-		s.Resources = append(s.Resources, protocol.Resource{Name: r.Short, Value: toValue(r.Value)})
+		s.Resources = append(s.Resources, protocol.Resource{Name: r.Short, Value: toValue(r.Value), Fields: fieldSchemas(r.Fields)})
 	}
 	// The most reused slots take a pass over every slot: once a second.
 	if now := time.Now(); now.Sub(a.recycleAt) > time.Second {
@@ -259,7 +259,7 @@ func (a *Agent) events(id uint32, sample int) *protocol.Events {
 	}
 	ev := &protocol.Events{Sub: id, Tick: a.w.Frame()}
 	for _, q := range a.w.EventQueues(sample) {
-		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total}
+		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total, Fields: fieldSchemas(q.Fields)}
 		for _, r := range q.Recent {
 			eq.Recent = append(eq.Recent, toValue(r))
 		}

@@ -8,7 +8,14 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-var entityType = reflect.TypeFor[ecs.Entity]()
+var (
+	entityType  = reflect.TypeFor[ecs.Entity]()
+	childOfType = reflect.TypeFor[ecs.ChildOf]()
+)
+
+// childOfFields is how ChildOf shows on the wire: its parent, which the
+// kernel keeps unexported so that only SetParent changes it.
+var childOfFields = []protocol.FieldSchema{{Name: "Parent", Kind: "entity", Type: "ecs.Entity"}}
 
 // maxValueDepth stops runaway recursion through self-referencing types.
 const maxValueDepth = 16
@@ -30,9 +37,11 @@ func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
 	if depth > maxValueDepth || !v.IsValid() {
 		return protocol.Nil()
 	}
-	if v.Type() == entityType {
-		e := v.Interface().(ecs.Entity)
-		return protocol.UintValue(uint64(protocol.MakeEntityID(e.Index(), e.Generation())))
+	switch v.Type() {
+	case entityType:
+		return entityValue(v.Interface().(ecs.Entity))
+	case childOfType:
+		return protocol.MapValue(protocol.Field{Name: "Parent", Value: entityValue(v.Interface().(ecs.ChildOf).Parent())})
 	}
 	switch v.Kind() {
 	case reflect.Bool:
@@ -104,12 +113,20 @@ func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
 // ecs.World.SetField: maps, lists, numbers, strings, bools.
 func fromValue(v protocol.Value) any { return v.Interface() }
 
+func entityValue(e ecs.Entity) protocol.Value {
+	return protocol.UintValue(uint64(protocol.MakeEntityID(e.Index(), e.Generation())))
+}
+
 // schemaOf turns a component's description into its wire form.
 func schemaOf(in ecs.ComponentInfo) protocol.Component {
-	return protocol.Component{
+	c := protocol.Component{
 		ID: uint16(in.ID), Name: in.Name, Short: in.Short, Size: int(in.Size),
 		Storage: in.Storage.String(), Fields: fieldSchemas(in.Fields),
 	}
+	if in.Type == childOfType {
+		c.Fields = childOfFields
+	}
+	return c
 }
 
 func fieldSchemas(fs []ecs.Field) []protocol.FieldSchema {

@@ -90,12 +90,16 @@ type EventQueue struct {
 	Current  int     `msgpack:"c"`
 	Total    uint64  `msgpack:"t"`
 	Recent   []Value `msgpack:"rec,omitempty"` // newest last
+	// Fields is the event type's schema (in the Events message only), so
+	// a client can show entity fields as 42v3.
+	Fields []FieldSchema `msgpack:"fs,omitempty"`
 }
 
 // Resource is a world resource and its value.
 type Resource struct {
-	Name  string `msgpack:"n"`
-	Value Value  `msgpack:"v"`
+	Name   string        `msgpack:"n"`
+	Value  Value         `msgpack:"v"`
+	Fields []FieldSchema `msgpack:"fs,omitempty"` // the resource type's schema
 }
 
 // Telemetry is what the agent reports of itself.

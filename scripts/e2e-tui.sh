@@ -61,6 +61,9 @@ step "dump reads the edited value back from the game"
 "$bin" exec "127.0.0.1:$port" set 0v1 Energy.Value=90 > /dev/null
 step "exec changes the game while the UI watches"
 keys .; wait_for "step: ok";                   step "stepped one frame"
+keys n; wait_for "Spawn an entity"; tmux -L "$sock" send-keys -l 'Age'; keys Enter; wait_for "Frames"
+tmux -L "$sock" send-keys -l 'x'; keys Enter; wait_for "wants a whole number"; step "the spawn form checks a field's type"
+keys BSpace; tmux -L "$sock" send-keys -l '3'; keys Enter; wait_for "spawn Age: ok"; step "spawned an entity from the form"
 keys Space; wait_for "resume: ok";             step "resumed"
 tmux -L "$sock" resize-window -x 80 -y 24 2>/dev/null || true
 keys 1; wait_for "Generations";                step "overview at 80x24"

@@ -163,8 +163,8 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		m.setFlash("move to a field to edit it", true)
 	case msg.String() == "a":
-		if m.detail != nil {
-			return m, m.openPalette("add " + m.detail.Entity.String() + " ")
+		if m.detail != nil && m.detail.Alive {
+			return m, m.openForm(false)
 		}
 	case msg.String() == "x":
 		if m.detailLine < len(lines) && !m.readOnly {
@@ -194,21 +194,30 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 func (m *model) editKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch msg.Type {
 	case tea.KeyEnter:
-		m.editing = false
+		m.editing, m.editErr = false, ""
 		m.edit.Blur()
 		if m.editPath == "go to tick" {
 			return m.gotoTick(m.edit.Value())
 		}
 		path, v, e := m.editPath, parseInput(m.edit.Value()), m.detail.Entity
+		if f := m.fieldAt(path); f != nil && typedKinds[f.Kind] {
+			typed, err := typedInput(f.Kind, m.edit.Value())
+			if err != nil { // keep editing: nothing was sent
+				m.editing, m.editErr = true, err.Error()
+				return m, m.edit.Focus()
+			}
+			v = typed
+		}
 		return m, m.src.request("set "+path, func(id uint32) protocol.Message {
 			return &protocol.SetField{ID: id, Entity: e, Path: path, Value: v}
 		})
 	case tea.KeyEsc:
-		m.editing = false
+		m.editing, m.editErr = false, ""
 		m.edit.Blur()
 		return m, nil
 	}
 	var cmd tea.Cmd
 	m.edit, cmd = m.edit.Update(msg)
+	m.editErr = ""
 	return m, cmd
 }

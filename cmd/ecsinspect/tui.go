@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -64,6 +64,7 @@ type model struct {
 	editing     bool
 	edit        textinput.Model
 	editPath    string
+	editErr     string // why the typed value does not fit the field
 	confirm     string // a question waiting for y/n
 	confirmYes  tea.Cmd
 	showHelp    bool
@@ -73,7 +74,8 @@ type model struct {
 	lastPageReq time.Time
 	compareFrom int // review: frame marked by c, or -1
 	compare     []string
-	palette     bool // the : command line is open (uses edit)
+	palette     bool           // the : command line is open (uses edit)
+	form        *componentForm // a or n: choosing components and typing their fields
 
 	rec     *protocol.RecordWriter // r: the summaries being recorded, or nil
 	recPath string
@@ -199,6 +201,9 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.palette {
 		return m.paletteKey(msg)
 	}
+	if m.form != nil {
+		return m.formKey(msg)
+	}
 	if m.editing {
 		return m.editKey(msg)
 	}
@@ -252,7 +257,7 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.toggleRecording()
 		return m, nil
 	case key.Matches(msg, k.Spawn):
-		return m, m.openPalette("spawn ")
+		return m, m.openForm(true)
 	case key.Matches(msg, k.Filter):
 		m.view = viewEntities
 		m.filtering = true
@@ -398,28 +403,6 @@ func (m *model) filterKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// parseInput reads what a person typed as a value: a number, true/false,
-// an entity (42v3), or else a string.
-func parseInput(s string) protocol.Value {
-	s = strings.TrimSpace(s)
-	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return protocol.IntValue(i)
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return protocol.FloatValue(f)
-	}
-	if b, err := strconv.ParseBool(s); err == nil {
-		return protocol.BoolValue(b)
-	}
-	if _, err := protocol.ParseEntityID(s); err == nil {
-		return protocol.StringValue(s) // the kernel reads "42v3" for entity fields
-	}
-	if unq, err := strconv.Unquote(s); err == nil {
-		return protocol.StringValue(unq)
-	}
-	return protocol.StringValue(s)
-}
-
 func (m *model) View() string {
 	if m.width == 0 {
 		return "connecting to " + m.addr + "…"
@@ -430,9 +413,11 @@ func (m *model) View() string {
 	var body []string
 	switch {
 	case m.showHelp:
-		body = strings.Split(m.help.FullHelpView(m.keys.FullHelp()), "\n")
+		body = m.helpLines()
 	case m.compare != nil:
 		body = m.compare
+	case m.form != nil:
+		body = m.formView()
 	case m.showDetail:
 		body = m.detailView()
 	default:
@@ -456,14 +441,43 @@ func (m *model) View() string {
 	return b.String()
 }
 
+// helpLines is every key in columns; on a narrow terminal the columns
+// stack in two rows of groups so that none is cut off.
+func (m *model) helpLines() []string {
+	groups := m.keys.FullHelp()
+	wide := m.help
+	wide.Width = 0 // measure without cutting
+	if ansi.StringWidth(firstLine(wide.FullHelpView(groups))) <= m.width {
+		return strings.Split(wide.FullHelpView(groups), "\n")
+	}
+	half := (len(groups) + 1) / 2
+	top := strings.Split(wide.FullHelpView(groups[:half]), "\n")
+	return append(append(top, ""), strings.Split(wide.FullHelpView(groups[half:]), "\n")...)
+}
+
+// tabs draws the view names, tighter on a narrow terminal: padded, then
+// unpadded, then cut to four letters, whichever fits first.
 func (m *model) tabs() string {
+	formats := []func(i int, n string) string{
+		func(i int, n string) string { return fmt.Sprintf(" %d %s ", i+1, n) },
+		func(i int, n string) string { return fmt.Sprintf(" %d %s", i+1, n) },
+		func(i int, n string) string { return fmt.Sprintf(" %d %.4s", i+1, n) },
+	}
 	var parts []string
-	for i, n := range viewNames {
-		label := fmt.Sprintf(" %d %s ", i+1, n)
-		if i == m.view && !m.showDetail {
-			parts = append(parts, m.styles.ActiveTab.Render(label))
-		} else {
-			parts = append(parts, m.styles.Tab.Render(label))
+	for _, label := range formats {
+		width := 0
+		parts = parts[:0]
+		for i, n := range viewNames {
+			l := label(i, n)
+			width += len(l)
+			if i == m.view && !m.showDetail {
+				parts = append(parts, m.styles.ActiveTab.Render(l))
+			} else {
+				parts = append(parts, m.styles.Tab.Render(l))
+			}
+		}
+		if width <= m.width {
+			return strings.Join(parts, "")
 		}
 	}
 	return fit(strings.Join(parts, ""), m.width)
@@ -483,6 +497,9 @@ func (m *model) bottomLine() string {
 	case m.palette:
 		return m.edit.View() + m.styles.Faint.Render("  pause resume step N set add remove despawn spawn; enter runs, esc closes")
 	case m.editing:
+		if m.editErr != "" {
+			return m.editPath + " " + m.edit.View() + "  " + m.styles.Error.Render(m.editErr)
+		}
 		return m.editPath + " " + m.edit.View() + m.styles.Faint.Render("  enter to set, esc to cancel")
 	case m.play != nil && (m.flash == "" || time.Since(m.flashAt) >= 4*time.Second):
 		return m.timeline()

@@ -101,6 +101,14 @@ func keyMsg(k string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyTab}
 	case "space":
 		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
@@ -249,5 +257,75 @@ func TestUIRecords(t *testing.T) {
 	defer rec.Close()
 	if len(rec.Frames) == 0 || rec.Truncated {
 		t.Errorf("recorded %d frames, truncated %v", len(rec.Frames), rec.Truncated)
+	}
+}
+
+// typeText types s as a person would, one key at a time.
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+}
+
+func TestUISpawnAndAddForms(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	h.waitFor("entities")
+	h.keys("space") // paused, nothing else changes what we read back
+	h.waitFor("PAUSED")
+
+	h.keys("n")
+	h.waitFor("Spawn an entity")
+	h.typeText("Energ")
+	h.keys("enter")
+	h.waitFor("Value")
+	h.typeText("abc")
+	h.keys("enter")
+	h.waitFor(`Energy.Value: wants a number, got "abc"`) // nothing was sent
+	for range 3 {
+		h.keys("backspace")
+	}
+	h.typeText("5.5")
+	h.keys("enter")
+	v := h.waitFor("spawn Energy: ok (")
+	_, after, _ := strings.Cut(v, "spawn Energy: ok (")
+	id, err := protocol.ParseEntityID(strings.SplitN(after, ")", 2)[0])
+	if err != nil {
+		t.Fatalf("no entity in the reply: %v\n%s", err, v)
+	}
+
+	h.run(h.m.openDetail(id))
+	h.waitFor("Value = 5.5")
+	h.keys("a")
+	h.waitFor("Add a component to " + id.String())
+	if strings.Contains(h.m.View(), " Energy ") {
+		t.Error("the add form offers a component the entity already has")
+	}
+	h.typeText("Fle")
+	h.keys("enter")
+	h.waitFor("From")
+	h.typeText("9x")
+	h.keys("enter")
+	h.waitFor("wants an entity like 42v3")
+	h.keys("backspace", "backspace")
+	h.typeText(id.String())
+	h.keys("enter")
+	h.waitFor("add Fleeing to " + id.String() + ": ok")
+	h.waitFor("From = " + id.String())
+
+	one, err := dialOneShot(h.agent.Addr(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.close()
+	d, err := one.entity(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range d.Components {
+		got[c.Component] = c.Value.String()
+	}
+	if !strings.Contains(got["Energy"], "5.5") || got["Fleeing"] == "" {
+		t.Errorf("the game holds %v", got)
 	}
 }

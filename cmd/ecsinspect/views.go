@@ -69,7 +69,8 @@ func (m *model) overview() []string {
 	a := s.Agent
 	lines = append(lines, "",
 		m.styles.Header.Render("Agent"),
-		fmt.Sprintf("  clients %-4d sent %-10s frames %-8d coalesced %-6d dropped %-4d sync %s", a.Clients, sizeOf(int(a.BytesSent)), a.FramesSent, a.Coalesced, a.Dropped, dur(a.SyncNs)))
+		fmt.Sprintf("  clients %-8d sent %-12s frames sent %d", a.Clients, sizeOf(int(a.BytesSent)), a.FramesSent),
+		fmt.Sprintf("  coalesced %-6d dropped %-10d sync %s a frame", a.Coalesced, a.Dropped, dur(a.SyncNs)))
 	if a.Recording != "" {
 		lines = append(lines, "  recording to "+a.Recording)
 	}
@@ -165,15 +166,36 @@ func (m *model) entities() []string {
 func (m *model) systems() []string {
 	sys := append([]protocol.System(nil), m.summary.Systems...)
 	sort.SliceStable(sys, func(i, j int) bool { return sys[i].Mean > sys[j].Mean })
-	var rows []string
-	for _, s := range sys {
-		rows = append(rows, fmt.Sprintf("%-16s %9s %9s %9s %8d  %s  r:%s w:%s", s.Name, dur(s.Last), dur(s.Mean), dur(s.Max), s.Count,
-			sparkline(s.Recent, 24), strings.Join(s.Reads, ","), strings.Join(s.Writes, ",")))
-	}
-	if len(rows) == 0 {
+	if len(sys) == 0 {
 		return []string{"no systems reported (give the agent the schedule: Options.Schedule)"}
 	}
+	var rows []string
+	if m.width < 110 { // narrow: fewer columns, so the access stays in view
+		for _, s := range sys {
+			rows = append(rows, fmt.Sprintf("%-14s %9s %9s  %s  %s", s.Name, dur(s.Last), dur(s.Mean), sparkline(s.Recent, 8), access(s)))
+		}
+		return m.list(fmt.Sprintf("%-14s %9s %9s  %-8s  %s", "system", "last", "mean", "recent", "access"), rows, m.cursor[viewSystems])
+	}
+	for _, s := range sys {
+		rows = append(rows, fmt.Sprintf("%-16s %9s %9s %9s %8d  %s  %s", s.Name, dur(s.Last), dur(s.Mean), dur(s.Max), s.Count,
+			sparkline(s.Recent, 24), access(s)))
+	}
 	return m.list(fmt.Sprintf("%-16s %9s %9s %9s %8s  %-24s  %s", "system", "last", "mean", "max", "runs", "recent", "access"), rows, m.cursor[viewSystems])
+}
+
+// access says what a system reads and writes.
+func access(s protocol.System) string {
+	var parts []string
+	if len(s.Reads) > 0 {
+		parts = append(parts, "r:"+strings.Join(s.Reads, ","))
+	}
+	if len(s.Writes) > 0 {
+		parts = append(parts, "w:"+strings.Join(s.Writes, ","))
+	}
+	if len(parts) == 0 {
+		return "(declares no access)"
+	}
+	return strings.Join(parts, " ")
 }
 
 // sparkline draws the last n samples as block characters.
@@ -201,7 +223,7 @@ func (m *model) eventQueues() []string {
 	for _, q := range m.events.Queues {
 		out = append(out, fmt.Sprintf("%-20s %8d %8d %10d", q.Name, q.Previous, q.Current, q.Total))
 		for _, e := range q.Recent {
-			out = append(out, "    "+short(e))
+			out = append(out, "    "+shortFields(e, q.Fields))
 		}
 	}
 	return out
@@ -226,7 +248,7 @@ func (m *model) journalLines() []string {
 func (m *model) resources() []string {
 	var rows []string
 	for _, r := range m.summary.Resources {
-		rows = append(rows, fmt.Sprintf("%-20s %s", r.Name, short(r.Value)))
+		rows = append(rows, fmt.Sprintf("%-20s %s", r.Name, shortFields(r.Value, r.Fields)))
 	}
 	if len(rows) == 0 {
 		return []string{"no resources"}
@@ -283,6 +305,9 @@ func shortAs(v protocol.Value, f *protocol.FieldSchema) string {
 
 // shortFields prints a struct value field by field with its schema.
 func shortFields(v protocol.Value, fs []protocol.FieldSchema) string {
+	if v.Kind() != protocol.KindMap {
+		return short(v)
+	}
 	var b strings.Builder
 	b.WriteByte('{')
 	for i := range v.Len() {
