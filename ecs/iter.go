@@ -22,7 +22,17 @@ type iterCore struct {
 	batch    bool
 	counting bool // Count: no marks, no lock, no run recorded
 	done     bool
+
+	// With onlyTick, Next takes rows from a batch of candidates found
+	// ahead (see fillChanged): cand[candI:candN] are rows still to hand
+	// out, and rows below scanned have been looked at.
+	cand         [candGroups * groupRows]int32
+	candI, candN int
+	scanned      int
 }
+
+// candGroups is how many dirty groups of rows fillChanged gathers at once.
+const candGroups = 64
 
 // maxArity is the largest query arity generated.
 const maxArity = 6
@@ -95,6 +105,7 @@ func (c *iterCore) nextTable() bool {
 		if q := c.q; q.onlyChanged {
 			c.onlyTick = c.ticks[0]
 		}
+		c.candI, c.candN, c.scanned = 0, 0, 0
 		return true
 	}
 	c.tbl = nil
@@ -156,7 +167,12 @@ func (c *iterCore) advanceFiltered() bool {
 			}
 			c.row = 0
 		}
-		if c.row = c.scan(c.row); c.row < c.n {
+		if c.onlyTick != nil {
+			c.row = c.nextChanged(c.row)
+		} else {
+			c.row = c.scan(c.row)
+		}
+		if c.row < c.n {
 			c.markOne(c.row)
 			return true
 		}
@@ -179,6 +195,64 @@ func (c *iterCore) scan(r int) int {
 		r++
 	}
 	return c.n
+}
+
+// nextChanged returns the first row at or after r that changed since the
+// last run, or n, taking rows from the candidates fillChanged found.
+func (c *iterCore) nextChanged(r int) int {
+	for {
+		for c.candI < c.candN {
+			row := int(c.cand[c.candI])
+			c.candI++
+			if row >= r {
+				return row
+			}
+		}
+		if c.scanned >= c.n {
+			return c.n
+		}
+		c.fillChanged()
+	}
+}
+
+// fillChanged finds the next changed rows in two passes. The first reads
+// the per-group maxima in order (the prefetcher follows) and notes up to
+// candGroups dirty groups; the second reads those groups' row ticks. Row
+// ticks of different groups are independent loads, so their cache misses
+// overlap instead of queueing behind one another, and so do the misses on
+// the values the caller then reads at the rows handed out: each row's
+// position is known before the previous value arrives.
+func (c *iterCore) fillChanged() {
+	t, since, n := c.onlyTick, c.since, c.n
+	maxes, stamps, rows := t.max, t.stamp, t.rows[:n]
+	var groups [candGroups]int32
+	ng := 0
+	g, gEnd := c.scanned>>groupShift, (n+groupRows-1)>>groupShift
+	for ; g < gEnd && ng < candGroups; g++ {
+		if newer(maxes[g], since) || newer(stamps[g>>(chunkShift-groupShift)], since) {
+			groups[ng] = int32(g)
+			ng++
+		}
+	}
+	c.scanned = min(g<<groupShift, n)
+	k := 0
+	for _, g := range groups[:ng] {
+		lo := int(g) << groupShift
+		hi := min(lo+groupRows, n)
+		if newer(stamps[int(g)>>(chunkShift-groupShift)], since) {
+			for r := lo; r < hi; r++ {
+				c.cand[k] = int32(r)
+				k++
+			}
+			continue
+		}
+		for r := lo; r < hi; r++ {
+			c.cand[k] = int32(r)
+			d := int32(rows[r].changed - since) // newer(changed, since), without a branch
+			k += int((uint32(-d) >> 31) &^ (uint32(d) >> 31))
+		}
+	}
+	c.candI, c.candN = 0, k
 }
 
 // scanChanged is scan for the common case of a single Changed filter: a

@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -331,5 +332,56 @@ func TestQueryArities(t *testing.T) {
 	if n != 1 || NewQuery3[Position, Velocity, C3](w).Count() != 1 || NewQuery4[Position, Velocity, C3, C4](w).Count() != 1 ||
 		NewQuery5[Position, Velocity, C3, C4, C5](w).Count() != 1 {
 		t.Error("arity queries disagree")
+	}
+}
+
+// TestChangedFindsScatteredRows writes a random subset of many rows in two
+// tables (more dirty groups than one batch of candidates holds) and checks
+// that a Changed query hands out exactly those, then nothing, then only
+// what was written since, including by its own writes.
+func TestChangedFindsScatteredRows(t *testing.T) {
+	w := NewWorld()
+	var ents []Entity
+	NewMap2[Position, Velocity](w).SpawnBatch(20_000, func(_ int, e Entity, _ *Position, _ *Velocity) { ents = append(ents, e) })
+	frozen := NewMap[Frozen](w)
+	for _, e := range ents[:5000] { // a second table holding a quarter of them
+		_ = frozen.Add(e, Frozen{})
+	}
+	posMap := NewMap[Position](w)
+	changed := NewQuery1[Position](w, Changed[Position](), Write[Position]())
+	run := func() map[Entity]bool {
+		got := map[Entity]bool{}
+		it := changed.Iter()
+		for it.Next() {
+			if got[it.Entity()] {
+				t.Fatalf("%v handed out twice in one run", it.Entity())
+			}
+			got[it.Entity()] = true
+		}
+		return got
+	}
+	if got := run(); len(got) != len(ents) {
+		t.Fatalf("first run saw %d of %d new rows", len(got), len(ents))
+	}
+	if got := run(); len(got) != 0 {
+		t.Fatalf("a run right after saw %d rows as changed", len(got))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 5 {
+		want := map[Entity]bool{}
+		for range 100 + round*700 {
+			e := ents[rng.IntN(len(ents))]
+			posMap.Get(e).X++
+			want[e] = true
+		}
+		got := run()
+		if len(got) != len(want) {
+			t.Fatalf("round %d: %d rows handed out, %d were written", round, len(got), len(want))
+		}
+		for e := range want {
+			if !got[e] {
+				t.Fatalf("round %d: written %v not handed out", round, e)
+			}
+		}
 	}
 }
