@@ -14,6 +14,7 @@ type column interface {
 	swapRemove(row int)
 	reserve(extra int)
 	value(row int) reflect.Value
+	raw() rawCol
 }
 
 // typedColumn stores the values of component type T and their ticks.

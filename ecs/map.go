@@ -212,7 +212,7 @@ func (m *Map[T]) batch(t *table, first int, ents []Entity, tick uint32) batchAcc
 }
 
 // spawnBlock is how many entities SpawnBatch sets up at a time.
-const spawnBlock = 1024
+const spawnBlock = 256
 
 // batchAccess reaches the values of a batch of entities being spawned.
 type batchAccess[T any] struct {

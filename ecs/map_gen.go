@@ -69,7 +69,15 @@ func (m *Map2[A, B]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B))
 		w.allocEntities(ents, t.id, first)
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
-		if init != nil {
+		switch {
+		case init == nil:
+		case as.sparse == nil && bs.sparse == nil: // all in the table: no per-entity checks
+			ac := as.col[:len(ents)]
+			bc := bs.col[:len(ents)]
+			for i, ent := range ents {
+				init(done+i, ent, &ac[i], &bc[i])
+			}
+		default:
 			for i, ent := range ents {
 				init(done+i, ent, as.at(i, ent), bs.at(i, ent))
 			}
@@ -223,7 +231,16 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)
-		if init != nil {
+		switch {
+		case init == nil:
+		case as.sparse == nil && bs.sparse == nil && cs.sparse == nil: // all in the table: no per-entity checks
+			ac := as.col[:len(ents)]
+			bc := bs.col[:len(ents)]
+			cc := cs.col[:len(ents)]
+			for i, ent := range ents {
+				init(done+i, ent, &ac[i], &bc[i], &cc[i])
+			}
+		default:
 			for i, ent := range ents {
 				init(done+i, ent, as.at(i, ent), bs.at(i, ent), cs.at(i, ent))
 			}
@@ -400,7 +417,17 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, init func(i int, ent Entity, a *A, 
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)
 		ds := m.d.batch(t, first, ents, tick)
-		if init != nil {
+		switch {
+		case init == nil:
+		case as.sparse == nil && bs.sparse == nil && cs.sparse == nil && ds.sparse == nil: // all in the table: no per-entity checks
+			ac := as.col[:len(ents)]
+			bc := bs.col[:len(ents)]
+			cc := cs.col[:len(ents)]
+			dc := ds.col[:len(ents)]
+			for i, ent := range ents {
+				init(done+i, ent, &ac[i], &bc[i], &cc[i], &dc[i])
+			}
+		default:
 			for i, ent := range ents {
 				init(done+i, ent, as.at(i, ent), bs.at(i, ent), cs.at(i, ent), ds.at(i, ent))
 			}
@@ -600,7 +627,18 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, init func(i int, ent Entity, a *
 		cs := m.c.batch(t, first, ents, tick)
 		ds := m.d.batch(t, first, ents, tick)
 		es := m.e.batch(t, first, ents, tick)
-		if init != nil {
+		switch {
+		case init == nil:
+		case as.sparse == nil && bs.sparse == nil && cs.sparse == nil && ds.sparse == nil && es.sparse == nil: // all in the table: no per-entity checks
+			ac := as.col[:len(ents)]
+			bc := bs.col[:len(ents)]
+			cc := cs.col[:len(ents)]
+			dc := ds.col[:len(ents)]
+			ec := es.col[:len(ents)]
+			for i, ent := range ents {
+				init(done+i, ent, &ac[i], &bc[i], &cc[i], &dc[i], &ec[i])
+			}
+		default:
 			for i, ent := range ents {
 				init(done+i, ent, as.at(i, ent), bs.at(i, ent), cs.at(i, ent), ds.at(i, ent), es.at(i, ent))
 			}
@@ -823,7 +861,19 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, init func(i int, ent Entity, 
 		ds := m.d.batch(t, first, ents, tick)
 		es := m.e.batch(t, first, ents, tick)
 		fs := m.f.batch(t, first, ents, tick)
-		if init != nil {
+		switch {
+		case init == nil:
+		case as.sparse == nil && bs.sparse == nil && cs.sparse == nil && ds.sparse == nil && es.sparse == nil && fs.sparse == nil: // all in the table: no per-entity checks
+			ac := as.col[:len(ents)]
+			bc := bs.col[:len(ents)]
+			cc := cs.col[:len(ents)]
+			dc := ds.col[:len(ents)]
+			ec := es.col[:len(ents)]
+			fc := fs.col[:len(ents)]
+			for i, ent := range ents {
+				init(done+i, ent, &ac[i], &bc[i], &cc[i], &dc[i], &ec[i], &fc[i])
+			}
+		default:
 			for i, ent := range ents {
 				init(done+i, ent, as.at(i, ent), bs.at(i, ent), cs.at(i, ent), ds.at(i, ent), es.at(i, ent), fs.at(i, ent))
 			}

@@ -8,6 +8,7 @@ type table struct {
 	ids      []ComponentID // ascending
 	cols     []column      // parallel to ids
 	ticks    []*colTicks   // parallel to ids: each column's ticks
+	raw      []rawCol      // parallel to ids: the pointer-free columns as bytes
 	colIndex [MaxComponents]int16
 	entities []Entity
 	// edges caches the table reached by adding (add) or removing (remove)
@@ -22,10 +23,12 @@ func newTable(id uint32, mask Mask, reg *registry) *table {
 	}
 	t.cols = make([]column, len(t.ids))
 	t.ticks = make([]*colTicks, len(t.ids))
+	t.raw = make([]rawCol, len(t.ids))
 	for i, cid := range t.ids {
 		t.colIndex[cid] = int16(i)
 		t.cols[i] = reg.regs[cid].newColumn()
 		t.ticks[i] = t.cols[i].ticks()
+		t.raw[i] = t.cols[i].raw()
 	}
 	return t
 }
@@ -69,8 +72,12 @@ func growEntities(s []Entity, n int) []Entity {
 // entity that moved (zero if none did).
 func (t *table) swapRemove(row int) Entity {
 	last := len(t.entities) - 1
-	for _, c := range t.cols {
-		c.swapRemove(row)
+	for i, c := range t.cols {
+		if r := &t.raw[i]; r.ok {
+			r.swapRemove(row, last)
+		} else {
+			c.swapRemove(row)
+		}
 	}
 	var moved Entity
 	if row != last {
@@ -88,19 +95,30 @@ func (t *table) swapRemove(row int) Entity {
 func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved Entity) {
 	newRow = len(t.entities)
 	t.entities = append(t.entities, src.entities[row])
+	last := len(src.entities) - 1
 	for i, cid := range t.ids {
+		d := &t.raw[i]
 		if j := src.colIndex[cid]; j >= 0 {
-			t.cols[i].moveFrom(src.cols[j], row)
+			if d.ok && d.roomFor() {
+				d.moveFrom(&src.raw[j], row)
+			} else {
+				t.cols[i].moveFrom(src.cols[j], row)
+			}
+		} else if d.ok && d.roomFor() {
+			d.pushZero(tick)
 		} else {
 			t.cols[i].pushZero(tick)
 		}
 	}
 	for j, cid := range src.ids {
 		if t.colIndex[cid] < 0 {
-			src.cols[j].swapRemove(row)
+			if s := &src.raw[j]; s.ok {
+				s.swapRemove(row, last)
+			} else {
+				src.cols[j].swapRemove(row)
+			}
 		}
 	}
-	last := len(src.entities) - 1
 	if row != last {
 		moved = src.entities[last]
 		src.entities[row] = moved

@@ -287,7 +287,14 @@ func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatch(n int, init func(i int, ent Entity
 		ents := t.entities[first:]
 		w.allocEntities(ents, t.id, first)
 		{{range .Vars}}{{.}}s := m.{{.}}.batch(t, first, ents, tick)
-		{{end}}if init != nil {
+		{{end}}switch {
+		case init == nil:
+		case {{.Join "vs.sparse == nil" " && "}}: // all in the table: no per-entity checks
+			{{range .Vars}}{{.}}c := {{.}}s.col[:len(ents)]
+			{{end}}for i, ent := range ents {
+				init(done+i, ent, {{.Join "&vc[i]" ", "}})
+			}
+		default:
 			for i, ent := range ents {
 				init(done+i, ent, {{.Join "vs.at(i, ent)" ", "}})
 			}

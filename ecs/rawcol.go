@@ -1,0 +1,81 @@
+package ecs
+
+import "unsafe"
+
+// Structural changes (a row moving between tables, a despawn) touch every
+// column of a row. Through the column interface that is one dynamic call per
+// column, into generic code. For the usual component, a struct with no
+// pointers, a row's value is just bytes: rawCol moves them with one copy
+// through the column's slice header, no call, no type switch. Columns whose
+// type holds pointers, and columns that must grow, take the typed path so
+// the garbage collector sees every pointer write.
+
+// sliceHeader is the layout of every Go slice.
+type sliceHeader struct {
+	ptr      unsafe.Pointer
+	len, cap int
+}
+
+// rawCol is a pointer-free column seen as bytes: its slice header, the
+// size of one value, and its ticks. ok is false for other columns.
+type rawCol struct {
+	hdr   *sliceHeader
+	size  uintptr
+	ticks *colTicks
+	ok    bool
+}
+
+func (c *typedColumn[T]) raw() rawCol {
+	if c.pointers {
+		return rawCol{}
+	}
+	var zero T
+	return rawCol{hdr: (*sliceHeader)(unsafe.Pointer(&c.data)), size: unsafe.Sizeof(zero), ticks: &c.t, ok: true}
+}
+
+func (c *rawCol) at(row int) unsafe.Pointer { return unsafe.Add(c.hdr.ptr, uintptr(row)*c.size) }
+
+// copyBytes copies size bytes from src to dst (which do not overlap).
+func copyBytes(dst, src unsafe.Pointer, size uintptr) {
+	switch size {
+	case 0:
+	case 8:
+		*(*[8]byte)(dst) = *(*[8]byte)(src)
+	case 16:
+		*(*[16]byte)(dst) = *(*[16]byte)(src)
+	default:
+		copy(unsafe.Slice((*byte)(dst), size), unsafe.Slice((*byte)(src), size))
+	}
+}
+
+// roomFor reports whether one more row fits without growing.
+func (c *rawCol) roomFor() bool { return c.hdr.len < c.hdr.cap }
+
+// moveFrom appends row of s (a column of the same type) and swap-removes it
+// from s, as typedColumn.moveFrom does. The caller checked roomFor.
+func (c *rawCol) moveFrom(s *rawCol, row int) {
+	last := s.hdr.len - 1
+	copyBytes(c.at(c.hdr.len), s.at(row), c.size)
+	c.hdr.len++
+	c.ticks.push(s.ticks.effective(row), s.ticks.rows[row].added)
+	s.swapRemove(row, last)
+}
+
+// swapRemove moves the last row into row.
+func (c *rawCol) swapRemove(row, last int) {
+	if row != last {
+		copyBytes(c.at(row), c.at(last), c.size)
+	}
+	c.hdr.len = last
+	c.ticks.swapRemove(row)
+}
+
+// pushZero appends a zero value changed and added at tick. The caller
+// checked roomFor.
+func (c *rawCol) pushZero(tick uint32) {
+	if c.size > 0 {
+		clear(unsafe.Slice((*byte)(c.at(c.hdr.len)), c.size))
+	}
+	c.hdr.len++
+	c.ticks.push(tick, tick)
+}
