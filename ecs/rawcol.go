@@ -52,13 +52,29 @@ func copyBytes(dst, src unsafe.Pointer, size uintptr) {
 func (c *rawCol) roomFor() bool { return c.hdr.len < c.hdr.cap }
 
 // moveFrom appends row of s (a column of the same type) and swap-removes it
-// from s, as typedColumn.moveFrom does. The caller checked roomFor.
+// from s, as typedColumn.moveFrom does, ticks included, in one call with
+// no calls on its usual path. The caller checked roomFor.
 func (c *rawCol) moveFrom(s *rawCol, row int) {
-	last := s.hdr.len - 1
-	copyBytes(c.at(c.hdr.len), s.at(row), c.size)
-	c.hdr.len++
-	c.ticks.push(s.ticks.effective(row), s.ticks.rows[row].added)
-	s.swapRemove(row, last)
+	sh, dh, size := s.hdr, c.hdr, c.size
+	last := sh.len - 1
+	copyBytes(unsafe.Add(dh.ptr, uintptr(dh.len)*size), unsafe.Add(sh.ptr, uintptr(row)*size), size)
+	dh.len++
+	st, dt := s.ticks, c.ticks
+	moving := st.rows[row]
+	changed := newest(moving.changed, st.stamp[row>>chunkShift])
+	if n := len(dt.rows); n < cap(dt.rows) && dt.stamp[n>>chunkShift] == 0 {
+		dt.rows = dt.rows[:n+1]
+		dt.rows[n] = tickPair{changed, moving.added}
+		g := n >> groupShift
+		dt.max[g] = newest(dt.max[g], changed)
+	} else {
+		dt.push(changed, moving.added)
+	}
+	if row != last {
+		copyBytes(unsafe.Add(sh.ptr, uintptr(row)*size), unsafe.Add(sh.ptr, uintptr(last)*size), size)
+	}
+	sh.len = last
+	st.swapRemove(row)
 }
 
 // swapRemove moves the last row into row.

@@ -140,13 +140,14 @@ func (t *colTicks) pushN(n int, tick uint32) {
 func (t *colTicks) swapRemove(row int) {
 	last := len(t.rows) - 1
 	if row != last {
-		moved := t.effective(last)
-		if cr := row >> chunkShift; cr != last>>chunkShift && t.stamp[cr] != 0 {
+		if cr := row >> chunkShift; t.stamp[cr] != 0 && cr != last>>chunkShift {
 			t.materialize(cr)
 		}
-		t.rows[row] = tickPair{moved, t.rows[last].added}
+		moved := t.rows[last]
+		changed := newest(moved.changed, t.stamp[last>>chunkShift])
+		t.rows[row] = tickPair{changed, moved.added}
 		g := row >> groupShift
-		t.max[g] = newest(t.max[g], moved)
+		t.max[g] = newest(t.max[g], changed)
 	}
 	t.rows = t.rows[:last]
 }
