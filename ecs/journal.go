@@ -38,8 +38,11 @@ type JournalEntry struct {
 	System    string
 }
 
-// journal is a bounded ring of the newest entries, kept compact (24 bytes
-// each): names of systems are interned, the sequence number implied.
+// journal is a bounded ring of the newest entries, kept compact (16 bytes
+// each, one cache line holds four): names of systems are interned, the
+// sequence number implied, the frame kept as its low 32 bits (entries in a
+// ring are never 2^32 frames old), the operation packed beside the
+// component.
 type journal struct {
 	ring []journalRec
 	next uint64 // total entries written
@@ -47,12 +50,24 @@ type journal struct {
 }
 
 type journalRec struct {
-	frame uint64
-	e     Entity
-	comp  int16
-	actor uint16
-	op    JournalOp
+	e      Entity
+	frame  uint32
+	compOp uint16 // component id + 1 in the low 9 bits, the op above
+	actor  uint16
 }
+
+const compBits = 9 // holds MaxComponents ids and NoComponent
+
+// The build fails here if MaxComponents outgrows compBits.
+const _ = uint(1<<compBits - 1 - MaxComponents)
+
+func packCompOp(comp int, op JournalOp) uint16 { return uint16(comp+1) | uint16(op)<<compBits }
+
+func (r *journalRec) comp() int     { return int(r.compOp&(1<<compBits-1)) - 1 }
+func (r *journalRec) op() JournalOp { return JournalOp(r.compOp >> compBits) }
+
+// frameOf widens a record's 32-bit frame with the high bits of now.
+func frameOf(low uint32, now uint64) uint64 { return now - uint64(uint32(now)-low) }
 
 // slot returns the record to fill next. Filling it field by field, rather
 // than copying a struct built on the stack, avoids a store-forwarding stall
@@ -104,7 +119,7 @@ func (w *World) Journal() []JournalEntry {
 	out := make([]JournalEntry, 0, n)
 	for s := j.next - n; s < j.next; s++ {
 		r := &j.ring[s%uint64(len(j.ring))]
-		out = append(out, JournalEntry{Seq: s + 1, Frame: r.frame, Op: r.op, Entity: r.e, Component: int(r.comp), System: w.actorName(r.actor)})
+		out = append(out, JournalEntry{Seq: s + 1, Frame: frameOf(r.frame, w.frame), Op: r.op(), Entity: r.e, Component: r.comp(), System: w.actorName(r.actor)})
 	}
 	return out
 }
@@ -124,7 +139,7 @@ func (w *World) JournalSince(seq uint64) []JournalEntry {
 func (w *World) logStructural(op JournalOp, e Entity, comp int) {
 	if j := w.journal; j != nil {
 		r := j.slot()
-		r.frame, r.e, r.comp, r.actor, r.op = w.frame, e, int16(comp), w.actor, op
+		r.e, r.frame, r.compOp, r.actor = e, uint32(w.frame), packCompOp(comp, op), w.actor
 	}
 }
 

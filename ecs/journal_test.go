@@ -62,3 +62,21 @@ func TestJournalSparseAndBatch(t *testing.T) {
 		t.Errorf("ops = %v", ops)
 	}
 }
+
+func TestJournalRecordPacking(t *testing.T) {
+	for _, c := range []struct {
+		comp int
+		op   JournalOp
+	}{{NoComponent, OpSpawn}, {0, OpAdd}, {MaxComponents - 1, OpRemove}, {17, OpDespawn}} {
+		r := journalRec{compOp: packCompOp(c.comp, c.op)}
+		if r.comp() != c.comp || r.op() != c.op {
+			t.Errorf("packed %d %v, read back %d %v", c.comp, c.op, r.comp(), r.op())
+		}
+	}
+	now := uint64(1)<<32 + 5 // the frame counter has passed 2^32
+	for _, f := range []uint64{now, now - 3, now - 10, 1<<32 - 2} {
+		if got := frameOf(uint32(f), now); got != f {
+			t.Errorf("frame %d read back as %d at frame %d", f, got, now)
+		}
+	}
+}
