@@ -263,6 +263,60 @@ func BenchmarkSpawn2Batch(b *testing.B) {
 	})
 }
 
+// plainStore is what a batch spawn must write in plain Go, with nothing
+// of an ECS around it: two value slices, change and added ticks per value,
+// an entity per row and a location record per entity.
+type plainStore struct {
+	pos, vel     []bPos
+	posT, velT   []tickPair
+	ents         []Entity
+	recs         []entityRecord
+	free         []uint32
+	len, spawned int
+}
+
+//go:noinline
+func plainSpawnBatch(s *plainStore, n int, init func(i int, e Entity, p *bPos, v *bVel)) {
+	for done := 0; done < n; done += spawnBlock {
+		lo, hi := s.len, s.len+min(spawnBlock, n-done)
+		clear(s.pos[lo:hi])
+		clear(s.vel[lo:hi])
+		for r := lo; r < hi; r++ {
+			s.posT[r] = tickPair{7, 7}
+			s.velT[r] = tickPair{7, 7}
+			idx := s.free[len(s.free)-1-(r-lo)-done]
+			rec := &s.recs[idx]
+			rec.table, rec.row = 1, uint32(r)
+			s.ents[r] = Entity{index: idx, gen: rec.gen}
+		}
+		pos, vel := s.pos[lo:hi], s.vel[lo:hi]
+		for i, e := range s.ents[lo:hi] {
+			init(done+i, e, &pos[i], (*bVel)(&vel[i]))
+		}
+		s.len = hi
+	}
+}
+
+// BenchmarkBaselineSpawnBatch is BenchmarkSpawn2Batch's memory work in
+// plain Go: the floor a batch spawn with change tracking can reach here.
+func BenchmarkBaselineSpawnBatch(b *testing.B) {
+	const n = 1_000_000
+	b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+		s := &plainStore{pos: make([]bPos, n), vel: make([]bPos, n), posT: make([]tickPair, n), velT: make([]tickPair, n),
+			ents: make([]Entity, n), recs: make([]entityRecord, n), free: make([]uint32, n)}
+		for i := range s.free {
+			s.free[i] = uint32(n - 1 - i)
+			s.recs[i].gen = 2
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			s.len = 0
+			plainSpawnBatch(s, n, func(_ int, _ Entity, p *bPos, v *bVel) { p.X, v.Y = 1, 1 })
+		}
+		perEntity(b, n)
+	})
+}
+
 //go:noinline
 func despawnAll(w *World, ents []Entity) {
 	for _, e := range ents {
