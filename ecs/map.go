@@ -165,13 +165,16 @@ func (m *Map[T]) Add(e Entity, v T) error {
 		}
 		return nil
 	}
-	w.moveTo(e, rec, w.tableWith(rec.table, m.id))
+	from := rec.table
+	w.moveTo(e, rec, w.tableWith(from, m.id))
 	if int(rec.table) >= len(m.cols) {
 		m.refresh()
 	}
 	mc := &m.cols[rec.table]
 	mc.col.data[rec.row] = v
-	mc.ticks.markWrite(int(rec.row), w.writeTick())
+	if rec.table == from { // overwritten in place; a moved row came with this tick
+		mc.ticks.markWrite(int(rec.row), w.writeTick())
+	}
 	return nil
 }
 
