@@ -1,5 +1,7 @@
 package ecs
 
+import "unsafe"
+
 // iterCore walks a query's tables, row by row (Next) or run by run
 // (NextTable), applies row filters, and marks what it hands out for writing.
 type iterCore struct {
@@ -29,6 +31,9 @@ type iterCore struct {
 	cand         [candGroups * groupRows]int32
 	candI, candN int
 	scanned      int
+	touch        [maxArity]*rawCol // the query's columns in tbl, to warm (see fillChanged)
+	ntouch       int
+	warm         uint8 // sums the warming loads so they are not optimized away
 }
 
 // candGroups is how many dirty groups of rows fillChanged gathers at once.
@@ -106,6 +111,15 @@ func (c *iterCore) nextTable() bool {
 			c.onlyTick = c.ticks[0]
 		}
 		c.candI, c.candN, c.scanned = 0, 0, 0
+		c.ntouch = 0
+		if c.onlyTick != nil {
+			for _, id := range c.q.ids {
+				if j := t.column(id); j >= 0 && t.raw[j].ok && t.raw[j].size > 0 && c.ntouch < maxArity {
+					c.touch[c.ntouch] = &t.raw[j]
+					c.ntouch++
+				}
+			}
+		}
 		return true
 	}
 	c.tbl = nil
@@ -253,6 +267,17 @@ func (c *iterCore) fillChanged() {
 		}
 	}
 	c.candI, c.candN = 0, k
+	// Warm the values the caller is about to read: one independent load per
+	// row and column, so their misses overlap now rather than one by one in
+	// the caller's loop.
+	var warm uint8
+	for _, col := range c.touch[:c.ntouch] {
+		base, size := col.hdr.ptr, col.size
+		for _, r := range c.cand[:k] {
+			warm += *(*uint8)(unsafe.Add(base, uintptr(r)*size))
+		}
+	}
+	c.warm += warm
 }
 
 // scanChanged is scan for the common case of a single Changed filter: a
