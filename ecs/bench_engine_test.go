@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 // Benchmarks of the engine layer: schedule, commands, events, journal and
@@ -221,4 +222,48 @@ func BenchmarkSetFieldByPath(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// paired times subject and baseline alternately in each iteration and
+// reports the ratio of their totals: on a machine whose speed drifts, a
+// ratio from interleaved runs is steadier than one from two benchmarks run
+// one after the other.
+func paired(b *testing.B, per float64, unit string, subject, baseline func()) {
+	var subj, base time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		t0 := time.Now()
+		baseline()
+		t1 := time.Now()
+		subject()
+		subj += time.Since(t1)
+		base += t1.Sub(t0)
+	}
+	n := float64(b.N) * per
+	b.ReportMetric(float64(subj.Nanoseconds())/n, unit)
+	b.ReportMetric(float64(base.Nanoseconds())/n, "baseline-"+unit)
+	b.ReportMetric(float64(subj)/float64(base), "x-baseline")
+}
+
+// BenchmarkJournalPaired is BenchmarkJournal/on against /off, interleaved.
+func BenchmarkJournalPaired(b *testing.B) {
+	const n = 1_000_000
+	on, off := NewWorld(), NewWorld()
+	on.EnableJournal(4096)
+	ents := make([]Entity, n)
+	directSpawnDespawn(on, ents)
+	directSpawnDespawn(off, ents)
+	paired(b, n, "ns/entity", func() { directSpawnDespawn(on, ents) }, func() { directSpawnDespawn(off, ents) })
+}
+
+// BenchmarkCommandsPaired is BenchmarkCommands against
+// BenchmarkCommandsDirect, interleaved.
+func BenchmarkCommandsPaired(b *testing.B) {
+	const n = 100_000
+	queued, direct := NewWorld(), NewWorld()
+	c := queued.NewCommands("bench")
+	ents := make([]Entity, n)
+	queuedSpawnDespawn(queued, c, ents)
+	directSpawnDespawn(direct, ents)
+	paired(b, 2*n, "ns/command", func() { queuedSpawnDespawn(queued, c, ents) }, func() { directSpawnDespawn(direct, ents) })
 }

@@ -168,7 +168,8 @@ func (c *Commands) Apply() error {
 	}
 	prev := w.actor
 	w.actor = c.owner
-	defer func() { w.actor = prev }()
+	w.syncJournal()
+	defer func() { w.actor = prev; w.syncJournal() }()
 	var errs []error
 	skipped := 0
 	for i := range c.ops {

@@ -44,16 +44,21 @@ type JournalEntry struct {
 // ring are never 2^32 frames old), the operation packed beside the
 // component.
 type journal struct {
-	ring []journalRec
-	next uint64 // total entries written
-	pos  int    // where the next entry goes: next % len(ring), without a division
+	ring  []journalRec
+	pos   int    // where the next entry goes
+	wraps uint64 // times pos came back to 0: entries written = wraps*len(ring) + pos
+	base  uint64 // the frame and actor of entries written now, packed as in meta
 }
 
+// written is how many entries the journal has taken since it was enabled.
+func (j *journal) written() uint64 { return j.wraps*uint64(len(j.ring)) + uint64(j.pos) }
+
+// journalRec is the entity and, packed in one word so that a record is
+// two stores: the frame's low 32 bits, then the component id + 1 (9 bits),
+// the op (7 bits) and the actor (16 bits).
 type journalRec struct {
-	e      Entity
-	frame  uint32
-	compOp uint16 // component id + 1 in the low 9 bits, the op above
-	actor  uint16
+	e    Entity
+	meta uint64
 }
 
 const compBits = 9 // holds MaxComponents ids and NoComponent
@@ -61,24 +66,34 @@ const compBits = 9 // holds MaxComponents ids and NoComponent
 // The build fails here if MaxComponents outgrows compBits.
 const _ = uint(1<<compBits - 1 - MaxComponents)
 
-func packCompOp(comp int, op JournalOp) uint16 { return uint16(comp+1) | uint16(op)<<compBits }
+func packMeta(frame uint64, comp int, op JournalOp, actor uint16) uint64 {
+	return uint64(uint32(frame)) | uint64(uint16(comp+1)|uint16(op)<<compBits)<<32 | uint64(actor)<<48
+}
 
-func (r *journalRec) comp() int     { return int(r.compOp&(1<<compBits-1)) - 1 }
-func (r *journalRec) op() JournalOp { return JournalOp(r.compOp >> compBits) }
+func (r *journalRec) frame() uint32 { return uint32(r.meta) }
+func (r *journalRec) comp() int     { return int(r.meta>>32&(1<<compBits-1)) - 1 }
+func (r *journalRec) op() JournalOp { return JournalOp(uint16(r.meta>>32) >> compBits) }
+func (r *journalRec) actor() uint16 { return uint16(r.meta >> 48) }
 
 // frameOf widens a record's 32-bit frame with the high bits of now.
 func frameOf(low uint32, now uint64) uint64 { return now - uint64(uint32(now)-low) }
 
-// slot returns the record to fill next. Filling it field by field, rather
-// than copying a struct built on the stack, avoids a store-forwarding stall
-// that cost more than the rest of a spawn.
-func (j *journal) slot() *journalRec {
+// add records an entry: two stores into the ring, the frame and actor
+// already packed in base.
+func (j *journal) add(e Entity, comp int, op JournalOp) {
 	r := &j.ring[j.pos]
+	r.e, r.meta = e, j.base|uint64(uint16(comp+1)|uint16(op)<<compBits)<<32
 	if j.pos++; j.pos == len(j.ring) {
-		j.pos = 0
+		j.pos, j.wraps = 0, j.wraps+1
 	}
-	j.next++
-	return r
+}
+
+// syncJournal packs the frame and the acting system into the journal's
+// base after either changes.
+func (w *World) syncJournal() {
+	if j := w.journal; j != nil {
+		j.base = packMeta(w.frame, -1, 0, w.actor) &^ (uint64(1<<16-1) << 32)
+	}
 }
 
 // actorID interns a name for the journal's System field. Command buffers
@@ -107,6 +122,7 @@ func (w *World) EnableJournal(capacity int) {
 		return
 	}
 	w.journal = &journal{ring: make([]journalRec, capacity)}
+	w.syncJournal()
 }
 
 // Journal returns the kept entries, oldest first.
@@ -115,11 +131,12 @@ func (w *World) Journal() []JournalEntry {
 	if j == nil {
 		return nil
 	}
-	n := min(j.next, uint64(len(j.ring)))
+	next := j.written()
+	n := min(next, uint64(len(j.ring)))
 	out := make([]JournalEntry, 0, n)
-	for s := j.next - n; s < j.next; s++ {
+	for s := next - n; s < next; s++ {
 		r := &j.ring[s%uint64(len(j.ring))]
-		out = append(out, JournalEntry{Seq: s + 1, Frame: frameOf(r.frame, w.frame), Op: r.op(), Entity: r.e, Component: r.comp(), System: w.actorName(r.actor)})
+		out = append(out, JournalEntry{Seq: s + 1, Frame: frameOf(r.frame(), w.frame), Op: r.op(), Entity: r.e, Component: r.comp(), System: w.actorName(r.actor())})
 	}
 	return out
 }
@@ -138,8 +155,7 @@ func (w *World) JournalSince(seq uint64) []JournalEntry {
 // logStructural records a change if the journal is on.
 func (w *World) logStructural(op JournalOp, e Entity, comp int) {
 	if j := w.journal; j != nil {
-		r := j.slot()
-		r.e, r.frame, r.compOp, r.actor = e, uint32(w.frame), packCompOp(comp, op), w.actor
+		j.add(e, comp, op)
 	}
 }
 

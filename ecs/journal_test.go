@@ -68,9 +68,9 @@ func TestJournalRecordPacking(t *testing.T) {
 		comp int
 		op   JournalOp
 	}{{NoComponent, OpSpawn}, {0, OpAdd}, {MaxComponents - 1, OpRemove}, {17, OpDespawn}} {
-		r := journalRec{compOp: packCompOp(c.comp, c.op)}
-		if r.comp() != c.comp || r.op() != c.op {
-			t.Errorf("packed %d %v, read back %d %v", c.comp, c.op, r.comp(), r.op())
+		r := journalRec{meta: packMeta(1<<40+9, c.comp, c.op, 65535)}
+		if r.comp() != c.comp || r.op() != c.op || r.actor() != 65535 || r.frame() != 9 {
+			t.Errorf("packed %d %v, read back %d %v actor %d frame %d", c.comp, c.op, r.comp(), r.op(), r.actor(), r.frame())
 		}
 	}
 	now := uint64(1)<<32 + 5 // the frame counter has passed 2^32

@@ -92,6 +92,7 @@ func (w *World) Tick() error {
 		q.swap()
 	}
 	w.frame++
+	w.syncJournal()
 	return err
 }
 
