@@ -172,14 +172,15 @@ func (c *Commands) Apply() error {
 	defer func() { w.actor = prev; w.syncJournal() }()
 	var errs []error
 	skipped := 0
+	tick := w.writeTick() // no query runs while Apply does: one tick for all
 	for i := range c.ops {
 		op := &c.ops[i]
 		var err error
 		switch op.kind {
 		case cmdSpawn:
-			w.spawnReserved(op.e)
+			w.spawnReserved(op.e, tick)
 		case cmdDespawn:
-			err = w.Despawn(op.e)
+			err = w.despawn(op.e)
 		default:
 			err = c.applyOther(op)
 		}
@@ -263,13 +264,13 @@ func (w *World) recordPending() {
 }
 
 // spawnReserved makes a reserved handle a live, empty entity.
-func (w *World) spawnReserved(e Entity) {
+func (w *World) spawnReserved(e Entity, tick uint32) {
 	if int(e.index) >= len(w.records) {
 		w.recordPending()
 	}
 	w.alive++
 	t := w.tables[0]
-	row := t.pushZero(e, w.writeTick())
+	row := t.pushZero(e, tick)
 	rec := &w.records[e.index]
 	rec.table, rec.row = 0, uint32(row)
 	w.logStructural(OpSpawn, e, NoComponent)

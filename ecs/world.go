@@ -133,6 +133,11 @@ func (w *World) Spawn() Entity {
 // [*EntityError] if e is not alive. Panics if a query is iterating.
 func (w *World) Despawn(e Entity) error {
 	w.checkUnlocked("Despawn")
+	return w.despawn(e)
+}
+
+// despawn is Despawn once the caller has checked that no query iterates.
+func (w *World) despawn(e Entity) error {
 	rec, ok := w.record(e)
 	if !ok {
 		return w.entityError(e)
