@@ -173,12 +173,17 @@ func (c *Commands) Apply() error {
 	var errs []error
 	skipped := 0
 	tick := w.writeTick() // no query runs while Apply does: one tick for all
-	for i := range c.ops {
+	for i := 0; i < len(c.ops); i++ {
 		op := &c.ops[i]
 		var err error
 		switch op.kind {
-		case cmdSpawn:
-			w.spawnReserved(op.e, tick)
+		case cmdSpawn: // a run of spawns takes its rows at once
+			run := i + 1
+			for run < len(c.ops) && c.ops[run].kind == cmdSpawn {
+				run++
+			}
+			w.spawnReservedRun(c.ops[i:run], tick)
+			i = run - 1
 		case cmdDespawn:
 			err = w.despawn(op.e)
 		default:
@@ -263,15 +268,22 @@ func (w *World) recordPending() {
 	}
 }
 
-// spawnReserved makes a reserved handle a live, empty entity.
-func (w *World) spawnReserved(e Entity, tick uint32) {
-	if int(e.index) >= len(w.records) {
+// spawnReservedRun makes the reserved handles of a run of spawn commands
+// live, empty entities: the empty table grows once for the run.
+func (w *World) spawnReservedRun(ops []command, tick uint32) {
+	if w.reserve.pending > 0 {
 		w.recordPending()
 	}
-	w.alive++
 	t := w.tables[0]
-	row := t.pushZero(e, tick)
-	rec := &w.records[e.index]
-	rec.table, rec.row = 0, uint32(row)
-	w.logStructural(OpSpawn, e, NoComponent)
+	first := t.pushN(len(ops), tick)
+	ents := t.entities[first : first+len(ops)]
+	recs := w.records
+	for k := range ops {
+		e := ops[k].e
+		ents[k] = e
+		rec := &recs[e.index]
+		rec.table, rec.row = 0, uint32(first+k)
+		w.logStructural(OpSpawn, e, NoComponent)
+	}
+	w.alive += len(ops)
 }
