@@ -53,28 +53,48 @@ func (c *rawCol) roomFor() bool { return c.hdr.len < c.hdr.cap }
 
 // moveFrom appends row of s (a column of the same type) and swap-removes it
 // from s, as typedColumn.moveFrom does, ticks included, in one call with
-// no calls on its usual path. The caller checked roomFor.
+// no calls on its usual path. The caller checked roomFor. Values and ticks
+// of a live column always have the same length, so rows are reached
+// without bounds checks and lengths change without rewriting slice
+// headers.
 func (c *rawCol) moveFrom(s *rawCol, row int) {
 	sh, dh, size := s.hdr, c.hdr, c.size
-	last := sh.len - 1
-	copyBytes(unsafe.Add(dh.ptr, uintptr(dh.len)*size), unsafe.Add(sh.ptr, uintptr(row)*size), size)
-	dh.len++
+	last, n := sh.len-1, dh.len
+	copyBytes(unsafe.Add(dh.ptr, uintptr(n)*size), unsafe.Add(sh.ptr, uintptr(row)*size), size)
+	dh.len = n + 1
 	st, dt := s.ticks, c.ticks
-	moving := st.rows[row]
+	srows, drows := st.header(), dt.header()
+	moving := *tickAt(srows.ptr, row)
 	changed := newest(moving.changed, st.stamp[row>>chunkShift])
-	if n := len(dt.rows); n < cap(dt.rows) && dt.stamp[n>>chunkShift] == 0 {
-		dt.rows = dt.rows[:n+1]
-		dt.rows[n] = tickPair{changed, moving.added}
+	if n < drows.cap && dt.stamp[n>>chunkShift] == 0 {
+		*tickAt(drows.ptr, n) = tickPair{changed, moving.added}
+		drows.len = n + 1
 		g := n >> groupShift
 		dt.max[g] = newest(dt.max[g], changed)
 	} else {
 		dt.push(changed, moving.added)
 	}
-	if row != last {
-		copyBytes(unsafe.Add(sh.ptr, uintptr(row)*size), unsafe.Add(sh.ptr, uintptr(last)*size), size)
-	}
 	sh.len = last
-	st.swapRemove(row)
+	if row != last { // the last row fills the hole, value and ticks
+		copyBytes(unsafe.Add(sh.ptr, uintptr(row)*size), unsafe.Add(sh.ptr, uintptr(last)*size), size)
+		if cr := row >> chunkShift; st.stamp[cr] != 0 && cr != last>>chunkShift {
+			st.materialize(cr)
+		}
+		filler := *tickAt(srows.ptr, last)
+		fillerChanged := newest(filler.changed, st.stamp[last>>chunkShift])
+		*tickAt(srows.ptr, row) = tickPair{fillerChanged, filler.added}
+		g := row >> groupShift
+		st.max[g] = newest(st.max[g], fillerChanged)
+	}
+	srows.len = last
+}
+
+// header is the rows slice's header, to change its length in place.
+func (t *colTicks) header() *sliceHeader { return (*sliceHeader)(unsafe.Pointer(&t.rows)) }
+
+// tickAt is row i of a ticks array, unchecked.
+func tickAt(base unsafe.Pointer, i int) *tickPair {
+	return (*tickPair)(unsafe.Add(base, uintptr(i)*unsafe.Sizeof(tickPair{})))
 }
 
 // swapRemove moves the last row into row.
