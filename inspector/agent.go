@@ -43,6 +43,7 @@ type Agent struct {
 	frameNs   int64
 	schemas   []protocol.Component
 	recycled  []protocol.Slot
+	resFields map[string][]protocol.FieldSchema // resource schemas, converted once
 	recycleAt time.Time
 	live      map[*client]bool
 	recorders []*Recorder

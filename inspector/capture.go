@@ -160,7 +160,15 @@ func (a *Agent) summary() *protocol.Summary {
 		s.Events = append(s.Events, protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total})
 	}
 	for _, r := range w.Resources() {
-		s.Resources = append(s.Resources, protocol.Resource{Name: r.Short, Value: toValue(r.Value), Fields: fieldSchemas(r.Fields)})
+		fs, ok := a.resFields[r.Name]
+		if !ok {
+			if a.resFields == nil {
+				a.resFields = map[string][]protocol.FieldSchema{}
+			}
+			fs = fieldSchemas(r.Fields)
+			a.resFields[r.Name] = fs
+		}
+		s.Resources = append(s.Resources, protocol.Resource{Name: r.Short, Value: toValue(r.Value), Fields: fs})
 	}
 	// The most reused slots take a pass over every slot: once a second.
 	if now := time.Now(); now.Sub(a.recycleAt) > time.Second {
