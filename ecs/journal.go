@@ -50,6 +50,9 @@ type journal struct {
 	base  uint64 // the frame and actor of entries written now, packed as in meta
 }
 
+// on reports whether the journal records.
+func (j *journal) on() bool { return len(j.ring) > 0 }
+
 // written is how many entries the journal has taken since it was enabled.
 func (j *journal) written() uint64 { return j.wraps*uint64(len(j.ring)) + uint64(j.pos) }
 
@@ -91,7 +94,7 @@ func (j *journal) add(e Entity, comp int, op JournalOp) {
 // syncJournal packs the frame and the acting system into the journal's
 // base after either changes.
 func (w *World) syncJournal() {
-	if j := w.journal; j != nil {
+	if j := &w.journal; j.on() {
 		j.base = packMeta(w.frame, -1, 0, w.actor) &^ (uint64(1<<16-1) << 32)
 	}
 }
@@ -118,17 +121,17 @@ func (w *World) actorID(name string) uint16 {
 // without a journal pays one nil check per structural change.
 func (w *World) EnableJournal(capacity int) {
 	if capacity <= 0 {
-		w.journal = nil
+		w.journal = journal{}
 		return
 	}
-	w.journal = &journal{ring: make([]journalRec, capacity)}
+	w.journal = journal{ring: make([]journalRec, capacity)}
 	w.syncJournal()
 }
 
 // Journal returns the kept entries, oldest first.
 func (w *World) Journal() []JournalEntry {
-	j := w.journal
-	if j == nil {
+	j := &w.journal
+	if !j.on() {
 		return nil
 	}
 	next := j.written()
@@ -154,14 +157,14 @@ func (w *World) JournalSince(seq uint64) []JournalEntry {
 
 // logStructural records a change if the journal is on.
 func (w *World) logStructural(op JournalOp, e Entity, comp int) {
-	if j := w.journal; j != nil {
+	if j := &w.journal; j.on() {
 		j.add(e, comp, op)
 	}
 }
 
 // logMove records the components a table move added and removed.
 func (w *World) logMove(e Entity, src, dst *table) {
-	if w.journal == nil {
+	if !w.journal.on() {
 		return
 	}
 	for _, id := range dst.ids {

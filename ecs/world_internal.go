@@ -78,7 +78,7 @@ func (w *World) allocEntities(out []Entity, t uint32, first int) {
 			out[take+j] = Entity{index: uint32(base + j), gen: 1}
 		}
 	}
-	if w.journal != nil {
+	if w.journal.on() {
 		for _, e := range out {
 			w.logStructural(OpSpawn, e, NoComponent)
 		}
@@ -112,7 +112,7 @@ func (w *World) moveTo(e Entity, rec *entityRecord, dst uint32) {
 		return
 	}
 	row := rec.row
-	if w.journal != nil {
+	if w.journal.on() {
 		w.logMove(e, w.tables[rec.table], w.tables[dst])
 	}
 	newRow, moved := w.tables[dst].moveRowFrom(w.tables[rec.table], int(row), w.writeTick())
