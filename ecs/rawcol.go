@@ -63,8 +63,8 @@ func (c *rawCol) moveFrom(s *rawCol, row int) {
 	copyBytes(unsafe.Add(dh.ptr, uintptr(n)*size), unsafe.Add(sh.ptr, uintptr(row)*size), size)
 	dh.len = n + 1
 	st, dt := s.ticks, c.ticks
-	srows, drows := st.header(), dt.header()
-	moving := *tickAt(srows.ptr, row)
+	srows, drows := st.rows, dt.header()
+	moving := *tickAt(unsafe.Pointer(unsafe.SliceData(srows)), row)
 	changed := newest(moving.changed, st.stamp[row>>chunkShift])
 	if n < drows.cap && dt.stamp[n>>chunkShift] == 0 {
 		*tickAt(drows.ptr, n) = tickPair{changed, moving.added}
@@ -74,19 +74,7 @@ func (c *rawCol) moveFrom(s *rawCol, row int) {
 	} else {
 		dt.push(changed, moving.added)
 	}
-	sh.len = last
-	if row != last { // the last row fills the hole, value and ticks
-		copyBytes(unsafe.Add(sh.ptr, uintptr(row)*size), unsafe.Add(sh.ptr, uintptr(last)*size), size)
-		if cr := row >> chunkShift; st.stamp[cr] != 0 && cr != last>>chunkShift {
-			st.materialize(cr)
-		}
-		filler := *tickAt(srows.ptr, last)
-		fillerChanged := newest(filler.changed, st.stamp[last>>chunkShift])
-		*tickAt(srows.ptr, row) = tickPair{fillerChanged, filler.added}
-		g := row >> groupShift
-		st.max[g] = newest(st.max[g], fillerChanged)
-	}
-	srows.len = last
+	s.swapRemove(row, last) // the last row fills the hole, value and ticks
 }
 
 // header is the rows slice's header, to change its length in place.
@@ -97,13 +85,23 @@ func tickAt(base unsafe.Pointer, i int) *tickPair {
 	return (*tickPair)(unsafe.Add(base, uintptr(i)*unsafe.Sizeof(tickPair{})))
 }
 
-// swapRemove moves the last row into row.
+// swapRemove moves the last row into row, value and ticks, in one call.
 func (c *rawCol) swapRemove(row, last int) {
+	c.hdr.len = last
+	t := c.ticks
+	rows := t.header()
 	if row != last {
 		copyBytes(c.at(row), c.at(last), c.size)
+		if cr := row >> chunkShift; t.stamp[cr] != 0 && cr != last>>chunkShift {
+			t.materialize(cr)
+		}
+		filler := *tickAt(rows.ptr, last)
+		fillerChanged := newest(filler.changed, t.stamp[last>>chunkShift])
+		*tickAt(rows.ptr, row) = tickPair{fillerChanged, filler.added}
+		g := row >> groupShift
+		t.max[g] = newest(t.max[g], fillerChanged)
 	}
-	c.hdr.len = last
-	c.ticks.swapRemove(row)
+	rows.len = last
 }
 
 // pushZero appends a zero value changed and added at tick. The caller
