@@ -72,11 +72,11 @@ func growEntities(s []Entity, n int) []Entity {
 // entity that moved (zero if none did).
 func (t *table) swapRemove(row int) Entity {
 	last := len(t.entities) - 1
-	for i, c := range t.cols {
+	for i := range t.raw {
 		if r := &t.raw[i]; r.ok {
 			r.swapRemove(row, last)
 		} else {
-			c.swapRemove(row)
+			t.cols[i].swapRemove(row)
 		}
 	}
 	var moved Entity
