@@ -267,12 +267,12 @@ func BenchmarkSpawn2Batch(b *testing.B) {
 // of an ECS around it: two value slices, change and added ticks per value,
 // an entity per row and a location record per entity.
 type plainStore struct {
-	pos, vel     []bPos
-	posT, velT   []tickPair
-	ents         []Entity
-	recs         []entityRecord
-	free         []uint32
-	len, spawned int
+	pos, vel   []bPos
+	posT, velT []tickPair
+	ents       []Entity
+	recs       []entityRecord
+	free       []uint32
+	len        int
 }
 
 //go:noinline
