@@ -3,6 +3,7 @@ package ecs
 import (
 	"maps"
 	"slices"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -26,7 +27,9 @@ type model struct {
 
 func (m *model) writeTick() uint32 { return m.runs + 1 }
 
-var compNames = []string{"Position", "Health", "Frozen", "Fleeing"}
+// Name holds a pointer (its string), so it moves through the typed column
+// path; the others are pointer-free and move as bytes.
+var compNames = []string{"Position", "Health", "Frozen", "Fleeing", "Name"}
 
 type kernel struct {
 	w     *World
@@ -34,6 +37,7 @@ type kernel struct {
 	hp    *Map[Health]
 	froz  *Map[Frozen]
 	flee  *Map[Fleeing]
+	name  *Map[Name]
 	qs    map[string]func() []Entity
 	specs map[string]func(map[string]*modelComp, uint32) bool
 	write *Query1[Position]
@@ -41,7 +45,7 @@ type kernel struct {
 
 func newKernel() *kernel {
 	w := NewWorld()
-	k := &kernel{w: w, pos: NewMap[Position](w), hp: NewMap[Health](w), froz: NewMap[Frozen](w), flee: NewMap[Fleeing](w)}
+	k := &kernel{w: w, pos: NewMap[Position](w), hp: NewMap[Health](w), froz: NewMap[Frozen](w), flee: NewMap[Fleeing](w), name: NewMap[Name](w)}
 	ents1 := func(q *Query1[Position]) func() []Entity {
 		return func() []Entity {
 			var out []Entity
@@ -107,6 +111,8 @@ func (k *kernel) add(e Entity, name string, v int) error {
 		return k.hp.Add(e, Health{HP: v})
 	case "Frozen":
 		return k.froz.Add(e, Frozen{})
+	case "Name":
+		return k.name.Add(e, Name{Value: strconv.Itoa(v)})
 	default:
 		return k.flee.Add(e, Fleeing{Since: v})
 	}
@@ -120,6 +126,8 @@ func (k *kernel) remove(e Entity, name string) error {
 		return k.hp.Remove(e)
 	case "Frozen":
 		return k.froz.Remove(e)
+	case "Name":
+		return k.name.Remove(e)
 	default:
 		return k.flee.Remove(e)
 	}
@@ -139,6 +147,13 @@ func (k *kernel) read(e Entity) map[string]int {
 	}
 	if f := k.flee.Read(e); f != nil {
 		out["Fleeing"] = f.Since
+	}
+	if n := k.name.Read(e); n != nil {
+		v, err := strconv.Atoi(n.Value)
+		if err != nil {
+			v = -1 // a value the model never holds: the comparison fails
+		}
+		out["Name"] = v
 	}
 	return out
 }
