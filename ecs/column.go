@@ -9,7 +9,7 @@ import "reflect"
 type column interface {
 	ticks() *colTicks
 	pushZero(tick uint32)
-	moveFrom(src column, row int)
+	appendFrom(src column, row int)
 	pushN(n int, tick uint32)
 	swapRemove(row int)
 	reserve(extra int)
@@ -28,19 +28,27 @@ func newTypedColumn[T any](pointers bool) column { return &typedColumn[T]{pointe
 
 func (c *typedColumn[T]) ticks() *colTicks { return &c.t }
 
+// pushZero and appendFrom grow a full column as reserve does, never by
+// append: columns of a table keep room together, so the byte path
+// (rawcol.go) finds room next time, zero-size types included.
 func (c *typedColumn[T]) pushZero(tick uint32) {
+	if len(c.data) == cap(c.data) {
+		c.reserve(1)
+	}
 	var zero T
 	c.data = append(c.data, zero)
 	c.t.push(tick, tick)
 }
 
-// moveFrom appends row of src (a column of the same type), value and ticks,
-// and swap-removes it from src: one call per column for a table move.
-func (c *typedColumn[T]) moveFrom(src column, row int) {
+// appendFrom appends row of src (a column of the same type), value and
+// ticks; the caller then swap-removes the row from src's table.
+func (c *typedColumn[T]) appendFrom(src column, row int) {
 	s := src.(*typedColumn[T])
+	if len(c.data) == cap(c.data) {
+		c.reserve(1)
+	}
 	c.data = append(c.data, s.data[row])
 	c.t.push(s.t.effective(row), s.t.rows[row].added)
-	s.swapRemove(row)
 }
 
 func (c *typedColumn[T]) pushN(n int, tick uint32) {

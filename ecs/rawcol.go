@@ -48,68 +48,46 @@ func copyBytes(dst, src unsafe.Pointer, size uintptr) {
 	}
 }
 
+// zeroBytes clears size bytes at p.
+func zeroBytes(p unsafe.Pointer, size uintptr) {
+	switch size {
+	case 0:
+	case 8:
+		*(*[8]byte)(p) = [8]byte{}
+	case 16:
+		*(*[16]byte)(p) = [16]byte{}
+	default:
+		clear(unsafe.Slice((*byte)(p), size))
+	}
+}
+
 // roomFor reports whether one more row fits without growing.
 func (c *rawCol) roomFor() bool { return c.hdr.len < c.hdr.cap }
 
-// moveFrom appends row of s (a column of the same type) and swap-removes it
-// from s, as typedColumn.moveFrom does, ticks included, in one call with
-// no calls on its usual path. The caller checked roomFor. Values and ticks
-// of a live column always have the same length, so rows are reached
-// without bounds checks and lengths change without rewriting slice
-// headers.
-func (c *rawCol) moveFrom(s *rawCol, row int) {
-	sh, dh, size := s.hdr, c.hdr, c.size
-	last, n := sh.len-1, dh.len
-	copyBytes(unsafe.Add(dh.ptr, uintptr(n)*size), unsafe.Add(sh.ptr, uintptr(row)*size), size)
-	dh.len = n + 1
-	st, dt := s.ticks, c.ticks
-	srows, drows := st.rows, dt.header()
-	moving := *tickAt(unsafe.Pointer(unsafe.SliceData(srows)), row)
-	changed := newest(moving.changed, st.stamp[row>>chunkShift])
-	if n < drows.cap && dt.stamp[n>>chunkShift] == 0 {
-		*tickAt(drows.ptr, n) = tickPair{changed, moving.added}
-		drows.len = n + 1
+// pushTicks appends a row's ticks to t, whose length is n: inline when the
+// row fits and enters an unstamped chunk, else through push.
+func pushTicks(t *colTicks, n int, changed, added uint32) {
+	rows := t.header()
+	if n < rows.cap && t.stamp[n>>chunkShift] == 0 {
+		*tickAt(rows.ptr, n) = tickPair{changed, added}
+		rows.len = n + 1
 		g := n >> groupShift
-		dt.max[g] = newest(dt.max[g], changed)
-	} else {
-		dt.push(changed, moving.added)
+		t.max[g] = newest(t.max[g], changed)
+		return
 	}
-	s.swapRemove(row, last) // the last row fills the hole, value and ticks
+	t.push(changed, added)
 }
 
 // header is the rows slice's header, to change its length in place.
 func (t *colTicks) header() *sliceHeader { return (*sliceHeader)(unsafe.Pointer(&t.rows)) }
 
+// u32At is s[i], unchecked: for stamp and max, which are sized for the
+// capacity of rows, when i comes from a row below that capacity.
+func u32At(s []uint32, i int) *uint32 {
+	return (*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), uintptr(i)*4))
+}
+
 // tickAt is row i of a ticks array, unchecked.
 func tickAt(base unsafe.Pointer, i int) *tickPair {
 	return (*tickPair)(unsafe.Add(base, uintptr(i)*unsafe.Sizeof(tickPair{})))
-}
-
-// swapRemove moves the last row into row, value and ticks, in one call.
-func (c *rawCol) swapRemove(row, last int) {
-	c.hdr.len = last
-	t := c.ticks
-	rows := t.header()
-	if row != last {
-		copyBytes(c.at(row), c.at(last), c.size)
-		if cr := row >> chunkShift; t.stamp[cr] != 0 && cr != last>>chunkShift {
-			t.materialize(cr)
-		}
-		filler := *tickAt(rows.ptr, last)
-		fillerChanged := newest(filler.changed, t.stamp[last>>chunkShift])
-		*tickAt(rows.ptr, row) = tickPair{fillerChanged, filler.added}
-		g := row >> groupShift
-		t.max[g] = newest(t.max[g], fillerChanged)
-	}
-	rows.len = last
-}
-
-// pushZero appends a zero value changed and added at tick. The caller
-// checked roomFor.
-func (c *rawCol) pushZero(tick uint32) {
-	if c.size > 0 {
-		clear(unsafe.Slice((*byte)(c.at(c.hdr.len)), c.size))
-	}
-	c.hdr.len++
-	c.ticks.push(tick, tick)
 }

@@ -42,8 +42,15 @@ func (t *table) column(id ComponentID) int { return int(t.colIndex[id]) }
 func (t *table) pushZero(e Entity, tick uint32) int {
 	row := len(t.entities)
 	t.entities = append(t.entities, e)
-	for _, c := range t.cols {
-		c.pushZero(tick)
+	for i := range t.raw {
+		if d := &t.raw[i]; d.ok && d.roomFor() {
+			n := d.hdr.len
+			zeroBytes(d.at(n), d.size)
+			d.hdr.len = n + 1
+			pushTicks(d.ticks, n, tick, tick)
+		} else {
+			t.cols[i].pushZero(tick)
+		}
 	}
 	return row
 }
@@ -69,15 +76,32 @@ func growEntities(s []Entity, n int) []Entity {
 }
 
 // swapRemove deletes row by moving the last row into it; it returns the
-// entity that moved (zero if none did).
+// entity that moved (zero if none did). Pointer-free columns are handled
+// right here, with no call per column: Go keeps no register across a call,
+// so a call in this loop would reload every value the loop holds.
 func (t *table) swapRemove(row int) Entity {
 	last := len(t.entities) - 1
 	for i := range t.raw {
-		if r := &t.raw[i]; r.ok {
-			r.swapRemove(row, last)
-		} else {
+		c := &t.raw[i]
+		if !c.ok {
 			t.cols[i].swapRemove(row)
+			continue
 		}
+		c.hdr.len = last
+		tk := c.ticks
+		rows := tk.header()
+		if row != last { // the last row fills the hole, value and ticks
+			copyBytes(c.at(row), c.at(last), c.size)
+			if cr := row >> chunkShift; *u32At(tk.stamp, cr) != 0 && cr != last>>chunkShift {
+				tk.materialize(cr)
+			}
+			filler := *tickAt(rows.ptr, last)
+			fillerChanged := newest(filler.changed, *u32At(tk.stamp, last>>chunkShift))
+			*tickAt(rows.ptr, row) = tickPair{fillerChanged, filler.added}
+			gmax := u32At(tk.max, row>>groupShift)
+			*gmax = newest(*gmax, fillerChanged)
+		}
+		rows.len = last
 	}
 	var moved Entity
 	if row != last {
@@ -92,39 +116,46 @@ func (t *table) swapRemove(row int) Entity {
 // values and ticks of the components both tables hold move along, the others
 // start zero, added at tick; components t lacks are dropped. It returns the
 // new row and the entity that filled the hole in src (zero if none).
+// Pointer-free columns are copied as bytes in the loop itself (see
+// swapRemove for why there is no call per column).
 func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved Entity) {
 	newRow = len(t.entities)
 	t.entities = append(t.entities, src.entities[row])
-	last := len(src.entities) - 1
 	for i, cid := range t.ids {
 		d := &t.raw[i]
-		if j := src.colIndex[cid]; j >= 0 {
-			if d.ok && d.roomFor() {
-				d.moveFrom(&src.raw[j], row)
+		j := src.colIndex[cid]
+		switch {
+		case !d.ok || !d.roomFor(): // the typed path: pointers, or growth
+			if j >= 0 {
+				t.cols[i].appendFrom(src.cols[j], row)
 			} else {
-				t.cols[i].moveFrom(src.cols[j], row)
+				t.cols[i].pushZero(tick)
 			}
-		} else if d.ok && d.roomFor() {
-			d.pushZero(tick)
-		} else {
-			t.cols[i].pushZero(tick)
+		default: // bytes: the value from src, or zero for a component src lacks
+			n := d.hdr.len
+			changed, added := tick, tick
+			if j >= 0 {
+				s := &src.raw[j]
+				copyBytes(d.at(n), s.at(row), d.size)
+				st := s.ticks
+				moving := *tickAt(st.header().ptr, row)
+				changed, added = newest(moving.changed, *u32At(st.stamp, row>>chunkShift)), moving.added
+			} else {
+				zeroBytes(d.at(n), d.size)
+			}
+			d.hdr.len = n + 1
+			dt := d.ticks
+			if rows := dt.header(); n < rows.cap && *u32At(dt.stamp, n>>chunkShift) == 0 {
+				*tickAt(rows.ptr, n) = tickPair{changed, added}
+				rows.len = n + 1
+				gmax := u32At(dt.max, n>>groupShift)
+				*gmax = newest(*gmax, changed)
+			} else {
+				dt.push(changed, added) // grows, or folds a chunk's stamp in first
+			}
 		}
 	}
-	for j, cid := range src.ids {
-		if t.colIndex[cid] < 0 {
-			if s := &src.raw[j]; s.ok {
-				s.swapRemove(row, last)
-			} else {
-				src.cols[j].swapRemove(row)
-			}
-		}
-	}
-	if row != last {
-		moved = src.entities[last]
-		src.entities[row] = moved
-	}
-	src.entities = src.entities[:last]
-	return newRow, moved
+	return newRow, src.swapRemove(row)
 }
 
 func (t *table) reserve(extra int) {
