@@ -107,6 +107,7 @@ type queryState struct {
 	filtered    bool // rows are filtered one by one
 	anyOptional bool
 	onlyChanged bool // the only row filter is one Changed on a table component
+	readsSparse bool // some component of the query lives in a sparse set
 	lastRun     uint32
 }
 
@@ -183,6 +184,9 @@ func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
 	q.onlyChanged = !q.filtered && len(q.sparseAll)+len(q.sparseNone) == 0 && len(q.tickF) == 1 &&
 		!q.tickF[0].added && q.tickF[0].sparse == nil
 	q.filtered = q.filtered || len(q.sparseAll)+len(q.sparseNone)+len(q.tickF) > 0
+	for _, id := range ids {
+		q.readsSparse = q.readsSparse || w.sparse[id] != nil
+	}
 	q.cache = w.cacheFor(key)
 	return q
 }

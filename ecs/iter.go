@@ -31,6 +31,7 @@ type iterCore struct {
 	cand         [candGroups * groupRows]int32
 	candI, candN int
 	scanned      int
+	plain        bool // Changed rows need nothing else per row (see quickChanged)
 	touch        [maxArity]*rawCol // the query's columns in tbl, to warm (see fillChanged)
 	ntouch       int
 	warm         uint8 // sums the warming loads so they are not optimized away
@@ -111,6 +112,7 @@ func (c *iterCore) nextTable() bool {
 			c.onlyTick = c.ticks[0]
 		}
 		c.candI, c.candN, c.scanned = 0, 0, 0
+		c.plain = c.onlyTick != nil && c.nwrites == 0 && len(c.q.writeSp) == 0 && !c.q.readsSparse
 		c.ntouch = 0
 		if c.onlyTick != nil {
 			for _, id := range c.q.ids {
@@ -209,6 +211,23 @@ func (c *iterCore) scan(r int) int {
 		r++
 	}
 	return c.n
+}
+
+// quickChanged hands out the next row found by fillChanged straight from
+// Next's slow path, when the run has nothing else to do per row (no writes
+// to mark, no sparse values to look up): one call per row instead of four.
+// It reports false when the usual path must decide.
+func (c *iterCore) quickChanged() bool {
+	if !c.plain || c.candI >= c.candN {
+		return false
+	}
+	r := int(c.cand[c.candI])
+	if r < c.row {
+		return false
+	}
+	c.candI++
+	c.row = r
+	return true
 }
 
 // nextChanged returns the first row at or after r that changed since the

@@ -52,6 +52,9 @@ func (it *Iter1[A]) Next() bool {
 }
 
 func (it *Iter1[A]) advance() bool {
+	if it.core.quickChanged() {
+		return true
+	}
 	if !it.core.advance() {
 		return false
 	}
@@ -195,6 +198,9 @@ func (it *Iter2[A, B]) Next() bool {
 }
 
 func (it *Iter2[A, B]) advance() bool {
+	if it.core.quickChanged() {
+		return true
+	}
 	if !it.core.advance() {
 		return false
 	}
@@ -344,6 +350,9 @@ func (it *Iter3[A, B, C]) Next() bool {
 }
 
 func (it *Iter3[A, B, C]) advance() bool {
+	if it.core.quickChanged() {
+		return true
+	}
 	if !it.core.advance() {
 		return false
 	}
@@ -506,6 +515,9 @@ func (it *Iter4[A, B, C, D]) Next() bool {
 }
 
 func (it *Iter4[A, B, C, D]) advance() bool {
+	if it.core.quickChanged() {
+		return true
+	}
 	if !it.core.advance() {
 		return false
 	}
@@ -675,6 +687,9 @@ func (it *Iter5[A, B, C, D, E]) Next() bool {
 }
 
 func (it *Iter5[A, B, C, D, E]) advance() bool {
+	if it.core.quickChanged() {
+		return true
+	}
 	if !it.core.advance() {
 		return false
 	}
@@ -851,6 +866,9 @@ func (it *Iter6[A, B, C, D, E, F]) Next() bool {
 }
 
 func (it *Iter6[A, B, C, D, E, F]) advance() bool {
+	if it.core.quickChanged() {
+		return true
+	}
 	if !it.core.advance() {
 		return false
 	}

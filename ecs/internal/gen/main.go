@@ -124,6 +124,9 @@ func (it *Iter{{.N}}[{{.TypeList}}]) Next() bool {
 }
 
 func (it *Iter{{.N}}[{{.TypeList}}]) advance() bool {
+	if it.core.quickChanged() {
+		return true
+	}
 	if !it.core.advance() {
 		return false
 	}
