@@ -125,20 +125,8 @@ func newGoldenUI(t *testing.T, width, height int) *goldenUI {
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
 	}
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() { // the game loop: serves the agent, changes nothing
-		defer close(done)
-		tk := time.NewTicker(5 * time.Millisecond)
-		defer tk.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tk.C:
-				agent.Sync()
-			}
-		}
-	}()
+	t.Cleanup(func() { agent.Close() })
+	gameLoop(t, 5*time.Millisecond, agent.Sync) // serves the agent, changes nothing
 	sess := newSession(agent.Addr(), "")
 	m := newModel(sess, "127.0.0.1:7777") // the address shown: fixed for the goldens
 	tm := teatest.NewTestModel(t, viewProbe{m}, teatest.WithInitialTermSize(width, height))
@@ -148,9 +136,6 @@ func newGoldenUI(t *testing.T, width, height int) *goldenUI {
 		_ = tm.Quit()
 		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 		sess.close()
-		agent.Close()
-		close(stop)
-		<-done
 	})
 	return &goldenUI{t: t, tm: tm}
 }

@@ -20,25 +20,9 @@ func liveDemo(t *testing.T) (string, *inspector.Agent, func(func())) {
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
 	}
-	stop, done, do := make(chan struct{}), make(chan struct{}), make(chan func())
-	go func() {
-		defer close(done)
-		tk := time.NewTicker(2 * time.Millisecond)
-		defer tk.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case fn := <-do:
-				fn()
-			case <-tk.C:
-				d.step()
-				agent.Sync()
-			}
-		}
-	}()
-	t.Cleanup(func() { agent.Close(); close(stop); <-done })
-	return agent.Addr(), agent, func(fn func()) { ch := make(chan struct{}); do <- func() { fn(); close(ch) }; <-ch }
+	t.Cleanup(func() { agent.Close() }) // after the loop has stopped: cleanups run last first
+	onGame := gameLoop(t, 2*time.Millisecond, func() { d.step(); agent.Sync() })
+	return agent.Addr(), agent, onGame
 }
 
 func cli(args ...string) (int, string, string) {

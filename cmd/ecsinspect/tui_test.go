@@ -24,8 +24,6 @@ type harness struct {
 	t     *testing.T
 	m     *model
 	msgs  chan tea.Msg
-	stop  chan struct{}
-	done  chan struct{}
 	agent *inspector.Agent
 }
 
@@ -35,33 +33,16 @@ func newHarness(t *testing.T, width, height int) *harness {
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, msgs: make(chan tea.Msg, 1024), stop: make(chan struct{}), done: make(chan struct{}), agent: agent}
-	go func() {
-		defer close(h.done)
-		tk := time.NewTicker(5 * time.Millisecond)
-		defer tk.Stop()
-		for {
-			select {
-			case <-h.stop:
-				return
-			case <-tk.C:
-				d.step()
-				agent.Sync()
-			}
-		}
-	}()
+	t.Cleanup(func() { agent.Close() }) // cleanups run last first: the agent closes after the game stops
+	gameLoop(t, 5*time.Millisecond, func() { d.step(); agent.Sync() })
+	h := &harness{t: t, msgs: make(chan tea.Msg, 1024), agent: agent}
 	sess := newSession(agent.Addr(), "")
 	sess.send = func(m tea.Msg) { h.msgs <- m }
 	h.m = newModel(sess, agent.Addr())
 	go sess.run()
+	t.Cleanup(sess.close)
 	h.update(tea.WindowSizeMsg{Width: width, Height: height})
 	h.run(h.m.Init())
-	t.Cleanup(func() {
-		sess.close()
-		agent.Close()
-		close(h.stop)
-		<-h.done
-	})
 	return h
 }
 
@@ -90,25 +71,19 @@ func (h *harness) update(msg tea.Msg) {
 	h.run(cmd)
 }
 
+// namedKeys are the keys tests name rather than type.
+var namedKeys = map[string]tea.KeyType{
+	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+	"up": tea.KeyUp, "down": tea.KeyDown, "backspace": tea.KeyBackspace,
+}
+
 // keyMsg is the key event a person's key press makes.
 func keyMsg(k string) tea.KeyMsg {
-	switch k {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "space":
+	if k == "space" {
 		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	case "backspace":
-		return tea.KeyMsg{Type: tea.KeyBackspace}
+	}
+	if kt, ok := namedKeys[k]; ok {
+		return tea.KeyMsg{Type: kt}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
