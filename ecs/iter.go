@@ -31,7 +31,7 @@ type iterCore struct {
 	cand         [candGroups * groupRows]int32
 	candI, candN int
 	scanned      int
-	plain        bool // Changed rows need nothing else per row (see quickChanged)
+	plain        bool              // Changed rows need nothing else per row (see quickChanged)
 	touch        [maxArity]*rawCol // the query's columns in tbl, to warm (see fillChanged)
 	ntouch       int
 	warm         uint8 // sums the warming loads so they are not optimized away
