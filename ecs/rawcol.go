@@ -64,15 +64,17 @@ func zeroBytes(p unsafe.Pointer, size uintptr) {
 // roomFor reports whether one more row fits without growing.
 func (c *rawCol) roomFor() bool { return c.hdr.len < c.hdr.cap }
 
-// pushTicks appends a row's ticks to t, whose length is n: inline when the
-// row fits and enters an unstamped chunk, else through push.
+// pushTicks appends a row's ticks to t, whose length is n: directly when
+// the row fits and enters an unstamped chunk, else through push.
+// table.moveRowFrom has the same lines written out in its loop, to keep
+// that loop free of calls.
 func pushTicks(t *colTicks, n int, changed, added uint32) {
 	rows := t.header()
-	if n < rows.cap && t.stamp[n>>chunkShift] == 0 {
+	if n < rows.cap && *u32At(t.stamp, n>>chunkShift) == 0 {
 		*tickAt(rows.ptr, n) = tickPair{changed, added}
 		rows.len = n + 1
-		g := n >> groupShift
-		t.max[g] = newest(t.max[g], changed)
+		gmax := u32At(t.max, n>>groupShift)
+		*gmax = newest(*gmax, changed)
 		return
 	}
 	t.push(changed, added)
