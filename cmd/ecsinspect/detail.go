@@ -106,11 +106,7 @@ func (m *model) detailView() []string {
 		rel = "parent: " + d.Parent.String()
 	}
 	if len(d.Children) > 0 {
-		kids := make([]string, len(d.Children))
-		for i, k := range d.Children {
-			kids[i] = k.String()
-		}
-		rel += "  children: " + strings.Join(kids, " ")
+		rel += "  " + childList(d.Children, m.width-len(rel)-2)
 	}
 	out = append(out, rel, "")
 	lines := m.detailLines(d)
@@ -128,6 +124,24 @@ func (m *model) detailView() []string {
 			text = m.styles.Selected.Render(fit(text, m.width))
 		}
 		out = append(out, text)
+	}
+	return out
+}
+
+// childList names an entity's children in at most width cells, saying how
+// many did not fit rather than cutting a handle in half.
+func childList(kids []protocol.EntityID, width int) string {
+	out := fmt.Sprintf("children (%d):", len(kids))
+	for i, k := range kids {
+		next := out + " " + k.String()
+		more := fmt.Sprintf(" … +%d more", len(kids)-i-1)
+		if i == len(kids)-1 {
+			more = ""
+		}
+		if len(next)+len(more) > width && i > 0 {
+			return out + fmt.Sprintf(" … +%d more", len(kids)-i)
+		}
+		out = next
 	}
 	return out
 }
