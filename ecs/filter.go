@@ -109,6 +109,9 @@ type queryState struct {
 	onlyChanged bool // the only row filter is one Changed on a table component
 	readsSparse bool // some component of the query lives in a sparse set
 	lastRun     uint32
+	logSeen     uint32    // the tick of the last finished run: change logs' entries up to it were read
+	dirty       dirtyBits // with onlyChanged, a run's set of logged rows (see iterCore.takeDirty)
+	dirtyBusy   bool
 }
 
 func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
@@ -188,6 +191,9 @@ func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
 		q.readsSparse = q.readsSparse || w.sparse[id] != nil
 	}
 	q.cache = w.cacheFor(key)
+	if q.onlyChanged {
+		w.logChanges(q.tickF[0].id, q)
+	}
 	return q
 }
 

@@ -35,6 +35,12 @@ type iterCore struct {
 	touch        [maxArity]*rawCol // the query's columns in tbl, to warm (see fillChanged)
 	ntouch       int
 	warm         uint8 // sums the warming loads so they are not optimized away
+	// With onlyTick and a change log covering the run, dirty holds the
+	// rows of tbl that the log names (see changelog.go); fillChanged takes
+	// rows from it, from dirtyAt on, instead of scanning maxima.
+	dirty   dirtyBits
+	dirtyOn bool
+	dirtyAt int
 }
 
 // candGroups is how many dirty groups of rows fillChanged gathers at once.
@@ -65,6 +71,10 @@ func (c *iterCore) finish() {
 	if c.done {
 		return
 	}
+	c.releaseDirty()
+	if !c.counting {
+		c.q.logSeen = c.tick
+	}
 	c.done = true
 	c.tbl = nil
 	c.end = 0
@@ -85,6 +95,7 @@ func (c *iterCore) close() {
 }
 
 func (c *iterCore) nextTable() bool {
+	c.releaseDirty()
 	for c.ti+1 < len(c.tables) {
 		c.ti++
 		t := c.tables[c.ti]
@@ -115,6 +126,7 @@ func (c *iterCore) nextTable() bool {
 		c.plain = c.onlyTick != nil && c.nwrites == 0 && len(c.q.writeSp) == 0 && !c.q.readsSparse
 		c.ntouch = 0
 		if c.onlyTick != nil {
+			c.takeDirty()
 			for _, id := range c.q.ids {
 				if j := t.column(id); j >= 0 && t.raw[j].ok && t.raw[j].size > 0 && c.ntouch < maxArity {
 					c.touch[c.ntouch] = &t.raw[j]
@@ -126,6 +138,30 @@ func (c *iterCore) nextTable() bool {
 	}
 	c.tbl = nil
 	return false
+}
+
+// takeDirty starts a table's Changed rows from its change log, when the log
+// covers the run and the query's bitmap is free (a run of the same query
+// nested in this one holds it: that one scans).
+func (c *iterCore) takeDirty() {
+	q, l := c.q, &c.onlyTick.log
+	if c.batch || q.dirtyBusy || !l.covers(c.since) {
+		return
+	}
+	q.dirty = q.dirty.sized(c.n)
+	q.dirtyBusy = true
+	c.dirty, c.dirtyOn, c.dirtyAt = q.dirty, true, 0
+	l.dirtyRows(c.since, c.n, c.dirty)
+}
+
+// releaseDirty hands the query's bitmap back, cleared.
+func (c *iterCore) releaseDirty() {
+	if !c.dirtyOn {
+		return
+	}
+	c.dirty.clearFrom(c.dirtyAt)
+	c.dirty, c.dirtyOn = dirtyBits{}, false
+	c.q.dirtyBusy = false
 }
 
 // mark records a write, at this run's tick, of rows [lo, hi) of tbl.
@@ -248,14 +284,58 @@ func (c *iterCore) nextChanged(r int) int {
 	}
 }
 
-// fillChanged finds the next changed rows in two passes. The first reads
+// fillChanged finds the next batch of changed rows, from the change log or
+// by scanning the group maxima.
+func (c *iterCore) fillChanged() {
+	if c.dirtyOn {
+		c.fillFromLog()
+	} else {
+		c.fillFromScan()
+	}
+}
+
+// fillFromLog takes the next rows the change log named, in order. If rows
+// left the table since the query last ran, it keeps those whose tick is
+// newer than since (see changelog.go); otherwise all of them are. Stamps
+// need no look: a stamp restarts the log, so none is newer than since when
+// the log covers it. The rows' ticks and values are loaded first in tight
+// loops of independent loads, so their cache misses overlap.
+func (c *iterCore) fillFromLog() {
+	t, since, n := c.onlyTick, c.since, c.n
+	rows := t.rows[:n]
+	k := c.dirty.pop(&c.dirtyAt, c.cand[:])
+	c.scanned = n
+	if c.dirtyAt < len(c.dirty.words) {
+		c.scanned = int(c.cand[k-1]) + 1
+	}
+	c.candI, c.candN = 0, k
+	if !newer(t.log.movedAt, since) {
+		c.warmValues(k)
+		return
+	}
+	var warm uint8
+	for _, r := range c.cand[:k] {
+		warm += uint8(rows[r].changed)
+	}
+	c.warmValues(k)
+	c.warm += warm
+	kept := 0
+	for _, r := range c.cand[:k] {
+		c.cand[kept] = r
+		d := int32(rows[r].changed - since) // newer(changed, since), without a branch
+		kept += int((uint32(-d) >> 31) &^ (uint32(d) >> 31))
+	}
+	c.candI, c.candN = 0, kept
+}
+
+// fillFromScan finds the next changed rows in two passes. The first reads
 // the per-group maxima in order (the prefetcher follows) and notes up to
 // candGroups dirty groups; the second reads those groups' row ticks. Row
 // ticks of different groups are independent loads, so their cache misses
 // overlap instead of queueing behind one another, and so do the misses on
 // the values the caller then reads at the rows handed out: each row's
 // position is known before the previous value arrives.
-func (c *iterCore) fillChanged() {
+func (c *iterCore) fillFromScan() {
 	t, since, n := c.onlyTick, c.since, c.n
 	maxes, stamps, rows := t.max, t.stamp, t.rows[:n]
 	var groups [candGroups]int32
@@ -286,9 +366,13 @@ func (c *iterCore) fillChanged() {
 		}
 	}
 	c.candI, c.candN = 0, k
-	// Warm the values the caller is about to read: one independent load per
-	// row and column, so their misses overlap now rather than one by one in
-	// the caller's loop.
+	c.warmValues(k)
+}
+
+// warmValues loads the values of the first k candidates the caller is about
+// to read: one independent load per row and column, so their misses overlap
+// now rather than one by one in the caller's loop.
+func (c *iterCore) warmValues(k int) {
 	var warm uint8
 	for _, col := range c.touch[:c.ntouch] {
 		base, size := col.hdr.ptr, col.size

@@ -65,7 +65,9 @@ func zeroBytes(p unsafe.Pointer, size uintptr) {
 func (c *rawCol) roomFor() bool { return c.hdr.len < c.hdr.cap }
 
 // pushTicks appends a row's ticks to t, whose length is n: directly when
-// the row fits and enters an unstamped chunk, else through push.
+// the row fits and enters an unstamped chunk, else through push. The row is
+// not logged (changelog.go): the table logs its new rows once for all its
+// columns.
 // table.moveRowFrom has the same lines written out in its loop, to keep
 // that loop free of calls.
 func pushTicks(t *colTicks, n int, changed, added uint32) {

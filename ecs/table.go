@@ -11,6 +11,7 @@ type table struct {
 	raw      []rawCol      // parallel to ids: the pointer-free columns as bytes
 	colIndex [MaxComponents]int16
 	entities []Entity
+	logs     bool // some column keeps a change log (changelog.go)
 	// edges caches the table reached by adding (add) or removing (remove)
 	// one component: table id + 1, 0 when not yet known.
 	add, remove []uint32
@@ -51,6 +52,9 @@ func (t *table) pushZero(e Entity, tick uint32) int {
 		} else {
 			t.cols[i].pushZero(tick)
 		}
+	}
+	if t.logs {
+		t.logNewTicks(row)
 	}
 	return row
 }
@@ -102,6 +106,9 @@ func (t *table) swapRemove(row int) Entity {
 			*gmax = newest(*gmax, fillerChanged)
 		}
 		rows.len = last
+	}
+	if t.logs {
+		t.logRemoval(row, row != last)
 	}
 	var moved Entity
 	if row != last {
@@ -155,7 +162,44 @@ func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved
 			}
 		}
 	}
+	if t.logs {
+		t.logNewTicks(newRow)
+	}
 	return newRow, src.swapRemove(row)
+}
+
+// logRemoval tells the change logs of t's columns that a row left and,
+// when filled, that row now holds the table's last row. The loops above
+// leave logs to these calls, made only for tables with logs, so tables
+// without pay one test per change.
+func (t *table) logRemoval(row int, filled bool) {
+	for _, tk := range t.ticks {
+		if tk.log.on {
+			tk.log.moved()
+		}
+	}
+	if filled {
+		t.logNewTicks(row)
+	}
+}
+
+// logNewTicks logs row's changed ticks, new or from another row, in the
+// columns that keep logs, unless a column's own code (push) logged them
+// already.
+func (t *table) logNewTicks(row int) {
+	for _, tk := range t.ticks {
+		if !tk.log.on {
+			continue
+		}
+		ch := tk.rows[row].changed
+		if !newer(ch, tk.log.from) {
+			continue
+		}
+		if e := tk.log.entries; len(e) > 0 && e[len(e)-1] == (logEntry{uint32(row), ch}) {
+			continue
+		}
+		tk.logRow(row, ch)
+	}
 }
 
 func (t *table) reserve(extra int) {

@@ -22,6 +22,9 @@ package ecs
 // of its rows, so a Changed or Added scan skips a clean group with one
 // comparison. Groups are finer than chunks: with 1% of rows written at
 // random, 8% of groups are dirty but half of all chunks.
+//
+// A column watched by a Changed query also logs which rows got a new tick
+// (changelog.go), so such a query visits those rows without any scan.
 
 const (
 	chunkShift = 6
@@ -54,6 +57,7 @@ type colTicks struct {
 	rows  []tickPair
 	stamp []uint32 // per chunk
 	max   []uint32 // per group
+	log   changeLog
 }
 
 // ensure makes room for n rows.
@@ -113,6 +117,9 @@ func (t *colTicks) push(changed, added uint32) {
 	t.rows[r] = tickPair{changed, added}
 	g := r >> groupShift
 	t.max[g] = newest(t.max[g], changed)
+	if t.log.on && newer(changed, t.log.from) {
+		t.logRow(r, changed)
+	}
 }
 
 // pushN appends n rows that were all changed and added at tick, the newest
@@ -127,6 +134,15 @@ func (t *colTicks) pushN(n int, tick uint32) {
 		t.materialize(r >> chunkShift)
 	}
 	t.rows = t.rows[:r+n]
+	if t.log.on {
+		if n >= t.logLimit()/2 {
+			t.restartLog(tick)
+		} else {
+			for i := r; i < r+n; i++ {
+				t.logRow(i, tick)
+			}
+		}
+	}
 	fresh := t.rows[r:]
 	for i := range fresh {
 		fresh[i] = tickPair{tick, tick}
@@ -139,6 +155,9 @@ func (t *colTicks) pushN(n int, tick uint32) {
 // swapRemove removes row, moving the last row into its place.
 func (t *colTicks) swapRemove(row int) {
 	last := len(t.rows) - 1
+	if t.log.on {
+		t.log.moved()
+	}
 	if row != last {
 		if cr := row >> chunkShift; t.stamp[cr] != 0 && cr != last>>chunkShift {
 			t.materialize(cr)
@@ -148,12 +167,18 @@ func (t *colTicks) swapRemove(row int) {
 		t.rows[row] = tickPair{changed, moved.added}
 		g := row >> groupShift
 		t.max[g] = newest(t.max[g], changed)
+		if t.log.on && newer(changed, t.log.from) {
+			t.logRow(row, changed)
+		}
 	}
 	t.rows = t.rows[:last]
 }
 
 // markRow records a write of one row at tick.
 func (t *colTicks) markRow(row int, tick uint32) {
+	if t.log.on {
+		t.logWrite(row, tick)
+	}
 	t.rows[row].changed = tick
 	g := row >> groupShift
 	t.max[g] = newest(t.max[g], tick)
@@ -162,6 +187,9 @@ func (t *colTicks) markRow(row int, tick uint32) {
 // markWrite records a write of one row outside query runs, at the world's
 // write tick, which is newer than every tick handed out so far.
 func (t *colTicks) markWrite(row int, tick uint32) {
+	if t.log.on {
+		t.logWrite(row, tick)
+	}
 	t.rows[row].changed = tick
 	t.max[row>>groupShift] = tick
 }
@@ -169,16 +197,24 @@ func (t *colTicks) markWrite(row int, tick uint32) {
 // markRows records a write of rows [lo, hi) at tick, stamping whole chunks.
 func (t *colTicks) markRows(lo, hi int, tick uint32) {
 	n := len(t.rows)
+	restart := t.log.on // stamps are not logged: the log starts over
 	for lo < hi {
 		c := lo >> chunkShift
 		cEnd := min((c+1)<<chunkShift, n)
 		if lo == c<<chunkShift && hi >= cEnd {
+			if restart {
+				t.restartLog(tick)
+				restart = false
+			}
 			t.stamp[c] = tick
 			lo = cEnd
 			continue
 		}
 		end := min(hi, cEnd)
 		for r := lo; r < end; r++ {
+			if t.log.on {
+				t.logWrite(r, tick)
+			}
 			t.rows[r].changed = tick
 		}
 		for g := lo >> groupShift; g <= (end-1)>>groupShift; g++ {

@@ -23,6 +23,9 @@ type World struct {
 
 	caches     []*queryCache
 	cacheByKey map[filterKey]*queryCache
+	// changeReaders lists, per component watched by a Changed query, those
+	// queries; the component's columns keep change logs (changelog.go).
+	changeReaders map[ComponentID]*changeReaders
 
 	changeTick atomic.Uint32 // advanced by each query run
 	locks      atomic.Int32  // queries iterating now
@@ -61,6 +64,7 @@ func NewWorld() *World {
 		reg:            registry{byType: map[reflect.Type]ComponentID{}},
 		byMask:         map[Mask]uint32{},
 		cacheByKey:     map[filterKey]*queryCache{},
+		changeReaders:  map[ComponentID]*changeReaders{},
 		resources:      map[reflect.Type]any{},
 		resourceFields: map[reflect.Type][]Field{},
 		eventsByType:   map[reflect.Type]eventQueue{},

@@ -176,8 +176,31 @@ func (w *World) tableFor(m Mask) uint32 {
 	t := newTable(id, m, &w.reg)
 	w.tables = append(w.tables, t)
 	w.byMask[m] = id
+	for i, cid := range t.ids {
+		if r := w.changeReaders[cid]; r != nil {
+			t.ticks[i].enableLog(0, r) // empty: every row to come is logged
+			t.logs = true
+		}
+	}
 	for _, c := range w.caches {
 		c.consider(t)
 	}
 	return id
+}
+
+// logChanges makes every column of id keep a change log (changelog.go), for
+// q, a Changed query on id.
+func (w *World) logChanges(id ComponentID, q *queryState) {
+	r := w.changeReaders[id]
+	if r == nil {
+		r = &changeReaders{}
+		w.changeReaders[id] = r
+		for _, t := range w.tables {
+			if j := t.column(id); j >= 0 {
+				t.ticks[j].enableLog(w.writeTick(), r)
+				t.logs = true
+			}
+		}
+	}
+	r.queries = append(r.queries, q)
 }
