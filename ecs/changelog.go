@@ -40,7 +40,11 @@ type changeLog struct {
 	top     uint32 // the newest tick logged
 	movedAt uint32 // top when a row last left the table: entries up to it may name moved rows
 	entries []logEntry
-	readers *changeReaders // the Changed queries on this component
+	// unordered is set when an entry was appended with a tick older than
+	// the one before it; until then a reader finds its first entry by
+	// binary search rather than reading the ones it has seen.
+	unordered bool
+	readers   *changeReaders // the Changed queries on this component
 }
 
 // logEntry says row's changed tick was set to tick.
@@ -72,14 +76,18 @@ func (t *colTicks) logRow(row int, tick uint32) {
 	if limit := t.logLimit(); len(l.entries) >= limit {
 		l.trim(limit)
 	}
+	if newer(l.top, tick) {
+		l.unordered = true
+	}
 	l.entries = append(l.entries, logEntry{uint32(row), tick})
 	l.top = newest(l.top, tick)
 }
 
 // logWrite logs a write of row at tick, which is about to be stored: once
-// per row and tick, and only when the log is to name it.
+// per row and tick, only when it makes the row's tick newer, and only when
+// the log is to name it.
 func (t *colTicks) logWrite(row int, tick uint32) {
-	if newer(tick, t.log.from) && t.rows[row].changed != tick {
+	if newer(tick, t.log.from) && newer(tick, t.rows[row].changed) {
 		t.logRow(row, tick)
 	}
 }
@@ -91,6 +99,7 @@ func (t *colTicks) restartLog(tick uint32) {
 	l.from = newest(l.from, newest(l.top, tick))
 	l.top = l.from
 	l.entries = l.entries[:0]
+	l.unordered = false
 }
 
 // trim makes room in a full log. Entries no reader will look at again (not
@@ -128,6 +137,7 @@ func (l *changeLog) trim(limit int) {
 	}
 	l.from = newest(l.from, l.top)
 	l.entries = l.entries[:0]
+	l.unordered = false
 }
 
 // moved notes that a row is leaving the table (swap-remove).
@@ -140,7 +150,17 @@ func (l *changeLog) covers(since uint32) bool { return l.on && !newer(l.from, si
 // with a tick newer than since, and in words the bit of every word of rows
 // it set a bit in.
 func (l *changeLog) dirtyRows(since uint32, n int, b dirtyBits) {
-	for _, e := range l.entries {
+	entries := l.entries
+	if !l.unordered {
+		first, _ := slices.BinarySearchFunc(entries, since, func(e logEntry, since uint32) int {
+			if newer(e.tick, since) {
+				return 1
+			}
+			return -1
+		})
+		entries = entries[first:]
+	}
+	for _, e := range entries {
 		if r := int(e.row); newer(e.tick, since) && r < n {
 			b.rows[r>>6] |= 1 << (r & 63)
 			b.words[r>>12] |= 1 << ((r >> 6) & 63)

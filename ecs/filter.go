@@ -43,6 +43,8 @@ func Optional[T any]() Term { return termOf[T](termOptional) }
 
 // Changed passes only entities whose T was written (through a writable query,
 // [Map.Get], [Map.Set] or [Map.Add]) or added since this query last ran.
+// A write made while the query runs is seen by its next run, and may also be
+// seen by this one if the run has not passed the entity yet.
 func Changed[T any]() Term { return termOf[T](termChanged) }
 
 // Added passes only entities that got T since this query last ran.

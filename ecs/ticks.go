@@ -174,12 +174,14 @@ func (t *colTicks) swapRemove(row int) {
 	t.rows = t.rows[:last]
 }
 
-// markRow records a write of one row at tick.
+// markRow records a write of one row at tick, a query run's. A write made
+// through a Map during the run has a newer tick and stays: a row's tick
+// never goes back while it stays in its table.
 func (t *colTicks) markRow(row int, tick uint32) {
 	if t.log.on {
 		t.logWrite(row, tick)
 	}
-	t.rows[row].changed = tick
+	t.rows[row].changed = newest(t.rows[row].changed, tick)
 	g := row >> groupShift
 	t.max[g] = newest(t.max[g], tick)
 }
@@ -215,7 +217,7 @@ func (t *colTicks) markRows(lo, hi int, tick uint32) {
 			if t.log.on {
 				t.logWrite(r, tick)
 			}
-			t.rows[r].changed = tick
+			t.rows[r].changed = newest(t.rows[r].changed, tick)
 		}
 		for g := lo >> groupShift; g <= (end-1)>>groupShift; g++ {
 			t.max[g] = newest(t.max[g], tick)
