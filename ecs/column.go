@@ -48,7 +48,7 @@ func (c *typedColumn[T]) appendFrom(src column, row int) {
 		c.reserve(1)
 	}
 	c.data = append(c.data, s.data[row])
-	c.t.push(s.t.effective(row), s.t.rows[row].added)
+	c.t.push(s.t.effective(row), s.t.effectiveAdded(row))
 }
 
 func (c *typedColumn[T]) pushN(n int, tick uint32) {

@@ -101,7 +101,8 @@ func (t *table) swapRemove(row int) Entity {
 			}
 			filler := *tickAt(rows.ptr, last)
 			fillerChanged := newest(filler.changed, *u32At(tk.stamp, last>>chunkShift))
-			*tickAt(rows.ptr, row) = tickPair{fillerChanged, filler.added}
+			fillerAdded := newest(filler.added, *u32At(tk.astamp, last>>chunkShift))
+			*tickAt(rows.ptr, row) = tickPair{fillerChanged, fillerAdded}
 			gmax := u32At(tk.max, row>>groupShift)
 			*gmax = newest(*gmax, fillerChanged)
 		}
@@ -146,7 +147,8 @@ func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved
 				copyBytes(d.at(n), s.at(row), d.size)
 				st := s.ticks
 				moving := *tickAt(st.header().ptr, row)
-				changed, added = newest(moving.changed, *u32At(st.stamp, row>>chunkShift)), moving.added
+				changed = newest(moving.changed, *u32At(st.stamp, row>>chunkShift))
+				added = newest(moving.added, *u32At(st.astamp, row>>chunkShift))
 			} else {
 				zeroBytes(d.at(n), d.size)
 			}

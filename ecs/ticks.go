@@ -23,6 +23,10 @@ package ecs
 // comparison. Groups are finer than chunks: with 1% of rows written at
 // random, 8% of groups are dirty but half of all chunks.
 //
+// A batch spawn stamps the chunks it fills whole (stamp for changed, astamp
+// for added) instead of writing both ticks per row: a slot's old ticks are
+// older than any tick to come, so newest(row, stamp) is the stamp.
+//
 // A column watched by a Changed query also logs which rows got a new tick
 // (changelog.go), so such a query visits those rows without any scan.
 
@@ -54,10 +58,11 @@ type tickPair struct {
 // is folded into a chunk before any row enters it, and a stale max only
 // makes a scan look closer.
 type colTicks struct {
-	rows  []tickPair
-	stamp []uint32 // per chunk
-	max   []uint32 // per group
-	log   changeLog
+	rows   []tickPair
+	stamp  []uint32 // per chunk: changed
+	astamp []uint32 // per chunk: added; set only with stamp, by pushN
+	max    []uint32 // per group
+	log    changeLog
 }
 
 // ensure makes room for n rows.
@@ -70,6 +75,7 @@ func (t *colTicks) ensure(n int) {
 	copy(rows, t.rows)
 	t.rows = rows
 	t.stamp = growTo(t.stamp, (c+chunkRows-1)>>chunkShift)
+	t.astamp = growTo(t.astamp, (c+chunkRows-1)>>chunkShift)
 	t.max = growTo(t.max, (c+groupRows-1)>>groupShift)
 }
 
@@ -88,6 +94,13 @@ func (t *colTicks) effective(row int) uint32 {
 	return newest(t.rows[row].changed, t.stamp[row>>chunkShift])
 }
 
+// effectiveAdded is row's added tick, its chunk's added stamp counted.
+func (t *colTicks) effectiveAdded(row int) uint32 {
+	return newest(t.rows[row].added, t.astamp[row>>chunkShift])
+}
+
+// materialize folds chunk c's stamps into its rows (and the added stamp,
+// which is never set without the changed stamp).
 func (t *colTicks) materialize(c int) {
 	s := t.stamp[c]
 	if s == 0 {
@@ -95,13 +108,14 @@ func (t *colTicks) materialize(c int) {
 	}
 	lo := c << chunkShift
 	hi := min(lo+chunkRows, len(t.rows))
+	a := t.astamp[c]
 	for r := lo; r < hi; r++ {
-		t.rows[r].changed = newest(t.rows[r].changed, s)
+		t.rows[r] = tickPair{newest(t.rows[r].changed, s), newest(t.rows[r].added, a)}
 	}
 	for g := lo >> groupShift; g < (hi+groupRows-1)>>groupShift; g++ {
 		t.max[g] = newest(t.max[g], s)
 	}
-	t.stamp[c] = 0
+	t.stamp[c], t.astamp[c] = 0, 0
 }
 
 // push appends a row with the given ticks.
@@ -123,7 +137,10 @@ func (t *colTicks) push(changed, added uint32) {
 }
 
 // pushN appends n rows that were all changed and added at tick, the newest
-// tick there is.
+// tick there is. Chunks the new rows fill whole get stamps, not a tick per
+// row: the ticks their slots hold from earlier rows are older than tick,
+// so the stamps decide. A column keeping a change log gets row ticks, which
+// the log names, instead (stamps would restart it).
 func (t *colTicks) pushN(n int, tick uint32) {
 	if n <= 0 {
 		return
@@ -134,20 +151,39 @@ func (t *colTicks) pushN(n int, tick uint32) {
 		t.materialize(r >> chunkShift)
 	}
 	t.rows = t.rows[:r+n]
+	lo, hi := r, r+n
 	if t.log.on {
 		if n >= t.logLimit()/2 {
 			t.restartLog(tick)
 		} else {
-			for i := r; i < r+n; i++ {
+			for i := lo; i < hi; i++ {
 				t.logRow(i, tick)
 			}
 		}
+	} else {
+		// Whole chunks from the first chunk boundary at or after lo.
+		c0, c1 := (lo+chunkRows-1)>>chunkShift, hi>>chunkShift
+		for c := c0; c < c1; c++ {
+			t.stamp[c], t.astamp[c] = tick, tick
+		}
+		if c0 < c1 {
+			t.fillTicks(lo, c0<<chunkShift, tick)
+			lo = c1 << chunkShift
+		}
 	}
-	fresh := t.rows[r:]
+	t.fillTicks(lo, hi, tick)
+}
+
+// fillTicks gives rows [lo, hi) tick as changed and added tick.
+func (t *colTicks) fillTicks(lo, hi int, tick uint32) {
+	if lo >= hi {
+		return
+	}
+	fresh := t.rows[lo:hi]
 	for i := range fresh {
 		fresh[i] = tickPair{tick, tick}
 	}
-	for g := r >> groupShift; g <= (r+n-1)>>groupShift; g++ {
+	for g := lo >> groupShift; g <= (hi-1)>>groupShift; g++ {
 		t.max[g] = tick
 	}
 }
@@ -164,7 +200,7 @@ func (t *colTicks) swapRemove(row int) {
 		}
 		moved := t.rows[last]
 		changed := newest(moved.changed, t.stamp[last>>chunkShift])
-		t.rows[row] = tickPair{changed, moved.added}
+		t.rows[row] = tickPair{changed, newest(moved.added, t.astamp[last>>chunkShift])}
 		g := row >> groupShift
 		t.max[g] = newest(t.max[g], changed)
 		if t.log.on && newer(changed, t.log.from) {
@@ -231,7 +267,7 @@ func (t *colTicks) changedSince(row int, since uint32) bool {
 }
 
 func (t *colTicks) addedSince(row int, since uint32) bool {
-	return newer(t.rows[row].added, since)
+	return newer(t.effectiveAdded(row), since)
 }
 
 // groupDirty reports whether any row of group g may have changed (or been
