@@ -41,9 +41,10 @@ func changedEntities(q *Query1[Position]) []Entity {
 }
 
 // TestChangeLogMatchesReference runs frames of scattered writes, spawns,
-// despawns, archetype moves and whole-column writes against three Changed
-// queries (one every frame, one every fifth, one that also writes what it
-// reads), and checks each run against the reference. The log is small
+// despawns, archetype moves and whole-column writes against four Changed
+// queries (one every frame, one every frame through NextTable, one every
+// fifth, one that also writes what it reads), and checks each run against
+// the reference. The log is small
 // next to the writes, so it is trimmed, gives up on the slow query and
 // restarts; the test also checks that most runs were served from the log,
 // so the log path, not the scan, is what passed. Map writes made during
@@ -75,8 +76,9 @@ func TestChangeLogMatchesReference(t *testing.T) {
 		every := NewQuery1[Position](w, Changed[Position]())
 		slow := NewQuery1[Position](w, Changed[Position]())
 		self := NewQuery1[Position](w, Changed[Position](), Write[Position]())
+		cols := NewQuery1[Position](w, Changed[Position]()) // read with NextTable
 		all := NewQuery1[Position](w, Write[Position]())
-		lastRun := map[*Query1[Position]]int{every: 0, slow: 0, self: 0}
+		lastRun := map[*Query1[Position]]int{every: 0, slow: 0, self: 0, cols: 0}
 		fromLog, runs := 0, 0
 		check := func(name string, q *Query1[Position], frame int) {
 			runs++
@@ -84,7 +86,16 @@ func TestChangeLogMatchesReference(t *testing.T) {
 				fromLog++
 			}
 			want := ref.want(w, pos, lastRun[q])
-			got := changedEntities(q)
+			var got []Entity
+			if q == cols {
+				it := q.Iter()
+				for it.NextTable() {
+					got = append(got, it.Entities()...)
+				}
+				slices.SortFunc(got, compareEntities)
+			} else {
+				got = changedEntities(q)
+			}
 			ref.seq++
 			lastRun[q] = ref.seq
 			if !slices.Equal(got, want) {
@@ -128,6 +139,7 @@ func TestChangeLogMatchesReference(t *testing.T) {
 				}
 			}
 			check("every", every, frame)
+			check("columns", cols, frame)
 			if frame%5 == 0 {
 				check("slow", slow, frame)
 			}

@@ -145,7 +145,7 @@ func (c *iterCore) nextTable() bool {
 // nested in this one holds it: that one scans).
 func (c *iterCore) takeDirty() {
 	q, l := c.q, &c.onlyTick.log
-	if c.batch || q.dirtyBusy || !l.covers(c.since) {
+	if q.dirtyBusy || !l.covers(c.since) {
 		return
 	}
 	q.dirty = q.dirty.sized(c.n)
@@ -472,14 +472,23 @@ func (c *iterCore) nextRun() (ok bool) {
 			}
 			return true
 		}
-		lo := c.scan(c.hi)
-		if lo >= c.n {
-			c.hi = c.n
-			continue
-		}
-		hi := lo + 1
-		for hi < c.n && c.pass(hi) {
-			hi++
+		var lo, hi int
+		if c.dirtyOn {
+			// From the change log: a run is logged rows one after another.
+			if lo = c.nextChanged(c.hi); lo >= c.n {
+				c.hi = c.n
+				continue
+			}
+			for hi = lo + 1; c.candI < c.candN && int(c.cand[c.candI]) == hi; hi++ {
+				c.candI++
+			}
+		} else {
+			if lo = c.scan(c.hi); lo >= c.n {
+				c.hi = c.n
+				continue
+			}
+			for hi = lo + 1; hi < c.n && c.pass(hi); hi++ {
+			}
 		}
 		c.lo, c.hi = lo, hi
 		if !c.counting {
