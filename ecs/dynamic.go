@@ -59,7 +59,9 @@ type Filter struct {
 // first offset matches and stopping after limit (limit < 0: no limit). It
 // returns the window and the number of matches in all. Without row tests
 // (sparse components, ticks, parent, Match) the count costs O(archetypes)
-// and the window O(limit); with them, every candidate row is tested.
+// and the window O(limit); with them, every candidate row is tested, except
+// that Changed and Added tests on table components read the tick columns by
+// row and skip a group of 8 clean rows with a comparison or two.
 func (w *World) Scan(f Filter, offset, limit int) (window []Entity, total int) {
 	var all, none Mask
 	var sparseWith, sparseWithout []sparseStore
@@ -88,7 +90,10 @@ func (w *World) Scan(f Filter, offset, limit int) (window []Entity, total int) {
 		}
 	}
 	rowTests := len(sparseWith)+len(sparseWithout)+len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil
-	pass := func(e Entity) bool {
+	// entityPass runs the tests that look up the entity; tick tests on
+	// table components read the table's columns by row (tablePass), and a
+	// group of rows none of which can pass them is skipped whole.
+	entityPass := func(e Entity) bool {
 		for _, s := range sparseWith {
 			if !s.has(e) {
 				return false
@@ -100,12 +105,12 @@ func (w *World) Scan(f Filter, offset, limit int) (window []Entity, total int) {
 			}
 		}
 		for _, id := range f.Changed {
-			if !w.ChangedSince(e, id, f.Since) {
+			if s := w.sparse[id]; s != nil && !s.changedSince(e, f.Since) {
 				return false
 			}
 		}
 		for _, id := range f.Added {
-			if !w.AddedSince(e, id, f.Since) {
+			if s := w.sparse[id]; s != nil && !s.addedSince(e, f.Since) {
 				return false
 			}
 		}
@@ -116,6 +121,7 @@ func (w *World) Scan(f Filter, offset, limit int) (window []Entity, total int) {
 		}
 		return f.Match == nil || f.Match(e)
 	}
+	var changedCols, addedCols []*colTicks
 	want := func() bool { return limit < 0 || len(window) < limit }
 	for _, t := range w.tables {
 		if t.len() == 0 || !t.mask.ContainsAll(&all) || t.mask.ContainsAny(&none) {
@@ -134,8 +140,31 @@ func (w *World) Scan(f Filter, offset, limit int) (window []Entity, total int) {
 			total += n
 			continue
 		}
-		for _, e := range t.entities {
-			if pass(e) {
+		changedCols, addedCols = changedCols[:0], addedCols[:0]
+		for _, id := range f.Changed {
+			if j := t.column(id); j >= 0 {
+				changedCols = append(changedCols, t.ticks[j])
+			}
+		}
+		for _, id := range f.Added {
+			if j := t.column(id); j >= 0 {
+				addedCols = append(addedCols, t.ticks[j])
+			}
+		}
+		single := len(changedCols) == 1 && len(addedCols) == 0 // the common case: straight to the next changed row
+		for r := 0; r < t.len(); r++ {
+			if single {
+				if r = changedCols[0].nextChanged(r, t.len(), f.Since); r >= t.len() {
+					break
+				}
+			} else if r&(groupRows-1) == 0 && !groupMayPass(changedCols, addedCols, r>>groupShift, f.Since) {
+				r += groupRows - 1
+				continue
+			}
+			if !rowPasses(changedCols, addedCols, r, f.Since) {
+				continue
+			}
+			if e := t.entities[r]; entityPass(e) {
 				if total >= offset && want() {
 					window = append(window, e)
 				}
@@ -273,4 +302,34 @@ func (w *World) CopySparse(id ComponentID) ([]Entity, reflect.Value) {
 		vals.Index(i).Set(v)
 	}
 	return ents, vals
+}
+
+// groupMayPass reports whether a row of group g may pass every tick test.
+func groupMayPass(changed, added []*colTicks, g int, since uint32) bool {
+	for _, tk := range changed {
+		if !tk.groupDirty(g, since) {
+			return false
+		}
+	}
+	for _, tk := range added {
+		if !tk.groupDirty(g, since) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowPasses reports whether row passes every tick test.
+func rowPasses(changed, added []*colTicks, row int, since uint32) bool {
+	for _, tk := range changed {
+		if !tk.changedSince(row, since) {
+			return false
+		}
+	}
+	for _, tk := range added {
+		if !tk.addedSince(row, since) {
+			return false
+		}
+	}
+	return true
 }

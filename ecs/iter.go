@@ -385,27 +385,7 @@ func (c *iterCore) warmValues(k int) {
 
 // scanChanged is scan for the common case of a single Changed filter: a
 // clean group of rows costs two comparisons, a dirty one a look at its rows.
-func (c *iterCore) scanChanged(r int) int {
-	t, since, n := c.onlyTick, c.since, c.n
-	maxes, stamps, rows := t.max, t.stamp, t.rows[:n]
-	for r < n {
-		g := r >> groupShift
-		s := stamps[g>>(chunkShift-groupShift)]
-		if !newer(maxes[g], since) && !newer(s, since) {
-			r = (g + 1) << groupShift
-			continue
-		}
-		if newer(s, since) {
-			return r
-		}
-		for end := min((g+1)<<groupShift, n); r < end; r++ {
-			if newer(rows[r].changed, since) {
-				return r
-			}
-		}
-	}
-	return n
-}
+func (c *iterCore) scanChanged(r int) int { return c.onlyTick.nextChanged(r, c.n, c.since) }
 
 func (c *iterCore) groupMayPass(g int) bool {
 	for i := range c.q.tickF {

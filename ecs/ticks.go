@@ -275,3 +275,27 @@ func (t *colTicks) addedSince(row int, since uint32) bool {
 func (t *colTicks) groupDirty(g int, since uint32) bool {
 	return newer(t.max[g], since) || newer(t.stamp[g>>(chunkShift-groupShift)], since)
 }
+
+// nextChanged returns the first row at or after r, below n, whose changed
+// tick is newer than since, or n: a clean group of rows costs two
+// comparisons, a dirty one a look at its rows.
+func (t *colTicks) nextChanged(r, n int, since uint32) int {
+	maxes, stamps, rows := t.max, t.stamp, t.rows[:n]
+	for r < n {
+		g := r >> groupShift
+		s := stamps[g>>(chunkShift-groupShift)]
+		if !newer(maxes[g], since) && !newer(s, since) {
+			r = (g + 1) << groupShift
+			continue
+		}
+		if newer(s, since) {
+			return r
+		}
+		for end := min((g+1)<<groupShift, n); r < end; r++ {
+			if newer(rows[r].changed, since) {
+				return r
+			}
+		}
+	}
+	return n
+}
