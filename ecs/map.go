@@ -1,5 +1,7 @@
 package ecs
 
+import "unsafe"
+
 // Map gives typed access to one component type of a [World]: get, set, add
 // and remove by entity handle. Create it once (it caches per-table lookups)
 // and keep it; it is cheap to hold many.
@@ -67,9 +69,15 @@ func (m *Map[T]) Get(e Entity) *T {
 	if uint(e.index) < uint(len(recs)) {
 		rec := &recs[e.index]
 		if rec.gen == e.gen && uint(rec.table) < uint(len(m.cols)) {
-			if mc := &m.cols[rec.table]; mc.col != nil {
-				mc.ticks.markWrite(int(rec.row), m.w.changeTick.Load()+1)
-				return &mc.col.data[rec.row]
+			mc := &m.cols[rec.table]
+			if col, tk := mc.col, mc.ticks; col != nil && !tk.log.on {
+				// markWrite without bounds checks: a live row is below the
+				// ticks' length, and max is sized for their capacity. A
+				// column keeping a change log takes the slow path.
+				row, tick := uintptr(rec.row), m.w.changeTick.Load()+1
+				tickAt(unsafe.Pointer(unsafe.SliceData(tk.rows)), int(row)).changed = tick
+				*u32At(tk.max, int(row>>groupShift)) = tick
+				return &col.data[row]
 			}
 		}
 	}
