@@ -30,7 +30,8 @@ func (r *changeRef) want(w *World, pos *Map[Position], since int) []Entity {
 
 func compareEntities(a, b Entity) int { return int(a.index) - int(b.index) }
 
-func changedEntities(q *Query1[Position]) []Entity {
+// changedEntities runs q (Next by Next) and returns what it yields, sorted.
+func changedEntities[T any](q *Query1[T]) []Entity {
 	var out []Entity
 	it := q.Iter()
 	for it.Next() {
@@ -38,6 +39,18 @@ func changedEntities(q *Query1[Position]) []Entity {
 	}
 	slices.SortFunc(out, compareEntities)
 	return out
+}
+
+// positionWorld is a world of n entities holding a Position, one at a time.
+func positionWorld(n int) (*World, *Map[Position], []Entity) {
+	w := NewWorld()
+	pos := NewMap[Position](w)
+	ents := make([]Entity, n)
+	for i := range ents {
+		ents[i] = w.Spawn()
+		_ = pos.Add(ents[i], Position{})
+	}
+	return w, pos, ents
 }
 
 // TestChangeLogMatchesReference runs frames of scattered writes, spawns,
@@ -202,14 +215,7 @@ func TestChangeLogMatchesReference(t *testing.T) {
 // back clean (the next run finds no phantom rows), and a run of the same
 // query nested in another scans instead of sharing the set.
 func TestChangeLogEarlyBreakAndNesting(t *testing.T) {
-	w := NewWorld()
-	pos := NewMap[Position](w)
-	var ents []Entity
-	for range 1000 {
-		e := w.Spawn()
-		_ = pos.Add(e, Position{})
-		ents = append(ents, e)
-	}
+	w, pos, ents := positionWorld(1000)
 	q := NewQuery1[Position](w, Changed[Position]())
 	changedEntities(q)
 	for _, i := range []int{3, 500, 999} {
@@ -244,14 +250,7 @@ func TestChangeLogEarlyBreakAndNesting(t *testing.T) {
 // TestChangeLogBounded: a column's log stays within its bound however many
 // frames of writes go by with no query running.
 func TestChangeLogBounded(t *testing.T) {
-	w := NewWorld()
-	pos := NewMap[Position](w)
-	var ents []Entity
-	for range 5000 {
-		e := w.Spawn()
-		_ = pos.Add(e, Position{})
-		ents = append(ents, e)
-	}
+	w, pos, ents := positionWorld(5000)
 	q := NewQuery1[Position](w, Changed[Position]())
 	changedEntities(q)
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -277,14 +276,7 @@ func TestChangeLogBounded(t *testing.T) {
 // Map; spawns and despawns come through the command buffer. Each sees
 // exactly the rows written since its previous run.
 func TestChangeLogParallelReaders(t *testing.T) {
-	w := NewWorld()
-	pos := NewMap[Position](w)
-	var ents []Entity
-	for range 4000 {
-		e := w.Spawn()
-		_ = pos.Add(e, Position{})
-		ents = append(ents, e)
-	}
+	w, pos, ents := positionWorld(4000)
 	qa := NewQuery1[Position](w, Changed[Position]())
 	qb := NewQuery1[Position](w, Changed[Position]())
 	changedEntities(qa)

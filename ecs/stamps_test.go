@@ -20,15 +20,7 @@ func TestBatchSpawnStampsChunks(t *testing.T) {
 	// Two tick filters: this query scans, so the columns keep no change
 	// logs, and batch spawns stamp.
 	changed := NewQuery1[Health](w, Changed[Health](), Changed[Position]())
-	run := func(q *Query1[Health]) []Entity {
-		var out []Entity
-		it := q.Iter()
-		for it.Next() {
-			out = append(out, it.Entity())
-		}
-		slices.SortFunc(out, compareEntities)
-		return out
-	}
+	run := changedEntities[Health]
 	batch := func(n int) []Entity {
 		var out []Entity
 		m.SpawnBatch(n, func(_ int, e Entity, _ *Position, _ *Health) { out = append(out, e) })
