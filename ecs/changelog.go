@@ -126,13 +126,8 @@ func (l *changeLog) trim(limit int) {
 		if kept > limit/2 {
 			continue
 		}
-		k := l.entries[:0]
-		for _, e := range l.entries {
-			if newer(e.tick, cut) {
-				k = append(k, e)
-			}
-		}
-		l.entries, l.from = k, cut
+		l.entries = slices.DeleteFunc(l.entries, func(e logEntry) bool { return !newer(e.tick, cut) })
+		l.from = cut
 		return
 	}
 	l.from = newest(l.from, l.top)

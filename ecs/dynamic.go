@@ -91,7 +91,7 @@ func (w *World) Scan(f Filter, offset, limit int) (window []Entity, total int) {
 	}
 	rowTests := len(sparseWith)+len(sparseWithout)+len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil
 	// entityPass runs the tests that look up the entity; tick tests on
-	// table components read the table's columns by row (tablePass), and a
+	// table components read the table's columns by row (rowPasses), and a
 	// group of rows none of which can pass them is skipped whole.
 	entityPass := func(e Entity) bool {
 		for _, s := range sparseWith {
@@ -121,7 +121,7 @@ func (w *World) Scan(f Filter, offset, limit int) (window []Entity, total int) {
 		}
 		return f.Match == nil || f.Match(e)
 	}
-	var changedCols, addedCols []*colTicks
+	var changedCols, addedCols, tickCols []*colTicks
 	want := func() bool { return limit < 0 || len(window) < limit }
 	for _, t := range w.tables {
 		if t.len() == 0 || !t.mask.ContainsAll(&all) || t.mask.ContainsAny(&none) {
@@ -151,17 +151,17 @@ func (w *World) Scan(f Filter, offset, limit int) (window []Entity, total int) {
 				addedCols = append(addedCols, t.ticks[j])
 			}
 		}
+		tickCols = append(append(tickCols[:0], changedCols...), addedCols...)
 		single := len(changedCols) == 1 && len(addedCols) == 0 // the common case: straight to the next changed row
 		for r := 0; r < t.len(); r++ {
 			if single {
 				if r = changedCols[0].nextChanged(r, t.len(), f.Since); r >= t.len() {
 					break
 				}
-			} else if r&(groupRows-1) == 0 && !groupMayPass(changedCols, addedCols, r>>groupShift, f.Since) {
+			} else if r&(groupRows-1) == 0 && !groupMayPass(tickCols, r>>groupShift, f.Since) {
 				r += groupRows - 1
 				continue
-			}
-			if !rowPasses(changedCols, addedCols, r, f.Since) {
+			} else if !rowPasses(changedCols, addedCols, r, f.Since) {
 				continue
 			}
 			if e := t.entities[r]; entityPass(e) {
@@ -304,14 +304,10 @@ func (w *World) CopySparse(id ComponentID) ([]Entity, reflect.Value) {
 	return ents, vals
 }
 
-// groupMayPass reports whether a row of group g may pass every tick test.
-func groupMayPass(changed, added []*colTicks, g int, since uint32) bool {
-	for _, tk := range changed {
-		if !tk.groupDirty(g, since) {
-			return false
-		}
-	}
-	for _, tk := range added {
+// groupMayPass reports whether a row of group g may pass every tick test
+// on cols (a group's maximum bounds both its changed and added ticks).
+func groupMayPass(cols []*colTicks, g int, since uint32) bool {
+	for _, tk := range cols {
 		if !tk.groupDirty(g, since) {
 			return false
 		}

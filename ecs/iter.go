@@ -322,8 +322,7 @@ func (c *iterCore) fillFromLog() {
 	kept := 0
 	for _, r := range c.cand[:k] {
 		c.cand[kept] = r
-		d := int32(rows[r].changed - since) // newer(changed, since), without a branch
-		kept += int((uint32(-d) >> 31) &^ (uint32(d) >> 31))
+		kept += newerBit(rows[r].changed, since)
 	}
 	c.candI, c.candN = 0, kept
 }
@@ -361,8 +360,7 @@ func (c *iterCore) fillFromScan() {
 		}
 		for r := lo; r < hi; r++ {
 			c.cand[k] = int32(r)
-			d := int32(rows[r].changed - since) // newer(changed, since), without a branch
-			k += int((uint32(-d) >> 31) &^ (uint32(d) >> 31))
+			k += newerBit(rows[r].changed, since)
 		}
 	}
 	c.candI, c.candN = 0, k

@@ -40,6 +40,13 @@ const (
 // newer reports whether tick a is after tick b, wrap-around safe.
 func newer(a, b uint32) bool { return int32(a-b) > 0 }
 
+// newerBit is newer(a, b) as 1 or 0, without a branch: for loops that
+// keep a candidate by advancing past it only if it passes.
+func newerBit(a, b uint32) int {
+	d := int32(a - b)
+	return int((uint32(-d) >> 31) &^ (uint32(d) >> 31))
+}
+
 func newest(a, b uint32) uint32 {
 	if newer(b, a) {
 		return b
