@@ -446,7 +446,50 @@ func BenchmarkGet(b *testing.B) {
 			}
 			perEntity(b, n)
 		})
+		s := plainLookupOf(w, pos)
+		b.Run(fmt.Sprintf("baseline/n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				plainGetAll(s, ents, 7)
+			}
+			perEntity(b, n)
+		})
 	}
+}
+
+// plainLookup is what Map.Get reads and writes, as plain slices of one
+// table: the floor for random access by handle.
+type plainLookup struct {
+	recs  []entityRecord
+	data  []bPos
+	ticks []tickPair
+}
+
+func plainLookupOf(w *World, m *Map[bPos]) plainLookup {
+	m.refresh()
+	col := m.cols[1]
+	return plainLookup{recs: w.records, data: col.data, ticks: col.t.rows}
+}
+
+// plainGetAll is getAll written by hand: check the handle, mark the row
+// changed, read the value. The compiler inlines all of it, which it cannot
+// do for Map.Get.
+//
+//go:noinline
+func plainGetAll(s plainLookup, ents []Entity, tick uint32) float64 {
+	sum := 0.0
+	for _, e := range ents {
+		if int(e.index) >= len(s.recs) {
+			continue
+		}
+		r := &s.recs[e.index]
+		if r.gen != e.gen || r.table != 1 {
+			continue
+		}
+		s.ticks[r.row].changed = tick
+		sum += s.data[r.row].X
+	}
+	return sum
 }
 
 //go:noinline

@@ -13,13 +13,7 @@ type Map[T any] struct {
 	w      *World
 	id     ComponentID
 	sparse *sparseSet[T]
-	cols   []mapColumn[T] // by table id; col is nil where the table lacks T
-}
-
-// mapColumn is where one table keeps T: its values and their ticks.
-type mapColumn[T any] struct {
-	col   *typedColumn[T]
-	ticks *colTicks
+	cols   []*typedColumn[T] // by table id; nil where the table lacks T
 }
 
 // NewMap returns a [Map] for T, registering T on first use.
@@ -38,25 +32,24 @@ func (m *Map[T]) ID() ComponentID { return m.id }
 func (m *Map[T]) refresh() {
 	for i := len(m.cols); i < len(m.w.tables); i++ {
 		t := m.w.tables[i]
-		var mc mapColumn[T]
+		var col *typedColumn[T]
 		if j := t.column(m.id); j >= 0 {
-			mc = mapColumn[T]{col: t.cols[j].(*typedColumn[T]), ticks: t.ticks[j]}
+			col = t.cols[j].(*typedColumn[T])
 		}
-		m.cols = append(m.cols, mc)
+		m.cols = append(m.cols, col)
 	}
 }
 
 // locate returns the column and row holding e's T, or nil.
-func (m *Map[T]) locate(e Entity) (*typedColumn[T], *colTicks, int) {
+func (m *Map[T]) locate(e Entity) (*typedColumn[T], int) {
 	rec, ok := m.w.record(e)
 	if !ok {
-		return nil, nil, 0
+		return nil, 0
 	}
 	if int(rec.table) >= len(m.cols) {
 		m.refresh()
 	}
-	mc := &m.cols[rec.table]
-	return mc.col, mc.ticks, int(rec.row)
+	return m.cols[rec.table], int(rec.row)
 }
 
 // Get returns a pointer to e's T for reading and writing, and marks it
@@ -69,15 +62,14 @@ func (m *Map[T]) Get(e Entity) *T {
 	if uint(e.index) < uint(len(recs)) {
 		rec := &recs[e.index]
 		if rec.gen == e.gen && uint(rec.table) < uint(len(m.cols)) {
-			mc := &m.cols[rec.table]
-			if col, tk := mc.col, mc.ticks; col != nil && !tk.log.on {
+			if col := m.cols[rec.table]; col != nil && !col.t.log.on {
 				// markWrite without bounds checks: a live row is below the
-				// ticks' length, and max is sized for their capacity. A
+				// column's length, and max is sized for its capacity. A
 				// column keeping a change log takes the slow path.
-				row, tick := uintptr(rec.row), m.w.changeTick.Load()+1
-				tickAt(unsafe.Pointer(unsafe.SliceData(tk.rows)), int(row)).changed = tick
-				*u32At(tk.max, int(row>>groupShift)) = tick
-				return &col.data[row]
+				row, tick := int(rec.row), m.w.changeTick.Load()+1
+				tickAt(unsafe.Pointer(unsafe.SliceData(col.t.rows)), row).changed = tick
+				*u32At(col.t.max, row>>groupShift) = tick
+				return valueAt(col.data, row)
 			}
 		}
 	}
@@ -93,11 +85,11 @@ func (m *Map[T]) getSlow(e Entity) *T {
 		m.sparse.changed[p] = m.w.writeTick()
 		return &m.sparse.dense[p]
 	}
-	col, tk, row := m.locate(e)
+	col, row := m.locate(e)
 	if col == nil {
 		return nil
 	}
-	tk.markWrite(row, m.w.writeTick())
+	col.t.markWrite(row, m.w.writeTick())
 	return &col.data[row]
 }
 
@@ -108,8 +100,8 @@ func (m *Map[T]) Read(e Entity) *T {
 	if uint(e.index) < uint(len(recs)) {
 		rec := &recs[e.index]
 		if rec.gen == e.gen && uint(rec.table) < uint(len(m.cols)) {
-			if col := m.cols[rec.table].col; col != nil {
-				return &col.data[rec.row]
+			if col := m.cols[rec.table]; col != nil {
+				return valueAt(col.data, int(rec.row))
 			}
 		}
 	}
@@ -120,7 +112,7 @@ func (m *Map[T]) readSlow(e Entity) *T {
 	if m.sparse != nil {
 		return m.sparse.get(e)
 	}
-	col, _, row := m.locate(e)
+	col, row := m.locate(e)
 	if col == nil {
 		return nil
 	}
@@ -132,7 +124,7 @@ func (m *Map[T]) Has(e Entity) bool {
 	if m.sparse != nil {
 		return m.sparse.has(e)
 	}
-	col, _, _ := m.locate(e)
+	col, _ := m.locate(e)
 	return col != nil
 }
 
@@ -178,10 +170,10 @@ func (m *Map[T]) Add(e Entity, v T) error {
 	if int(rec.table) >= len(m.cols) {
 		m.refresh()
 	}
-	mc := &m.cols[rec.table]
-	mc.col.data[rec.row] = v
+	col := m.cols[rec.table]
+	col.data[rec.row] = v
 	if rec.table == from { // overwritten in place; a moved row came with this tick
-		mc.ticks.markWrite(int(rec.row), w.writeTick())
+		col.t.markWrite(int(rec.row), w.writeTick())
 	}
 	return nil
 }
@@ -203,7 +195,7 @@ func (m *Map[T]) put(t *table, row int, ent Entity, v T, tick uint32, rec *entit
 	if int(t.id) >= len(m.cols) {
 		m.refresh()
 	}
-	m.cols[t.id].col.data[row] = v
+	m.cols[t.id].data[row] = v
 }
 
 // batch prepares T for entities just pushed into t from row first on.
@@ -219,7 +211,7 @@ func (m *Map[T]) batch(t *table, first int, ents []Entity, tick uint32) batchAcc
 	if int(t.id) >= len(m.cols) {
 		m.refresh()
 	}
-	return batchAccess[T]{col: m.cols[t.id].col.data[first:]}
+	return batchAccess[T]{col: m.cols[t.id].data[first:]}
 }
 
 // spawnBlock is how many entities SpawnBatch sets up at a time.

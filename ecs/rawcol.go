@@ -95,3 +95,10 @@ func u32At(s []uint32, i int) *uint32 {
 func tickAt(base unsafe.Pointer, i int) *tickPair {
 	return (*tickPair)(unsafe.Add(base, uintptr(i)*unsafe.Sizeof(tickPair{})))
 }
+
+// valueAt is &s[i], unchecked: for a live entity's row, which its record
+// keeps below the column's length.
+func valueAt[T any](s []T, i int) *T {
+	var zero T
+	return (*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), uintptr(i)*unsafe.Sizeof(zero)))
+}

@@ -1,0 +1,401 @@
+package ark
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	ark "github.com/mlange-42/ark/ecs"
+)
+
+// The workloads of ecs/bench_test.go, through both engines in one process.
+// Each measured loop is its own noinline function, called from b.Loop, for
+// both engines alike. ecs runs with change tracking on (its only mode);
+// ark has none.
+
+type position struct{ X, Y float64 }
+type velocity struct{ X, Y float64 }
+type tag struct{}
+
+const (
+	dt      = 1.0 / 60
+	million = 1_000_000
+)
+
+func perEntity(b *testing.B, n int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
+}
+
+// engines runs one sub-benchmark per engine, ark first.
+func engines(b *testing.B, name string, arkRun, ecsRun func(b *testing.B)) {
+	b.Run(name+"/engine=ark", arkRun)
+	b.Run(name+"/engine=ecs", ecsRun)
+}
+
+//go:noinline
+func arkMoveNext(f *ark.Filter2[position, velocity]) {
+	q := f.Query()
+	for q.Next() {
+		p, v := q.Get()
+		p.X += v.X * dt
+		p.Y += v.Y * dt
+	}
+}
+
+//go:noinline
+func ecsMoveAll(q *ecs.Query2[position, velocity]) {
+	for p, v := range q.All() {
+		p.X += v.X * dt
+		p.Y += v.Y * dt
+	}
+}
+
+//go:noinline
+func ecsMoveNext(q *ecs.Query2[position, velocity]) {
+	it := q.Iter()
+	for it.Next() {
+		p, v := it.Get()
+		p.X += v.X * dt
+		p.Y += v.Y * dt
+	}
+}
+
+//go:noinline
+func arkMoveColumns(f *ark.Filter2[position, velocity]) {
+	q := f.Query()
+	for q.NextTable() {
+		ps, vs := q.GetColumns()
+		vs = vs[:len(ps)]
+		for i := range ps {
+			ps[i].X += vs[i].X * dt
+			ps[i].Y += vs[i].Y * dt
+		}
+	}
+}
+
+//go:noinline
+func ecsMoveColumns(q *ecs.Query2[position, velocity]) {
+	it := q.Iter()
+	for it.NextTable() {
+		ps, vs := it.Columns()
+		vs = vs[:len(ps)]
+		for i := range ps {
+			ps[i].X += vs[i].X * dt
+			ps[i].Y += vs[i].Y * dt
+		}
+	}
+}
+
+func arkWorld(n int) (*ark.World, []ark.Entity) {
+	w := ark.NewWorld(1024)
+	ents := make([]ark.Entity, 0, n)
+	ark.NewMap2[position, velocity](w).NewBatchFn(n, func(e ark.Entity, p *position, v *velocity) {
+		v.X = 1
+		ents = append(ents, e)
+	})
+	return w, ents
+}
+
+func ecsWorld(n int) (*ecs.World, []ecs.Entity) {
+	w := ecs.NewWorld()
+	ents := make([]ecs.Entity, n)
+	ecs.NewMap2[position, velocity](w).SpawnBatch(n, func(i int, e ecs.Entity, _ *position, v *velocity) {
+		v.X = 1
+		ents[i] = e
+	})
+	return w, ents
+}
+
+// BenchmarkQuery2 is Position += Velocity * dt over a million entities:
+// ark's Next/Get loop against ecs's range loop (All) and its Next/Get.
+func BenchmarkQuery2(b *testing.B) {
+	aw, _ := arkWorld(million)
+	af := ark.NewFilter2[position, velocity](aw)
+	ew, _ := ecsWorld(million)
+	eq := ecs.NewQuery2[position, velocity](ew, ecs.Write[position]())
+	engines(b, "loop=next", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			arkMoveNext(af)
+		}
+		perEntity(b, million)
+	}, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ecsMoveNext(eq)
+		}
+		perEntity(b, million)
+	})
+	b.Run("loop=range/engine=ecs", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ecsMoveAll(eq)
+		}
+		perEntity(b, million)
+	})
+	engines(b, "loop=columns", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			arkMoveColumns(af)
+		}
+		perEntity(b, million)
+	}, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ecsMoveColumns(eq)
+		}
+		perEntity(b, million)
+	})
+}
+
+//go:noinline
+func arkSpawnEach(m *ark.Map2[position, velocity], n int) {
+	p, v := position{X: 1}, velocity{Y: 1}
+	for range n {
+		m.NewEntity(&p, &v)
+	}
+}
+
+//go:noinline
+func ecsSpawnEach(m *ecs.Map2[position, velocity], n int) {
+	for range n {
+		m.Spawn(position{X: 1}, velocity{Y: 1})
+	}
+}
+
+//go:noinline
+func arkSpawnBatch(m *ark.Map2[position, velocity], n int) {
+	m.NewBatchFn(n, func(_ ark.Entity, p *position, v *velocity) { p.X, v.Y = 1, 1 })
+}
+
+//go:noinline
+func ecsSpawnBatch(m *ecs.Map2[position, velocity], n int) {
+	m.SpawnBatch(n, func(_ int, _ ecs.Entity, p *position, v *velocity) { p.X, v.Y = 1, 1 })
+}
+
+//go:noinline
+func arkSpawnBatchZero(m *ark.Map2[position, velocity], n int) { m.NewBatchFn(n, nil) }
+
+//go:noinline
+func ecsSpawnBatchZero(m *ecs.Map2[position, velocity], n int) { m.SpawnBatch(n, nil) }
+
+// arkWarm and ecsWarm return a world that held a million moving entities
+// and removed them all: storage grown, as in a game with churn.
+func arkWarm() *ark.Map2[position, velocity] {
+	w, ents := arkWorld(million)
+	for _, e := range ents {
+		w.RemoveEntity(e)
+	}
+	return ark.NewMap2[position, velocity](w)
+}
+
+func ecsWarm() *ecs.Map2[position, velocity] {
+	w, ents := ecsWorld(million)
+	for _, e := range ents {
+		_ = w.Despawn(e)
+	}
+	return ecs.NewMap2[position, velocity](w)
+}
+
+// BenchmarkSpawn2 spawns a million entities with two components into a
+// warm world: one at a time, as one batch with an init callback, and as one
+// batch of zero values.
+func BenchmarkSpawn2(b *testing.B) {
+	engines(b, "mode=each", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			m := arkWarm()
+			b.StartTimer()
+			arkSpawnEach(m, million)
+		}
+		perEntity(b, million)
+	}, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			m := ecsWarm()
+			b.StartTimer()
+			ecsSpawnEach(m, million)
+		}
+		perEntity(b, million)
+	})
+	engines(b, "mode=batch", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			m := arkWarm()
+			b.StartTimer()
+			arkSpawnBatch(m, million)
+		}
+		perEntity(b, million)
+	}, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			m := ecsWarm()
+			b.StartTimer()
+			ecsSpawnBatch(m, million)
+		}
+		perEntity(b, million)
+	})
+	engines(b, "mode=batch-zero", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			m := arkWarm()
+			b.StartTimer()
+			arkSpawnBatchZero(m, million)
+		}
+		perEntity(b, million)
+	}, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			m := ecsWarm()
+			b.StartTimer()
+			ecsSpawnBatchZero(m, million)
+		}
+		perEntity(b, million)
+	})
+}
+
+//go:noinline
+func arkDespawnAll(w *ark.World, ents []ark.Entity) {
+	for _, e := range ents {
+		w.RemoveEntity(e)
+	}
+}
+
+//go:noinline
+func ecsDespawnAll(w *ecs.World, ents []ecs.Entity) {
+	for _, e := range ents {
+		_ = w.Despawn(e)
+	}
+}
+
+// BenchmarkDespawn removes a million entities in spawn order.
+func BenchmarkDespawn(b *testing.B) {
+	engines(b, "n=1000000", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			w, ents := arkWorld(million)
+			b.StartTimer()
+			arkDespawnAll(w, ents)
+		}
+		perEntity(b, million)
+	}, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			w, ents := ecsWorld(million)
+			b.StartTimer()
+			ecsDespawnAll(w, ents)
+		}
+		perEntity(b, million)
+	})
+}
+
+//go:noinline
+func arkAddRemove(m *ark.Map[tag], ents []ark.Entity) {
+	var t tag
+	for _, e := range ents {
+		m.Add(e, &t)
+		m.Remove(e)
+	}
+}
+
+//go:noinline
+func ecsAddRemove(m *ecs.Map[tag], ents []ecs.Entity) {
+	for _, e := range ents {
+		_ = m.Add(e, tag{})
+		_ = m.Remove(e)
+	}
+}
+
+// BenchmarkAddRemove adds a tag to each of a million entities and removes
+// it again: two archetype moves; ns per add+remove pair.
+func BenchmarkAddRemove(b *testing.B) {
+	engines(b, "n=1000000", func(b *testing.B) {
+		w, ents := arkWorld(million)
+		m := ark.NewMap[tag](w)
+		b.ReportAllocs()
+		for b.Loop() {
+			arkAddRemove(m, ents)
+		}
+		perEntity(b, million)
+	}, func(b *testing.B) {
+		w, ents := ecsWorld(million)
+		m := ecs.NewMap[tag](w)
+		b.ReportAllocs()
+		for b.Loop() {
+			ecsAddRemove(m, ents)
+		}
+		perEntity(b, million)
+	})
+}
+
+//go:noinline
+func arkGetAll(m *ark.Map[position], ents []ark.Entity) float64 {
+	s := 0.0
+	for _, e := range ents {
+		s += m.Get(e).X
+	}
+	return s
+}
+
+//go:noinline
+func ecsGetAll(m *ecs.Map[position], ents []ecs.Entity) float64 {
+	s := 0.0
+	for _, e := range ents {
+		s += m.Get(e).X
+	}
+	return s
+}
+
+//go:noinline
+func ecsReadAll(m *ecs.Map[position], ents []ecs.Entity) float64 {
+	s := 0.0
+	for _, e := range ents {
+		s += m.Read(e).X
+	}
+	return s
+}
+
+// BenchmarkGet gets a component by handle, in random order. ecs's Get
+// marks the row changed; its Read does not (ark has no change tracking).
+func BenchmarkGet(b *testing.B) {
+	for _, n := range []int{1000, million} {
+		aw, aents := arkWorld(n)
+		ew, eents := ecsWorld(n)
+		rng := rand.New(rand.NewPCG(5, 6))
+		perm := rng.Perm(n)
+		ashuf, eshuf := make([]ark.Entity, n), make([]ecs.Entity, n)
+		for i, j := range perm {
+			ashuf[i], eshuf[i] = aents[j], eents[j]
+		}
+		am, em := ark.NewMap[position](aw), ecs.NewMap[position](ew)
+		engines(b, fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				arkGetAll(am, ashuf)
+			}
+			perEntity(b, n)
+		}, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ecsGetAll(em, eshuf)
+			}
+			perEntity(b, n)
+		})
+		b.Run(fmt.Sprintf("n=%d/read/engine=ecs", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ecsReadAll(em, eshuf)
+			}
+			perEntity(b, n)
+		})
+	}
+}
