@@ -249,6 +249,19 @@ func spawnBatch(m *Map2[bPos, bVel], n int) {
 	})
 }
 
+//go:noinline
+func spawnBatchColumns(m *Map2[bPos, bVel], n int) {
+	m.SpawnBatchColumns(n, func(_ int, ents []Entity, ps []bPos, vs []bVel) {
+		vs = vs[:len(ps)]
+		for i := range ps {
+			ps[i].X, vs[i].Y = 1, 1
+		}
+	})
+}
+
+// BenchmarkSpawn2Batch spawns a million entities into a warm world as one
+// batch: n= through SpawnBatch (init called per entity), init=columns/n=
+// through SpawnBatchColumns (init called per block of 256), the same values.
 func BenchmarkSpawn2Batch(b *testing.B) {
 	const n = 1_000_000
 	b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
@@ -258,6 +271,16 @@ func BenchmarkSpawn2Batch(b *testing.B) {
 			_, m := warmWorld(n)
 			b.StartTimer()
 			spawnBatch(m, n)
+		}
+		perEntity(b, n)
+	})
+	b.Run(fmt.Sprintf("init=columns/n=%d", n), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			_, m := warmWorld(n)
+			b.StartTimer()
+			spawnBatchColumns(m, n)
 		}
 		perEntity(b, n)
 	})

@@ -198,37 +198,28 @@ func (m *Map[T]) put(t *table, row int, ent Entity, v T, tick uint32, rec *entit
 	m.cols[t.id].data[row] = v
 }
 
-// batch prepares T for entities just pushed into t from row first on.
-func (m *Map[T]) batch(t *table, first int, ents []Entity, tick uint32) batchAccess[T] {
-	if m.sparse != nil {
+// batch gives T to entities just pushed into t from row first on and returns
+// their values, in the order of ents: a slice of t's column, or the tail of
+// the sparse set's values, where each new entity was just appended.
+func (m *Map[T]) batch(t *table, first int, ents []Entity, tick uint32) []T {
+	if s := m.sparse; s != nil {
 		for _, ent := range ents {
-			m.sparse.addZero(ent, tick)
+			if !s.addZero(ent, tick) {
+				panic("ecs: internal error: a new entity was already in the sparse set of " + m.w.reg.regs[m.id].info.Name)
+			}
 			m.w.records[ent.index].nsparse++
 			m.w.logStructural(OpAdd, ent, int(m.id))
 		}
-		return batchAccess[T]{sparse: m.sparse}
+		return s.dense[len(s.dense)-len(ents):]
 	}
 	if int(t.id) >= len(m.cols) {
 		m.refresh()
 	}
-	return batchAccess[T]{col: m.cols[t.id].data[first:]}
+	return m.cols[t.id].data[first : first+len(ents)]
 }
 
 // spawnBlock is how many entities SpawnBatch sets up at a time.
 const spawnBlock = 256
-
-// batchAccess reaches the values of a batch of entities being spawned.
-type batchAccess[T any] struct {
-	col    []T
-	sparse *sparseSet[T]
-}
-
-func (b batchAccess[T]) at(i int, ent Entity) *T {
-	if uint(i) < uint(len(b.col)) {
-		return &b.col[i]
-	}
-	return b.sparse.get(ent)
-}
 
 // Len counts the entities that have T.
 func (m *Map[T]) Len() int {

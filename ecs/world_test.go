@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -140,6 +141,61 @@ func TestSpawnBatchAndMapN(t *testing.T) {
 	m.SpawnBatch(3, nil)
 	if w.Len() != 104 {
 		t.Errorf("Len = %d, want 104", w.Len())
+	}
+}
+
+// TestSpawnBatchColumns spawns in blocks into a world with earlier rows and
+// a sparse component, and checks each entity got the values its block slot
+// was given, with Added seeing exactly the batch.
+func TestSpawnBatchColumns(t *testing.T) {
+	w := NewWorld()
+	m := NewMap3[Position, Velocity, Fleeing](w)
+	m.SpawnBatch(10, nil) // rows and sparse entries before the batch
+	added := NewQuery1[Position](w, Added[Position]())
+	for range added.All() {
+	}
+	const n = 3*spawnBlock + 7
+	var firsts []int
+	var ents []Entity
+	m.SpawnBatchColumns(n, func(first int, es []Entity, ps []Position, vs []Velocity, fs []Fleeing) {
+		if len(ps) != len(es) || len(vs) != len(es) || len(fs) != len(es) {
+			t.Fatalf("block at %d: %d entities, %d/%d/%d values", first, len(es), len(ps), len(vs), len(fs))
+		}
+		if first != len(ents) {
+			t.Fatalf("block first = %d after %d entities", first, len(ents))
+		}
+		firsts = append(firsts, first)
+		for i, e := range es {
+			if ps[i] != (Position{}) || vs[i] != (Velocity{}) || fs[i] != (Fleeing{}) {
+				t.Fatalf("entity %d does not start zero", first+i)
+			}
+			ps[i].X, vs[i].Y, fs[i].Since = float64(first+i), -1, first+i
+			ents = append(ents, e)
+		}
+	})
+	if want := []int{0, spawnBlock, 2 * spawnBlock, 3 * spawnBlock}; !slices.Equal(firsts, want) {
+		t.Errorf("blocks start at %v, want %v", firsts, want)
+	}
+	if len(ents) != n || w.Len() != n+10 {
+		t.Fatalf("%d entities handed out, world has %d", len(ents), w.Len())
+	}
+	for i, e := range ents {
+		p, v, f := m.Get(e)
+		if p == nil || f == nil || p.X != float64(i) || v.Y != -1 || f.Since != i {
+			t.Fatalf("entity %d (%v): %+v %+v %+v", i, e, p, v, f)
+		}
+	}
+	var seen int
+	for range added.All() {
+		seen++
+	}
+	if seen != n {
+		t.Errorf("Added query saw %d entities, want the batch's %d", seen, n)
+	}
+	m.SpawnBatchColumns(0, nil)
+	m.SpawnBatchColumns(5, nil)
+	if w.Len() != n+15 {
+		t.Errorf("Len = %d after a batch of 5 with no init", w.Len())
 	}
 }
 

@@ -175,6 +175,16 @@ func ecsSpawnBatch(m *ecs.Map2[position, velocity], n int) {
 }
 
 //go:noinline
+func ecsSpawnBatchColumns(m *ecs.Map2[position, velocity], n int) {
+	m.SpawnBatchColumns(n, func(_ int, ents []ecs.Entity, ps []position, vs []velocity) {
+		vs = vs[:len(ps)]
+		for i := range ps {
+			ps[i].X, vs[i].Y = 1, 1
+		}
+	})
+}
+
+//go:noinline
 func arkSpawnBatchZero(m *ark.Map2[position, velocity], n int) { m.NewBatchFn(n, nil) }
 
 //go:noinline
@@ -199,8 +209,9 @@ func ecsWarm() *ecs.Map2[position, velocity] {
 }
 
 // BenchmarkSpawn2 spawns a million entities with two components into a
-// warm world: one at a time, as one batch with an init callback, and as one
-// batch of zero values.
+// warm world: one at a time, as one batch with an init callback per entity
+// (and, for ecs, per block of 256: SpawnBatchColumns), and as one batch of
+// zero values.
 func BenchmarkSpawn2(b *testing.B) {
 	engines(b, "mode=each", func(b *testing.B) {
 		b.ReportAllocs()
@@ -237,6 +248,16 @@ func BenchmarkSpawn2(b *testing.B) {
 			m := ecsWarm()
 			b.StartTimer()
 			ecsSpawnBatch(m, million)
+		}
+		perEntity(b, million)
+	})
+	b.Run("mode=batch-columns/engine=ecs", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			m := ecsWarm()
+			b.StartTimer()
+			ecsSpawnBatchColumns(m, million)
 		}
 		perEntity(b, million)
 	})

@@ -271,9 +271,37 @@ func (m *Map{{.N}}[{{.TypeList}}]) Spawn({{.Join "v T" ", "}}) Entity {
 }
 
 // SpawnBatch creates n entities with these components, growing the storage
-// once; init, if not nil, sets up each one's values (they start zero).
-// Panics if a query is iterating.
+// once; init, if not nil, sets up each one's values (they start zero). i
+// counts the entities of the batch before ent. Panics if a query is
+// iterating. [Map{{.N}}.SpawnBatchColumns] is faster when init is simple.
 func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatch(n int, init func(i int, ent Entity, {{.Join "v *T" ", "}})) {
+	if init == nil {
+		m.SpawnBatchColumns(n, nil)
+		return
+	}
+	m.SpawnBatchColumns(n, func(first int, ents []Entity, {{.Join "vs []T" ", "}}) {
+		{{range $i, $v := .Vars}}{{$v}}s = {{$v}}s[:len(ents)]
+		{{end}}for i, ent := range ents {
+			init(first+i, ent, {{.Join "&vs[i]" ", "}})
+		}
+	})
+}
+
+// SpawnBatchColumns creates n entities with these components, growing the
+// storage once, and hands their values to init, if not nil, a block of up
+// to 256 entities at a time: ents[i] has {{.Join "vs[i]" ", "}}, all zero to begin
+// with, and first counts the entities of the batch before ents[0]. The
+// slices are valid only during the call. Faster than [Map{{.N}}.SpawnBatch]
+// when init is simple: the loop over a block is the caller's own code,
+// compiled with its body, where SpawnBatch calls init once per entity.
+// Panics if a query is iterating.
+//
+//	m.SpawnBatchColumns(1000, func(first int, ents []ecs.Entity, {{.Join "vs []T" ", "}}) {
+//		for i := range ents {
+//			// set up {{.Join "vs[i]" ", "}}
+//		}
+//	})
+func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatchColumns(n int, init func(first int, ents []Entity, {{.Join "vs []T" ", "}})) {
 	w := m.w
 	w.checkUnlocked("Spawn")
 	if n <= 0 {
@@ -287,20 +315,11 @@ func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatch(n int, init func(i int, ent Entity
 	for done := 0; done < n; {
 		k := min(n-done, spawnBlock)
 		first := t.pushN(k, tick)
-		ents := t.entities[first:]
+		ents := t.entities[first : first+k]
 		w.allocEntities(ents, t.id, first)
 		{{range .Vars}}{{.}}s := m.{{.}}.batch(t, first, ents, tick)
-		{{end}}switch {
-		case init == nil:
-		case {{.Join "vs.sparse == nil" " && "}}: // all in the table: no per-entity checks
-			{{range .Vars}}{{.}}c := {{.}}s.col[:len(ents)]
-			{{end}}for i, ent := range ents {
-				init(done+i, ent, {{.Join "&vc[i]" ", "}})
-			}
-		default:
-			for i, ent := range ents {
-				init(done+i, ent, {{.Join "vs.at(i, ent)" ", "}})
-			}
+		{{end}}if init != nil {
+			init(done, ents, {{.Join "vs" ", "}})
 		}
 		done += k
 	}
