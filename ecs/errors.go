@@ -54,6 +54,14 @@ func lockedPanic(op string) string {
 		"or call Close on the query iterator before changing the world"
 }
 
+// batchInitPanic is the message of the panic raised by a structural change
+// made from a batch spawn's init callback.
+func batchInitPanic(op string) string {
+	return "ecs: " + op + " inside a SpawnBatch init callback: structural changes (spawn, despawn, add, remove) would move " +
+		"the rows init is setting up. Let init set values only; queue the change in a command buffer (ecs.Commands) " +
+		"and apply it after SpawnBatch returns"
+}
+
 // inSystemPanic is the message of the panic raised by a structural change
 // made while a schedule stage runs.
 func inSystemPanic(op string) string {

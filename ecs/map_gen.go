@@ -51,7 +51,8 @@ func (m *Map2[A, B]) Spawn(a A, b B) Entity {
 // SpawnBatch creates n entities with these components, growing the storage
 // once; init, if not nil, sets up each one's values (they start zero). i
 // counts the entities of the batch before ent. Panics if a query is
-// iterating. [Map2.SpawnBatchColumns] is faster when init is simple.
+// iterating, and if init spawns, despawns, adds or removes (queue that in
+// [Commands]). [Map2.SpawnBatchColumns] is faster when init is simple.
 func (m *Map2[A, B]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B)) {
 	if init == nil {
 		m.SpawnBatchColumns(n, nil)
@@ -73,7 +74,8 @@ func (m *Map2[A, B]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B))
 // slices are valid only during the call. Faster than [Map2.SpawnBatch]
 // when init is simple: the loop over a block is the caller's own code,
 // compiled with its body, where SpawnBatch calls init once per entity.
-// Panics if a query is iterating.
+// Panics if a query is iterating; init may not spawn, despawn, add or
+// remove (that panics too: queue it in [Commands]).
 //
 //	m.SpawnBatchColumns(1000, func(first int, ents []ecs.Entity, as []A, bs []B) {
 //		for i := range ents {
@@ -89,6 +91,10 @@ func (m *Map2[A, B]) SpawnBatchColumns(n int, init func(first int, ents []Entity
 	tick := w.writeTick()
 	t := m.table
 	t.reserve(n)
+	if init != nil {
+		w.lockForInit()
+		defer w.unlockForInit()
+	}
 	// Work in blocks that stay in cache: zeroing a block and then running
 	// init over it touches each line once, not twice.
 	for done := 0; done < n; {
@@ -231,7 +237,8 @@ func (m *Map3[A, B, C]) Spawn(a A, b B, c C) Entity {
 // SpawnBatch creates n entities with these components, growing the storage
 // once; init, if not nil, sets up each one's values (they start zero). i
 // counts the entities of the batch before ent. Panics if a query is
-// iterating. [Map3.SpawnBatchColumns] is faster when init is simple.
+// iterating, and if init spawns, despawns, adds or removes (queue that in
+// [Commands]). [Map3.SpawnBatchColumns] is faster when init is simple.
 func (m *Map3[A, B, C]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B, c *C)) {
 	if init == nil {
 		m.SpawnBatchColumns(n, nil)
@@ -254,7 +261,8 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *
 // slices are valid only during the call. Faster than [Map3.SpawnBatch]
 // when init is simple: the loop over a block is the caller's own code,
 // compiled with its body, where SpawnBatch calls init once per entity.
-// Panics if a query is iterating.
+// Panics if a query is iterating; init may not spawn, despawn, add or
+// remove (that panics too: queue it in [Commands]).
 //
 //	m.SpawnBatchColumns(1000, func(first int, ents []ecs.Entity, as []A, bs []B, cs []C) {
 //		for i := range ents {
@@ -270,6 +278,10 @@ func (m *Map3[A, B, C]) SpawnBatchColumns(n int, init func(first int, ents []Ent
 	tick := w.writeTick()
 	t := m.table
 	t.reserve(n)
+	if init != nil {
+		w.lockForInit()
+		defer w.unlockForInit()
+	}
 	// Work in blocks that stay in cache: zeroing a block and then running
 	// init over it touches each line once, not twice.
 	for done := 0; done < n; {
@@ -435,7 +447,8 @@ func (m *Map4[A, B, C, D]) Spawn(a A, b B, c C, d D) Entity {
 // SpawnBatch creates n entities with these components, growing the storage
 // once; init, if not nil, sets up each one's values (they start zero). i
 // counts the entities of the batch before ent. Panics if a query is
-// iterating. [Map4.SpawnBatchColumns] is faster when init is simple.
+// iterating, and if init spawns, despawns, adds or removes (queue that in
+// [Commands]). [Map4.SpawnBatchColumns] is faster when init is simple.
 func (m *Map4[A, B, C, D]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B, c *C, d *D)) {
 	if init == nil {
 		m.SpawnBatchColumns(n, nil)
@@ -459,7 +472,8 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, init func(i int, ent Entity, a *A, 
 // slices are valid only during the call. Faster than [Map4.SpawnBatch]
 // when init is simple: the loop over a block is the caller's own code,
 // compiled with its body, where SpawnBatch calls init once per entity.
-// Panics if a query is iterating.
+// Panics if a query is iterating; init may not spawn, despawn, add or
+// remove (that panics too: queue it in [Commands]).
 //
 //	m.SpawnBatchColumns(1000, func(first int, ents []ecs.Entity, as []A, bs []B, cs []C, ds []D) {
 //		for i := range ents {
@@ -475,6 +489,10 @@ func (m *Map4[A, B, C, D]) SpawnBatchColumns(n int, init func(first int, ents []
 	tick := w.writeTick()
 	t := m.table
 	t.reserve(n)
+	if init != nil {
+		w.lockForInit()
+		defer w.unlockForInit()
+	}
 	// Work in blocks that stay in cache: zeroing a block and then running
 	// init over it touches each line once, not twice.
 	for done := 0; done < n; {
@@ -663,7 +681,8 @@ func (m *Map5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) Entity {
 // SpawnBatch creates n entities with these components, growing the storage
 // once; init, if not nil, sets up each one's values (they start zero). i
 // counts the entities of the batch before ent. Panics if a query is
-// iterating. [Map5.SpawnBatchColumns] is faster when init is simple.
+// iterating, and if init spawns, despawns, adds or removes (queue that in
+// [Commands]). [Map5.SpawnBatchColumns] is faster when init is simple.
 func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B, c *C, d *D, e *E)) {
 	if init == nil {
 		m.SpawnBatchColumns(n, nil)
@@ -688,7 +707,8 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, init func(i int, ent Entity, a *
 // slices are valid only during the call. Faster than [Map5.SpawnBatch]
 // when init is simple: the loop over a block is the caller's own code,
 // compiled with its body, where SpawnBatch calls init once per entity.
-// Panics if a query is iterating.
+// Panics if a query is iterating; init may not spawn, despawn, add or
+// remove (that panics too: queue it in [Commands]).
 //
 //	m.SpawnBatchColumns(1000, func(first int, ents []ecs.Entity, as []A, bs []B, cs []C, ds []D, es []E) {
 //		for i := range ents {
@@ -704,6 +724,10 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchColumns(n int, init func(first int, ents
 	tick := w.writeTick()
 	t := m.table
 	t.reserve(n)
+	if init != nil {
+		w.lockForInit()
+		defer w.unlockForInit()
+	}
 	// Work in blocks that stay in cache: zeroing a block and then running
 	// init over it touches each line once, not twice.
 	for done := 0; done < n; {
@@ -915,7 +939,8 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) Entity {
 // SpawnBatch creates n entities with these components, growing the storage
 // once; init, if not nil, sets up each one's values (they start zero). i
 // counts the entities of the batch before ent. Panics if a query is
-// iterating. [Map6.SpawnBatchColumns] is faster when init is simple.
+// iterating, and if init spawns, despawns, adds or removes (queue that in
+// [Commands]). [Map6.SpawnBatchColumns] is faster when init is simple.
 func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B, c *C, d *D, e *E, f *F)) {
 	if init == nil {
 		m.SpawnBatchColumns(n, nil)
@@ -941,7 +966,8 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, init func(i int, ent Entity, 
 // slices are valid only during the call. Faster than [Map6.SpawnBatch]
 // when init is simple: the loop over a block is the caller's own code,
 // compiled with its body, where SpawnBatch calls init once per entity.
-// Panics if a query is iterating.
+// Panics if a query is iterating; init may not spawn, despawn, add or
+// remove (that panics too: queue it in [Commands]).
 //
 //	m.SpawnBatchColumns(1000, func(first int, ents []ecs.Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F) {
 //		for i := range ents {
@@ -957,6 +983,10 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchColumns(n int, init func(first int, e
 	tick := w.writeTick()
 	t := m.table
 	t.reserve(n)
+	if init != nil {
+		w.lockForInit()
+		defer w.unlockForInit()
+	}
 	// Work in blocks that stay in cache: zeroing a block and then running
 	// init over it touches each line once, not twice.
 	for done := 0; done < n; {

@@ -28,7 +28,8 @@ type World struct {
 	changeReaders map[ComponentID]*changeReaders
 
 	changeTick atomic.Uint32 // advanced by each query run
-	locks      atomic.Int32  // queries iterating now
+	locks      atomic.Int32  // queries iterating now, and batch inits running
+	batchInits atomic.Int32  // batch spawn init callbacks running (each holds a lock too)
 	inSystems  atomic.Int32  // a schedule stage is running: structural changes panic
 
 	frame     uint64 // frames completed: advanced by Tick

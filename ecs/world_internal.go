@@ -24,11 +24,26 @@ func (w *World) writeTick() uint32 { return w.changeTick.Load() + 1 }
 
 func (w *World) checkUnlocked(op string) {
 	if w.locks.Load() != 0 {
+		if w.batchInits.Load() != 0 {
+			panic(batchInitPanic(op))
+		}
 		panic(lockedPanic(op))
 	}
 	if w.inSystems.Load() != 0 {
 		panic(inSystemPanic(op))
 	}
+}
+
+// lockForInit keeps structural changes out while a batch spawn's init runs:
+// they would move the rows init is setting up. unlockForInit ends it.
+func (w *World) lockForInit() {
+	w.locks.Add(1)
+	w.batchInits.Add(1)
+}
+
+func (w *World) unlockForInit() {
+	w.batchInits.Add(-1)
+	w.locks.Add(-1)
 }
 
 func (w *World) allocEntity() Entity {

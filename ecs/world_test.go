@@ -199,6 +199,37 @@ func TestSpawnBatchColumns(t *testing.T) {
 	}
 }
 
+// TestSpawnBatchInitMayNotChangeStructure: a despawn or spawn from a batch
+// init would move the rows it is setting up; it panics with a message that
+// names the fix, and the world is usable afterwards.
+func TestSpawnBatchInitMayNotChangeStructure(t *testing.T) {
+	w := NewWorld()
+	m := NewMap2[Position, Velocity](w)
+	for name, init := range map[string]func(i int, e Entity, p *Position, v *Velocity){
+		"Despawn": func(i int, e Entity, _ *Position, _ *Velocity) { _ = w.Despawn(e) },
+		"Spawn":   func(i int, e Entity, _ *Position, _ *Velocity) { m.Spawn(Position{}, Velocity{}) },
+	} {
+		msg := func() (msg string) {
+			defer func() { msg, _ = recover().(string) }()
+			m.SpawnBatch(10, init)
+			return ""
+		}()
+		if !strings.Contains(msg, name+" inside a SpawnBatch init") || !strings.Contains(msg, "ecs.Commands") {
+			t.Errorf("%s in init: panic %q", name, msg)
+		}
+	}
+	before := w.Len()
+	e := m.Spawn(Position{X: 1}, Velocity{})
+	if err := w.Despawn(e); err != nil || w.Len() != before {
+		t.Errorf("world still locked after the panics: %v", err)
+	}
+	for p := range NewQuery1[Position](w).All() {
+		if p.X != 0 {
+			t.Errorf("stray value %v", *p)
+		}
+	}
+}
+
 func TestSetAndErrors(t *testing.T) {
 	w := NewWorld()
 	hp := NewMap[Health](w)

@@ -273,7 +273,8 @@ func (m *Map{{.N}}[{{.TypeList}}]) Spawn({{.Join "v T" ", "}}) Entity {
 // SpawnBatch creates n entities with these components, growing the storage
 // once; init, if not nil, sets up each one's values (they start zero). i
 // counts the entities of the batch before ent. Panics if a query is
-// iterating. [Map{{.N}}.SpawnBatchColumns] is faster when init is simple.
+// iterating, and if init spawns, despawns, adds or removes (queue that in
+// [Commands]). [Map{{.N}}.SpawnBatchColumns] is faster when init is simple.
 func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatch(n int, init func(i int, ent Entity, {{.Join "v *T" ", "}})) {
 	if init == nil {
 		m.SpawnBatchColumns(n, nil)
@@ -294,7 +295,8 @@ func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatch(n int, init func(i int, ent Entity
 // slices are valid only during the call. Faster than [Map{{.N}}.SpawnBatch]
 // when init is simple: the loop over a block is the caller's own code,
 // compiled with its body, where SpawnBatch calls init once per entity.
-// Panics if a query is iterating.
+// Panics if a query is iterating; init may not spawn, despawn, add or
+// remove (that panics too: queue it in [Commands]).
 //
 //	m.SpawnBatchColumns(1000, func(first int, ents []ecs.Entity, {{.Join "vs []T" ", "}}) {
 //		for i := range ents {
@@ -310,6 +312,10 @@ func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatchColumns(n int, init func(first int,
 	tick := w.writeTick()
 	t := m.table
 	t.reserve(n)
+	if init != nil {
+		w.lockForInit()
+		defer w.unlockForInit()
+	}
 	// Work in blocks that stay in cache: zeroing a block and then running
 	// init over it touches each line once, not twice.
 	for done := 0; done < n; {
