@@ -229,14 +229,20 @@ func warmWorld(n int) (*World, *Map2[bPos, bVel]) {
 }
 
 func BenchmarkSpawn2(b *testing.B) {
+	warmSpawn(b, "n=1000000", spawnEach)
+}
+
+// warmSpawn times spawn of a million entities into a fresh warmWorld each
+// run, the world's set-up untimed.
+func warmSpawn(b *testing.B, name string, spawn func(m *Map2[bPos, bVel], n int)) {
 	const n = 1_000_000
-	b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+	b.Run(name, func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			b.StopTimer()
 			_, m := warmWorld(n)
 			b.StartTimer()
-			spawnEach(m, n)
+			spawn(m, n)
 		}
 		perEntity(b, n)
 	})
@@ -263,27 +269,8 @@ func spawnBatchColumns(m *Map2[bPos, bVel], n int) {
 // batch: n= through SpawnBatch (init called per entity), init=columns/n=
 // through SpawnBatchColumns (init called per block of 256), the same values.
 func BenchmarkSpawn2Batch(b *testing.B) {
-	const n = 1_000_000
-	b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			_, m := warmWorld(n)
-			b.StartTimer()
-			spawnBatch(m, n)
-		}
-		perEntity(b, n)
-	})
-	b.Run(fmt.Sprintf("init=columns/n=%d", n), func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			_, m := warmWorld(n)
-			b.StartTimer()
-			spawnBatchColumns(m, n)
-		}
-		perEntity(b, n)
-	})
+	warmSpawn(b, "n=1000000", spawnBatch)
+	warmSpawn(b, "init=columns/n=1000000", spawnBatchColumns)
 }
 
 // plainStore is what a batch spawn must write in plain Go, with nothing

@@ -33,6 +33,31 @@ func engines(b *testing.B, name string, arkRun, ecsRun func(b *testing.B)) {
 	b.Run(name+"/engine=ecs", ecsRun)
 }
 
+// each times run over and over on the same state, n entities a run.
+func each(n int, run func()) func(b *testing.B) {
+	return func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			run()
+		}
+		perEntity(b, n)
+	}
+}
+
+// fresh times run on a new state from setup each time, setup untimed.
+func fresh[S any](n int, setup func() S, run func(S)) func(b *testing.B) {
+	return func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			st := setup()
+			b.StartTimer()
+			run(st)
+		}
+		perEntity(b, n)
+	}
+}
+
 //go:noinline
 func arkMoveNext(f *ark.Filter2[position, velocity]) {
 	q := f.Query()
@@ -114,39 +139,9 @@ func BenchmarkQuery2(b *testing.B) {
 	af := ark.NewFilter2[position, velocity](aw)
 	ew, _ := ecsWorld(million)
 	eq := ecs.NewQuery2[position, velocity](ew, ecs.Write[position]())
-	engines(b, "loop=next", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			arkMoveNext(af)
-		}
-		perEntity(b, million)
-	}, func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			ecsMoveNext(eq)
-		}
-		perEntity(b, million)
-	})
-	b.Run("loop=range/engine=ecs", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			ecsMoveAll(eq)
-		}
-		perEntity(b, million)
-	})
-	engines(b, "loop=columns", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			arkMoveColumns(af)
-		}
-		perEntity(b, million)
-	}, func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			ecsMoveColumns(eq)
-		}
-		perEntity(b, million)
-	})
+	engines(b, "loop=next", each(million, func() { arkMoveNext(af) }), each(million, func() { ecsMoveNext(eq) }))
+	b.Run("loop=range/engine=ecs", each(million, func() { ecsMoveAll(eq) }))
+	engines(b, "loop=columns", each(million, func() { arkMoveColumns(af) }), each(million, func() { ecsMoveColumns(eq) }))
 }
 
 //go:noinline
@@ -190,6 +185,11 @@ func arkSpawnBatchZero(m *ark.Map2[position, velocity], n int) { m.NewBatchFn(n,
 //go:noinline
 func ecsSpawnBatchZero(m *ecs.Map2[position, velocity], n int) { m.SpawnBatch(n, nil) }
 
+type (
+	arkMap2 = ark.Map2[position, velocity]
+	ecsMap2 = ecs.Map2[position, velocity]
+)
+
 // arkWarm and ecsWarm return a world that held a million moving entities
 // and removed them all: storage grown, as in a game with churn.
 func arkWarm() *ark.Map2[position, velocity] {
@@ -213,73 +213,13 @@ func ecsWarm() *ecs.Map2[position, velocity] {
 // (and, for ecs, per block of 256: SpawnBatchColumns), and as one batch of
 // zero values.
 func BenchmarkSpawn2(b *testing.B) {
-	engines(b, "mode=each", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			m := arkWarm()
-			b.StartTimer()
-			arkSpawnEach(m, million)
-		}
-		perEntity(b, million)
-	}, func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			m := ecsWarm()
-			b.StartTimer()
-			ecsSpawnEach(m, million)
-		}
-		perEntity(b, million)
-	})
-	engines(b, "mode=batch", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			m := arkWarm()
-			b.StartTimer()
-			arkSpawnBatch(m, million)
-		}
-		perEntity(b, million)
-	}, func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			m := ecsWarm()
-			b.StartTimer()
-			ecsSpawnBatch(m, million)
-		}
-		perEntity(b, million)
-	})
-	b.Run("mode=batch-columns/engine=ecs", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			m := ecsWarm()
-			b.StartTimer()
-			ecsSpawnBatchColumns(m, million)
-		}
-		perEntity(b, million)
-	})
-	engines(b, "mode=batch-zero", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			m := arkWarm()
-			b.StartTimer()
-			arkSpawnBatchZero(m, million)
-		}
-		perEntity(b, million)
-	}, func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			m := ecsWarm()
-			b.StartTimer()
-			ecsSpawnBatchZero(m, million)
-		}
-		perEntity(b, million)
-	})
+	engines(b, "mode=each", fresh(million, arkWarm, func(m *arkMap2) { arkSpawnEach(m, million) }),
+		fresh(million, ecsWarm, func(m *ecsMap2) { ecsSpawnEach(m, million) }))
+	engines(b, "mode=batch", fresh(million, arkWarm, func(m *arkMap2) { arkSpawnBatch(m, million) }),
+		fresh(million, ecsWarm, func(m *ecsMap2) { ecsSpawnBatch(m, million) }))
+	b.Run("mode=batch-columns/engine=ecs", fresh(million, ecsWarm, func(m *ecsMap2) { ecsSpawnBatchColumns(m, million) }))
+	engines(b, "mode=batch-zero", fresh(million, arkWarm, func(m *arkMap2) { arkSpawnBatchZero(m, million) }),
+		fresh(million, ecsWarm, func(m *ecsMap2) { ecsSpawnBatchZero(m, million) }))
 }
 
 //go:noinline
@@ -298,25 +238,19 @@ func ecsDespawnAll(w *ecs.World, ents []ecs.Entity) {
 
 // BenchmarkDespawn removes a million entities in spawn order.
 func BenchmarkDespawn(b *testing.B) {
-	engines(b, "n=1000000", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			w, ents := arkWorld(million)
-			b.StartTimer()
-			arkDespawnAll(w, ents)
-		}
-		perEntity(b, million)
-	}, func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			w, ents := ecsWorld(million)
-			b.StartTimer()
-			ecsDespawnAll(w, ents)
-		}
-		perEntity(b, million)
-	})
+	type arkState struct {
+		w    *ark.World
+		ents []ark.Entity
+	}
+	type ecsState struct {
+		w    *ecs.World
+		ents []ecs.Entity
+	}
+	engines(b, "n=1000000",
+		fresh(million, func() arkState { w, ents := arkWorld(million); return arkState{w, ents} },
+			func(s arkState) { arkDespawnAll(s.w, s.ents) }),
+		fresh(million, func() ecsState { w, ents := ecsWorld(million); return ecsState{w, ents} },
+			func(s ecsState) { ecsDespawnAll(s.w, s.ents) }))
 }
 
 //go:noinline
@@ -339,23 +273,11 @@ func ecsAddRemove(m *ecs.Map[tag], ents []ecs.Entity) {
 // BenchmarkAddRemove adds a tag to each of a million entities and removes
 // it again: two archetype moves; ns per add+remove pair.
 func BenchmarkAddRemove(b *testing.B) {
-	engines(b, "n=1000000", func(b *testing.B) {
-		w, ents := arkWorld(million)
-		m := ark.NewMap[tag](w)
-		b.ReportAllocs()
-		for b.Loop() {
-			arkAddRemove(m, ents)
-		}
-		perEntity(b, million)
-	}, func(b *testing.B) {
-		w, ents := ecsWorld(million)
-		m := ecs.NewMap[tag](w)
-		b.ReportAllocs()
-		for b.Loop() {
-			ecsAddRemove(m, ents)
-		}
-		perEntity(b, million)
-	})
+	aw, aents := arkWorld(million)
+	am := ark.NewMap[tag](aw)
+	ew, eents := ecsWorld(million)
+	em := ecs.NewMap[tag](ew)
+	engines(b, "n=1000000", each(million, func() { arkAddRemove(am, aents) }), each(million, func() { ecsAddRemove(em, eents) }))
 }
 
 //go:noinline
@@ -398,25 +320,7 @@ func BenchmarkGet(b *testing.B) {
 			ashuf[i], eshuf[i] = aents[j], eents[j]
 		}
 		am, em := ark.NewMap[position](aw), ecs.NewMap[position](ew)
-		engines(b, fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				arkGetAll(am, ashuf)
-			}
-			perEntity(b, n)
-		}, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				ecsGetAll(em, eshuf)
-			}
-			perEntity(b, n)
-		})
-		b.Run(fmt.Sprintf("n=%d/read/engine=ecs", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				ecsReadAll(em, eshuf)
-			}
-			perEntity(b, n)
-		})
+		engines(b, fmt.Sprintf("n=%d", n), each(n, func() { arkGetAll(am, ashuf) }), each(n, func() { ecsGetAll(em, eshuf) }))
+		b.Run(fmt.Sprintf("n=%d/read/engine=ecs", n), each(n, func() { ecsReadAll(em, eshuf) }))
 	}
 }
