@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 )
 
@@ -184,13 +185,16 @@ func (w *World) NewValue(id ComponentID, fields map[string]any) (reflect.Value, 
 	}
 	in := w.reg.regs[id].info
 	v := reflect.New(in.Type).Elem()
-	if err := fillValue(v, in.Short, fields); err != nil {
+	if err := w.fillValue(v, in.Short, fields, false); err != nil {
 		return reflect.Value{}, err
 	}
 	return v, nil
 }
 
-func fillValue(v reflect.Value, path string, x any) error {
+// fillValue sets v from x (a map of fields, a list, a plain value) as
+// [World.SetField] would; nonFinite is the enclosing field's opt-in to NaN
+// and ±Inf.
+func (w *World) fillValue(v reflect.Value, path string, x any, nonFinite bool) error {
 	switch val := x.(type) {
 	case nil:
 		return nil
@@ -208,7 +212,7 @@ func fillValue(v reflect.Value, path string, x any) error {
 			if !ok || !f.IsExported() || len(f.Index) != 1 {
 				return fmt.Errorf("ecs: %s has no field %s", path, k)
 			}
-			if err := fillValue(v.Field(f.Index[0]), path+"."+k, val[k]); err != nil {
+			if err := w.fillValue(v.Field(f.Index[0]), path+"."+k, val[k], allowsNonFinite(f)); err != nil {
 				return err
 			}
 		}
@@ -225,13 +229,13 @@ func fillValue(v reflect.Value, path string, x any) error {
 			return fmt.Errorf("ecs: %s is a %s, not a list", path, v.Type())
 		}
 		for i, e := range val {
-			if err := fillValue(v.Index(i), fmt.Sprintf("%s[%d]", path, i), e); err != nil {
+			if err := w.fillValue(v.Index(i), fmt.Sprintf("%s[%d]", path, i), e, nonFinite); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return setValue(path, v, x)
+	return w.setValue(path, v, x, nonFinite)
 }
 
 // AddValue gives e the component id with value v (of the component's
@@ -265,19 +269,32 @@ type TableCopy struct {
 // CopyTables copies every non-empty archetype: what a snapshot takes on the
 // game goroutine, at memory speed; turn it into anything slower elsewhere.
 // Sparse components are not in tables: see [World.CopySparse].
-func (w *World) CopyTables() []TableCopy {
+func (w *World) CopyTables() []TableCopy { return w.CopyTablesFor(Filter{}, nil) }
+
+// CopyTablesFor copies the non-empty archetypes that f's component tests
+// on table components (With, Changed, Added, Without) admit, each with its
+// entities and only the columns of cols it has (every column if cols is
+// nil); Columns and Components then list those. Row tests (ticks, sparse
+// components, Parent, Match) are not applied: pair it with [World.Scan]
+// to find the rows. Memory copies only, as CopyTables.
+func (w *World) CopyTablesFor(f Filter, cols []ComponentID) []TableCopy {
+	all, none := w.tableMasks(f)
 	var out []TableCopy
 	for _, t := range w.tables {
-		if t.len() == 0 {
+		if t.len() == 0 || !t.mask.ContainsAll(&all) || t.mask.ContainsAny(&none) {
 			continue
 		}
-		c := TableCopy{ID: t.id, Components: append([]ComponentID(nil), t.ids...), Entities: append([]Entity(nil), t.entities...)}
-		for j := range t.cols {
+		c := TableCopy{ID: t.id, Entities: append([]Entity(nil), t.entities...)}
+		for j, id := range t.ids {
+			if cols != nil && !slices.Contains(cols, id) {
+				continue
+			}
 			src := t.cols[j].value(0).Addr() // first element
 			n := t.len()
 			typ := src.Type().Elem()
 			dst := reflect.MakeSlice(reflect.SliceOf(typ), n, n)
 			reflect.Copy(dst, reflect.NewAt(reflect.ArrayOf(n, typ), src.UnsafePointer()).Elem())
+			c.Components = append(c.Components, id)
 			c.Columns = append(c.Columns, dst)
 		}
 		out = append(out, c)
@@ -328,4 +345,36 @@ func rowPasses(changed, added []*colTicks, row int, since uint32) bool {
 		}
 	}
 	return true
+}
+
+// CandidateRows counts the rows of the archetypes that f's tests on table
+// components admit: an upper bound on [World.Scan]'s total, in
+// O(archetypes), for a caller deciding what a scan will cost.
+func (w *World) CandidateRows(f Filter) int {
+	all, none := w.tableMasks(f)
+	n := 0
+	for _, t := range w.tables {
+		if t.mask.ContainsAll(&all) && !t.mask.ContainsAny(&none) {
+			n += t.len()
+		}
+	}
+	return n
+}
+
+// tableMasks builds the masks of f's tests on table components: what a
+// table must have (With, Changed, Added) and must not (Without).
+func (w *World) tableMasks(f Filter) (all, none Mask) {
+	for _, ids := range [][]ComponentID{f.With, f.Changed, f.Added} {
+		for _, id := range ids {
+			if int(id) < len(w.sparse) && w.sparse[id] == nil {
+				all.Set(id)
+			}
+		}
+	}
+	for _, id := range f.Without {
+		if int(id) < len(w.sparse) && w.sparse[id] == nil {
+			none.Set(id)
+		}
+	}
+	return all, none
 }

@@ -69,3 +69,20 @@ func inSystemPanic(op string) string {
 		"from a system must go through its command buffer (the *Commands the schedule passes it), " +
 		"applied at the end of the stage"
 }
+
+// issued reports whether the world ever handed out e: it is alive, or it
+// names an earlier generation of a slot in use (a stale handle). The zero
+// handle and handles from the future are not issued.
+func (w *World) issued(e Entity) bool {
+	if e.IsZero() || int(e.index) >= len(w.records) {
+		return false
+	}
+	rec := &w.records[e.index]
+	switch {
+	case rec.gen == e.gen:
+		return rec.table != deadTable || e.gen == maxGeneration
+	case newer(e.gen, rec.gen):
+		return false
+	}
+	return true
+}

@@ -31,14 +31,16 @@ func (w *World) Archetypes() []ArchetypeInfo {
 }
 
 // ArchetypeEntities returns up to limit entities of archetype id from row
-// offset on, in row order, and the archetype's row count.
+// offset on, in row order, and the archetype's row count. An unknown
+// archetype has no rows; a negative offset or a limit of 0 or less gives
+// no entities.
 func (w *World) ArchetypeEntities(id uint32, offset, limit int) ([]Entity, int) {
 	if int(id) >= len(w.tables) {
 		return nil, 0
 	}
 	t := w.tables[id]
 	n := t.len()
-	if offset >= n || limit <= 0 {
+	if offset < 0 || offset >= n || limit <= 0 {
 		return nil, n
 	}
 	end := min(n, offset+limit)

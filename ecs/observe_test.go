@@ -56,4 +56,11 @@ func TestObservationAPI(t *testing.T) {
 	if got, _ := w.ArchetypeEntities(tb, 1, 10); len(got) != 2 {
 		t.Errorf("ArchetypeEntities = %v", got)
 	}
+	// Out-of-range arguments give nothing, never a panic.
+	for _, c := range []struct{ off, lim int }{{-5, 10}, {-1 << 62, 1}, {1 << 62, 10}, {0, -3}, {1, 1 << 62}} {
+		got, n := w.ArchetypeEntities(tb, c.off, c.lim)
+		if c.lim == 1<<62 && len(got) != 2 || c.lim != 1<<62 && len(got) != 0 || n != 3 {
+			t.Errorf("ArchetypeEntities(off %d, lim %d) = %v, %d", c.off, c.lim, got, n)
+		}
+	}
 }

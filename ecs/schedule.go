@@ -57,6 +57,8 @@ type stage struct {
 	pending []int32
 	ready   []int
 	left    int
+	running int          // systems running now
+	caught  *SystemPanic // the first panic of this run
 }
 
 type system struct {
@@ -96,7 +98,10 @@ func (s *Schedule) Add(name string, fn SystemFunc, access ...Access) {
 	st.systems = append(st.systems, sys)
 }
 
-// Run runs every stage in order on w.
+// Run runs every stage in order on w. If a system panics, Run panics on the
+// calling goroutine with a [*SystemPanic] naming it, once the systems
+// running beside it have returned; later systems and stages do not run, and
+// the stage's commands are not applied.
 func (s *Schedule) Run(w *World) {
 	for _, st := range s.stages {
 		for _, sys := range st.systems { // buffers made here, not by systems running at once
@@ -108,14 +113,20 @@ func (s *Schedule) Run(w *World) {
 		// buffers only, in either mode, so a system written for one mode
 		// works in the other.
 		w.inSystems.Add(1)
+		var caught *SystemPanic
 		if s.Parallel && len(st.systems) > 1 {
-			st.runParallel(w)
+			caught = st.runParallel(w)
 		} else {
 			for _, sys := range st.systems {
-				sys.run(w)
+				if caught = sys.runCaught(w); caught != nil {
+					break
+				}
 			}
 		}
 		w.inSystems.Add(-1)
+		if caught != nil {
+			panic(caught)
+		}
 		for _, sys := range st.systems {
 			if sys.cmds != nil && sys.cmds.Len() > 0 {
 				_ = sys.cmds.Apply() // skipped commands were for entities already gone
@@ -173,8 +184,10 @@ func (st *stage) plan() {
 // runParallel runs the stage's systems on up to GOMAXPROCS goroutines (the
 // caller's included), each system once all earlier conflicting ones are done.
 // Of the systems ready, a worker takes the one heading the longest chain of
-// systems waiting on it, so the critical path starts first.
-func (st *stage) runParallel(w *World) {
+// systems waiting on it, so the critical path starts first. A system's panic
+// is caught on its worker: no system starts after it, the ones running are
+// waited for, and the first panic is returned.
+func (st *stage) runParallel(w *World) *SystemPanic {
 	if st.planned != len(st.systems) {
 		st.plan()
 	}
@@ -186,24 +199,28 @@ func (st *stage) runParallel(w *World) {
 			st.ready = append(st.ready, i)
 		}
 	}
-	st.left = n
+	st.left, st.running, st.caught = n, 0, nil
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), n) - 1 {
 		wg.Go(func() { st.work(w) })
 	}
 	st.work(w)
 	wg.Wait()
+	caught := st.caught
+	st.caught = nil
+	return caught
 }
 
 // work runs ready systems until every system of the stage has run.
 func (st *stage) work(w *World) {
 	st.mu.Lock()
 	for {
-		if st.left == 0 {
+		if st.left == 0 || (st.caught != nil && st.running == 0) {
+			st.wake.Broadcast()
 			st.mu.Unlock()
 			return
 		}
-		if len(st.ready) == 0 {
+		if len(st.ready) == 0 || st.caught != nil {
 			st.wake.Wait()
 			continue
 		}
@@ -215,11 +232,16 @@ func (st *stage) work(w *World) {
 		}
 		i := st.ready[best]
 		st.ready = append(st.ready[:best], st.ready[best+1:]...)
+		st.running++
 		st.mu.Unlock()
 
-		st.systems[i].run(w)
+		caught := st.systems[i].runCaught(w)
 
 		st.mu.Lock()
+		st.running--
+		if caught != nil && st.caught == nil {
+			st.caught = caught
+		}
 		st.left--
 		for _, j := range st.after[i] {
 			if st.pending[j]--; st.pending[j] == 0 {

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // SetField sets one field of one of e's components from a path and a value,
@@ -23,6 +24,12 @@ import (
 // unless the whole path resolves and the value fits; the error says what is
 // wrong, in words: "component Position has no field Z", "Health.HP wants a
 // number, got \"abc\"". The field is marked changed.
+//
+// A value is refused unless it is exactly what the field holds: NaN and
+// ±Inf go only into float fields tagged `ecs:"nonfinite"` (a game opts in
+// per field; most game code cannot survive them), integers must be whole
+// and in range, strings valid UTF-8, and an entity field takes only a handle
+// the world issued (alive or not) or the zero handle.
 func (w *World) SetField(e Entity, path string, value any) error {
 	var buf [8]pathSeg
 	segs, err := splitPath(buf[:0], path)
@@ -43,18 +50,32 @@ func (w *World) SetField(e Entity, path string, value any) error {
 		}
 		return &EntityError{Entity: e, Reason: "has no " + info.Short}
 	}
-	target, err := walkPath(comp, info.Short, segs)
+	target, nonFinite, err := walkPath(comp, info.Short, segs)
 	if err != nil {
 		return err
 	}
 	if len(segs) == 1 && len(segs[0].index) == 0 {
 		return fmt.Errorf("ecs: %s: name a field to set, like %s.%s", path, info.Short, firstField(info))
 	}
-	if err := setValue(path, target, value); err != nil {
+	if err := w.setValue(path, target, value, nonFinite); err != nil {
 		return err
 	}
 	w.markChanged(e, info.ID)
 	return nil
+}
+
+// nonFiniteTag is the struct tag that lets a float field take NaN and ±Inf
+// from SetField and NewValue.
+const nonFiniteTag = "nonfinite"
+
+// allowsNonFinite reports whether field f opted in to NaN and ±Inf.
+func allowsNonFinite(f reflect.StructField) bool {
+	for opt := range strings.SplitSeq(f.Tag.Get("ecs"), ",") {
+		if strings.TrimSpace(opt) == nonFiniteTag {
+			return true
+		}
+	}
+	return false
 }
 
 func firstField(info ComponentInfo) string {
@@ -103,32 +124,35 @@ func splitPath(segs []pathSeg, path string) ([]pathSeg, error) {
 	return segs, nil
 }
 
-// walkPath follows segs from the component value to the field to set.
-func walkPath(v reflect.Value, compName string, segs []pathSeg) (reflect.Value, error) {
+// walkPath follows segs from the component value to the field to set, and
+// reports whether the last struct field on the way allows non-finite floats.
+func walkPath(v reflect.Value, compName string, segs []pathSeg) (reflect.Value, bool, error) {
 	at := compName
+	nonFinite := false
 	v, err := indexInto(v, at, segs[0].index)
 	if err != nil {
-		return v, err
+		return v, false, err
 	}
 	for i, seg := range segs[1:] {
 		if v.Kind() != reflect.Struct {
-			return v, fmt.Errorf("ecs: %s is a %s, not a struct: it has no field %s", at, v.Type(), seg.name)
+			return v, false, fmt.Errorf("ecs: %s is a %s, not a struct: it has no field %s", at, v.Type(), seg.name)
 		}
 		f, ok := v.Type().FieldByName(seg.name)
 		if !ok || !f.IsExported() || len(f.Index) != 1 {
 			if i == 0 {
-				return v, fmt.Errorf("ecs: component %s has no field %s", compName, seg.name)
+				return v, false, fmt.Errorf("ecs: component %s has no field %s", compName, seg.name)
 			}
-			return v, fmt.Errorf("ecs: %s has no field %s", at, seg.name)
+			return v, false, fmt.Errorf("ecs: %s has no field %s", at, seg.name)
 		}
+		nonFinite = allowsNonFinite(f)
 		v = v.Field(f.Index[0])
 		at += "." + seg.name
 		if v, err = indexInto(v, at, seg.index); err != nil {
-			return v, err
+			return v, false, err
 		}
 		at += indexSuffix(seg.index)
 	}
-	return v, nil
+	return v, nonFinite, nil
 }
 
 func indexSuffix(idx []int) string {
@@ -156,31 +180,35 @@ func indexInto(v reflect.Value, at string, idx []int) (reflect.Value, error) {
 }
 
 // setValue stores value into target, a settable field of a component, or
-// says why it cannot; target is untouched on error.
-func setValue(path string, target reflect.Value, value any) error {
+// says why it cannot; target is untouched on error. nonFinite lets a float
+// field take NaN and ±Inf.
+func (w *World) setValue(path string, target reflect.Value, value any, nonFinite bool) error {
 	t := target.Type()
 	if t == entityType {
+		var e Entity
 		switch x := value.(type) {
 		case Entity:
-			target.Set(reflect.ValueOf(x))
-			return nil
+			e = x
 		case string:
-			e, err := ParseEntity(x)
-			if err != nil {
-				return fmt.Errorf("ecs: %s wants an entity like 42v3, got %q", path, x)
+			var err error
+			if e, err = ParseEntity(x); err != nil {
+				return fmt.Errorf("ecs: %s wants an entity like 42v3, got %s", path, describe(x))
 			}
-			target.Set(reflect.ValueOf(e))
-			return nil
 		case int64, uint64, int:
 			// The packed form tools send: generation << 32 | index.
 			u, _ := asInt(path, x)
 			if w, ok := x.(uint64); ok {
 				u = int64(w)
 			}
-			target.Set(reflect.ValueOf(EntityOf(uint32(uint64(u)), uint32(uint64(u)>>32))))
-			return nil
+			e = EntityOf(uint32(uint64(u)), uint32(uint64(u)>>32))
+		default:
+			return fmt.Errorf("ecs: %s wants an entity like 42v3, got %s", path, describe(value))
 		}
-		return fmt.Errorf("ecs: %s wants an entity like 42v3, got %s", path, describe(value))
+		if !e.IsZero() && !w.issued(e) {
+			return fmt.Errorf("ecs: %s: %v", path, w.entityError(e))
+		}
+		target.Set(reflect.ValueOf(e))
+		return nil
 	}
 	switch t.Kind() {
 	case reflect.Bool:
@@ -197,6 +225,9 @@ func setValue(path string, target reflect.Value, value any) error {
 		return fmt.Errorf("ecs: %s wants true or false, got %s", path, describe(value))
 	case reflect.String:
 		if x, ok := value.(string); ok {
+			if !utf8.ValidString(x) {
+				return fmt.Errorf("ecs: %s wants valid UTF-8 text, got %s", path, describe(x))
+			}
 			target.SetString(x)
 			return nil
 		}
@@ -206,7 +237,10 @@ func setValue(path string, target reflect.Value, value any) error {
 		if !ok {
 			return fmt.Errorf("ecs: %s wants a number, got %s", path, describe(value))
 		}
-		if target.OverflowFloat(f) {
+		if (math.IsNaN(f) || math.IsInf(f, 0)) && !nonFinite {
+			return fmt.Errorf("ecs: %s refuses %v: a float field takes NaN and ±Inf only when tagged `ecs:\"nonfinite\"`", path, f)
+		}
+		if !math.IsInf(f, 0) && target.OverflowFloat(f) {
 			return fmt.Errorf("ecs: %s is a float32: %v does not fit", path, f)
 		}
 		target.SetFloat(f)
@@ -239,14 +273,41 @@ func setValue(path string, target reflect.Value, value any) error {
 	return fmt.Errorf("ecs: %s is a %s: set its elements or fields one by one", path, t)
 }
 
+// maxQuoted bounds how much of a bad value an error message quotes: a
+// message that repeats a megabyte of bad input helps nobody.
+const maxQuoted = 48
+
+// describe quotes a value for an error message, cut to a short prefix.
 func describe(v any) string {
 	if s, ok := v.(string); ok {
-		return strconv.Quote(s)
+		return quotePrefix(s)
 	}
 	if v == nil {
 		return "nothing"
 	}
-	return fmt.Sprintf("%v (%T)", v, v)
+	switch v.(type) {
+	case []any:
+		return fmt.Sprintf("a list of %d items", len(v.([]any)))
+	case map[string]any:
+		return fmt.Sprintf("a map of %d fields", len(v.(map[string]any)))
+	}
+	s := fmt.Sprintf("%v", v)
+	if len(s) > maxQuoted {
+		s = s[:maxQuoted] + "…"
+	}
+	return fmt.Sprintf("%s (%T)", s, v)
+}
+
+// quotePrefix quotes s, cut to maxQuoted bytes, invalid UTF-8 escaped.
+func quotePrefix(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
 }
 
 func asFloat(v any) (float64, bool) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"net"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,18 +36,22 @@ type Agent struct {
 	clients    map[*client]struct{}
 	handshakes int
 	nextID     int
+	failures   map[string]*tokenFailures // by remote host: wrong tokens
 
 	// The game goroutine's own state, touched only in Sync.
 	paused    bool
 	stepLeft  int
-	lastSync  time.Time
+	lastStart time.Time     // when the previous Sync started
+	pausedFor time.Duration // how long the previous Sync held the game paused
 	frameNs   int64
 	schemas   []protocol.Component
 	recycled  []protocol.Slot
 	resFields map[string][]protocol.FieldSchema // resource schemas, converted once
 	recycleAt time.Time
 	live      map[*client]bool
+	turn      []*client // live clients in join order: whose requests Sync takes
 	recorders []*Recorder
+	snap      *sharedCopy // the newest world copy, shared by snapshot requests for a second
 
 	tel telemetry
 	// Logf, if set, receives the agent's notes (clients dropped, ...).
@@ -54,16 +59,47 @@ type Agent struct {
 }
 
 type telemetry struct {
-	bytesSent, framesSent, coalesced, dropped atomic.Uint64
-	syncNs                                    atomic.Int64
-	clients                                   atomic.Int64
-	recording                                 atomic.Value // string
+	bytesSent, framesSent, coalesced, dropped, tooLarge atomic.Uint64
+	syncNs                                              atomic.Int64
+	clients                                             atomic.Int64
+	recording                                           atomic.Value // string
+
+	mu        sync.Mutex
+	droppedBy map[string]uint64
 }
 
+// countDrop counts a client the agent dropped, by the code it was sent.
+func (t *telemetry) countDrop(code string) {
+	if code == codeGone {
+		return
+	}
+	t.dropped.Add(1)
+	t.mu.Lock()
+	if t.droppedBy == nil {
+		t.droppedBy = map[string]uint64{}
+	}
+	t.droppedBy[code]++
+	t.mu.Unlock()
+}
+
+// dropCounts copies the drops by code.
+func (t *telemetry) dropCounts() map[string]uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.droppedBy) == 0 {
+		return nil
+	}
+	out := make(map[string]uint64, len(t.droppedBy))
+	for k, v := range t.droppedBy {
+		out[k] = v
+	}
+	return out
+}
+
+// inbound tells the game goroutine that a client joined or left.
 type inbound struct {
 	c      *client
-	msg    protocol.Message // nil: the client joined (joined) or is gone
-	joined bool
+	joined bool // false: the client is gone
 }
 
 // New makes an agent for w. Call Start to listen, and Sync once per frame.
@@ -77,8 +113,9 @@ func New(w *ecs.World, opts Options) *Agent {
 		inbox:   make(chan inbound, 4096),
 		wake:    make(chan struct{}, 1),
 		closed:  make(chan struct{}),
-		clients: map[*client]struct{}{},
-		live:    map[*client]bool{},
+		clients:  map[*client]struct{}{},
+		live:     map[*client]bool{},
+		failures: map[string]*tokenFailures{},
 	}
 }
 
@@ -121,7 +158,7 @@ func (a *Agent) Close() error {
 		}
 		a.mu.Lock()
 		for c := range a.clients {
-			c.drop(errors.New("agent closed"))
+			c.drop(protocol.ErrState, "the agent is closing")
 		}
 		a.mu.Unlock()
 		a.wg.Wait()
@@ -163,36 +200,55 @@ func (a *Agent) acceptLoop() {
 }
 
 // serve runs the handshake, then the client's reader and writer.
+// Connections in their handshake have slots of their own (MaxHandshakes),
+// so silent ones cannot keep clients out; a client is counted against
+// MaxClients once its hello is accepted.
 func (a *Agent) serve(nc net.Conn) {
 	defer a.wg.Done()
 	conn := protocol.NewConn(nc)
 	conn.SetLimits(a.opts.MaxFrame, protocol.DefaultMaxFrame)
+	host := remoteHost(nc)
 	a.mu.Lock()
-	busy := len(a.clients)+a.handshakes >= a.opts.MaxClients
+	busy := a.handshakes >= a.opts.MaxHandshakes
 	if !busy {
 		a.handshakes++
 	}
 	a.mu.Unlock()
 	if busy {
-		_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
-		_ = conn.Send(&protocol.Reject{Code: protocol.ErrBusy, Reason: fmt.Sprintf("the agent serves at most %d clients", a.opts.MaxClients)})
-		_ = conn.Close()
+		a.reject(conn, protocol.ErrBusy, fmt.Sprintf("the agent has %d connections in their handshake; try again", a.opts.MaxHandshakes))
 		return
 	}
-	hello, err := protocol.ServerHandshake(conn, a.opts.HandshakeTimeout, a.checkHello)
+	var c *client
+	hello, err := protocol.ServerHandshake(conn, a.opts.HandshakeTimeout, func(h *protocol.Hello) (*protocol.Welcome, *protocol.Reject) {
+		welcome, reject := a.checkHello(h, host)
+		if reject != nil {
+			return nil, reject
+		}
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if len(a.clients) >= a.opts.MaxClients {
+			return nil, &protocol.Reject{Code: protocol.ErrBusy, Reason: fmt.Sprintf("the agent serves at most %d clients", a.opts.MaxClients)}
+		}
+		a.nextID++
+		c = newClient(a, a.nextID, conn, h.Client, welcome.ReadOnly)
+		a.clients[c] = struct{}{}
+		return welcome, nil
+	})
 	a.mu.Lock()
 	a.handshakes--
 	a.mu.Unlock()
 	if err != nil {
 		a.logf("handshake from %v: %v", nc.RemoteAddr(), err)
+		if c != nil { // accepted, but the welcome could not be sent
+			a.mu.Lock()
+			delete(a.clients, c)
+			a.mu.Unlock()
+		}
 		_ = conn.Close()
 		return
 	}
-	a.mu.Lock()
-	a.nextID++
-	c := newClient(a, a.nextID, conn, hello.Client)
-	a.clients[c] = struct{}{}
-	a.mu.Unlock()
+	_ = hello
+	conn.SetFrameTimeout(a.opts.FrameTimeout)
 	a.tel.clients.Add(1)
 	a.inbound(inbound{c: c, joined: true})
 	a.wg.Add(1)
@@ -208,22 +264,40 @@ func (a *Agent) serve(nc net.Conn) {
 	a.tel.clients.Add(-1)
 }
 
-func (a *Agent) checkHello(h *protocol.Hello) (*protocol.Welcome, *protocol.Reject) {
-	if a.opts.Token != "" && subtle.ConstantTimeCompare([]byte(h.Token), []byte(a.opts.Token)) != 1 {
-		reason := "the token is wrong"
-		if h.Token == "" {
-			reason = "this agent wants a token (--token)"
-		}
-		return nil, &protocol.Reject{Code: protocol.ErrToken, Reason: reason}
-	}
-	caps := []string{"read"}
-	if !a.opts.ReadOnly {
-		caps = append(caps, "edit")
-	}
-	return &protocol.Welcome{Game: a.opts.Game, Agent: AgentVersion, Caps: caps, MaxFrame: uint32(a.opts.MaxFrame), ReadOnly: a.opts.ReadOnly}, nil
+// reject refuses a connection before its handshake, with a reason.
+func (a *Agent) reject(conn *protocol.Conn, code, reason string) {
+	_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
+	_ = conn.Send(&protocol.Reject{Code: code, Reason: reason})
+	_ = conn.Close()
 }
 
-// inbound hands a client's message (or its departure) to the game goroutine.
+// checkHello checks the token (with a back-off per remote host after wrong
+// ones) and grants capabilities: "read" always, "edit" unless the agent is
+// read-only or the client asked for capabilities without "edit".
+func (a *Agent) checkHello(h *protocol.Hello, host string) (*protocol.Welcome, *protocol.Reject) {
+	if a.opts.Token != "" {
+		if wait := a.tokenBackoff(host); wait > 0 {
+			return nil, &protocol.Reject{Code: protocol.ErrToken, Reason: fmt.Sprintf("too many wrong tokens from this address: try again in %v", wait.Round(time.Millisecond))}
+		}
+		if subtle.ConstantTimeCompare([]byte(h.Token), []byte(a.opts.Token)) != 1 {
+			reason := "the token is wrong"
+			if h.Token == "" {
+				reason = "this agent wants a token (--token)"
+			}
+			a.tokenFailed(host)
+			return nil, &protocol.Reject{Code: protocol.ErrToken, Reason: reason}
+		}
+		a.tokenPassed(host)
+	}
+	readOnly := a.opts.ReadOnly || (len(h.Caps) > 0 && !slices.Contains(h.Caps, "edit"))
+	caps := []string{"read"}
+	if !readOnly {
+		caps = append(caps, "edit")
+	}
+	return &protocol.Welcome{Game: a.opts.Game, Agent: AgentVersion, Caps: caps, MaxFrame: uint32(a.opts.MaxFrame), ReadOnly: readOnly}, nil
+}
+
+// inbound hands a client's arrival or departure to the game goroutine.
 func (a *Agent) inbound(in inbound) {
 	select {
 	case a.inbox <- in:
@@ -239,8 +313,7 @@ func (a *Agent) wakeSync() {
 	}
 }
 
-// maxPerSync bounds the requests one Sync applies, so a flood cannot hold
-// the game; the rest wait for the next frame.
+// maxPerSync bounds the requests one Sync applies, whatever their cost.
 const maxPerSync = 512
 
 // Sync is the agent's turn on the game goroutine: call it once per frame,
@@ -251,11 +324,13 @@ const maxPerSync = 512
 // still applying commands and serving subscriptions, until resume or step.
 func (a *Agent) Sync() {
 	start := time.Now()
-	if !a.lastSync.IsZero() {
-		a.frameNs = start.Sub(a.lastSync).Nanoseconds()
+	if !a.lastStart.IsZero() {
+		// Start to start, less the time the game was held paused: the
+		// frame's systems and the agent's own share of it.
+		a.frameNs = (start.Sub(a.lastStart) - a.pausedFor).Nanoseconds()
 	}
-	a.lastSync = start
-	a.drain()
+	a.lastStart, a.pausedFor = start, 0
+	a.drain(start)
 	a.capture(start)
 	for _, r := range a.recorders {
 		r.capture(start)
@@ -267,6 +342,11 @@ func (a *Agent) Sync() {
 		}
 	}
 	a.tel.syncNs.Store(time.Since(start).Nanoseconds())
+	if !a.paused {
+		return
+	}
+	pausedAt := time.Now()
+	defer func() { a.pausedFor = time.Since(pausedAt) }()
 	for a.paused {
 		if len(a.live) == 0 {
 			a.paused = false // the last client left: let the game go
@@ -283,27 +363,50 @@ func (a *Agent) Sync() {
 			return
 		}
 		timer.Stop()
-		a.drain()
-		a.capture(time.Now())
+		now := time.Now()
+		a.drain(now)
+		a.capture(now)
 	}
-	a.lastSync = time.Now() // time spent paused is not frame time
 }
 
-// drain applies the requests waiting, at most maxPerSync.
-func (a *Agent) drain() {
-	for range maxPerSync {
+// drain applies joins and leaves, then the clients' waiting requests in
+// turns of one request per client, until requestBudget is spent or
+// maxPerSync applied; the rest wait for the next frame. A client whose
+// copy job is still being built waits with its next query or snapshot.
+func (a *Agent) drain(start time.Time) {
+	for {
 		select {
 		case in := <-a.inbox:
 			switch {
 			case in.joined:
 				a.live[in.c] = true
-			case in.msg == nil:
+				a.turn = append(a.turn, in.c)
+			default:
 				delete(a.live, in.c)
-			case a.live[in.c]:
-				a.apply(in.c, in.msg)
+				a.turn = slices.DeleteFunc(a.turn, func(c *client) bool { return c == in.c })
 			}
+			continue
 		default:
-			return
+		}
+		break
+	}
+	applied := 0
+	for progress := true; progress; {
+		progress = false
+		for _, c := range a.turn {
+			if applied >= maxPerSync || time.Since(start) > requestBudget {
+				return
+			}
+			if heavyRequest(c.peekRequest()) && c.busyHeavy() {
+				continue
+			}
+			m := c.nextRequest()
+			if m == nil {
+				continue
+			}
+			a.apply(c, m)
+			applied++
+			progress = true
 		}
 	}
 }

@@ -135,7 +135,7 @@ func TestFailedCommandsSayWhyAndChangeNothing(t *testing.T) {
 		{&protocol.AddComponent{Entity: e, Component: "Armor"}, protocol.ErrNotFound, "no component named Armor"},
 		{&protocol.Spawn{Components: []protocol.ComponentValue{{Component: "Position"}, {Component: "Health", Value: protocol.MapValue(protocol.Field{Name: "HP", Value: protocol.StringValue("x")})}}}, protocol.ErrBadValue, "Health.HP wants a number"},
 		{&protocol.Despawn{Entity: wire(stale)}, protocol.ErrStale, "is stale"},
-		{&protocol.Step{N: 0}, protocol.ErrBadValue, "at least 1"},
+		{&protocol.Step{N: 0}, protocol.ErrBadValue, "1 to 1048576 frames"},
 		{&protocol.Unsubscribe{Sub: 99}, protocol.ErrNotFound, "no subscription 99"},
 	}
 	var before int

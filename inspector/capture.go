@@ -22,7 +22,7 @@ type subscription struct {
 }
 
 func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
-	hz := m.Hz
+	hz := m.Hz // finite and >= 0: checked at the door
 	if hz <= 0 {
 		hz = a.opts.DefaultHz
 	}
@@ -43,6 +43,11 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 			q, err := compileQuery(a.w, m.Query, 0)
 			if err != nil {
 				return err
+			}
+			if a.needsCopy(q) {
+				if err := a.checkCopy(q); err != nil {
+					return err
+				}
 			}
 			s.query = q
 		}
@@ -67,7 +72,7 @@ func (a *Agent) capture(now time.Time) {
 			if now.Before(s.next) {
 				continue
 			}
-			if s.req.What == protocol.SubPage && time.Since(start) > captureBudget {
+			if s.req.What == protocol.SubPage && (time.Since(start) > captureBudget || c.busyHeavy()) {
 				continue // due still: next Sync
 			}
 			if !s.reset && c.pending(id) {
@@ -82,6 +87,7 @@ func (a *Agent) capture(now time.Time) {
 				s.next = now
 			}
 			var m protocol.Message
+			var f outFrame
 			switch s.req.What {
 			case protocol.SubSummary:
 				if summary == nil {
@@ -91,7 +97,7 @@ func (a *Agent) capture(now time.Time) {
 				sum.Sub = id
 				m = &sum
 			case protocol.SubPage:
-				m = a.subscribedPage(id, s)
+				f = a.subscribedPage(id, s)
 			case protocol.SubEntity:
 				m = a.detail(id, ecsEntity(s.req.Entity))
 			case protocol.SubEvents:
@@ -101,11 +107,15 @@ func (a *Agent) capture(now time.Time) {
 				if len(j.Entries) == 0 && !s.reset {
 					continue
 				}
-				c.reply(j) // journal entries must all arrive: never coalesced
+				c.notify(j) // journal entries must all arrive: never coalesced
 				s.reset = false
 				continue
 			}
-			c.frame(id, outFrame{msg: m, reset: s.reset})
+			if m != nil {
+				f = outFrame{msg: m, size: estimateSize(m)}
+			}
+			f.reset = s.reset
+			c.frame(id, f)
 			s.reset = false
 		}
 	}
@@ -187,9 +197,11 @@ func (a *Agent) summary() *protocol.Summary {
 	return s
 }
 
-// subscribedPage captures a page subscription's window.
-func (a *Agent) subscribedPage(id uint32, s *subscription) *protocol.Page {
-	limit := limitOr(s.req.Limit, 100)
+// subscribedPage captures a page subscription's window: the copy now, the
+// conversion (and, for a query with many field tests, the tests) on the
+// client's writer goroutine.
+func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
+	limit := pageLimit(s.req.Limit)
 	if s.req.Archetype > 0 {
 		arch := uint32(s.req.Archetype - 1)
 		ents, total := a.w.ArchetypeEntities(arch, s.req.Offset, limit)
@@ -199,36 +211,29 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) *protocol.Page {
 				cols = ar.Components
 			}
 		}
-		return a.rows(id, ents, total, s.req.Offset, cols)
+		pc := a.capturePage(id, ents, total, s.req.Offset, cols)
+		return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}
 	}
 	s.query.filter.Since = s.since
-	p := a.page(id, s.query, s.req.Offset, limit)
-	s.since = a.w.ChangeTick()
-	return p
-}
-
-// page captures the window [offset, offset+limit) of a query's matches.
-func (a *Agent) page(id uint32, q *compiledQuery, offset, limit int) *protocol.Page {
-	ents, total := a.w.Scan(q.filter, offset, limit)
-	return a.rows(id, ents, total, offset, q.columns)
-}
-
-func (a *Agent) rows(id uint32, ents []ecs.Entity, total, offset int, cols []ecs.ComponentID) *protocol.Page {
-	p := &protocol.Page{Sub: id, Tick: a.w.Frame(), Full: true, Total: total, Offset: offset, Columns: make([]uint16, len(cols))}
-	for i, c := range cols {
-		p.Columns[i] = uint16(c)
-	}
-	p.Rows = make([]protocol.Row, len(ents))
-	for i, e := range ents {
-		vals := make([]protocol.Value, len(cols))
-		for j, c := range cols {
-			if v, ok := a.w.Value(e, c); ok {
-				vals[j] = toValue(v)
-			}
+	defer func() { s.since = a.w.ChangeTick() }()
+	if a.needsCopy(s.query) {
+		qc, err := a.copyQuery(id, s.query, s.req.Offset, limit)
+		if err == nil {
+			return outFrame{build: func() protocol.Message { return qc.build() }, size: qc.size(), heavy: true}
 		}
-		p.Rows[i] = protocol.Row{Entity: wireEntity(e), Values: vals}
+		// The world grew past what the query may copy since it was
+		// subscribed: say so where the client looks for the answer.
+		return outFrame{msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, size: 256}
 	}
-	return p
+	pc := a.page(id, s.query, s.req.Offset, limit)
+	return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}
+}
+
+// page captures the window [offset, offset+limit) of a query's matches,
+// testing fields on the game goroutine (see needsCopy for when not).
+func (a *Agent) page(id uint32, q *compiledQuery, offset, limit int) *pageCapture {
+	ents, total := a.w.Scan(q.filter, offset, limit)
+	return a.capturePage(id, ents, total, offset, q.columns)
 }
 
 // detail captures one entity.

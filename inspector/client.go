@@ -2,90 +2,150 @@ package inspector
 
 import (
 	"errors"
+	"io"
+	"net"
 	"sync"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// maxQueuedReplies bounds what waits for a client that does not read:
-// replies cannot be coalesced, so past this the client is dropped.
-const maxQueuedReplies = 1024
-
 // client is one connected client. Its subscriptions belong to the game
-// goroutine (Sync); its outbox is shared with its writer goroutine.
+// goroutine (Sync); its request queue and outbox are shared with its reader
+// and writer goroutines under mu.
 type client struct {
-	a    *Agent
-	id   int
-	name string
-	conn *protocol.Conn
-	subs map[uint32]*subscription // game goroutine only
+	a        *Agent
+	id       int
+	name     string
+	conn     *protocol.Conn
+	readOnly bool                     // the session asked for no edits, or the agent allows none
+	subs     map[uint32]*subscription // game goroutine only
 
-	mu      sync.Mutex
-	replies []protocol.Message
-	frames  map[uint32]outFrame // newest frame per subscription
-	order   []uint32            // subscriptions with a frame waiting, oldest first
-	jobs    []func() protocol.Message
-	signal  chan struct{}
-	done    chan struct{}
-	once    sync.Once
-	dropped bool
+	mu       sync.Mutex
+	requests []protocol.Message   // read, waiting for Sync, in order
+	out      []outMsg             // replies and jobs, in order
+	frames   map[uint32]outFrame  // newest frame per subscription
+	order    []uint32             // subscriptions with a frame waiting, oldest first
+	queued   int64                // estimated bytes of out and frames
+	inflight int                  // requests read and not yet answered
+	heavy    int                  // copy jobs queued or running (at most one)
+	room     chan struct{}        // signalled when inflight drops
+	signal   chan struct{}        // wakes the writer
+	done     chan struct{}        // closed when the client is dropped
+	once     sync.Once
+	code     string // why the client was dropped (an error code), once dropped
+	reason   string
 }
 
-// outFrame is a captured frame on its way to the writer.
+// outMsg is a message on its way to the writer: a ready message, or a
+// build func run on the writer goroutine (conversion off the game goroutine).
+type outMsg struct {
+	msg     protocol.Message
+	build   func() protocol.Message
+	size    int64 // estimated bytes, counted in queued
+	answers bool  // answers a request: frees an in-flight slot once sent
+	heavy   bool  // a copy job: frees the client's heavy slot once built
+}
+
+// outFrame is a captured subscription frame on its way to the writer.
 type outFrame struct {
 	msg   protocol.Message
+	build func() protocol.Message
+	size  int64
+	heavy bool
 	reset bool // send it full: the subscription was (re)started
 }
 
-func newClient(a *Agent, id int, conn *protocol.Conn, name string) *client {
-	return &client{a: a, id: id, name: name, conn: conn, subs: map[uint32]*subscription{},
-		frames: map[uint32]outFrame{}, signal: make(chan struct{}, 1), done: make(chan struct{})}
+func (f outFrame) message() protocol.Message {
+	if f.build != nil {
+		return f.build()
+	}
+	return f.msg
 }
 
-func (c *client) wake() {
+func newClient(a *Agent, id int, conn *protocol.Conn, name string, readOnly bool) *client {
+	return &client{a: a, id: id, name: name, conn: conn, readOnly: readOnly, subs: map[uint32]*subscription{},
+		frames: map[uint32]outFrame{}, room: make(chan struct{}, 1), signal: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+func wake(ch chan struct{}) {
 	select {
-	case c.signal <- struct{}{}:
+	case ch <- struct{}{}:
 	default:
 	}
 }
 
-// reply queues a message that must arrive (a reply, a one-off answer). It
-// never blocks; a client that lets too many pile up is dropped.
-func (c *client) reply(m protocol.Message) {
+// enqueue queues m for the writer; a client whose queue passes
+// MaxQueuedBytes is dropped. It never blocks.
+func (c *client) enqueue(m outMsg) {
 	c.mu.Lock()
-	if len(c.replies) >= maxQueuedReplies {
+	if c.code != "" {
 		c.mu.Unlock()
-		c.drop(errors.New("too many replies waiting: the client does not read"))
 		return
 	}
-	c.replies = append(c.replies, m)
+	c.out = append(c.out, m)
+	c.queued += m.size
+	over := c.queued > MaxQueuedBytes
 	c.mu.Unlock()
-	c.wake()
+	if over {
+		c.drop(protocol.ErrOverload, "more than 64 MiB of replies wait unread: the client does not read what it asks for")
+		return
+	}
+	wake(c.signal)
 }
 
-// job queues work to run on the writer goroutine that yields a message to
-// send (a snapshot converted there, off the game goroutine).
-func (c *client) job(fn func() protocol.Message) {
+// answer queues the answer to a request.
+func (c *client) answer(m protocol.Message) {
+	c.enqueue(outMsg{msg: m, size: estimateSize(m), answers: true})
+}
+
+// notify queues a message that answers no request (journal entries).
+func (c *client) notify(m protocol.Message) { c.enqueue(outMsg{msg: m, size: estimateSize(m)}) }
+
+// job queues the answer to a request, built on the writer goroutine. A heavy
+// job holds the client's one heavy slot until it is built.
+func (c *client) job(size int64, heavy bool, build func() protocol.Message) {
+	if heavy {
+		c.mu.Lock()
+		c.heavy++
+		c.mu.Unlock()
+	}
+	c.enqueue(outMsg{build: build, size: size, answers: true, heavy: heavy})
+}
+
+// busyHeavy reports whether a copy job of the client's is still queued or
+// running: its next query waits, so one client holds at most one copy.
+func (c *client) busyHeavy() bool {
 	c.mu.Lock()
-	c.jobs = append(c.jobs, fn)
-	c.mu.Unlock()
-	c.wake()
+	defer c.mu.Unlock()
+	return c.heavy > 0
 }
 
 // frame queues a subscription frame; a frame not yet sent is replaced
 // (newest wins), so a slow client costs one frame per subscription.
 func (c *client) frame(sub uint32, f outFrame) {
 	c.mu.Lock()
+	if c.code != "" {
+		c.mu.Unlock()
+		return
+	}
 	if old, waiting := c.frames[sub]; waiting {
 		f.reset = f.reset || old.reset
+		c.queued -= old.size
+		if old.heavy {
+			c.heavy--
+		}
 		c.a.tel.coalesced.Add(1)
 	} else {
 		c.order = append(c.order, sub)
 	}
+	if f.heavy {
+		c.heavy++
+	}
 	c.frames[sub] = f
+	c.queued += f.size
 	c.mu.Unlock()
-	c.wake()
+	wake(c.signal)
 }
 
 // pending reports whether a frame of sub waits unsent: the client is behind,
@@ -97,21 +157,51 @@ func (c *client) pending(sub uint32) bool {
 	return waiting
 }
 
-// drop disconnects the client, once.
-func (c *client) drop(reason error) {
+// nextRequest takes the client's oldest waiting request, for Sync.
+func (c *client) nextRequest() protocol.Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.requests) == 0 {
+		return nil
+	}
+	m := c.requests[0]
+	c.requests[0] = nil
+	c.requests = c.requests[1:]
+	return m
+}
+
+// peekRequest is the oldest waiting request, left in place.
+func (c *client) peekRequest() protocol.Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.requests) == 0 {
+		return nil
+	}
+	return c.requests[0]
+}
+
+// drop disconnects the client, once, telling it why (code and reason) if
+// its socket takes the notice within a moment. The writer goroutine sends
+// the notice and closes the connection.
+func (c *client) drop(code, reason string) {
 	c.once.Do(func() {
 		c.mu.Lock()
-		c.dropped = true
+		c.code, c.reason = code, reason
+		c.out, c.frames, c.order, c.queued = nil, nil, nil, 0
 		c.mu.Unlock()
-		_ = c.conn.Close()
+		// A writer blocked on a stuck socket gives up now.
+		_ = c.conn.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
 		close(c.done)
-		c.a.logf("client %d (%s) dropped: %v", c.id, c.name, reason)
+		c.a.tel.countDrop(code)
+		c.a.logf("client %d (%s) dropped (%s): %s", c.id, c.name, code, reason)
 	})
 }
 
-// writeLoop sends what is queued: replies first, then frames, deltas where
-// the client has the previous full frame.
+// writeLoop sends what is queued: replies and jobs in order, then frames,
+// deltas where the client has the previous full frame. When the client is
+// dropped it sends the reason (a Reject) if it can, and closes.
 func (c *client) writeLoop() {
+	defer c.closeWithNotice()
 	last := map[uint32]protocol.Message{} // last full frame sent, per subscription
 	for {
 		select {
@@ -121,39 +211,86 @@ func (c *client) writeLoop() {
 		}
 		for {
 			c.mu.Lock()
-			replies, jobs, order := c.replies, c.jobs, c.order
+			out, order := c.out, c.order
 			frames := make([]outFrame, 0, len(order))
 			for _, sub := range order {
 				frames = append(frames, c.frames[sub])
 				delete(c.frames, sub)
 			}
-			c.replies, c.jobs, c.order = nil, nil, nil
+			c.out, c.order = nil, nil
 			c.mu.Unlock()
-			if len(replies)+len(jobs)+len(frames) == 0 {
+			if len(out)+len(frames) == 0 {
 				break
 			}
-			for _, fn := range jobs {
-				replies = append(replies, fn())
-			}
-			for _, m := range replies {
-				if !c.send(m) {
+			for _, o := range out {
+				m := o.msg
+				if o.build != nil {
+					m = o.build()
+				}
+				if o.heavy {
+					c.release(0, 0, 1)
+				}
+				ok := c.send(m)
+				c.release(o.size, boolInt(o.answers), 0)
+				if !ok {
 					return
 				}
 			}
 			for i, f := range frames {
-				m := f.msg
-				sub := order[i]
-				if prev, ok := last[sub]; ok && !f.reset {
-					m = delta(prev, f.msg)
+				m := f.message()
+				if f.heavy {
+					c.release(0, 0, 1)
 				}
-				last[sub] = f.msg
-				if !c.send(m) {
+				sub := order[i]
+				full := m
+				if prev, ok := last[sub]; ok && !f.reset {
+					m = delta(prev, m)
+				}
+				last[sub] = full
+				ok := c.send(m)
+				c.release(f.size, 0, 0)
+				if !ok {
 					return
 				}
 			}
 		}
 	}
 }
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// release returns bytes, in-flight slots and heavy slots once the writer is
+// done with them.
+func (c *client) release(size int64, answered, heavy int) {
+	c.mu.Lock()
+	c.queued -= size
+	c.inflight -= answered
+	c.heavy -= heavy
+	c.mu.Unlock()
+	if answered > 0 {
+		wake(c.room)
+	}
+}
+
+// closeWithNotice ends the connection, first telling a dropped client why.
+func (c *client) closeWithNotice() {
+	c.mu.Lock()
+	code, reason := c.code, c.reason
+	c.mu.Unlock()
+	if code != "" && code != codeGone {
+		_ = c.conn.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+		_ = c.conn.Send(&protocol.Reject{Code: code, Reason: reason})
+	}
+	_ = c.conn.Close()
+}
+
+// codeGone marks a client that left (or whose socket failed): nobody to tell.
+const codeGone = "gone"
 
 // delta turns a full frame into a delta against the previous one, for the
 // kinds that have deltas.
@@ -171,18 +308,28 @@ func delta(prev, next protocol.Message) protocol.Message {
 	return next
 }
 
-// send writes one message, giving up (and dropping the client) if the
-// socket takes nothing for StuckTimeout.
+// send encodes and writes one message, dropping the client if the socket
+// takes nothing for StuckTimeout. An answer over the client's frame limit
+// is replaced by an error saying its size.
 func (c *client) send(m protocol.Message) bool {
 	b, err := protocol.Encode(m)
 	if err != nil {
 		c.a.logf("client %d: encode %T: %v", c.id, m, err)
-		return true
+		b, _ = protocol.Encode(&protocol.Reply{ID: requestIDOf(m), Code: protocol.ErrInternal, Message: "the agent could not encode its answer"})
+	}
+	if max := c.conn.MaxWrite(); len(b) > max {
+		c.a.tel.tooLarge.Add(1)
+		b, _ = protocol.Encode(&protocol.Reply{ID: requestIDOf(m), Code: protocol.ErrTooLarge,
+			Message: "the answer is " + byteSize(len(b)) + ", over this client's frame limit of " + byteSize(max) + ": ask for fewer rows"})
 	}
 	_ = c.conn.SetWriteDeadline(time.Now().Add(c.a.opts.StuckTimeout))
 	if err := c.conn.SendEncoded(b); err != nil {
-		c.a.tel.dropped.Add(1)
-		c.drop(err)
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			c.drop(protocol.ErrTimeout, "the client took nothing for "+c.a.opts.StuckTimeout.String())
+		} else {
+			c.drop(codeGone, err.Error())
+		}
 		return false
 	}
 	c.a.tel.bytesSent.Add(uint64(len(b) + 4))
@@ -190,26 +337,105 @@ func (c *client) send(m protocol.Message) bool {
 	return true
 }
 
+// requestIDOf is the request id an answer carries, for an error in its place.
+func requestIDOf(m protocol.Message) uint32 {
+	switch m := m.(type) {
+	case *protocol.Reply:
+		return m.ID
+	case *protocol.Page:
+		return m.Sub
+	case *protocol.Detail:
+		return m.Sub
+	case *protocol.Snapshot:
+		return m.ID
+	case *protocol.Summary:
+		return m.Sub
+	case *protocol.Events:
+		return m.Sub
+	case *protocol.Journal:
+		return m.Sub
+	}
+	return 0
+}
+
 // readLoop passes the client's requests to the game goroutine, in order.
+// Requests that break the protocol or the documented limits are answered
+// here and never reach the game. With MaxInFlight requests unanswered it
+// stops reading, so a client that never reads its replies only stalls
+// itself.
 func (c *client) readLoop() {
 	defer c.a.inbound(inbound{c: c}) // tells Sync the client is gone
 	for {
+		if !c.waitForRoom() {
+			return
+		}
 		m, err := c.conn.Receive()
 		if err != nil {
-			c.drop(err)
+			var me *protocol.MessageError
+			if errors.As(err, &me) {
+				c.refuse(me.ID, protocol.ErrProtocol, err.Error())
+				continue
+			}
+			c.dropForRead(err)
 			return
 		}
-		if _, ok := m.(protocol.Request); !ok {
-			c.reply(&protocol.Reply{Code: protocol.ErrProtocol, Message: "unexpected message after the handshake"})
+		req, ok := m.(protocol.Request)
+		if !ok {
+			c.refuse(0, protocol.ErrProtocol, "message type "+itoa(int(m.Type()))+" is not a request an agent takes")
 			continue
 		}
-		select {
-		case c.a.inbox <- inbound{c: c, msg: m}:
-			c.a.wakeSync()
-		case <-c.done:
-			return
-		case <-c.a.closed:
-			return
+		if rerr := checkRequest(m, c.readOnly); rerr != nil {
+			c.refuse(req.RequestID(), rerr.code, rerr.msg)
+			continue
 		}
+		c.mu.Lock()
+		c.requests = append(c.requests, m)
+		c.inflight++
+		c.mu.Unlock()
+		c.a.wakeSync()
+	}
+}
+
+// refuse answers a request the reader refused, counting it in flight so a
+// flood of bad requests is held back like good ones.
+func (c *client) refuse(id uint32, code, msg string) {
+	c.mu.Lock()
+	c.inflight++
+	c.mu.Unlock()
+	c.answer(&protocol.Reply{ID: id, Code: code, Message: msg})
+}
+
+// waitForRoom blocks while the client has MaxInFlight requests unanswered.
+func (c *client) waitForRoom() bool {
+	for {
+		c.mu.Lock()
+		full := c.inflight >= MaxInFlight
+		c.mu.Unlock()
+		if !full {
+			return true
+		}
+		select {
+		case <-c.room:
+		case <-c.done:
+			return false
+		case <-c.a.closed:
+			return false
+		}
+	}
+}
+
+// dropForRead drops the client for a read that failed, with the reason it
+// gets to see.
+func (c *client) dropForRead(err error) {
+	var ne net.Error
+	switch {
+	case errors.Is(err, io.EOF), errors.Is(err, net.ErrClosed):
+		c.drop(codeGone, "the client closed the connection")
+	case errors.As(err, &ne) && ne.Timeout():
+		c.drop(protocol.ErrTimeout, "a frame stalled half-sent for "+c.a.opts.FrameTimeout.String())
+	case errors.Is(err, protocol.ErrFrameTooLarge):
+		c.drop(protocol.ErrTooLarge, err.Error())
+	default:
+		c.drop(protocol.ErrProtocol, err.Error())
 	}
 }

@@ -10,17 +10,23 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// apply carries out one client request on the game goroutine and answers it.
+// apply carries out one client request on the game goroutine and answers
+// it. The request's numbers and sizes were checked on the client's reader
+// goroutine (checkRequest); what needs the world is checked here.
 func (a *Agent) apply(c *client, m protocol.Message) {
 	id := m.(protocol.Request).RequestID()
-	ok := func() { c.reply(&protocol.Reply{ID: id, OK: true}) }
-	fail := func(code, msg string) { c.reply(&protocol.Reply{ID: id, Code: code, Message: msg}) }
-	if a.opts.ReadOnly && changesWorld(m) {
-		fail(protocol.ErrReadOnly, fmt.Sprintf("the agent is read-only: %s refused", describeRequest(m)))
+	ok := func() { c.answer(&protocol.Reply{ID: id, OK: true}) }
+	fail := func(code, msg string) { c.answer(&protocol.Reply{ID: id, Code: code, Message: msg}) }
+	if (a.opts.ReadOnly || c.readOnly) && changesWorld(m) { // checked at the door too; kept here as the last word
+		fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: %s refused", describeRequest(m)))
 		return
 	}
 	switch m := m.(type) {
 	case *protocol.Subscribe:
+		if _, replaces := c.subs[m.ID]; !replaces && len(c.subs) >= MaxSubscriptions {
+			fail(protocol.ErrTooLarge, fmt.Sprintf("a client has at most %d subscriptions: unsubscribe one first", MaxSubscriptions))
+			return
+		}
 		if err := a.subscribe(c, m); err != nil {
 			fail(codeOf(err), err.Error())
 			return
@@ -39,9 +45,9 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 			fail(protocol.ErrBadQuery, err.Error())
 			return
 		}
-		c.reply(a.page(id, q, m.Offset, limitOr(m.Limit, 100)))
+		a.answerPage(c, id, q, m.Offset, pageLimit(m.Limit))
 	case *protocol.GetEntity:
-		c.reply(a.detail(id, ecsEntity(m.Entity)))
+		c.answer(a.detail(id, ecsEntity(m.Entity)))
 	case *protocol.SetField:
 		if err := a.w.SetField(ecsEntity(m.Entity), m.Path, fromValue(m.Value)); err != nil {
 			fail(codeOf(err), trimPkg(err))
@@ -76,7 +82,7 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 			fail(codeOf(err), trimPkg(err))
 			return
 		}
-		c.reply(&protocol.Reply{ID: id, OK: true, Entity: wireEntity(e)})
+		c.answer(&protocol.Reply{ID: id, OK: true, Entity: wireEntity(e)})
 	case *protocol.Despawn:
 		e := ecsEntity(m.Entity)
 		var err error
@@ -97,21 +103,14 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 		a.paused, a.stepLeft = false, 0
 		ok()
 	case *protocol.Step:
-		if m.N == 0 {
-			fail(protocol.ErrBadValue, "step wants at least 1 frame")
-			return
-		}
 		a.paused, a.stepLeft = false, int(m.N)
 		ok()
 	case *protocol.SnapshotRequest:
-		tables, sparse := a.copyWorld()
-		tick, game := a.w.Frame(), a.opts.Game
-		stats := a.w.Stats()
-		schemas := a.componentSchemas()
-		c.job(func() protocol.Message {
-			s := buildSnapshot(tables, sparse, tick, game, stats, schemas)
+		shared := a.sharedSnapshot()
+		c.job(0, true, func() protocol.Message {
+			s := *shared.get() // the tables are shared, read-only
 			s.ID = id
-			return s
+			return &s
 		})
 	default:
 		fail(protocol.ErrProtocol, fmt.Sprintf("message type %d is not a request an agent takes", m.Type()))
@@ -133,18 +132,42 @@ func describeRequest(m protocol.Message) string {
 	return strings.ToLower(name)
 }
 
-func limitOr(n, def int) int {
-	if n <= 0 {
-		return def
+// heavyRequest reports whether m may make a copy job: a client runs one
+// at a time.
+func heavyRequest(m protocol.Message) bool {
+	switch m := m.(type) {
+	case *protocol.Query, *protocol.SnapshotRequest:
+		return true
+	case *protocol.Subscribe:
+		return m.What == protocol.SubPage
 	}
-	return min(n, 10000)
+	return false
+}
+
+// answerPage answers a one-off query: at once if its field tests are few,
+// else on a copy off the game goroutine.
+func (a *Agent) answerPage(c *client, id uint32, q *compiledQuery, offset, limit int) {
+	if a.needsCopy(q) {
+		qc, err := a.copyQuery(id, q, offset, limit)
+		if err != nil {
+			c.answer(&protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()})
+			return
+		}
+		c.job(qc.size(), true, func() protocol.Message { return qc.build() })
+		return
+	}
+	pc := a.page(id, q, offset, limit)
+	c.job(pc.size(), false, func() protocol.Message { return pc.build() })
 }
 
 // codeOf picks the error code for a failed command.
 func codeOf(err error) string {
 	var qe *protocol.QueryError
+	var re *requestError
 	msg := err.Error()
 	switch {
+	case errors.As(err, &re):
+		return re.code
 	case errors.Is(err, ecs.ErrNotAlive):
 		return protocol.ErrStale
 	case errors.As(err, &qe):

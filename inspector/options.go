@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"time"
 
@@ -33,11 +34,22 @@ type Options struct {
 	// Schedule, if set, is reported: its systems and their timings.
 	Schedule *ecs.Schedule
 	// MaxClients bounds connected clients; more are refused as busy.
-	// Default 8.
+	// Default 8. Connections still in their handshake do not count.
 	MaxClients int
+	// MaxHandshakes bounds connections that have not finished their
+	// handshake; more are refused as busy at once. Default 64, so silent
+	// connections cannot keep clients with the token out.
+	MaxHandshakes int
 	// MaxFrame bounds the frames the agent reads from a client, in bytes.
-	// Default 1 MiB: client messages are small.
+	// Default 64 KiB: client messages are small, and a frame may decode
+	// into many times its size.
 	MaxFrame int
+	// FrameTimeout drops a client that sends part of a frame and stops.
+	// Default 5 s. A client idle between frames is never dropped for it.
+	FrameTimeout time.Duration
+	// SocketMode is the permission of a Unix socket file. Default 0600:
+	// only the game's user can connect.
+	SocketMode os.FileMode
 	// HandshakeTimeout drops a client that connects and says nothing.
 	// Default 5 s.
 	HandshakeTimeout time.Duration
@@ -60,8 +72,17 @@ func (o *Options) defaults() {
 	if o.MaxClients <= 0 {
 		o.MaxClients = 8
 	}
+	if o.MaxHandshakes <= 0 {
+		o.MaxHandshakes = 64
+	}
 	if o.MaxFrame <= 0 {
-		o.MaxFrame = 1 << 20
+		o.MaxFrame = 64 << 10
+	}
+	if o.FrameTimeout <= 0 {
+		o.FrameTimeout = 5 * time.Second
+	}
+	if o.SocketMode == 0 {
+		o.SocketMode = 0o600
 	}
 	if o.HandshakeTimeout <= 0 {
 		o.HandshakeTimeout = 5 * time.Second
@@ -87,11 +108,7 @@ func (o *Options) listen() (net.Listener, error) {
 		if path == "" {
 			return nil, errors.New("inspector: unix: needs a socket path, like unix:/tmp/game.sock")
 		}
-		ln, err := net.Listen("unix", path)
-		if err != nil {
-			return nil, fmt.Errorf("inspector: listen on %s: %w", o.Addr, err)
-		}
-		return ln, nil
+		return listenUnix(path, o.SocketMode)
 	}
 	host, _, err := net.SplitHostPort(o.Addr)
 	if err != nil {

@@ -12,8 +12,15 @@ import (
 
 // compiledQuery is a query expression resolved against a world.
 type compiledQuery struct {
-	filter  ecs.Filter
+	filter  ecs.Filter        // the kernel's tests; Match runs preds live
+	preds   []fieldPred       // field tests, on a component's value
 	columns []ecs.ComponentID // the page's columns: named components, in order
+}
+
+// fieldPred is one field test of a query, on a value of component comp.
+type fieldPred struct {
+	comp ecs.ComponentID
+	test func(reflect.Value) bool
 }
 
 // compileQuery parses expr and resolves its component names in w. since
@@ -32,7 +39,6 @@ func compileQuery(w *ecs.World, expr string, since uint32) (*compiledQuery, erro
 			q.columns = append(q.columns, id)
 		}
 	}
-	var preds []func(ecs.Entity) bool
 	for _, t := range ex.Terms {
 		var id ecs.ComponentID
 		if t.Kind != protocol.TermChildOf {
@@ -65,7 +71,7 @@ func compileQuery(w *ecs.World, expr string, since uint32) (*compiledQuery, erro
 			if err != nil {
 				return nil, err
 			}
-			preds = append(preds, p)
+			q.preds = append(q.preds, fieldPred{comp: id, test: p})
 		}
 	}
 	if len(ex.Terms) == 0 { // everything: show every component there is
@@ -73,10 +79,12 @@ func compileQuery(w *ecs.World, expr string, since uint32) (*compiledQuery, erro
 			column(c.ID)
 		}
 	}
-	if len(preds) > 0 {
+	if len(q.preds) > 0 {
+		preds := q.preds
 		q.filter.Match = func(e ecs.Entity) bool {
 			for _, p := range preds {
-				if !p(e) {
+				v, ok := w.Value(e, p.comp)
+				if !ok || !p.test(v) {
 					return false
 				}
 			}
@@ -102,8 +110,8 @@ func suggest(w *ecs.World, name string) string {
 }
 
 // fieldPredicate checks the path against the component's type now, and
-// returns the test of one entity.
-func fieldPredicate(w *ecs.World, id ecs.ComponentID, t protocol.Term) (func(ecs.Entity) bool, error) {
+// returns the test of one value of the component.
+func fieldPredicate(w *ecs.World, id ecs.ComponentID, t protocol.Term) (func(reflect.Value) bool, error) {
 	typ := w.Component(id).Type
 	steps, leaf, err := resolvePath(typ, t.Path)
 	if err != nil {
@@ -118,11 +126,7 @@ func fieldPredicate(w *ecs.World, id ecs.ComponentID, t protocol.Term) (func(ecs
 	case t.Value.Kind() == protocol.KindBool && kind != "bool":
 		return nil, &protocol.QueryError{Col: t.Col, Msg: fmt.Sprintf("%s.%s is a %s, compared with true or false", t.Component, t.Path, leaf)}
 	}
-	return func(e ecs.Entity) bool {
-		v, ok := w.Value(e, id)
-		if !ok {
-			return false
-		}
+	return func(v reflect.Value) bool {
 		for _, s := range steps {
 			if s.index >= 0 {
 				if s.index >= v.Len() {

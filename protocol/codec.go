@@ -100,8 +100,17 @@ func decodeBudget(n int) int64 { return 64*int64(n) + 64<<10 }
 // checked (every declared length against the bytes left, nesting, a bound
 // on what decoding allocates) before the decoder sees them, and the message
 // is decoded only into its typed struct. Fields a message does not know are
-// ignored, so old clients read newer agents.
+// ignored, so old clients read newer agents. A payload that is not a
+// message this package reads comes back as a *MessageError.
 func Decode(b []byte) (Message, error) {
+	m, err := decode(b)
+	if err != nil {
+		return nil, newMessageError(b, err)
+	}
+	return m, nil
+}
+
+func decode(b []byte) (Message, error) {
 	n, err := checkMsgpack(b, maxDepth, decodeBudget(len(b)))
 	if err != nil {
 		return nil, err
@@ -139,7 +148,16 @@ func Decode(b []byte) (Message, error) {
 		return nil, err
 	}
 	if err := decodeSafe(dec, m); err != nil {
-		return nil, fmt.Errorf("protocol: decode %T: %w", m, err)
+		return nil, fmt.Errorf("protocol: decode %s: %w", typeName(m), err)
+	}
+	if t < byte(TypeWelcome) { // a client's message: numbers exact, text UTF-8
+		body, err := genericBody(b)
+		if err != nil {
+			return nil, fmt.Errorf("protocol: decode %s: %w", typeName(m), err)
+		}
+		if err := strictCheck(m, body); err != nil {
+			return nil, err
+		}
 	}
 	for range parts - 2 { // room to grow: later versions may add parts
 		if err := dec.Skip(); err != nil {

@@ -15,6 +15,8 @@ type Conn struct {
 	fr       *FrameReader
 	maxWrite int
 	wbuf     []byte
+	stall    time.Duration
+	armed    bool
 }
 
 // NewConn wraps nc; frames up to DefaultMaxFrame in both directions until
@@ -30,6 +32,25 @@ func (c *Conn) SetLimits(maxRead, maxWrite int) {
 		c.maxWrite = maxWrite
 	}
 }
+
+// SetFrameTimeout bounds how long a frame may take to arrive once its
+// length has: a peer that sends half a frame and stops gets a timeout error
+// from Receive after d, while a connection idle between frames waits as
+// long as it likes. 0 turns it off. Call it between Receives.
+func (c *Conn) SetFrameTimeout(d time.Duration) {
+	c.stall = d
+	if d <= 0 {
+		c.fr.started = nil
+		return
+	}
+	c.fr.started = func() {
+		c.armed = true
+		_ = c.nc.SetReadDeadline(time.Now().Add(c.stall))
+	}
+}
+
+// MaxWrite is the largest frame this side sends: the peer's announced limit.
+func (c *Conn) MaxWrite() int { return c.maxWrite }
 
 // Send encodes m and writes it as one frame.
 func (c *Conn) Send(m Message) error {
@@ -47,6 +68,10 @@ func (c *Conn) SendEncoded(payload []byte) error { return WriteFrame(c.nc, paylo
 // Receive reads and decodes the next message.
 func (c *Conn) Receive() (Message, error) {
 	b, err := c.fr.ReadFrame()
+	if c.armed {
+		c.armed = false
+		_ = c.nc.SetReadDeadline(time.Time{})
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,9 @@ type FrameReader struct {
 	max int
 	hdr [frameHeader]byte
 	buf []byte
+	// started, if set, is called once a frame's length is read and before
+	// its payload is: a connection arms its mid-frame deadline there.
+	started func()
 }
 
 // NewFrameReader reads frames of at most max bytes from r (DefaultMaxFrame
@@ -56,6 +59,9 @@ func (fr *FrameReader) ReadFrame() ([]byte, error) {
 	}
 	if uint64(n) > uint64(fr.max) {
 		return nil, fmt.Errorf("%w: frame of %s exceeds limit %s", ErrFrameTooLarge, byteSize(int64(n)), byteSize(int64(fr.max)))
+	}
+	if fr.started != nil {
+		fr.started()
 	}
 	if cap(fr.buf) < int(n) {
 		fr.buf = make([]byte, n)

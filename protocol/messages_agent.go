@@ -13,6 +13,9 @@ const (
 	ErrBadQuery = "bad-query" // the query expression does not parse
 	ErrState    = "state"     // not possible now (step while running, ...)
 	ErrInternal = "internal"  // the agent failed; the world is unchanged
+	ErrTooLarge = "too-large" // a request or its answer is over a documented size limit
+	ErrOverload = "overload"  // the client let too much wait unread: dropped
+	ErrTimeout  = "timeout"   // a frame stalled half-sent, or a socket took nothing: dropped
 )
 
 // Reply answers a request: OK, or an error code and a message for people.
@@ -104,13 +107,14 @@ type Resource struct {
 
 // Telemetry is what the agent reports of itself.
 type Telemetry struct {
-	Clients    int    `msgpack:"cl"`
-	BytesSent  uint64 `msgpack:"bs"`
-	FramesSent uint64 `msgpack:"fs"`
-	Coalesced  uint64 `msgpack:"co"`            // frames replaced by newer ones before a slow client took them
-	Dropped    uint64 `msgpack:"dr"`            // clients dropped for being stuck
-	SyncNs     int64  `msgpack:"sy"`            // time of the last Sync on the game goroutine
-	Recording  string `msgpack:"rec,omitempty"` // file the game records to
+	Clients    int               `msgpack:"cl"`
+	BytesSent  uint64            `msgpack:"bs"`
+	FramesSent uint64            `msgpack:"fs"`
+	Coalesced  uint64            `msgpack:"co"`            // frames replaced by newer ones before a slow client took them
+	Dropped    uint64            `msgpack:"dr"`            // clients dropped by the agent, for any reason
+	DroppedBy  map[string]uint64 `msgpack:"drb,omitempty"` // clients dropped, by the code sent them (timeout, overload, too-large, protocol)
+	SyncNs     int64             `msgpack:"sy"`            // time of the last Sync on the game goroutine
+	Recording  string            `msgpack:"rec,omitempty"` // file the game records to
 }
 
 // Summary is the world at a tick, in O(archetypes + systems) size. With Full

@@ -1,0 +1,137 @@
+package inspector
+
+import (
+	"reflect"
+	"sync"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// A page is taken in two halves. On the game goroutine the agent finds the
+// window's entities and copies their values (memory copies of plain data);
+// on the client's writer goroutine the copies become wire values. Only
+// values holding pointers (slices, maps, strings behind pointers) are
+// converted on the game goroutine, since the game may change what they
+// point to while the writer reads.
+
+// pageCapture is the game goroutine's half of a page.
+type pageCapture struct {
+	id            uint32
+	tick          uint64
+	total, offset int
+	cols          []ecs.ComponentID
+	ents          []ecs.Entity
+	vals          []columnCopy // per column
+}
+
+// columnCopy holds one column's values for the window's rows: copies of
+// plain data (slice, has), or values converted at once (conv).
+type columnCopy struct {
+	slice reflect.Value // a slice of the component type, one per row
+	has   []bool        // whether the row's entity has the component
+	conv  []protocol.Value
+}
+
+// capturePage copies the values of ents in cols, on the game goroutine.
+func (a *Agent) capturePage(id uint32, ents []ecs.Entity, total, offset int, cols []ecs.ComponentID) *pageCapture {
+	pc := &pageCapture{id: id, tick: a.w.Frame(), total: total, offset: offset, cols: cols, ents: ents, vals: make([]columnCopy, len(cols))}
+	for j, c := range cols {
+		typ := a.w.Component(c).Type
+		cc := &pc.vals[j]
+		if holdsPointers(typ) {
+			cc.conv = make([]protocol.Value, len(ents))
+			for i, e := range ents {
+				if v, ok := a.w.Value(e, c); ok {
+					cc.conv[i] = toValue(v)
+				}
+			}
+			continue
+		}
+		cc.slice = reflect.MakeSlice(reflect.SliceOf(typ), len(ents), len(ents))
+		cc.has = make([]bool, len(ents))
+		for i, e := range ents {
+			if v, ok := a.w.Value(e, c); ok {
+				cc.slice.Index(i).Set(v)
+				cc.has[i] = true
+			}
+		}
+	}
+	return pc
+}
+
+// build turns the capture into a Page, off the game goroutine.
+func (pc *pageCapture) build() *protocol.Page {
+	p := &protocol.Page{Sub: pc.id, Tick: pc.tick, Full: true, Total: pc.total, Offset: pc.offset, Columns: make([]uint16, len(pc.cols))}
+	for i, c := range pc.cols {
+		p.Columns[i] = uint16(c)
+	}
+	p.Rows = make([]protocol.Row, len(pc.ents))
+	for i, e := range pc.ents {
+		vals := make([]protocol.Value, len(pc.cols))
+		for j := range pc.cols {
+			cc := &pc.vals[j]
+			switch {
+			case cc.conv != nil:
+				vals[j] = cc.conv[i]
+			case cc.has[i]:
+				vals[j] = toValue(cc.slice.Index(i))
+			}
+		}
+		p.Rows[i] = protocol.Row{Entity: wireEntity(e), Values: vals}
+	}
+	return p
+}
+
+// size estimates the bytes of the page the capture becomes.
+func (pc *pageCapture) size() int64 {
+	n := int64(64 + 16*len(pc.ents))
+	for _, cc := range pc.vals {
+		if cc.slice.IsValid() {
+			n += int64(cc.slice.Len()) * int64(cc.slice.Type().Elem().Size()+8)
+		} else {
+			n += int64(len(cc.conv)) * 32
+		}
+	}
+	return n
+}
+
+// holdsPointers reports whether values of t refer to memory outside
+// themselves (pointers, slices, maps, interfaces, channels, funcs): a copy
+// of such a value still shares that memory with the game. Strings do not
+// count: their bytes never change.
+func holdsPointers(t reflect.Type) bool {
+	if v, ok := pointerTypes.Load(t); ok {
+		return v.(bool)
+	}
+	r := holdsPointersUncached(t, 0)
+	pointerTypes.Store(t, r)
+	return r
+}
+
+var pointerTypes sync.Map // reflect.Type -> bool
+
+func holdsPointersUncached(t reflect.Type, depth int) bool {
+	if depth > maxValueDepth {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && holdsPointersUncached(t.Elem(), depth+1)
+	case reflect.Struct:
+		if t == childOfType {
+			return false // a handle only
+		}
+		for i := range t.NumField() {
+			if holdsPointersUncached(t.Field(i).Type, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}

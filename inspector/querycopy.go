@@ -1,0 +1,268 @@
+package inspector
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// A query with field tests over many rows is not evaluated on the game
+// goroutine: there the agent runs the kernel's own tests (archetypes,
+// ticks, sparse components, parent), which cost nanoseconds a row, and
+// copies the columns the field tests and the page need, at memory speed;
+// the field tests, the count and the window run on the client's writer
+// goroutine over the copy. The page names the tick of the copy, so it is
+// exactly what the game held then.
+
+// inlineTests is the most field tests (rows times tests) a query may make
+// on the game goroutine; a query that may need more runs on a copy.
+const inlineTests = 20000
+
+// queryCopy is the game goroutine's half of a query run on a copy.
+type queryCopy struct {
+	id            uint32
+	tick          uint64
+	offset, limit int
+	q             *compiledQuery
+	cands         []ecs.Entity    // entities that passed the kernel's tests, in table order
+	tables        []ecs.TableCopy // the admitted tables, with the columns needed
+	sparse        map[ecs.ComponentID]sparseCopy
+}
+
+// needsCopy reports whether q may test more fields than a frame affords.
+func (a *Agent) needsCopy(q *compiledQuery) bool {
+	if len(q.preds) == 0 {
+		return false
+	}
+	f := q.filter
+	f.Match = nil
+	return a.w.CandidateRows(f)*len(q.preds) > inlineTests
+}
+
+// copyQuery takes the game goroutine's half of q: the kernel's tests and
+// the copies. It refuses a copy over MaxCopyBytes.
+func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*queryCopy, error) {
+	if err := a.checkCopy(q); err != nil {
+		return nil, err
+	}
+	f := q.filter
+	f.Match = nil
+	need := copiedColumns(q)
+	qc := &queryCopy{id: id, tick: a.w.Frame(), offset: offset, limit: limit, q: q, sparse: map[ecs.ComponentID]sparseCopy{}}
+	qc.cands, _ = a.w.Scan(f, 0, -1)
+	var tableCols []ecs.ComponentID
+	for _, c := range need {
+		if a.w.Component(c).Storage == ecs.SparseStorage {
+			ents, vals := a.w.CopySparse(c)
+			qc.sparse[c] = sparseCopy{id: c, ents: ents, vals: cloneIfShared(vals)}
+		} else {
+			tableCols = append(tableCols, c)
+		}
+	}
+	if tableCols == nil {
+		tableCols = []ecs.ComponentID{} // entities only
+	}
+	qc.tables = a.w.CopyTablesFor(f, tableCols)
+	for i := range qc.tables {
+		for j, col := range qc.tables[i].Columns {
+			qc.tables[i].Columns[j] = cloneIfShared(col)
+		}
+	}
+	return qc, nil
+}
+
+// copiedColumns are the components a copy of q holds: the page's columns
+// and those the field tests read.
+func copiedColumns(q *compiledQuery) []ecs.ComponentID {
+	need := slices.Clone(q.columns)
+	for _, p := range q.preds {
+		if !slices.Contains(need, p.comp) {
+			need = append(need, p.comp)
+		}
+	}
+	return need
+}
+
+// checkCopy refuses a query whose copy would pass MaxCopyBytes, counted
+// from the archetypes' sizes before anything is copied.
+func (a *Agent) checkCopy(q *compiledQuery) error {
+	f := q.filter
+	f.Match = nil
+	rows := int64(a.w.CandidateRows(f))
+	bytes := rows * 16
+	for _, c := range copiedColumns(q) {
+		bytes += rows * int64(a.w.Component(c).Size)
+	}
+	if bytes > MaxCopyBytes {
+		return refuse(protocol.ErrTooLarge, "this query would copy %s of the world to test its fields (limit %s): narrow it with components", byteSize(int(bytes)), byteSize(MaxCopyBytes))
+	}
+	return nil
+}
+
+// size estimates the memory the copy holds.
+func (qc *queryCopy) size() int64 {
+	n := int64(len(qc.cands)) * 8
+	for _, t := range qc.tables {
+		n += int64(len(t.Entities)) * 8
+		for _, c := range t.Columns {
+			n += int64(c.Len()) * int64(c.Type().Elem().Size())
+		}
+	}
+	for _, s := range qc.sparse {
+		n += int64(len(s.ents)) * (8 + int64(s.vals.Type().Elem().Size()))
+	}
+	return n
+}
+
+// build runs the field tests over the copy and makes the page, off the
+// game goroutine.
+func (qc *queryCopy) build() *protocol.Page {
+	sparseAt := map[ecs.ComponentID]map[ecs.Entity]int{}
+	for c, s := range qc.sparse {
+		at := make(map[ecs.Entity]int, len(s.ents))
+		for i, e := range s.ents {
+			at[e] = i
+		}
+		sparseAt[c] = at
+	}
+	value := func(ti, row int, e ecs.Entity, c ecs.ComponentID) (reflect.Value, bool) {
+		if s, ok := qc.sparse[c]; ok {
+			i, ok := sparseAt[c][e]
+			if !ok {
+				return reflect.Value{}, false
+			}
+			return s.vals.Index(i), true
+		}
+		t := &qc.tables[ti]
+		j := slices.Index(t.Components, c)
+		if j < 0 {
+			return reflect.Value{}, false
+		}
+		return t.Columns[j].Index(row), true
+	}
+	type hit struct {
+		ti, row int
+		e       ecs.Entity
+	}
+	var window []hit
+	total := 0
+	ti, row := 0, 0
+	for _, e := range qc.cands {
+		// Candidates come in table and row order, a subsequence of the
+		// admitted tables' rows: walk both together.
+		for ti < len(qc.tables) && (row >= len(qc.tables[ti].Entities) || qc.tables[ti].Entities[row] != e) {
+			if row++; row >= len(qc.tables[ti].Entities) {
+				ti, row = ti+1, 0
+			}
+		}
+		if ti >= len(qc.tables) {
+			break // cannot happen: the copy and the scan saw one world
+		}
+		pass := true
+		for _, p := range qc.q.preds {
+			v, ok := value(ti, row, e, p.comp)
+			if !ok || !p.test(v) {
+				pass = false
+				break
+			}
+		}
+		if pass {
+			if total >= qc.offset && len(window) < qc.limit {
+				window = append(window, hit{ti, row, e})
+			}
+			total++
+		}
+		row++
+	}
+	p := &protocol.Page{Sub: qc.id, Tick: qc.tick, Full: true, Total: total, Offset: qc.offset, Columns: make([]uint16, len(qc.q.columns))}
+	for i, c := range qc.q.columns {
+		p.Columns[i] = uint16(c)
+	}
+	p.Rows = make([]protocol.Row, len(window))
+	for i, h := range window {
+		vals := make([]protocol.Value, len(qc.q.columns))
+		for j, c := range qc.q.columns {
+			if v, ok := value(h.ti, h.row, h.e, c); ok {
+				vals[j] = toValue(v)
+			}
+		}
+		p.Rows[i] = protocol.Row{Entity: wireEntity(h.e), Values: vals}
+	}
+	return p
+}
+
+// cloneIfShared deep-copies a slice whose values hold pointers, so the
+// writer goroutine never reads memory the game may be changing; a slice
+// of plain data is returned as it is (it is a copy already).
+func cloneIfShared(s reflect.Value) reflect.Value {
+	if !s.IsValid() || !holdsPointers(s.Type().Elem()) {
+		return s
+	}
+	return cloneValue(s, 0)
+}
+
+// cloneValue copies v and everything it points to, to maxValueDepth.
+func cloneValue(v reflect.Value, depth int) reflect.Value {
+	out := reflect.New(v.Type()).Elem()
+	if depth > maxValueDepth {
+		return out
+	}
+	switch v.Kind() {
+	case reflect.Slice:
+		if v.IsNil() {
+			return out
+		}
+		out.Set(reflect.MakeSlice(v.Type(), v.Len(), v.Len()))
+		for i := range v.Len() {
+			out.Index(i).Set(cloneValue(v.Index(i), depth+1))
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			out.Index(i).Set(cloneValue(v.Index(i), depth+1))
+		}
+	case reflect.Struct:
+		out.Set(v) // unexported fields as they are
+		for i := range v.NumField() {
+			if out.Field(i).CanSet() {
+				out.Field(i).Set(cloneValue(v.Field(i), depth+1))
+			}
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			return out
+		}
+		out.Set(reflect.MakeMapWithSize(v.Type(), v.Len()))
+		it := v.MapRange()
+		for it.Next() {
+			out.SetMapIndex(it.Key(), cloneValue(it.Value(), depth+1))
+		}
+	case reflect.Pointer:
+		if v.IsNil() {
+			return out
+		}
+		p := reflect.New(v.Type().Elem())
+		p.Elem().Set(cloneValue(v.Elem(), depth+1))
+		out.Set(p)
+	default:
+		out.Set(v)
+	}
+	return out
+}
+
+// byteSize prints a size the way people read it.
+func byteSize(n int) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+}
+
+func itoa(n int) string { return fmt.Sprint(n) }

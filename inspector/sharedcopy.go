@@ -1,0 +1,68 @@
+package inspector
+
+import (
+	"sync"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// snapshotReuse is how long a world copy answers snapshot requests: within
+// it every request, from any client, gets the same copy (its tick says how
+// old it is), so a flood of requests costs one copy a second.
+const snapshotReuse = time.Second
+
+// sharedCopy is one copy of the world on the game goroutine, turned into a
+// Snapshot once, on the first writer goroutine that needs it.
+type sharedCopy struct {
+	at   time.Time
+	once sync.Once
+	make func() *protocol.Snapshot
+	snap *protocol.Snapshot
+}
+
+func (s *sharedCopy) get() *protocol.Snapshot {
+	s.once.Do(func() {
+		s.snap = s.make()
+		s.make = nil // the copies are garbage once converted
+	})
+	return s.snap
+}
+
+// sharedSnapshot returns the newest copy if it is young enough, else copies
+// the world now (on the game goroutine, at memory speed).
+func (a *Agent) sharedSnapshot() *sharedCopy {
+	now := time.Now()
+	if a.snap != nil && now.Sub(a.snap.at) < snapshotReuse {
+		return a.snap
+	}
+	tables, sparse := a.copyWorld()
+	tick, game, stats := a.w.Frame(), a.opts.Game, a.w.Stats()
+	schemas := append([]protocol.Component(nil), a.componentSchemas()...)
+	a.snap = &sharedCopy{at: now, make: func() *protocol.Snapshot {
+		return buildSnapshot(tables, sparse, tick, game, stats, schemas)
+	}}
+	return a.snap
+}
+
+// estimateSize guesses the encoded bytes of a message, for the per-client
+// budget of what waits to be sent.
+func estimateSize(m protocol.Message) int64 {
+	switch m := m.(type) {
+	case *protocol.Page:
+		n := int64(64)
+		for _, r := range m.Rows {
+			n += 16 + 16*int64(len(r.Values))
+		}
+		return n
+	case *protocol.Journal:
+		return 64 + 48*int64(len(m.Entries))
+	case *protocol.Summary:
+		return 512 + 64*int64(len(m.Archetypes)+len(m.Systems)+len(m.Components)+len(m.Events)+len(m.Resources))
+	case *protocol.Detail:
+		return 256 + 128*int64(len(m.Components)+len(m.Children))
+	case *protocol.Events:
+		return 256 + 256*int64(len(m.Queues))
+	}
+	return 128
+}
