@@ -110,9 +110,9 @@ func New(w *ecs.World, opts Options) *Agent {
 	}
 	return &Agent{
 		w: w, opts: opts,
-		inbox:   make(chan inbound, 4096),
-		wake:    make(chan struct{}, 1),
-		closed:  make(chan struct{}),
+		inbox:    make(chan inbound, 4096),
+		wake:     make(chan struct{}, 1),
+		closed:   make(chan struct{}),
 		clients:  map[*client]struct{}{},
 		live:     map[*client]bool{},
 		failures: map[string]*tokenFailures{},

@@ -22,16 +22,16 @@ type client struct {
 	subs     map[uint32]*subscription // game goroutine only
 
 	mu       sync.Mutex
-	requests []protocol.Message   // read, waiting for Sync, in order
-	out      []outMsg             // replies and jobs, in order
-	frames   map[uint32]outFrame  // newest frame per subscription
-	order    []uint32             // subscriptions with a frame waiting, oldest first
-	queued   int64                // estimated bytes of out and frames
-	inflight int                  // requests read and not yet answered
-	heavy    int                  // copy jobs queued or running (at most one)
-	room     chan struct{}        // signalled when inflight drops
-	signal   chan struct{}        // wakes the writer
-	done     chan struct{}        // closed when the client is dropped
+	requests []protocol.Message  // read, waiting for Sync, in order
+	out      []outMsg            // replies and jobs, in order
+	frames   map[uint32]outFrame // newest frame per subscription
+	order    []uint32            // subscriptions with a frame waiting, oldest first
+	queued   int64               // estimated bytes of out and frames
+	inflight int                 // requests read and not yet answered
+	heavy    int                 // copy jobs queued or running (at most one)
+	room     chan struct{}       // signalled when inflight drops
+	signal   chan struct{}       // wakes the writer
+	done     chan struct{}       // closed when the client is dropped
 	once     sync.Once
 	code     string // why the client was dropped (an error code), once dropped
 	reason   string

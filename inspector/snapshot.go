@@ -36,10 +36,16 @@ func writeOneFrame(path, game string, tick uint64, m protocol.Message) error {
 }
 
 // PanicSnapshot is for deferring in the game loop: if the game panics, it
-// writes a post-mortem snapshot to path, waits for the file, then panics
+// writes a post-mortem snapshot to path, waits for the file, closes every
+// recording the agent runs (so they end at the crash, whole), then panics
 // again with the same value.
 //
 //	defer agent.PanicSnapshot("crash.ecsrec")
+//
+// A panic in a system run by ecs.Schedule, parallel or not, reaches it: the
+// schedule re-raises it on the goroutine that called Run, as an
+// *ecs.SystemPanic naming the system, after the systems running beside it
+// returned, so the copy races nothing.
 func (a *Agent) PanicSnapshot(path string) {
 	r := recover()
 	if r == nil {
@@ -48,7 +54,12 @@ func (a *Agent) PanicSnapshot(path string) {
 	if err := <-a.WriteSnapshot(path); err != nil {
 		a.logf("post-mortem snapshot: %v", err)
 	} else {
-		a.logf("post-mortem snapshot written to %s", path)
+		a.logf("post-mortem snapshot of tick %d written to %s", a.w.Frame(), path)
+	}
+	for len(a.recorders) > 0 {
+		if err := a.recorders[0].Stop(); err != nil {
+			a.logf("closing a recording after the panic: %v", err)
+		}
 	}
 	panic(r)
 }
@@ -115,7 +126,22 @@ func (r *Recorder) capture(now time.Time) {
 func (r *Recorder) run() {
 	var err error
 	n := 0
-	for f := range r.frames {
+	idle := time.NewTicker(protocol.FlushEvery) // frames may stop (a paused game): flush anyway
+	defer idle.Stop()
+	for {
+		var f recFrame
+		var open bool
+		select {
+		case f, open = <-r.frames:
+		case <-idle.C:
+			if err == nil {
+				err = r.w.Flush()
+			}
+			continue
+		}
+		if !open {
+			break
+		}
 		if err != nil {
 			continue
 		}

@@ -1,5 +1,7 @@
 package protocol
 
+import "fmt"
+
 // bodyDecoder is implemented by the messages whose bodies are decoded by
 // hand straight from the frame's bytes: the large ones.
 type bodyDecoder interface {
@@ -129,7 +131,28 @@ func (p *Page) decodeBody(r *reader) error {
 			return r.err
 		}
 	}
+	if r.err == nil {
+		for i := range p.Rows {
+			if len(p.Rows[i].Values) != len(p.Columns) {
+				return fmt.Errorf("row %d has %d values for %d columns", i, len(p.Rows[i].Values), len(p.Columns))
+			}
+		}
+	}
 	return r.err
+}
+
+// check reports a table whose shape does not hold together: a column per
+// component, a value per entity in every column.
+func (t *Table) check() error {
+	if len(t.Columns) != len(t.Components) {
+		return fmt.Errorf("table has %d columns for %d components", len(t.Columns), len(t.Components))
+	}
+	for c, col := range t.Columns {
+		if len(col) != len(t.Entities) {
+			return fmt.Errorf("table column %d has %d values for %d entities", c, len(col), len(t.Entities))
+		}
+	}
+	return nil
 }
 
 func (t *Table) decodeBody(r *reader) {
@@ -177,6 +200,11 @@ func (s *Snapshot) decodeBody(r *reader) error {
 				s.Tables = make([]Table, n)
 				for i := range s.Tables {
 					s.Tables[i].decodeBody(r)
+					if r.err == nil {
+						if err := s.Tables[i].check(); err != nil {
+							return fmt.Errorf("snapshot table %d: %w", i, err)
+						}
+					}
 				}
 			}
 		case "rs":

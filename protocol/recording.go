@@ -57,13 +57,14 @@ type RecordingHeader struct {
 // RecordWriter writes a recording. Records go through a buffer; Close
 // writes the index and footer.
 type RecordWriter struct {
-	f      io.Writer
-	bw     *bufio.Writer
-	closer io.Closer
-	off    int64
-	index  []FrameInfo
-	buf    []byte
-	err    error
+	f       io.Writer
+	bw      *bufio.Writer
+	closer  io.Closer
+	off     int64
+	index   []FrameInfo
+	buf     []byte
+	err     error
+	flushed time.Time // when the buffer last went to the file
 }
 
 // CreateRecording creates (or truncates) the file at path and writes the
@@ -94,7 +95,13 @@ func NewRecordWriter(w io.Writer, game string, start time.Time) (*RecordWriter, 
 	if _, err := rw.bw.Write(b); err != nil {
 		return nil, fmt.Errorf("protocol: write recording header: %w", err)
 	}
+	// The header is on disk before the first frame: a recording cut at
+	// any moment after this opens.
+	if err := rw.bw.Flush(); err != nil {
+		return nil, fmt.Errorf("protocol: write recording header: %w", err)
+	}
 	rw.off = int64(len(b))
+	rw.flushed = time.Now()
 	return rw, nil
 }
 
@@ -136,8 +143,16 @@ func (w *RecordWriter) WriteEncoded(tick uint64, wall time.Time, key bool, msg [
 	}
 	w.index = append(w.index, FrameInfo{Tick: tick, Wall: wall, Offset: w.off, Size: int64(recordHeaderSize + len(msg)), Keyframe: key})
 	w.off += int64(recordHeaderSize + len(msg))
+	if time.Since(w.flushed) >= FlushEvery {
+		return w.Flush()
+	}
 	return nil
 }
+
+// FlushEvery is the longest a written frame waits in the writer's buffer:
+// a process killed at any moment loses at most this much of its recording
+// (call Flush when frames stop coming, as the agent's recorder does).
+const FlushEvery = time.Second
 
 // Frames is how many frames were written.
 func (w *RecordWriter) Frames() int { return len(w.index) }
@@ -147,7 +162,14 @@ func (w *RecordWriter) Bytes() int64 { return w.off }
 
 // Flush pushes buffered records to the file, so that a crash after it loses
 // nothing written before it.
-func (w *RecordWriter) Flush() error { return w.bw.Flush() }
+func (w *RecordWriter) Flush() error {
+	w.flushed = time.Now()
+	if err := w.bw.Flush(); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
 
 // Close writes the index and footer, flushes, and closes the file if the
 // writer opened it.
@@ -331,7 +353,9 @@ func (rec *Recording) scan(first int64) {
 			rec.Note = "index cut short; frames read one by one"
 			break
 		}
-		if length < recordHeaderSize-4+1 || length > DefaultMaxFrame+recordHeaderSize || off+4+length > rec.size {
+		// Records of any size the writer makes are read back; only the
+		// file's end bounds them.
+		if length < recordHeaderSize-4+1 || off+4+length > rec.size {
 			rec.Note = fmt.Sprintf("file cut short inside frame %d; %d whole frames recovered", len(rec.Frames)+1, len(rec.Frames))
 			break
 		}

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,7 +142,104 @@ func FuzzOpenRecording(f *testing.F) {
 			if rec.Frames[i].Offset+rec.Frames[i].Size > int64(len(b)) {
 				t.Fatalf("frame %d runs past the file", i)
 			}
-			_, _ = rec.Message(i)
+			m, err := rec.Message(i)
+			if err != nil {
+				continue // a clear error is a fine answer to bad bytes
+			}
+			// What decodes holds together: a reader may index it freely.
+			switch m := m.(type) {
+			case *Snapshot:
+				for ti := range m.Tables {
+					if err := m.Tables[ti].check(); err != nil {
+						t.Fatalf("frame %d decoded a misshapen table: %v", i, err)
+					}
+				}
+			case *Page:
+				for _, r := range m.Rows {
+					if len(r.Values) != len(m.Columns) {
+						t.Fatalf("frame %d decoded a row of %d values for %d columns", i, len(r.Values), len(m.Columns))
+					}
+				}
+			}
 		}
 	})
+}
+
+// TestMisshapenTablesAreRefused: a snapshot whose tables do not hold
+// together (fewer values than entities, more columns than components) is
+// an error when read, so no reader indexes past a column.
+func TestMisshapenTablesAreRefused(t *testing.T) {
+	good := Table{Components: []uint16{1}, Entities: []EntityID{1, 2}, Columns: [][]Value{{IntValue(1), IntValue(2)}}}
+	short := Table{Components: []uint16{1}, Entities: []EntityID{1, 2}, Columns: [][]Value{{IntValue(1)}}}
+	wide := Table{Components: []uint16{1}, Entities: []EntityID{1}, Columns: [][]Value{{IntValue(1)}, {IntValue(2)}}}
+	for _, tc := range []struct {
+		name string
+		tb   Table
+		ok   bool
+	}{{"good", good, true}, {"short column", short, false}, {"more columns than components", wide, false}} {
+		b, err := Encode(&Snapshot{Tick: 5, Tables: []Table{tc.tb}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Decode(b)
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: Decode error = %v", tc.name, err)
+		}
+	}
+	b, err := Encode(&Page{Columns: []uint16{1, 2}, Rows: []Row{{Entity: 1, Values: []Value{IntValue(1)}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(b); err == nil {
+		t.Error("a page row with fewer values than columns decoded")
+	}
+}
+
+// TestBigRecordsAreRecovered: a recording never closed, holding a record
+// over the wire's 16 MiB frame limit (a snapshot of a big world), is read
+// back whole, frame by frame; and the writer has flushed its header before
+// the first frame.
+func TestBigRecordsAreRecovered(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.ecsrec")
+	w, err := CreateRecording(path, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		t.Fatalf("header not on disk before the first frame: %v %v", fi, err)
+	}
+	vals := make([]Value, 1_200_000)
+	ents := make([]EntityID, len(vals))
+	for i := range vals {
+		vals[i] = FloatValue(float64(i) + 0.5)
+		ents[i] = MakeEntityID(uint32(i), 1)
+	}
+	snap := &Snapshot{Tick: 1, Tables: []Table{{Components: []uint16{0}, Entities: ents, Columns: [][]Value{vals}}}}
+	if err := w.Write(1, time.Now(), true, snap); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(2, time.Now(), false, &Summary{Tick: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil { // no Close: as if the process died here
+		t.Fatal(err)
+	}
+	if w.Bytes() <= DefaultMaxFrame {
+		t.Fatalf("the test record is only %d bytes", w.Bytes())
+	}
+	rec, err := OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	if len(rec.Frames) != 2 {
+		t.Fatalf("recovered %d frames (%s), want 2", len(rec.Frames), rec.Note)
+	}
+	m, err := rec.Message(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.(*Snapshot).Tables[0].Columns[0][1_199_999].Float(); got != 1_199_999.5 {
+		t.Fatalf("last value = %v", got)
+	}
 }

@@ -140,6 +140,9 @@ func (pg *Page) EncodeMsgpack(enc *msgpack.Encoder) error {
 func (t *Table) DecodeMsgpack(dec *msgpack.Decoder) error {
 	return decodeRaw(dec, func(r *reader) error {
 		t.decodeBody(r)
-		return nil
+		if r.err != nil {
+			return r.err
+		}
+		return t.check()
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"syscall"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/cmd/demo/ecosystem"
@@ -18,7 +19,7 @@ import (
 
 func main() {
 	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, os.Interrupt)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
 	if err := run(os.Args[1:], os.Stdout, stop); err != nil {
 		if err == flag.ErrHelp {
 			return
@@ -30,6 +31,7 @@ func main() {
 
 type options struct {
 	listen, token, record string
+	postMortem            string
 	entities, frames      int
 	hz                    float64
 	seed                  uint64
@@ -47,6 +49,7 @@ func run(args []string, out io.Writer, stop <-chan os.Signal) error {
 	fs.StringVar(&o.token, "token", "", "a token clients must present")
 	fs.BoolVar(&o.readOnly, "read-only", false, "refuse every command that changes the world")
 	fs.StringVar(&o.record, "record", "", "record the run to this .ecsrec file")
+	fs.StringVar(&o.postMortem, "post-mortem", "ecosystem-crash.ecsrec", "if the game panics, write the world to this .ecsrec file (empty: don't)")
 	fs.IntVar(&o.frames, "frames", 0, "stop after this many frames (0: until Ctrl-C)")
 	fs.BoolVar(&o.bench, "bench", false, "with --frames: measure frame times with and without the agent")
 	if err := fs.Parse(args); err != nil {
@@ -79,6 +82,19 @@ func serve(o options, out io.Writer, stop <-chan os.Signal) error {
 		return err
 	}
 	defer agent.Close()
+	if o.postMortem != "" {
+		// Runs before Close: a panic in any system, parallel ones included,
+		// leaves the world at the crash in this file, and closes the recording.
+		defer func() {
+			if r := recover(); r != nil {
+				fmt.Fprintf(out, "demo: the game panicked at tick %d; writing the world to %s\n", sim.World.Frame(), o.postMortem)
+				func() {
+					defer agent.PanicSnapshot(o.postMortem)
+					panic(r)
+				}()
+			}
+		}()
+	}
 	var rec *inspector.Recorder
 	if o.record != "" {
 		var err error

@@ -103,13 +103,34 @@ func (s *Sim) Step() {
 
 // wrap keeps a coordinate inside the world (a torus).
 func (s *Sim) wrap(v float32) float32 {
-	for v < 0 {
-		v += s.side
+	if v >= 0 && v < s.side {
+		return v
 	}
-	for v >= s.side {
-		v -= s.side
+	if v != v || math.IsInf(float64(v), 0) { // an edit put NaN or ±Inf here: start over at the edge
+		return 0
 	}
-	return v
+	m := float32(math.Mod(float64(v), float64(s.side)))
+	if m < 0 {
+		m += s.side
+	}
+	if m >= s.side || m < 0 { // rounding at the edges
+		m = 0
+	}
+	return m
+}
+
+// cellOf is the grid cell, 0 to cells-1, of coordinate v with cells of
+// size: any float, NaN and far-off values included, lands in the grid, so
+// a value edited in from the inspector cannot index out of range.
+func cellOf(v, size float32, cells int) int {
+	f := v / size
+	if !(f >= 0) { // negative or NaN
+		return 0
+	}
+	if f >= float32(cells) {
+		return cells - 1
+	}
+	return int(f)
 }
 
 // spatial is a hash of the herbivores and predators by cell, rebuilt each
@@ -161,7 +182,7 @@ func (b *bucket) build(cells int, items []item, cellOf func(item) int) {
 
 // near calls fn for the items in the 3x3 cells around (x, y).
 func (b *bucket) near(cells int, size, x, y float32, fn func(item) bool) {
-	cx, cy := int(x/size), int(y/size)
+	cx, cy := cellOf(x, size, cells), cellOf(y, size, cells)
 	for dy := -1; dy <= 1; dy++ {
 		for dx := -1; dx <= 1; dx++ {
 			gx, gy := (cx+dx+cells)%cells, (cy+dy+cells)%cells

@@ -37,7 +37,7 @@ func (s *Sim) build(seed uint64) {
 		cells := int(s.side / cellSize)
 		s.space.cells = cells
 		cellOf := func(it item) int {
-			return min(int(it.y/cellSize), cells-1)*cells + min(int(it.x/cellSize), cells-1)
+			return cellOf(it.y, cellSize, cells)*cells + cellOf(it.x, cellSize, cells)
 		}
 		var hs, ps []item
 		for it := herbs.Iter(); it.Next(); {
@@ -62,7 +62,7 @@ func (s *Sim) build(seed uint64) {
 	sc.Add("grazing", func(w *ecs.World, _ *ecs.Commands) {
 		g := ecs.Resource[Grid](w)
 		for p, e := range grazers.All() {
-			c := min(int(p.Y/g.Size), g.Cells-1)*g.Cells + min(int(p.X/g.Size), g.Cells-1)
+			c := cellOf(p.Y, g.Size, g.Cells)*g.Cells + cellOf(p.X, g.Size, g.Cells)
 			bite := min(g.Grass[c], grazeRate*dt())
 			g.Grass[c] -= bite
 			e.Value += bite * grassEnergy
