@@ -192,7 +192,7 @@ func (a *Agent) summary() *protocol.Summary {
 	rec, _ := a.tel.recording.Load().(string)
 	s.Agent = protocol.Telemetry{
 		Clients: int(a.tel.clients.Load()), BytesSent: a.tel.bytesSent.Load(), FramesSent: a.tel.framesSent.Load(),
-		Coalesced: a.tel.coalesced.Load(), Dropped: a.tel.dropped.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
+		Coalesced: a.tel.coalesced.Load(), Dropped: a.tel.dropped.Load(), DroppedBy: a.tel.dropCounts(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
 	}
 	return s
 }

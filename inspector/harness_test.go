@@ -23,6 +23,8 @@ type game struct {
 	w      *ecs.World
 	agent  *Agent
 	frames atomic.Int64
+	// syncMax is the longest Sync since it was last reset, in ns.
+	syncMax atomic.Int64
 	do     chan func()
 	stop   chan struct{}
 	done   chan struct{}
@@ -68,8 +70,12 @@ func startGame(t *testing.T, opts Options) *game {
 				fn()
 			case <-tick.C:
 				s.Run(g.w)
-				_ = g.w.Tick()
+				_ = g.w.Tick() // an error names commands skipped for entities already gone
+				start := time.Now()
 				g.agent.Sync()
+				if d := time.Since(start).Nanoseconds(); d > g.syncMax.Load() {
+					g.syncMax.Store(d)
+				}
 				g.frames.Add(1)
 			}
 		}

@@ -12,8 +12,8 @@ type tokenFailures struct {
 	last  time.Time
 }
 
-// Back-off after wrong tokens: the first is free, then each doubles the
-// wait from 100 ms up to 5 s; a host that stays quiet for a minute starts
+// Back-off after wrong tokens: each doubles the wait before the host's
+// next token is checked, from 100 ms up to 5 s; a host that stays quiet for a minute starts
 // over. Guessing a token costs minutes per thousand tries, not a second.
 const (
 	tokenBackoffStart = 100 * time.Millisecond
@@ -51,10 +51,8 @@ func (a *Agent) tokenFailed(host string) {
 	}
 	f.count++
 	f.last = now
-	if f.count > 1 {
-		wait := tokenBackoffStart << min(f.count-2, 6)
-		f.until = now.Add(min(wait, tokenBackoffMax))
-	}
+	wait := tokenBackoffStart << min(f.count-1, 6)
+	f.until = now.Add(min(wait, tokenBackoffMax))
 }
 
 func (a *Agent) tokenPassed(host string) {

@@ -1,0 +1,447 @@
+package inspector
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/vmihailenco/msgpack/v5"
+)
+
+// The abuse suite: each case is an attack that once crashed, froze or
+// bloated the game, run over a real loopback socket against a game loop on
+// its own goroutine. Each asserts that the game keeps ticking without long
+// Syncs, that memory stays bounded, and that the attacker is told why.
+
+// bigGame is a game with n more entities that the attacks can make work of.
+func bigGame(t *testing.T, n int, opts Options) *game {
+	t.Helper()
+	g := startGame(t, opts)
+	g.on(func() {
+		ecs.NewMap3[Position, Velocity, Health](g.w).SpawnBatch(n, func(i int, _ ecs.Entity, p *Position, v *Velocity, h *Health) {
+			p.X, v.X, h.HP = float64(i), 1, i%100
+		})
+	})
+	return g
+}
+
+// underAttack runs attack while the game runs and fails the test if a Sync
+// took longer than maxSync or the game made less than half its frames of
+// the same time before.
+func underAttack(t *testing.T, g *game, maxSync time.Duration, attack func()) {
+	t.Helper()
+	normal := g.pace(200 * time.Millisecond)
+	g.syncMax.Store(0)
+	at := g.frames.Load()
+	start := time.Now()
+	attack()
+	time.Sleep(100 * time.Millisecond)
+	took := time.Since(start)
+	frames := g.frames.Load() - at
+	want := int64(float64(normal) * took.Seconds() / 0.2 / 2)
+	if frames < want {
+		t.Errorf("the game made %d frames in %v under attack, want at least %d (%d in 200 ms before)", frames, took.Round(time.Millisecond), want, normal)
+	}
+	if got := time.Duration(g.syncMax.Load()); got > maxSync {
+		t.Errorf("a Sync took %v under attack, want at most %v", got.Round(time.Microsecond), maxSync)
+	}
+}
+
+// slack is the longest Sync the attacks may cause: the per-frame request
+// budget, one request's bounded cost and this machine's noise (more under
+// the race detector).
+func slack() time.Duration {
+	if raceEnabled {
+		return 250 * time.Millisecond
+	}
+	return 60 * time.Millisecond
+}
+
+// sendRaw sends one frame of raw msgpack.
+func sendRaw(t *testing.T, c *testClient, v any) {
+	t.Helper()
+	b, err := msgpack.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.conn.SendEncoded(b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func awaitReply(c *testClient, id uint32) *protocol.Reply {
+	return c.await(func(m protocol.Message) bool {
+		r, ok := m.(*protocol.Reply)
+		return ok && r.ID == id
+	}).(*protocol.Reply)
+}
+
+// 1. A negative page offset reached a slice expression on the game goroutine.
+func TestAbuseNegativeOffset(t *testing.T) {
+	g := bigGame(t, 100, Options{ReadOnly: true})
+	c := dial(t, g, protocol.Hello{})
+	for _, m := range []protocol.Request{
+		&protocol.Subscribe{What: protocol.SubPage, Archetype: 1, Offset: -5},
+		&protocol.Subscribe{What: protocol.SubPage, Archetype: 2, Offset: math.MinInt64},
+		&protocol.Query{Expr: "Position", Offset: -1},
+		&protocol.Query{Expr: "Position", Limit: -7},
+		&protocol.Subscribe{What: protocol.SubPage, Archetype: -3},
+	} {
+		r := c.reply(m)
+		if r.OK || r.Code != protocol.ErrBadValue {
+			t.Errorf("%T %+v: reply %+v, want bad-value", m, m, r)
+		}
+	}
+	if g.pace(50*time.Millisecond) == 0 {
+		t.Fatal("the game stopped")
+	}
+}
+
+// 2. Requests had no cost bound on the game goroutine: thousands of field
+// tests, pages of many predicates at 60 Hz, floods of big pages.
+func TestAbuseCostIsBounded(t *testing.T) {
+	g := bigGame(t, 50_000, Options{})
+	c := dial(t, g, protocol.Hello{})
+	huge := strings.Repeat("Health.HP>=0 ", 3000)
+	if r := c.reply(&protocol.Query{Expr: huge}); r.Code != protocol.ErrTooLarge {
+		t.Fatalf("a 3000-term query: %+v, want too-large", r)
+	}
+	worst := strings.TrimSpace(strings.Repeat("Position.X>=0 ", MaxQueryTerms))
+	underAttack(t, g, slack(), func() {
+		// A page subscription with the most predicates allowed, at the
+		// highest rate, and a stream of the same as one-off queries.
+		c.request(&protocol.Subscribe{What: protocol.SubPage, Query: worst, Hz: 1000, Limit: MaxPageRows})
+		ids := map[uint32]bool{}
+		for range 40 {
+			ids[c.request(&protocol.Query{Expr: worst, Limit: MaxPageRows})] = true
+		}
+		for len(ids) > 0 {
+			m := c.await(func(m protocol.Message) bool {
+				switch m := m.(type) {
+				case *protocol.Page:
+					return ids[m.Sub]
+				case *protocol.Reply:
+					return ids[m.ID]
+				}
+				return false
+			})
+			if p, ok := m.(*protocol.Page); ok {
+				if p.Total != 50_020 || len(p.Rows) != MaxPageRows {
+					t.Fatalf("page of the worst query: %d of %d rows, want %d of 50020", len(p.Rows), p.Total, MaxPageRows)
+				}
+				delete(ids, p.Sub)
+			} else {
+				t.Fatalf("query refused: %+v", m)
+			}
+		}
+	})
+}
+
+// 3. A client pushed the agent's memory up by gigabytes: replies it never
+// read, snapshot jobs, error replies echoing megabytes.
+func TestAbuseMemoryIsBounded(t *testing.T) {
+	g := bigGame(t, 50_000, Options{})
+	c := dial(t, g, protocol.Hello{})
+	runtime.GC()
+	base := heapInUse()
+	underAttack(t, g, slack(), func() {
+		// 600 pages of 10,000 rows and 20 snapshots, none read; the
+		// agent stops reading this client once 32 wait.
+		_ = c.conn.SetWriteDeadline(time.Now().Add(2 * time.Second))
+		for i := range 620 {
+			var m protocol.Request = &protocol.Query{Expr: "Position", Limit: MaxPageRows}
+			if i%31 == 0 {
+				m = &protocol.SnapshotRequest{}
+			}
+			c.id++
+			setID(m, c.id)
+			if err := c.conn.Send(m); err != nil {
+				break // the agent stopped reading us: that is the point
+			}
+		}
+		time.Sleep(500 * time.Millisecond)
+	})
+	runtime.GC()
+	if grew := heapInUse() - base; grew > 400<<20 {
+		t.Errorf("the heap grew %d MiB while a client did not read", grew>>20)
+	}
+	// A bad value of a megabyte gets a short error, not the value back.
+	d := dial(t, g, protocol.Hello{})
+	big := strings.Repeat("9", 60<<10)
+	r := d.reply(&protocol.SetField{Entity: wire(g.ents[0]), Path: "Health.HP", Value: protocol.StringValue(big)})
+	if r.OK || len(r.Message) > 300 {
+		t.Errorf("a 60 KiB bad value got a %d-byte reply: %.100s", len(r.Message), r.Message)
+	}
+}
+
+func heapInUse() int64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapInuse)
+}
+
+// 4. Silent connections in their handshake took every client slot.
+func TestAbuseSilentHandshakesLeaveRoom(t *testing.T) {
+	g := startGame(t, Options{Token: "s3cret", MaxClients: 2, HandshakeTimeout: 3 * time.Second})
+	for range 20 { // silent, without a token
+		nc, err := net.Dial("tcp", g.agent.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { nc.Close() })
+	}
+	time.Sleep(50 * time.Millisecond)
+	for range 2 {
+		c, err := tryDial(g, protocol.Hello{Token: "s3cret"})
+		if err != nil {
+			t.Fatalf("a token holder was kept out by silent connections: %v", err)
+		}
+		t.Cleanup(func() { c.conn.Close() })
+	}
+	_, err := tryDial(g, protocol.Hello{Token: "s3cret"})
+	var re *protocol.RejectError
+	if !errors.As(err, &re) || re.Code != protocol.ErrBusy {
+		t.Fatalf("a third client: %v, want busy", err)
+	}
+}
+
+// 5. A panic in a parallel system killed the process on a worker goroutine
+// before the post-mortem snapshot could be written.
+func TestAbuseParallelPanicLeavesAPostMortem(t *testing.T) {
+	w := ecs.NewWorld()
+	pos := ecs.NewMap[Position](w)
+	for i := range 100 {
+		if err := pos.Add(w.Spawn(), Position{X: float64(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := ecs.NewSchedule()
+	q := ecs.NewQuery1[Position](w)
+	s.Add("reader", func(*ecs.World, *ecs.Commands) {
+		for range q.All() {
+			time.Sleep(time.Microsecond)
+		}
+	}, ecs.Reads[Position]())
+	s.Add("exploder", func(*ecs.World, *ecs.Commands) { panic("boom") }, ecs.Reads[Velocity]())
+	a := New(w, Options{Addr: "127.0.0.1:0"})
+	path := filepath.Join(t.TempDir(), "crash.ecsrec")
+	rec, err := a.Record(filepath.Join(t.TempDir(), "run.ecsrec"), 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := func() (r any) {
+		defer func() { r = recover() }()
+		defer a.PanicSnapshot(path)
+		for range 3 {
+			s.Run(w)
+			_ = w.Tick()
+			a.Sync()
+		}
+		return nil
+	}()
+	sp, ok := got.(*ecs.SystemPanic)
+	if !ok || sp.System != "exploder" {
+		t.Fatalf("the loop's recover got %T %v, want the exploder's *ecs.SystemPanic", got, got)
+	}
+	r, err := protocol.OpenRecording(path)
+	if err != nil {
+		t.Fatalf("no post-mortem snapshot: %v", err)
+	}
+	defer r.Close()
+	m, err := r.Message(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap := m.(*protocol.Snapshot); len(snap.Tables) == 0 || len(snap.Tables[0].Entities) != 100 {
+		t.Fatalf("post-mortem snapshot holds %+v", snap.Tables)
+	}
+	if len(a.recorders) != 0 || rec.Frames() == 0 {
+		t.Fatal("the recording was not closed after the post-mortem")
+	}
+}
+
+// 6. Edits the agent accepted killed the game: NaN and ±Inf into float
+// fields, in every spelling, over the wire.
+func TestAbuseNonFiniteEditsRefused(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{})
+	for _, v := range []protocol.Value{protocol.FloatValue(math.NaN()), protocol.FloatValue(math.Inf(1)),
+		protocol.FloatValue(math.Inf(-1)), protocol.StringValue("NaN"), protocol.StringValue("Inf"), protocol.StringValue("-inf")} {
+		r := c.reply(&protocol.SetField{Entity: wire(g.ents[3]), Path: "Position.X", Value: v})
+		if r.OK || r.Code != protocol.ErrBadValue || !strings.Contains(r.Message, "nonfinite") {
+			t.Errorf("SetField Position.X=%v: %+v, want bad-value naming the opt-in", v, r)
+		}
+		r = c.reply(&protocol.Spawn{Components: []protocol.ComponentValue{{Component: "Position", Value: protocol.MapValue(protocol.Field{Name: "Y", Value: v})}}})
+		if r.OK {
+			t.Errorf("Spawn with Position.Y=%v accepted", v)
+		}
+	}
+}
+
+// 10. Loose decoding: numbers read as other numbers, NaN rates, invalid
+// UTF-8 echoed raw, nil component names.
+func TestAbuseStrictDecoding(t *testing.T) {
+	g := startGame(t, Options{})
+	// Hello v=65537 was read as version 1.
+	nc, err := net.Dial("tcp", g.agent.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := protocol.NewConn(nc)
+	b, _ := msgpack.Marshal([]any{1, map[string]any{"v": 65537}})
+	if err := conn.SendEncoded(b); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+	m, err := conn.Receive()
+	if rj, ok := m.(*protocol.Reject); err != nil || !ok || rj.Code != protocol.ErrProtocol || !strings.Contains(rj.Reason, "65537") {
+		t.Fatalf("Hello v=65537: %v %+v, want a protocol reject naming the number", err, m)
+	}
+	nc.Close()
+
+	c := dial(t, g, protocol.Hello{})
+	cases := []struct {
+		name string
+		msg  any
+		id   uint32
+		code string
+		want string
+	}{
+		{"id over 32 bits", []any{11, map[string]any{"id": uint64(1<<40 + 7)}}, 0, protocol.ErrProtocol, "does not fit"},
+		{"step over 32 bits", []any{13, map[string]any{"id": 5, "n": uint64(1 << 33)}}, 5, protocol.ErrProtocol, "does not fit"},
+		{"step too far", []any{13, map[string]any{"id": 6, "n": MaxStep + 1}}, 6, protocol.ErrBadValue, "step takes"},
+		{"NaN rate", []any{2, map[string]any{"id": 7, "w": "summary", "hz": math.NaN()}}, 7, protocol.ErrBadValue, "hz"},
+		{"invalid UTF-8", []any{4, map[string]any{"id": 8, "q": "Posi\xfftion"}}, 8, protocol.ErrProtocol, "UTF-8"},
+		{"nil component", []any{9, map[string]any{"id": 9, "cs": []any{nil}}}, 9, protocol.ErrProtocol, "cs[0]"},
+		{"string for a number", []any{5, map[string]any{"id": 10, "e": "42v3"}}, 10, protocol.ErrProtocol, "e"},
+		{"unknown type", []any{40, map[string]any{"id": 11}}, 11, protocol.ErrProtocol, "unknown message type 40"},
+		{"not an array", map[string]any{"id": 12}, 0, protocol.ErrProtocol, ""},
+		{"agent-only type", []any{66, map[string]any{"id": 13}}, 0, protocol.ErrProtocol, "not a request"},
+	}
+	for _, tc := range cases {
+		sendRaw(t, c, tc.msg)
+		r := awaitReply(c, tc.id)
+		if r.OK || r.Code != tc.code || !strings.Contains(r.Message, tc.want) || !utf8.ValidString(r.Message) {
+			t.Errorf("%s: %+v, want %s mentioning %q", tc.name, r, tc.code, tc.want)
+		}
+	}
+	// The connection survived all of it.
+	id := c.request(&protocol.GetEntity{Entity: wire(g.ents[0])})
+	d := c.await(func(m protocol.Message) bool { d, ok := m.(*protocol.Detail); return ok && d.Sub == id }).(*protocol.Detail)
+	if !d.Alive {
+		t.Fatalf("after bad messages: %+v", d)
+	}
+}
+
+// 11. The Unix socket took the umask, and a stale one blocked restarts.
+func TestAbuseUnixSocket(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "game.sock")
+	old := syscall.Umask(0)
+	defer syscall.Umask(old)
+	w := ecs.NewWorld()
+	a := New(w, Options{Addr: "unix:" + path})
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("socket mode %v, want 0600", fi.Mode().Perm())
+	}
+	// A second agent on a live socket is refused; the first keeps it.
+	if err := New(w, Options{Addr: "unix:" + path}).Start(); err == nil || !strings.Contains(err.Error(), "another process") {
+		t.Errorf("second agent on a live socket: %v", err)
+	}
+	// A socket left by a dead process: a listener closed without unlinking.
+	stale := filepath.Join(dir, "stale.sock")
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: stale, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	ln.Close()
+	b := New(w, Options{Addr: "unix:" + stale})
+	if err := b.Start(); err != nil {
+		t.Fatalf("a stale socket blocked the restart: %v", err)
+	}
+	_ = b.Close()
+	_ = a.Close()
+	// A path that is not a socket is never removed.
+	plain := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(plain, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := New(w, Options{Addr: "unix:" + plain}).Start(); err == nil {
+		t.Error("listened over a regular file")
+	}
+	if b, _ := os.ReadFile(plain); string(b) != "keep" {
+		t.Error("a regular file was replaced")
+	}
+}
+
+// 12. A half-sent frame held a slot forever; wrong tokens could be tried
+// thousands of times a second; a dropped client was not told why.
+func TestAbuseStallsTokensAndReasons(t *testing.T) {
+	g := startGame(t, Options{Token: "right", FrameTimeout: 300 * time.Millisecond})
+	nc, err := net.Dial("tcp", g.agent.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	conn := protocol.NewConn(nc)
+	if _, err := protocol.ClientHandshake(conn, protocol.Hello{Token: "right"}, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var hdr [4]byte
+	binary.BigEndian.PutUint32(hdr[:], 100) // a frame of 100 bytes, of which 2 come
+	if _, err := nc.Write(append(hdr[:], 0x92, 0x04)); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+	m, err := conn.Receive()
+	if rj, ok := m.(*protocol.Reject); err != nil || !ok || rj.Code != protocol.ErrTimeout {
+		t.Fatalf("after a stalled frame: %v %+v, want a timeout notice", err, m)
+	}
+	// Wrong tokens: the second and later wait, and are told so.
+	rejected := 0
+	start := time.Now()
+	for range 5 {
+		_, err := tryDial(g, protocol.Hello{Token: "wrong"})
+		var re *protocol.RejectError
+		if errors.As(err, &re) && strings.Contains(re.Reason, "try again") {
+			rejected++
+		}
+	}
+	if rejected < 4 || time.Since(start) > 2*time.Second {
+		t.Errorf("%d of 5 quick wrong tokens were held back", rejected)
+	}
+	// A reply over the client's frame limit is an error saying the size.
+	time.Sleep(tokenBackoffMax) // the right token waits out the back-off too
+	small := dial(t, g, protocol.Hello{Token: "right", MaxFrame: 512})
+	r := awaitReply(small, small.request(&protocol.Query{Expr: "Position", Limit: 20}))
+	if r.Code != protocol.ErrTooLarge || !strings.Contains(r.Message, "frame limit of 512 B") {
+		t.Errorf("a page over the client's frame limit: %+v, want too-large with the sizes", r)
+	}
+	// Telemetry counts the drop by its reason.
+	s := dial(t, g, protocol.Hello{Token: "right"})
+	s.reply(&protocol.Subscribe{What: protocol.SubSummary, Hz: 60})
+	sum := s.summary()
+	if sum.Agent.DroppedBy[protocol.ErrTimeout] == 0 {
+		t.Errorf("telemetry drops by reason: %v", sum.Agent.DroppedBy)
+	}
+}
+

@@ -1,0 +1,5 @@
+//go:build !race
+
+package inspector
+
+const raceEnabled = false
