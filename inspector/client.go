@@ -275,6 +275,9 @@ func (c *client) release(size int64, answered, heavy int) {
 	if answered > 0 {
 		wake(c.room)
 	}
+	if heavy > 0 {
+		c.a.wakeSync() // a paused game's Sync may be waiting to take this client's next query
+	}
 }
 
 // closeWithNotice ends the connection, first telling a dropped client why.

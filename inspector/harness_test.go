@@ -25,10 +25,10 @@ type game struct {
 	frames atomic.Int64
 	// syncMax is the longest Sync since it was last reset, in ns.
 	syncMax atomic.Int64
-	do     chan func()
-	stop   chan struct{}
-	done   chan struct{}
-	ents   []ecs.Entity
+	do      chan func()
+	stop    chan struct{}
+	done    chan struct{}
+	ents    []ecs.Entity
 }
 
 func startGame(t *testing.T, opts Options) *game {
