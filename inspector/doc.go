@@ -17,6 +17,12 @@
 // stuck; the game never waits on a socket. While a client has paused the
 // game, Sync blocks, still serving commands and subscriptions.
 //
+// No client can make the game wait or grow without bound: requests are
+// checked at the door against the limits in limits.go (PROTOCOL.md lists
+// them with their error codes), take turns within a 2 ms budget per frame,
+// and a client that lets too much wait unread is dropped with a reason.
+// PanicSnapshot, deferred in the game loop, writes a post-mortem snapshot.
+//
 // By default the agent listens on 127.0.0.1:7777 and refuses to listen on a
 // reachable address without a token. Options.ReadOnly refuses every command
 // that changes the world.
