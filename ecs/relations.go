@@ -58,6 +58,7 @@ func (w *World) SetParent(child, parent Entity) error {
 	t.cols[j].(*typedColumn[ChildOf]).data[rec.row] = ChildOf{parent: parent}
 	t.ticks[j].markWrite(int(rec.row), w.writeTick())
 	w.children[parent.index] = append(w.children[parent.index], child)
+	w.links++
 	prec.flags |= flagHasChildren
 	return nil
 }
@@ -122,6 +123,7 @@ func (w *World) DespawnRecursive(e Entity) error {
 }
 
 func (w *World) unlinkChild(parent, child Entity) {
+	w.links++
 	kids := w.children[parent.index]
 	if i := slices.Index(kids, child); i >= 0 {
 		kids = slices.Delete(kids, i, i+1)
@@ -149,6 +151,9 @@ func (w *World) unlinkForDespawn(e Entity) {
 			w.moveTo(kid, rec, w.tableWithout(rec.table, childOfID))
 		}
 	}
-	delete(w.children, e.index)
+	if _, ok := w.children[e.index]; ok {
+		w.links++
+		delete(w.children, e.index)
+	}
 	w.records[e.index].flags &^= flagHasChildren
 }

@@ -39,6 +39,7 @@ type Field struct {
 	Kind   FieldKind
 	Type   string // the Go type as written, e.g. "float64", "[4]uint8"
 	Offset uintptr
+	Size   uintptr // bytes of the field's memory
 	Len    int     // array length; 0 otherwise
 	Elem   *Field  // element of an array, slice or map (its Name is empty)
 	Key    *Field  // key of a map
@@ -72,7 +73,7 @@ func structFields(t reflect.Type, depth int) []Field {
 }
 
 func describeType(t reflect.Type, depth int) Field {
-	f := Field{Type: t.String()}
+	f := Field{Type: t.String(), Size: t.Size()}
 	if t == entityType {
 		f.Kind = KindEntity
 		return f

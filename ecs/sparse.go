@@ -14,6 +14,8 @@ type sparseStore interface {
 	changedSince(e Entity, since uint32) bool
 	addedSince(e Entity, since uint32) bool
 	markChanged(e Entity, tick uint32)
+	capture(since uint32, shape uint64, full bool, dst *TableCapture)
+	shapeCount() uint64
 }
 
 // sparseSet stores the values of a sparse component: a dense array of values
@@ -26,6 +28,7 @@ type sparseSet[T any] struct {
 	ents    []Entity
 	changed []uint32
 	added   []uint32
+	shape   uint64 // counts adds and removes, as table.shape
 }
 
 func (s *sparseSet[T]) pos(e Entity) (int, bool) {
@@ -62,6 +65,7 @@ func (s *sparseSet[T]) add(e Entity, v T, tick uint32) bool {
 		copy(grown, s.index)
 		s.index = grown
 	}
+	s.shape++
 	s.dense = append(s.dense, v)
 	s.ents = append(s.ents, e)
 	s.changed = append(s.changed, tick)
@@ -80,6 +84,7 @@ func (s *sparseSet[T]) remove(e Entity) bool {
 	if !ok {
 		return false
 	}
+	s.shape++
 	last := len(s.dense) - 1
 	if p != last {
 		s.dense[p] = s.dense[last]

@@ -11,7 +11,10 @@ type table struct {
 	raw      []rawCol      // parallel to ids: the pointer-free columns as bytes
 	colIndex [MaxComponents]int16
 	entities []Entity
-	logs     bool // some column keeps a change log (changelog.go)
+	// shape counts the changes of which entity sits in which row (pushes,
+	// removals, moves): a capture copies the entity list only when it moved.
+	shape uint64
+	logs  bool // some column keeps a change log (changelog.go)
 	// edges caches the table reached by adding (add) or removing (remove)
 	// one component: table id + 1, 0 when not yet known.
 	add, remove []uint32
@@ -43,6 +46,7 @@ func (t *table) column(id ComponentID) int { return int(t.colIndex[id]) }
 func (t *table) pushZero(e Entity, tick uint32) int {
 	row := len(t.entities)
 	t.entities = append(t.entities, e)
+	t.shape++
 	for i := range t.raw {
 		if d := &t.raw[i]; d.ok && d.roomFor() {
 			n := d.hdr.len
@@ -64,6 +68,7 @@ func (t *table) pushZero(e Entity, tick uint32) int {
 func (t *table) pushN(n int, tick uint32) (first int) {
 	first = len(t.entities)
 	t.entities = growEntities(t.entities, n)
+	t.shape++
 	for _, c := range t.cols {
 		c.pushN(n, tick)
 	}
@@ -112,6 +117,7 @@ func (t *table) swapRemove(row int) Entity {
 		t.logRemoval(row, row != last)
 	}
 	var moved Entity
+	t.shape++
 	if row != last {
 		moved = t.entities[last]
 		t.entities[row] = moved
@@ -129,6 +135,7 @@ func (t *table) swapRemove(row int) Entity {
 func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved Entity) {
 	newRow = len(t.entities)
 	t.entities = append(t.entities, src.entities[row])
+	t.shape++
 	for i, cid := range t.ids {
 		d := &t.raw[i]
 		j := src.colIndex[cid]

@@ -41,6 +41,7 @@ type World struct {
 	events         []eventQueue
 	eventsByType   map[reflect.Type]eventQueue
 	children       map[uint32][]Entity // by parent slot
+	links          uint64              // counts changes to children
 	journal        journal             // the structural journal; off while its ring is empty
 	actor          uint16              // who makes structural changes now: an index into actors
 	actors         []string            // names for the journal: "external", "commands", systems

@@ -267,8 +267,9 @@ func TestAbuseParallelPanicLeavesAPostMortem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if snap := m.(*protocol.Snapshot); len(snap.Tables) == 0 || len(snap.Tables[0].Entities) != 100 {
-		t.Fatalf("post-mortem snapshot holds %+v", snap.Tables)
+	st := protocol.NewWorldState()
+	if err := st.Apply(m.(*protocol.WorldFrame)); err != nil || st.Entities() != 100 {
+		t.Fatalf("post-mortem snapshot holds %d entities (%v)", st.Entities(), err)
 	}
 	if len(a.recorders) != 0 || rec.Frames() == 0 {
 		t.Fatal("the recording was not closed after the post-mortem")

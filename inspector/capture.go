@@ -19,6 +19,7 @@ type subscription struct {
 	query   *compiledQuery
 	since   uint32 // change tick of the previous capture
 	journal uint64 // last journal entry sent
+	world   *worldStream
 }
 
 func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
@@ -29,6 +30,11 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 	hz = min(hz, a.opts.MaxHz)
 	s := &subscription{req: *m, period: time.Duration(float64(time.Second) / hz), reset: true, since: a.w.ChangeTick()}
 	switch m.What {
+	case protocol.SubWorld:
+		if m.Hz == 0 {
+			s.period = 0 // every frame the agent sees
+		}
+		s.world = a.newWorldStream(m.ID)
 	case protocol.SubSummary, protocol.SubEvents:
 	case protocol.SubJournal:
 		if old, ok := c.subs[m.ID]; ok {
@@ -52,7 +58,7 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 			s.query = q
 		}
 	default:
-		return fmt.Errorf("cannot subscribe to %q: want summary, page, entity, events or journal", m.What)
+		return fmt.Errorf("cannot subscribe to %q: want summary, page, entity, events, journal or world", m.What)
 	}
 	c.subs[m.ID] = s
 	return nil
@@ -72,7 +78,7 @@ func (a *Agent) capture(now time.Time) {
 			if now.Before(s.next) {
 				continue
 			}
-			if s.req.What == protocol.SubPage && (time.Since(start) > captureBudget || c.busyHeavy()) {
+			if (s.req.What == protocol.SubPage || s.req.What == protocol.SubWorld) && (time.Since(start) > captureBudget || c.busyHeavy()) {
 				continue // due still: next Sync
 			}
 			if !s.reset && c.pending(id) {
@@ -100,6 +106,8 @@ func (a *Agent) capture(now time.Time) {
 				f = a.subscribedPage(id, s)
 			case protocol.SubEntity:
 				m = a.detail(id, ecsEntity(s.req.Entity))
+			case protocol.SubWorld:
+				f = c.worldFrame(s.world)
 			case protocol.SubEvents:
 				m = a.events(id, s.req.Sample)
 			case protocol.SubJournal:
@@ -141,7 +149,12 @@ func (a *Agent) componentSchemas() []protocol.Component {
 }
 
 // summary captures the world's summary: O(archetypes + systems + queues).
-func (a *Agent) summary() *protocol.Summary {
+func (a *Agent) summary() *protocol.Summary { return a.summaryOf(toValue) }
+
+// summaryWhole is the summary with resources whole, for recordings.
+func (a *Agent) summaryWhole() *protocol.Summary { return a.summaryOf(wholeValue) }
+
+func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.Summary {
 	w := a.w
 	st := w.Stats()
 	s := &protocol.Summary{
@@ -178,7 +191,7 @@ func (a *Agent) summary() *protocol.Summary {
 			fs = fieldSchemas(r.Fields)
 			a.resFields[r.Name] = fs
 		}
-		s.Resources = append(s.Resources, protocol.Resource{Name: r.Short, Value: toValue(r.Value), Fields: fs})
+		s.Resources = append(s.Resources, protocol.Resource{Name: r.Short, Value: convert(r.Value), Fields: fs})
 	}
 	// The most reused slots take a pass over every slot: once a second.
 	if now := time.Now(); now.Sub(a.recycleAt) > time.Second {

@@ -357,6 +357,8 @@ func requestIDOf(m protocol.Message) uint32 {
 		return m.Sub
 	case *protocol.Journal:
 		return m.Sub
+	case *protocol.WorldFrame:
+		return m.Sub
 	}
 	return 0
 }

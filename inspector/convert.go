@@ -15,7 +15,7 @@ var (
 
 // childOfFields is how ChildOf shows on the wire: its parent, which the
 // kernel keeps unexported so that only SetParent changes it.
-var childOfFields = []protocol.FieldSchema{{Name: "Parent", Kind: "entity", Type: "ecs.Entity"}}
+var childOfFields = []protocol.FieldSchema{{Name: "Parent", Kind: "entity", Type: "ecs.Entity", Size: 8}}
 
 // maxValueDepth stops runaway recursion through self-referencing types.
 const maxValueDepth = 16
@@ -141,7 +141,7 @@ func fieldSchemas(fs []ecs.Field) []protocol.FieldSchema {
 }
 
 func fieldSchema(f *ecs.Field) protocol.FieldSchema {
-	s := protocol.FieldSchema{Name: f.Name, Kind: f.Kind.String(), Type: f.Type, Len: f.Len, Fields: fieldSchemas(f.Fields)}
+	s := protocol.FieldSchema{Name: f.Name, Kind: f.Kind.String(), Type: f.Type, Len: f.Len, Offset: int(f.Offset), Size: int(f.Size), Fields: fieldSchemas(f.Fields)}
 	if f.Elem != nil {
 		e := fieldSchema(f.Elem)
 		s.Elem = &e

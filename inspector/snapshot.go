@@ -14,25 +14,24 @@ import (
 // The returned channel yields the outcome once the file is written.
 func (a *Agent) WriteSnapshot(path string) <-chan error {
 	done := make(chan error, 1)
-	tables, sparse := a.copyWorld()
-	tick, stats, schemas := a.w.Frame(), a.w.Stats(), append([]protocol.Component(nil), a.componentSchemas()...)
+	stream := a.newWorldStream(0)
+	job := stream.capture()
 	go func() {
-		s := buildSnapshot(tables, sparse, tick, a.opts.Game, stats, schemas)
-		done <- writeOneFrame(path, a.opts.Game, tick, s)
+		w, err := protocol.CreateRecording(path, protocol.RecordingHeader{Game: a.opts.Game})
+		if err != nil {
+			done <- err
+			return
+		}
+		f, err := stream.encode(job)
+		if err == nil {
+			err = w.WriteWorld(f)
+		}
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		done <- err
 	}()
 	return done
-}
-
-func writeOneFrame(path, game string, tick uint64, m protocol.Message) error {
-	w, err := protocol.CreateRecording(path, game)
-	if err != nil {
-		return err
-	}
-	if err := w.Write(tick, time.Now(), true, m); err != nil {
-		_ = w.Close()
-		return err
-	}
-	return w.Close()
 }
 
 // PanicSnapshot is for deferring in the game loop: if the game panics, it
@@ -64,45 +63,38 @@ func (a *Agent) PanicSnapshot(path string) {
 	panic(r)
 }
 
-// Recorder records the game's run to a file: summaries at a rate, a full
-// summary every keyframe, and a snapshot at the start. It runs on the agent:
-// captures happen in Sync, encoding and writing on the recorder's goroutine.
+// Recorder records the game's run to a file: every entity and value at
+// every recorded tick, as WorldFrames (keyframes and deltas, see
+// PROTOCOL.md). Captures happen in Sync; encoding, compression and writing
+// on the recorder's goroutine.
 type Recorder struct {
 	a       *Agent
 	w       *protocol.RecordWriter
+	stream  *worldStream
 	period  time.Duration
 	next    time.Time
-	frames  chan recFrame
+	jobs    chan *worldJob
 	done    chan error
-	written int
-	last    *protocol.Summary
 	mu      sync.Mutex
+	written int
+	skipped int
+	bytes   int64
 }
 
-type recFrame struct {
-	tick uint64
-	key  bool
-	msg  protocol.Message
-	snap func() protocol.Message
-}
-
-// Record starts recording the run to path at hz summaries per second (10
-// if hz <= 0). Stop the recording with Recorder.Stop. Call it on the game
-// goroutine (the first frame, a snapshot, is copied there).
+// Record starts recording the run to path: hz frames per second, or every
+// frame the agent sees (every Sync) when hz <= 0. Stop it with
+// Recorder.Stop. Call it on the game goroutine: the first frame, a
+// keyframe, is taken there and then.
 func (a *Agent) Record(path string, hz float64) (*Recorder, error) {
-	if hz <= 0 {
-		hz = 10
-	}
-	w, err := protocol.CreateRecording(path, a.opts.Game)
+	w, err := protocol.CreateRecording(path, protocol.RecordingHeader{Game: a.opts.Game, Hz: max(hz, 0)})
 	if err != nil {
 		return nil, err
 	}
-	r := &Recorder{a: a, w: w, period: time.Duration(float64(time.Second) / hz), frames: make(chan recFrame, 64), done: make(chan error, 1)}
-	tables, sparse := a.copyWorld()
-	tick, stats, schemas := a.w.Frame(), a.w.Stats(), append([]protocol.Component(nil), a.componentSchemas()...)
-	r.frames <- recFrame{tick: tick, key: true, snap: func() protocol.Message {
-		return buildSnapshot(tables, sparse, tick, a.opts.Game, stats, schemas)
-	}}
+	r := &Recorder{a: a, w: w, stream: a.newWorldStream(0), jobs: make(chan *worldJob, 8), done: make(chan error, 1)}
+	if hz > 0 {
+		r.period = time.Duration(float64(time.Second) / hz)
+	}
+	r.capture(time.Now())
 	go r.run()
 	a.recorders = append(a.recorders, r)
 	a.tel.recording.Store(path)
@@ -111,28 +103,30 @@ func (a *Agent) Record(path string, hz float64) (*Recorder, error) {
 
 // capture is the recorder's turn in Sync.
 func (r *Recorder) capture(now time.Time) {
-	if now.Before(r.next) {
+	if r.period > 0 && now.Before(r.next) {
+		return
+	}
+	if len(r.jobs) == cap(r.jobs) {
+		// The disk is behind: take nothing this frame rather than hold the
+		// game. The next capture holds every change since the last one.
+		r.mu.Lock()
+		r.skipped++
+		r.mu.Unlock()
 		return
 	}
 	r.next = now.Add(r.period)
-	s := r.a.summary()
-	select {
-	case r.frames <- recFrame{tick: s.Tick, msg: s}:
-	default: // the disk is behind: skip a frame rather than hold the game
-		r.a.tel.coalesced.Add(1)
-	}
+	r.jobs <- r.stream.capture()
 }
 
 func (r *Recorder) run() {
 	var err error
-	n := 0
 	idle := time.NewTicker(protocol.FlushEvery) // frames may stop (a paused game): flush anyway
 	defer idle.Stop()
 	for {
-		var f recFrame
+		var job *worldJob
 		var open bool
 		select {
-		case f, open = <-r.frames:
+		case job, open = <-r.jobs:
 		case <-idle.C:
 			if err == nil {
 				err = r.w.Flush()
@@ -145,20 +139,13 @@ func (r *Recorder) run() {
 		if err != nil {
 			continue
 		}
-		m, key := f.msg, f.key
-		if f.snap != nil {
-			m = f.snap()
-		} else if s, ok := m.(*protocol.Summary); ok {
-			key = r.last == nil || n%keyframeEvery == 0
-			if !key {
-				m = protocol.DiffSummary(r.last, s)
-			}
-			r.last = s
-			n++
+		var f *protocol.WorldFrame
+		if f, err = r.stream.encode(job); err == nil {
+			err = r.w.WriteWorld(f)
 		}
-		err = r.w.Write(f.tick, time.Now(), key, m)
 		r.mu.Lock()
 		r.written++
+		r.bytes = r.w.Bytes()
 		r.mu.Unlock()
 	}
 	if cerr := r.w.Close(); err == nil {
@@ -167,14 +154,26 @@ func (r *Recorder) run() {
 	r.done <- err
 }
 
-// keyframeEvery is how many recorded summaries make one keyframe interval.
-const keyframeEvery = 50
-
 // Frames is how many frames the recorder has written.
 func (r *Recorder) Frames() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.written
+}
+
+// Skipped is how many frames were not recorded because the writer was
+// behind (the game never waits for the disk).
+func (r *Recorder) Skipped() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.skipped
+}
+
+// Bytes is how many bytes the recording holds so far.
+func (r *Recorder) Bytes() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.bytes
 }
 
 // Stop ends the recording, writing the index; call it on the game goroutine.
@@ -189,7 +188,7 @@ func (r *Recorder) Stop() error {
 	if len(a.recorders) == 0 {
 		a.tel.recording.Store("")
 	}
-	close(r.frames)
+	close(r.jobs)
 	if err := <-r.done; err != nil {
 		return fmt.Errorf("inspector: recording: %w", err)
 	}

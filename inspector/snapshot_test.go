@@ -25,8 +25,12 @@ func TestWriteSnapshotAndPanicSnapshot(t *testing.T) {
 	if err != nil || len(rec.Frames) != 1 || !rec.Frames[0].Keyframe {
 		t.Fatalf("snapshot file: %d frames, %v", len(rec.Frames), err)
 	}
-	if s := m.(*protocol.Snapshot); s.Stats.Alive != 20 || s.Game != "test" {
-		t.Errorf("snapshot = %+v", s.Stats)
+	st := protocol.NewWorldState()
+	if err := st.Apply(m.(*protocol.WorldFrame)); err != nil {
+		t.Fatal(err)
+	}
+	if st.Entities() != 20 || rec.Header.Game != "test" {
+		t.Errorf("snapshot holds %d entities of %q", st.Entities(), rec.Header.Game)
 	}
 
 	// A game of its own, run on this goroutine: it panics mid-frame.
@@ -72,25 +76,17 @@ func TestRecordTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rec.Close()
-	if rec.Truncated || len(rec.Frames) < 10 {
-		t.Fatalf("recorded %d frames (truncated %v)", len(rec.Frames), rec.Truncated)
+	if rec.Truncated || len(rec.Frames) < 10 || !rec.Frames[0].Keyframe || rec.Header.Hz != 100 {
+		t.Fatalf("recorded %d frames (truncated %v, first a keyframe: %v, hz %v)", len(rec.Frames), rec.Truncated, rec.Frames[0].Keyframe, rec.Header.Hz)
 	}
-	first, _ := rec.Message(0)
-	if _, ok := first.(*protocol.Snapshot); !ok {
-		t.Errorf("first frame is %T, want the snapshot", first)
-	}
-	var base *protocol.Summary
-	for i := 1; i < len(rec.Frames); i++ {
-		m, err := rec.Message(i)
+	replay := protocol.NewReplay(rec)
+	for i := range rec.Frames {
+		st, err := replay.At(i)
 		if err != nil {
-			t.Fatal(err)
-		}
-		s := m.(*protocol.Summary)
-		if base, err = protocol.ApplySummary(base, s); err != nil {
 			t.Fatalf("frame %d: %v", i, err)
 		}
-		if base.Entities != 20 || base.Tick != rec.Frames[i].Tick {
-			t.Fatalf("frame %d: %d entities at tick %d", i, base.Entities, base.Tick)
+		if st.Entities() != 20 || st.Tick != rec.Frames[i].Tick {
+			t.Fatalf("frame %d: %d entities at tick %d", i, st.Entities(), st.Tick)
 		}
 	}
 }

@@ -61,6 +61,8 @@ func newMessage(t Type) (Message, error) {
 		return &Journal{}, nil
 	case TypeSnapshot:
 		return &Snapshot{}, nil
+	case TypeWorldFrame:
+		return &WorldFrame{}, nil
 	}
 	return nil, fmt.Errorf("protocol: unknown message type %d", t)
 }

@@ -55,4 +55,5 @@ func TestProtocolDocCoversEveryMessage(t *testing.T) {
 		rt := reflect.TypeOf(m).Elem()
 		check(rt, fmt.Sprintf("### %s (%d)", rt.Name(), typ))
 	}
+	check(reflect.TypeOf(WorldBody{}), "### WorldBody") // inside WorldFrame.z, compressed
 }

@@ -82,6 +82,7 @@ const (
 	SubEntity  = "entity"
 	SubEvents  = "events"
 	SubJournal = "journal"
+	SubWorld   = "world" // WorldFrames: every entity and value, keyframes and deltas (what recordings hold)
 )
 
 // Subscribe asks for a stream of frames; its ID names the subscription in

@@ -58,6 +58,8 @@ type FieldSchema struct {
 	Kind   string        `msgpack:"k"` // bool int uint float string struct array slice map pointer entity other
 	Type   string        `msgpack:"t"` // Go type as written
 	Len    int           `msgpack:"len,omitempty"`
+	Offset int           `msgpack:"o,omitempty"`  // bytes from the start of the enclosing struct
+	Size   int           `msgpack:"sz,omitempty"` // bytes of the field's memory
 	Elem   *FieldSchema  `msgpack:"el,omitempty"`
 	Key    *FieldSchema  `msgpack:"key,omitempty"`
 	Fields []FieldSchema `msgpack:"fs,omitempty"`

@@ -32,7 +32,7 @@ import (
 // record by record up to the last whole one.
 
 const (
-	recordingVersion = 1
+	recordingVersion = 2
 	recordHeaderSize = 4 + 8 + 8 + 1
 	indexEntrySize   = 8 + 8 + 1
 	footerSize       = 16
@@ -52,6 +52,8 @@ type RecordingHeader struct {
 	Game     string    `msgpack:"g,omitempty"`
 	Start    time.Time `msgpack:"t0"`
 	Protocol int       `msgpack:"pv"`
+	// Hz is the rate frames were recorded at; 0: every frame the agent saw.
+	Hz float64 `msgpack:"hz,omitempty"`
 }
 
 // RecordWriter writes a recording. Records go through a buffer; Close
@@ -68,13 +70,14 @@ type RecordWriter struct {
 }
 
 // CreateRecording creates (or truncates) the file at path and writes the
-// recording header.
-func CreateRecording(path, game string) (*RecordWriter, error) {
+// recording header (its version, protocol and start time are filled in).
+func CreateRecording(path string, hdr RecordingHeader) (*RecordWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("protocol: create recording: %w", err)
 	}
-	w, err := NewRecordWriter(f, game, time.Now())
+	hdr.Start = time.Now()
+	w, err := NewRecordWriter(f, hdr)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -84,9 +87,10 @@ func CreateRecording(path, game string) (*RecordWriter, error) {
 }
 
 // NewRecordWriter writes a recording to w, starting with its header.
-func NewRecordWriter(w io.Writer, game string, start time.Time) (*RecordWriter, error) {
+func NewRecordWriter(w io.Writer, h RecordingHeader) (*RecordWriter, error) {
 	rw := &RecordWriter{f: w, bw: bufio.NewWriterSize(w, 256<<10)}
-	hdr, err := msgpack.Marshal(&RecordingHeader{Version: recordingVersion, Game: game, Start: start.UTC(), Protocol: Version})
+	h.Version, h.Protocol, h.Start = recordingVersion, Version, h.Start.UTC()
+	hdr, err := msgpack.Marshal(&h)
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +121,11 @@ func (w *RecordWriter) Write(tick uint64, wall time.Time, key bool, m Message) e
 		return err
 	}
 	return w.WriteEncoded(tick, wall, key, w.buf)
+}
+
+// WriteWorld appends one world frame (a keyframe if it is full).
+func (w *RecordWriter) WriteWorld(f *WorldFrame) error {
+	return w.Write(f.Tick, time.Now(), f.Full, f)
 }
 
 // WriteEncoded is Write for a message already encoded.
@@ -267,7 +276,10 @@ func ReadRecording(r io.ReaderAt, size int64) (*Recording, error) {
 		return nil, errors.New("not an .ecsrec recording (bad magic bytes)")
 	}
 	if head[7] != recordingVersion {
-		return nil, fmt.Errorf("recording format version %d; this reader knows version %d", head[7], recordingVersion)
+		if head[7] < recordingVersion {
+			return nil, fmt.Errorf("recording format version %d, from an older ecsinspect (it held summaries, not every entity); this reader knows version %d: record the game again", head[7], recordingVersion)
+		}
+		return nil, fmt.Errorf("recording format version %d, from a newer ecsinspect; this reader knows version %d", head[7], recordingVersion)
 	}
 	if len(head) < 12 {
 		return nil, errors.New("recording header cut short")

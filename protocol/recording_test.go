@@ -12,7 +12,7 @@ import (
 // writeSample records n frames, a keyframe every 10 ticks, into memory.
 func writeSample(t testing.TB, n int) []byte {
 	var buf bytes.Buffer
-	w, err := NewRecordWriter(&buf, "grazers", time.Unix(1700000000, 0))
+	w, err := NewRecordWriter(&buf, RecordingHeader{Game: "grazers", Start: time.Unix(1700000000, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestRecordingBadHeaders(t *testing.T) {
 
 func TestRecordingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.ecsrec")
-	w, err := CreateRecording(path, "g")
+	w, err := CreateRecording(path, RecordingHeader{Game: "g"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestMisshapenTablesAreRefused(t *testing.T) {
 // the first frame.
 func TestBigRecordsAreRecovered(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.ecsrec")
-	w, err := CreateRecording(path, "big")
+	w, err := CreateRecording(path, RecordingHeader{Game: "big"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -327,3 +328,6 @@ func (v *Value) DecodeMsgpack(dec *msgpack.Decoder) error {
 		return nil
 	})
 }
+
+// MarshalJSON writes the value as JSON: maps as objects, lists as arrays.
+func (v Value) MarshalJSON() ([]byte, error) { return json.Marshal(v.Interface()) }

@@ -33,7 +33,7 @@ type options struct {
 	listen, token, record string
 	postMortem            string
 	entities, frames      int
-	hz                    float64
+	hz, recordHz          float64
 	seed                  uint64
 	readOnly, bench       bool
 }
@@ -48,7 +48,8 @@ func run(args []string, out io.Writer, stop <-chan os.Signal) error {
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed: the same seed replays the same run")
 	fs.StringVar(&o.token, "token", "", "a token clients must present")
 	fs.BoolVar(&o.readOnly, "read-only", false, "refuse every command that changes the world")
-	fs.StringVar(&o.record, "record", "", "record the run to this .ecsrec file")
+	fs.StringVar(&o.record, "record", "", "record the run to this .ecsrec file: every entity and value, closed cleanly on Ctrl-C or SIGTERM")
+	fs.Float64Var(&o.recordHz, "record-hz", 0, "with --record: frames recorded per second (0: every frame)")
 	fs.StringVar(&o.postMortem, "post-mortem", "ecosystem-crash.ecsrec", "if the game panics, write the world to this .ecsrec file (empty: don't)")
 	fs.IntVar(&o.frames, "frames", 0, "stop after this many frames (0: until Ctrl-C)")
 	fs.BoolVar(&o.bench, "bench", false, "with --frames: measure frame times with and without the agent")
@@ -98,7 +99,7 @@ func serve(o options, out io.Writer, stop <-chan os.Signal) error {
 	var rec *inspector.Recorder
 	if o.record != "" {
 		var err error
-		if rec, err = agent.Record(o.record, 10); err != nil {
+		if rec, err = agent.Record(o.record, o.recordHz); err != nil {
 			return err
 		}
 	}

@@ -11,16 +11,17 @@ import (
 // oneShot is a short-lived connection for the headless commands: ask, wait
 // for the answer, leave.
 type oneShot struct {
-	c  *protocol.Conn
-	id uint32
+	c    *protocol.Conn
+	id   uint32
+	game string // the game's name, from the handshake
 }
 
 func dialOneShot(addr, token string) (*oneShot, error) {
-	c, _, err := connect(addr, token, "ecsinspect "+version)
+	c, w, err := connect(addr, token, "ecsinspect "+version)
 	if err != nil {
 		return nil, err
 	}
-	return &oneShot{c: c, id: 100}, nil
+	return &oneShot{c: c, id: 100, game: w.Game}, nil
 }
 
 func (o *oneShot) close() { o.c.Close() }

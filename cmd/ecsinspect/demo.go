@@ -115,6 +115,7 @@ func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error 
 func runTUI(addr, token string, errOut io.Writer) error {
 	sess := newSession(addr, token)
 	m := newModel(sess, addr)
+	m.token = token
 	p := tea.NewProgram(m, tea.WithAltScreen())
 	sess.send = p.Send
 	go sess.run()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,6 +28,7 @@ type dumpResult struct {
 	FirstTick  *uint64      `json:"first_tick,omitempty"`
 	LastTick   *uint64      `json:"last_tick,omitempty"`
 	Note       string       `json:"note,omitempty"`
+	AsOf       string       `json:"as_of,omitempty"` // the tick asked for was not recorded
 	compNames  map[uint16]string
 }
 
@@ -57,6 +57,7 @@ type dumpEntity struct {
 	Entity     string         `json:"entity"`
 	Alive      bool           `json:"alive"`
 	Archetype  *uint32        `json:"archetype,omitempty"`
+	Row        *int           `json:"row,omitempty"`
 	Parent     string         `json:"parent,omitempty"`
 	Children   []string       `json:"children,omitempty"`
 	Components map[string]any `json:"components"`
@@ -64,11 +65,15 @@ type dumpEntity struct {
 }
 
 const dumpUsage = `Usage: ecsinspect dump ADDR|FILE.ecsrec [--tick T] [--query EXPR] [--entity 42v3] [--limit N] [--json]
+       ecsinspect dump FILE.ecsrec --diff T1 T2 [--json]
 
 Prints a game's summary, archetypes and systems, with the entities matching
-a query or one entity, from a live agent or a recording. --json prints one
-JSON object with tick, entities, archetypes and systems (plus matches,
-entity, and for recordings frames, first_tick and last_tick).
+a query or one entity, from a live agent or a recording (at --tick T: the
+state of the last recorded tick at or before T, and it says so). --json
+prints one JSON object with tick, entities, archetypes and systems (plus
+matches, entity, and for recordings frames, first_tick and last_tick).
+--diff compares two ticks of a recording: entities spawned, despawned and
+changed (field by field, old and new), archetype counts and resources.
 `
 
 var errHelp = flag.ErrHelp
@@ -83,8 +88,12 @@ func runDump(args []string, out io.Writer) error {
 	limit := fs.Int("limit", 100, "most matches to list")
 	asJSON := fs.Bool("json", false, "print JSON")
 	token := fs.String("token", "", "the agent's token")
+	diff := fs.String("diff", "", "recordings: compare tick T1 with tick T2 (--diff T1 T2)")
 	if err := fs.Parse(reorder(args)); err != nil {
 		return err
+	}
+	if *diff != "" {
+		return runDiff(fs.Args(), *diff, *asJSON, out)
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("want one address or .ecsrec file\n\n%s", dumpUsage)
@@ -93,7 +102,7 @@ func runDump(args []string, out io.Writer) error {
 	var res *dumpResult
 	var err error
 	if _, statErr := os.Stat(src); statErr == nil || strings.HasSuffix(src, ".ecsrec") {
-		res, err = dumpFile(src, *tick, *query, *entity)
+		res, err = dumpFile(src, *tick, *query, *entity, *limit)
 	} else {
 		res, err = dumpLive(src, *token, *query, *entity, *limit)
 	}
@@ -157,16 +166,7 @@ func dumpLive(addr, token, query, entity string, limit int) (*dumpResult, error)
 		if err != nil {
 			return nil, err
 		}
-		res.Matches = &dumpMatches{Query: query, Total: p.Total, Entities: []dumpEntity{}}
-		for _, row := range p.Rows {
-			de := dumpEntity{Entity: row.Entity.String(), Alive: true, Components: map[string]any{}}
-			for i, v := range row.Values {
-				if v.Kind() != protocol.KindNil {
-					de.Components[res.names([]uint16{p.Columns[i]})[0]] = v.Interface()
-				}
-			}
-			res.Matches.Entities = append(res.Matches.Entities, de)
-		}
+		res.matches(query, p)
 	}
 	if entity != "" {
 		e, err := protocol.ParseEntityID(entity)
@@ -177,25 +177,12 @@ func dumpLive(addr, token, query, entity string, limit int) (*dumpResult, error)
 		if err != nil {
 			return nil, err
 		}
-		de := dumpEntity{Entity: d.Entity.String(), Alive: d.Alive, Components: map[string]any{}, Reason: d.Reason}
-		if d.Alive {
-			de.Archetype = &d.Archetype
-		}
-		if d.Parent != 0 {
-			de.Parent = d.Parent.String()
-		}
-		for _, k := range d.Children {
-			de.Children = append(de.Children, k.String())
-		}
-		for _, c := range d.Components {
-			de.Components[c.Component] = c.Value.Interface()
-		}
-		res.Entity = &de
+		res.Entity = entityOf(d)
 	}
 	return res, nil
 }
 
-func dumpFile(path string, tick int64, query, entity string) (*dumpResult, error) {
+func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpResult, error) {
 	rec, err := protocol.OpenRecording(path)
 	if err != nil {
 		return nil, err
@@ -204,77 +191,97 @@ func dumpFile(path string, tick int64, query, entity string) (*dumpResult, error
 	if len(rec.Frames) == 0 {
 		return nil, fmt.Errorf("%s holds no frames", path)
 	}
-	res := &dumpResult{Source: path, Frames: len(rec.Frames), Note: rec.Note}
-	if !rec.Truncated {
-		res.Note = ""
+	res := &dumpResult{Source: path, Frames: len(rec.Frames)}
+	if rec.Truncated {
+		res.Note = rec.Note
 	}
 	first, last := rec.Frames[0].Tick, rec.Frames[len(rec.Frames)-1].Tick
 	res.FirstTick, res.LastTick = &first, &last
-	end := len(rec.Frames) - 1
+	i := len(rec.Frames) - 1
 	if tick >= 0 {
-		end = rec.Seek(uint64(tick))
+		if uint64(tick) < first {
+			return nil, fmt.Errorf("tick %d is before the recording starts (ticks %d to %d)", tick, first, last)
+		}
+		i = rec.Seek(uint64(tick))
 	}
-	var sum *protocol.Summary
-	var snap *protocol.Snapshot
-	for i := 0; i <= end; i++ {
-		m, err := rec.Message(i)
+	st, err := protocol.NewReplay(rec).At(i)
+	if err != nil {
+		return nil, err
+	}
+	fromSummary(res, st.Summary)
+	res.Tick, res.Entities = st.Tick, st.Entities()
+	if tick >= 0 && uint64(tick) != st.Tick {
+		res.AsOf = fmt.Sprintf("tick %d was not recorded: state as of tick %d, the last recorded before it", tick, st.Tick)
+	}
+	if query != "" {
+		p, err := st.Query(query, 0, 0, limit)
 		if err != nil {
 			return nil, err
 		}
-		switch m := m.(type) {
-		case *protocol.Summary:
-			if next, err := protocol.ApplySummary(sum, m); err == nil {
-				sum = next
-			}
-		case *protocol.Snapshot:
-			snap = m
-		}
-	}
-	switch {
-	case sum != nil:
-		fromSummary(res, sum)
-	case snap != nil:
-		res.Tick, res.Entities = snap.Tick, snap.Stats.Alive
-		res.compNames = map[uint16]string{}
-		for _, c := range snap.Components {
-			res.compNames[c.ID] = c.Short
-		}
-		res.Archetypes, res.Systems = []dumpArch{}, []dumpSystem{}
-		for i, t := range snap.Tables {
-			res.Archetypes = append(res.Archetypes, dumpArch{ID: uint32(i), Components: res.names(t.Components), Entities: len(t.Entities)})
-		}
-	default:
-		return nil, errors.New("no summary or snapshot at or before that tick")
-	}
-	if query != "" {
-		return nil, errors.New("--query needs a live agent; on a recording use --entity")
+		res.matches(query, p)
 	}
 	if entity != "" {
-		if snap == nil {
-			return nil, errors.New("the recording holds no snapshot to find entities in")
-		}
 		e, err := protocol.ParseEntityID(entity)
 		if err != nil {
 			return nil, err
 		}
-		de := dumpEntity{Entity: e.String(), Components: map[string]any{}}
-		for _, t := range snap.Tables {
-			for row, te := range t.Entities {
-				if te != e {
-					continue
-				}
-				de.Alive = true
-				for c, col := range t.Columns {
-					de.Components[res.names([]uint16{t.Components[c]})[0]] = col[row].Interface()
-				}
-			}
-		}
-		if !de.Alive {
-			de.Reason = fmt.Sprintf("entity %s is not in the snapshot at tick %d", e, snap.Tick)
-		}
-		res.Entity = &de
+		res.Entity = entityOf(st.Detail(e))
 	}
 	return res, nil
+}
+
+// diffFile compares the states of a recording at two ticks.
+func diffFile(path string, t1, t2 uint64) (*protocol.WorldDiff, error) {
+	rec, err := protocol.OpenRecording(path)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Close()
+	if len(rec.Frames) == 0 {
+		return nil, fmt.Errorf("%s holds no frames", path)
+	}
+	a, _, err := protocol.NewReplay(rec).AtTick(t1)
+	if err != nil {
+		return nil, err
+	}
+	b, _, err := protocol.NewReplay(rec).AtTick(t2)
+	if err != nil {
+		return nil, err
+	}
+	return protocol.Diff(a, b), nil
+}
+
+// matches fills the matches of a query from its page.
+func (r *dumpResult) matches(query string, p *protocol.Page) {
+	r.Matches = &dumpMatches{Query: query, Total: p.Total, Entities: []dumpEntity{}}
+	for _, row := range p.Rows {
+		de := dumpEntity{Entity: row.Entity.String(), Alive: true, Components: map[string]any{}}
+		for i, v := range row.Values {
+			if v.Kind() != protocol.KindNil {
+				de.Components[r.names([]uint16{p.Columns[i]})[0]] = v.Interface()
+			}
+		}
+		r.Matches.Entities = append(r.Matches.Entities, de)
+	}
+}
+
+// entityOf is one entity's detail as dump prints it.
+func entityOf(d *protocol.Detail) *dumpEntity {
+	de := dumpEntity{Entity: d.Entity.String(), Alive: d.Alive, Components: map[string]any{}, Reason: d.Reason}
+	if d.Alive {
+		a, row := d.Archetype, d.Row
+		de.Archetype, de.Row = &a, &row
+	}
+	if d.Parent != 0 {
+		de.Parent = d.Parent.String()
+	}
+	for _, k := range d.Children {
+		de.Children = append(de.Children, k.String())
+	}
+	for _, c := range d.Components {
+		de.Components[c.Component] = c.Value.Interface()
+	}
+	return &de
 }
 
 func printDump(out io.Writer, r *dumpResult) {
@@ -288,6 +295,9 @@ func printDump(out io.Writer, r *dumpResult) {
 	}
 	if r.Note != "" {
 		fmt.Fprintln(out, "note:", r.Note)
+	}
+	if r.AsOf != "" {
+		fmt.Fprintln(out, "note:", r.AsOf)
 	}
 	fmt.Fprintln(out, "\narchetypes:")
 	for _, a := range r.Archetypes {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -36,7 +35,7 @@ func (m *model) reviewKey(msg tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	case "c":
 		if m.compareFrom < 0 {
 			m.compareFrom = p.idx
-			m.setFlash(fmt.Sprintf("compare: from tick %d; move to another tick and press c again", p.sum.Tick), false)
+			m.setFlash(fmt.Sprintf("compare: from tick %d; move to another tick and press c again", p.tick()), false)
 			return m, nil, true
 		}
 		m.compare = m.compareTicks(m.compareFrom, p.idx)
@@ -65,8 +64,14 @@ func (m *model) gotoTick(s string) (tea.Model, tea.Cmd) {
 		m.setFlash(fmt.Sprintf("%q is not a tick", s), true)
 		return m, nil
 	}
-	model, cmd, _ := m.seekTo(m.play.rec.Seek(t))
-	return model, cmd
+	if err := m.play.seekTick(t); err != nil {
+		m.setFlash(err.Error(), true)
+		return m, nil
+	}
+	if m.play.asOf != "" {
+		m.setFlash(m.play.asOf, false)
+	}
+	return m, m.play.refresh()
 }
 
 // timeline draws where the review stands: a bar over the recording with
@@ -86,109 +91,25 @@ func (m *model) timeline() string {
 	return fmt.Sprintf("%d %s %d  [ ] { } g G t c", first, string(bar), last)
 }
 
-// compareTicks says what changed between two frames: counts, archetypes,
-// and, where snapshots cover both, entities spawned, despawned and changed.
+// compareTicks says what changed between two frames: entities spawned,
+// despawned and changed (field by field), archetype counts, resources.
 func (m *model) compareTicks(a, b int) []string {
 	p := m.play
 	if a > b {
 		a, b = b, a
 	}
-	type state struct {
-		sum   *protocol.Summary
-		snap  *protocol.Snapshot
-		snapI int
-		fake  bool
+	ra, rb := protocol.NewReplay(p.rec), protocol.NewReplay(p.rec)
+	sa, err := ra.At(a)
+	if err != nil {
+		return []string{"cannot rebuild frame " + strconv.Itoa(a+1) + ": " + err.Error()}
 	}
-	at := func(i int) state {
-		if err := p.seek(i); err != nil {
-			return state{}
-		}
-		return state{p.sum, p.snap, p.snapI, p.fake}
+	sb, err := rb.At(b)
+	if err != nil {
+		return []string{"cannot rebuild frame " + strconv.Itoa(b+1) + ": " + err.Error()}
 	}
-	cur := p.idx
-	A, B := at(a), at(b)
-	_ = p.seek(cur)
-	sa, pa, sb, pb := A.sum, A.snap, B.sum, B.snap
-	if sa == nil || sb == nil {
-		return []string{"cannot read one of the frames"}
-	}
-	out := []string{
-		m.styles.Header.Render(fmt.Sprintf("tick %d → tick %d", sa.Tick, sb.Tick)),
-		fmt.Sprintf("entities %d → %d (%+d)", sa.Entities, sb.Entities, sb.Entities-sa.Entities),
-	}
-	if A.fake || B.fake { // a snapshot numbers its tables, not archetypes
-		return append(out, "", m.styles.Faint.Render("archetypes compare between summaries; one of these ticks has only the snapshot"))
-	}
-	counts := map[uint32][2]int{}
-	for _, ar := range sa.Archetypes {
-		c := counts[ar.ID]
-		c[0] = ar.Len
-		counts[ar.ID] = c
-	}
-	for _, ar := range sb.Archetypes {
-		c := counts[ar.ID]
-		c[1] = ar.Len
-		counts[ar.ID] = c
-	}
-	ids := make([]int, 0, len(counts))
-	for id := range counts {
-		ids = append(ids, int(id))
-	}
-	sort.Ints(ids)
-	for _, id := range ids {
-		if c := counts[uint32(id)]; c[0] != c[1] {
-			out = append(out, fmt.Sprintf("  archetype %d: %d → %d", id, c[0], c[1]))
-		}
-	}
-	if pa == nil || pb == nil || A.snapI == B.snapI {
-		return append(out, "", m.styles.Faint.Render("entity by entity needs a snapshot at each tick; this recording has one at tick "+snapTicks(p)))
-	}
-	ea, eb := entitySet(pa), entitySet(pb)
-	var spawned, despawned, changed []string
-	for e, v := range eb {
-		if old, ok := ea[e]; !ok {
-			spawned = append(spawned, e.String())
-		} else if old != v {
-			changed = append(changed, e.String())
-		}
-	}
-	for e := range ea {
-		if _, ok := eb[e]; !ok {
-			despawned = append(despawned, e.String())
-		}
-	}
-	list := func(label string, xs []string) string {
-		sort.Strings(xs)
-		if len(xs) > 12 {
-			xs = append(xs[:12], "…")
-		}
-		return fmt.Sprintf("%s %d: %s", label, len(xs), strings.Join(xs, " "))
-	}
-	return append(out, list("spawned", spawned), list("despawned", despawned), list("values changed", changed))
-}
-
-func snapTicks(p *player) string {
-	var ts []string
-	for _, i := range p.snaps {
-		ts = append(ts, strconv.FormatUint(p.rec.Frames[i].Tick, 10))
-	}
-	return strings.Join(ts, ", ")
-}
-
-// entitySet maps each entity of a snapshot to its values, printed.
-func entitySet(s *protocol.Snapshot) map[protocol.EntityID]string {
-	out := map[protocol.EntityID]string{}
-	for _, t := range s.Tables {
-		for row, e := range t.Entities {
-			var b strings.Builder
-			b.WriteString(out[e])
-			for _, col := range t.Columns {
-				b.WriteString(col[row].String())
-			}
-			out[e] = b.String()
-		}
-	}
-	return out
+	lines := diffLines(protocol.Diff(sa, sb), max(m.height-8, 5))
+	lines[0] = m.styles.Header.Render(lines[0])
+	return lines
 }
 
 // runOpen opens the UI on a recording.

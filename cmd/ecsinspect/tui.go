@@ -77,9 +77,8 @@ type model struct {
 	palette     bool           // the : command line is open (uses edit)
 	form        *componentForm // a or n: choosing components and typing their fields
 
-	rec     *protocol.RecordWriter // r: the summaries being recorded, or nil
-	recPath string
-	recLast *protocol.Summary
+	rec   *liveRecorder // r: the recording running, or nil
+	token string        // the agent's token, for the recorder's own connection
 }
 
 func newModel(src source, addr string) *model {
@@ -141,7 +140,6 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case summaryMsg:
 		m.summary = msg.s
-		m.recordFrame(msg.s)
 		return m, nil
 	case pageMsg:
 		m.page = msg.p
@@ -516,8 +514,11 @@ func (m *model) statusBar() string {
 	var state string
 	if m.play != nil {
 		p := m.play
-		parts := []string{"REVIEW", p.path, fmt.Sprintf("frame %d/%d", p.idx+1, len(p.rec.Frames)), fmt.Sprintf("tick %d", p.sum.Tick),
-			fmt.Sprintf("%d entities", p.sum.Entities)}
+		parts := []string{"REVIEW", p.path, fmt.Sprintf("frame %d/%d", p.idx+1, len(p.rec.Frames)), fmt.Sprintf("tick %d", p.tick())}
+		parts = append(parts, fmt.Sprintf("%d entities", p.alive))
+		if p.asOf != "" {
+			parts = append(parts, p.asOf)
+		}
 		if p.rec.Truncated {
 			parts = append(parts, "truncated: "+p.rec.Note)
 		}
@@ -540,7 +541,8 @@ func (m *model) statusBar() string {
 		state += " read-only"
 	}
 	if m.rec != nil {
-		state += fmt.Sprintf(" ● REC %s (%d)", m.recPath, m.rec.Frames())
+		frames, _, _ := m.rec.progress()
+		state += fmt.Sprintf(" ● REC %s (%d)", m.rec.path, frames)
 	}
 	parts := []string{state, m.addr}
 	if s := m.summary; s != nil {
@@ -647,46 +649,32 @@ func splitWords(s string) []string {
 	return out
 }
 
-// toggleRecording starts or stops recording what the UI receives (the
-// summaries) to a file in the current directory.
+// toggleRecording starts or stops recording the game (every entity and
+// value, every frame) to a file in the current directory, over a
+// connection of its own.
 func (m *model) toggleRecording() {
 	if m.rec != nil {
-		n, path := m.rec.Frames(), m.recPath
-		err := m.rec.Close()
-		m.rec, m.recLast = nil, nil
+		frames, _, _ := m.rec.progress()
+		path := m.rec.path
+		err := m.rec.stop()
+		m.rec = nil
 		if err != nil {
 			m.setFlash("recording: "+err.Error(), true)
 		} else {
-			m.setFlash(fmt.Sprintf("recorded %d frames to %s (ecsinspect open %s)", n, path, path), false)
+			m.setFlash(fmt.Sprintf("recorded %d frames to %s (ecsinspect open %s)", frames, path, path), false)
 		}
 		return
 	}
+	if m.play != nil {
+		m.setFlash("this is a recording already", true)
+		return
+	}
 	path := "ecsinspect-" + time.Now().Format("20060102-150405") + ".ecsrec"
-	w, err := protocol.CreateRecording(path, "")
+	r, err := startRecording(m.addr, m.token, path, 0)
 	if err != nil {
 		m.setFlash("recording: "+err.Error(), true)
 		return
 	}
-	m.rec, m.recPath = w, path
-	m.setFlash("recording to "+path+"; r stops", false)
-}
-
-// recordFrame writes a summary to the recording: full every 50 frames,
-// deltas between.
-func (m *model) recordFrame(s *protocol.Summary) {
-	if m.rec == nil {
-		return
-	}
-	var msg protocol.Message = s
-	key := m.recLast == nil || m.rec.Frames()%50 == 0
-	if !key {
-		msg = protocol.DiffSummary(m.recLast, s)
-	}
-	if err := m.rec.Write(s.Tick, time.Now(), key, msg); err != nil {
-		m.setFlash("recording stopped: "+err.Error(), true)
-		_ = m.rec.Close()
-		m.rec = nil
-		return
-	}
-	m.recLast = s
+	m.rec = r
+	m.setFlash("recording every frame to "+path+"; r stops", false)
 }

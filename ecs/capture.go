@@ -1,0 +1,261 @@
+package ecs
+
+import (
+	"reflect"
+	"slices"
+	"unsafe"
+)
+
+// Captures: the world's rows copied on the game goroutine at memory speed,
+// whole or as what changed since the previous capture, for a recorder that
+// turns them into files elsewhere. What changed comes from the kernel's own
+// bookkeeping, never from comparing worlds: a table's shape counter says
+// whether rows were added, removed or moved, and the change ticks say which
+// rows' values were written.
+
+// Capture is one capture of a world.
+type Capture struct {
+	// Tables holds every table with rows (Full), or the tables whose rows
+	// moved or whose values changed since the previous capture. Sparse
+	// components come as tables of one column with Sparse set.
+	Tables []TableCapture
+	// Links lists every parent's children in link order, when any link
+	// changed since the previous capture (or Full); LinksChanged says so.
+	Links        []ChildLinks
+	LinksChanged bool
+	// Full is set when the capture holds every table whole.
+	Full bool
+}
+
+// ChildLinks is one parent's children, in the order they were linked.
+type ChildLinks struct {
+	Parent   Entity
+	Children []Entity
+}
+
+// TableCapture is one table's rows, or a sparse component's entities.
+type TableCapture struct {
+	// Archetype is the table's id; for a sparse component, its id.
+	Archetype  uint32
+	Sparse     bool
+	Components []ComponentID
+	// Len is the table's rows.
+	Len int
+	// Entities holds the entity of every row when rows were added, removed
+	// or moved since the previous capture (or Full); nil when they did not.
+	Entities []Entity
+	// All is set when each column's values hold every row; otherwise they
+	// hold the rows in the column's Changed list, in that order.
+	All     bool
+	Columns []ColumnCapture
+}
+
+// ColumnCapture is one column's changes and values.
+type ColumnCapture struct {
+	Component ComponentID
+	// Changed and Added list the rows, ascending, whose value was written,
+	// or whose component was added, since the previous capture.
+	Changed, Added []int32
+	// Size is the bytes of one value in Raw; 0 when values are in Values.
+	Size int
+	// Raw holds the values' memory, Size bytes each, for a component
+	// without pointers (the platform's byte order).
+	Raw []byte
+	// Values is a slice of shallow copies of the values, for a component
+	// with pointers (strings, slices, maps): Raw would hold addresses.
+	Values reflect.Value
+}
+
+// Capturer takes a world's captures, each relative to the one before.
+// Use it on the game goroutine only.
+type Capturer struct {
+	w      *World
+	since  uint32
+	shapes map[uint64]uint64 // table id, or 1<<32|sparse component id -> shape
+	links  uint64
+	taken  bool
+}
+
+// NewCapturer returns a capturer whose first capture reports every row as
+// changed.
+func (w *World) NewCapturer() *Capturer {
+	return &Capturer{w: w, shapes: map[uint64]uint64{}}
+}
+
+// Capture copies the world: every table whole when full (or on the first
+// capture), else what changed since the previous capture. A column whose
+// changed rows are more than half its rows is copied whole (All).
+func (c *Capturer) Capture(full bool) *Capture {
+	w := c.w
+	full = full || !c.taken
+	since := c.since
+	if !c.taken {
+		since = w.changeTick.Load() - 1<<31 // every tick the world handed out is newer
+	}
+	out := &Capture{Full: full}
+	for _, t := range w.tables {
+		key := uint64(t.id)
+		prev, seen := c.shapes[key]
+		moved := !seen || prev != t.shape
+		if t.len() == 0 && (full || !seen || !moved) {
+			c.shapes[key] = t.shape // nothing to show, or nothing left to say
+			continue
+		}
+		tc := TableCapture{Archetype: t.id, Components: t.ids, Len: t.len()}
+		if full || moved {
+			tc.Entities = slices.Clone(t.entities)
+			if tc.Entities == nil {
+				tc.Entities = []Entity{}
+			}
+		}
+		tc.Columns = make([]ColumnCapture, len(t.ids))
+		dirty := moved || full
+		most := 0
+		for j, id := range t.ids {
+			cc := &tc.Columns[j]
+			cc.Component = id
+			cc.Changed, cc.Added = rowsSince(t.ticks[j], t.len(), since)
+			most = max(most, len(cc.Changed))
+			dirty = dirty || len(cc.Changed) > 0
+		}
+		if !dirty {
+			continue
+		}
+		tc.All = full || moved || 2*most > t.len()
+		for j := range tc.Columns {
+			copyColumn(t, j, &tc.Columns[j], tc.All)
+		}
+		c.shapes[key] = t.shape
+		out.Tables = append(out.Tables, tc)
+	}
+	for id, s := range w.sparse {
+		if s == nil {
+			continue
+		}
+		key := 1<<32 | uint64(id)
+		prev, seen := c.shapes[key]
+		shape := s.shapeCount()
+		tc := TableCapture{Archetype: uint32(id), Sparse: true, Components: []ComponentID{ComponentID(id)}}
+		s.capture(since, prev, full || !seen, &tc)
+		c.shapes[key] = shape
+		if tc.Entities != nil || len(tc.Columns[0].Changed) > 0 {
+			out.Tables = append(out.Tables, tc)
+		}
+	}
+	if full || c.links != w.links {
+		out.LinksChanged = true
+		out.Links = make([]ChildLinks, 0, len(w.children))
+		for slot, kids := range w.children {
+			if len(kids) > 0 {
+				out.Links = append(out.Links, ChildLinks{Parent: Entity{index: slot, gen: w.records[slot].gen}, Children: slices.Clone(kids)})
+			}
+		}
+		slices.SortFunc(out.Links, func(a, b ChildLinks) int { return int(a.Parent.index) - int(b.Parent.index) })
+		c.links = w.links
+	}
+	c.since = w.changeTick.Add(1)
+	c.taken = true
+	return out
+}
+
+// rowsSince lists the rows of a column changed, and added, after since.
+func rowsSince(tk *colTicks, n int, since uint32) (changed, added []int32) {
+	for g := 0; g<<groupShift < n; g++ {
+		if !tk.groupDirty(g, since) {
+			continue
+		}
+		for r := g << groupShift; r < min((g+1)<<groupShift, n); r++ {
+			if tk.changedSince(r, since) {
+				changed = append(changed, int32(r))
+			}
+			if tk.addedSince(r, since) {
+				added = append(added, int32(r))
+			}
+		}
+	}
+	return changed, added
+}
+
+// copyColumn copies column j's values: every row, or the changed ones.
+func copyColumn(t *table, j int, cc *ColumnCapture, all bool) {
+	n := t.len()
+	if d := &t.raw[j]; d.ok {
+		size := int(d.size)
+		cc.Size = size
+		if size == 0 {
+			return
+		}
+		mem := unsafe.Slice((*byte)(d.hdr.ptr), n*size)
+		if all {
+			cc.Raw = slices.Clone(mem)
+			return
+		}
+		cc.Raw = make([]byte, 0, len(cc.Changed)*size)
+		for _, r := range cc.Changed {
+			cc.Raw = append(cc.Raw, mem[int(r)*size:int(r+1)*size]...)
+		}
+		return
+	}
+	if n == 0 {
+		return
+	}
+	src := t.cols[j].value(0).Addr()
+	typ := src.Type().Elem()
+	whole := reflect.NewAt(reflect.ArrayOf(n, typ), src.UnsafePointer()).Elem()
+	if all {
+		cc.Values = reflect.MakeSlice(reflect.SliceOf(typ), n, n)
+		reflect.Copy(cc.Values, whole)
+		return
+	}
+	cc.Values = reflect.MakeSlice(reflect.SliceOf(typ), len(cc.Changed), len(cc.Changed))
+	for i, r := range cc.Changed {
+		cc.Values.Index(i).Set(whole.Index(int(r)))
+	}
+}
+
+func (s *sparseSet[T]) shapeCount() uint64 { return s.shape }
+
+// capture fills dst with the set's entities (when they moved, or whole)
+// and its values, every one or the changed ones.
+func (s *sparseSet[T]) capture(since uint32, shape uint64, whole bool, dst *TableCapture) {
+	n := len(s.dense)
+	dst.Len = n
+	moved := whole || shape != s.shape
+	cc := ColumnCapture{Component: s.id}
+	for i := range n {
+		if newer(s.changed[i], since) {
+			cc.Changed = append(cc.Changed, int32(i))
+		}
+		if newer(s.added[i], since) {
+			cc.Added = append(cc.Added, int32(i))
+		}
+	}
+	if moved {
+		dst.Entities = append(make([]Entity, 0, n), s.ents...)
+	}
+	dst.All = moved || 2*len(cc.Changed) > n
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if !hasPointers(reflect.TypeFor[T]()) {
+		cc.Size = size
+		if size > 0 && n > 0 {
+			mem := unsafe.Slice((*byte)(unsafe.Pointer(&s.dense[0])), n*size)
+			if dst.All {
+				cc.Raw = slices.Clone(mem)
+			} else {
+				for _, r := range cc.Changed {
+					cc.Raw = append(cc.Raw, mem[int(r)*size:int(r+1)*size]...)
+				}
+			}
+		}
+	} else if dst.All {
+		cc.Values = reflect.ValueOf(slices.Clone(s.dense))
+	} else {
+		vals := make([]T, len(cc.Changed))
+		for i, r := range cc.Changed {
+			vals[i] = s.dense[r]
+		}
+		cc.Values = reflect.ValueOf(vals)
+	}
+	dst.Columns = []ColumnCapture{cc}
+}

@@ -1,0 +1,269 @@
+package inspector
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/cmd/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// TestRecordingIsTheGamesMemory runs the demo's world with a recorder on
+// every frame and, at random ticks, takes the agent's own full snapshot
+// (the SnapshotRequest path, which converts the live Go values): the state
+// rebuilt from the file at that tick must hold the same entities, with the
+// same generations, components, values, parents and resources.
+func TestRecordingIsTheGamesMemory(t *testing.T) {
+	sim := ecosystem.New(1500, 7)
+	agent := New(sim.World, Options{Addr: "127.0.0.1:0", Game: "ecosystem", Schedule: sim.Schedule})
+	path := filepath.Join(t.TempDir(), "run.ecsrec")
+	rec, err := agent.Record(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := 300
+	if testing.Short() {
+		frames = 120
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	truth := map[uint64]*protocol.Snapshot{}
+	for f := range frames {
+		sim.Step()
+		agent.Sync()
+		if f == 0 || f == frames-1 || rng.IntN(25) == 0 {
+			tables, sparse := agent.copyWorld()
+			s := buildSnapshot(tables, sparse, sim.World.Frame(), "", sim.World.Stats(), agent.componentSchemas())
+			sum := agent.summaryWhole()
+			s.Resources = sum.Resources
+			truth[s.Tick] = s
+		}
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	file, err := protocol.OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	if len(file.Frames)+rec.Skipped() != frames+1 { // the first at Record, then one per Sync
+		t.Fatalf("recorded %d frames and skipped %d, of %d", len(file.Frames), rec.Skipped(), frames+1)
+	}
+	keys := 0
+	for _, f := range file.Frames {
+		if f.Keyframe {
+			keys++
+		}
+	}
+	if keys < 2 {
+		t.Errorf("%d keyframes in %d frames: the interval never closed", keys, frames)
+	}
+	replay := protocol.NewReplay(file)
+	checked := 0
+	// Out of order on purpose: backwards seeks start from a keyframe.
+	ticks := make([]uint64, 0, len(truth))
+	for tick := range truth {
+		ticks = append(ticks, tick)
+	}
+	rng.Shuffle(len(ticks), func(i, j int) { ticks[i], ticks[j] = ticks[j], ticks[i] })
+	for _, tick := range ticks {
+		st, _, err := replay.AtTick(tick)
+		if err != nil {
+			t.Fatalf("tick %d: %v", tick, err)
+		}
+		if st.Tick != tick { // the recorder was behind and skipped this tick
+			continue
+		}
+		compareWithSnapshot(t, st, truth[tick])
+		checked++
+	}
+	if checked < len(truth)/2 {
+		t.Fatalf("only %d of %d ticks were recorded (%d skipped)", checked, len(truth), rec.Skipped())
+	}
+	t.Logf("%d frames, %d keyframes, %d ticks checked, %d bytes", frames, keys, checked, file.Frames[len(file.Frames)-1].Offset)
+}
+
+// compareWithSnapshot checks a rebuilt state against a live snapshot.
+func compareWithSnapshot(t *testing.T, st *protocol.WorldState, snap *protocol.Snapshot) {
+	t.Helper()
+	names := map[uint16]string{}
+	for _, c := range snap.Components {
+		names[c.ID] = c.Short
+	}
+	want := map[protocol.EntityID]map[string]protocol.Value{}
+	for _, tb := range snap.Tables {
+		for row, e := range tb.Entities {
+			if want[e] == nil {
+				want[e] = map[string]protocol.Value{}
+			}
+			for c, col := range tb.Columns {
+				want[e][names[tb.Components[c]]] = col[row]
+			}
+		}
+	}
+	if st.Entities() != len(want) || snap.Stats.Alive != len(want) {
+		for _, tb := range st.Tables {
+			for _, e := range tb.Entities {
+				if _, ok := want[e]; !ok && !tb.Sparse {
+					t.Logf("extra %v in archetype %d (%d rows) %v", e, tb.Archetype, len(tb.Entities), tb.Components)
+				}
+			}
+		}
+		t.Fatalf("tick %d: %d entities rebuilt, %d live", snap.Tick, st.Entities(), len(want))
+	}
+	for e, comps := range want {
+		d := st.Detail(e)
+		if !d.Alive {
+			t.Fatalf("tick %d: %v alive in the game, not in the recording: %s", snap.Tick, e, d.Reason)
+		}
+		got := map[string]protocol.Value{}
+		for _, cv := range d.Components {
+			got[cv.Component] = cv.Value
+		}
+		if len(got) != len(comps) {
+			t.Fatalf("tick %d: %v has %d components rebuilt, %d live", snap.Tick, e, len(got), len(comps))
+		}
+		for name, v := range comps {
+			if !got[name].Equal(v) {
+				t.Fatalf("tick %d: %v %s = %v rebuilt, %v live", snap.Tick, e, name, got[name], v)
+			}
+		}
+		if p, ok := comps["ChildOf"]; ok {
+			pv, _ := p.Get("Parent")
+			if d.Parent != protocol.EntityID(pv.Uint()) {
+				t.Fatalf("tick %d: %v parent %v rebuilt, %v live", snap.Tick, e, d.Parent, pv)
+			}
+		}
+	}
+	res := map[string]string{}
+	for _, r := range st.Summary.Resources {
+		res[r.Name] = r.Value.String()
+	}
+	for _, r := range snap.Resources {
+		if res[r.Name] != r.Value.String() {
+			t.Fatalf("tick %d: resource %s differs: %s", snap.Tick, r.Name, fmt.Sprint(len(res[r.Name])))
+		}
+	}
+}
+
+// Components of the churn test: a few rows written per frame, spawns and
+// despawns, components added and removed, sparse toggles, parents, and a
+// component with a string (sent as values, not memory).
+type (
+	churnPos  struct{ X, Y float64 }
+	churnHP   struct{ HP int16 }
+	churnName struct{ Name string }
+	churnMark struct{ N uint8 }
+)
+
+func (churnMark) Storage() ecs.StorageKind { return ecs.SparseStorage }
+
+// TestRecordingOfChurn records a world where few rows change per frame (so
+// frames carry changed rows, not whole columns) and entities come, go,
+// move between archetypes and change parents; every recorded tick must
+// rebuild to the live snapshot.
+func TestRecordingOfChurn(t *testing.T) {
+	w := ecs.NewWorld()
+	pos, hp, name, mark := ecs.NewMap[churnPos](w), ecs.NewMap[churnHP](w), ecs.NewMap[churnName](w), ecs.NewMap[churnMark](w)
+	rng := rand.New(rand.NewPCG(3, 4))
+	var ents []ecs.Entity
+	spawn := func() {
+		e := w.Spawn()
+		must(t, pos.Add(e, churnPos{rng.Float64(), rng.Float64()}))
+		if rng.IntN(2) == 0 {
+			must(t, hp.Add(e, churnHP{int16(rng.IntN(100))}))
+		}
+		ents = append(ents, e)
+	}
+	for range 2000 {
+		spawn()
+	}
+	agent := New(w, Options{Addr: "127.0.0.1:0"})
+	path := filepath.Join(t.TempDir(), "churn.ecsrec")
+	rec, err := agent.Record(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := map[uint64]*protocol.Snapshot{}
+	for f := range 200 {
+		for range 20 { // a few values written
+			e := ents[rng.IntN(len(ents))]
+			if p := pos.Get(e); p != nil {
+				p.X += 1
+			}
+		}
+		for range 3 { // churn
+			i := rng.IntN(len(ents))
+			switch rng.IntN(6) {
+			case 0:
+				must(t, w.Despawn(ents[i]))
+				ents = append(ents[:i], ents[i+1:]...)
+			case 1:
+				spawn()
+			case 2:
+				if hp.Has(ents[i]) {
+					must(t, hp.Remove(ents[i]))
+				} else {
+					must(t, hp.Add(ents[i], churnHP{7}))
+				}
+			case 3:
+				if mark.Has(ents[i]) {
+					must(t, mark.Remove(ents[i]))
+				} else {
+					must(t, mark.Add(ents[i], churnMark{uint8(f)}))
+				}
+			case 4:
+				if j := rng.IntN(len(ents)); j != i {
+					_ = w.SetParent(ents[i], ents[j]) // a cycle is refused: fine
+				}
+			case 5:
+				if name.Has(ents[i]) {
+					name.Get(ents[i]).Name += "!"
+				} else {
+					must(t, name.Add(ents[i], churnName{fmt.Sprint("e", f)}))
+				}
+			}
+		}
+		must(t, w.Tick())
+		agent.Sync()
+		if rng.IntN(10) == 0 || f == 199 {
+			tables, sparse := agent.copyWorld()
+			truth[w.Frame()] = buildSnapshot(tables, sparse, w.Frame(), "", w.Stats(), agent.componentSchemas())
+		}
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	file, err := protocol.OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	replay := protocol.NewReplay(file)
+	checked := 0
+	for tick, snap := range truth {
+		st, _, err := replay.AtTick(tick)
+		if err != nil {
+			t.Fatalf("tick %d: %v", tick, err)
+		}
+		if st.Tick != tick { // the recorder was behind and skipped this tick
+			continue
+		}
+		compareWithSnapshot(t, st, snap)
+		checked++
+	}
+	if checked < len(truth)/2 {
+		t.Fatalf("only %d of %d ticks were recorded (%d skipped)", checked, len(truth), rec.Skipped())
+	}
+}
+
+// must fails the test on an error from the code under test.
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,177 @@
+package inspector
+
+import (
+	"encoding/binary"
+	"reflect"
+	"unsafe"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// worldStream is one stream of WorldFrames: a recording, or a client's
+// `world` subscription. Every writer goes through it: capture on the game
+// goroutine (memory copies, from the kernel's shape counters and change
+// ticks), encode on another (conversion, XOR and byte planes, compression,
+// keyframe choice).
+type worldStream struct {
+	a       *Agent
+	cap     *ecs.Capturer
+	enc     *protocol.WorldEncoder
+	journal uint64 // last journal entry captured
+}
+
+func (a *Agent) newWorldStream(sub uint32) *worldStream {
+	s := &worldStream{a: a, cap: a.w.NewCapturer(), enc: protocol.NewWorldEncoder()}
+	s.enc.Sub = sub
+	if j := a.w.Journal(); len(j) > 0 {
+		s.journal = j[len(j)-1].Seq
+	}
+	return s
+}
+
+// worldJob is a capture on its way to the encoder.
+type worldJob struct {
+	tick    uint64
+	cap     *ecs.Capture
+	summary *protocol.Summary
+	journal []protocol.JournalEntry
+	events  []protocol.EventQueue
+	shared  map[[2]int][]protocol.Value // {table, column}: values converted on the game goroutine
+	bytes   int64                       // estimated, for the client's queue
+}
+
+// capture copies what the stream's next frame needs; call it in Sync.
+func (s *worldStream) capture() *worldJob {
+	a := s.a
+	full := s.enc.WantKeyframe()
+	c := s.cap.Capture(full)
+	j := &worldJob{tick: a.w.Frame(), cap: c, summary: a.summaryWhole()}
+	for _, e := range a.w.JournalSince(s.journal) {
+		s.journal = e.Seq
+		j.journal = append(j.journal, protocol.JournalEntry{Seq: e.Seq, Frame: e.Frame, Op: e.Op.String(),
+			Entity: wireEntity(e.Entity), Component: e.Component, System: e.System})
+	}
+	for _, q := range a.w.EventQueues(protocol.MaxRecordedEvents) {
+		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total}
+		for _, r := range q.Recent {
+			eq.Recent = append(eq.Recent, wholeValue(r))
+		}
+		j.events = append(j.events, eq)
+	}
+	// Values that share memory with the game (slices, maps, pointers) are
+	// converted here, before the game changes them.
+	for ti := range c.Tables {
+		for ci := range c.Tables[ti].Columns {
+			cc := &c.Tables[ti].Columns[ci]
+			if cc.Values.IsValid() && holdsPointers(cc.Values.Type().Elem()) {
+				if j.shared == nil {
+					j.shared = map[[2]int][]protocol.Value{}
+				}
+				j.shared[[2]int{ti, ci}] = convertAll(cc.Values)
+				cc.Values = reflect.Value{}
+			}
+			j.bytes += int64(len(cc.Raw)) + 8*int64(len(cc.Changed)+len(cc.Added))
+		}
+		j.bytes += 8 * int64(len(c.Tables[ti].Entities))
+	}
+	return j
+}
+
+func convertAll(v reflect.Value) []protocol.Value {
+	out := make([]protocol.Value, v.Len())
+	for i := range out {
+		out[i] = wholeValue(v.Index(i))
+	}
+	return out
+}
+
+// encode turns a capture into a frame, off the game goroutine.
+func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
+	schemas := j.summary.Components
+	in := &protocol.WorldInput{Tick: j.tick, Full: j.cap.Full, Summary: j.summary, Journal: j.journal, Events: j.events, LinksSet: j.cap.LinksChanged}
+	for _, l := range j.cap.Links {
+		cl := protocol.ChildList{Parent: wireEntity(l.Parent), Children: make([]protocol.EntityID, len(l.Children))}
+		for i, k := range l.Children {
+			cl.Children[i] = wireEntity(k)
+		}
+		in.Links = append(in.Links, cl)
+	}
+	in.Tables = make([]protocol.TableChange, len(j.cap.Tables))
+	for ti := range j.cap.Tables {
+		tc, out := &j.cap.Tables[ti], &in.Tables[ti]
+		*out = protocol.TableChange{Archetype: tc.Archetype, Sparse: tc.Sparse, Len: tc.Len, All: tc.All,
+			Components: make([]uint16, len(tc.Components)), Columns: make([]protocol.ColumnChange, len(tc.Columns))}
+		for i, id := range tc.Components {
+			out.Components[i] = uint16(id)
+		}
+		if tc.Entities != nil {
+			out.Entities = make([]protocol.EntityID, len(tc.Entities))
+			for i, e := range tc.Entities {
+				out.Entities[i] = wireEntity(e)
+			}
+		}
+		for ci := range tc.Columns {
+			cc, oc := &tc.Columns[ci], &out.Columns[ci]
+			oc.Changed, oc.Added = cc.Changed, cc.Added
+			id := tc.Components[ci]
+			switch {
+			case j.shared[[2]int{ti, ci}] != nil:
+				oc.Kind, oc.Values = protocol.ColumnValues, j.shared[[2]int{ti, ci}]
+			case cc.Values.IsValid():
+				oc.Kind, oc.Values = protocol.ColumnValues, convertAll(cc.Values)
+			case cc.Size == 0 || rawTravels(schemas, uint16(id), cc.Size):
+				oc.Kind, oc.Size, oc.Raw = protocol.ColumnRaw, cc.Size, cc.Raw
+			default: // pointer-free, but not a layout readers decode (complex numbers, ...)
+				oc.Kind, oc.Values = protocol.ColumnValues, s.rawToValues(id, cc.Raw, cc.Size)
+			}
+		}
+	}
+	return s.enc.Encode(in)
+}
+
+// rawTravels reports whether a component's memory can travel as is: a
+// little-endian machine, and a layout readers decode.
+func rawTravels(schemas []protocol.Component, id uint16, size int) bool {
+	if !littleEndian {
+		return false
+	}
+	for i := range schemas {
+		if schemas[i].ID == id {
+			return schemas[i].Size == size && protocol.RawLayout(schemas[i].Fields, size)
+		}
+	}
+	return false
+}
+
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// rawToValues converts raw values of component id back to Go values and
+// then to wire form.
+func (s *worldStream) rawToValues(id ecs.ComponentID, raw []byte, size int) []protocol.Value {
+	typ := s.a.w.Component(id).Type
+	n := len(raw) / size
+	out := make([]protocol.Value, n)
+	for i := range n {
+		out[i] = wholeValue(reflect.NewAt(typ, unsafe.Pointer(&raw[i*size])).Elem())
+	}
+	return out
+}
+
+// worldFrame captures a world subscription's next frame; it is encoded on
+// the client's writer. A frame over the client's frame limit is answered
+// with too-large and the stream starts again from a keyframe.
+func (c *client) worldFrame(s *worldStream) outFrame {
+	job := s.capture()
+	return outFrame{size: job.bytes / 2, build: func() protocol.Message {
+		f, err := s.encode(job)
+		if err != nil {
+			s.enc.Restart()
+			return &protocol.Reply{ID: s.enc.Sub, Code: protocol.ErrInternal, Message: "world frame: " + err.Error()}
+		}
+		if len(f.Body)+64 > c.conn.MaxWrite() {
+			s.enc.Restart()
+		}
+		return f
+	}}
+}

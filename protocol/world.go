@@ -1,0 +1,146 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// TypeWorldFrame tags a WorldFrame.
+const TypeWorldFrame Type = 73
+
+// WorldFrame is the whole world at a tick (Full, a keyframe) or what
+// changed since the stream's previous frame: what recordings hold, frame by
+// frame, and what a `world` subscription streams. Body is the zstd
+// compression of a msgpack WorldBody.
+type WorldFrame struct {
+	Sub  uint32 `msgpack:"sub"`
+	Tick uint64 `msgpack:"t"`
+	Full bool   `msgpack:"full,omitempty"`
+	Seq  uint64 `msgpack:"n"` // frames in this stream before this one; a reader that missed one waits for a Full frame
+	Body []byte `msgpack:"z"`
+}
+
+// Type implements Message.
+func (*WorldFrame) Type() Type { return TypeWorldFrame }
+
+// WorldBody is a WorldFrame's content.
+type WorldBody struct {
+	// Summary is full on a keyframe, else a delta against the previous
+	// frame's (ApplySummary): entity slots, archetypes, schemas, systems
+	// and timings, event queues, resources (whole).
+	Summary Summary `msgpack:"sum"`
+	// Tables are the archetype tables and sparse components whose rows
+	// moved or whose values changed (every one with rows on a keyframe).
+	Tables []TableFrame `msgpack:"tb,omitempty"`
+	// Links, when LinksSet, is every parent's children in link order.
+	Links    []ChildList `msgpack:"lk,omitempty"`
+	LinksSet bool        `msgpack:"lks,omitempty"`
+	// Journal holds the structural changes since the previous frame.
+	Journal []JournalEntry `msgpack:"jn,omitempty"`
+	// Events holds every event readable at this tick, per queue (at most
+	// MaxRecordedEvents each), with the queue's counts.
+	Events []EventQueue `msgpack:"ev,omitempty"`
+}
+
+// MaxRecordedEvents bounds the events a frame keeps per queue.
+const MaxRecordedEvents = 1024
+
+// ChildList is one parent's children in link order.
+type ChildList struct {
+	Parent   EntityID   `msgpack:"p"`
+	Children []EntityID `msgpack:"c"`
+}
+
+// TableFrame is one table's change: an archetype's, or a sparse
+// component's entities and values.
+type TableFrame struct {
+	Archetype  uint32   `msgpack:"a"` // archetype id; for a sparse component, its id
+	Sparse     bool     `msgpack:"sp,omitempty"`
+	Components []uint16 `msgpack:"c"`
+	Len        int      `msgpack:"n"` // rows after this frame
+	// Moved says Entities holds the entity of every row (coded: XOR with
+	// the previous list, byte planes); otherwise rows kept their entities.
+	Moved    bool   `msgpack:"m,omitempty"`
+	Entities []byte `msgpack:"e,omitempty"`
+	// All says each column's values cover every row; otherwise they cover
+	// the column's Changed rows, in order.
+	All     bool          `msgpack:"all,omitempty"`
+	Columns []ColumnFrame `msgpack:"cols"` // parallel to Components
+}
+
+// Column kinds in a ColumnFrame.
+const (
+	ColumnRaw    = 0 // values as memory: Size bytes each, coded in Raw
+	ColumnValues = 1 // values as Values
+)
+
+// ColumnFrame is one column's change.
+type ColumnFrame struct {
+	Kind    uint8   `msgpack:"k,omitempty"`
+	Changed []byte  `msgpack:"ch,omitempty"` // rows written since the previous frame (a row set)
+	Added   []byte  `msgpack:"ad,omitempty"` // rows whose component was added since
+	Size    int     `msgpack:"sz,omitempty"`
+	Raw     []byte  `msgpack:"r,omitempty"`
+	Values  []Value `msgpack:"v,omitempty"`
+}
+
+// Bounds on what a world frame may make a reader allocate.
+const (
+	// MaxWorldBody bounds a frame's body once decompressed.
+	MaxWorldBody = 512 << 20
+	maxTableRows = 1 << 28
+)
+
+var (
+	zenc     *zstd.Encoder
+	zdec     *zstd.Decoder
+	zencOnce sync.Once
+	zdecOnce sync.Once
+)
+
+func encoder() *zstd.Encoder {
+	zencOnce.Do(func() {
+		zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true))
+	})
+	return zenc
+}
+
+func decoder() *zstd.Decoder {
+	zdecOnce.Do(func() {
+		zdec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(MaxWorldBody), zstd.WithDecoderLowmem(true))
+	})
+	return zdec
+}
+
+// SealBody encodes and compresses a body into a frame.
+func SealBody(f *WorldFrame, body *WorldBody) error {
+	raw, err := marshal(body)
+	if err != nil {
+		return fmt.Errorf("protocol: encode world body: %w", err)
+	}
+	f.Body = encoder().EncodeAll(raw, make([]byte, 0, len(raw)/4+64))
+	return nil
+}
+
+// OpenBody decompresses and decodes a frame's body, checking it as any
+// untrusted message.
+func OpenBody(f *WorldFrame) (*WorldBody, error) {
+	raw, err := decoder().DecodeAll(f.Body, nil)
+	if err != nil {
+		return nil, fmt.Errorf("world frame at tick %d: decompress: %w", f.Tick, err)
+	}
+	if len(raw) > MaxWorldBody {
+		return nil, errors.New("world frame: body too large")
+	}
+	if _, err := checkMsgpack(raw, maxDepth, decodeBudget(len(raw))); err != nil {
+		return nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
+	}
+	body := &WorldBody{}
+	if err := unmarshal(raw, body); err != nil {
+		return nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
+	}
+	return body, nil
+}

@@ -1,0 +1,258 @@
+package protocol
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// The byte coding of world frames' bulk parts: row sets, entity lists and
+// raw component values. Values are XORed with what the reader already holds
+// at the same row (so an unchanged value is zeros and a slowly changing one
+// is mostly zeros) and laid out in byte planes (byte 0 of every value, then
+// byte 1, ...), which puts the bytes that rarely change side by side. The
+// frame's compression then squeezes both.
+
+// Row set codings: the first byte says which.
+const (
+	rowsList = 0 // uvarint count, then uvarint gaps (the first row, then row - previous - 1)
+	rowsAll  = 1 // every row of the table, 0 to Len-1
+)
+
+// appendRows codes a set of rows, ascending, of a table of n rows.
+func appendRows(dst []byte, rows []int32, n int) []byte {
+	if len(rows) == 0 {
+		return dst
+	}
+	if len(rows) == n {
+		return append(dst, rowsAll)
+	}
+	dst = append(dst, rowsList)
+	dst = binary.AppendUvarint(dst, uint64(len(rows)))
+	prev := int32(-1)
+	for _, r := range rows {
+		dst = binary.AppendUvarint(dst, uint64(r-prev-1))
+		prev = r
+	}
+	return dst
+}
+
+// decodeRows reads a row set of a table of n rows.
+func decodeRows(b []byte, n int) ([]int32, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	switch b[0] {
+	case rowsAll:
+		if len(b) != 1 {
+			return nil, errors.New("row set: bytes after \"all\"")
+		}
+		rows := make([]int32, n)
+		for i := range rows {
+			rows[i] = int32(i)
+		}
+		return rows, nil
+	case rowsList:
+	default:
+		return nil, fmt.Errorf("row set: unknown coding %d", b[0])
+	}
+	b = b[1:]
+	count, k := binary.Uvarint(b)
+	if k <= 0 || count > uint64(n) || count > uint64(len(b)) {
+		return nil, fmt.Errorf("row set: bad count for a table of %d rows", n)
+	}
+	b = b[k:]
+	rows := make([]int32, count)
+	next := uint64(0)
+	for i := range rows {
+		gap, k := binary.Uvarint(b)
+		if k <= 0 {
+			return nil, errors.New("row set: cut short")
+		}
+		b = b[k:]
+		next += gap
+		if next >= uint64(n) {
+			return nil, fmt.Errorf("row set: row %d of a table of %d rows", next, n)
+		}
+		rows[i] = int32(next)
+		next++
+	}
+	if len(b) != 0 {
+		return nil, errors.New("row set: bytes after the rows")
+	}
+	return rows, nil
+}
+
+// appendPlanes appends vals (values of size bytes each), each XORed with
+// base's value at the same index (zero past base's end), in byte planes.
+func appendPlanes(dst, vals, base []byte, size int) []byte {
+	if size == 0 {
+		return dst
+	}
+	n := len(vals) / size
+	start := len(dst)
+	dst = append(dst, make([]byte, len(vals))...)
+	out := dst[start:]
+	for i := range n {
+		v := vals[i*size : (i+1)*size]
+		var b []byte
+		if (i+1)*size <= len(base) {
+			b = base[i*size : (i+1)*size]
+		}
+		for p := range size {
+			x := v[p]
+			if b != nil {
+				x ^= b[p]
+			}
+			out[p*n+i] = x
+		}
+	}
+	return dst
+}
+
+// undoPlanes turns coded (n values in byte planes, XORed) back into
+// values, XORing with base as appendPlanes did; it writes into out.
+func undoPlanes(out, coded, base []byte, size int) {
+	n := len(coded) / size
+	for i := range n {
+		o := out[i*size : (i+1)*size]
+		var b []byte
+		if (i+1)*size <= len(base) {
+			b = base[i*size : (i+1)*size]
+		}
+		for p := range size {
+			x := coded[p*n+i]
+			if b != nil {
+				x ^= b[p]
+			}
+			o[p] = x
+		}
+	}
+}
+
+// entityBytes lays entity handles out as 8 little-endian bytes each.
+func entityBytes(ents []EntityID) []byte {
+	b := make([]byte, 8*len(ents))
+	for i, e := range ents {
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(e))
+	}
+	return b
+}
+
+// bytesEntities is entityBytes undone.
+func bytesEntities(b []byte) []EntityID {
+	ents := make([]EntityID, len(b)/8)
+	for i := range ents {
+		ents[i] = EntityID(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return ents
+}
+
+// RawValue turns the memory of one value (little-endian, laid out as fs
+// says: offsets and sizes) into its wire form, as the agent's conversion
+// of the Go value would: structs as maps of fields, arrays as lists,
+// entities as handles.
+func RawValue(fs []FieldSchema, b []byte) Value {
+	fields := make([]Field, 0, len(fs))
+	for i := range fs {
+		fields = append(fields, Field{Name: fs[i].Name, Value: rawField(&fs[i], b, fs[i].Offset, 0)})
+	}
+	return MapValue(fields...)
+}
+
+func rawField(f *FieldSchema, b []byte, off, depth int) Value {
+	if off < 0 || f.Size < 0 || off+f.Size > len(b) || depth > 16 {
+		return Nil()
+	}
+	v := b[off : off+f.Size]
+	switch f.Kind {
+	case "bool":
+		return BoolValue(len(v) > 0 && v[0] != 0)
+	case "int":
+		switch len(v) {
+		case 1:
+			return IntValue(int64(int8(v[0])))
+		case 2:
+			return IntValue(int64(int16(binary.LittleEndian.Uint16(v))))
+		case 4:
+			return IntValue(int64(int32(binary.LittleEndian.Uint32(v))))
+		case 8:
+			return IntValue(int64(binary.LittleEndian.Uint64(v)))
+		}
+	case "uint":
+		switch len(v) {
+		case 1:
+			return UintValue(uint64(v[0]))
+		case 2:
+			return UintValue(uint64(binary.LittleEndian.Uint16(v)))
+		case 4:
+			return UintValue(uint64(binary.LittleEndian.Uint32(v)))
+		case 8:
+			return UintValue(binary.LittleEndian.Uint64(v))
+		}
+	case "float":
+		switch len(v) {
+		case 4:
+			return FloatValue(float64(math.Float32frombits(binary.LittleEndian.Uint32(v))))
+		case 8:
+			return FloatValue(math.Float64frombits(binary.LittleEndian.Uint64(v)))
+		}
+	case "entity":
+		if len(v) == 8 {
+			return UintValue(binary.LittleEndian.Uint64(v))
+		}
+	case "struct":
+		fields := make([]Field, 0, len(f.Fields))
+		for i := range f.Fields {
+			fields = append(fields, Field{Name: f.Fields[i].Name, Value: rawField(&f.Fields[i], b, off+f.Fields[i].Offset, depth+1)})
+		}
+		return MapValue(fields...)
+	case "array":
+		if f.Elem == nil || f.Len < 0 || f.Elem.Size*f.Len > f.Size {
+			return Nil()
+		}
+		items := make([]Value, f.Len)
+		for i := range items {
+			items[i] = rawField(f.Elem, b, off+i*f.Elem.Size, depth+1)
+		}
+		return ListValue(items...)
+	}
+	return Nil()
+}
+
+// RawLayout reports whether values of a component with these fields can
+// travel as raw memory: every field a bool, number, entity, or a struct or
+// array of those, with offsets and sizes inside size.
+func RawLayout(fs []FieldSchema, size int) bool {
+	for i := range fs {
+		if !rawOK(&fs[i], fs[i].Offset, size, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func rawOK(f *FieldSchema, off, size, depth int) bool {
+	if depth > 16 || off < 0 || f.Size < 0 || off+f.Size > size {
+		return false
+	}
+	switch f.Kind {
+	case "bool", "entity":
+		return true
+	case "int", "uint":
+		return f.Size == 1 || f.Size == 2 || f.Size == 4 || f.Size == 8
+	case "float":
+		return f.Size == 4 || f.Size == 8
+	case "struct":
+		for i := range f.Fields {
+			if !rawOK(&f.Fields[i], off+f.Fields[i].Offset, size, depth+1) {
+				return false
+			}
+		}
+		return true
+	case "array":
+		return f.Elem != nil && f.Len >= 0 && f.Elem.Size*f.Len <= f.Size && (f.Len == 0 || rawOK(f.Elem, off, size, depth+1))
+	}
+	return false
+}

@@ -1,0 +1,262 @@
+package protocol
+
+import (
+	"bytes"
+	"slices"
+	"sort"
+)
+
+// WorldDiff is what changed between two states of a world: entities
+// spawned and despawned, entities whose components or values changed
+// (field by field), archetypes whose counts changed, resources that
+// changed. Lists are sorted by entity (index, then generation).
+type WorldDiff struct {
+	From       uint64            `json:"from"`
+	To         uint64            `json:"to"`
+	Spawned    []EntityID        `json:"spawned"`
+	Despawned  []EntityID        `json:"despawned"`
+	Changed    []EntityDiff      `json:"changed"`
+	Archetypes []ArchetypeDiff   `json:"archetypes"`
+	Resources  []ComponentChange `json:"resources"`
+}
+
+// EntityDiff is one entity's changes.
+type EntityDiff struct {
+	Entity     EntityID          `json:"entity"`
+	Components []ComponentChange `json:"components"`
+}
+
+// ComponentChange is one component (or resource) that was added, removed
+// or whose fields changed.
+type ComponentChange struct {
+	Name    string        `json:"name"`
+	Added   bool          `json:"added,omitempty"`
+	Removed bool          `json:"removed,omitempty"`
+	Fields  []FieldChange `json:"fields,omitempty"`
+}
+
+// FieldChange is one field's old and new value ("" path: the whole value).
+type FieldChange struct {
+	Path string `json:"path"`
+	Old  Value  `json:"old"`
+	New  Value  `json:"new"`
+}
+
+// ArchetypeDiff is one archetype's entity count before and after.
+type ArchetypeDiff struct {
+	ID         uint32   `json:"id"`
+	Components []string `json:"components"`
+	From       int      `json:"from"`
+	To         int      `json:"to"`
+}
+
+// Diff compares two states (a before b).
+func Diff(a, b *WorldState) *WorldDiff {
+	d := &WorldDiff{From: a.Tick, To: b.Tick}
+	va, vb := a.v(), b.v()
+	for e := range vb.where {
+		if _, ok := va.where[e]; !ok {
+			d.Spawned = append(d.Spawned, e)
+		}
+	}
+	for e, la := range va.where {
+		lb, ok := vb.where[e]
+		if !ok {
+			d.Despawned = append(d.Despawned, e)
+			continue
+		}
+		if ed := entityDiff(a, b, e, la, lb); len(ed.Components) > 0 {
+			d.Changed = append(d.Changed, ed)
+		}
+	}
+	byEntity := func(x, y EntityID) int {
+		if x.Index() != y.Index() {
+			return int(x.Index()) - int(y.Index())
+		}
+		return int(x.Generation()) - int(y.Generation())
+	}
+	slices.SortFunc(d.Spawned, byEntity)
+	slices.SortFunc(d.Despawned, byEntity)
+	slices.SortFunc(d.Changed, func(x, y EntityDiff) int { return byEntity(x.Entity, y.Entity) })
+	d.Archetypes = archetypeDiff(a, b)
+	d.Resources = resourceDiff(a, b)
+	return d
+}
+
+// entityDiff compares one entity's components in two states.
+func entityDiff(a, b *WorldState, e EntityID, la, lb entityLoc) EntityDiff {
+	ed := EntityDiff{Entity: e}
+	comps := map[uint16]bool{}
+	for _, c := range la.t.Components {
+		comps[c] = true
+	}
+	for _, c := range lb.t.Components {
+		comps[c] = true
+	}
+	for c := range a.v().sparse {
+		comps[c] = true
+	}
+	for c := range b.v().sparse {
+		comps[c] = true
+	}
+	ids := make([]uint16, 0, len(comps))
+	for c := range comps {
+		ids = append(ids, c)
+	}
+	slices.Sort(ids)
+	for _, c := range ids {
+		ra, oka := a.rawOf(e, c)
+		rb, okb := b.rawOf(e, c)
+		switch {
+		case !oka && !okb:
+			continue
+		case oka && okb && ra != nil && rb != nil && bytes.Equal(ra, rb):
+			continue
+		}
+		va, _ := a.ComponentValue(e, c)
+		vb, _ := b.ComponentValue(e, c)
+		cc := ComponentChange{Name: b.componentName(c), Added: !oka && okb, Removed: oka && !okb}
+		if oka && okb {
+			cc.Fields = fieldChanges("", va, vb, nil)
+			if len(cc.Fields) == 0 {
+				continue
+			}
+		}
+		ed.Components = append(ed.Components, cc)
+	}
+	return ed
+}
+
+// rawOf returns component c of e as memory (nil for values kept as
+// Values) and whether e has it.
+func (s *WorldState) rawOf(e EntityID, c uint16) ([]byte, bool) {
+	v := s.v()
+	t, row := (*StateTable)(nil), 0
+	j := -1
+	if l, ok := v.where[e]; ok {
+		if j = slices.Index(l.t.Components, c); j >= 0 {
+			t, row = l.t, l.row
+		}
+	}
+	if t == nil {
+		r, ok := v.sparse[c][e]
+		if !ok {
+			return nil, false
+		}
+		t, row, j = s.Tables[tableKey(uint32(c), true)], r, 0
+	}
+	col := &t.Columns[j]
+	if col.Kind != ColumnRaw {
+		return nil, true
+	}
+	if col.Size == 0 {
+		return []byte{}, true
+	}
+	return col.Raw[row*col.Size : (row+1)*col.Size], true
+}
+
+// fieldChanges lists the leaves that differ between two values.
+func fieldChanges(path string, a, b Value, out []FieldChange) []FieldChange {
+	if a.Kind() == KindMap && b.Kind() == KindMap && a.Len() == b.Len() {
+		for i := range a.Len() {
+			ka, xa := a.Entry(i)
+			kb, xb := b.Entry(i)
+			if ka != kb {
+				return append(out, FieldChange{Path: path, Old: a, New: b})
+			}
+			out = fieldChanges(joinPath(path, ka), xa, xb, out)
+		}
+		return out
+	}
+	if a.Kind() == KindList && b.Kind() == KindList && a.Len() == b.Len() {
+		for i := range a.Len() {
+			out = fieldChanges(path+"["+itoa(i)+"]", a.Index(i), b.Index(i), out)
+		}
+		return out
+	}
+	if !a.Equal(b) {
+		out = append(out, FieldChange{Path: path, Old: a, New: b})
+	}
+	return out
+}
+
+func joinPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	n := len(b)
+	for ; i > 0; i /= 10 {
+		n--
+		b[n] = byte('0' + i%10)
+	}
+	return string(b[n:])
+}
+
+func archetypeDiff(a, b *WorldState) []ArchetypeDiff {
+	counts := map[uint32]*ArchetypeDiff{}
+	add := func(s *WorldState, to bool) {
+		if s.Summary == nil {
+			return
+		}
+		for _, ar := range s.Summary.Archetypes {
+			d := counts[ar.ID]
+			if d == nil {
+				d = &ArchetypeDiff{ID: ar.ID}
+				for _, c := range ar.Components {
+					d.Components = append(d.Components, s.componentName(c))
+				}
+				counts[ar.ID] = d
+			}
+			if to {
+				d.To = ar.Len
+			} else {
+				d.From = ar.Len
+			}
+		}
+	}
+	add(a, false)
+	add(b, true)
+	var out []ArchetypeDiff
+	for _, d := range counts {
+		if d.From != d.To {
+			out = append(out, *d)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+func resourceDiff(a, b *WorldState) []ComponentChange {
+	if a.Summary == nil || b.Summary == nil {
+		return nil
+	}
+	old := map[string]Value{}
+	for _, r := range a.Summary.Resources {
+		old[r.Name] = r.Value
+	}
+	var out []ComponentChange
+	for _, r := range b.Summary.Resources {
+		prev, ok := old[r.Name]
+		if !ok {
+			out = append(out, ComponentChange{Name: r.Name, Added: true})
+			continue
+		}
+		delete(old, r.Name)
+		if f := fieldChanges("", prev, r.Value, nil); len(f) > 0 {
+			out = append(out, ComponentChange{Name: r.Name, Fields: f})
+		}
+	}
+	for name := range old {
+		out = append(out, ComponentChange{Name: name, Removed: true})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

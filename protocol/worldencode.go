@@ -1,0 +1,153 @@
+package protocol
+
+import (
+	"bytes"
+	"sync/atomic"
+
+	"github.com/vmihailenco/msgpack/v5"
+)
+
+// WorldInput is one capture of the world, in the clear, for a WorldEncoder.
+type WorldInput struct {
+	Tick     uint64
+	Full     bool
+	Summary  *Summary // full
+	Tables   []TableChange
+	Links    []ChildList
+	LinksSet bool
+	Journal  []JournalEntry
+	Events   []EventQueue
+}
+
+// WorldEncoder turns captures into WorldFrames, each coded against the
+// state the reader will hold after the frame before, and says when the
+// next capture should be a keyframe: when the bytes of deltas since the
+// last keyframe reach KeyframeRatio times that keyframe's size (so
+// rebuilding any tick reads at most about KeyframeRatio+1 keyframes' worth
+// of bytes), or after MaxKeyframeGap frames.
+type WorldEncoder struct {
+	state     *WorldState
+	seq       uint64
+	started   bool
+	keyBytes  int
+	sinceKey  int
+	framesKey int
+	wantKey   atomic.Bool
+	Sub       uint32 // the subscription id the frames carry
+}
+
+// Keyframe policy.
+const (
+	KeyframeRatio  = 4
+	MaxKeyframeGap = 3600
+)
+
+// NewWorldEncoder returns an encoder whose first frame must be full.
+func NewWorldEncoder() *WorldEncoder {
+	e := &WorldEncoder{state: NewWorldState()}
+	e.wantKey.Store(true)
+	return e
+}
+
+// WantKeyframe reports whether the next capture should be full. Safe to
+// call from any goroutine.
+func (e *WorldEncoder) WantKeyframe() bool { return e.wantKey.Load() }
+
+// Restart makes the next frame a keyframe that starts the stream anew
+// (after frames were lost).
+func (e *WorldEncoder) Restart() { e.wantKey.Store(true); e.started = false }
+
+// Encode codes one capture. A delta before any keyframe is an error.
+func (e *WorldEncoder) Encode(in *WorldInput) (*WorldFrame, error) {
+	if !in.Full && !e.started {
+		return nil, ErrNeedKeyframe
+	}
+	f := &WorldFrame{Sub: e.Sub, Tick: in.Tick, Full: in.Full}
+	if e.started {
+		f.Seq = e.seq + 1
+	}
+	base := e.state
+	if in.Full {
+		base = NewWorldState()
+	}
+	body := &WorldBody{Links: in.Links, LinksSet: in.LinksSet, Journal: in.Journal, Events: in.Events}
+	if in.Full || e.state.Summary == nil {
+		body.Summary = *in.Summary
+		body.Summary.Full = true
+	} else {
+		body.Summary = *DiffSummary(e.state.Summary, in.Summary)
+	}
+	body.Summary.Sub = 0
+	body.Tables = make([]TableFrame, len(in.Tables))
+	for i := range in.Tables {
+		base.encodeTable(&in.Tables[i], &body.Tables[i])
+	}
+	if err := SealBody(f, body); err != nil {
+		return nil, err
+	}
+	if in.Full {
+		*e.state = *base
+	}
+	e.state.applyChanges(in.Tables)
+	sum := *in.Summary
+	sum.Full = true
+	e.state.Tick, e.state.Summary, e.state.seq, e.state.valid = in.Tick, &sum, f.Seq, true
+	e.seq, e.started = f.Seq, true
+	e.account(len(f.Body), in.Full)
+	return f, nil
+}
+
+func (e *WorldEncoder) account(n int, key bool) {
+	if key {
+		e.keyBytes, e.sinceKey, e.framesKey = n, 0, 0
+		e.wantKey.Store(false)
+		return
+	}
+	e.sinceKey += n
+	e.framesKey++
+	if e.sinceKey >= KeyframeRatio*e.keyBytes || e.framesKey >= MaxKeyframeGap {
+		e.wantKey.Store(true)
+	}
+}
+
+// encodeTable codes one table's change against the state before it.
+func (s *WorldState) encodeTable(c *TableChange, tf *TableFrame) {
+	*tf = TableFrame{Archetype: c.Archetype, Sparse: c.Sparse, Components: c.Components, Len: c.Len, All: c.All, Moved: c.Entities != nil}
+	old := s.Tables[tableKey(c.Archetype, c.Sparse)]
+	if c.Entities != nil {
+		var base []byte
+		if old != nil {
+			base = entityBytes(old.Entities)
+		}
+		tf.Entities = appendPlanes(nil, entityBytes(c.Entities), base, 8)
+	}
+	tf.Columns = make([]ColumnFrame, len(c.Columns))
+	for j := range c.Columns {
+		cc, cf := &c.Columns[j], &tf.Columns[j]
+		cf.Kind, cf.Size = cc.Kind, cc.Size
+		cf.Changed = appendRows(nil, cc.Changed, c.Len)
+		cf.Added = appendRows(nil, cc.Added, c.Len)
+		if cc.Kind == ColumnValues {
+			cf.Values = cc.Values
+			continue
+		}
+		var oldCol *StateColumn
+		if old != nil {
+			oldCol = &old.Columns[j]
+		}
+		cf.Raw = appendPlanes(nil, cc.Raw, xorBase(oldCol, cc.Size, cc.Changed, c.All), cc.Size)
+	}
+}
+
+// marshal encodes v with compact ints, as messages are.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := encoders.Get().(*msgpack.Encoder)
+	defer encoders.Put(enc)
+	enc.ResetWriter(&buf)
+	enc.UseCompactInts(true)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,306 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// WorldState is the world as a stream of WorldFrames rebuilds it: every
+// entity with its handle, row and component values, parents and children,
+// resources, event queues, system timings and the journal of the last
+// frame. A recording's reader keeps one and applies frames in order from a
+// keyframe; the agent's encoder keeps one too, to code each frame against
+// what the reader will hold.
+type WorldState struct {
+	Tick    uint64
+	Summary *Summary // full: stats, archetypes, schemas, systems, events, resources
+	Tables  map[uint64]*StateTable
+	Links   []ChildList // every parent's children, in link order, by parent index
+	Journal []JournalEntry
+	Events  []EventQueue
+	seq     uint64
+	valid   bool
+	view    *stateView // derived indexes, built on first use after a change
+}
+
+// StateTable is one table's rows: an archetype's, or a sparse component's.
+type StateTable struct {
+	Archetype  uint32
+	Sparse     bool
+	Components []uint16
+	Entities   []EntityID
+	Columns    []StateColumn
+}
+
+// StateColumn is one column's values and what the last frame changed.
+type StateColumn struct {
+	Kind           uint8
+	Size           int
+	Raw            []byte  // ColumnRaw: Size bytes per row
+	Values         []Value // ColumnValues: one per row
+	Changed, Added []int32 // rows written, or added, by the last frame applied
+}
+
+// TableChange is one table's change with its values in the clear: what
+// the agent hands an encoder, and what a reader decodes a TableFrame into.
+type TableChange struct {
+	Archetype  uint32
+	Sparse     bool
+	Components []uint16
+	Len        int
+	Entities   []EntityID // every row's entity, when rows moved; nil when not
+	All        bool
+	Columns    []ColumnChange
+}
+
+// ColumnChange is one column's change in the clear.
+type ColumnChange struct {
+	Kind           uint8
+	Size           int
+	Changed, Added []int32
+	Raw            []byte  // ColumnRaw: every row's (All) or the Changed rows' values
+	Values         []Value // ColumnValues: likewise
+}
+
+// ErrNeedKeyframe is returned when a delta frame does not follow the frame
+// applied last: the state waits for the next full frame.
+var ErrNeedKeyframe = errors.New("protocol: a delta frame without the frame before it; waiting for a keyframe")
+
+// NewWorldState returns an empty state.
+func NewWorldState() *WorldState { return &WorldState{Tables: map[uint64]*StateTable{}} }
+
+func tableKey(archetype uint32, sparse bool) uint64 {
+	if sparse {
+		return 1<<32 | uint64(archetype)
+	}
+	return uint64(archetype)
+}
+
+// Valid reports whether the state holds a keyframe and every frame since.
+func (s *WorldState) Valid() bool { return s.valid }
+
+// Apply applies one frame. A bad frame is an error and changes nothing;
+// a delta that does not follow the last frame applied is ErrNeedKeyframe.
+func (s *WorldState) Apply(f *WorldFrame) error {
+	if !f.Full && (!s.valid || f.Seq != s.seq+1) {
+		return ErrNeedKeyframe
+	}
+	body, err := OpenBody(f)
+	if err != nil {
+		return err
+	}
+	return s.ApplyBody(f, body)
+}
+
+// ApplyBody is Apply for a body already opened.
+func (s *WorldState) ApplyBody(f *WorldFrame, body *WorldBody) error {
+	base := s
+	if f.Full {
+		base = NewWorldState()
+	}
+	sum := &body.Summary
+	if !f.Full {
+		var err error
+		if sum, err = ApplySummary(s.Summary, &body.Summary); err != nil {
+			return fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
+		}
+	} else if !body.Summary.Full {
+		return fmt.Errorf("world frame at tick %d: a keyframe with a delta summary", f.Tick)
+	}
+	changes := make([]TableChange, len(body.Tables))
+	seen := map[uint64]bool{}
+	for i := range body.Tables {
+		tf := &body.Tables[i]
+		key := tableKey(tf.Archetype, tf.Sparse)
+		if seen[key] {
+			return fmt.Errorf("world frame at tick %d: table %d twice", f.Tick, tf.Archetype)
+		}
+		seen[key] = true
+		if err := base.decodeTable(tf, &changes[i]); err != nil {
+			return fmt.Errorf("world frame at tick %d: table %d: %w", f.Tick, tf.Archetype, err)
+		}
+	}
+	// Everything checked: from here on nothing fails.
+	if f.Full {
+		*s = *base
+	}
+	s.applyChanges(changes)
+	s.Tick, s.Summary, s.seq, s.valid = f.Tick, sum, f.Seq, true
+	if body.LinksSet || f.Full {
+		s.Links = body.Links
+	}
+	s.Journal, s.Events = body.Journal, body.Events
+	return nil
+}
+
+// applyChanges applies checked table changes: the rows and values of each.
+func (s *WorldState) applyChanges(changes []TableChange) {
+	for _, t := range s.Tables {
+		for j := range t.Columns {
+			t.Columns[j].Changed, t.Columns[j].Added = nil, nil
+		}
+	}
+	for i := range changes {
+		s.applyTable(&changes[i])
+	}
+	s.view = nil
+}
+
+func (s *WorldState) applyTable(c *TableChange) {
+	key := tableKey(c.Archetype, c.Sparse)
+	t := s.Tables[key]
+	if t == nil {
+		t = &StateTable{Archetype: c.Archetype, Sparse: c.Sparse, Components: slices.Clone(c.Components), Columns: make([]StateColumn, len(c.Columns))}
+		s.Tables[key] = t
+	}
+	if c.Entities != nil {
+		t.Entities = c.Entities
+	}
+	n := len(t.Entities)
+	for j := range c.Columns {
+		cc, col := &c.Columns[j], &t.Columns[j]
+		col.Kind, col.Size = cc.Kind, cc.Size
+		col.Changed, col.Added = cc.Changed, cc.Added
+		switch {
+		case cc.Kind == ColumnRaw && c.All:
+			col.Raw, col.Values = cc.Raw, nil
+		case cc.Kind == ColumnRaw:
+			col.Raw = resize(col.Raw, n*cc.Size)
+			for i, r := range cc.Changed {
+				copy(col.Raw[int(r)*cc.Size:int(r+1)*cc.Size], cc.Raw[i*cc.Size:(i+1)*cc.Size])
+			}
+		case c.All:
+			col.Values, col.Raw = cc.Values, nil
+		default:
+			col.Values = resize(col.Values, n)
+			for i, r := range cc.Changed {
+				col.Values[r] = cc.Values[i]
+			}
+		}
+	}
+	if n == 0 {
+		delete(s.Tables, key)
+	}
+}
+
+func resize[T any](s []T, n int) []T {
+	if len(s) >= n {
+		return s[:n]
+	}
+	return append(s, make([]T, n-len(s))...)
+}
+
+// decodeTable checks a table frame against the state and decodes it.
+func (s *WorldState) decodeTable(tf *TableFrame, c *TableChange) error {
+	if tf.Len < 0 || tf.Len > maxTableRows {
+		return fmt.Errorf("%d rows", tf.Len)
+	}
+	if len(tf.Columns) != len(tf.Components) || len(tf.Components) > 256 {
+		return fmt.Errorf("%d columns for %d components", len(tf.Columns), len(tf.Components))
+	}
+	if tf.Sparse && len(tf.Components) != 1 {
+		return errors.New("a sparse table has one column")
+	}
+	old := s.Tables[tableKey(tf.Archetype, tf.Sparse)]
+	if old != nil && !slices.Equal(old.Components, tf.Components) {
+		return errors.New("its components changed")
+	}
+	*c = TableChange{Archetype: tf.Archetype, Sparse: tf.Sparse, Components: tf.Components, Len: tf.Len, All: tf.All}
+	var oldEnts []EntityID
+	if old != nil {
+		oldEnts = old.Entities
+	}
+	if tf.Moved {
+		if len(tf.Entities) != 8*tf.Len {
+			return fmt.Errorf("%d bytes of entities for %d rows", len(tf.Entities), tf.Len)
+		}
+		plain := make([]byte, len(tf.Entities))
+		undoPlanes(plain, tf.Entities, entityBytes(oldEnts), 8)
+		c.Entities = bytesEntities(plain)
+	} else if len(oldEnts) != tf.Len {
+		return fmt.Errorf("%d rows without moves, but %d before", tf.Len, len(oldEnts))
+	}
+	c.Columns = make([]ColumnChange, len(tf.Columns))
+	for j := range tf.Columns {
+		cf, cc := &tf.Columns[j], &c.Columns[j]
+		var oldCol *StateColumn
+		if old != nil {
+			oldCol = &old.Columns[j]
+		}
+		if err := decodeColumn(cf, cc, oldCol, tf.Len, tf.All); err != nil {
+			return fmt.Errorf("column %d: %w", tf.Components[j], err)
+		}
+	}
+	return nil
+}
+
+func decodeColumn(cf *ColumnFrame, cc *ColumnChange, old *StateColumn, n int, all bool) error {
+	var err error
+	if cc.Changed, err = decodeRows(cf.Changed, n); err != nil {
+		return err
+	}
+	if cc.Added, err = decodeRows(cf.Added, n); err != nil {
+		return err
+	}
+	cc.Kind, cc.Size = cf.Kind, cf.Size
+	count := len(cc.Changed)
+	if all {
+		count = n
+	}
+	if !all && old != nil && (old.Kind != cf.Kind || old.Size != cf.Size) {
+		return errors.New("its kind or size changed without every row")
+	}
+	switch cf.Kind {
+	case ColumnRaw:
+		if cf.Size < 0 || cf.Size > 1<<16 {
+			return fmt.Errorf("values of %d bytes", cf.Size)
+		}
+		if len(cf.Raw) != count*cf.Size {
+			return fmt.Errorf("%d bytes of values for %d values of %d bytes", len(cf.Raw), count, cf.Size)
+		}
+		if !all && old == nil && count > 0 {
+			return errors.New("changed rows of a table not seen before")
+		}
+		cc.Raw = make([]byte, len(cf.Raw))
+		if cf.Size > 0 {
+			undoPlanes(cc.Raw, cf.Raw, xorBase(old, cf.Size, cc.Changed, all), cf.Size)
+		}
+	case ColumnValues:
+		if len(cf.Values) != count {
+			return fmt.Errorf("%d values for %d rows", len(cf.Values), count)
+		}
+		if !all && old == nil && count > 0 {
+			return errors.New("changed rows of a table not seen before")
+		}
+		cc.Values = cf.Values
+	default:
+		return fmt.Errorf("unknown column kind %d", cf.Kind)
+	}
+	return nil
+}
+
+// gather collects the values of rows (size bytes each) from raw; rows past
+// raw's end are zeros.
+func gather(raw []byte, rows []int32, size int) []byte {
+	out := make([]byte, len(rows)*size)
+	for i, r := range rows {
+		if end := int(r+1) * size; end <= len(raw) {
+			copy(out[i*size:], raw[int(r)*size:end])
+		}
+	}
+	return out
+}
+
+// xorBase is what a raw column's new values are XORed with: the values the
+// reader holds at the same rows (every row, or the changed ones), when the
+// column held raw values of the same size; nothing otherwise.
+func xorBase(old *StateColumn, size int, rows []int32, all bool) []byte {
+	if old == nil || old.Kind != ColumnRaw || old.Size != size {
+		return nil
+	}
+	if all {
+		return old.Raw
+	}
+	return gather(old.Raw, rows, size)
+}

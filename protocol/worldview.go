@@ -1,0 +1,337 @@
+package protocol
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// Views of a WorldState: an entity's detail, a page of a query, the value
+// of one component of one row. They read the state as it stands; indexes
+// are built on first use after a frame is applied.
+
+type entityLoc struct {
+	t   *StateTable
+	row int
+}
+
+type stateView struct {
+	tables   []*StateTable // archetype tables by id
+	where    map[EntityID]entityLoc
+	sparse   map[uint16]map[EntityID]int // sparse component -> entity -> row
+	children map[EntityID][]EntityID
+	schemas  map[uint16]*Component
+	childOf  int // ChildOf's component id, or -1
+	bits     map[*StateColumn][2][]uint64
+}
+
+func (s *WorldState) v() *stateView {
+	if s.view != nil {
+		return s.view
+	}
+	v := &stateView{where: map[EntityID]entityLoc{}, sparse: map[uint16]map[EntityID]int{}, children: map[EntityID][]EntityID{},
+		schemas: map[uint16]*Component{}, childOf: -1, bits: map[*StateColumn][2][]uint64{}}
+	for _, t := range s.Tables {
+		if t.Sparse {
+			m := make(map[EntityID]int, len(t.Entities))
+			for i, e := range t.Entities {
+				m[e] = i
+			}
+			v.sparse[uint16(t.Archetype)] = m
+			continue
+		}
+		v.tables = append(v.tables, t)
+		for i, e := range t.Entities {
+			v.where[e] = entityLoc{t, i}
+		}
+	}
+	sort.Slice(v.tables, func(i, j int) bool { return v.tables[i].Archetype < v.tables[j].Archetype })
+	for _, l := range s.Links {
+		v.children[l.Parent] = l.Children
+	}
+	if s.Summary != nil {
+		for i := range s.Summary.Components {
+			c := &s.Summary.Components[i]
+			v.schemas[c.ID] = c
+			if c.Short == "ChildOf" {
+				v.childOf = int(c.ID)
+			}
+		}
+	}
+	s.view = v
+	return v
+}
+
+// Components lists the component schemas at this state.
+func (s *WorldState) Components() []Component {
+	if s.Summary == nil {
+		return nil
+	}
+	return s.Summary.Components
+}
+
+// Alive reports whether e is alive at this state.
+func (s *WorldState) Alive(e EntityID) bool {
+	_, ok := s.v().where[e]
+	return ok
+}
+
+// Entities is how many entities are alive.
+func (s *WorldState) Entities() int { return len(s.v().where) }
+
+// value returns column j of row as a Value.
+func (s *WorldState) value(t *StateTable, j, row int) Value {
+	col := &t.Columns[j]
+	if col.Kind == ColumnValues {
+		if row < len(col.Values) {
+			return col.Values[row]
+		}
+		return Nil()
+	}
+	c := s.v().schemas[t.Components[j]]
+	if c == nil || col.Size == 0 {
+		return MapValue()
+	}
+	end := (row + 1) * col.Size
+	if end > len(col.Raw) {
+		return Nil()
+	}
+	return RawValue(c.Fields, col.Raw[row*col.Size:end])
+}
+
+// ComponentValue returns component c of entity e, if it has it.
+func (s *WorldState) ComponentValue(e EntityID, c uint16) (Value, bool) {
+	v := s.v()
+	if l, ok := v.where[e]; ok {
+		if j := slices.Index(l.t.Components, c); j >= 0 {
+			return s.value(l.t, j, l.row), true
+		}
+	}
+	if rows, ok := v.sparse[c]; ok {
+		if r, ok := rows[e]; ok {
+			return s.value(s.Tables[tableKey(uint32(c), true)], 0, r), true
+		}
+	}
+	return Nil(), false
+}
+
+// Parent returns e's parent, 0 if none.
+func (s *WorldState) Parent(e EntityID) EntityID {
+	v := s.v()
+	if v.childOf < 0 {
+		return 0
+	}
+	p, ok := s.ComponentValue(e, uint16(v.childOf))
+	if !ok {
+		return 0
+	}
+	if pv, ok := p.Get("Parent"); ok {
+		return EntityID(pv.Uint())
+	}
+	return 0
+}
+
+// Detail is entity e as the state holds it, as the agent would answer a
+// GetEntity: alive or not (and why), archetype and row, parent, children,
+// every component with its value.
+func (s *WorldState) Detail(e EntityID) *Detail {
+	v := s.v()
+	d := &Detail{Tick: s.Tick, Entity: e}
+	l, ok := v.where[e]
+	if !ok {
+		d.Reason = fmt.Sprintf("%s is not alive at tick %d", e, s.Tick)
+		for other := range v.where {
+			if other.Index() == e.Index() {
+				d.Reason = fmt.Sprintf("%s is stale at tick %d: slot %d holds %s", e, s.Tick, e.Index(), other)
+				break
+			}
+		}
+		return d
+	}
+	d.Alive, d.Archetype, d.Row = true, l.t.Archetype, l.row
+	d.Parent = s.Parent(e)
+	d.Children = v.children[e]
+	for j, c := range l.t.Components {
+		d.Components = append(d.Components, ComponentValue{Component: s.componentName(c), Value: s.value(l.t, j, l.row)})
+	}
+	for c, rows := range v.sparse {
+		if r, ok := rows[e]; ok {
+			d.Components = append(d.Components, ComponentValue{Component: s.componentName(c), Value: s.value(s.Tables[tableKey(uint32(c), true)], 0, r)})
+		}
+	}
+	return d
+}
+
+func (s *WorldState) componentName(id uint16) string {
+	if c := s.v().schemas[id]; c != nil {
+		return c.Short
+	}
+	return fmt.Sprintf("component %d", id)
+}
+
+// Query runs a page request on the state: expr (or archetype arch-1 when
+// arch > 0), rows from offset, at most limit (DefaultPageLimit when 0).
+// changed() and added() compare with the frame before this one.
+func (s *WorldState) Query(expr string, arch int64, offset, limit int) (*Page, error) {
+	q, err := CompileQuery(expr, s.Components())
+	if err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = DefaultPageLimit
+	}
+	page := &Page{Tick: s.Tick, Full: true, Offset: offset, Columns: q.Columns}
+	v := s.v()
+	for _, t := range v.tables {
+		if arch > 0 && int64(t.Archetype) != arch-1 {
+			continue
+		}
+		cols, ok := s.tableAdmits(t, q)
+		if !ok {
+			continue
+		}
+		for row, e := range t.Entities {
+			if !s.rowPasses(t, row, e, q, cols) {
+				continue
+			}
+			if page.Total >= offset && len(page.Rows) < limit {
+				r := Row{Entity: e, Values: make([]Value, len(q.Columns))}
+				for i, c := range q.Columns {
+					r.Values[i], _ = s.ComponentValue(e, c)
+				}
+				page.Rows = append(page.Rows, r)
+			}
+			page.Total++
+		}
+	}
+	return page, nil
+}
+
+// DefaultPageLimit is the rows of a page that asks for none.
+const DefaultPageLimit = 100
+
+// tableAdmits checks a query's component tests that a table answers for
+// every row; cols maps a component to its column here (-1: sparse).
+func (s *WorldState) tableAdmits(t *StateTable, q *CompiledQuery) (map[uint16]int, bool) {
+	v := s.v()
+	cols := map[uint16]int{}
+	need := func(c uint16) bool {
+		if j := slices.Index(t.Components, c); j >= 0 {
+			cols[c] = j
+			return true
+		}
+		if _, ok := v.sparse[c]; ok {
+			cols[c] = -1
+			return true
+		}
+		return false
+	}
+	for _, list := range [][]uint16{q.With, q.Changed, q.Added} {
+		for _, c := range list {
+			if !need(c) {
+				return nil, false
+			}
+		}
+	}
+	for _, c := range q.Without {
+		if slices.Contains(t.Components, c) {
+			return nil, false
+		}
+		if _, ok := v.sparse[c]; ok {
+			cols[c] = -1
+		}
+	}
+	return cols, true
+}
+
+// rowPasses checks the per-row tests: sparse components, changed and
+// added, the parent, field tests.
+func (s *WorldState) rowPasses(t *StateTable, row int, e EntityID, q *CompiledQuery, cols map[uint16]int) bool {
+	v := s.v()
+	// column finds component c of this row: in the table, or in its sparse set.
+	column := func(c uint16) (*StateTable, int, int, bool) {
+		if j := cols[c]; j >= 0 {
+			return t, j, row, true
+		}
+		r, ok := v.sparse[c][e]
+		return s.Tables[tableKey(uint32(c), true)], 0, r, ok
+	}
+	for _, c := range q.With {
+		if _, _, _, ok := column(c); !ok {
+			return false
+		}
+	}
+	for _, c := range q.Without {
+		if cols[c] == -1 {
+			if _, ok := v.sparse[c][e]; ok {
+				return false
+			}
+		}
+	}
+	for i, list := range [][]uint16{q.Changed, q.Added} {
+		for _, c := range list {
+			st, j, r, ok := column(c)
+			if !ok || !s.rowIn(&st.Columns[j], r, i) {
+				return false
+			}
+		}
+	}
+	if q.HasParent && s.Parent(e) != q.Parent {
+		return false
+	}
+	for i := range q.Fields {
+		ft := &q.Fields[i]
+		st, j, r, ok := column(ft.Component)
+		if !ok {
+			return false
+		}
+		col := &st.Columns[j]
+		if col.Kind == ColumnRaw && ft.Fixed && col.Size > 0 && (r+1)*col.Size <= len(col.Raw) {
+			if !ft.HoldsRaw(col.Raw[r*col.Size : (r+1)*col.Size]) {
+				return false
+			}
+			continue
+		}
+		if !ft.HoldsValue(s.value(st, j, r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowIn reports whether row is in the column's changed (which 0) or added
+// (which 1) rows of the last frame.
+func (s *WorldState) rowIn(col *StateColumn, row, which int) bool {
+	v := s.v()
+	b, ok := v.bits[col]
+	if !ok {
+		for k, rows := range [][]int32{col.Changed, col.Added} {
+			set := make([]uint64, (max(col.Entities(), int(lastRow(rows)))+64)/64)
+			for _, r := range rows {
+				set[r/64] |= 1 << (r % 64)
+			}
+			b[k] = set
+		}
+		v.bits[col] = b
+	}
+	set := b[which]
+	return row/64 < len(set) && set[row/64]&(1<<(row%64)) != 0
+}
+
+func lastRow(rows []int32) int32 {
+	if len(rows) == 0 {
+		return 0
+	}
+	return rows[len(rows)-1] + 1
+}
+
+// Entities is how many rows the column holds values for.
+func (c *StateColumn) Entities() int {
+	if c.Kind == ColumnValues {
+		return len(c.Values)
+	}
+	if c.Size == 0 {
+		return 0
+	}
+	return len(c.Raw) / c.Size
+}
