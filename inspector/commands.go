@@ -40,7 +40,7 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 		delete(c.subs, m.Sub)
 		ok()
 	case *protocol.Query:
-		q, err := compileQuery(a.w, m.Expr, 0)
+		q, err := compileQuery(a.w, a.componentSchemas(), m.Expr, 0)
 		if err != nil {
 			fail(protocol.ErrBadQuery, err.Error())
 			return
@@ -187,7 +187,7 @@ func trimPkg(err error) string { return strings.TrimPrefix(err.Error(), "ecs: ")
 func (a *Agent) newValue(name string, v protocol.Value) (reflect.Value, ecs.ComponentID, error) {
 	info, found := a.w.ComponentByName(name)
 	if !found {
-		return reflect.Value{}, 0, fmt.Errorf("no component named %s%s", name, suggest(a.w, name))
+		return reflect.Value{}, 0, fmt.Errorf("no component named %s%s", name, protocol.SuggestComponent(a.componentSchemas(), name))
 	}
 	var fields map[string]any
 	switch v.Kind() {

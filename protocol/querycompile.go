@@ -187,7 +187,7 @@ func compileField(c *Component, t Term) (FieldTest, error) {
 
 func leafKind(k string) string {
 	switch k {
-	case "int", "uint", "float":
+	case "int", "uint", "float", "entity": // a handle compares as its number
 		return "number"
 	}
 	return k

@@ -123,17 +123,19 @@ func (v Value) Kind() ValueKind { return v.kind }
 // Bool returns a bool value (false for other kinds).
 func (v Value) Bool() bool { return v.kind == KindBool && v.bits == 1 }
 
-// Int returns an integer value (0 for other kinds).
+// Int returns an integer value: an int, or a uint that fits an int64 (0
+// for other kinds).
 func (v Value) Int() int64 {
-	if v.kind == KindInt {
+	if v.kind == KindInt || v.kind == KindUint && v.bits <= math.MaxInt64 {
 		return int64(v.bits)
 	}
 	return 0
 }
 
-// Uint returns an unsigned value (0 for other kinds).
+// Uint returns an unsigned value: a uint, or an int that is not negative
+// (0 for other kinds). Entity handles decode either way.
 func (v Value) Uint() uint64 {
-	if v.kind == KindUint {
+	if v.kind == KindUint || v.kind == KindInt && int64(v.bits) >= 0 {
 		return v.bits
 	}
 	return 0

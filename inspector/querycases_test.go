@@ -1,0 +1,153 @@
+package inspector
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+type (
+	caseSlots struct{ Count [4]int32 }
+	caseTag   struct{}
+)
+
+// TestQueryMeansTheSameLiveAndRecorded runs one table of queries against
+// the live world (the agent's compiled filter) and against the same tick
+// rebuilt from a recording (the player's and dump's evaluator): the same
+// entities, in the same order, or the same error.
+func TestQueryMeansTheSameLiveAndRecorded(t *testing.T) {
+	w := ecs.NewWorld()
+	pos, hp, slots, mark, tag := ecs.NewMap[churnPos](w), ecs.NewMap[churnHP](w), ecs.NewMap[caseSlots](w), ecs.NewMap[churnMark](w), ecs.NewMap[caseTag](w)
+	rng := rand.New(rand.NewPCG(5, 6))
+	var ents []ecs.Entity
+	for i := range 400 {
+		e := w.Spawn()
+		must(t, pos.Add(e, churnPos{float64(i), rng.Float64() * 10}))
+		if i%3 == 0 {
+			must(t, hp.Add(e, churnHP{int16(i % 50)}))
+		}
+		if i%5 == 0 {
+			must(t, slots.Add(e, caseSlots{[4]int32{int32(i), int32(i % 7), 0, -1}}))
+		}
+		if i%7 == 0 {
+			must(t, mark.Add(e, churnMark{uint8(i)}))
+		}
+		if i%11 == 0 {
+			must(t, tag.Add(e, caseTag{}))
+		}
+		ents = append(ents, e)
+	}
+	for i := 1; i < 40; i++ {
+		must(t, w.SetParent(ents[i], ents[0]))
+	}
+	agent := New(w, Options{Addr: "127.0.0.1:0"})
+	path := filepath.Join(t.TempDir(), "cases.ecsrec")
+	rec, err := agent.Record(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One more frame in which a few Positions are written: changed() offline.
+	written := []ecs.Entity{ents[3], ents[77], ents[200]}
+	for _, e := range written {
+		pos.Get(e).X += 0.5
+	}
+	must(t, w.Tick())
+	agent.Sync()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	file, err := protocol.OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	st, err := protocol.NewReplay(file).At(len(file.Frames) - 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Tick != w.Frame() {
+		t.Fatalf("the recording ends at tick %d, the world is at %d", st.Tick, w.Frame())
+	}
+	cases := []struct{ q, wantErr string }{
+		{q: ""},
+		{q: "churnPos"},
+		{q: "churnPos !churnHP"},
+		{q: "churnPos ?churnHP"},
+		{q: "churnHP.HP<10"},
+		{q: "churnHP.HP>=25 churnPos.Y<5"},
+		{q: "caseSlots.Count[1]==3"},
+		{q: "caseSlots.Count[3]<0 churnMark"},
+		{q: "churnMark.N>100"},
+		{q: "!churnMark caseTag"},
+		{q: "childof(" + wire(ents[0]).String() + ")"},
+		{q: "childof(" + wire(ents[0]).String() + ") churnHP"},
+		{q: "ChildOf.Parent==" + itoa(int(wire(ents[0])))},
+		{q: "Health.HP<10", wantErr: "no component named Health"},
+		{q: "churnpos", wantErr: "did you mean churnPos?"},
+		{q: "churnPos.Z>1", wantErr: "no field Z"},
+		{q: "churnHP.HP==\"x\"", wantErr: "compared with a string"},
+		{q: "caseSlots.Count[9]==1", wantErr: "past the end"},
+	}
+	for _, c := range cases {
+		live, liveErr := liveQuery(agent, c.q)
+		page, offErr := st.Query(c.q, 0, 0, 100000)
+		if c.wantErr != "" {
+			if liveErr == nil || offErr == nil || liveErr.Error() != offErr.Error() || !contains(liveErr.Error(), c.wantErr) {
+				t.Errorf("%q: live error %v, recorded error %v; want both %q", c.q, liveErr, offErr, c.wantErr)
+			}
+			continue
+		}
+		if liveErr != nil || offErr != nil {
+			t.Errorf("%q: live error %v, recorded error %v", c.q, liveErr, offErr)
+			continue
+		}
+		var off []protocol.EntityID
+		for _, r := range page.Rows {
+			off = append(off, r.Entity)
+		}
+		if !slices.Equal(live, off) || page.Total != len(live) {
+			t.Errorf("%q: live %d entities, recorded %d (total %d)", c.q, len(live), len(off), page.Total)
+		}
+		if len(live) == 0 && c.q != "!churnMark caseTag" {
+			t.Errorf("%q matches nothing: the case tests nothing", c.q)
+		}
+	}
+	page, err := st.Query("changed(churnPos)", 0, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []protocol.EntityID
+	for _, r := range page.Rows {
+		got = append(got, r.Entity)
+	}
+	slices.Sort(got)
+	var want []protocol.EntityID
+	for _, e := range written {
+		want = append(want, wire(e))
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("changed(churnPos) in the last recorded frame = %v, want the entities written then %v", got, want)
+	}
+}
+
+// liveQuery evaluates a query the way the agent answers a Query request.
+func liveQuery(a *Agent, expr string) ([]protocol.EntityID, error) {
+	q, err := compileQuery(a.w, a.componentSchemas(), expr, 0)
+	if err != nil {
+		return nil, err
+	}
+	ents, _ := a.w.Scan(q.filter, 0, 1<<30)
+	out := make([]protocol.EntityID, len(ents))
+	for i, e := range ents {
+		out[i] = wire(e)
+	}
+	return out, nil
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

@@ -1,0 +1,132 @@
+package protocol
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+)
+
+// worldSchemas is a tiny world's schema: Pos{X, Y float32} and a sparse
+// Note{S string} (sent as values).
+func worldSchemas() []Component {
+	return []Component{
+		{ID: 1, Short: "Pos", Size: 8, Storage: "table", Fields: []FieldSchema{{Name: "X", Kind: "float", Type: "float32", Size: 4}, {Name: "Y", Kind: "float", Type: "float32", Offset: 4, Size: 4}}},
+		{ID: 2, Short: "Note", Size: 16, Storage: "sparse", Fields: []FieldSchema{{Name: "S", Kind: "string", Type: "string", Size: 16}}},
+	}
+}
+
+func posBytes(xy ...float32) []byte {
+	b := make([]byte, 4*len(xy))
+	for i, f := range xy {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+// worldInputs is a keyframe and two deltas of the tiny world.
+func worldInputs() []*WorldInput {
+	sum := &Summary{Full: true, Components: worldSchemas()}
+	e1, e2, e3 := MakeEntityID(1, 1), MakeEntityID(2, 1), MakeEntityID(3, 1)
+	return []*WorldInput{
+		{Tick: 10, Full: true, Summary: sum, Tables: []TableChange{
+			{Archetype: 1, Components: []uint16{1}, Len: 2, Entities: []EntityID{e1, e2}, All: true,
+				Columns: []ColumnChange{{Kind: ColumnRaw, Size: 8, Changed: []int32{0, 1}, Raw: posBytes(1, 2, 3, 4)}}},
+			{Archetype: 2, Sparse: true, Components: []uint16{2}, Len: 1, Entities: []EntityID{e2}, All: true,
+				Columns: []ColumnChange{{Kind: ColumnValues, Values: []Value{MapValue(Field{Name: "S", Value: StringValue("hi")})}}}},
+		}},
+		{Tick: 11, Summary: sum, Tables: []TableChange{
+			{Archetype: 1, Components: []uint16{1}, Len: 2, Columns: []ColumnChange{{Kind: ColumnRaw, Size: 8, Changed: []int32{1}, Raw: posBytes(3, 5)}}},
+		}},
+		{Tick: 12, Summary: sum, Tables: []TableChange{
+			{Archetype: 1, Components: []uint16{1}, Len: 2, Entities: []EntityID{e1, e3}, All: true,
+				Columns: []ColumnChange{{Kind: ColumnRaw, Size: 8, Changed: []int32{1}, Added: []int32{1}, Raw: posBytes(1, 2, 9, 9)}}},
+		}},
+	}
+}
+
+func encodeAll(t testing.TB) []*WorldFrame {
+	enc := NewWorldEncoder()
+	var out []*WorldFrame
+	for _, in := range worldInputs() {
+		f, err := enc.Encode(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Encode(f) // and through the wire codec
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m.(*WorldFrame))
+	}
+	return out
+}
+
+func TestWorldFramesRebuildTheWorld(t *testing.T) {
+	st := NewWorldState()
+	frames := encodeAll(t)
+	for _, f := range frames {
+		if err := st.Apply(f); err != nil {
+			t.Fatalf("tick %d: %v", f.Tick, err)
+		}
+	}
+	e1, e2, e3 := MakeEntityID(1, 1), MakeEntityID(2, 1), MakeEntityID(3, 1)
+	if !st.Alive(e1) || st.Alive(e2) || !st.Alive(e3) || st.Entities() != 2 {
+		t.Fatalf("alive: %v %v %v, %d entities", st.Alive(e1), st.Alive(e2), st.Alive(e3), st.Entities())
+	}
+	d := st.Detail(e3)
+	if d.Row != 1 || len(d.Components) != 1 || d.Components[0].Value.String() != "{X:9 Y:9}" {
+		t.Fatalf("e3 = %+v", d)
+	}
+	if d := st.Detail(e2); d.Alive || d.Reason == "" {
+		t.Fatalf("e2 should be gone with a reason: %+v", d)
+	}
+	p, err := st.Query("added(Pos)", 0, 0, 10)
+	if err != nil || p.Total != 1 || p.Rows[0].Entity != e3 {
+		t.Fatalf("added(Pos) = %+v, %v", p, err)
+	}
+	// A delta out of sequence is refused, and changes nothing.
+	if err := st.Apply(frames[1]); err != ErrNeedKeyframe || st.Tick != 12 {
+		t.Fatalf("out-of-order delta: %v, tick %d", err, st.Tick)
+	}
+}
+
+// FuzzWorldFrame feeds a state arbitrary frame bodies, compressed and not:
+// an error is fine, a panic or a changed state after an error is not.
+func FuzzWorldFrame(f *testing.F) {
+	frames := encodeAll(f)
+	for _, fr := range frames {
+		raw, err := decoder().DecodeAll(fr.Body, nil)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(raw, fr.Full)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, full bool) {
+		st := NewWorldState()
+		if err := st.Apply(frames[0]); err != nil {
+			t.Fatal(err)
+		}
+		before := st.Entities()
+		for _, b := range [][]byte{encoder().EncodeAll(body, nil), body} {
+			fr := &WorldFrame{Tick: 99, Full: full, Seq: 1, Body: b}
+			if err := st.Apply(fr); err != nil {
+				if st.Tick != 10 || st.Entities() != before {
+					t.Fatalf("a refused frame changed the state: tick %d, %d entities", st.Tick, st.Entities())
+				}
+				continue
+			}
+			// Whatever was applied must be readable.
+			for _, tb := range st.Tables {
+				for _, e := range tb.Entities {
+					_ = st.Detail(e)
+				}
+			}
+			_, _ = st.Query("Pos.X>0 changed(Pos)", 0, 0, 10) // an error is fine: the schema may be gone
+			return
+		}
+	})
+}
