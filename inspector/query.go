@@ -116,4 +116,3 @@ type pathStep struct {
 	field int // struct field index, or -1
 	index int // array or slice index, or -1
 }
-
