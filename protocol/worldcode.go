@@ -92,20 +92,35 @@ func appendPlanes(dst, vals, base []byte, size int) []byte {
 	}
 	n := len(vals) / size
 	start := len(dst)
-	dst = append(dst, make([]byte, len(vals))...)
-	out := dst[start:]
-	for i := range n {
-		v := vals[i*size : (i+1)*size]
-		var b []byte
-		if (i+1)*size <= len(base) {
-			b = base[i*size : (i+1)*size]
+	dst = append(dst, make([]byte, n*size)...)
+	x := dst[start:]
+	copy(x, vals[:n*size])
+	xorInto(x, base)
+	tmp := make([]byte, len(x))
+	copy(tmp, x)
+	switch size {
+	case 4:
+		p0, p1, p2, p3 := x[:n], x[n:2*n], x[2*n:3*n], x[3*n:4*n]
+		for i := range n {
+			v := tmp[4*i : 4*i+4 : 4*i+4]
+			p0[i], p1[i], p2[i], p3[i] = v[0], v[1], v[2], v[3]
 		}
-		for p := range size {
-			x := v[p]
-			if b != nil {
-				x ^= b[p]
+	case 8:
+		p := [8][]byte{}
+		for k := range p {
+			p[k] = x[k*n : (k+1)*n : (k+1)*n]
+		}
+		for i := range n {
+			v := binary.LittleEndian.Uint64(tmp[8*i:])
+			p[0][i], p[1][i], p[2][i], p[3][i] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+			p[4][i], p[5][i], p[6][i], p[7][i] = byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56)
+		}
+	default:
+		for k := range size {
+			plane := x[k*n : (k+1)*n]
+			for i := range plane {
+				plane[i] = tmp[i*size+k]
 			}
-			out[p*n+i] = x
 		}
 	}
 	return dst
@@ -115,19 +130,42 @@ func appendPlanes(dst, vals, base []byte, size int) []byte {
 // values, XORing with base as appendPlanes did; it writes into out.
 func undoPlanes(out, coded, base []byte, size int) {
 	n := len(coded) / size
-	for i := range n {
-		o := out[i*size : (i+1)*size]
-		var b []byte
-		if (i+1)*size <= len(base) {
-			b = base[i*size : (i+1)*size]
+	out = out[:n*size]
+	switch size {
+	case 4:
+		p0, p1, p2, p3 := coded[:n], coded[n:2*n], coded[2*n:3*n], coded[3*n:4*n]
+		for i := range n {
+			binary.LittleEndian.PutUint32(out[4*i:], uint32(p0[i])|uint32(p1[i])<<8|uint32(p2[i])<<16|uint32(p3[i])<<24)
 		}
-		for p := range size {
-			x := coded[p*n+i]
-			if b != nil {
-				x ^= b[p]
+	case 8:
+		p := [8][]byte{}
+		for k := range p {
+			p[k] = coded[k*n : (k+1)*n : (k+1)*n]
+		}
+		for i := range n {
+			binary.LittleEndian.PutUint64(out[8*i:], uint64(p[0][i])|uint64(p[1][i])<<8|uint64(p[2][i])<<16|uint64(p[3][i])<<24|
+				uint64(p[4][i])<<32|uint64(p[5][i])<<40|uint64(p[6][i])<<48|uint64(p[7][i])<<56)
+		}
+	default:
+		for k := range size {
+			plane := coded[k*n : (k+1)*n]
+			for i, b := range plane {
+				out[i*size+k] = b
 			}
-			o[p] = x
 		}
+	}
+	xorInto(out, base)
+}
+
+// xorInto XORs base into x, over the bytes both have.
+func xorInto(x, base []byte) {
+	m := min(len(x), len(base))
+	i := 0
+	for ; i+8 <= m; i += 8 {
+		binary.LittleEndian.PutUint64(x[i:], binary.LittleEndian.Uint64(x[i:])^binary.LittleEndian.Uint64(base[i:]))
+	}
+	for ; i < m; i++ {
+		x[i] ^= base[i]
 	}
 }
 

@@ -1,0 +1,171 @@
+package inspector
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/cmd/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// BenchmarkRecordFrame is the game goroutine's cost of recording one frame
+// of the demo world: two worlds from the same seed step side by side, one
+// with a recorder taking every frame, one without; the order alternates
+// each iteration. x-baseline is recorded time over unrecorded time.
+func BenchmarkRecordFrame(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run("entities="+itoa(n), func(b *testing.B) {
+			rec, base := ecosystem.New(n, 1), ecosystem.New(n, 1)
+			ra := New(rec.World, Options{Addr: "127.0.0.1:0", Schedule: rec.Schedule})
+			ba := New(base.World, Options{Addr: "127.0.0.1:0", Schedule: base.Schedule})
+			r, err := ra.Record(filepath.Join(b.TempDir(), "bench.ecsrec"), 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer func() {
+				if err := r.Stop(); err != nil {
+					b.Error(err)
+				}
+			}()
+			step := func(s *ecosystem.Sim, a *Agent) time.Duration {
+				start := time.Now()
+				s.Step()
+				a.Sync()
+				return time.Since(start)
+			}
+			step(rec, ra)
+			step(base, ba)
+			if rec.World.Len() != base.World.Len() {
+				b.Fatalf("the worlds differ before the loop: %d and %d entities", rec.World.Len(), base.World.Len())
+			}
+			var tRec, tBase time.Duration
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				if i%2 == 0 {
+					tRec += step(rec, ra)
+					tBase += step(base, ba)
+				} else {
+					tBase += step(base, ba)
+					tRec += step(rec, ra)
+				}
+			}
+			b.ReportMetric(float64(tRec)/float64(max(tBase, 1)), "x-baseline")
+			b.ReportMetric(float64(tRec.Nanoseconds())/float64(b.N), "ns/frame")
+			b.ReportMetric(float64(tRec.Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
+		})
+	}
+}
+
+// BenchmarkRecordBytes records 600 frames of the 10k demo, every frame,
+// and reports the bytes the file takes (keyframes, handles, resources,
+// events, journal, framing and index included) per component value
+// written in those frames.
+func BenchmarkRecordBytes(b *testing.B) {
+	for b.Loop() {
+		sim := ecosystem.New(10_000, 1)
+		a := New(sim.World, Options{Addr: "127.0.0.1:0", Schedule: sim.Schedule})
+		s := a.newWorldStream(0)
+		path := filepath.Join(b.TempDir(), "bytes.ecsrec")
+		w, err := protocol.CreateRecording(path, protocol.RecordingHeader{Game: "ecosystem"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		values, keys := 0, 0
+		leaves := map[uint16]int{}
+		for _, c := range a.componentSchemas() {
+			leaves[c.ID] = countLeaves(c.Fields)
+		}
+		for range 600 {
+			sim.Step()
+			job := s.capture()
+			for _, t := range job.cap.Tables {
+				for j, c := range t.Components {
+					values += len(t.Columns[j].Changed) * leaves[uint16(c)]
+				}
+			}
+			f, err := s.encode(job)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if f.Full {
+				keys++
+			}
+			if err := w.WriteWorld(f); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(st.Size())/float64(values), "bytes/value")
+		b.ReportMetric(float64(st.Size())/600, "bytes/frame")
+		b.ReportMetric(float64(keys), "keyframes")
+	}
+}
+
+func countLeaves(fs []protocol.FieldSchema) int {
+	n := 0
+	for _, f := range fs {
+		switch {
+		case f.Kind == "struct":
+			n += countLeaves(f.Fields)
+		case f.Kind == "array" && f.Elem != nil:
+			n += f.Len * max(countLeaves([]protocol.FieldSchema{*f.Elem}), 1)
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// BenchmarkSeek opens a recording of the 100k demo (a keyframe and the
+// deltas the policy allows after it, every frame recorded) and rebuilds the
+// state at a random recorded tick: what a person jumping to a tick waits
+// for. Seeking reads the keyframe at or before the tick and the deltas
+// after it, so the cost does not grow with the recording's length.
+func BenchmarkSeek(b *testing.B) {
+	b.Run("entities=100000", func(b *testing.B) {
+		sim := ecosystem.New(100_000, 1)
+		a := New(sim.World, Options{Addr: "127.0.0.1:0", Schedule: sim.Schedule})
+		path := filepath.Join(b.TempDir(), "seek.ecsrec")
+		r, err := a.Record(path, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		frames := 24
+		for range frames {
+			sim.Step()
+			a.Sync()
+		}
+		if err := r.Stop(); err != nil {
+			b.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(1, 1))
+		st, err := os.Stat(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(st.Size()), "file-bytes")
+		b.ResetTimer()
+		for b.Loop() {
+			rec, err := protocol.OpenRecording(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			i := rng.IntN(len(rec.Frames))
+			s, err := protocol.NewReplay(rec).At(i)
+			if err != nil || s.Entities() == 0 {
+				b.Fatalf("frame %d: %v", i, err)
+			}
+			rec.Close()
+		}
+	})
+}
