@@ -84,6 +84,19 @@ if [ "${frames:-0}" -lt 30 ] || [ "${last:-0}" -le "${first:-0}" ]; then
 fi
 step "recorded 3 s: $frames frames, ticks $first to $last"
 
+# Every entity is in every frame: the entity at the first tick, then a tick
+# between two recorded ones answers as of the one before, and two ticks compare.
+"$bin" dump "$work/run.ecsrec" --tick "$first" --query Position --limit 1 --json > "$work/first.json"
+grep -q "\"tick\": $first," "$work/first.json" && grep -q '"total": [1-9]' "$work/first.json" \
+  || { echo "FAIL: no entities at tick $first"; cat "$work/first.json"; exit 1; }
+step "the recording holds the entities of tick $first"
+"$bin" dump "$work/run.ecsrec" --tick $((first + 1)) --json > "$work/asof.json"
+grep -q '"as_of": "tick' "$work/asof.json" || { echo "FAIL: a tick between recorded ones does not say so"; head -20 "$work/asof.json"; exit 1; }
+step "a tick between recorded ones says which state it shows"
+"$bin" dump "$work/run.ecsrec" --diff "$first" "$last" > "$work/diff.txt"
+grep -q "tick $first → tick $last: .* changed" "$work/diff.txt" || { echo "FAIL: diff"; head "$work/diff.txt"; exit 1; }
+step "compared the first and last ticks: $(head -1 "$work/diff.txt")"
+
 # Review it offline: scrub to the start, look at the entities then.
 tmux -L "$sock" new-session -d -x 120 -y 30 "$bin open $work/run.ecsrec"
 wait_for "REVIEW";                             step "opened the recording"
