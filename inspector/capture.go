@@ -196,7 +196,9 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 	// The most reused slots take a pass over every slot: once a second.
 	if now := time.Now(); now.Sub(a.recycleAt) > time.Second {
 		a.recycleAt = now
-		a.recycled = a.recycled[:0]
+		// A new list each time: summaries already handed out (to writers,
+		// to recorders, as a delta's base) keep theirs.
+		a.recycled = make([]protocol.Slot, 0, 8)
 		for _, sl := range w.MostRecycled(8) {
 			a.recycled = append(a.recycled, protocol.Slot{Index: sl.Index, Generation: sl.Generation, Alive: sl.Alive})
 		}
