@@ -130,3 +130,39 @@ func FuzzWorldFrame(f *testing.F) {
 		}
 	})
 }
+
+func TestDiffSaysWhatChanged(t *testing.T) {
+	frames := encodeAll(t)
+	a, b := NewWorldState(), NewWorldState()
+	if err := a.Apply(frames[0]); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range frames {
+		if err := b.Apply(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := Diff(a, b)
+	e2, e3 := MakeEntityID(2, 1), MakeEntityID(3, 1)
+	if d.From != 10 || d.To != 12 || len(d.Spawned) != 1 || d.Spawned[0] != e3 || len(d.Despawned) != 1 || d.Despawned[0] != e2 {
+		t.Fatalf("diff = %+v", d)
+	}
+	if len(d.Changed) != 0 { // e1 kept {1 2}
+		t.Fatalf("changed = %+v", d.Changed)
+	}
+	// A value written: e2's Pos went {3 4} -> {3 5} between ticks 10 and 11.
+	c := NewWorldState()
+	for _, f := range frames[:2] {
+		if err := c.Apply(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d = Diff(a, c)
+	if len(d.Changed) != 1 || d.Changed[0].Entity != e2 || len(d.Changed[0].Components[0].Fields) != 1 {
+		t.Fatalf("changed = %+v", d.Changed)
+	}
+	f := d.Changed[0].Components[0].Fields[0]
+	if f.Path != "Y" || f.Old.Float() != 4 || f.New.Float() != 5 {
+		t.Fatalf("field change = %+v", f)
+	}
+}
