@@ -94,8 +94,10 @@ func TestRecordingBadHeaders(t *testing.T) {
 		"empty":           {},
 		"future version":  append(append([]byte("ECSREC\x00"), 9), good[8:]...),
 		"header cut":      good[:10],
+		"old version":     append(append([]byte("ECSREC\x00"), 1), good[8:]...),
 	}
-	wants := map[string]string{"not a recording": "bad magic", "empty": "bad magic", "future version": "version 9", "header cut": "cut short"}
+	wants := map[string]string{"not a recording": "bad magic", "empty": "bad magic", "future version": "version 9", "header cut": "cut short",
+		"old version": "from an older ecsinspect (it held summaries, not every entity); this reader knows version 2: record the game again"}
 	for name, b := range bad {
 		_, err := ReadRecording(bytes.NewReader(b), int64(len(b)))
 		if err == nil || !strings.Contains(err.Error(), wants[name]) {

@@ -153,7 +153,7 @@ func (p *player) frameCmd(id uint32) tea.Cmd {
 		case protocol.SubEvents:
 			return eventsMsg{&protocol.Events{Sub: id, Tick: st.Tick, Queues: st.Events}}
 		case protocol.SubJournal:
-			return journalMsg{&protocol.Journal{Sub: id, Tick: st.Tick, Entries: st.Journal}}
+			return journalMsg{j: &protocol.Journal{Sub: id, Tick: st.Tick, Entries: st.Journal}, replace: true}
 		}
 		return nil
 	}

@@ -107,8 +107,8 @@ func (m *model) compareTicks(a, b int) []string {
 	if err != nil {
 		return []string{"cannot rebuild frame " + strconv.Itoa(b+1) + ": " + err.Error()}
 	}
-	lines := diffLines(protocol.Diff(sa, sb), max(m.height-8, 5))
-	lines[0] = m.styles.Header.Render(lines[0])
+	lines := diffLines(protocol.Diff(sa, sb), 5000)
+	lines[0] = m.styles.Header.Render(lines[0] + "  (j k scroll, any other key closes)")
 	return lines
 }
 

@@ -44,7 +44,10 @@ type (
 	pageMsg    struct{ p *protocol.Page }
 	detailMsg  struct{ d *protocol.Detail }
 	eventsMsg  struct{ e *protocol.Events }
-	journalMsg struct{ j *protocol.Journal }
+	journalMsg struct {
+		j       *protocol.Journal
+		replace bool // a recording's frame: these entries are the whole view
+	}
 	replyMsg   struct {
 		r    *protocol.Reply
 		what string
@@ -176,7 +179,7 @@ func (s *session) read(c *protocol.Conn) {
 		case *protocol.Events:
 			s.send(eventsMsg{m})
 		case *protocol.Journal:
-			s.send(journalMsg{m})
+			s.send(journalMsg{j: m})
 		case *protocol.Reply:
 			s.mu.Lock()
 			what, asked := s.pending[m.ID]

@@ -74,6 +74,7 @@ type model struct {
 	lastPageReq time.Time
 	compareFrom int // review: frame marked by c, or -1
 	compare     []string
+	compareOff  int // first line of compare shown
 	palette     bool           // the : command line is open (uses edit)
 	form        *componentForm // a or n: choosing components and typing their fields
 
@@ -155,6 +156,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.events = msg.e
 		return m, nil
 	case journalMsg:
+		if msg.replace {
+			m.journal = nil
+		}
 		m.journal = append(m.journal, msg.j.Entries...)
 		if n := len(m.journal); n > 1000 {
 			m.journal = m.journal[n-1000:]
@@ -210,7 +214,18 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.compare != nil {
-		m.compare = nil
+		switch msg.String() {
+		case "j", "down":
+			m.compareOff = min(m.compareOff+1, max(len(m.compare)-1, 0))
+		case "k", "up":
+			m.compareOff = max(m.compareOff-1, 0)
+		case "pgdown", " ", "ctrl+d":
+			m.compareOff = min(m.compareOff+m.bodyHeight(), max(len(m.compare)-1, 0))
+		case "pgup", "ctrl+u":
+			m.compareOff = max(m.compareOff-m.bodyHeight(), 0)
+		default:
+			m.compare, m.compareOff = nil, 0
+		}
 		return m, nil
 	}
 	if m.play != nil {
@@ -413,7 +428,7 @@ func (m *model) View() string {
 	case m.showHelp:
 		body = m.helpLines()
 	case m.compare != nil:
-		body = m.compare
+		body = m.compare[min(m.compareOff, len(m.compare)):]
 	case m.form != nil:
 		body = m.formView()
 	case m.showDetail:
