@@ -21,6 +21,24 @@ func (e *EntityError) Error() string { return "entity " + e.Entity.String() + " 
 // Unwrap makes errors.Is(err, ErrNotAlive) true.
 func (e *EntityError) Unwrap() error { return ErrNotAlive }
 
+// ErrNoComponent is matched (with errors.Is) by errors about a live entity
+// that lacks the component named.
+var ErrNoComponent = errors.New("entity lacks the component")
+
+// ComponentError says a live entity lacks a component: "entity 42v3 has no
+// Health".
+type ComponentError struct {
+	Entity    Entity
+	Component string
+}
+
+func (e *ComponentError) Error() string {
+	return "entity " + e.Entity.String() + " has no " + e.Component
+}
+
+// Unwrap makes errors.Is(err, ErrNoComponent) true.
+func (e *ComponentError) Unwrap() error { return ErrNoComponent }
+
 func (w *World) entityError(e Entity) error {
 	var reason string
 	switch {

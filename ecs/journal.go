@@ -9,11 +9,14 @@ const (
 	OpDespawn
 	OpAdd
 	OpRemove
+	// OpSet is a field set by path (SetField): what a person or tool did to
+	// a value, journaled so a write from outside the game's systems shows.
+	OpSet
 )
 
-var journalOpNames = [...]string{"", "spawn", "despawn", "add", "remove"}
+var journalOpNames = [...]string{"", "spawn", "despawn", "add", "remove", "set"}
 
-// String names the operation: "spawn", "despawn", "add" or "remove".
+// String names the operation: "spawn", "despawn", "add", "remove" or "set".
 func (o JournalOp) String() string {
 	if int(o) < len(journalOpNames) {
 		return journalOpNames[o]
@@ -183,4 +186,14 @@ func (w *World) actorName(id uint16) string {
 	w.actorsMu.Lock()
 	defer w.actorsMu.Unlock()
 	return w.actors[id]
+}
+
+// ActAs runs f with the journal attributing its changes to actor (a
+// client of the inspector, say) instead of the system or "external".
+func (w *World) ActAs(actor string, f func()) {
+	prev := w.actor
+	w.actor = w.actorID(actor)
+	w.syncJournal()
+	defer func() { w.actor = prev; w.syncJournal() }()
+	f()
 }

@@ -48,7 +48,7 @@ func (w *World) SetField(e Entity, path string, value any) error {
 		if !w.Alive(e) {
 			return w.entityError(e)
 		}
-		return &EntityError{Entity: e, Reason: "has no " + info.Short}
+		return &ComponentError{Entity: e, Component: info.Short}
 	}
 	target, nonFinite, err := walkPath(comp, info.Short, segs)
 	if err != nil {
@@ -61,6 +61,7 @@ func (w *World) SetField(e Entity, path string, value any) error {
 		return err
 	}
 	w.markChanged(e, info.ID)
+	w.logStructural(OpSet, e, int(info.ID))
 	return nil
 }
 

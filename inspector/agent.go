@@ -44,14 +44,17 @@ type Agent struct {
 	lastStart time.Time     // when the previous Sync started
 	pausedFor time.Duration // how long the previous Sync held the game paused
 	frameNs   int64
-	schemas   []protocol.Component
-	recycled  []protocol.Slot
-	resFields map[string][]protocol.FieldSchema // resource schemas, converted once
-	recycleAt time.Time
-	live      map[*client]bool
-	turn      []*client // live clients in join order: whose requests Sync takes
-	recorders []*Recorder
-	snap      *sharedCopy // the newest world copy, shared by snapshot requests for a second
+	// lastFrameTick is the change tick at the previous Sync: what a one-off
+	// query's changed() and added() compare with ("during the last frame").
+	lastFrameTick, frameTick uint32
+	schemas                  []protocol.Component
+	recycled                 []protocol.Slot
+	resFields                map[string][]protocol.FieldSchema // resource schemas, converted once
+	recycleAt                time.Time
+	live                     map[*client]bool
+	turn                     []*client // live clients in join order: whose requests Sync takes
+	recorders                []*Recorder
+	snap                     *sharedCopy // the newest world copy, shared by snapshot requests for a second
 
 	tel telemetry
 	// Logf, if set, receives the agent's notes (clients dropped, ...).
@@ -330,6 +333,7 @@ func (a *Agent) Sync() {
 		a.frameNs = (start.Sub(a.lastStart) - a.pausedFor).Nanoseconds()
 	}
 	a.lastStart, a.pausedFor = start, 0
+	a.lastFrameTick, a.frameTick = a.frameTick, a.w.ChangeTick()
 	a.drain(start)
 	a.capture(start)
 	for _, r := range a.recorders {

@@ -3,6 +3,7 @@ package inspector
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -300,19 +301,48 @@ func (a *Agent) events(id uint32, sample int) *protocol.Events {
 func (a *Agent) journal(id uint32, s *subscription) *protocol.Journal {
 	j := &protocol.Journal{Sub: id, Tick: a.w.Frame()}
 	f := s.req.Filter
-	for _, e := range a.w.JournalSince(s.journal) {
-		s.journal = e.Seq
-		comp := ""
-		if e.Component >= 0 {
-			comp = a.w.Component(ecs.ComponentID(e.Component)).Short
-		}
-		if f != "" && f != e.Entity.String() && f != comp && f != e.System {
+	entries := a.w.JournalSince(s.journal)
+	if len(entries) > 0 {
+		s.journal = entries[len(entries)-1].Seq
+	}
+	for _, e := range foldJournal(entries) {
+		if f != "" && f != e.Entity.String() && f != a.componentName(e.Component) && f != e.System && !slices.ContainsFunc(e.Components, func(c int) bool { return a.componentName(c) == f }) {
 			continue
 		}
-		j.Entries = append(j.Entries, protocol.JournalEntry{Seq: e.Seq, Frame: e.Frame, Op: e.Op.String(),
-			Entity: wireEntity(e.Entity), Component: e.Component, System: e.System})
+		j.Entries = append(j.Entries, e)
 	}
 	return j
+}
+
+func (a *Agent) componentName(id int) string {
+	if id < 0 {
+		return ""
+	}
+	return a.w.Component(ecs.ComponentID(id)).Short
+}
+
+// foldJournal converts kernel entries to wire entries, folding the adds
+// that follow a spawn (same entity, frame and actor) into the spawn's
+// entry: one entry per new entity, with its components.
+func foldJournal(entries []ecs.JournalEntry) []protocol.JournalEntry {
+	out := make([]protocol.JournalEntry, 0, len(entries))
+	for i := 0; i < len(entries); i++ {
+		e := entries[i]
+		je := protocol.JournalEntry{Seq: e.Seq, Frame: e.Frame, Op: e.Op.String(), Entity: wireEntity(e.Entity), Component: e.Component, System: e.System}
+		if e.Op == ecs.OpSpawn {
+			for i+1 < len(entries) {
+				n := entries[i+1]
+				if n.Op != ecs.OpAdd || n.Entity != e.Entity || n.Frame != e.Frame || n.System != e.System || n.Seq != entries[i].Seq+1 {
+					break
+				}
+				je.Components = append(je.Components, n.Component)
+				je.To = n.Seq
+				i++
+			}
+		}
+		out = append(out, je)
+	}
+	return out
 }
 
 // sparseCopy is one sparse component's entities and values.
@@ -368,7 +398,7 @@ func buildSnapshot(tables []ecs.TableCopy, sparse []sparseCopy, tick uint64, gam
 			vals[i] = wholeValue(sp.vals.Index(i))
 		}
 		pt.Columns = [][]protocol.Value{vals}
-		s.Tables = append(s.Tables, pt)
+		s.Sparse = append(s.Sparse, pt)
 	}
 	return s
 }

@@ -444,3 +444,6 @@ func (c *client) dropForRead(err error) {
 		c.drop(protocol.ErrProtocol, err.Error())
 	}
 }
+
+// actor names the client in the world's journal: "client 3 (ecsinspect 0.1)".
+func (c *client) actor() string { return "client " + itoa(c.id) + " (" + c.name + ")" }

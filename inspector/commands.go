@@ -21,6 +21,12 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 		fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: %s refused", describeRequest(m)))
 		return
 	}
+	// Changes a client makes are journaled as the client's.
+	a.w.ActAs(c.actor(), func() { a.applyAs(c, m, id, ok, fail) })
+}
+
+// applyAs is apply's body, run with the client as the journal's actor.
+func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fail func(code, msg string)) {
 	switch m := m.(type) {
 	case *protocol.Subscribe:
 		if _, replaces := c.subs[m.ID]; !replaces && len(c.subs) >= MaxSubscriptions {
@@ -40,14 +46,35 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 		delete(c.subs, m.Sub)
 		ok()
 	case *protocol.Query:
-		q, err := compileQuery(a.w, a.componentSchemas(), m.Expr, 0)
+		q, err := compileQuery(a.w, a.componentSchemas(), m.Expr, a.lastFrameTick)
 		if err != nil {
 			fail(protocol.ErrBadQuery, err.Error())
 			return
 		}
-		a.answerPage(c, id, q, m.Offset, pageLimit(m.Limit))
+		limit := pageLimit(m.Limit)
+		if m.Count {
+			limit = 0
+		}
+		a.answerPage(c, id, q, m.Offset, limit)
 	case *protocol.GetEntity:
+		if err := a.w.CheckAlive(ecsEntity(m.Entity)); err != nil {
+			fail(protocol.ErrStale, trimPkg(err))
+			return
+		}
 		c.answer(a.detail(id, ecsEntity(m.Entity)))
+	case *protocol.SetParent:
+		child := ecsEntity(m.Entity)
+		var err error
+		if m.Parent == 0 {
+			err = a.w.ClearParent(child)
+		} else {
+			err = a.w.SetParent(child, ecsEntity(m.Parent))
+		}
+		if err != nil {
+			fail(codeOf(err), trimPkg(err))
+			return
+		}
+		ok()
 	case *protocol.SetField:
 		if err := a.w.SetField(ecsEntity(m.Entity), m.Path, fromValue(m.Value)); err != nil {
 			fail(codeOf(err), trimPkg(err))
@@ -56,11 +83,15 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 		ok()
 	case *protocol.AddComponent:
 		e := ecsEntity(m.Entity)
-		v, cid, err := a.newValue(m.Component, m.Value)
-		if err == nil {
-			err = a.w.AddValue(e, cid, v)
+		if err := a.w.CheckAlive(e); err != nil {
+			fail(protocol.ErrStale, trimPkg(err))
+			return
 		}
-		if err != nil {
+		if info, found := a.w.ComponentByName(m.Component); found && a.has(e, info.ID) {
+			fail(protocol.ErrState, fmt.Sprintf("entity %v has %s already: set its fields, or remove it first", e, info.Short))
+			return
+		}
+		if err := a.addComponent(e, m.Component, m.Value); err != nil {
 			fail(codeOf(err), trimPkg(err))
 			return
 		}
@@ -69,6 +100,10 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 		info, found := a.w.ComponentByName(m.Component)
 		if !found {
 			fail(protocol.ErrNotFound, "no component named "+m.Component)
+			return
+		}
+		if e := ecsEntity(m.Entity); a.w.Alive(e) && !a.has(e, info.ID) {
+			fail(protocol.ErrNotFound, fmt.Sprintf("entity %v has no %s to remove", e, info.Short))
 			return
 		}
 		if err := a.w.RemoveID(ecsEntity(m.Entity), info.ID); err != nil {
@@ -96,13 +131,17 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 			return
 		}
 		ok()
-	case *protocol.Pause:
+	case *protocol.Pause: // pausing a paused game is fine: it stays paused
 		a.paused, a.stepLeft = true, 0
 		ok()
-	case *protocol.Resume:
+	case *protocol.Resume: // resuming a running game is fine: it keeps running
 		a.paused, a.stepLeft = false, 0
 		ok()
 	case *protocol.Step:
+		if !a.paused && a.stepLeft == 0 {
+			fail(protocol.ErrState, "the game is running: pause it first, then step")
+			return
+		}
 		a.paused, a.stepLeft = false, int(m.N)
 		ok()
 	case *protocol.SnapshotRequest:
@@ -120,7 +159,7 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 func changesWorld(m protocol.Message) bool {
 	switch m.(type) {
 	case *protocol.SetField, *protocol.AddComponent, *protocol.RemoveComponent, *protocol.Spawn,
-		*protocol.Despawn, *protocol.Pause, *protocol.Resume, *protocol.Step:
+		*protocol.Despawn, *protocol.Pause, *protocol.Resume, *protocol.Step, *protocol.SetParent:
 		return true
 	}
 	return false
@@ -168,12 +207,16 @@ func codeOf(err error) string {
 	switch {
 	case errors.As(err, &re):
 		return re.code
+	case errors.Is(err, ecs.ErrNoComponent):
+		return protocol.ErrNotFound
 	case errors.Is(err, ecs.ErrNotAlive):
 		return protocol.ErrStale
 	case errors.As(err, &qe):
 		return protocol.ErrBadQuery
 	case strings.Contains(msg, "no component named"), strings.Contains(msg, "has no field"), strings.Contains(msg, "has no "):
 		return protocol.ErrNotFound
+	case strings.Contains(msg, "cannot subscribe"):
+		return protocol.ErrBadValue
 	case strings.Contains(msg, "subscription"):
 		return protocol.ErrNotFound
 	}
@@ -202,23 +245,63 @@ func (a *Agent) newValue(name string, v protocol.Value) (reflect.Value, ecs.Comp
 }
 
 // spawn creates an entity with the given components; if any value is bad,
-// nothing is created.
+// or a component is named twice, nothing is created. ChildOf{Parent: E}
+// links the new entity under E.
 func (a *Agent) spawn(comps []protocol.ComponentValue) (ecs.Entity, error) {
-	vals := make([]reflect.Value, len(comps))
-	ids := make([]ecs.ComponentID, len(comps))
-	for i, cv := range comps {
-		v, id, err := a.newValue(cv.Component, cv.Value)
-		if err != nil {
+	seen := map[string]bool{}
+	for _, cv := range comps {
+		if seen[cv.Component] {
+			return ecs.Entity{}, refuse(protocol.ErrBadValue, "%s is named twice in one spawn", cv.Component)
+		}
+		seen[cv.Component] = true
+		if cv.Component == "ChildOf" {
+			if _, err := parentOf(cv.Value); err != nil {
+				return ecs.Entity{}, err
+			}
+			continue
+		}
+		if _, _, err := a.newValue(cv.Component, cv.Value); err != nil {
 			return ecs.Entity{}, err
 		}
-		vals[i], ids[i] = v, id
 	}
 	e := a.w.Spawn()
-	for i := range vals {
-		if err := a.w.AddValue(e, ids[i], vals[i]); err != nil {
+	for _, cv := range comps {
+		if err := a.addComponent(e, cv.Component, cv.Value); err != nil {
 			_ = a.w.Despawn(e)
 			return ecs.Entity{}, err
 		}
 	}
 	return e, nil
+}
+
+// addComponent adds one component from its wire form; ChildOf{Parent: E}
+// sets the parent.
+func (a *Agent) addComponent(e ecs.Entity, name string, v protocol.Value) error {
+	if name == "ChildOf" {
+		p, err := parentOf(v)
+		if err != nil {
+			return err
+		}
+		return a.w.SetParent(e, p)
+	}
+	rv, cid, err := a.newValue(name, v)
+	if err != nil {
+		return err
+	}
+	return a.w.AddValue(e, cid, rv)
+}
+
+// parentOf reads ChildOf's wire form, {"Parent": E}.
+func parentOf(v protocol.Value) (ecs.Entity, error) {
+	p, ok := v.Get("Parent")
+	if !ok || (p.Kind() != protocol.KindUint && p.Kind() != protocol.KindInt) || p.Uint() == 0 {
+		return ecs.Entity{}, refuse(protocol.ErrBadValue, "ChildOf wants {\"Parent\": an entity handle}, got %v", v)
+	}
+	return ecsEntity(protocol.EntityID(p.Uint())), nil
+}
+
+// has reports whether live entity e has component id.
+func (a *Agent) has(e ecs.Entity, id ecs.ComponentID) bool {
+	_, ok := a.w.Value(e, id)
+	return ok
 }

@@ -96,7 +96,7 @@ func compareWithSnapshot(t *testing.T, st *protocol.WorldState, snap *protocol.S
 		names[c.ID] = c.Short
 	}
 	want := map[protocol.EntityID]map[string]protocol.Value{}
-	for _, tb := range snap.Tables {
+	for _, tb := range append(append([]protocol.Table(nil), snap.Tables...), snap.Sparse...) {
 		for row, e := range tb.Entities {
 			if want[e] == nil {
 				want[e] = map[string]protocol.Value{}

@@ -39,8 +39,11 @@ func (a *Agent) sharedSnapshot() *sharedCopy {
 	tables, sparse := a.copyWorld()
 	tick, game, stats := a.w.Frame(), a.opts.Game, a.w.Stats()
 	schemas := append([]protocol.Component(nil), a.componentSchemas()...)
+	resources := a.summaryWhole().Resources // converted here: they may share memory with the game
 	a.snap = &sharedCopy{at: now, make: func() *protocol.Snapshot {
-		return buildSnapshot(tables, sparse, tick, game, stats, schemas)
+		s := buildSnapshot(tables, sparse, tick, game, stats, schemas)
+		s.Resources = resources
+		return s
 	}}
 	return a.snap
 }

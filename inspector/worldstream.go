@@ -47,10 +47,9 @@ func (s *worldStream) capture() *worldJob {
 	full := s.enc.WantKeyframe()
 	c := s.cap.Capture(full)
 	j := &worldJob{tick: a.w.Frame(), cap: c, summary: a.summaryWhole()}
-	for _, e := range a.w.JournalSince(s.journal) {
-		s.journal = e.Seq
-		j.journal = append(j.journal, protocol.JournalEntry{Seq: e.Seq, Frame: e.Frame, Op: e.Op.String(),
-			Entity: wireEntity(e.Entity), Component: e.Component, System: e.System})
+	if entries := a.w.JournalSince(s.journal); len(entries) > 0 {
+		s.journal = entries[len(entries)-1].Seq
+		j.journal = foldJournal(entries)
 	}
 	for _, q := range a.w.EventQueues(protocol.MaxRecordedEvents) {
 		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total}

@@ -43,6 +43,8 @@ func newMessage(t Type) (Message, error) {
 		return &Step{}, nil
 	case TypeSnapshotRequest:
 		return &SnapshotRequest{}, nil
+	case TypeSetParent:
+		return &SetParent{}, nil
 	case TypeWelcome:
 		return &Welcome{}, nil
 	case TypeReject:

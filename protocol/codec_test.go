@@ -66,6 +66,7 @@ func sampleMessages() []Message {
 			Components: []Component{{ID: 1, Name: "game.Position", Short: "Position", Size: 16, Storage: "table"}},
 			Tables:     []Table{{Components: []uint16{1}, Entities: []EntityID{e}, Columns: [][]Value{{pos}}}},
 			Resources:  []Resource{{Name: "Seed", Value: IntValue(7)}}},
+		&SetParent{ID: 21, Entity: e, Parent: MakeEntityID(1, 1)},
 		&WorldFrame{Sub: 5, Tick: 40000, Full: true, Seq: 3, Body: []byte{0x28, 0xb5, 0x2f, 0xfd}},
 	}
 }

@@ -37,6 +37,33 @@ func DiffPage(prev, next *Page) *Page {
 			d.Removed = append(d.Removed, prev.Rows[i].Entity)
 		}
 	}
+	// The order the rule gives: prev's rows that stay, then the new ones.
+	stays := make(map[EntityID]bool, len(next.Rows))
+	for i := range next.Rows {
+		stays[next.Rows[i].Entity] = true
+	}
+	ruled := make([]EntityID, 0, len(next.Rows))
+	inPrev := make(map[EntityID]bool, len(prev.Rows))
+	for i := range prev.Rows {
+		inPrev[prev.Rows[i].Entity] = true
+		if stays[prev.Rows[i].Entity] {
+			ruled = append(ruled, prev.Rows[i].Entity)
+		}
+	}
+	for i := range next.Rows {
+		if !inPrev[next.Rows[i].Entity] {
+			ruled = append(ruled, next.Rows[i].Entity)
+		}
+	}
+	for i := range next.Rows {
+		if ruled[i] != next.Rows[i].Entity {
+			d.Order = make([]EntityID, len(next.Rows))
+			for j := range next.Rows {
+				d.Order[j] = next.Rows[j].Entity
+			}
+			break
+		}
+	}
 	return d
 }
 
@@ -80,6 +107,25 @@ func ApplyPage(base, delta *Page) (*Page, error) {
 			out.Rows = append(out.Rows, r)
 		}
 	}
+	if delta.Order != nil {
+		if len(delta.Order) != len(out.Rows) {
+			return nil, errors.New("protocol: page delta order does not match its rows")
+		}
+		at := make(map[EntityID]int, len(out.Rows))
+		for i := range out.Rows {
+			at[out.Rows[i].Entity] = i
+		}
+		ordered := make([]Row, len(out.Rows))
+		for i, e := range delta.Order {
+			j, ok := at[e]
+			if !ok {
+				return nil, errors.New("protocol: page delta order names an entity not in the page")
+			}
+			ordered[i] = out.Rows[j]
+			delete(at, e)
+		}
+		out.Rows = ordered
+	}
 	return out, nil
 }
 
@@ -109,16 +155,47 @@ func DiffSummary(prev, next *Summary) *Summary {
 			d.Components = append(d.Components, c)
 		}
 	}
-	if reflect.DeepEqual(prev.Resources, next.Resources) {
+	// Sections are compared by value (Values by content, not by address):
+	// an unchanged section is left out.
+	if equalResources(prev.Resources, next.Resources) {
 		d.Resources = nil
 	}
 	if reflect.DeepEqual(prev.Recycled, next.Recycled) {
 		d.Recycled = nil
 	}
-	if reflect.DeepEqual(prev.Events, next.Events) {
+	if equalEvents(prev.Events, next.Events) {
 		d.Events = nil
 	}
+	if reflect.DeepEqual(prev.Systems, next.Systems) {
+		d.Systems = nil
+	}
 	return &d
+}
+
+func equalResources(a, b []Resource) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !a[i].Value.Equal(b[i].Value) || !reflect.DeepEqual(a[i].Fields, b[i].Fields) {
+			return false
+		}
+	}
+	return true
+}
+
+func equalEvents(a, b []EventQueue) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Name != y.Name || x.Previous != y.Previous || x.Current != y.Current || x.Total != y.Total ||
+			!equalValues(x.Recent, y.Recent) || !reflect.DeepEqual(x.Fields, y.Fields) {
+			return false
+		}
+	}
+	return true
 }
 
 // ApplySummary applies a delta summary to base and returns the new full

@@ -124,6 +124,8 @@ func (p *Page) decodeBody(r *reader) error {
 			}
 		case "rm":
 			p.Removed = r.entities()
+		case "ord":
+			p.Order = r.entities()
 		default:
 			r.skipRaw()
 		}
@@ -196,16 +198,12 @@ func (s *Snapshot) decodeBody(r *reader) error {
 		case "cs":
 			r.generic(&s.Components)
 		case "tb":
-			if n := r.list(); n > 0 {
-				s.Tables = make([]Table, n)
-				for i := range s.Tables {
-					s.Tables[i].decodeBody(r)
-					if r.err == nil {
-						if err := s.Tables[i].check(); err != nil {
-							return fmt.Errorf("snapshot table %d: %w", i, err)
-						}
-					}
-				}
+			if err := decodeTables(r, &s.Tables, "table"); err != nil {
+				return err
+			}
+		case "sp":
+			if err := decodeTables(r, &s.Sparse, "sparse table"); err != nil {
+				return err
 			}
 		case "rs":
 			r.generic(&s.Resources)
@@ -217,4 +215,22 @@ func (s *Snapshot) decodeBody(r *reader) error {
 		}
 	}
 	return r.err
+}
+
+// decodeTables reads a list of tables, each checked for shape.
+func decodeTables(r *reader, into *[]Table, what string) error {
+	n := r.list()
+	if n <= 0 {
+		return nil
+	}
+	*into = make([]Table, n)
+	for i := range *into {
+		(*into)[i].decodeBody(r)
+		if r.err == nil {
+			if err := (*into)[i].check(); err != nil {
+				return fmt.Errorf("snapshot %s %d: %w", what, i, err)
+			}
+		}
+	}
+	return nil
 }

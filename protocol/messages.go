@@ -20,6 +20,7 @@ const (
 	TypeResume          Type = 12
 	TypeStep            Type = 13
 	TypeSnapshotRequest Type = 14
+	TypeSetParent       Type = 15
 )
 
 // Agent to client.
@@ -113,6 +114,7 @@ type Query struct {
 	Expr   string `msgpack:"q"`
 	Offset int    `msgpack:"o,omitempty"`
 	Limit  int    `msgpack:"l,omitempty"`
+	Count  bool   `msgpack:"co,omitempty"` // count only: the Page's tot, no rows
 }
 
 // GetEntity asks once for one entity's detail.
@@ -185,6 +187,14 @@ type SnapshotRequest struct {
 	ID uint32 `msgpack:"id"`
 }
 
+// SetParent makes an entity the child of another (ChildOf), or, with
+// Parent 0, an entity of its own again.
+type SetParent struct {
+	ID     uint32   `msgpack:"id"`
+	Entity EntityID `msgpack:"e"`
+	Parent EntityID `msgpack:"p,omitempty"`
+}
+
 func (*Hello) Type() Type           { return TypeHello }
 func (*Subscribe) Type() Type       { return TypeSubscribe }
 func (*Unsubscribe) Type() Type     { return TypeUnsubscribe }
@@ -199,6 +209,7 @@ func (*Pause) Type() Type           { return TypePause }
 func (*Resume) Type() Type          { return TypeResume }
 func (*Step) Type() Type            { return TypeStep }
 func (*SnapshotRequest) Type() Type { return TypeSnapshotRequest }
+func (*SetParent) Type() Type       { return TypeSetParent }
 func (*Welcome) Type() Type         { return TypeWelcome }
 func (*Reject) Type() Type          { return TypeReject }
 
@@ -215,3 +226,4 @@ func (m *Pause) RequestID() uint32           { return m.ID }
 func (m *Resume) RequestID() uint32          { return m.ID }
 func (m *Step) RequestID() uint32            { return m.ID }
 func (m *SnapshotRequest) RequestID() uint32 { return m.ID }
+func (m *SetParent) RequestID() uint32       { return m.ID }

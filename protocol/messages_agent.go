@@ -159,6 +159,10 @@ type Page struct {
 	Columns []uint16   `msgpack:"cols"` // component ids of Values
 	Rows    []Row      `msgpack:"rows,omitempty"`
 	Removed []EntityID `msgpack:"rm,omitempty"`
+	// Order, in a delta, is every entity of the window in order, sent when
+	// applying the delta by the rule (replace in place, append the rest)
+	// would give another order than a fresh page.
+	Order []EntityID `msgpack:"ord,omitempty"`
 }
 
 // Detail is one entity in full.
@@ -190,6 +194,12 @@ type JournalEntry struct {
 	Entity    EntityID `msgpack:"e"`
 	Component int      `msgpack:"c"` // component id, -1 for none
 	System    string   `msgpack:"sy"`
+	// Components lists a spawn's components: the adds that made the new
+	// entity are folded into its spawn entry.
+	Components []int `msgpack:"cs,omitempty"`
+	// To is the last sequence number this entry covers (a spawn's folded
+	// adds); 0 means Seq. A gap after it means entries were lost.
+	To uint64 `msgpack:"to,omitempty"`
 }
 
 // Journal carries journal entries newer than the client last saw.
@@ -213,7 +223,8 @@ type Snapshot struct {
 	Game       string      `msgpack:"g,omitempty"`
 	Stats      Stats       `msgpack:"st"`
 	Components []Component `msgpack:"cs"`
-	Tables     []Table     `msgpack:"tb"`
+	Tables     []Table     `msgpack:"tb"`           // archetype tables: their rows add up to the live entities
+	Sparse     []Table     `msgpack:"sp,omitempty"` // sparse components: one table each, its entities and values
 	Resources  []Resource  `msgpack:"rs,omitempty"`
 }
 

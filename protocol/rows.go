@@ -95,6 +95,9 @@ func (pg *Page) EncodeMsgpack(enc *msgpack.Encoder) error {
 	if len(pg.Removed) > 0 {
 		n++
 	}
+	if len(pg.Order) > 0 {
+		n++
+	}
 	b = appendMapLen(b, n)
 	b = appendUint(append(b, 0xa3, 's', 'u', 'b'), uint64(pg.Sub))
 	b = appendUint(append(b, 0xa1, 't'), pg.Tick)
@@ -128,6 +131,12 @@ func (pg *Page) EncodeMsgpack(enc *msgpack.Encoder) error {
 	if len(pg.Removed) > 0 {
 		b = appendArrayLen(append(b, 0xa2, 'r', 'm'), len(pg.Removed))
 		for _, e := range pg.Removed {
+			b = appendUint(b, uint64(e))
+		}
+	}
+	if len(pg.Order) > 0 {
+		b = appendArrayLen(append(b, 0xa3, 'o', 'r', 'd'), len(pg.Order))
+		for _, e := range pg.Order {
 			b = appendUint(b, uint64(e))
 		}
 	}

@@ -15,11 +15,13 @@ const execUsage = `Usage: ecsinspect exec ADDR [--token T] COMMAND...
 
 Runs one command on a live game and exits 0, or non-zero with the agent's
 message. Commands:
-  pause | resume | step N
+  pause | resume | step N    (step: the game must be paused by a client
+                             that stays connected, the UI say)
   set 42v3 Position.X=3.5
   add 42v3 Frozen            add 42v3 'Health={"HP":10}'
   remove 42v3 Frozen
   despawn 42v3 [--recursive]
+  parent 42v3 7v1            parent 42v3 none
   spawn 'Position={"X":1,"Y":2}' Velocity
 `
 
@@ -112,6 +114,21 @@ func parseExec(words []string) (func(uint32) protocol.Message, string, error) {
 		}
 		v := parseInput(val)
 		return func(id uint32) protocol.Message { return &protocol.SetField{ID: id, Entity: e, Path: path, Value: v} }, "set " + path, nil
+	case "parent":
+		if err := need(2, "ENTITY PARENT (or none)"); err != nil {
+			return nil, "", err
+		}
+		e, err := entity()
+		if err != nil {
+			return nil, "", err
+		}
+		var p protocol.EntityID
+		if args[1] != "none" {
+			if p, err = protocol.ParseEntityID(args[1]); err != nil || p == 0 {
+				return nil, "", fmt.Errorf("parent: %q is not an entity like 7v1, or none", args[1])
+			}
+		}
+		return func(id uint32) protocol.Message { return &protocol.SetParent{ID: id, Entity: e, Parent: p} }, "parent", nil
 	case "add", "remove":
 		if err := need(2, "ENTITY COMPONENT"); err != nil {
 			return nil, "", err

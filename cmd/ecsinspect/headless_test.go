@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/ecsinspect/ecsinspect/protocol"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,9 +61,21 @@ func TestExecAndDump(t *testing.T) {
 	if res.Matches == nil || res.Matches.Total != 1 || res.Matches.Entities[0].Entity != "0v1" {
 		t.Errorf("matches = %+v", res.Matches)
 	}
+	if code, _, errs := cli("exec", addr, "step", "2"); code == 0 || !strings.Contains(errs, "running: pause it first") {
+		t.Fatalf("step on a running game should be refused: %d %s", code, errs)
+	}
+	// A pause lasts while its client stays: hold one, then step.
+	holder, err := dialOneShot(addr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := holder.do(func(id uint32) protocol.Message { return &protocol.Pause{ID: id} }); err != nil {
+		t.Fatal(err)
+	}
 	if code, _, errs := cli("exec", addr, "step", "2"); code != 0 {
 		t.Fatalf("step: %s", errs)
 	}
+	holder.close()
 	code, out, _ = cli("exec", addr, "spawn", `Position={"X":1,"Y":2}`, "Velocity")
 	if code != 0 || !strings.Contains(out, "v") {
 		t.Errorf("spawn: %d %q", code, out)

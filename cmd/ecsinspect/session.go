@@ -48,7 +48,7 @@ type (
 		j       *protocol.Journal
 		replace bool // a recording's frame: these entries are the whole view
 	}
-	replyMsg   struct {
+	replyMsg struct {
 		r    *protocol.Reply
 		what string
 	}

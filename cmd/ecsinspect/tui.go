@@ -74,7 +74,7 @@ type model struct {
 	lastPageReq time.Time
 	compareFrom int // review: frame marked by c, or -1
 	compare     []string
-	compareOff  int // first line of compare shown
+	compareOff  int            // first line of compare shown
 	palette     bool           // the : command line is open (uses edit)
 	form        *componentForm // a or n: choosing components and typing their fields
 

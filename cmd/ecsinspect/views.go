@@ -240,6 +240,15 @@ func (m *model) journalLines() []string {
 		if e.Component >= 0 {
 			comp = m.compName(uint16(e.Component))
 		}
+		for k, c := range e.Components { // a spawn, with what it was given
+			if k > 0 {
+				comp += " "
+			}
+			comp += m.compName(uint16(c))
+		}
+		if len(comp) > 16 {
+			comp = comp[:15] + "…"
+		}
 		rows = append(rows, fmt.Sprintf("%8d %8d %-8s %-12s %-16s %s", e.Seq, e.Frame, e.Op, e.Entity, comp, e.System))
 	}
 	return m.list(fmt.Sprintf("%8s %8s %-8s %-12s %-16s %s", "seq", "frame", "op", "entity", "component", "by"), rows, m.cursor[viewJournal])
