@@ -28,6 +28,7 @@ type Agent struct {
 
 	inbox  chan inbound
 	wake   chan struct{}
+	calls  chan func() // Do's functions, run at the next Sync
 	closed chan struct{}
 	wg     sync.WaitGroup
 	once   sync.Once
@@ -114,6 +115,7 @@ func New(w *ecs.World, opts Options) *Agent {
 	return &Agent{
 		w: w, opts: opts,
 		inbox:    make(chan inbound, 4096),
+		calls:    make(chan func(), 64),
 		wake:     make(chan struct{}, 1),
 		closed:   make(chan struct{}),
 		clients:  map[*client]struct{}{},
@@ -316,6 +318,14 @@ func (a *Agent) wakeSync() {
 	}
 }
 
+// Do runs f on the game goroutine at the next Sync, where the world may be
+// touched (start a recording, take a snapshot) from another goroutine's
+// code. It blocks only if 64 calls are already waiting.
+func (a *Agent) Do(f func()) {
+	a.calls <- f
+	a.wakeSync()
+}
+
 // maxPerSync bounds the requests one Sync applies, whatever their cost.
 const maxPerSync = 512
 
@@ -334,6 +344,9 @@ func (a *Agent) Sync() {
 	}
 	a.lastStart, a.pausedFor = start, 0
 	a.lastFrameTick, a.frameTick = a.frameTick, a.w.ChangeTick()
+	for len(a.calls) > 0 {
+		(<-a.calls)()
+	}
 	a.drain(start)
 	a.capture(start)
 	for _, r := range a.recorders {

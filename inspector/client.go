@@ -85,10 +85,10 @@ func (c *client) enqueue(m outMsg) {
 	}
 	c.out = append(c.out, m)
 	c.queued += m.size
-	over := c.queued > MaxQueuedBytes
+	over := c.queued > c.a.opts.MaxQueuedBytes
 	c.mu.Unlock()
 	if over {
-		c.drop(protocol.ErrOverload, "more than 64 MiB of replies wait unread: the client does not read what it asks for")
+		c.drop(protocol.ErrOverload, "more than "+byteSize(int(c.a.opts.MaxQueuedBytes))+" of replies wait unread: the client does not read what it asks for")
 		return
 	}
 	wake(c.signal)

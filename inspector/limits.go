@@ -38,9 +38,7 @@ const (
 	// are taken, so a client that sends without reading holds its own
 	// requests back, not the game.
 	MaxInFlight = 32
-	// MaxQueuedBytes bounds the estimated bytes of everything waiting to
-	// be sent to one client (replies, frames, jobs); past it the client is
-	// told why and dropped.
+	// MaxQueuedBytes is the default of Options.MaxQueuedBytes.
 	MaxQueuedBytes = 64 << 20
 	// MaxCopyBytes bounds the memory one query copied off the game
 	// goroutine may take; a query over it is refused as too large.

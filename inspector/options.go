@@ -44,6 +44,10 @@ type Options struct {
 	// Default 64 KiB: client messages are small, and a frame may decode
 	// into many times its size.
 	MaxFrame int
+	// MaxQueuedBytes bounds the estimated bytes of everything waiting to
+	// be sent to one client (replies, frames, jobs); past it the client is
+	// told why (overload) and dropped. Default 64 MiB.
+	MaxQueuedBytes int64
 	// FrameTimeout drops a client that sends part of a frame and stops.
 	// Default 5 s. A client idle between frames is never dropped for it.
 	FrameTimeout time.Duration
@@ -77,6 +81,9 @@ func (o *Options) defaults() {
 	}
 	if o.MaxFrame <= 0 {
 		o.MaxFrame = 64 << 10
+	}
+	if o.MaxQueuedBytes <= 0 {
+		o.MaxQueuedBytes = MaxQueuedBytes
 	}
 	if o.FrameTimeout <= 0 {
 		o.FrameTimeout = 5 * time.Second

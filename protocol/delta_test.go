@@ -57,3 +57,29 @@ func TestSummaryDelta(t *testing.T) {
 		t.Errorf("applied:\n%+v\nwant\n%+v", got, &next)
 	}
 }
+
+// TestPageDeltaKeepsTheOrder: an entity that moves up in the window (a row
+// removed before it, a new one appended) would land elsewhere by the rule;
+// ord puts every row where a fresh page has it.
+func TestPageDeltaKeepsTheOrder(t *testing.T) {
+	row := func(i uint32, v float64) Row { return Row{Entity: MakeEntityID(i, 1), Values: []Value{FloatValue(v)}} }
+	prev := &Page{Sub: 1, Full: true, Columns: []uint16{1}, Rows: []Row{row(1, 1), row(2, 2), row(3, 3)}}
+	next := &Page{Sub: 1, Full: true, Columns: []uint16{1}, Rows: []Row{row(4, 4), row(1, 1), row(3, 3)}}
+	d := DiffPage(prev, next)
+	if len(d.Order) != 3 {
+		t.Fatalf("the rule gives 1 3 4, the page is 4 1 3: ord must be sent, got %v", d.Order)
+	}
+	got, err := ApplyPage(prev, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range next.Rows {
+		if got.Rows[i].Entity != next.Rows[i].Entity {
+			t.Fatalf("row %d is %v, want %v", i, got.Rows[i].Entity, next.Rows[i].Entity)
+		}
+	}
+	same := &Page{Sub: 1, Full: true, Columns: []uint16{1}, Rows: []Row{row(1, 9), row(3, 3), row(5, 5)}}
+	if d := DiffPage(prev, same); d.Order != nil {
+		t.Errorf("the rule gives the page's order: no ord needed, got %v", d.Order)
+	}
+}
