@@ -61,6 +61,7 @@ func TestExecAndDump(t *testing.T) {
 	if res.Matches == nil || res.Matches.Total != 1 || res.Matches.Entities[0].Entity != "0v1" {
 		t.Errorf("matches = %+v", res.Matches)
 	}
+	waitRunning(t, addr) // the pause above ends when its client's leaving reaches the game
 	if code, _, errs := cli("exec", addr, "step", "2"); code == 0 || !strings.Contains(errs, "running: pause it first") {
 		t.Fatalf("step on a running game should be refused: %d %s", code, errs)
 	}
@@ -140,4 +141,24 @@ func TestRecordCommand(t *testing.T) {
 	if code, _, errs := cli("record", addr); code == 0 || !strings.Contains(errs, "-o FILE") {
 		t.Errorf("record without -o: %q", errs)
 	}
+}
+
+// waitRunning waits until the game at addr is not paused.
+func waitRunning(t *testing.T, addr string) {
+	t.Helper()
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		o, err := dialOneShot(addr, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := o.summary()
+		o.close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.Paused {
+			return
+		}
+	}
+	t.Fatal("the game stayed paused")
 }
