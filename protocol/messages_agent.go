@@ -115,6 +115,7 @@ type Telemetry struct {
 	Coalesced  uint64            `msgpack:"co"`            // frames replaced by newer ones before a slow client took them
 	Dropped    uint64            `msgpack:"dr"`            // clients dropped by the agent, for any reason
 	DroppedBy  map[string]uint64 `msgpack:"drb,omitempty"` // clients dropped, by the code sent them (timeout, overload, too-large, protocol)
+	TooLarge   uint64            `msgpack:"tl,omitempty"`  // answers replaced by a too-large error: over the client's mf
 	SyncNs     int64             `msgpack:"sy"`            // time of the last Sync on the game goroutine
 	Recording  string            `msgpack:"rec,omitempty"` // file the game records to
 }

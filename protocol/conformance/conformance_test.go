@@ -335,6 +335,59 @@ func TestConformance(t *testing.T) {
 		wantCode(t, "A reader refuses a longer frame ... the agent first sends a Reject (too-large)", last, "too-large")
 	})
 
+	t.Run("page and events subscriptions", func(t *testing.T) {
+		c := editor(t)
+		wantOK(t, "Subscribe page", c.request(2, map[string]any{"w": "page", "q": "HP", "l": 20, "hz": 60}))
+		sub := c.id
+		first := nextOf(t, c, typePage, sub)
+		if first.body["full"] != true || len(list(first.body["rows"])) != 20 {
+			t.Fatalf("the first page frame is full: %v", first.body["full"])
+		}
+		target := list(first.body["rows"])[5].(map[string]any)["e"]
+		wantOK(t, "SetField", c.request(6, map[string]any{"e": target, "p": "HP.HP", "v": 12345}))
+		// "rows holds only rows whose values changed or that entered the window"
+		for {
+			d := nextOf(t, c, typePage, sub)
+			rows := list(d.body["rows"])
+			if len(rows) == 0 {
+				continue
+			}
+			if d.body["full"] == true || len(rows) != 1 || num(rows[0].(map[string]any)["e"]) != num(target) {
+				t.Errorf("a delta after one edit: %v", d.body)
+			}
+			break
+		}
+		wantOK(t, "Subscribe events", c.request(2, map[string]any{"w": "events", "n": 4, "hz": 30}))
+		ev := nextOf(t, c, 70, c.id)
+		if _, ok := ev.body["q"]; !ok {
+			t.Errorf("Events (70) without q: %v", ev.body)
+		}
+	})
+
+	t.Run("answers over the client's mf", func(t *testing.T) {
+		c := dialRaw(t, addr)
+		if w := c.hello(map[string]any{"mf": 2048}); w.typ != typeWelcome {
+			t.Fatal(w.body)
+		}
+		// "an answer over the client's Hello.mf | replaced by a Reply with the request's id | too-large"
+		wantCode(t, "an answer over the client's Hello.mf", c.request(4, map[string]any{"q": "Pos", "l": 150}), "too-large")
+		if p := c.request(4, map[string]any{"q": "Pos", "co": true}); p.typ != typePage {
+			t.Errorf("the client was not kept: %v", p.body)
+		}
+	})
+
+	t.Run("zero-length frame", func(t *testing.T) {
+		c := editor(t)
+		_, err := c.conn.Write([]byte{0, 0, 0, 0})
+		must(t, err)
+		last, closed := c.closed(2 * time.Second)
+		if !closed {
+			t.Fatal("a zero-length frame left the connection open")
+		}
+		// "length counts the payload only, never 0"; "Bytes that are not frames close it"
+		wantCode(t, "a zero-length frame is not a frame", last, "protocol")
+	})
+
 	t.Run("snapshot", func(t *testing.T) {
 		c := editor(t)
 		s := c.request(14, map[string]any{})
@@ -504,6 +557,17 @@ func TestConformance(t *testing.T) {
 			}
 		}
 	})
+}
+
+// nextOf returns the next message of type typ for subscription sub.
+func nextOf(t *testing.T, c *rawClient, typ, sub int) msg {
+	t.Helper()
+	for {
+		m := c.recv()
+		if m.typ == typ && num(m.body["sub"]) == int64(sub) {
+			return m
+		}
+	}
 }
 
 // nextSummary returns the next Summary of subscription sub.
