@@ -139,7 +139,7 @@ func OpenBody(f *WorldFrame) (*WorldBody, error) {
 		return nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
 	body := &WorldBody{}
-	if err := unmarshal(raw, body); err != nil {
+	if err := decodeWorldBody(raw, body); err != nil {
 		return nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
 	return body, nil

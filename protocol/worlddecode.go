@@ -1,0 +1,185 @@
+package protocol
+
+import "fmt"
+
+// The hand decoder of a WorldBody's tables: their byte blobs (entities,
+// row sets, raw values) are taken as slices of the decompressed body, not
+// copied, which is most of what rebuilding a tick reads. The other keys go
+// through the generic decoder. TestWorldBodyHandDecoder holds it to the
+// struct tags.
+
+// decodeWorldBody decodes a checked body.
+func decodeWorldBody(b []byte, body *WorldBody) error {
+	r := &reader{b: b}
+	for range r.containerLen(true) {
+		switch r.str() {
+		case "sum":
+			r.summary(&body.Summary)
+		case "tb":
+			n := r.list()
+			body.Tables = make([]TableFrame, n)
+			for i := range body.Tables {
+				r.tableFrame(&body.Tables[i])
+			}
+		case "lk":
+			r.generic(&body.Links)
+		case "lks":
+			body.LinksSet = r.boolean()
+		case "jn":
+			r.generic(&body.Journal)
+		case "ev":
+			r.generic(&body.Events)
+		default:
+			r.skipRaw()
+		}
+		if r.err != nil {
+			return r.err
+		}
+	}
+	if r.err == nil && r.pos != len(b) {
+		return fmt.Errorf("protocol: %d bytes after the world body", len(b)-r.pos)
+	}
+	return r.err
+}
+
+func (r *reader) tableFrame(t *TableFrame) {
+	for range r.containerLen(true) {
+		switch r.str() {
+		case "a":
+			t.Archetype = uint32(r.uint())
+		case "sp":
+			t.Sparse = r.boolean()
+		case "c":
+			t.Components = r.ids()
+		case "n":
+			t.Len = int(r.value(1).Int())
+		case "m":
+			t.Moved = r.boolean()
+		case "e":
+			t.Entities = r.bin()
+		case "all":
+			t.All = r.boolean()
+		case "cols":
+			n := r.list()
+			t.Columns = make([]ColumnFrame, n)
+			for i := range t.Columns {
+				r.columnFrame(&t.Columns[i])
+			}
+		default:
+			r.skipRaw()
+		}
+		if r.err != nil {
+			return
+		}
+	}
+}
+
+func (r *reader) columnFrame(c *ColumnFrame) {
+	for range r.containerLen(true) {
+		switch r.str() {
+		case "k":
+			c.Kind = uint8(r.uint())
+		case "ch":
+			c.Changed = r.bin()
+		case "ad":
+			c.Added = r.bin()
+		case "sz":
+			c.Size = int(r.value(1).Int())
+		case "r":
+			c.Raw = r.bin()
+		case "v":
+			if n := r.list(); n > 0 {
+				c.Values = r.values(n)
+				for i := range c.Values {
+					c.Values[i] = r.value(1)
+				}
+			}
+		default:
+			r.skipRaw()
+		}
+		if r.err != nil {
+			return
+		}
+	}
+}
+
+// summary decodes a Summary: resources by hand (a world frame's are whole,
+// and a resource may hold a large list), the rest generically.
+func (r *reader) summary(s *Summary) {
+	for range r.containerLen(true) {
+		switch r.str() {
+		case "sub":
+			s.Sub = uint32(r.uint())
+		case "t":
+			s.Tick = r.uint()
+		case "full":
+			s.Full = r.boolean()
+		case "ft":
+			s.FrameNs = r.value(1).Int()
+		case "ne":
+			s.Entities = int(r.value(1).Int())
+		case "pz":
+			s.Paused = r.boolean()
+		case "st":
+			r.generic(&s.Stats)
+		case "ar":
+			r.generic(&s.Archetypes)
+		case "cs":
+			r.generic(&s.Components)
+		case "sy":
+			r.generic(&s.Systems)
+		case "ev":
+			r.generic(&s.Events)
+		case "rs":
+			n := r.list()
+			s.Resources = make([]Resource, n)
+			for i := range s.Resources {
+				r.resource(&s.Resources[i])
+			}
+		case "rc":
+			r.generic(&s.Recycled)
+		case "ag":
+			r.generic(&s.Agent)
+		default:
+			r.skipRaw()
+		}
+		if r.err != nil {
+			return
+		}
+	}
+}
+
+func (r *reader) resource(res *Resource) {
+	for range r.containerLen(true) {
+		switch r.str() {
+		case "n":
+			res.Name = r.str()
+		case "v":
+			res.Value = r.value(1)
+		case "fs":
+			r.generic(&res.Fields)
+		default:
+			r.skipRaw()
+		}
+		if r.err != nil {
+			return
+		}
+	}
+}
+
+// bin reads a binary (or nil) as a slice of the input, not a copy.
+func (r *reader) bin() []byte {
+	c := r.byte()
+	switch c {
+	case 0xc0:
+		return nil
+	case 0xc4:
+		return r.take(int(r.be(1)))
+	case 0xc5:
+		return r.take(int(r.be(2)))
+	case 0xc6:
+		return r.take(int(r.be(4)))
+	}
+	r.fail(fmt.Errorf("protocol: expected binary, got code 0x%02x", c))
+	return nil
+}
