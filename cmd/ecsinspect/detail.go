@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/charmbracelet/bubbles/key"
 	"strings"
 	"time"
 
@@ -155,6 +156,9 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case msg.String() == "esc":
 		m.showDetail = false
 		return m, m.src.unsubscribe(subDetail)
+	case key.Matches(msg, m.keys.Parent) && m.detail != nil && m.play == nil:
+		// Set or clear the parent: the palette, prefilled.
+		return m, m.openPalette("parent " + m.detail.Entity.String() + " ")
 	case msg.String() == "up" || msg.String() == "k":
 		m.detailLine--
 	case msg.String() == "down" || msg.String() == "j":

@@ -5,7 +5,7 @@ import "github.com/charmbracelet/bubbles/key"
 // keyMap is every key the UI answers, with its help.
 type keyMap struct {
 	Views, NextView, PrevView, Up, Down, PageUp, PageDown, Top, Bottom, Enter, Back,
-	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Palette, Record, Help, Quit key.Binding
+	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Parent, Palette, Record, Help, Quit key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -29,6 +29,7 @@ func defaultKeys() keyMap {
 		Remove:   key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "remove component")),
 		Despawn:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "despawn")),
 		Spawn:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "spawn")),
+		Parent:   key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "set parent (detail)")),
 		Palette:  key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command (as exec)")),
 		Record:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "record / stop")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
@@ -42,7 +43,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Views, k.NextView, k.PrevView, k.Help, k.Quit},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Back},
 		{k.Filter, k.Pause, k.Step, k.Palette, k.Record},
-		{k.Edit, k.Add, k.Remove, k.Despawn, k.Spawn},
+		{k.Edit, k.Add, k.Remove, k.Despawn, k.Spawn, k.Parent},
 	}
 }
 
