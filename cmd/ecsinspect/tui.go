@@ -420,9 +420,6 @@ func (m *model) View() string {
 	if m.width == 0 {
 		return "connecting to " + m.addr + "…"
 	}
-	var b strings.Builder
-	b.WriteString(m.tabs())
-	b.WriteByte('\n')
 	var body []string
 	switch {
 	case m.showHelp:
@@ -436,8 +433,8 @@ func (m *model) View() string {
 	default:
 		body = m.viewLines()
 	}
-	h := m.bodyHeight()
-	for i := range h {
+	lines := make([]string, 0, m.height)
+	for i := range m.bodyHeight() {
 		line := ""
 		if i < len(body) {
 			line = body[i]
@@ -445,13 +442,44 @@ func (m *model) View() string {
 		if m.conn.state != stateConnected && !m.showHelp {
 			line = m.styles.Faint.Render(line) // the last data, greyed
 		}
-		b.WriteString(fit(line, m.width))
-		b.WriteByte('\n')
+		lines = append(lines, line)
 	}
-	b.WriteString(fit(m.bottomLine(), m.width))
-	b.WriteByte('\n')
-	b.WriteString(m.statusBar())
-	return b.String()
+	return screen(m.tabs(), lines, m.bottomLine(), m.statusBar(), m.width, m.height)
+}
+
+// screen lays out the tabs, the body, the bottom line and the status bar
+// in exactly height lines of at most width cells. On a terminal too short
+// for all of them the tabs go first, then the bottom line: the status bar
+// (what the game is doing) stays.
+func screen(tabs string, body []string, bottom, status string, width, height int) string {
+	if height <= 0 || width <= 0 {
+		return ""
+	}
+	var top, under []string
+	switch {
+	case height >= 4:
+		top, under = []string{tabs}, []string{bottom, status}
+	case height == 3:
+		under = []string{bottom, status}
+	default:
+		under = []string{status}
+	}
+	rows := height - len(top) - len(under)
+	out := make([]string, 0, height)
+	out = append(out, top...)
+	for i := range max(rows, 0) {
+		line := ""
+		if i < len(body) {
+			line = body[i]
+		}
+		out = append(out, line)
+	}
+	out = append(out, under...)
+	out = out[:min(len(out), height)]
+	for i := range out {
+		out[i] = fit(out[i], width)
+	}
+	return strings.Join(out, "\n")
 }
 
 // helpLines is every key in columns; on a narrow terminal the columns

@@ -91,8 +91,11 @@ func sizeOf(n int) string {
 
 // window returns the slice of n lines around cursor that fits h rows.
 func window(cursor, n, h int) (lo, hi int) {
+	h = max(h, 1) // a terminal too short still shows the cursor's row
+	cursor = max(0, min(cursor, n-1))
 	lo = max(0, cursor-h+1)
-	return lo, min(n, lo+h)
+	hi = min(n, lo+h)
+	return min(lo, hi), hi
 }
 
 func (m *model) list(header string, rows []string, cursor int) []string {

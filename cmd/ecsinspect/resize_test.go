@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"pgregory.net/rapid"
+)
+
+// TestUINeverBreaksAtAnySize renders every view and modal at sizes from
+// 1x1 to 250x80, with resizes in between: no panic, no line wider than the
+// terminal, no more lines than it has.
+func TestUINeverBreaksAtAnySize(t *testing.T) {
+	h := newHarness(t, 160, 48)
+	h.waitFor("entities")
+	h.keys("3")
+	h.waitFor("matches")
+	// The modes: each a way to get there from the entities view.
+	modes := []struct {
+		name string
+		keys []string
+	}{
+		{"overview", []string{"1"}}, {"archetypes", []string{"2"}}, {"entities", []string{"3"}}, {"systems", []string{"4"}},
+		{"events", []string{"5"}}, {"journal", []string{"6"}}, {"resources", []string{"7"}},
+		{"detail", []string{"3", "enter"}}, {"help", []string{"?"}}, {"filter", []string{"3", "/", "E", "n"}},
+		{"palette", []string{":", "s", "e", "t"}}, {"spawn form", []string{"n"}}, {"spawn form fields", []string{"n", "enter"}}, {"add form", []string{"3", "enter", "a"}},
+		{"add form fields", []string{"3", "enter", "a", "enter"}},
+	}
+	for _, mode := range modes {
+		t.Run(mode.name, func(t *testing.T) {
+			h.t = t
+			h.update(tea.WindowSizeMsg{Width: 160, Height: 48})
+			h.keys("esc", "esc", "esc", "3", "g")
+			h.waitFor("matches, 1-")
+			for _, k := range mode.keys {
+				h.keys(k)
+				h.settle()
+				if k == "enter" && h.m.showDetail && h.m.form == nil {
+					h.waitFor("archetype")
+				}
+			}
+			reached := map[string]bool{"detail": h.m.showDetail, "help": h.m.showHelp, "filter": h.m.filtering,
+				"palette": h.m.palette, "spawn form": h.m.form != nil, "add form": h.m.form != nil,
+				"spawn form fields": h.m.form != nil, "add form fields": h.m.form != nil}
+			if ok, named := reached[mode.name]; named && !ok {
+				t.Fatalf("the keys %v did not open the %s:\n%s", mode.keys, mode.name, h.m.View())
+			}
+			rapid.Check(t, func(rt *rapid.T) {
+				for range rapid.IntRange(1, 4).Draw(rt, "resizes") {
+					w := rapid.IntRange(1, 250).Draw(rt, "width")
+					ht := rapid.IntRange(1, 80).Draw(rt, "height")
+					view := func() (v string, err error) {
+						defer func() {
+							if r := recover(); r != nil {
+								err = fmt.Errorf("panic: %v", r)
+							}
+						}()
+						h.update(tea.WindowSizeMsg{Width: w, Height: ht})
+						for range rapid.IntRange(0, 6).Draw(rt, "moves") {
+							h.update(keyMsg(rapid.SampledFrom([]string{"down", "up", "tab", "shift+tab"}).Draw(rt, "key")))
+						}
+						return h.m.View(), nil
+					}
+					v, err := view()
+					if err != nil {
+						rt.Fatalf("%s at %dx%d: %v", mode.name, w, ht, err)
+					}
+					lines := strings.Split(v, "\n")
+					if len(lines) > ht {
+						rt.Fatalf("%s at %dx%d: %d lines", mode.name, w, ht, len(lines))
+					}
+					for i, l := range lines {
+						if lw := ansi.StringWidth(l); lw > w {
+							rt.Fatalf("%s at %dx%d: line %d is %d wide: %q", mode.name, w, ht, i, lw, l)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// settle applies the messages that have arrived.
+func (h *harness) settle() {
+	for {
+		select {
+		case msg := <-h.msgs:
+			h.update(msg)
+		default:
+			return
+		}
+	}
+}
