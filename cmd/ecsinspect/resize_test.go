@@ -94,3 +94,24 @@ func (h *harness) settle() {
 		}
 	}
 }
+
+// TestUIKeyBursts: keys that arrive in one message are applied one by one,
+// and text after a key that opens a prompt lands in the prompt.
+func TestUIKeyBursts(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	h.waitFor("entities")
+	h.keys("2")
+	h.waitFor("components (enter lists them)")
+	h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
+	if c := h.m.cursor[viewArchetypes]; c != 3 {
+		t.Fatalf("jjj in one message moved the cursor to %d, want 3", c)
+	}
+	h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("k3/Energy")})
+	if !h.m.filtering || h.m.view != viewEntities || h.m.filter.Value() != "Energy" {
+		t.Fatalf("k3/Energy: filtering %v, view %d, filter %q", h.m.filtering, h.m.view, h.m.filter.Value())
+	}
+	h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(".Value<5"), Paste: true})
+	if got := h.m.filter.Value(); got != "Energy.Value<5" {
+		t.Fatalf("a paste into the filter: %q", got)
+	}
+}

@@ -179,9 +179,35 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
-		return m.key(msg)
+		return m.keyBurst(msg)
 	}
 	return m, nil
+}
+
+// keyBurst applies a message that carries several runes (keys typed
+// faster than the terminal reports them, key repeat over ssh) key by key,
+// as if each had come alone; text typed or pasted into a prompt lands
+// whole.
+func (m *model) keyBurst(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste || m.typing() {
+		return m.key(msg)
+	}
+	var cmds []tea.Cmd
+	for i, r := range msg.Runes {
+		if m.typing() { // a key of the burst opened a prompt: the rest is its text
+			_, cmd := m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: msg.Runes[i:]})
+			cmds = append(cmds, cmd)
+			break
+		}
+		_, cmd := m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// typing reports whether a text input has the keys.
+func (m *model) typing() bool {
+	return m.filtering || m.editing || m.palette || m.form != nil
 }
 
 func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
