@@ -115,3 +115,33 @@ func TestUIKeyBursts(t *testing.T) {
 		t.Fatalf("a paste into the filter: %q", got)
 	}
 }
+
+// TestUIHonestStates: a query the agent refuses shows its error in place
+// of rows (0 matches) until the query changes; a new query shows that it
+// waits rather than the old rows under the new title.
+func TestUIHonestStates(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	h.waitFor("entities")
+	h.keys("3")
+	h.waitFor("all entities — ")
+	h.keys("/")
+	h.typeText("Position.Z>1")
+	h.keys("enter")
+	if v := h.m.View(); !strings.Contains(v, "waiting for the agent") || strings.Contains(v, "Velocity{") {
+		t.Fatalf("right after a new query the old rows show:\n%s", v)
+	}
+	v := h.waitFor("the agent refused the query")
+	if !strings.Contains(v, "no field Z") || strings.Contains(v, "Velocity{") {
+		t.Fatalf("a refused query:\n%s", v)
+	}
+	h.keys("esc")
+	h.waitFor("all entities — ")
+	h.keys("2")
+	h.waitFor("components (enter lists them)")
+	h.keys("j", "enter")
+	h.waitFor("archetype ")
+	h.keys("esc")
+	if h.m.view != viewArchetypes {
+		t.Fatalf("esc from an archetype's entities went to view %d, want the archetypes", h.m.view)
+	}
+}

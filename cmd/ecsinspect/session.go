@@ -16,10 +16,12 @@ import (
 // Subscription ids the UI uses.
 const (
 	subSummary uint32 = 1
-	subPage    uint32 = 2
 	subDetail  uint32 = 3
 	subEvents  uint32 = 4
 	subJournal uint32 = 5
+	// subPageFirst is the first of the entities view's subscriptions: each
+	// new query or archetype takes the next id.
+	subPageFirst uint32 = 100
 )
 
 // connState is what the status bar says of the connection.

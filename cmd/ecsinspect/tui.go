@@ -75,6 +75,9 @@ type model struct {
 	compareFrom int // review: frame marked by c, or -1
 	compare     []string
 	compareOff  int            // first line of compare shown
+	pageSub     uint32         // the entities view's subscription: one per query or archetype
+	pageKey     string         // the archetype and query pageSub answers
+	pageErr     string         // the agent refused the query: shown in place of rows
 	palette     bool           // the : command line is open (uses edit)
 	form        *componentForm // a or n: choosing components and typing their fields
 
@@ -85,7 +88,7 @@ type model struct {
 func newModel(src source, addr string) *model {
 	f := textinput.New()
 	f.Prompt = "/"
-	f.Placeholder = `Position !Frozen Health.HP<10`
+	f.Placeholder = `Position !Fleeing Energy.Value<10`
 	e := textinput.New()
 	e.Prompt = "= "
 	return &model{src: src, addr: addr, compareFrom: -1, styles: DefaultStyles(), keys: defaultKeys(), help: help.New(),
@@ -111,11 +114,24 @@ func (m *model) Init() tea.Cmd {
 // bodyHeight is the rows between the tab bar and the status bar.
 func (m *model) bodyHeight() int { return max(m.height-3, 1) }
 
-// pageCmd (re)subscribes the entities window for what is on screen.
+// pageCmd (re)subscribes the entities window for what is on screen. A new
+// query or archetype is a new subscription, with an id of its own: frames
+// of the old one still on their way are dropped, and until the first frame
+// of the new one arrives the view says it is waiting, never showing the old
+// rows under the new title.
 func (m *model) pageCmd() tea.Cmd {
 	m.lastPageReq = time.Now()
-	return m.src.subscribe(protocol.Subscribe{ID: subPage, What: protocol.SubPage, Hz: 5, Query: m.query,
+	var unsub tea.Cmd
+	if key := fmt.Sprintf("%d %s", m.arch, m.query); key != m.pageKey || m.pageSub == 0 {
+		if m.pageSub != 0 {
+			unsub = m.src.unsubscribe(m.pageSub)
+		}
+		m.pageKey, m.page, m.pageErr = key, nil, ""
+		m.pageSub = max(m.pageSub+1, subPageFirst)
+	}
+	sub := m.src.subscribe(protocol.Subscribe{ID: m.pageSub, What: protocol.SubPage, Hz: 5, Query: m.query,
 		Archetype: m.arch, Offset: m.offset, Limit: max(m.bodyHeight()-2, 1)})
+	return tea.Batch(unsub, sub)
 }
 
 func (m *model) setFlash(s string, isErr bool) {
@@ -143,7 +159,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.summary = msg.s
 		return m, nil
 	case pageMsg:
-		m.page = msg.p
+		if msg.p.Sub != m.pageSub {
+			return m, nil // a frame of a query no longer shown
+		}
+		m.page, m.pageErr = msg.p, ""
 		if m.page.Total > 0 && m.offset >= m.page.Total { // the list shrank under us
 			m.offset = max(m.page.Total-1, 0)
 			return m, m.pageCmd()
@@ -175,6 +194,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setFlash(msg.what+": "+msg.r.Message, true)
 			if msg.r.Code == protocol.ErrBadQuery {
 				m.filterErr = msg.r.Message
+			}
+			if msg.r.ID == m.pageSub { // the agent refused the page: say so in place
+				m.page, m.pageErr = nil, msg.r.Message
 			}
 		}
 		return m, nil
@@ -304,7 +326,11 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.filter.CursorEnd()
 		return m, m.filter.Focus()
 	case key.Matches(msg, k.Back):
-		if m.view == viewEntities && (m.query != "" || m.arch != 0) {
+		if m.view == viewEntities && m.arch != 0 { // back to the archetypes it came from
+			m.query, m.arch, m.offset, m.filterErr, m.view = "", 0, 0, "", viewArchetypes
+			return m, m.pageCmd()
+		}
+		if m.view == viewEntities && m.query != "" {
 			m.query, m.arch, m.offset, m.filterErr = "", 0, 0, ""
 			return m, m.pageCmd()
 		}

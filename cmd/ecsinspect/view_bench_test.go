@@ -16,7 +16,7 @@ func BenchmarkEntitiesView(b *testing.B) {
 	m.conn = connMsg{state: stateConnected}
 	m.summary = &protocol.Summary{Tick: 40000, Entities: 1_000_000, FrameNs: 16_600_000,
 		Components: []protocol.Component{{ID: 1, Short: "Position"}, {ID: 2, Short: "Velocity"}, {ID: 3, Short: "Energy"}}}
-	p := &protocol.Page{Sub: subPage, Tick: 40000, Full: true, Total: 1_000_000, Offset: 500_000, Columns: []uint16{1, 2, 3}}
+	p := &protocol.Page{Sub: subPageFirst, Tick: 40000, Full: true, Total: 1_000_000, Offset: 500_000, Columns: []uint16{1, 2, 3}}
 	for i := range m.bodyHeight() - 2 {
 		p.Rows = append(p.Rows, protocol.Row{Entity: protocol.MakeEntityID(uint32(500_000+i), 3), Values: []protocol.Value{
 			protocol.MapValue(protocol.Field{Name: "X", Value: protocol.FloatValue(float64(i) * 1.5)}, protocol.Field{Name: "Y", Value: protocol.FloatValue(2)}),

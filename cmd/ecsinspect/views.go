@@ -135,8 +135,12 @@ func (m *model) entities() []string {
 	case m.query != "":
 		title = m.query
 	}
+	if m.pageErr != "" {
+		return []string{m.styles.Header.Render(title + " — 0 matches: the agent refused the query"), m.styles.Error.Render(m.pageErr),
+			m.styles.Faint.Render("/ edits the query, esc clears it")}
+	}
 	if m.page == nil {
-		return []string{m.styles.Header.Render(title), "loading…"}
+		return []string{m.styles.Header.Render(title), m.styles.Faint.Render("waiting for the agent's first answer…")}
 	}
 	p := m.page
 	head := fmt.Sprintf("%s — %d matches, %d-%d", title, p.Total, min(p.Offset+1, p.Total), p.Offset+len(p.Rows))
