@@ -19,7 +19,33 @@ type detailLine struct {
 	value     protocol.Value
 }
 
+// openDetail shows entity e, starting a new trail of followed references.
 func (m *model) openDetail(e protocol.EntityID) tea.Cmd {
+	m.trail = nil
+	return m.showEntity(e)
+}
+
+// followEntity opens e from where the UI stands: from an open detail the
+// entity shown goes on the trail, so esc comes back to it.
+func (m *model) followEntity(e protocol.EntityID) tea.Cmd {
+	if m.showDetail && m.detail != nil && m.detail.Entity != e {
+		m.trail = append(m.trail, m.detail.Entity)
+	} else if !m.showDetail {
+		m.trail = nil
+	}
+	return m.showEntity(e)
+}
+
+// leaveDetail closes the detail view (and its trail), if open.
+func (m *model) leaveDetail() tea.Cmd {
+	if !m.showDetail {
+		return nil
+	}
+	m.showDetail, m.trail = false, nil
+	return m.src.unsubscribe(subDetail)
+}
+
+func (m *model) showEntity(e protocol.EntityID) tea.Cmd {
 	m.showDetail, m.detailLine, m.detail = true, 0, nil
 	m.prevDetail = map[string]string{}
 	m.changedAt = map[string]time.Time{}
@@ -98,8 +124,12 @@ func (m *model) detailView() []string {
 	if !d.Alive {
 		return []string{m.styles.Header.Render("Entity " + d.Entity.String()), m.styles.Error.Render(d.Reason), "", "esc to go back"}
 	}
+	title := "Entity " + d.Entity.String()
+	for i := len(m.trail) - 1; i >= 0; i-- { // the way here, newest first: esc walks it back
+		title += " ← " + m.trail[i].String()
+	}
 	out := []string{
-		m.styles.Header.Render("Entity " + d.Entity.String()),
+		m.styles.Header.Render(title),
 		fmt.Sprintf("archetype %d row %d  generation %d (slot recycled %d times)", d.Archetype, d.Row, d.Entity.Generation(), d.Entity.Generation()-1),
 	}
 	rel := "parent: none"
@@ -152,18 +182,37 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.detail != nil {
 		lines = m.detailLines(m.detail)
 	}
+	k := m.keys
 	switch {
-	case msg.String() == "esc":
-		m.showDetail = false
-		return m, m.src.unsubscribe(subDetail)
-	case key.Matches(msg, m.keys.Parent) && m.detail != nil && m.play == nil:
+	case key.Matches(msg, k.Back):
+		if n := len(m.trail); n > 0 { // back along the references followed
+			e := m.trail[n-1]
+			m.trail = m.trail[:n-1]
+			return m, m.showEntity(e)
+		}
+		return m, m.leaveDetail()
+	case key.Matches(msg, k.Parent) && m.detail != nil && m.play == nil:
 		// Set or clear the parent: the palette, prefilled.
 		return m, m.openPalette("parent " + m.detail.Entity.String() + " ")
-	case msg.String() == "up" || msg.String() == "k":
+	case key.Matches(msg, k.ToParent) && m.detail != nil:
+		if m.detail.Parent == 0 {
+			m.setFlash(m.detail.Entity.String()+" has no parent", true)
+			return m, nil
+		}
+		return m, m.followEntity(m.detail.Parent)
+	case key.Matches(msg, k.Enter):
+		if m.detailLine < len(lines) {
+			l := lines[m.detailLine]
+			if f := m.fieldAt(l.path); (f != nil && f.Kind == "entity" || l.path == "ChildOf.Parent") && l.value.Uint() != 0 {
+				return m, m.followEntity(protocol.EntityID(l.value.Uint()))
+			}
+		}
+		m.setFlash("enter follows an entity field; u opens the parent", false)
+	case key.Matches(msg, k.Up):
 		m.detailLine--
-	case msg.String() == "down" || msg.String() == "j":
+	case key.Matches(msg, k.Down):
 		m.detailLine++
-	case msg.String() == "e":
+	case key.Matches(msg, k.Edit):
 		if m.readOnly {
 			m.setFlash("read-only agent: editing is off", true)
 			return m, nil
@@ -180,11 +229,11 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, m.edit.Focus()
 		}
 		m.setFlash("move to a field to edit it", true)
-	case msg.String() == "a":
+	case key.Matches(msg, k.Add):
 		if m.detail != nil && m.detail.Alive {
 			return m, m.openForm(false)
 		}
-	case msg.String() == "x":
+	case key.Matches(msg, k.Remove):
 		if m.detailLine < len(lines) && !m.readOnly {
 			comp, e := lines[m.detailLine].component, m.detail.Entity
 			m.confirm = fmt.Sprintf("remove %s from %s?", comp, e)
@@ -192,7 +241,7 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 				return &protocol.RemoveComponent{ID: id, Entity: e, Component: comp}
 			})
 		}
-	case msg.String() == "D":
+	case key.Matches(msg, k.Despawn):
 		if m.detail != nil && !m.readOnly {
 			e := m.detail.Entity
 			recursive := len(m.detail.Children) > 0

@@ -5,7 +5,7 @@ import "github.com/charmbracelet/bubbles/key"
 // keyMap is every key the UI answers, with its help.
 type keyMap struct {
 	Views, NextView, PrevView, Up, Down, PageUp, PageDown, Top, Bottom, Enter, Back,
-	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Parent, Palette, Record, Help, Quit key.Binding
+	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Parent, ToParent, Open, Palette, Record, Help, Quit key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -30,6 +30,8 @@ func defaultKeys() keyMap {
 		Despawn:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "despawn")),
 		Spawn:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "spawn")),
 		Parent:   key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "set parent (detail)")),
+		ToParent: key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "open the parent (detail)")),
+		Open:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open an entity by handle")),
 		Palette:  key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command (as exec)")),
 		Record:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "record / stop")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
@@ -42,8 +44,8 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Views, k.NextView, k.PrevView, k.Help, k.Quit},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Back},
-		{k.Filter, k.Pause, k.Step, k.Palette, k.Record},
-		{k.Edit, k.Add, k.Remove, k.Despawn, k.Spawn, k.Parent},
+		{k.Filter, k.Open, k.Pause, k.Step, k.Palette, k.Record},
+		{k.Edit, k.Add, k.Remove, k.Despawn, k.Spawn, k.Parent, k.ToParent},
 	}
 }
 

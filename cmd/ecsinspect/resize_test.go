@@ -145,3 +145,43 @@ func TestUIHonestStates(t *testing.T) {
 		t.Fatalf("esc from an archetype's entities went to view %d, want the archetypes", h.m.view)
 	}
 }
+
+// TestUINavigation: any entity is one keystroke away (o and a handle),
+// references are followed (u to the parent) and esc walks back the way
+// came, with a breadcrumb; view keys work from the detail view.
+func TestUINavigation(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	h.waitFor("entities")
+	h.keys("o")
+	h.typeText("1v1")
+	h.keys("enter")
+	h.waitFor("Entity 1v1")
+	h.waitFor("parent: 0v1")
+	h.keys("u")
+	v := h.waitFor("Entity 0v1 ← 1v1")
+	if !strings.Contains(v, "children") {
+		t.Errorf("the pack leader shows no children:\n%s", v)
+	}
+	h.keys("esc")
+	h.waitFor("Entity 1v1")
+	if strings.Contains(h.m.View(), "←") {
+		t.Error("the trail was not walked back")
+	}
+	h.keys("esc")
+	if h.m.showDetail {
+		t.Fatal("esc at the start of the trail did not close the detail")
+	}
+	h.keys("o")
+	h.typeText("1v1")
+	h.keys("enter")
+	h.waitFor("Entity 1v1")
+	h.keys("4")
+	h.waitFor("hunting")
+	if h.m.showDetail {
+		t.Fatal("a view key from the detail view left the detail open")
+	}
+	h.keys("o")
+	h.typeText("nonsense")
+	h.keys("enter")
+	h.waitFor(`"nonsense" is not an entity`)
+}

@@ -64,7 +64,8 @@ type session struct {
 	send        func(tea.Msg) // the program's Send
 
 	mu      sync.Mutex
-	writeMu sync.Mutex // commands run on goroutines of their own: one frame at a time
+	writeMu sync.Mutex // one frame at a time
+	outbox  chan outgoing
 	conn    *protocol.Conn
 	nextID  uint32
 	subs    map[uint32]protocol.Subscribe
@@ -74,8 +75,49 @@ type session struct {
 }
 
 func newSession(addr, token string) *session {
+	// Request ids start far above subscription ids, so a reply is never
+	// taken for another's.
 	return &session{addr: addr, token: token, subs: map[uint32]protocol.Subscribe{}, pending: map[uint32]string{},
-		nextID: 100, closed: make(chan struct{})}
+		nextID: 1 << 20, closed: make(chan struct{}), outbox: make(chan outgoing, 1024)}
+}
+
+// outgoing is a message on its way to the agent, with what the UI calls it
+// (for a request's failure), in the order the UI made them.
+type outgoing struct {
+	m    protocol.Message
+	what string
+	id   uint32
+}
+
+// enqueue queues m for the writer: messages leave in the order the UI
+// made them (commands run on goroutines of their own and would not keep
+// it: an unsubscribe could pass the subscribe that followed it).
+func (s *session) enqueue(o outgoing) tea.Cmd {
+	select {
+	case s.outbox <- o:
+		return nil
+	default:
+		if o.what == "" {
+			return nil
+		}
+		return func() tea.Msg {
+			return replyMsg{r: &protocol.Reply{ID: o.id, Code: "offline", Message: "too many requests waiting for the connection"}, what: o.what}
+		}
+	}
+}
+
+// writeLoop sends queued messages in order until the session closes.
+func (s *session) writeLoop() {
+	for {
+		select {
+		case <-s.closed:
+			return
+		case o := <-s.outbox:
+			if err := s.write(o.m); err != nil && o.what != "" {
+				s.send(replyMsg{r: &protocol.Reply{ID: o.id, Code: "offline", Message: err.Error()}, what: o.what})
+			}
+		}
+	}
 }
 
 // dial connects to "host:port" or "unix:/path".
@@ -103,6 +145,7 @@ func connect(addr, token, client string) (*protocol.Conn, *protocol.Welcome, err
 
 // run keeps the session connected until close.
 func (s *session) run() {
+	go s.writeLoop()
 	attempt := 0
 	for {
 		select {
@@ -217,17 +260,7 @@ func (s *session) subscribe(sub protocol.Subscribe) tea.Cmd {
 	s.mu.Lock()
 	s.subs[sub.ID] = sub
 	s.mu.Unlock()
-	return func() tea.Msg {
-		// Send what is stored now: a later subscribe with the same id may
-		// have replaced this one before this command ran.
-		s.mu.Lock()
-		cur, ok := s.subs[sub.ID]
-		s.mu.Unlock()
-		if ok {
-			_ = s.write(&cur)
-		}
-		return nil
-	}
+	return s.enqueue(outgoing{m: &sub})
 }
 
 func (s *session) unsubscribe(id uint32) tea.Cmd {
@@ -240,10 +273,7 @@ func (s *session) unsubscribe(id uint32) tea.Cmd {
 	if !had {
 		return nil
 	}
-	return func() tea.Msg {
-		_ = s.write(&protocol.Unsubscribe{ID: reqID, Sub: id})
-		return nil
-	}
+	return s.enqueue(outgoing{m: &protocol.Unsubscribe{ID: reqID, Sub: id}})
 }
 
 // request sends a command; its reply comes back as a replyMsg naming what.
@@ -253,12 +283,7 @@ func (s *session) request(what string, build func(id uint32) protocol.Message) t
 	s.nextID++
 	s.pending[id] = what
 	s.mu.Unlock()
-	return func() tea.Msg {
-		if err := s.write(build(id)); err != nil {
-			return replyMsg{r: &protocol.Reply{ID: id, Code: "offline", Message: err.Error()}, what: what}
-		}
-		return nil
-	}
+	return s.enqueue(outgoing{m: build(id), what: what, id: id})
 }
 
 func (s *session) close() {

@@ -74,12 +74,13 @@ type model struct {
 	lastPageReq time.Time
 	compareFrom int // review: frame marked by c, or -1
 	compare     []string
-	compareOff  int            // first line of compare shown
-	pageSub     uint32         // the entities view's subscription: one per query or archetype
-	pageKey     string         // the archetype and query pageSub answers
-	pageErr     string         // the agent refused the query: shown in place of rows
-	palette     bool           // the : command line is open (uses edit)
-	form        *componentForm // a or n: choosing components and typing their fields
+	compareOff  int                 // first line of compare shown
+	pageSub     uint32              // the entities view's subscription: one per query or archetype
+	pageKey     string              // the archetype and query pageSub answers
+	pageErr     string              // the agent refused the query: shown in place of rows
+	trail       []protocol.EntityID // the detail's back stack: entities left by following references
+	palette     bool                // the : command line is open (uses edit)
+	form        *componentForm      // a or n: choosing components and typing their fields
 
 	rec   *liveRecorder // r: the recording running, or nil
 	token string        // the agent's token, for the recorder's own connection
@@ -233,6 +234,12 @@ func (m *model) typing() bool {
 }
 
 func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if msg.Type == tea.KeyCtrlC { // from anywhere: prompts, forms, questions
+		if m.rec != nil {
+			m.toggleRecording() // close the file whole
+		}
+		return m, tea.Quit
+	}
 	if m.confirm != "" {
 		switch msg.String() {
 		case "y", "Y":
@@ -299,32 +306,40 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Step):
 		return m, m.src.request("step", func(id uint32) protocol.Message { return &protocol.Step{ID: id, N: 1} })
 	}
-	if m.showDetail {
-		return m.detailKey(msg)
-	}
+	// Keys that work everywhere, the detail view included (leaving it).
 	switch {
-	case key.Matches(msg, k.Views):
-		m.view = int(msg.String()[0] - '1')
-		return m, nil
-	case key.Matches(msg, k.NextView):
-		m.view = (m.view + 1) % viewCount
-		return m, nil
-	case key.Matches(msg, k.PrevView):
-		m.view = (m.view + viewCount - 1) % viewCount
-		return m, nil
-	case msg.String() == ":":
+	case key.Matches(msg, k.Views), key.Matches(msg, k.NextView), key.Matches(msg, k.PrevView):
+		closeDetail := m.leaveDetail()
+		switch {
+		case key.Matches(msg, k.Views):
+			m.view = int(msg.String()[0] - '1')
+		case key.Matches(msg, k.NextView):
+			m.view = (m.view + 1) % viewCount
+		default:
+			m.view = (m.view + viewCount - 1) % viewCount
+		}
+		return m, closeDetail
+	case key.Matches(msg, k.Palette):
 		return m, m.openPalette("")
-	case msg.String() == "r" && m.play == nil:
-		m.toggleRecording()
-		return m, nil
-	case key.Matches(msg, k.Spawn):
-		return m, m.openForm(true)
+	case key.Matches(msg, k.Open):
+		return m, m.openPalette("open ")
 	case key.Matches(msg, k.Filter):
+		closeDetail := m.leaveDetail()
 		m.view = viewEntities
 		m.filtering = true
 		m.filter.SetValue(m.query)
 		m.filter.CursorEnd()
-		return m, m.filter.Focus()
+		return m, tea.Batch(closeDetail, m.filter.Focus())
+	}
+	if m.showDetail {
+		return m.detailKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Record) && m.play == nil:
+		m.toggleRecording()
+		return m, nil
+	case key.Matches(msg, k.Spawn):
+		return m, m.openForm(true)
 	case key.Matches(msg, k.Back):
 		if m.view == viewEntities && m.arch != 0 { // back to the archetypes it came from
 			m.query, m.arch, m.offset, m.filterErr, m.view = "", 0, 0, "", viewArchetypes
@@ -665,8 +680,8 @@ func dur(ns int64) string {
 
 // openPalette opens the : command line with text already typed.
 func (m *model) openPalette(text string) tea.Cmd {
-	if m.readOnly {
-		m.setFlash("read-only agent: commands are off", true)
+	if m.readOnly && text != "open " {
+		m.setFlash("read-only agent: commands are off (o opens an entity)", true)
 		return nil
 	}
 	m.palette = true
@@ -687,6 +702,18 @@ func (m *model) paletteKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		words := splitWords(m.edit.Value())
 		if len(words) == 0 {
 			return m, nil
+		}
+		if words[0] == "open" { // the UI's own: open any entity by its handle
+			if len(words) != 2 {
+				m.setFlash("open: want an entity like 42v3", true)
+				return m, nil
+			}
+			e, err := protocol.ParseEntityID(words[1])
+			if err != nil || e == 0 {
+				m.setFlash(fmt.Sprintf("open: %q is not an entity like 42v3", words[1]), true)
+				return m, nil
+			}
+			return m, m.followEntity(e)
 		}
 		build, what, err := parseExec(words)
 		if err != nil {
