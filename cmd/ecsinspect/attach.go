@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/inspector"
+	"github.com/ecsinspect/ecsinspect/ui"
 )
 
 // runAttach opens the UI on a running game's agent.
@@ -29,12 +31,12 @@ func runAttach(args []string, out, errOut io.Writer) error {
 		return fmt.Errorf("one address, please; got %v", fs.Args())
 	}
 	// Fail fast with a clear message if nothing listens there.
-	c, _, err := connect(addr, *token, "ecsinspect "+version)
+	c, _, err := client.Connect(addr, *token, "ecsinspect "+client.Version)
 	if err != nil {
 		return err
 	}
 	c.Close()
-	return runTUI(addr, *token, errOut)
+	return ui.Run(addr, *token, errOut)
 }
 
 // reorder moves flags before positional arguments, so "attach ADDR --token

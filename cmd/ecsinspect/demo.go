@@ -7,11 +7,10 @@ import (
 	"os"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/ecsinspect/ecsinspect/cmd/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector"
+	"github.com/ecsinspect/ecsinspect/ui"
 )
 
 // demoWorld is the demo ecosystem as ecsinspect runs it.
@@ -105,21 +104,8 @@ func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error 
 		<-loopDone
 		return nil
 	}
-	err := runTUI(agent.Addr(), "", errOut)
+	err := ui.Run(agent.Addr(), "", errOut)
 	close(quit)
 	<-loopDone
-	return err
-}
-
-// runTUI attaches the terminal UI to an agent until the user quits.
-func runTUI(addr, token string, errOut io.Writer) error {
-	sess := newSession(addr, token)
-	m := newModel(sess, addr)
-	m.token = token
-	p := tea.NewProgram(m, tea.WithAltScreen())
-	sess.send = p.Send
-	go sess.run()
-	_, err := p.Run()
-	sess.close()
 	return err
 }

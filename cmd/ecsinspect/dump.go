@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -150,19 +151,19 @@ func (r *dumpResult) names(ids []uint16) []string {
 }
 
 func dumpLive(addr, token, query, entity string, limit int) (*dumpResult, error) {
-	o, err := dialOneShot(addr, token)
+	o, err := client.Dial(addr, token)
 	if err != nil {
 		return nil, err
 	}
-	defer o.close()
-	s, err := o.summary()
+	defer o.Close()
+	s, err := o.Summary()
 	if err != nil {
 		return nil, err
 	}
 	res := &dumpResult{Source: addr}
 	fromSummary(res, s)
 	if query != "" {
-		p, err := o.query(query, limit)
+		p, err := o.Query(query, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -173,7 +174,7 @@ func dumpLive(addr, token, query, entity string, limit int) (*dumpResult, error)
 		if err != nil {
 			return nil, err
 		}
-		d, err := o.entity(e)
+		d, err := o.Entity(e)
 		if err != nil {
 			return nil, err
 		}
@@ -285,7 +286,7 @@ func entityOf(d *protocol.Detail) *dumpEntity {
 }
 
 func printDump(out io.Writer, r *dumpResult) {
-	fmt.Fprintf(out, "%s  tick %d  entities %d  frame %s", r.Source, r.Tick, r.Entities, dur(r.FrameNs))
+	fmt.Fprintf(out, "%s  tick %d  entities %d  frame %s", r.Source, r.Tick, r.Entities, client.Duration(r.FrameNs))
 	if r.Paused {
 		fmt.Fprint(out, "  PAUSED")
 	}
@@ -306,7 +307,7 @@ func printDump(out io.Writer, r *dumpResult) {
 	if len(r.Systems) > 0 {
 		fmt.Fprintln(out, "\nsystems:")
 		for _, s := range r.Systems {
-			fmt.Fprintf(out, "  %-20s last %-10s mean %-10s max %-10s runs %d\n", s.Name, dur(s.LastNs), dur(s.MeanNs), dur(s.MaxNs), s.Runs)
+			fmt.Fprintf(out, "  %-20s last %-10s mean %-10s max %-10s runs %d\n", s.Name, client.Duration(s.LastNs), client.Duration(s.MeanNs), client.Duration(s.MaxNs), s.Runs)
 		}
 	}
 	printEntity := func(e dumpEntity) {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -34,65 +34,7 @@ func runDiff(args []string, from string, asJSON bool, out io.Writer) error {
 }
 
 func printDiff(out io.Writer, d *protocol.WorldDiff) {
-	for _, line := range diffLines(d, 20) {
+	for _, line := range client.DiffLines(d, 20) {
 		fmt.Fprintln(out, line)
 	}
-}
-
-// diffLines renders a diff as text, at most perList items per list.
-func diffLines(d *protocol.WorldDiff, perList int) []string {
-	lines := []string{fmt.Sprintf("tick %d → tick %d: %d spawned, %d despawned, %d changed", d.From, d.To, len(d.Spawned), len(d.Despawned), len(d.Changed))}
-	ents := func(label string, es []protocol.EntityID) {
-		if len(es) == 0 {
-			return
-		}
-		var b strings.Builder
-		for i, e := range es {
-			if i == perList {
-				fmt.Fprintf(&b, " … %d more", len(es)-i)
-				break
-			}
-			b.WriteString(" " + e.String())
-		}
-		lines = append(lines, fmt.Sprintf("%s (%d):%s", label, len(es), b.String()))
-	}
-	ents("spawned", d.Spawned)
-	ents("despawned", d.Despawned)
-	for _, a := range d.Archetypes {
-		lines = append(lines, fmt.Sprintf("archetype %d [%s]: %d → %d", a.ID, strings.Join(a.Components, " "), a.From, a.To))
-	}
-	for _, r := range d.Resources {
-		lines = append(lines, "resource "+changeText(r))
-	}
-	if len(d.Changed) > 0 {
-		lines = append(lines, fmt.Sprintf("changed (%d):", len(d.Changed)))
-	}
-	for i, e := range d.Changed {
-		if i == perList {
-			lines = append(lines, fmt.Sprintf("  … %d more", len(d.Changed)-i))
-			break
-		}
-		for _, c := range e.Components {
-			lines = append(lines, "  "+e.Entity.String()+" "+changeText(c))
-		}
-	}
-	return lines
-}
-
-func changeText(c protocol.ComponentChange) string {
-	switch {
-	case c.Added:
-		return c.Name + " added"
-	case c.Removed:
-		return c.Name + " removed"
-	}
-	parts := make([]string, 0, len(c.Fields))
-	for _, f := range c.Fields {
-		name := c.Name
-		if f.Path != "" {
-			name += "." + f.Path
-		}
-		parts = append(parts, fmt.Sprintf("%s %s → %s", name, f.Old, f.New))
-	}
-	return strings.Join(parts, ", ")
 }

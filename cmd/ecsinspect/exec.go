@@ -1,14 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
-	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/client"
 )
 
 const execUsage = `Usage: ecsinspect exec ADDR [--token T] COMMAND...
@@ -49,16 +47,16 @@ func runExec(args []string, out io.Writer) error {
 	if len(rest) < 2 {
 		return fmt.Errorf("want an address and a command\n\n%s", execUsage)
 	}
-	build, what, err := parseExec(rest[1:])
+	build, what, err := client.ParseCommand(rest[1:])
 	if err != nil {
 		return err
 	}
-	o, err := dialOneShot(rest[0], token)
+	o, err := client.Dial(rest[0], token)
 	if err != nil {
 		return err
 	}
-	defer o.close()
-	r, err := o.do(build)
+	defer o.Close()
+	r, err := o.Do(build)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -68,153 +66,4 @@ func runExec(args []string, out io.Writer) error {
 		fmt.Fprintln(out, what+": ok")
 	}
 	return nil
-}
-
-// parseExec turns a command line into a request.
-func parseExec(words []string) (func(uint32) protocol.Message, string, error) {
-	cmd, args := words[0], words[1:]
-	need := func(n int, form string) error {
-		if len(args) < n {
-			return fmt.Errorf("%s: want %s", cmd, form)
-		}
-		return nil
-	}
-	entity := func() (protocol.EntityID, error) {
-		e, err := protocol.ParseEntityID(args[0])
-		if err != nil {
-			return 0, fmt.Errorf("%s: %q is not an entity like 42v3", cmd, args[0])
-		}
-		return e, nil
-	}
-	switch cmd {
-	case "pause":
-		return func(id uint32) protocol.Message { return &protocol.Pause{ID: id} }, cmd, nil
-	case "resume":
-		return func(id uint32) protocol.Message { return &protocol.Resume{ID: id} }, cmd, nil
-	case "step":
-		n := uint64(1)
-		if len(args) > 0 {
-			var err error
-			if n, err = strconv.ParseUint(args[0], 10, 32); err != nil || n == 0 {
-				return nil, "", fmt.Errorf("step: %q is not a number of frames", args[0])
-			}
-		}
-		return func(id uint32) protocol.Message { return &protocol.Step{ID: id, N: uint32(n)} }, cmd, nil
-	case "set":
-		if err := need(2, "ENTITY Component.Field=VALUE"); err != nil {
-			return nil, "", err
-		}
-		e, err := entity()
-		if err != nil {
-			return nil, "", err
-		}
-		path, val, ok := strings.Cut(args[1], "=")
-		if !ok || path == "" {
-			return nil, "", fmt.Errorf("set: want Component.Field=VALUE, got %q", args[1])
-		}
-		v := parseInput(val)
-		return func(id uint32) protocol.Message { return &protocol.SetField{ID: id, Entity: e, Path: path, Value: v} }, "set " + path, nil
-	case "parent":
-		if err := need(2, "ENTITY PARENT (or none)"); err != nil {
-			return nil, "", err
-		}
-		e, err := entity()
-		if err != nil {
-			return nil, "", err
-		}
-		var p protocol.EntityID
-		if args[1] != "none" {
-			if p, err = protocol.ParseEntityID(args[1]); err != nil || p == 0 {
-				return nil, "", fmt.Errorf("parent: %q is not an entity like 7v1, or none", args[1])
-			}
-		}
-		return func(id uint32) protocol.Message { return &protocol.SetParent{ID: id, Entity: e, Parent: p} }, "parent", nil
-	case "add", "remove":
-		if err := need(2, "ENTITY COMPONENT"); err != nil {
-			return nil, "", err
-		}
-		e, err := entity()
-		if err != nil {
-			return nil, "", err
-		}
-		cv, err := parseComponent(args[1])
-		if err != nil {
-			return nil, "", err
-		}
-		if cmd == "remove" {
-			return func(id uint32) protocol.Message {
-				return &protocol.RemoveComponent{ID: id, Entity: e, Component: cv.Component}
-			}, "remove " + cv.Component, nil
-		}
-		return func(id uint32) protocol.Message {
-			return &protocol.AddComponent{ID: id, Entity: e, Component: cv.Component, Value: cv.Value}
-		}, "add " + cv.Component, nil
-	case "despawn":
-		if err := need(1, "ENTITY [--recursive]"); err != nil {
-			return nil, "", err
-		}
-		e, err := entity()
-		if err != nil {
-			return nil, "", err
-		}
-		rec := len(args) > 1 && (args[1] == "--recursive" || args[1] == "-recursive")
-		return func(id uint32) protocol.Message { return &protocol.Despawn{ID: id, Entity: e, Recursive: rec} }, "despawn", nil
-	case "spawn":
-		var comps []protocol.ComponentValue
-		for _, a := range args {
-			cv, err := parseComponent(a)
-			if err != nil {
-				return nil, "", err
-			}
-			comps = append(comps, cv)
-		}
-		return func(id uint32) protocol.Message { return &protocol.Spawn{ID: id, Components: comps} }, "spawn", nil
-	}
-	return nil, "", fmt.Errorf("unknown command %q\n\n%s", cmd, execUsage)
-}
-
-// parseComponent reads NAME or NAME={json fields}.
-func parseComponent(s string) (protocol.ComponentValue, error) {
-	name, fields, hasFields := strings.Cut(s, "=")
-	cv := protocol.ComponentValue{Component: name}
-	if !hasFields {
-		return cv, nil
-	}
-	var m map[string]any
-	dec := json.NewDecoder(strings.NewReader(fields))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil {
-		return cv, fmt.Errorf("%s: the fields are not a JSON object like {\"X\":1}: %v", name, err)
-	}
-	cv.Value = jsonValue(m)
-	return cv, nil
-}
-
-// jsonValue turns decoded JSON into a wire value.
-func jsonValue(x any) protocol.Value {
-	switch v := x.(type) {
-	case map[string]any:
-		fields := make([]protocol.Field, 0, len(v))
-		for k, e := range v {
-			fields = append(fields, protocol.Field{Name: k, Value: jsonValue(e)})
-		}
-		return protocol.MapValue(fields...)
-	case []any:
-		items := make([]protocol.Value, len(v))
-		for i, e := range v {
-			items[i] = jsonValue(e)
-		}
-		return protocol.ListValue(items...)
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return protocol.IntValue(i)
-		}
-		f, _ := v.Float64()
-		return protocol.FloatValue(f)
-	case string:
-		return protocol.StringValue(v)
-	case bool:
-		return protocol.BoolValue(v)
-	}
-	return protocol.Nil()
 }

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/ecsinspect/ecsinspect/protocol"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/protocol"
 
 	"github.com/ecsinspect/ecsinspect/inspector"
 )
@@ -66,17 +68,17 @@ func TestExecAndDump(t *testing.T) {
 		t.Fatalf("step on a running game should be refused: %d %s", code, errs)
 	}
 	// A pause lasts while its client stays: hold one, then step.
-	holder, err := dialOneShot(addr, "")
+	holder, err := client.Dial(addr, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := holder.do(func(id uint32) protocol.Message { return &protocol.Pause{ID: id} }); err != nil {
+	if _, err := holder.Do(func(id uint32) protocol.Message { return &protocol.Pause{ID: id} }); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, errs := cli("exec", addr, "step", "2"); code != 0 {
 		t.Fatalf("step: %s", errs)
 	}
-	holder.close()
+	holder.Close()
 	code, out, _ = cli("exec", addr, "spawn", `Position={"X":1,"Y":2}`, "Velocity")
 	if code != 0 || !strings.Contains(out, "v") {
 		t.Errorf("spawn: %d %q", code, out)
@@ -147,12 +149,12 @@ func TestRecordCommand(t *testing.T) {
 func waitRunning(t *testing.T, addr string) {
 	t.Helper()
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		o, err := dialOneShot(addr, "")
+		o, err := client.Dial(addr, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := o.summary()
-		o.close()
+		s, err := o.Summary()
+		o.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,4 +163,24 @@ func waitRunning(t *testing.T, addr string) {
 		}
 	}
 	t.Fatal("the game stayed paused")
+}
+
+// recordDemo records the demo for a moment and returns the file.
+func recordDemo(t *testing.T) string {
+	_, agent, on := liveDemo(t)
+	path := filepath.Join(t.TempDir(), "run.ecsrec")
+	var rec *inspector.Recorder
+	on(func() {
+		var err error
+		if rec, err = agent.Record(path, 50); err != nil {
+			t.Fatal(err)
+		}
+	})
+	time.Sleep(300 * time.Millisecond)
+	on(func() {
+		if err := rec.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	return path
 }

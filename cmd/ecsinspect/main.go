@@ -7,10 +7,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-)
+	"syscall"
 
-// version is the release this binary reports with --version.
-const version = "0.1.0-dev"
+	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/ui"
+)
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -23,11 +24,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "--version", "-version", "version":
-		fmt.Fprintln(stdout, "ecsinspect", version)
+		fmt.Fprintln(stdout, "ecsinspect", client.Version)
 		return 0
 	case "demo":
 		stop := make(chan os.Signal, 1)
-		signal.Notify(stop, os.Interrupt)
+		signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
 		defer signal.Stop(stop)
 		err := runDemo(args[1:], stdout, stderr, stop)
 		if errors.Is(err, flag.ErrHelp) {
@@ -53,14 +54,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "Usage: ecsinspect open FILE.ecsrec\n\nReviews a recording or a snapshot: every view at any recorded tick.\nKeys: [ ] frames, { } keyframes, g G start and end, t go to a tick,\nc twice compares two ticks; the rest as in attach.")
 			return 0
 		}
-		if err := runOpen(args[1:]); err != nil {
+		if err := ui.Open(args[1:]); err != nil {
 			fmt.Fprintln(stderr, "ecsinspect open:", err)
 			return 1
 		}
 		return 0
 	case "record":
 		stop := make(chan os.Signal, 1)
-		signal.Notify(stop, os.Interrupt)
+		signal.Notify(stop, os.Interrupt, syscall.SIGTERM) // either closes the file whole
 		defer signal.Stop(stop)
 		err := runRecord(args[1:], stdout, stop)
 		if errors.Is(err, flag.ErrHelp) {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/ecsinspect/ecsinspect/client"
 )
 
 const recordUsage = `Usage: ecsinspect record ADDR -o FILE.ecsrec [--duration D] [--hz H] [--token T]
@@ -36,7 +38,7 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 	if *hz < 0 {
 		return fmt.Errorf("--hz %v: want 0 (every frame) or more", *hz)
 	}
-	r, err := startRecording(fs.Arg(0), *token, *path, *hz)
+	r, err := client.StartRecording(fs.Arg(0), *token, *path, *hz)
 	if err != nil {
 		return err
 	}
@@ -52,8 +54,8 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 		if final {
 			end = "\n"
 		}
-		frames, bytes, tick := r.progress()
-		fmt.Fprintf(out, "recording %s: %d frames to tick %d, %s, %s%s", *path, frames, tick, sizeOf(int(bytes)), time.Since(start).Round(100*time.Millisecond), end)
+		frames, bytes, tick := r.Progress()
+		fmt.Fprintf(out, "recording %s: %d frames to tick %d, %s, %s%s", *path, frames, tick, client.Size(int(bytes)), time.Since(start).Round(100*time.Millisecond), end)
 	}
 	for {
 		select {
@@ -63,11 +65,11 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 		case <-progress.C:
 			show(false)
 		case <-deadline:
-			err := r.stop()
+			err := r.Stop()
 			show(true)
 			return err
 		case <-stop:
-			err := r.stop()
+			err := r.Stop()
 			show(true)
 			return err
 		}

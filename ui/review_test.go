@@ -1,4 +1,4 @@
-package main
+package ui
 
 import (
 	"os"
@@ -121,9 +121,9 @@ func TestReviewARecording(t *testing.T) {
 func TestOpenErrors(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.ecsrec")
 	_ = os.WriteFile(bad, []byte("not a recording"), 0o644)
-	for _, args := range [][]string{{"open"}, {"open", bad}, {"open", filepath.Join(t.TempDir(), "missing.ecsrec")}} {
-		if code, _, errs := cli(args...); code == 0 || errs == "" {
-			t.Errorf("%v: exit %d, %q", args, code, errs)
+	for _, args := range [][]string{{}, {bad}, {filepath.Join(t.TempDir(), "missing.ecsrec")}} {
+		if err := Open(args); err == nil {
+			t.Errorf("open %v: no error", args)
 		}
 	}
 	// A file cut short still opens, saying so.

@@ -1,4 +1,4 @@
-package main
+package ui
 
 import (
 	"os"
@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -193,7 +194,7 @@ func TestUIPaletteRunsExecCommands(t *testing.T) {
 }
 
 func TestSplitWords(t *testing.T) {
-	got := splitWords(`add 42v3 'Health={"HP": 10}'  spawn "a b"`)
+	got := client.SplitWords(`add 42v3 'Health={"HP": 10}'  spawn "a b"`)
 	want := []string{"add", "42v3", `Health={"HP": 10}`, "spawn", "a b"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("splitWords = %q", got)
@@ -287,12 +288,12 @@ func TestUISpawnAndAddForms(t *testing.T) {
 	h.waitFor("add Fleeing to " + id.String() + ": ok")
 	h.waitFor("From = " + id.String())
 
-	one, err := dialOneShot(h.agent.Addr(), "")
+	one, err := client.Dial(h.agent.Addr(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer one.close()
-	d, err := one.entity(id)
+	defer one.Close()
+	d, err := one.Entity(id)
 	if err != nil {
 		t.Fatal(err)
 	}

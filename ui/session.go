@@ -1,15 +1,13 @@
-package main
+package ui
 
 import (
 	"errors"
-	"fmt"
-	"net"
-	"strings"
 	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -120,28 +118,7 @@ func (s *session) writeLoop() {
 	}
 }
 
-// dial connects to "host:port" or "unix:/path".
-func dial(addr string, timeout time.Duration) (net.Conn, error) {
-	if path, ok := strings.CutPrefix(addr, "unix:"); ok {
-		return net.DialTimeout("unix", path, timeout)
-	}
-	return net.DialTimeout("tcp", addr, timeout)
-}
-
 // connect dials and does the handshake once.
-func connect(addr, token, client string) (*protocol.Conn, *protocol.Welcome, error) {
-	nc, err := dial(addr, 3*time.Second)
-	if err != nil {
-		return nil, nil, fmt.Errorf("cannot reach an agent at %s: %w", addr, err)
-	}
-	c := protocol.NewConn(nc)
-	w, err := protocol.ClientHandshake(c, protocol.Hello{Client: client, Token: token}, 5*time.Second)
-	if err != nil {
-		nc.Close()
-		return nil, nil, err
-	}
-	return c, w, nil
-}
 
 // run keeps the session connected until close.
 func (s *session) run() {
@@ -153,7 +130,7 @@ func (s *session) run() {
 			return
 		default:
 		}
-		c, w, err := connect(s.addr, s.token, "ecsinspect "+version)
+		c, w, err := client.Connect(s.addr, s.token, "ecsinspect "+client.Version)
 		if err != nil {
 			attempt++
 			s.send(connMsg{state: stateReconnecting, err: err, attempt: attempt})

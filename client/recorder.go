@@ -1,4 +1,4 @@
-package main
+package client
 
 import (
 	"errors"
@@ -11,13 +11,13 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// liveRecorder records a running game from outside, over a connection of
+// Recorder records a running game from outside, over a connection of
 // its own: a `world` subscription whose frames (every entity and value,
 // keyframes and deltas, coded by the agent) go to the file as they
 // arrive. `ecsinspect record` and the UI's r both use it.
-type liveRecorder struct {
-	path string
-	o    *oneShot
+type Recorder struct {
+	Path string // the file
+	o    *OneShot
 	w    *protocol.RecordWriter
 	done chan error
 
@@ -27,34 +27,34 @@ type liveRecorder struct {
 	last   uint64
 }
 
-// startRecording connects to addr and records to path at hz frames per
+// StartRecording connects to addr and records to path at hz frames per
 // second (every frame the game runs when 0).
-func startRecording(addr, token, path string, hz float64) (*liveRecorder, error) {
-	o, err := dialOneShot(addr, token)
+func StartRecording(addr, token, path string, hz float64) (*Recorder, error) {
+	o, err := Dial(addr, token)
 	if err != nil {
 		return nil, err
 	}
-	w, err := protocol.CreateRecording(path, protocol.RecordingHeader{Game: o.game, Hz: hz})
+	w, err := protocol.CreateRecording(path, protocol.RecordingHeader{Game: o.Game, Hz: hz})
 	if err != nil {
-		o.close()
+		o.Close()
 		return nil, err
 	}
-	if err := o.c.Send(&protocol.Subscribe{ID: 1, What: protocol.SubWorld, Hz: hz}); err != nil {
-		o.close()
+	if err := o.Conn.Send(&protocol.Subscribe{ID: 1, What: protocol.SubWorld, Hz: hz}); err != nil {
+		o.Close()
 		_ = w.Close()
 		return nil, err
 	}
-	r := &liveRecorder{path: path, o: o, w: w, done: make(chan error, 1)}
+	r := &Recorder{Path: path, o: o, w: w, done: make(chan error, 1)}
 	go r.run()
 	return r, nil
 }
 
-func (r *liveRecorder) run() {
-	_ = r.o.c.SetReadDeadline(time.Time{})
+func (r *Recorder) run() {
+	_ = r.o.Conn.SetReadDeadline(time.Time{})
 	idle := time.AfterFunc(protocol.FlushEvery, r.flush)
 	defer idle.Stop()
 	for {
-		m, err := r.o.c.Receive()
+		m, err := r.o.Conn.Receive()
 		if err != nil {
 			if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
 				err = nil
@@ -87,13 +87,13 @@ func (r *liveRecorder) run() {
 }
 
 // flush pushes written frames to disk when none came for a while.
-func (r *liveRecorder) flush() {
+func (r *Recorder) flush() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	_ = r.w.Flush()
 }
 
-func (r *liveRecorder) finish(err error) {
+func (r *Recorder) finish(err error) {
 	r.mu.Lock()
 	cerr := r.w.Close()
 	r.mu.Unlock()
@@ -103,18 +103,18 @@ func (r *liveRecorder) finish(err error) {
 	r.done <- err
 }
 
-// progress reports frames and bytes written and the last tick.
-func (r *liveRecorder) progress() (frames int, bytes int64, tick uint64) {
+// Progress reports frames and bytes written and the last tick.
+func (r *Recorder) Progress() (frames int, bytes int64, tick uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.frames, r.bytes, r.last
 }
 
 // Done yields the outcome once the recording has ended by itself.
-func (r *liveRecorder) Done() <-chan error { return r.done }
+func (r *Recorder) Done() <-chan error { return r.done }
 
-// stop closes the connection and the file, whole.
-func (r *liveRecorder) stop() error {
-	r.o.close()
+// Stop closes the connection and the file, whole.
+func (r *Recorder) Stop() error {
+	r.o.Close()
 	return <-r.done
 }

@@ -1,4 +1,4 @@
-package main
+package ui
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -167,7 +168,7 @@ func (f *componentForm) values() ([]protocol.ComponentValue, error) {
 		if !ff.editable || strings.TrimSpace(ff.input.Value()) == "" {
 			continue // left at its zero value
 		}
-		v, err := typedInput(ff.kind, ff.input.Value())
+		v, err := client.TypedInput(ff.kind, ff.input.Value())
 		if err != nil {
 			if f.focus >= 0 && f.focus < len(f.fields) && f.fields[f.focus].editable {
 				f.fields[f.focus].input.Blur()

@@ -1,4 +1,4 @@
-package main
+package ui
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -82,8 +83,8 @@ type model struct {
 	palette     bool                // the : command line is open (uses edit)
 	form        *componentForm      // a or n: choosing components and typing their fields
 
-	rec   *liveRecorder // r: the recording running, or nil
-	token string        // the agent's token, for the recorder's own connection
+	rec   *client.Recorder // r: the recording running, or nil
+	token string           // the agent's token, for the recorder's own connection
 }
 
 func newModel(src source, addr string) *model {
@@ -651,31 +652,17 @@ func (m *model) statusBar() string {
 		state += " read-only"
 	}
 	if m.rec != nil {
-		frames, _, _ := m.rec.progress()
-		state += fmt.Sprintf(" ● REC %s (%d)", m.rec.path, frames)
+		frames, _, _ := m.rec.Progress()
+		state += fmt.Sprintf(" ● REC %s (%d)", m.rec.Path, frames)
 	}
 	parts := []string{state, m.addr}
 	if s := m.summary; s != nil {
-		parts = append(parts, fmt.Sprintf("tick %d", s.Tick), "frame "+dur(s.FrameNs), fmt.Sprintf("%d entities", s.Entities))
+		parts = append(parts, fmt.Sprintf("tick %d", s.Tick), "frame "+client.Duration(s.FrameNs), fmt.Sprintf("%d entities", s.Entities))
 		if s.Agent.Recording != "" {
 			parts = append(parts, "● REC "+s.Agent.Recording)
 		}
 	}
 	return m.styles.Status.Render(fit(" "+strings.Join(parts, " │ "), m.width))
-}
-
-// dur prints nanoseconds as people read them.
-func dur(ns int64) string {
-	d := time.Duration(ns)
-	switch {
-	case d >= time.Second:
-		return fmt.Sprintf("%.2fs", d.Seconds())
-	case d >= time.Millisecond:
-		return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
-	case d >= time.Microsecond:
-		return fmt.Sprintf("%.1fµs", float64(d)/float64(time.Microsecond))
-	}
-	return fmt.Sprintf("%dns", ns)
 }
 
 // openPalette opens the : command line with text already typed.
@@ -699,7 +686,7 @@ func (m *model) paletteKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.palette = false
 		m.edit.Blur()
 		m.edit.Prompt = "= "
-		words := splitWords(m.edit.Value())
+		words := client.SplitWords(m.edit.Value())
 		if len(words) == 0 {
 			return m, nil
 		}
@@ -715,7 +702,7 @@ func (m *model) paletteKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			}
 			return m, m.followEntity(e)
 		}
-		build, what, err := parseExec(words)
+		build, what, err := client.ParseCommand(words)
 		if err != nil {
 			m.setFlash(firstLine(err.Error()), true)
 			return m, nil
@@ -737,48 +724,14 @@ func firstLine(s string) string {
 	return line
 }
 
-// splitWords splits a command line on spaces, keeping 'quoted' and
-// "quoted" words (JSON values) whole.
-func splitWords(s string) []string {
-	var out []string
-	var cur strings.Builder
-	var quote rune
-	inWord := false
-	for _, r := range s {
-		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			} else {
-				cur.WriteRune(r)
-			}
-		case r == '\'' || (r == '"' && !inWord):
-			quote, inWord = r, true
-		case r == ' ' || r == '\t':
-			if inWord {
-				out = append(out, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteRune(r)
-			inWord = true
-		}
-	}
-	if inWord {
-		out = append(out, cur.String())
-	}
-	return out
-}
-
 // toggleRecording starts or stops recording the game (every entity and
 // value, every frame) to a file in the current directory, over a
 // connection of its own.
 func (m *model) toggleRecording() {
 	if m.rec != nil {
-		frames, _, _ := m.rec.progress()
-		path := m.rec.path
-		err := m.rec.stop()
+		frames, _, _ := m.rec.Progress()
+		path := m.rec.Path
+		err := m.rec.Stop()
 		m.rec = nil
 		if err != nil {
 			m.setFlash("recording: "+err.Error(), true)
@@ -792,7 +745,7 @@ func (m *model) toggleRecording() {
 		return
 	}
 	path := "ecsinspect-" + time.Now().Format("20060102-150405") + ".ecsrec"
-	r, err := startRecording(m.addr, m.token, path, 0)
+	r, err := client.StartRecording(m.addr, m.token, path, 0)
 	if err != nil {
 		m.setFlash("recording: "+err.Error(), true)
 		return

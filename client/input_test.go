@@ -1,10 +1,8 @@
-package main
+package client
 
 import (
 	"strings"
 	"testing"
-
-	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 func TestTypedInput(t *testing.T) {
@@ -22,7 +20,7 @@ func TestTypedInput(t *testing.T) {
 		{"string", `"quoted"`, `"quoted"`, ""},
 		{"string", "bare words", `"bare words"`, ""},
 	} {
-		v, err := typedInput(c.kind, c.in)
+		v, err := TypedInput(c.kind, c.in)
 		switch {
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
 			t.Errorf("%s %q: error %v, want one saying %q", c.kind, c.in, err, c.err)
@@ -30,23 +28,6 @@ func TestTypedInput(t *testing.T) {
 			t.Errorf("%s %q: %v", c.kind, c.in, err)
 		case c.err == "" && v.String() != c.want:
 			t.Errorf("%s %q = %s, want %s", c.kind, c.in, v, c.want)
-		}
-	}
-}
-
-func TestFieldAtFollowsNestedPaths(t *testing.T) {
-	m := newModel(nil, "x")
-	m.summary = &protocol.Summary{Components: []protocol.Component{{Short: "Body", Fields: []protocol.FieldSchema{
-		{Name: "Pos", Kind: "struct", Fields: []protocol.FieldSchema{{Name: "X", Kind: "float"}}},
-		{Name: "Slots", Kind: "array", Elem: &protocol.FieldSchema{Kind: "int"}},
-	}}}}
-	for path, want := range map[string]string{"Body.Pos.X": "float", "Body.Slots[2]": "int", "Body.Pos": "struct", "Body.Nope": "", "Other.X": ""} {
-		got := ""
-		if f := m.fieldAt(path); f != nil {
-			got = f.Kind
-		}
-		if got != want {
-			t.Errorf("fieldAt(%q) = %q, want %q", path, got, want)
 		}
 	}
 }

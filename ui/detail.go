@@ -1,13 +1,15 @@
-package main
+package ui
 
 import (
 	"fmt"
-	"github.com/charmbracelet/bubbles/key"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
+
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -266,9 +268,9 @@ func (m *model) editKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.editPath == "go to tick" {
 			return m.gotoTick(m.edit.Value())
 		}
-		path, v, e := m.editPath, parseInput(m.edit.Value()), m.detail.Entity
+		path, v, e := m.editPath, client.ParseInput(m.edit.Value()), m.detail.Entity
 		if f := m.fieldAt(path); f != nil && typedKinds[f.Kind] {
-			typed, err := typedInput(f.Kind, m.edit.Value())
+			typed, err := client.TypedInput(f.Kind, m.edit.Value())
 			if err != nil { // keep editing: nothing was sent
 				m.editing, m.editErr = true, err.Error()
 				return m, m.edit.Focus()

@@ -1,4 +1,4 @@
-package main
+package ui
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -107,25 +108,7 @@ func (m *model) compareTicks(a, b int) []string {
 	if err != nil {
 		return []string{"cannot rebuild frame " + strconv.Itoa(b+1) + ": " + err.Error()}
 	}
-	lines := diffLines(protocol.Diff(sa, sb), 5000)
+	lines := client.DiffLines(protocol.Diff(sa, sb), 5000)
 	lines[0] = m.styles.Header.Render(lines[0] + "  (j k scroll, any other key closes)")
 	return lines
-}
-
-// runOpen opens the UI on a recording.
-func runOpen(args []string) error {
-	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
-		return fmt.Errorf("want one .ecsrec file: ecsinspect open FILE.ecsrec")
-	}
-	p, err := openPlayer(args[0])
-	if err != nil {
-		return err
-	}
-	defer p.close()
-	m := newModel(p, args[0])
-	m.play = p
-	m.conn = connMsg{state: stateConnected}
-	prog := tea.NewProgram(m, tea.WithAltScreen())
-	_, err = prog.Run()
-	return err
 }

@@ -1,4 +1,4 @@
-package main
+package client
 
 import (
 	"fmt"
@@ -8,9 +8,9 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// parseInput reads what a person typed as a value when the field's type is
+// ParseInput reads what a person typed as a value when the field's type is
 // unknown: a number, true/false, an entity (42v3), or else a string.
-func parseInput(s string) protocol.Value {
+func ParseInput(s string) protocol.Value {
 	s = strings.TrimSpace(s)
 	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return protocol.IntValue(i)
@@ -30,9 +30,9 @@ func parseInput(s string) protocol.Value {
 	return protocol.StringValue(s)
 }
 
-// typedInput reads what a person typed for a field of a schema kind, or
+// TypedInput reads what a person typed for a field of a schema kind, or
 // says what the field wants; nothing is sent until it reads.
-func typedInput(kind, text string) (protocol.Value, error) {
+func TypedInput(kind, text string) (protocol.Value, error) {
 	s := strings.TrimSpace(text)
 	switch kind {
 	case "int":
@@ -73,37 +73,5 @@ func typedInput(kind, text string) (protocol.Value, error) {
 		}
 		return protocol.StringValue(text), nil
 	}
-	return parseInput(s), nil
-}
-
-// fieldAt finds the schema of a field path like "Position.X" or
-// "Stats.Scores[2]" among the summary's components, or nil.
-func (m *model) fieldAt(path string) *protocol.FieldSchema {
-	if m.summary == nil {
-		return nil
-	}
-	parts := strings.Split(path, ".")
-	var fs []protocol.FieldSchema
-	for _, c := range m.summary.Components {
-		if c.Short == parts[0] {
-			fs = c.Fields
-		}
-	}
-	var cur *protocol.FieldSchema
-	for _, p := range parts[1:] {
-		name, rest, indexed := strings.Cut(p, "[")
-		cur = field(fs, name)
-		if cur == nil {
-			return nil
-		}
-		for indexed { // each [i] steps into the element
-			if cur.Elem == nil {
-				return nil
-			}
-			cur = cur.Elem
-			_, rest, indexed = strings.Cut(rest, "[")
-		}
-		fs = cur.Fields
-	}
-	return cur
+	return ParseInput(s), nil
 }

@@ -1,4 +1,4 @@
-package main
+package ui
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -53,8 +54,8 @@ func (m *model) overview() []string {
 	}
 	lines := []string{
 		m.styles.Header.Render("World"),
-		fmt.Sprintf("  tick %-12d frame time %-10s %s", s.Tick, dur(s.FrameNs), state),
-		fmt.Sprintf("  entities %-10d archetypes %-6d components %-4d memory %s", s.Entities, len(s.Archetypes), len(s.Components), sizeOf(bytes)),
+		fmt.Sprintf("  tick %-12d frame time %-10s %s", s.Tick, client.Duration(s.FrameNs), state),
+		fmt.Sprintf("  entities %-10d archetypes %-6d components %-4d memory %s", s.Entities, len(s.Archetypes), len(s.Components), client.Size(bytes)),
 		"",
 		m.styles.Header.Render("Generations"),
 		fmt.Sprintf("  alive %-10d free slots %-10d retired slots %-8d highest index %d", s.Stats.Alive, s.Stats.Free, s.Stats.Retired, s.Stats.Slots-1),
@@ -69,24 +70,12 @@ func (m *model) overview() []string {
 	a := s.Agent
 	lines = append(lines, "",
 		m.styles.Header.Render("Agent"),
-		fmt.Sprintf("  clients %-8d sent %-12s frames sent %d", a.Clients, sizeOf(int(a.BytesSent)), a.FramesSent),
-		fmt.Sprintf("  coalesced %-6d dropped %-10d sync %s a frame", a.Coalesced, a.Dropped, dur(a.SyncNs)))
+		fmt.Sprintf("  clients %-8d sent %-12s frames sent %d", a.Clients, client.Size(int(a.BytesSent)), a.FramesSent),
+		fmt.Sprintf("  coalesced %-6d dropped %-10d sync %s a frame", a.Coalesced, a.Dropped, client.Duration(a.SyncNs)))
 	if a.Recording != "" {
 		lines = append(lines, "  recording to "+a.Recording)
 	}
 	return lines
-}
-
-func sizeOf(n int) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // window returns the slice of n lines around cursor that fits h rows.
@@ -122,7 +111,7 @@ func (m *model) archetypes() []string {
 		if set == "" {
 			set = "(no components)"
 		}
-		rows = append(rows, fmt.Sprintf("%5d %9d %10s  %s", a.ID, a.Len, sizeOf(a.Bytes), set))
+		rows = append(rows, fmt.Sprintf("%5d %9d %10s  %s", a.ID, a.Len, client.Size(a.Bytes), set))
 	}
 	return m.list(fmt.Sprintf("%5s %9s %10s  %s", "id", "entities", "memory", "components (enter lists them)"), rows, m.cursor[viewArchetypes])
 }
@@ -179,12 +168,12 @@ func (m *model) systems() []string {
 	var rows []string
 	if m.width < 110 { // narrow: fewer columns, so the access stays in view
 		for _, s := range sys {
-			rows = append(rows, fmt.Sprintf("%-14s %9s %9s  %s  %s", s.Name, dur(s.Last), dur(s.Mean), sparkline(s.Recent, 8), access(s)))
+			rows = append(rows, fmt.Sprintf("%-14s %9s %9s  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), sparkline(s.Recent, 8), access(s)))
 		}
 		return m.list(fmt.Sprintf("%-14s %9s %9s  %-8s  %s", "system", "last", "mean", "recent", "access"), rows, m.cursor[viewSystems])
 	}
 	for _, s := range sys {
-		rows = append(rows, fmt.Sprintf("%-16s %9s %9s %9s %8d  %s  %s", s.Name, dur(s.Last), dur(s.Mean), dur(s.Max), s.Count,
+		rows = append(rows, fmt.Sprintf("%-16s %9s %9s %9s %8d  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), client.Duration(s.Max), s.Count,
 			sparkline(s.Recent, 24), access(s)))
 	}
 	return m.list(fmt.Sprintf("%-16s %9s %9s %9s %8s  %-24s  %s", "system", "last", "mean", "max", "runs", "recent", "access"), rows, m.cursor[viewSystems])

@@ -1,0 +1,114 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// OneShot is a short-lived connection for the headless commands: ask, wait
+// for the answer, leave.
+type OneShot struct {
+	Conn *protocol.Conn
+	ID   uint32 // the last request id used
+	Game string // the game's name, from the handshake
+}
+
+// Dial connects to an agent for a few requests.
+func Dial(addr, token string) (*OneShot, error) {
+	c, w, err := Connect(addr, token, "ecsinspect "+Version)
+	if err != nil {
+		return nil, err
+	}
+	return &OneShot{Conn: c, ID: 100, Game: w.Game}, nil
+}
+
+// Close ends the connection.
+func (o *OneShot) Close() { o.Conn.Close() }
+
+// await reads until keep accepts a message, or the deadline passes.
+func (o *OneShot) Await(keep func(protocol.Message) bool) (protocol.Message, error) {
+	_ = o.Conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		m, err := o.Conn.Receive()
+		if err != nil {
+			return nil, fmt.Errorf("waiting for the agent: %w", err)
+		}
+		if keep(m) {
+			return m, nil
+		}
+	}
+}
+
+// do sends a command built with a fresh id and returns the agent's reply,
+// as an error if it refused.
+func (o *OneShot) Do(build func(id uint32) protocol.Message) (*protocol.Reply, error) {
+	o.ID++
+	id := o.ID
+	if err := o.Conn.Send(build(id)); err != nil {
+		return nil, err
+	}
+	m, err := o.Await(func(m protocol.Message) bool { r, ok := m.(*protocol.Reply); return ok && r.ID == id })
+	if err != nil {
+		return nil, err
+	}
+	r := m.(*protocol.Reply)
+	if !r.OK {
+		return r, errors.New(r.Message)
+	}
+	return r, nil
+}
+
+// summary fetches one full summary.
+func (o *OneShot) Summary() (*protocol.Summary, error) {
+	if err := o.Conn.Send(&protocol.Subscribe{ID: 1, What: protocol.SubSummary, Hz: 30}); err != nil {
+		return nil, err
+	}
+	m, err := o.Await(func(m protocol.Message) bool { _, ok := m.(*protocol.Summary); return ok })
+	if err != nil {
+		return nil, err
+	}
+	_ = o.Conn.Send(&protocol.Unsubscribe{ID: 2, Sub: 1})
+	return m.(*protocol.Summary), nil
+}
+
+// query fetches the first limit matches of expr.
+func (o *OneShot) Query(expr string, limit int) (*protocol.Page, error) {
+	o.ID++
+	id := o.ID
+	if err := o.Conn.Send(&protocol.Query{ID: id, Expr: expr, Limit: limit}); err != nil {
+		return nil, err
+	}
+	m, err := o.Await(func(m protocol.Message) bool {
+		switch m := m.(type) {
+		case *protocol.Page:
+			return m.Sub == id
+		case *protocol.Reply:
+			return m.ID == id
+		}
+		return false
+	})
+	if err != nil {
+		return nil, err
+	}
+	if r, ok := m.(*protocol.Reply); ok {
+		return nil, errors.New(r.Message)
+	}
+	return m.(*protocol.Page), nil
+}
+
+// entity fetches one entity's detail.
+func (o *OneShot) Entity(e protocol.EntityID) (*protocol.Detail, error) {
+	o.ID++
+	id := o.ID
+	if err := o.Conn.Send(&protocol.GetEntity{ID: id, Entity: e}); err != nil {
+		return nil, err
+	}
+	m, err := o.Await(func(m protocol.Message) bool { d, ok := m.(*protocol.Detail); return ok && d.Sub == id })
+	if err != nil {
+		return nil, err
+	}
+	return m.(*protocol.Detail), nil
+}

@@ -1,0 +1,94 @@
+package client
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// Size prints a byte count as people read it.
+func Size(n int) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// Duration prints nanoseconds as people read them.
+func Duration(ns int64) string {
+	d := time.Duration(ns)
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
+	case d >= time.Microsecond:
+		return fmt.Sprintf("%.1fµs", float64(d)/float64(time.Microsecond))
+	}
+	return fmt.Sprintf("%dns", ns)
+}
+
+// DiffLines renders a diff as text, at most perList items per list.
+func DiffLines(d *protocol.WorldDiff, perList int) []string {
+	lines := []string{fmt.Sprintf("tick %d → tick %d: %d spawned, %d despawned, %d changed", d.From, d.To, len(d.Spawned), len(d.Despawned), len(d.Changed))}
+	ents := func(label string, es []protocol.EntityID) {
+		if len(es) == 0 {
+			return
+		}
+		var b strings.Builder
+		for i, e := range es {
+			if i == perList {
+				fmt.Fprintf(&b, " … %d more", len(es)-i)
+				break
+			}
+			b.WriteString(" " + e.String())
+		}
+		lines = append(lines, fmt.Sprintf("%s (%d):%s", label, len(es), b.String()))
+	}
+	ents("spawned", d.Spawned)
+	ents("despawned", d.Despawned)
+	for _, a := range d.Archetypes {
+		lines = append(lines, fmt.Sprintf("archetype %d [%s]: %d → %d", a.ID, strings.Join(a.Components, " "), a.From, a.To))
+	}
+	for _, r := range d.Resources {
+		lines = append(lines, "resource "+changeText(r))
+	}
+	if len(d.Changed) > 0 {
+		lines = append(lines, fmt.Sprintf("changed (%d):", len(d.Changed)))
+	}
+	for i, e := range d.Changed {
+		if i == perList {
+			lines = append(lines, fmt.Sprintf("  … %d more", len(d.Changed)-i))
+			break
+		}
+		for _, c := range e.Components {
+			lines = append(lines, "  "+e.Entity.String()+" "+changeText(c))
+		}
+	}
+	return lines
+}
+
+func changeText(c protocol.ComponentChange) string {
+	switch {
+	case c.Added:
+		return c.Name + " added"
+	case c.Removed:
+		return c.Name + " removed"
+	}
+	parts := make([]string, 0, len(c.Fields))
+	for _, f := range c.Fields {
+		name := c.Name
+		if f.Path != "" {
+			name += "." + f.Path
+		}
+		parts = append(parts, fmt.Sprintf("%s %s → %s", name, f.Old, f.New))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,20 @@
+package ui
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestUIImportsNoKernel: the UI knows games only through the protocol.
+func TestUIImportsNoKernel(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "github.com/ecsinspect/ecsinspect/ecs" || dep == "github.com/ecsinspect/ecsinspect/inspector" {
+			t.Errorf("the ui package depends on %s", dep)
+		}
+	}
+}
