@@ -12,6 +12,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector"
+	"github.com/ecsinspect/ecsinspect/internal/testgame"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -126,7 +127,7 @@ func newGoldenUI(t *testing.T, width, height int) *goldenUI {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { agent.Close() })
-	gameLoop(t, 5*time.Millisecond, agent.Sync) // serves the agent, changes nothing
+	testgame.Loop(t, 5*time.Millisecond, agent.Sync) // serves the agent, changes nothing
 	sess := newSession(agent.Addr(), "")
 	m := newModel(sess, "127.0.0.1:7777") // the address shown: fixed for the goldens
 	tm := teatest.NewTestModel(t, viewProbe{m}, teatest.WithInitialTermSize(width, height))

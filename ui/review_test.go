@@ -6,32 +6,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/ecsinspect/ecsinspect/inspector"
+	"github.com/ecsinspect/ecsinspect/internal/testgame"
 )
-
-// recordDemo records the demo for a moment and returns the file.
-func recordDemo(t *testing.T) string {
-	_, agent, on := liveDemo(t)
-	path := filepath.Join(t.TempDir(), "run.ecsrec")
-	var rec *inspector.Recorder
-	on(func() {
-		var err error
-		if rec, err = agent.Record(path, 50); err != nil {
-			t.Fatal(err)
-		}
-	})
-	time.Sleep(300 * time.Millisecond)
-	on(func() {
-		if err := rec.Stop(); err != nil {
-			t.Fatal(err)
-		}
-	})
-	return path
-}
 
 // reviewModel opens a recording in the UI model, without a terminal.
 func reviewModel(t *testing.T, path string) *model {
@@ -74,7 +52,7 @@ func press(m *model, keys ...string) {
 }
 
 func TestReviewARecording(t *testing.T) {
-	path := recordDemo(t)
+	path := testgame.Record(t)
 	m := reviewModel(t, path)
 	p := m.play
 	last := len(p.rec.Frames) - 1
@@ -127,7 +105,7 @@ func TestOpenErrors(t *testing.T) {
 		}
 	}
 	// A file cut short still opens, saying so.
-	path := recordDemo(t)
+	path := testgame.Record(t)
 	b, _ := os.ReadFile(path)
 	cut := filepath.Join(t.TempDir(), "cut.ecsrec")
 	_ = os.WriteFile(cut, b[:len(b)-30], 0o644) // the index and the last frame's end gone

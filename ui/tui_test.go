@@ -13,7 +13,9 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/cmd/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/inspector"
+	"github.com/ecsinspect/ecsinspect/internal/testgame"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -29,13 +31,13 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, width, height int) *harness {
-	d := newDemoWorld(2000, 3)
-	agent := inspector.New(d.w, inspector.Options{Addr: "127.0.0.1:0", Game: "ecosystem", Schedule: d.sched})
+	d := ecosystem.New(2000, 3)
+	agent := inspector.New(d.World, inspector.Options{Addr: "127.0.0.1:0", Game: "ecosystem", Schedule: d.Schedule})
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { agent.Close() }) // cleanups run last first: the agent closes after the game stops
-	gameLoop(t, 5*time.Millisecond, func() { d.step(); agent.Sync() })
+	testgame.Loop(t, 5*time.Millisecond, func() { d.Step(); agent.Sync() })
 	h := &harness{t: t, msgs: make(chan tea.Msg, 1024), agent: agent}
 	sess := newSession(agent.Addr(), "")
 	sess.send = func(m tea.Msg) { h.msgs <- m }

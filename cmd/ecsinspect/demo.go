@@ -13,21 +13,6 @@ import (
 	"github.com/ecsinspect/ecsinspect/ui"
 )
 
-// demoWorld is the demo ecosystem as ecsinspect runs it.
-type demoWorld struct {
-	*ecosystem.Sim
-	w     *ecs.World
-	sched *ecs.Schedule
-}
-
-func newDemoWorld(n int, seed uint64) *demoWorld {
-	sim := ecosystem.New(n, seed)
-	return &demoWorld{Sim: sim, w: sim.World, sched: sim.Schedule}
-}
-
-// step runs one frame.
-func (d *demoWorld) step() { d.Step() }
-
 func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(out)
@@ -50,9 +35,9 @@ func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error 
 	if *hz <= 0 || *hz > 1000 {
 		return fmt.Errorf("--hz %v: want more than 0, at most 1000", *hz)
 	}
-	d := newDemoWorld(*entities, *seed)
+	d := ecosystem.New(*entities, *seed)
 	d.Dt = float32(1 / *hz)
-	agent := inspector.New(d.w, inspector.Options{Addr: *listen, Game: "ecosystem", Schedule: d.sched})
+	agent := inspector.New(d.World, inspector.Options{Addr: *listen, Game: "ecosystem", Schedule: d.Schedule})
 	if err := agent.Start(); err != nil {
 		return err
 	}
@@ -62,9 +47,9 @@ func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error 
 	loopDone := make(chan struct{})
 	status := func(frame int, busy time.Duration, n int) {
 		if *headless {
-			st := ecs.Resource[ecosystem.Stats](d.w)
+			st := ecs.Resource[ecosystem.Stats](d.World)
 			fmt.Fprintf(out, "tick %-7d entities %-8d herbivores %-7d predators %-6d births %-7d deaths %-7d eaten %-6d frame %v  agent %s\n",
-				frame, d.w.Len(), st.Herbivores, st.Predators, st.Births, st.Deaths, st.Eaten, (busy / time.Duration(max(n, 1))).Round(time.Microsecond), agent.Addr())
+				frame, d.World.Len(), st.Herbivores, st.Predators, st.Births, st.Deaths, st.Eaten, (busy / time.Duration(max(n, 1))).Round(time.Microsecond), agent.Addr())
 		}
 	}
 	if *headless {
@@ -84,7 +69,7 @@ func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error 
 			case <-ticker.C:
 			}
 			start := time.Now()
-			d.step()
+			d.Step()
 			agent.Sync()
 			busy += time.Since(start)
 			frame++

@@ -184,14 +184,11 @@ func dumpLive(addr, token, query, entity string, limit int) (*dumpResult, error)
 }
 
 func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpResult, error) {
-	rec, err := protocol.OpenRecording(path)
+	rec, err := openFrames(path)
 	if err != nil {
 		return nil, err
 	}
 	defer rec.Close()
-	if len(rec.Frames) == 0 {
-		return nil, fmt.Errorf("%s holds no frames", path)
-	}
 	res := &dumpResult{Source: path, Frames: len(rec.Frames)}
 	if rec.Truncated {
 		res.Note = rec.Note
@@ -231,16 +228,26 @@ func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpRe
 	return res, nil
 }
 
-// diffFile compares the states of a recording at two ticks.
-func diffFile(path string, t1, t2 uint64) (*protocol.WorldDiff, error) {
+// openFrames opens a recording that holds at least one frame.
+func openFrames(path string) (*protocol.Recording, error) {
 	rec, err := protocol.OpenRecording(path)
 	if err != nil {
 		return nil, err
 	}
-	defer rec.Close()
 	if len(rec.Frames) == 0 {
+		rec.Close()
 		return nil, fmt.Errorf("%s holds no frames", path)
 	}
+	return rec, nil
+}
+
+// diffFile compares the states of a recording at two ticks.
+func diffFile(path string, t1, t2 uint64) (*protocol.WorldDiff, error) {
+	rec, err := openFrames(path)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Close()
 	a, _, err := protocol.NewReplay(rec).AtTick(t1)
 	if err != nil {
 		return nil, err

@@ -9,24 +9,20 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/cmd/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/internal/testgame"
 	"github.com/ecsinspect/ecsinspect/protocol"
 
 	"github.com/ecsinspect/ecsinspect/inspector"
 )
 
 // liveDemo runs the demo world with an agent for the headless commands.
-var d0 = newDemoWorld(100, 1) // for the count of systems
-
 func liveDemo(t *testing.T) (string, *inspector.Agent, func(func())) {
-	d := newDemoWorld(1000, 5)
-	agent := inspector.New(d.w, inspector.Options{Addr: "127.0.0.1:0", Game: "ecosystem", Schedule: d.sched})
-	if err := agent.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { agent.Close() }) // after the loop has stopped: cleanups run last first
-	onGame := gameLoop(t, 2*time.Millisecond, func() { d.step(); agent.Sync() })
-	return agent.Addr(), agent, onGame
+	return testgame.Live(t, 1000, 5)
 }
+
+// systemsOfTheDemo is how many systems the demo schedules.
+var systemsOfTheDemo = len(ecosystem.New(100, 1).Schedule.Systems())
 
 func cli(args ...string) (int, string, string) {
 	var out, errs bytes.Buffer
@@ -53,7 +49,7 @@ func TestExecAndDump(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("dump --json is not JSON: %v\n%s", err, out)
 	}
-	if res.Entities == 0 || len(res.Archetypes) == 0 || len(res.Systems) != len(d0.Schedule.Systems()) {
+	if res.Entities == 0 || len(res.Archetypes) == 0 || len(res.Systems) != systemsOfTheDemo {
 		t.Errorf("dump = %+v", res)
 	}
 	f, _ := res.Entity.Components["Fleeing"].(map[string]any)
@@ -105,7 +101,7 @@ func TestExecAndDump(t *testing.T) {
 }
 
 func TestDumpRecording(t *testing.T) {
-	path := recordDemo(t)
+	path := testgame.Record(t)
 	code, out, errs := cli("dump", path, "--json", "--entity", "1v1")
 	if code != 0 {
 		t.Fatalf("dump file: %s", errs)
@@ -163,24 +159,4 @@ func waitRunning(t *testing.T, addr string) {
 		}
 	}
 	t.Fatal("the game stayed paused")
-}
-
-// recordDemo records the demo for a moment and returns the file.
-func recordDemo(t *testing.T) string {
-	_, agent, on := liveDemo(t)
-	path := filepath.Join(t.TempDir(), "run.ecsrec")
-	var rec *inspector.Recorder
-	on(func() {
-		var err error
-		if rec, err = agent.Record(path, 50); err != nil {
-			t.Fatal(err)
-		}
-	})
-	time.Sleep(300 * time.Millisecond)
-	on(func() {
-		if err := rec.Stop(); err != nil {
-			t.Fatal(err)
-		}
-	})
-	return path
 }
