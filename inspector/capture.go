@@ -47,7 +47,7 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 		}
 	case protocol.SubPage:
 		if m.Archetype == 0 {
-			q, err := compileQuery(a.w, a.componentSchemas(), m.Query, 0)
+			q, err := compileQuery(a.w, a.componentSchemas(), m.Query, m.Sort, 0)
 			if err != nil {
 				return err
 			}

@@ -46,7 +46,7 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 		delete(c.subs, m.Sub)
 		ok()
 	case *protocol.Query:
-		q, err := compileQuery(a.w, a.componentSchemas(), m.Expr, a.lastFrameTick)
+		q, err := compileQuery(a.w, a.componentSchemas(), m.Expr, m.Sort, a.lastFrameTick)
 		if err != nil {
 			fail(protocol.ErrBadQuery, err.Error())
 			return

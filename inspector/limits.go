@@ -84,6 +84,12 @@ func checkRequest(m protocol.Message, readOnly bool) *requestError {
 			if m.Archetype > 0 && m.Query != "" {
 				return refuse(protocol.ErrBadValue, "a page lists a query (q) or an archetype (arch), not both")
 			}
+			if m.Archetype > 0 && m.Sort != "" {
+				return refuse(protocol.ErrBadValue, "a page sorts a query (q), not an archetype: list the archetype's components as the query")
+			}
+			if err := checkText("s", m.Sort); err != nil {
+				return err
+			}
 			return checkQuery(m.Query)
 		case protocol.SubEvents:
 			if m.Sample < 0 || m.Sample > MaxEventSample {
@@ -94,6 +100,9 @@ func checkRequest(m protocol.Message, readOnly bool) *requestError {
 		}
 	case *protocol.Query:
 		if err := checkWindow(m.Offset, m.Limit); err != nil {
+			return err
+		}
+		if err := checkText("s", m.Sort); err != nil {
 			return err
 		}
 		return checkQuery(m.Expr)

@@ -12,6 +12,32 @@ type compiledQuery struct {
 	filter  ecs.Filter        // the kernel's tests; Match runs preds live
 	preds   []fieldPred       // field tests, on a component's value
 	columns []ecs.ComponentID // the page's columns: named components, in order
+	sort    *sortSpec         // the page's order, or nil for the world's
+}
+
+// sortSpec is a page's sort: the key and where it sits in Go values.
+type sortSpec struct {
+	key   *protocol.SortKey
+	comp  ecs.ComponentID
+	steps []pathStep // nil: the value is converted whole (ChildOf)
+}
+
+// of returns the sort field of one Go value of the component.
+func (s *sortSpec) of(v reflect.Value) (protocol.Value, bool) {
+	if s.steps == nil {
+		return s.key.Of(toValue(v))
+	}
+	for _, st := range s.steps {
+		if st.index >= 0 {
+			if st.index >= v.Len() {
+				return protocol.Nil(), false
+			}
+			v = v.Index(st.index)
+		} else {
+			v = v.Field(st.field)
+		}
+	}
+	return toValue(v), true
 }
 
 // fieldPred is one field test of a query, on a value of component comp.
@@ -25,10 +51,23 @@ type fieldPred struct {
 // the same live and offline), and turns it into the kernel's filter and
 // field tests on Go values. since is the change tick that changed() and
 // added() compare with.
-func compileQuery(w *ecs.World, schemas []protocol.Component, expr string, since uint32) (*compiledQuery, error) {
+func compileQuery(w *ecs.World, schemas []protocol.Component, expr, sortBy string, since uint32) (*compiledQuery, error) {
 	pq, err := protocol.CompileQuery(expr, schemas)
 	if err != nil {
 		return nil, err
+	}
+	var sort *sortSpec
+	if sortBy != "" {
+		key, err := protocol.CompileSort(sortBy, schemas)
+		if err != nil {
+			return nil, err
+		}
+		comp := ecs.ComponentID(key.Field.Component)
+		steps, ok := reflectPath(w.Component(comp).Type, key.Field.Steps)
+		if !ok {
+			steps = nil
+		}
+		sort = &sortSpec{key: key, comp: comp, steps: steps}
 	}
 	ids := func(l []uint16) []ecs.ComponentID {
 		out := make([]ecs.ComponentID, len(l))
@@ -37,7 +76,7 @@ func compileQuery(w *ecs.World, schemas []protocol.Component, expr string, since
 		}
 		return out
 	}
-	q := &compiledQuery{columns: ids(pq.Columns)}
+	q := &compiledQuery{columns: ids(pq.Columns), sort: sort}
 	q.filter.Since = since
 	q.filter.With, q.filter.Without = ids(pq.With), ids(pq.Without)
 	q.filter.Changed, q.filter.Added = ids(pq.Changed), ids(pq.Added)

@@ -117,6 +117,42 @@ func TestQueryMeansTheSameLiveAndRecorded(t *testing.T) {
 			t.Errorf("%q matches nothing: the case tests nothing", c.q)
 		}
 	}
+	// Sorted pages: the agent sorts on a copy, the recording's reader on
+	// its state; the same order, ties in the world's order.
+	for _, c := range []struct{ q, sort string }{{"churnPos", "churnPos.Y"}, {"churnHP", "-churnHP.HP"}, {"caseSlots", "caseSlots.Count[1]"}, {"?churnMark churnPos", "-churnMark.N"}} {
+		q, err := compileQuery(agent.w, agent.componentSchemas(), c.q, c.sort, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qc, err := agent.copyQuery(1, q, 0, 100000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		live := qc.build()
+		off, err := st.QuerySorted(c.q, c.sort, 0, 0, 100000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if live.Total != off.Total || len(live.Rows) != len(off.Rows) || len(live.Rows) < 2 {
+			t.Fatalf("%q sorted by %s: live %d rows, recorded %d", c.q, c.sort, len(live.Rows), len(off.Rows))
+		}
+		for i := range live.Rows {
+			if live.Rows[i].Entity != off.Rows[i].Entity {
+				t.Fatalf("%q sorted by %s: row %d is %v live, %v recorded", c.q, c.sort, i, live.Rows[i].Entity, off.Rows[i].Entity)
+			}
+		}
+		key, _ := protocol.CompileSort(c.sort, st.Components())
+		for i := 1; i < len(off.Rows); i++ {
+			a, _ := key.Of(off.Rows[i-1].Values[slices.Index(off.Columns, key.Field.Component)])
+			b, _ := key.Of(off.Rows[i].Values[slices.Index(off.Columns, key.Field.Component)])
+			if key.Less(b, a) && !a.Equal(protocol.Nil()) && !b.Equal(protocol.Nil()) {
+				t.Fatalf("%q sorted by %s: row %d (%v) after row %d (%v)", c.q, c.sort, i, b, i-1, a)
+			}
+		}
+	}
+	if _, err := compileQuery(agent.w, agent.componentSchemas(), "churnPos", "churnPos.Z", 0); err == nil || !strings.Contains(err.Error(), "no field Z") {
+		t.Errorf("a sort by a missing field: %v", err)
+	}
 	page, err := st.Query("changed(churnPos)", 0, 0, 100)
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +174,7 @@ func TestQueryMeansTheSameLiveAndRecorded(t *testing.T) {
 
 // liveQuery evaluates a query the way the agent answers a Query request.
 func liveQuery(a *Agent, expr string) ([]protocol.EntityID, error) {
-	q, err := compileQuery(a.w, a.componentSchemas(), expr, 0)
+	q, err := compileQuery(a.w, a.componentSchemas(), expr, "", 0)
 	if err != nil {
 		return nil, err
 	}

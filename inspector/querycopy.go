@@ -34,6 +34,9 @@ type queryCopy struct {
 
 // needsCopy reports whether q may test more fields than a frame affords.
 func (a *Agent) needsCopy(q *compiledQuery) bool {
+	if q.sort != nil {
+		return true // sorting reads every match: never on the game goroutine
+	}
 	if len(q.preds) == 0 {
 		return false
 	}
@@ -82,6 +85,9 @@ func copiedColumns(q *compiledQuery) []ecs.ComponentID {
 		if !slices.Contains(need, p.comp) {
 			need = append(need, p.comp)
 		}
+	}
+	if q.sort != nil && !slices.Contains(need, q.sort.comp) {
+		need = append(need, q.sort.comp)
 	}
 	return need
 }
@@ -170,12 +176,25 @@ func (qc *queryCopy) build() *protocol.Page {
 			}
 		}
 		if pass {
-			if total >= qc.offset && len(window) < qc.limit {
+			switch {
+			case qc.q.sort != nil: // every match, sorted below
+				window = append(window, hit{ti, row, e})
+			case total >= qc.offset && len(window) < qc.limit:
 				window = append(window, hit{ti, row, e})
 			}
 			total++
 		}
 		row++
+	}
+	if s := qc.q.sort; s != nil {
+		window = sortHits(window, func(h hit) (protocol.Value, bool) {
+			v, ok := value(h.ti, h.row, h.e, s.comp)
+			if !ok {
+				return protocol.Nil(), false
+			}
+			return s.of(v)
+		}, s.key)
+		window = window[min(qc.offset, len(window)):min(qc.offset+qc.limit, len(window))]
 	}
 	p := &protocol.Page{Sub: qc.id, Tick: qc.tick, Full: true, Total: total, Offset: qc.offset, Columns: make([]uint16, len(qc.q.columns))}
 	for i, c := range qc.q.columns {
@@ -266,3 +285,38 @@ func byteSize(n int) string {
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
+
+// sortHits orders hits by their sort field, stably (ties keep the world's
+// order); hits without the field go last.
+func sortHits[H any](hits []H, key func(H) (protocol.Value, bool), k *protocol.SortKey) []H {
+	type keyed struct {
+		h   H
+		v   protocol.Value
+		has bool
+	}
+	ks := make([]keyed, len(hits))
+	for i, h := range hits {
+		v, ok := key(h)
+		ks[i] = keyed{h, v, ok}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		switch {
+		case a.has != b.has:
+			if a.has {
+				return -1
+			}
+			return 1
+		case !a.has:
+			return 0
+		case k.Less(a.v, b.v):
+			return -1
+		case k.Less(b.v, a.v):
+			return 1
+		}
+		return 0
+	})
+	for i := range ks {
+		hits[i] = ks[i].h
+	}
+	return hits
+}

@@ -100,6 +100,7 @@ type Subscribe struct {
 	Entity    EntityID `msgpack:"e,omitempty"` // entity detail
 	Filter    string   `msgpack:"f,omitempty"` // journal: entity, component or system to keep
 	Sample    int      `msgpack:"n,omitempty"` // events: recent events per queue
+	Sort      string   `msgpack:"s,omitempty"` // page with q: Component.Field to sort by, - first for descending
 }
 
 // Unsubscribe ends the subscription Sub.
@@ -115,6 +116,7 @@ type Query struct {
 	Offset int    `msgpack:"o,omitempty"`
 	Limit  int    `msgpack:"l,omitempty"`
 	Count  bool   `msgpack:"co,omitempty"` // count only: the Page's tot, no rows
+	Sort   string `msgpack:"s,omitempty"`  // Component.Field to sort by, - first for descending
 }
 
 // GetEntity asks once for one entity's detail.

@@ -219,3 +219,76 @@ func (ft *FieldTest) HoldsRaw(b []byte) bool {
 	}
 	return ft.Term.Holds(rawField(ft.Leaf, b, ft.Offset, 0))
 }
+
+// SortKey is a compiled sort: a field of a component, ascending or not.
+type SortKey struct {
+	Field FieldTest // the field; its Term holds no comparison
+	Desc  bool
+}
+
+// CompileSort resolves a sort expression, "Component.Field[.Field...]"
+// for ascending or "-Component.Field" for descending, against comps. The
+// field must be a number, a string, a bool or an entity.
+func CompileSort(expr string, comps []Component) (*SortKey, error) {
+	k := &SortKey{}
+	src := strings.TrimSpace(expr)
+	if rest, ok := strings.CutPrefix(src, "-"); ok {
+		k.Desc, src = true, rest
+	}
+	name, path, ok := strings.Cut(src, ".")
+	if !ok || name == "" || path == "" {
+		return nil, &QueryError{Col: 1, Msg: fmt.Sprintf("sort by a field, like Energy.Value or -Energy.Value, not %q", expr)}
+	}
+	var c *Component
+	for i := range comps {
+		if comps[i].Short == name {
+			c = &comps[i]
+		}
+	}
+	if c == nil {
+		return nil, &QueryError{Col: 1, Msg: fmt.Sprintf("sort: no component named %s%s", name, SuggestComponent(comps, name))}
+	}
+	ft, err := compileField(c, Term{Kind: TermField, Component: name, Path: path, Col: 1})
+	if err != nil {
+		return nil, err
+	}
+	if kind := leafKind(ft.Leaf.Kind); kind != "number" && kind != "string" && kind != "bool" {
+		return nil, &QueryError{Col: 1, Msg: fmt.Sprintf("sort: %s.%s is a %s: sort by a number, string or bool", name, path, ft.Leaf.Type)}
+	}
+	k.Field = ft
+	return k, nil
+}
+
+// Less orders two values of the sort's field (numbers, strings, bools;
+// a missing value sorts last either way is the caller's to decide).
+func (k *SortKey) Less(a, b Value) bool {
+	if k.Desc {
+		a, b = b, a
+	}
+	if x, ok := a.Number(); ok {
+		y, _ := b.Number()
+		return x < y
+	}
+	if a.Kind() == KindBool {
+		return !a.Bool() && b.Bool()
+	}
+	return a.Str() < b.Str()
+}
+
+// Of returns the sort field of a component's value, and whether it has it.
+func (k *SortKey) Of(v Value) (Value, bool) {
+	for _, s := range k.Field.Steps {
+		if s.Index >= 0 {
+			if v.Kind() != KindList || s.Index >= v.Len() {
+				return Nil(), false
+			}
+			v = v.Index(s.Index)
+			continue
+		}
+		var ok bool
+		if v, ok = v.Get(s.Name); !ok {
+			return Nil(), false
+		}
+	}
+	return v, true
+}

@@ -173,12 +173,25 @@ func (s *WorldState) componentName(id uint16) string {
 // arch > 0), rows from offset, at most limit (DefaultPageLimit when 0).
 // changed() and added() compare with the frame before this one.
 func (s *WorldState) Query(expr string, arch int64, offset, limit int) (*Page, error) {
+	return s.QuerySorted(expr, "", arch, offset, limit)
+}
+
+// QuerySorted is Query with the rows sorted by a field (see CompileSort;
+// "" keeps the world's order), as the agent sorts a page.
+func (s *WorldState) QuerySorted(expr, sortBy string, arch int64, offset, limit int) (*Page, error) {
 	q, err := CompileQuery(expr, s.Components())
 	if err != nil {
 		return nil, err
 	}
 	if limit <= 0 {
 		limit = DefaultPageLimit
+	}
+	if sortBy != "" {
+		key, err := CompileSort(sortBy, s.Components())
+		if err != nil {
+			return nil, err
+		}
+		return s.sortedPage(q, key, arch, offset, limit)
 	}
 	page := &Page{Tick: s.Tick, Full: true, Offset: offset, Columns: q.Columns}
 	v := s.v()
@@ -334,4 +347,59 @@ func (c *StateColumn) Entities() int {
 		return 0
 	}
 	return len(c.Raw) / c.Size
+}
+
+// sortedPage evaluates q over every row, sorts the matches (stably; rows
+// without the field last) and cuts the window.
+func (s *WorldState) sortedPage(q *CompiledQuery, key *SortKey, arch int64, offset, limit int) (*Page, error) {
+	type match struct {
+		e   EntityID
+		v   Value
+		has bool
+	}
+	var all []match
+	for _, t := range s.v().tables {
+		if arch > 0 && int64(t.Archetype) != arch-1 {
+			continue
+		}
+		cols, ok := s.tableAdmits(t, q)
+		if !ok {
+			continue
+		}
+		for row, e := range t.Entities {
+			if !s.rowPasses(t, row, e, q, cols) {
+				continue
+			}
+			m := match{e: e}
+			if cv, ok := s.ComponentValue(e, key.Field.Component); ok {
+				m.v, m.has = key.Of(cv)
+			}
+			all = append(all, m)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b match) int {
+		switch {
+		case a.has != b.has:
+			if a.has {
+				return -1
+			}
+			return 1
+		case !a.has:
+			return 0
+		case key.Less(a.v, b.v):
+			return -1
+		case key.Less(b.v, a.v):
+			return 1
+		}
+		return 0
+	})
+	page := &Page{Tick: s.Tick, Full: true, Offset: offset, Columns: q.Columns, Total: len(all)}
+	for _, m := range all[min(offset, len(all)):min(offset+limit, len(all))] {
+		r := Row{Entity: m.e, Values: make([]Value, len(q.Columns))}
+		for i, c := range q.Columns {
+			r.Values[i], _ = s.ComponentValue(m.e, c)
+		}
+		page.Rows = append(page.Rows, r)
+	}
+	return page, nil
 }

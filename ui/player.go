@@ -140,7 +140,7 @@ func (p *player) frameCmd(id uint32) tea.Cmd {
 			s.Sub, s.Tick, s.Full, s.Paused, s.Entities = id, st.Tick, true, false, st.Entities()
 			return summaryMsg{&s}
 		case protocol.SubPage:
-			page, err := st.Query(sub.Query, sub.Archetype, sub.Offset, sub.Limit)
+			page, err := st.QuerySorted(sub.Query, sub.Sort, sub.Archetype, sub.Offset, sub.Limit)
 			if err != nil {
 				return replyMsg{r: &protocol.Reply{ID: id, Code: protocol.ErrBadQuery, Message: err.Error()}, what: "query"}
 			}

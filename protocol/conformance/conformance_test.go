@@ -207,6 +207,12 @@ func TestConformance(t *testing.T) {
 		if p.typ != typePage || len(list(p.body["rows"])) != 0 || num(p.body["tot"]) != 75 {
 			t.Errorf("count only: %v", p.body)
 		}
+		// "s | sort the matches by a field: ... -Component.Field descending"
+		sorted := c.request(4, map[string]any{"q": "Pos", "s": "-Pos.X", "l": 3})
+		if rows := list(sorted.body["rows"]); len(rows) != 3 || num(list(rows[0].(map[string]any)["v"])[0].(map[string]any)["X"]) != 149 {
+			t.Errorf("sorted by -Pos.X: %v", sorted.body["rows"])
+		}
+		wantCode(t, "sort names a field that does not exist", c.request(4, map[string]any{"q": "Pos", "s": "Pos.Z"}), "bad-query")
 		wantCode(t, "l | rows wanted, 1 to 10,000", c.request(4, map[string]any{"q": "", "l": 10001}), "bad-value")
 		wantCode(t, "o | first row, 0 to 2,147,483,647", c.request(4, map[string]any{"q": "", "o": -1}), "bad-value")
 		r := c.request(4, map[string]any{"q": "Hp"})
