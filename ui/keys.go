@@ -4,7 +4,7 @@ import "github.com/charmbracelet/bubbles/key"
 
 // keyMap is every key the UI answers, with its help.
 type keyMap struct {
-	Views, NextView, PrevView, Up, Down, PageUp, PageDown, Top, Bottom, Enter, Back,
+	Views, NextView, PrevView, Up, Down, Left, Right, Sort, PageUp, PageDown, Top, Bottom, Enter, Back,
 	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Parent, ToParent, Open, Palette, Record, Help, Quit key.Binding
 }
 
@@ -15,6 +15,9 @@ func defaultKeys() keyMap {
 		PrevView: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Left:     key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "column left")),
+		Right:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "column right")),
+		Sort:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by column (↑ ↓ off)")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
 		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
@@ -43,7 +46,7 @@ func defaultKeys() keyMap {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Views, k.NextView, k.PrevView, k.Help, k.Quit},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Back},
+		{k.Up, k.Down, k.Left, k.Right, k.Sort, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Back},
 		{k.Filter, k.Open, k.Pause, k.Step, k.Palette, k.Record},
 		{k.Edit, k.Add, k.Remove, k.Despawn, k.Spawn, k.Parent, k.ToParent},
 	}

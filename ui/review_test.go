@@ -79,7 +79,7 @@ func TestReviewARecording(t *testing.T) {
 		t.Errorf("t %d went to tick %d", tick, p.rec.Frames[p.idx].Tick)
 	}
 	press(m, "3")
-	if v := m.View(); !strings.Contains(v, "matches") || !strings.Contains(v, "Energy{") {
+	if v := m.View(); !strings.Contains(v, "matches") || !strings.Contains(v, "Energy.Value") {
 		t.Errorf("entities at a past tick:\n%s", v)
 	}
 	press(m, "enter")

@@ -80,6 +80,10 @@ type model struct {
 	pageKey     string              // the archetype and query pageSub answers
 	pageErr     string              // the agent refused the query: shown in place of rows
 	trail       []protocol.EntityID // the detail's back stack: entities left by following references
+	colCursor   int                 // the entities table's column under the cursor
+	colFirst    int                 // the first field column shown (sideways scroll)
+	sortBy      string              // the entities page's sort, "" for the agent's order
+	selected    protocol.EntityID   // the entity under the cursor: kept there while rows move
 	palette     bool                // the : command line is open (uses edit)
 	form        *componentForm      // a or n: choosing components and typing their fields
 
@@ -124,15 +128,19 @@ func (m *model) bodyHeight() int { return max(m.height-3, 1) }
 func (m *model) pageCmd() tea.Cmd {
 	m.lastPageReq = time.Now()
 	var unsub tea.Cmd
-	if key := fmt.Sprintf("%d %s", m.arch, m.query); key != m.pageKey || m.pageSub == 0 {
+	if key := fmt.Sprintf("%d %s %s", m.arch, m.query, m.sortBy); key != m.pageKey || m.pageSub == 0 {
 		if m.pageSub != 0 {
 			unsub = m.src.unsubscribe(m.pageSub)
 		}
 		m.pageKey, m.page, m.pageErr = key, nil, ""
 		m.pageSub = max(m.pageSub+1, subPageFirst)
 	}
+	sort := m.sortBy
+	if m.arch != 0 {
+		sort = ""
+	}
 	sub := m.src.subscribe(protocol.Subscribe{ID: m.pageSub, What: protocol.SubPage, Hz: 5, Query: m.query,
-		Archetype: m.arch, Offset: m.offset, Limit: max(m.bodyHeight()-2, 1)})
+		Archetype: m.arch, Offset: m.offset, Limit: max(m.bodyHeight()-3, 1), Sort: sort})
 	return tea.Batch(unsub, sub)
 }
 
@@ -165,6 +173,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // a frame of a query no longer shown
 		}
 		m.page, m.pageErr = msg.p, ""
+		m.keepSelection()
 		if m.page.Total > 0 && m.offset >= m.page.Total { // the list shrank under us
 			m.offset = max(m.page.Total-1, 0)
 			return m, m.pageCmd()
@@ -413,7 +422,7 @@ func (m *model) moveCursor(msg tea.KeyMsg, n int) {
 // entitiesKey scrolls the window: the agent sends only what is visible.
 func (m *model) entitiesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
-	visible := max(m.bodyHeight()-2, 1)
+	visible := max(m.bodyHeight()-3, 1) // the title and the column names
 	total := 0
 	if m.page != nil {
 		total = m.page.Total
@@ -439,6 +448,20 @@ func (m *model) entitiesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
+	case key.Matches(msg, k.Left):
+		m.colCursor = max(m.colCursor-1, 0)
+		return m, nil
+	case key.Matches(msg, k.Right):
+		m.colCursor++ // clamped when drawn
+		return m, nil
+	case key.Matches(msg, k.Sort):
+		by, err := m.sortColumn()
+		if err != nil {
+			m.setFlash(err.Error(), true)
+			return m, nil
+		}
+		m.sortBy, m.offset = by, 0
+		return m, m.pageCmd()
 	default:
 		return m, nil
 	}
@@ -450,6 +473,10 @@ func (m *model) entitiesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		offset = pos - visible + 1
 	}
 	m.cursor[viewEntities] = pos - offset
+	m.selected = 0
+	if m.page != nil && pos-offset < len(m.page.Rows) && offset == m.offset {
+		m.selected = m.page.Rows[pos-offset].Entity
+	}
 	if offset != m.offset {
 		m.offset = offset
 		return m, m.pageCmd()
@@ -752,4 +779,25 @@ func (m *model) toggleRecording() {
 	}
 	m.rec = r
 	m.setFlash("recording every frame to "+path+"; r stops", false)
+}
+
+// keepSelection keeps the cursor on the entity it was on when a new page
+// moves rows (sorting, spawns, despawns); if the entity left the window,
+// the cursor stays where it was and takes the entity now there.
+func (m *model) keepSelection() {
+	p := m.page
+	if p == nil || len(p.Rows) == 0 {
+		return
+	}
+	if m.selected != 0 {
+		for i, r := range p.Rows {
+			if r.Entity == m.selected {
+				m.cursor[viewEntities] = i
+				return
+			}
+		}
+	}
+	i := min(m.cursor[viewEntities], len(p.Rows)-1)
+	m.cursor[viewEntities] = i
+	m.selected = p.Rows[i].Entity
 }

@@ -131,32 +131,7 @@ func (m *model) entities() []string {
 	if m.page == nil {
 		return []string{m.styles.Header.Render(title), m.styles.Faint.Render("waiting for the agent's first answer…")}
 	}
-	p := m.page
-	head := fmt.Sprintf("%s — %d matches, %d-%d", title, p.Total, min(p.Offset+1, p.Total), p.Offset+len(p.Rows))
-	out := []string{m.styles.Header.Render(head)}
-	cols := make([]string, len(p.Columns))
-	for i, c := range p.Columns {
-		cols[i] = m.compName(c)
-	}
-	for i, r := range p.Rows {
-		var b strings.Builder
-		fmt.Fprintf(&b, "%-12s", r.Entity)
-		for j, v := range r.Values {
-			if v.Kind() == protocol.KindNil {
-				continue
-			}
-			fmt.Fprintf(&b, " %s%s", cols[j], shortFields(v, m.schemaOf(p.Columns[j])))
-		}
-		line := b.String()
-		if i == m.cursor[viewEntities] {
-			line = m.styles.Selected.Render(fit(line, m.width))
-		}
-		out = append(out, line)
-	}
-	if len(p.Rows) == 0 {
-		out = append(out, m.styles.Faint.Render("no entity matches"))
-	}
-	return out
+	return m.tableLines(m.page, title)
 }
 
 func (m *model) systems() []string {

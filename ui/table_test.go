@@ -1,0 +1,78 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// TestUITableSorts: s sorts by the column under the cursor, ascending then
+// descending then off; the agent does the sorting.
+func TestUITableSorts(t *testing.T) {
+	h := newHarness(t, 160, 30)
+	h.waitFor("entities")
+	h.keys("3")
+	h.waitFor("all entities — ")
+	cols := h.m.tableColumns(h.m.page)
+	at := -1
+	for i, c := range cols {
+		if c.name == "Energy.Value" {
+			at = i
+		}
+	}
+	if at < 0 {
+		t.Fatalf("no Energy.Value column in %v", cols)
+	}
+	for range at {
+		h.keys("l")
+	}
+	h.keys("s")
+	h.waitFor("sorted by Energy.Value")
+	ascending := func(desc bool) {
+		t.Helper()
+		p := h.m.page
+		j := -1
+		for i, c := range p.Columns {
+			if h.m.compName(c) == "Energy" {
+				j = i
+			}
+		}
+		prev := 0.0
+		for i, r := range p.Rows {
+			v, _ := r.Values[j].Get("Value")
+			x := v.Float()
+			if i > 0 && (!desc && x < prev || desc && x > prev) {
+				t.Fatalf("row %d: %v after %v (descending %v)", i, x, prev, desc)
+			}
+			prev = x
+		}
+	}
+	ascending(false)
+	h.keys("s")
+	h.waitFor("sorted by -Energy.Value")
+	ascending(true)
+	h.keys("s")
+	v := h.waitFor("all entities — ")
+	if strings.Contains(v, "sorted by") {
+		t.Fatal("the third s should turn sorting off")
+	}
+}
+
+// TestUICursorStaysOnItsEntity: when a new page moves rows, the cursor
+// follows the entity it was on.
+func TestUICursorStaysOnItsEntity(t *testing.T) {
+	m := newModel(newSession("x", ""), "x")
+	m.width, m.height, m.view = 120, 30, viewEntities
+	row := func(i uint32) protocol.Row { return protocol.Row{Entity: protocol.MakeEntityID(i, 1)} }
+	m.pageSub = subPageFirst
+	m.Update(pageMsg{&protocol.Page{Sub: subPageFirst, Total: 3, Rows: []protocol.Row{row(1), row(2), row(3)}}})
+	m.entitiesKey(keyMsg("down"))
+	if m.selected != protocol.MakeEntityID(2, 1) {
+		t.Fatalf("selected %v after down", m.selected)
+	}
+	m.Update(pageMsg{&protocol.Page{Sub: subPageFirst, Total: 3, Rows: []protocol.Row{row(3), row(1), row(2)}}})
+	if c := m.cursor[viewEntities]; c != 2 {
+		t.Fatalf("the cursor is on row %d, want 2 where 2v1 moved", c)
+	}
+}
