@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -26,8 +27,12 @@ func BenchmarkEntitiesView(b *testing.B) {
 	}
 	m.page = p
 	m.offset = 500_000
-	if v := m.View(); len(v) == 0 {
-		b.Fatal("empty view")
+	m.sortBy = "Position.X" // sorted by the agent: the view only draws the window
+	m.summary.Components[0].Fields = []protocol.FieldSchema{{Name: "X", Kind: "float", Type: "float32", Size: 4}, {Name: "Y", Kind: "float", Type: "float32", Offset: 4, Size: 4}}
+	m.summary.Components[1].Fields = m.summary.Components[0].Fields
+	m.summary.Components[2].Fields = []protocol.FieldSchema{{Name: "Value", Kind: "float", Type: "float32", Size: 4}}
+	if v := m.View(); !strings.Contains(v, "sorted by Position.X") || !strings.Contains(v, "Energy.Value") {
+		b.Fatalf("not the sorted table:\n%s", v)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
