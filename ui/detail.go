@@ -268,6 +268,9 @@ func (m *model) editKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.editPath == "go to tick" {
 			return m.gotoTick(m.edit.Value())
 		}
+		if strings.HasPrefix(m.editPath, "journal filter") {
+			return m, m.journalFilter(m.edit.Value())
+		}
 		path, v, e := m.editPath, client.ParseInput(m.edit.Value()), m.detail.Entity
 		if f := m.fieldAt(path); f != nil && typedKinds[f.Kind] {
 			typed, err := client.TypedInput(f.Kind, m.edit.Value())

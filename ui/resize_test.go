@@ -102,6 +102,7 @@ func TestUIKeyBursts(t *testing.T) {
 	h.waitFor("entities")
 	h.keys("2")
 	h.waitFor("components (enter lists them)")
+	h.keys("z") // every archetype, the empty ones too: enough rows for three moves
 	h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
 	if c := h.m.cursor[viewArchetypes]; c != 3 {
 		t.Fatalf("jjj in one message moved the cursor to %d, want 3", c)

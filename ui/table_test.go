@@ -76,3 +76,35 @@ func TestUICursorStaysOnItsEntity(t *testing.T) {
 		t.Fatalf("the cursor is on row %d, want 2 where 2v1 moved", c)
 	}
 }
+
+// TestUIJournalFiltersAndOpens: / filters the journal (an op here, an
+// entity, component or system by the agent), enter opens the row's entity.
+func TestUIJournalFiltersAndOpens(t *testing.T) {
+	h := newHarness(t, 140, 30)
+	h.waitFor("entities")
+	h.keys("6")
+	h.waitFor("spawn")
+	h.keys("/")
+	if !h.m.editing {
+		t.Fatal("/ in the journal did not open its filter")
+	}
+	h.typeText("despawn")
+	h.keys("enter")
+	v := h.waitFor("(filter: despawn)")
+	for _, e := range h.m.journalShown() {
+		if e.Op != "despawn" {
+			t.Fatalf("an op filter let %q through:\n%s", e.Op, v)
+		}
+	}
+	h.keys("/")
+	h.m.edit.SetValue("")
+	h.typeText("Predator")
+	h.keys("enter")
+	h.waitFor("(filter: Predator)")
+	h.waitFor("Predator")
+	h.keys("enter")
+	h.waitFor("Entity ")
+	if !h.m.showDetail {
+		t.Fatal("enter on a journal row did not open its entity")
+	}
+}

@@ -84,6 +84,10 @@ type model struct {
 	colFirst    int                 // the first field column shown (sideways scroll)
 	sortBy      string              // the entities page's sort, "" for the agent's order
 	selected    protocol.EntityID   // the entity under the cursor: kept there while rows move
+	rate        tickRate            // the game's real tick rate, from the summaries
+	showEmpty   bool                // the archetypes view lists empty archetypes too
+	journalOp   string              // the journal view keeps entries of this op only ("" all)
+	journalText string              // the journal view's filter, as typed
 	palette     bool                // the : command line is open (uses edit)
 	form        *componentForm      // a or n: choosing components and typing their fields
 
@@ -167,6 +171,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case summaryMsg:
 		m.summary = msg.s
+		m.rate.add(msg.s.Tick, time.Now())
 		return m, nil
 	case pageMsg:
 		if msg.p.Sub != m.pageSub {
@@ -190,8 +195,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.journal = nil
 		}
 		m.journal = append(m.journal, msg.j.Entries...)
-		if n := len(m.journal); n > 1000 {
-			m.journal = m.journal[n-1000:]
+		if n := len(m.journal); n > maxJournal {
+			m.journal = m.journal[n-maxJournal:]
 		}
 		return m, nil
 	case replyMsg:
@@ -333,6 +338,11 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, m.openPalette("")
 	case key.Matches(msg, k.Open):
 		return m, m.openPalette("open ")
+	case key.Matches(msg, k.Filter) && m.view == viewJournal && !m.showDetail:
+		m.editing, m.editPath = true, "journal filter (entity, component, system or op)"
+		m.edit.SetValue(m.journalText)
+		m.edit.CursorEnd()
+		return m, m.edit.Focus()
 	case key.Matches(msg, k.Filter):
 		closeDetail := m.leaveDetail()
 		m.view = viewEntities
@@ -364,29 +374,63 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.view == viewEntities {
 		return m.entitiesKey(msg)
 	}
+	if m.view == viewArchetypes && key.Matches(msg, k.ShowEmpty) {
+		m.showEmpty = !m.showEmpty
+		return m, nil
+	}
 	m.moveCursor(msg, m.viewLen(m.view))
 	if m.view == viewArchetypes && key.Matches(msg, k.Enter) && m.summary != nil {
-		if i := m.cursor[viewArchetypes]; i < len(m.summary.Archetypes) {
-			m.arch, m.query, m.offset, m.view = int64(m.summary.Archetypes[i].ID)+1, "", 0, viewEntities
+		if arch := m.visibleArchetypes(); m.cursor[viewArchetypes] < len(arch) {
+			m.arch, m.query, m.offset, m.view = int64(arch[m.cursor[viewArchetypes]].ID)+1, "", 0, viewEntities
 			m.cursor[viewEntities] = 0
 			return m, m.pageCmd()
+		}
+	}
+	if m.view == viewJournal && key.Matches(msg, k.Enter) {
+		if rows := m.journalShown(); m.cursor[viewJournal] < len(rows) {
+			return m, m.openDetail(rows[m.cursor[viewJournal]].Entity)
 		}
 	}
 	return m, nil
 }
 
+// journalShown is the journal as the view lists it: newest first, the op
+// filter applied.
+func (m *model) journalShown() []protocol.JournalEntry {
+	var out []protocol.JournalEntry
+	for i := len(m.journal) - 1; i >= 0; i-- {
+		if e := m.journal[i]; m.journalOp == "" || e.Op == m.journalOp {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// journalFilter applies what was typed after / in the journal view: an
+// op (spawn despawn add remove set) is kept here; an entity (42v3), a
+// component or a system the agent filters.
+func (m *model) journalFilter(text string) tea.Cmd {
+	text = strings.TrimSpace(text)
+	m.journal, m.cursor[viewJournal], m.journalOp = nil, 0, ""
+	filter := text
+	switch text {
+	case "spawn", "despawn", "add", "remove", "set":
+		m.journalOp, filter = text, ""
+	}
+	m.journalText = text
+	return m.src.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Hz: 4, Filter: filter})
+}
+
 func (m *model) viewLen(v int) int {
 	switch v {
 	case viewArchetypes:
-		if m.summary != nil {
-			return len(m.summary.Archetypes)
-		}
+		return len(m.visibleArchetypes())
 	case viewSystems:
 		if m.summary != nil {
 			return len(m.summary.Systems)
 		}
 	case viewJournal:
-		return len(m.journal)
+		return len(m.journalShown())
 	case viewResources:
 		if m.summary != nil {
 			return len(m.summary.Resources)
@@ -580,7 +624,7 @@ func screen(tabs string, body []string, bottom, status string, width, height int
 // helpLines is every key in columns; on a narrow terminal the columns
 // stack in two rows of groups so that none is cut off.
 func (m *model) helpLines() []string {
-	groups := m.keys.FullHelp()
+	groups := m.helpGroups()
 	wide := m.help
 	wide.Width = 0 // measure without cutting
 	if ansi.StringWidth(firstLine(wide.FullHelpView(groups))) <= m.width {
@@ -645,7 +689,7 @@ func (m *model) bottomLine() string {
 		}
 		return m.styles.Flash.Render(m.flash)
 	}
-	return m.help.ShortHelpView(m.keys.ShortHelp())
+	return m.help.ShortHelpView(m.hints())
 }
 
 func (m *model) statusBar() string {
@@ -678,17 +722,22 @@ func (m *model) statusBar() string {
 	if m.readOnly {
 		state += " read-only"
 	}
-	if m.rec != nil {
-		frames, _, _ := m.rec.Progress()
-		state += fmt.Sprintf(" ● REC %s (%d)", m.rec.Path, frames)
-	}
-	parts := []string{state, m.addr}
+	// What the game does first: a narrow terminal cuts from the right.
+	parts := []string{state}
 	if s := m.summary; s != nil {
 		parts = append(parts, fmt.Sprintf("tick %d", s.Tick), "frame "+client.Duration(s.FrameNs), fmt.Sprintf("%d entities", s.Entities))
-		if s.Agent.Recording != "" {
-			parts = append(parts, "● REC "+s.Agent.Recording)
+		if r := m.rate.perSecond(); r > 0 {
+			parts = append(parts, fmt.Sprintf("%.1f ticks/s", r))
 		}
 	}
+	if m.rec != nil {
+		frames, _, _ := m.rec.Progress()
+		parts = append(parts, fmt.Sprintf("● REC %s (%d)", m.rec.Path, frames))
+	}
+	if s := m.summary; s != nil && s.Agent.Recording != "" {
+		parts = append(parts, "● game records "+s.Agent.Recording)
+	}
+	parts = append(parts, m.addr)
 	return m.styles.Status.Render(fit(" "+strings.Join(parts, " │ "), m.width))
 }
 
@@ -800,4 +849,33 @@ func (m *model) keepSelection() {
 	i := min(m.cursor[viewEntities], len(p.Rows)-1)
 	m.cursor[viewEntities] = i
 	m.selected = p.Rows[i].Entity
+}
+
+// maxJournal is how many journal entries the journal view keeps.
+const maxJournal = 10000
+
+// tickRate measures ticks per second over the last few seconds.
+type tickRate struct {
+	ticks []uint64
+	at    []time.Time
+}
+
+func (r *tickRate) add(tick uint64, now time.Time) {
+	r.ticks, r.at = append(r.ticks, tick), append(r.at, now)
+	for len(r.at) > 2 && now.Sub(r.at[0]) > 3*time.Second {
+		r.ticks, r.at = r.ticks[1:], r.at[1:]
+	}
+}
+
+// perSecond is the rate, or 0 before there is a second of summaries.
+func (r *tickRate) perSecond() float64 {
+	n := len(r.at)
+	if n < 2 {
+		return 0
+	}
+	d := r.at[n-1].Sub(r.at[0])
+	if d < time.Second || r.ticks[n-1] < r.ticks[0] {
+		return 0
+	}
+	return float64(r.ticks[n-1]-r.ticks[0]) / d.Seconds()
 }

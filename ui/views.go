@@ -102,7 +102,8 @@ func (m *model) list(header string, rows []string, cursor int) []string {
 
 func (m *model) archetypes() []string {
 	var rows []string
-	for _, a := range m.summary.Archetypes {
+	hidden := 0
+	for _, a := range m.visibleArchetypes() {
 		names := make([]string, len(a.Components))
 		for i, c := range a.Components {
 			names[i] = m.compName(c)
@@ -113,7 +114,30 @@ func (m *model) archetypes() []string {
 		}
 		rows = append(rows, fmt.Sprintf("%5d %9d %10s  %s", a.ID, a.Len, client.Size(a.Bytes), set))
 	}
-	return m.list(fmt.Sprintf("%5s %9s %10s  %s", "id", "entities", "memory", "components (enter lists them)"), rows, m.cursor[viewArchetypes])
+	hidden = len(m.summary.Archetypes) - len(rows)
+	title := "components (enter lists them)"
+	if hidden > 0 {
+		title += fmt.Sprintf("; %d empty hidden (z)", hidden)
+	}
+	return m.list(fmt.Sprintf("%5s %9s %10s  %s", "id", "entities", "memory", title), rows, m.cursor[viewArchetypes])
+}
+
+// visibleArchetypes are the archetypes the view lists: the empty ones only
+// when asked (z).
+func (m *model) visibleArchetypes() []protocol.Archetype {
+	if m.showEmpty || m.summary == nil {
+		if m.summary == nil {
+			return nil
+		}
+		return m.summary.Archetypes
+	}
+	var out []protocol.Archetype
+	for _, a := range m.summary.Archetypes {
+		if a.Len > 0 {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 func (m *model) entities() []string {
@@ -201,12 +225,14 @@ func (m *model) eventQueues() []string {
 }
 
 func (m *model) journalLines() []string {
-	if len(m.journal) == 0 {
+	if len(m.journalShown()) == 0 {
+		if m.journalText != "" {
+			return []string{"no journal entries for " + m.journalText + " yet (/ changes the filter)"}
+		}
 		return []string{"no structural changes yet"}
 	}
 	var rows []string
-	for i := len(m.journal) - 1; i >= 0; i-- { // newest first
-		e := m.journal[i]
+	for _, e := range m.journalShown() {
 		comp := ""
 		if e.Component >= 0 {
 			comp = m.compName(uint16(e.Component))
@@ -222,7 +248,11 @@ func (m *model) journalLines() []string {
 		}
 		rows = append(rows, fmt.Sprintf("%8d %8d %-8s %-12s %-16s %s", e.Seq, e.Frame, e.Op, e.Entity, comp, e.System))
 	}
-	return m.list(fmt.Sprintf("%8s %8s %-8s %-12s %-16s %s", "seq", "frame", "op", "entity", "component", "by"), rows, m.cursor[viewJournal])
+	head := fmt.Sprintf("%8s %8s %-8s %-12s %-16s %s", "seq", "frame", "op", "entity", "component", "by")
+	if m.journalText != "" {
+		head += "   (filter: " + m.journalText + ")"
+	}
+	return m.list(head, rows, m.cursor[viewJournal])
 }
 
 func (m *model) resources() []string {
