@@ -70,6 +70,19 @@ func (m *model) setDetail(d *protocol.Detail) {
 	}
 	m.prevDetail = seen
 	m.detail = d
+	if d.Alive {
+		m.lastAlive = d
+	}
+}
+
+// despawnNote says when and by whom e was despawned, from the journal.
+func (m *model) despawnNote(e protocol.EntityID) string {
+	for i := len(m.journal) - 1; i >= 0; i-- {
+		if j := m.journal[i]; j.Entity == e && j.Op == "despawn" {
+			return fmt.Sprintf("despawned at tick %d by %s", j.Frame, j.System)
+		}
+	}
+	return ""
 }
 
 // detailLines flattens the entity's components into lines, fields as a tree.
@@ -124,7 +137,19 @@ func (m *model) detailView() []string {
 		return []string{"loading entity…"}
 	}
 	if !d.Alive {
-		return []string{m.styles.Header.Render("Entity " + d.Entity.String()), m.styles.Error.Render(d.Reason), "", "esc to go back"}
+		out := []string{m.styles.Header.Render("Entity " + d.Entity.String())}
+		if note := m.despawnNote(d.Entity); note != "" {
+			out = append(out, m.styles.Error.Render(note))
+		} else {
+			out = append(out, m.styles.Error.Render(d.Reason))
+		}
+		if last := m.lastAlive; last != nil && last.Entity == d.Entity {
+			out = append(out, m.styles.Faint.Render(fmt.Sprintf("as it was last seen, at tick %d:", last.Tick)))
+			for _, l := range m.detailLines(last) {
+				out = append(out, m.styles.Faint.Render(l.text))
+			}
+		}
+		return append(out, "", "esc to go back")
 	}
 	title := "Entity " + d.Entity.String()
 	for i := len(m.trail) - 1; i >= 0; i-- { // the way here, newest first: esc walks it back
@@ -239,22 +264,30 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.detailLine < len(lines) && !m.readOnly {
 			comp, e := lines[m.detailLine].component, m.detail.Entity
 			m.confirm = fmt.Sprintf("remove %s from %s?", comp, e)
-			m.confirmYes = m.src.request("remove "+comp, func(id uint32) protocol.Message {
-				return &protocol.RemoveComponent{ID: id, Entity: e, Component: comp}
-			})
+			m.confirmYes = func() tea.Cmd {
+				return m.src.request("remove "+comp, func(id uint32) protocol.Message {
+					return &protocol.RemoveComponent{ID: id, Entity: e, Component: comp}
+				})
+			}
 		}
 	case key.Matches(msg, k.Despawn):
 		if m.detail != nil && !m.readOnly {
 			e := m.detail.Entity
-			recursive := len(m.detail.Children) > 0
-			what := "despawn " + e.String()
-			if recursive {
-				what += fmt.Sprintf(" and its %d children (recursively)", len(m.detail.Children))
+			despawn := func(recursive bool) func() tea.Cmd {
+				return func() tea.Cmd {
+					return m.src.request("despawn", func(id uint32) protocol.Message {
+						return &protocol.Despawn{ID: id, Entity: e, Recursive: recursive}
+					})
+				}
 			}
-			m.confirm = what + "?"
-			m.confirmYes = m.src.request("despawn", func(id uint32) protocol.Message {
-				return &protocol.Despawn{ID: id, Entity: e, Recursive: recursive}
-			})
+			if n := len(m.detail.Children); n > 0 {
+				// Offer both: the subtree, or the entity alone (its children orphaned).
+				m.confirm = fmt.Sprintf("despawn %s and its %d children (y), or %s alone, its children orphaned (o)?", e, n, e)
+				m.confirmYes, m.confirmAlt = despawn(true), despawn(false)
+			} else {
+				m.confirm = "despawn " + e.String() + "?"
+				m.confirmYes = despawn(false)
+			}
 		}
 	}
 	return m, nil

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -106,5 +107,40 @@ func TestUIJournalFiltersAndOpens(t *testing.T) {
 	h.waitFor("Entity ")
 	if !h.m.showDetail {
 		t.Fatal("enter on a journal row did not open its entity")
+	}
+}
+
+// TestUIDespawnedEntityStays: after D the detail says when and by whom the
+// entity was despawned and keeps its last values on screen, greyed; a
+// parent is offered a despawn of itself alone.
+func TestUIDespawnedEntityStays(t *testing.T) {
+	h := newHarness(t, 140, 40)
+	h.waitFor("entities")
+	h.keys("o")
+	h.typeText("0v1") // a pack leader: it has children
+	h.keys("enter")
+	h.waitFor("children")
+	h.keys("D", "n") // asked, then declined: nothing is sent
+	h.waitFor("cancelled")
+	time.Sleep(200 * time.Millisecond)
+	h.settle()
+	if d := h.m.detail; d == nil || !d.Alive {
+		t.Fatal("a declined despawn despawned")
+	}
+	h.keys("D")
+	if !strings.Contains(h.m.View(), "[y/o/N]") {
+		t.Fatalf("a parent's despawn does not offer the entity alone:\n%s", h.m.View())
+	}
+	h.keys("o")
+	v := h.waitFor("despawned at tick")
+	if !strings.Contains(v, "by client") || !strings.Contains(v, "as it was last seen") || !strings.Contains(v, "Position") {
+		t.Fatalf("the despawned entity:\n%s", v)
+	}
+	h.keys("o")
+	h.typeText("1v1")
+	h.keys("enter")
+	v = h.waitFor("Entity 1v1")
+	if strings.Contains(v, "despawned") {
+		t.Fatal("despawning 0v1 alone took its child 1v1 with it")
 	}
 }

@@ -65,9 +65,9 @@ type model struct {
 	editing     bool
 	edit        textinput.Model
 	editPath    string
-	editErr     string // why the typed value does not fit the field
-	confirm     string // a question waiting for y/n
-	confirmYes  tea.Cmd
+	editErr     string         // why the typed value does not fit the field
+	confirm     string         // a question waiting for y/n
+	confirmYes  func() tea.Cmd // what y does: built when answered, never before (a request is sent when made)
 	showHelp    bool
 	flash       string
 	flashErr    bool
@@ -85,6 +85,8 @@ type model struct {
 	sortBy      string              // the entities page's sort, "" for the agent's order
 	selected    protocol.EntityID   // the entity under the cursor: kept there while rows move
 	rate        tickRate            // the game's real tick rate, from the summaries
+	confirmAlt  func() tea.Cmd      // a question's second answer (o), if it has one
+	lastAlive   *protocol.Detail    // the detail's entity as last seen alive
 	showEmpty   bool                // the archetypes view lists empty archetypes too
 	journalOp   string              // the journal view keeps entries of this op only ("" all)
 	journalText string              // the journal view's filter, as typed
@@ -256,13 +258,14 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.confirm != "" {
-		switch msg.String() {
-		case "y", "Y":
-			cmd := m.confirmYes
-			m.confirm, m.confirmYes = "", nil
-			return m, cmd
+		yes, alt := m.confirmYes, m.confirmAlt
+		m.confirm, m.confirmYes, m.confirmAlt = "", nil, nil
+		switch {
+		case (msg.String() == "y" || msg.String() == "Y") && yes != nil:
+			return m, yes()
+		case msg.String() == "o" && alt != nil:
+			return m, alt()
 		default:
-			m.confirm, m.confirmYes = "", nil
 			m.setFlash("cancelled", false)
 			return m, nil
 		}
@@ -667,6 +670,9 @@ func (m *model) tabs() string {
 func (m *model) bottomLine() string {
 	switch {
 	case m.confirm != "":
+		if m.confirmAlt != nil {
+			return m.styles.Error.Render(m.confirm + " [y/o/N]")
+		}
 		return m.styles.Error.Render(m.confirm + " [y/N]")
 	case m.filtering:
 		line := m.filter.View()
