@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -430,7 +431,7 @@ func (m *model) viewLen(v int) int {
 		return len(m.visibleArchetypes())
 	case viewSystems:
 		if m.summary != nil {
-			return len(m.summary.Systems)
+			return len(m.summary.Systems) + len(stagesOf(m.summary.Systems)) // with the stage lines
 		}
 	case viewJournal:
 		return len(m.journalShown())
@@ -884,4 +885,15 @@ func (r *tickRate) perSecond() float64 {
 		return 0
 	}
 	return float64(r.ticks[n-1]-r.ticks[0]) / d.Seconds()
+}
+
+// stagesOf lists the stages of systems, in order.
+func stagesOf(sys []protocol.System) []string {
+	var out []string
+	for _, s := range sys {
+		if !slices.Contains(out, s.Stage) {
+			out = append(out, s.Stage)
+		}
+	}
+	return out
 }

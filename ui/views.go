@@ -159,24 +159,46 @@ func (m *model) entities() []string {
 }
 
 func (m *model) systems() []string {
-	sys := append([]protocol.System(nil), m.summary.Systems...)
-	sort.SliceStable(sys, func(i, j int) bool { return sys[i].Mean > sys[j].Mean })
-	if len(sys) == 0 {
+	if len(m.summary.Systems) == 0 {
 		return []string{"no systems reported (give the agent the schedule: Options.Schedule)"}
 	}
-	var rows []string
-	if m.width < 110 { // narrow: fewer columns, so the access stays in view
-		for _, s := range sys {
-			rows = append(rows, fmt.Sprintf("%-14s %9s %9s  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), sparkline(s.Recent, 8), access(s)))
+	// Stages in schedule order; in each, the costliest first.
+	var stages []string
+	byStage := map[string][]protocol.System{}
+	for _, s := range m.summary.Systems {
+		if _, ok := byStage[s.Stage]; !ok {
+			stages = append(stages, s.Stage)
 		}
-		return m.list(fmt.Sprintf("%-14s %9s %9s  %-8s  %s", "system", "last", "mean", "recent", "access"), rows, m.cursor[viewSystems])
+		byStage[s.Stage] = append(byStage[s.Stage], s)
 	}
-	for _, s := range sys {
-		rows = append(rows, fmt.Sprintf("%-16s %9s %9s %9s %8d  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), client.Duration(s.Max), s.Count,
-			sparkline(s.Recent, 24), access(s)))
+	narrow := m.width < 110 // fewer columns, so the access stays in view
+	head := fmt.Sprintf("%-16s %9s %9s %9s %8s  %-24s  %s", "system", "last", "mean", "max (120)", "runs", "recent", "access")
+	if narrow {
+		head = fmt.Sprintf("%-14s %9s %9s  %-8s  %s", "system", "last", "mean", "recent", "access")
 	}
-	return m.list(fmt.Sprintf("%-16s %9s %9s %9s %8s  %-24s  %s", "system", "last", "mean", "max", "runs", "recent", "access"), rows, m.cursor[viewSystems])
+	var rows []string
+	for _, st := range stages {
+		sys := byStage[st]
+		sort.SliceStable(sys, func(i, j int) bool { return sys[i].Mean > sys[j].Mean })
+		var sum int64
+		for _, s := range sys {
+			sum += s.Mean
+		}
+		rows = append(rows, m.styles.Title.Render(fmt.Sprintf("stage %s: %s a frame of a %s budget (60 Hz)", st, client.Duration(sum), client.Duration(frameBudget))))
+		for _, s := range sys {
+			if narrow {
+				rows = append(rows, fmt.Sprintf("%-14s %9s %9s  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), sparkline(s.Recent, 8), access(s)))
+			} else {
+				rows = append(rows, fmt.Sprintf("%-16s %9s %9s %9s %8d  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), client.Duration(s.Max), s.Count,
+					sparkline(s.Recent, 24), access(s)))
+			}
+		}
+	}
+	return m.list(head, rows, m.cursor[viewSystems])
 }
+
+// frameBudget is a frame at 60 Hz, what the systems view measures against.
+const frameBudget = int64(1_000_000_000 / 60)
 
 // access says what a system reads and writes.
 func access(s protocol.System) string {
@@ -214,9 +236,11 @@ func (m *model) eventQueues() []string {
 	if m.events == nil || len(m.events.Queues) == 0 {
 		return []string{"no event queues"}
 	}
-	out := []string{m.styles.Header.Render(fmt.Sprintf("%-20s %8s %8s %10s  %s", "queue", "last", "this", "total", "recent"))}
+	// The agent samples after the frame's Tick: what the game sent during
+	// the last frame is "last frame"; "queued now" is what was sent since.
+	out := []string{m.styles.Header.Render(fmt.Sprintf("%-20s %10s %10s %10s  %s", "queue", "last frame", "queued now", "total", "recent"))}
 	for _, q := range m.events.Queues {
-		out = append(out, fmt.Sprintf("%-20s %8d %8d %10d", q.Name, q.Previous, q.Current, q.Total))
+		out = append(out, fmt.Sprintf("%-20s %10d %10d %10d", q.Name, q.Previous, q.Current, q.Total))
 		for _, e := range q.Recent {
 			out = append(out, "    "+shortFields(e, q.Fields))
 		}
