@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end, as a person would: start the demo game headless with its agent,
 # drive `ecsinspect attach` in tmux (views, filter, entity detail, an edit,
-# pause, step, resume, quit) and read the screen after each step.
+# pause, step, resume, navigation by handle and by reference, a refused
+# filter, sorting, quit) and read the screen after each step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,6 +66,19 @@ keys n; wait_for "Spawn an entity"; tmux -L "$sock" send-keys -l 'Age'; keys Ent
 tmux -L "$sock" send-keys -l 'x'; keys Enter; wait_for "wants a whole number"; step "the spawn form checks a field's type"
 keys BSpace; tmux -L "$sock" send-keys -l '3'; keys Enter; wait_for "spawn Age: ok"; step "spawned an entity from the form"
 keys Space; wait_for "resume: ok";             step "resumed"
+# Navigation: any entity by its handle, a reference followed, back.
+keys o; tmux -L "$sock" send-keys -l '1v1'; keys Enter; wait_for "Entity 1v1"; step "opened 1v1 by its handle"
+wait_for "parent: 0v1"; keys u; wait_for "Entity 0v1 ← 1v1"; step "followed the parent, with a breadcrumb"
+keys Escape; wait_for "Entity 1v1";            step "esc went back along the way"
+keys Escape 3; wait_for "matches";             step "back to the entities"
+# A query the agent refuses says so in place of rows.
+keys / C-u; tmux -L "$sock" send-keys -l 'Position.Z>1'; keys Enter
+wait_for "the agent refused the query"; wait_for "no field Z"; step "a refused filter shows its error, 0 matches"
+keys Escape; wait_for "all entities —"
+# The table: move to a column and sort by it, both ways.
+keys l l s; wait_for "sorted by Position.Y"; step "sorted by a column"
+keys s; wait_for "sorted by -Position.Y";    step "sorted the other way"
+keys s
 tmux -L "$sock" resize-window -x 80 -y 24 2>/dev/null || true
 keys 1; wait_for "Generations";                step "overview at 80x24"
 screen > "$work/screen.txt"
