@@ -221,6 +221,8 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Parent) && m.detail != nil && m.play == nil:
 		// Set or clear the parent: the palette, prefilled.
 		return m, m.openPalette("parent " + m.detail.Entity.String() + " ")
+	case key.Matches(msg, k.Tree) && m.detail != nil:
+		return m, m.openTree(m.detail.Entity)
 	case key.Matches(msg, k.ToParent) && m.detail != nil:
 		if m.detail.Parent == 0 {
 			m.setFlash(m.detail.Entity.String()+" has no parent", true)

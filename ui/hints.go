@@ -17,10 +17,12 @@ var reviewKeys = []key.Binding{
 func (m *model) hints() []key.Binding {
 	k := m.keys
 	switch {
+	case m.tree != nil:
+		return []key.Binding{k.Enter, k.Up, k.Down, k.Open, k.Back}
 	case m.showDetail && m.play != nil:
-		return []key.Binding{k.Enter, k.ToParent, k.Back, k.Open, k.Help}
+		return []key.Binding{k.Enter, k.ToParent, k.Tree, k.Back, k.Open, k.Help}
 	case m.showDetail:
-		return []key.Binding{k.Enter, k.ToParent, k.Edit, k.Add, k.Remove, k.Despawn, k.Parent, k.Back, k.Help}
+		return []key.Binding{k.Enter, k.ToParent, k.Tree, k.Edit, k.Add, k.Remove, k.Despawn, k.Parent, k.Back, k.Help}
 	case m.play != nil:
 		return append(append([]key.Binding{k.Views}, reviewKeys...), k.Filter, k.Help, k.Quit)
 	}

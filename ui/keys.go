@@ -5,7 +5,7 @@ import "github.com/charmbracelet/bubbles/key"
 // keyMap is every key the UI answers, with its help.
 type keyMap struct {
 	Views, NextView, PrevView, Up, Down, Left, Right, Sort, PageUp, PageDown, Top, Bottom, Enter, Back,
-	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Parent, ToParent, Open, ShowEmpty, Palette, Record, Help, Quit key.Binding
+	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Parent, ToParent, Tree, Open, ShowEmpty, Palette, Record, Help, Quit key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -34,6 +34,7 @@ func defaultKeys() keyMap {
 		Spawn:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "spawn")),
 		Parent:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "set parent (detail)")),
 		ToParent:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "open the parent (detail)")),
+		Tree:      key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "hierarchy tree (detail)")),
 		Open:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open an entity by handle")),
 		ShowEmpty: key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "show/hide empty archetypes")),
 		Palette:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command (as exec)")),
@@ -49,7 +50,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Views, k.NextView, k.PrevView, k.Help, k.Quit},
 		{k.Up, k.Down, k.Left, k.Right, k.Sort, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Back, k.ShowEmpty},
 		{k.Filter, k.Open, k.Pause, k.Step, k.Palette, k.Record},
-		{k.Edit, k.Add, k.Remove, k.Despawn, k.Spawn, k.Parent, k.ToParent},
+		{k.Edit, k.Add, k.Remove, k.Despawn, k.Spawn, k.Parent, k.ToParent, k.Tree},
 	}
 }
 

@@ -27,8 +27,9 @@ type player struct {
 	asOf   string // set when the tick asked for was not recorded: what is shown instead
 	alive  int    // entities alive at the position
 
-	mu   sync.Mutex // held while the state changes or is read; subs too
-	subs map[uint32]protocol.Subscribe
+	mu     sync.Mutex // held while the state changes or is read; subs too
+	nextID uint32     // request ids, for reads answered from the state
+	subs   map[uint32]protocol.Subscribe
 }
 
 func openPlayer(path string) (*player, error) {
@@ -40,7 +41,7 @@ func openPlayer(path string) (*player, error) {
 		rec.Close()
 		return nil, fmt.Errorf("%s holds no frames", path)
 	}
-	p := &player{path: path, rec: rec, replay: protocol.NewReplay(rec), subs: map[uint32]protocol.Subscribe{}}
+	p := &player{path: path, rec: rec, replay: protocol.NewReplay(rec), subs: map[uint32]protocol.Subscribe{}, nextID: 1 << 20}
 	if err := p.seek(len(rec.Frames) - 1); err != nil {
 		rec.Close()
 		return nil, err
@@ -107,6 +108,22 @@ func (p *player) unsubscribe(id uint32) tea.Cmd {
 }
 
 func (p *player) request(what string, build func(uint32) protocol.Message) tea.Cmd {
+	p.mu.Lock()
+	p.nextID++
+	id := p.nextID
+	p.mu.Unlock()
+	if g, ok := build(id).(*protocol.GetEntity); ok { // a read: answered from the state
+		return func() tea.Msg {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if p.state == nil {
+				return nil
+			}
+			d := p.state.Detail(g.Entity)
+			d.Sub = id
+			return detailMsg{d}
+		}
+	}
 	return func() tea.Msg {
 		return replyMsg{r: &protocol.Reply{Code: protocol.ErrReadOnly, Message: "a recording cannot be changed: " + what + " is for a live game"}, what: what}
 	}

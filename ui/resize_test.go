@@ -27,12 +27,13 @@ func TestUINeverBreaksAtAnySize(t *testing.T) {
 		{"events", []string{"5"}}, {"journal", []string{"6"}}, {"resources", []string{"7"}},
 		{"detail", []string{"3", "enter"}}, {"help", []string{"?"}}, {"filter", []string{"3", "/", "E", "n"}},
 		{"palette", []string{":", "s", "e", "t"}}, {"spawn form", []string{"n"}}, {"spawn form fields", []string{"n", "enter"}}, {"add form", []string{"3", "enter", "a"}},
-		{"add form fields", []string{"3", "enter", "a", "enter"}},
+		{"add form fields", []string{"3", "enter", "a", "enter"}}, {"hierarchy", []string{"3", "enter", "T"}},
 	}
 	for _, mode := range modes {
 		t.Run(mode.name, func(t *testing.T) {
 			h.t = t
 			h.update(tea.WindowSizeMsg{Width: 160, Height: 48})
+			h.m.tree = nil
 			h.keys("esc", "esc", "esc", "3", "g")
 			h.waitFor("matches, 1-")
 			for _, k := range mode.keys {
@@ -44,7 +45,7 @@ func TestUINeverBreaksAtAnySize(t *testing.T) {
 			}
 			reached := map[string]bool{"detail": h.m.showDetail, "help": h.m.showHelp, "filter": h.m.filtering,
 				"palette": h.m.palette, "spawn form": h.m.form != nil, "add form": h.m.form != nil,
-				"spawn form fields": h.m.form != nil, "add form fields": h.m.form != nil}
+				"spawn form fields": h.m.form != nil, "add form fields": h.m.form != nil, "hierarchy": h.m.tree != nil}
 			if ok, named := reached[mode.name]; named && !ok {
 				t.Fatalf("the keys %v did not open the %s:\n%s", mode.keys, mode.name, h.m.View())
 			}

@@ -144,3 +144,30 @@ func TestUIDespawnedEntityStays(t *testing.T) {
 		t.Fatal("despawning 0v1 alone took its child 1v1 with it")
 	}
 }
+
+// TestUIHierarchy: T in the detail view opens the ChildOf tree from the
+// topmost ancestor, with counts; enter closes and opens a node; o shows
+// the entity under the cursor.
+func TestUIHierarchy(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	h.waitFor("entities")
+	h.keys("o")
+	h.typeText("1v1")
+	h.keys("enter")
+	h.waitFor("parent: 0v1")
+	h.keys("T")
+	v := h.waitFor("▾ 0v1 (")
+	if !strings.Contains(v, "1v1  ◀") || !strings.Contains(v, "children)") {
+		t.Fatalf("the tree:\n%s", v)
+	}
+	h.keys("enter") // the root: close it
+	v = h.waitFor("▸ 0v1")
+	if strings.Contains(v, "1v1  ◀") {
+		t.Fatalf("a closed node still shows its children:\n%s", v)
+	}
+	h.keys("o")
+	h.waitFor("Entity 0v1")
+	if h.m.tree != nil {
+		t.Fatal("o left the tree open")
+	}
+}

@@ -88,6 +88,7 @@ type model struct {
 	rate        tickRate            // the game's real tick rate, from the summaries
 	confirmAlt  func() tea.Cmd      // a question's second answer (o), if it has one
 	lastAlive   *protocol.Detail    // the detail's entity as last seen alive
+	tree        *treeView           // the hierarchy, opened from the detail view (T)
 	showEmpty   bool                // the archetypes view lists empty archetypes too
 	journalOp   string              // the journal view keeps entries of this op only ("" all)
 	journalText string              // the journal view's filter, as typed
@@ -188,7 +189,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case detailMsg:
-		m.setDetail(msg.d)
+		if cmd, ok := m.treeDetail(msg.d); ok {
+			return m, cmd
+		}
+		if msg.d.Sub == subDetail {
+			m.setDetail(msg.d)
+		}
 		return m, nil
 	case eventsMsg:
 		m.events = msg.e
@@ -301,6 +307,9 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.compare, m.compareOff = nil, 0
 		}
 		return m, nil
+	}
+	if m.tree != nil { // the hierarchy has the keys while it is open
+		return m.treeKey(msg)
 	}
 	if m.play != nil {
 		if model, cmd, ok := m.reviewKey(msg); ok {
@@ -571,6 +580,8 @@ func (m *model) View() string {
 		body = m.compare[min(m.compareOff, len(m.compare)):]
 	case m.form != nil:
 		body = m.formView()
+	case m.tree != nil:
+		body = m.treeLines()
 	case m.showDetail:
 		body = m.detailView()
 	default:
