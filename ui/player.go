@@ -74,6 +74,8 @@ func (p *player) seekTick(tick uint64) error {
 	if err := p.seek(p.rec.Seek(tick)); err != nil {
 		return err
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if got := p.rec.Frames[p.idx].Tick; got != tick {
 		p.asOf = fmt.Sprintf("tick %d was not recorded: state as of tick %d", tick, got)
 	}
@@ -83,14 +85,14 @@ func (p *player) seekTick(tick uint64) error {
 // tick is the tick of the state shown.
 func (p *player) tick() uint64 { return p.rec.Frames[p.idx].Tick }
 
-// keyframe returns the next (dir > 0) or previous keyframe from the position.
-func (p *player) keyframe(dir int) int {
-	for i := p.idx + dir; i >= 0 && i < len(p.rec.Frames); i += dir {
+// keyframe returns the next (dir > 0) or previous keyframe from frame at.
+func (p *player) keyframe(at, dir int) int {
+	for i := at + dir; i >= 0 && i < len(p.rec.Frames); i += dir {
 		if p.rec.Frames[i].Keyframe {
 			return i
 		}
 	}
-	return p.idx
+	return at
 }
 
 func (p *player) subscribe(sub protocol.Subscribe) tea.Cmd {

@@ -18,13 +18,13 @@ func (m *model) reviewKey(msg tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	to := -1
 	switch msg.String() {
 	case "[":
-		to = p.idx - 1
+		to = m.rv.idx - 1
 	case "]":
-		to = p.idx + 1
+		to = m.rv.idx + 1
 	case "{":
-		to = p.keyframe(-1)
+		to = p.keyframe(m.rv.idx, -1)
 	case "}":
-		to = p.keyframe(+1)
+		to = p.keyframe(m.rv.idx, +1)
 	case "g", "home":
 		to = 0
 	case "G", "end":
@@ -35,13 +35,14 @@ func (m *model) reviewKey(msg tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 		return m, m.edit.Focus(), true
 	case "c":
 		if m.compareFrom < 0 {
-			m.compareFrom = p.idx
-			m.setFlash(fmt.Sprintf("compare: from tick %d; move to another tick and press c again", p.tick()), false)
+			m.compareFrom = m.rv.idx
+			m.setFlash(fmt.Sprintf("compare: from tick %d; move to another tick and press c again", m.rv.tick), false)
 			return m, nil, true
 		}
-		m.compare = m.compareTicks(m.compareFrom, p.idx)
+		from := m.compareFrom
 		m.compareFrom = -1
-		return m, nil, true
+		m.setFlash("comparing…", false)
+		return m, m.compareCmd(from, m.rv.idx), true
 	case " ", ".", "e", "x", "D", "n", "a":
 		m.setFlash("a recording cannot be changed or run: those keys are for a live game (attach)", true)
 		return m, nil, true
@@ -51,12 +52,11 @@ func (m *model) reviewKey(msg tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	return m.seekTo(to)
 }
 
+// seekTo moves the review to frame i: the frames are read and applied in
+// a command, off the UI's goroutine; seekedMsg brings the position back.
 func (m *model) seekTo(i int) (tea.Model, tea.Cmd, bool) {
-	if err := m.play.seek(i); err != nil {
-		m.setFlash(err.Error(), true)
-		return m, nil, true
-	}
-	return m, m.play.refresh(), true
+	p := m.play
+	return m, func() tea.Msg { return p.seekedAfter(p.seek(i)) }, true
 }
 
 func (m *model) gotoTick(s string) (tea.Model, tea.Cmd) {
@@ -65,14 +65,50 @@ func (m *model) gotoTick(s string) (tea.Model, tea.Cmd) {
 		m.setFlash(fmt.Sprintf("%q is not a tick", s), true)
 		return m, nil
 	}
-	if err := m.play.seekTick(t); err != nil {
-		m.setFlash(err.Error(), true)
+	p := m.play
+	return m, func() tea.Msg { return p.seekedAfter(p.seekTick(t)) }
+}
+
+// reviewPos is where the review stands, as the screen shows it.
+type reviewPos struct {
+	idx   int
+	tick  uint64
+	alive int
+	asOf  string
+}
+
+// seekedMsg is a seek's outcome.
+type seekedMsg struct {
+	pos reviewPos
+	err error
+}
+
+// seekedAfter reports where a seek left the player.
+func (p *player) seekedAfter(err error) tea.Msg {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return seekedMsg{pos: reviewPos{idx: p.idx, tick: p.rec.Frames[p.idx].Tick, alive: p.alive, asOf: p.asOf}, err: err}
+}
+
+// seeked takes a seek's outcome: the position, and fresh frames.
+func (m *model) seeked(msg seekedMsg) (tea.Model, tea.Cmd) {
+	if msg.err != nil {
+		m.setFlash(msg.err.Error(), true)
 		return m, nil
 	}
-	if m.play.asOf != "" {
-		m.setFlash(m.play.asOf, false)
+	m.rv = msg.pos
+	if msg.pos.asOf != "" {
+		m.setFlash(msg.pos.asOf, false)
 	}
 	return m, m.play.refresh()
+}
+
+// compareMsg carries a comparison of two ticks, made off the UI goroutine.
+type compareMsg struct{ lines []string }
+
+func (m *model) compareCmd(a, b int) tea.Cmd {
+	p, header := m.play, m.styles.Header
+	return func() tea.Msg { return compareMsg{compareTicks(p, header.Render, a, b)} }
 }
 
 // timeline draws where the review stands: a bar over the recording with
@@ -87,15 +123,14 @@ func (m *model) timeline() string {
 			bar[i*(w-1)/max(n-1, 1)] = '┼'
 		}
 	}
-	bar[p.idx*(w-1)/max(n-1, 1)] = '█'
+	bar[m.rv.idx*(w-1)/max(n-1, 1)] = '█'
 	first, last := p.rec.Frames[0].Tick, p.rec.Frames[n-1].Tick
 	return fmt.Sprintf("%d %s %d  [ ] { } g G t c", first, string(bar), last)
 }
 
 // compareTicks says what changed between two frames: entities spawned,
 // despawned and changed (field by field), archetype counts, resources.
-func (m *model) compareTicks(a, b int) []string {
-	p := m.play
+func compareTicks(p *player, header func(...string) string, a, b int) []string {
 	if a > b {
 		a, b = b, a
 	}
@@ -109,6 +144,6 @@ func (m *model) compareTicks(a, b int) []string {
 		return []string{"cannot rebuild frame " + strconv.Itoa(b+1) + ": " + err.Error()}
 	}
 	lines := client.DiffLines(protocol.Diff(sa, sb), 5000)
-	lines[0] = m.styles.Header.Render(lines[0] + "  (j k scroll, any other key closes)")
+	lines[0] = header(lines[0] + "  (j k scroll, any other key closes)")
 	return lines
 }

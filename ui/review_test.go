@@ -19,7 +19,7 @@ func reviewModel(t *testing.T, path string) *model {
 	}
 	t.Cleanup(p.close)
 	m := newModel(p, path)
-	m.play = p
+	m.play, m.rv = p, p.seekedAfter(nil).(seekedMsg).pos
 	m.conn = connMsg{state: stateConnected}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	drain(m, m.Init())

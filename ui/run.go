@@ -32,7 +32,7 @@ func Open(args []string) error {
 	}
 	defer p.close()
 	m := newModel(p, args[0])
-	m.play = p
+	m.play, m.rv = p, p.seekedAfter(nil).(seekedMsg).pos
 	m.conn = connMsg{state: stateConnected}
 	prog := tea.NewProgram(m, tea.WithAltScreen())
 	_, err = prog.Run()

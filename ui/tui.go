@@ -89,6 +89,7 @@ type model struct {
 	confirmAlt  func() tea.Cmd      // a question's second answer (o), if it has one
 	lastAlive   *protocol.Detail    // the detail's entity as last seen alive
 	tree        *treeView           // the hierarchy, opened from the detail view (T)
+	rv          reviewPos           // a review's position, as last seeked
 	showEmpty   bool                // the archetypes view lists empty archetypes too
 	journalOp   string              // the journal view keeps entries of this op only ("" all)
 	journalText string              // the journal view's filter, as typed
@@ -188,6 +189,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.pageCmd()
 		}
 		return m, nil
+	case seekedMsg:
+		return m.seeked(msg)
+	case recordingMsg:
+		m.recording(msg)
+		return m, nil
+	case compareMsg:
+		m.compare, m.compareOff = msg.lines, 0
+		return m, nil
 	case detailMsg:
 		if cmd, ok := m.treeDetail(msg.d); ok {
 			return m, cmd
@@ -259,10 +268,7 @@ func (m *model) typing() bool {
 
 func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlC { // from anywhere: prompts, forms, questions
-		if m.rec != nil {
-			m.toggleRecording() // close the file whole
-		}
-		return m, tea.Quit
+		return m, m.quit()
 	}
 	if m.confirm != "" {
 		yes, alt := m.confirmYes, m.confirmAlt
@@ -319,10 +325,7 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		if m.rec != nil {
-			m.toggleRecording() // close the file whole
-		}
-		return m, tea.Quit
+		return m, m.quit()
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 		return m, nil
@@ -369,8 +372,7 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, k.Record) && m.play == nil:
-		m.toggleRecording()
-		return m, nil
+		return m, m.toggleRecording()
 	case key.Matches(msg, k.Spawn):
 		return m, m.openForm(true)
 	case key.Matches(msg, k.Back):
@@ -714,10 +716,10 @@ func (m *model) statusBar() string {
 	var state string
 	if m.play != nil {
 		p := m.play
-		parts := []string{"REVIEW", p.path, fmt.Sprintf("frame %d/%d", p.idx+1, len(p.rec.Frames)), fmt.Sprintf("tick %d", p.tick())}
-		parts = append(parts, fmt.Sprintf("%d entities", p.alive))
-		if p.asOf != "" {
-			parts = append(parts, p.asOf)
+		parts := []string{"REVIEW", p.path, fmt.Sprintf("frame %d/%d", m.rv.idx+1, len(p.rec.Frames)), fmt.Sprintf("tick %d", m.rv.tick)}
+		parts = append(parts, fmt.Sprintf("%d entities", m.rv.alive))
+		if m.rv.asOf != "" {
+			parts = append(parts, m.rv.asOf)
 		}
 		if p.rec.Truncated {
 			parts = append(parts, "truncated: "+p.rec.Note)
@@ -820,32 +822,59 @@ func firstLine(s string) string {
 
 // toggleRecording starts or stops recording the game (every entity and
 // value, every frame) to a file in the current directory, over a
-// connection of its own.
-func (m *model) toggleRecording() {
+// connection of its own. Dialing and closing the file happen in commands;
+// recordingMsg brings the outcome back.
+func (m *model) toggleRecording() tea.Cmd {
 	if m.rec != nil {
-		frames, _, _ := m.rec.Progress()
-		path := m.rec.Path
-		err := m.rec.Stop()
+		r := m.rec
 		m.rec = nil
-		if err != nil {
-			m.setFlash("recording: "+err.Error(), true)
-		} else {
-			m.setFlash(fmt.Sprintf("recorded %d frames to %s (ecsinspect open %s)", frames, path, path), false)
-		}
-		return
-	}
-	if m.play != nil {
-		m.setFlash("this is a recording already", true)
-		return
+		m.setFlash("closing the recording…", false)
+		return stopRecording(r)
 	}
 	path := "ecsinspect-" + time.Now().Format("20060102-150405") + ".ecsrec"
-	r, err := client.StartRecording(m.addr, m.token, path, 0)
-	if err != nil {
-		m.setFlash("recording: "+err.Error(), true)
-		return
+	addr, token := m.addr, m.token
+	m.setFlash("starting a recording…", false)
+	return func() tea.Msg {
+		r, err := client.StartRecording(addr, token, path, 0)
+		return recordingMsg{started: r, path: path, err: err}
 	}
-	m.rec = r
-	m.setFlash("recording every frame to "+path+"; r stops", false)
+}
+
+func stopRecording(r *client.Recorder) tea.Cmd {
+	return func() tea.Msg {
+		frames, _, _ := r.Progress()
+		return recordingMsg{path: r.Path, frames: frames, err: r.Stop()}
+	}
+}
+
+// recordingMsg is a recording started (started set) or stopped.
+type recordingMsg struct {
+	started *client.Recorder
+	path    string
+	frames  int
+	err     error
+}
+
+func (m *model) recording(msg recordingMsg) {
+	switch {
+	case msg.err != nil:
+		m.setFlash("recording: "+msg.err.Error(), true)
+	case msg.started != nil:
+		m.rec = msg.started
+		m.setFlash("recording every frame to "+msg.path+"; r stops", false)
+	default:
+		m.setFlash(fmt.Sprintf("recorded %d frames to %s (ecsinspect open %s)", msg.frames, msg.path, msg.path), false)
+	}
+}
+
+// quit ends the program, closing a recording whole first.
+func (m *model) quit() tea.Cmd {
+	if m.rec != nil {
+		r := m.rec
+		m.rec = nil
+		return tea.Sequence(stopRecording(r), tea.Quit)
+	}
+	return tea.Quit
 }
 
 // keepSelection keeps the cursor on the entity it was on when a new page
