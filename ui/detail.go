@@ -248,14 +248,11 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		if m.detailLine < len(lines) && lines[m.detailLine].path != "" {
 			l := lines[m.detailLine]
-			m.editing, m.editPath = true, l.path
 			v := l.value.String()
 			if t := strings.SplitN(l.text, " = ", 2); len(t) == 2 && strings.Contains(t[1], "v") && !strings.ContainsAny(t[1], "\"{[") {
 				v = t[1] // an entity shown as 42v3: edit it as such
 			}
-			m.edit.SetValue(v)
-			m.edit.CursorEnd()
-			return m, m.edit.Focus()
+			return m, m.openPrompt(m.editPrompt(l.path), v)
 		}
 		m.setFlash("move to a field to edit it", true)
 	case key.Matches(msg, k.Add):
@@ -295,36 +292,22 @@ func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *model) editKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	switch msg.Type {
-	case tea.KeyEnter:
-		m.editing, m.editErr = false, ""
-		m.edit.Blur()
-		if m.editPath == "go to tick" {
-			return m.gotoTick(m.edit.Value())
-		}
-		if strings.HasPrefix(m.editPath, "journal filter") {
-			return m, m.journalFilter(m.edit.Value())
-		}
-		path, v, e := m.editPath, client.ParseInput(m.edit.Value()), m.detail.Entity
-		if f := m.fieldAt(path); f != nil && typedKinds[f.Kind] {
-			typed, err := client.TypedInput(f.Kind, m.edit.Value())
-			if err != nil { // keep editing: nothing was sent
-				m.editing, m.editErr = true, err.Error()
-				return m, m.edit.Focus()
+// editPrompt sets one field of the detail's entity: what is typed is read
+// as the field's kind, and refused here (the prompt stays) if it is not one.
+func (m *model) editPrompt(path string) *prompt {
+	e := m.detail.Entity
+	return &prompt{kind: promptEdit, label: path + " = ", hint: "enter to set, esc to cancel",
+		submit: func(text string) (tea.Cmd, string) {
+			v := client.ParseInput(text)
+			if f := m.fieldAt(path); f != nil && typedKinds[f.Kind] {
+				typed, err := client.TypedInput(f.Kind, text)
+				if err != nil {
+					return nil, err.Error()
+				}
+				v = typed
 			}
-			v = typed
-		}
-		return m, m.src.request("set "+path, func(id uint32) protocol.Message {
-			return &protocol.SetField{ID: id, Entity: e, Path: path, Value: v}
-		})
-	case tea.KeyEsc:
-		m.editing, m.editErr = false, ""
-		m.edit.Blur()
-		return m, nil
-	}
-	var cmd tea.Cmd
-	m.edit, cmd = m.edit.Update(msg)
-	m.editErr = ""
-	return m, cmd
+			return m.src.request("set "+path, func(id uint32) protocol.Message {
+				return &protocol.SetField{ID: id, Entity: e, Path: path, Value: v}
+			}), ""
+		}}
 }

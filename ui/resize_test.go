@@ -43,8 +43,8 @@ func TestUINeverBreaksAtAnySize(t *testing.T) {
 					h.waitFor("archetype")
 				}
 			}
-			reached := map[string]bool{"detail": h.m.showDetail, "help": h.m.showHelp, "filter": h.m.filtering,
-				"palette": h.m.palette, "spawn form": h.m.form != nil, "add form": h.m.form != nil,
+			reached := map[string]bool{"detail": h.m.showDetail, "help": h.m.showHelp, "filter": h.m.prompt != nil && h.m.prompt.kind == promptFilter,
+				"palette": h.m.prompt != nil && h.m.prompt.kind == promptCommand, "spawn form": h.m.form != nil, "add form": h.m.form != nil,
 				"spawn form fields": h.m.form != nil, "add form fields": h.m.form != nil, "hierarchy": h.m.tree != nil}
 			if ok, named := reached[mode.name]; named && !ok {
 				t.Fatalf("the keys %v did not open the %s:\n%s", mode.keys, mode.name, h.m.View())
@@ -109,11 +109,11 @@ func TestUIKeyBursts(t *testing.T) {
 		t.Fatalf("jjj in one message moved the cursor to %d, want 3", c)
 	}
 	h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("k3/Energy")})
-	if !h.m.filtering || h.m.view != viewEntities || h.m.filter.Value() != "Energy" {
-		t.Fatalf("k3/Energy: filtering %v, view %d, filter %q", h.m.filtering, h.m.view, h.m.filter.Value())
+	if h.m.prompt == nil || h.m.prompt.kind != promptFilter || h.m.view != viewEntities || h.m.prompt.input.Value() != "Energy" {
+		t.Fatalf("k3/Energy: prompt %v, view %d", h.m.prompt, h.m.view)
 	}
 	h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(".Value<5"), Paste: true})
-	if got := h.m.filter.Value(); got != "Energy.Value<5" {
+	if got := h.m.prompt.input.Value(); got != "Energy.Value<5" {
 		t.Fatalf("a paste into the filter: %q", got)
 	}
 }

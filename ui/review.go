@@ -30,9 +30,11 @@ func (m *model) reviewKey(msg tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
 	case "G", "end":
 		to = len(p.rec.Frames) - 1
 	case "t":
-		m.editing, m.editPath = true, "go to tick"
-		m.edit.SetValue("")
-		return m, m.edit.Focus(), true
+		return m, m.openPrompt(&prompt{kind: promptTick, label: "go to tick ", hint: "enter goes there (or to the recorded tick before it)",
+			submit: func(text string) (tea.Cmd, string) {
+				_, cmd := m.gotoTick(text)
+				return cmd, ""
+			}}, ""), true
 	case "c":
 		if m.compareFrom < 0 {
 			m.compareFrom = m.rv.idx

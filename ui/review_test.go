@@ -73,7 +73,7 @@ func TestReviewARecording(t *testing.T) {
 	}
 	tick := p.rec.Frames[last/2].Tick
 	press(m, "t")
-	m.edit.SetValue(strconv.FormatUint(tick, 10))
+	m.prompt.input.SetValue(strconv.FormatUint(tick, 10))
 	press(m, "enter")
 	if p.rec.Frames[p.idx].Tick != tick {
 		t.Errorf("t %d went to tick %d", tick, p.rec.Frames[p.idx].Tick)

@@ -86,7 +86,7 @@ func TestUIJournalFiltersAndOpens(t *testing.T) {
 	h.keys("6")
 	h.waitFor("spawn")
 	h.keys("/")
-	if !h.m.editing {
+	if h.m.prompt == nil {
 		t.Fatal("/ in the journal did not open its filter")
 	}
 	h.typeText("despawn")
@@ -98,7 +98,7 @@ func TestUIJournalFiltersAndOpens(t *testing.T) {
 		}
 	}
 	h.keys("/")
-	h.m.edit.SetValue("")
+	h.m.prompt.input.SetValue("")
 	h.typeText("Predator")
 	h.keys("enter")
 	h.waitFor("(filter: Predator)")

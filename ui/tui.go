@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -54,19 +53,12 @@ type model struct {
 	query  string // the entities view's query
 	arch   int64  // entities view limited to an archetype (1 + id), 0 for none
 
-	filtering bool
-	filter    textinput.Model
-	filterErr string
-
 	detail      *protocol.Detail
 	prevDetail  map[string]string    // field path -> value, for highlighting changes
 	changedAt   map[string]time.Time // field path -> when it changed
 	showDetail  bool
 	detailLine  int
-	editing     bool
-	edit        textinput.Model
-	editPath    string
-	editErr     string         // why the typed value does not fit the field
+	prompt      *prompt        // the open text prompt (/, :, e, t), or nil
 	confirm     string         // a question waiting for y/n
 	confirmYes  func() tea.Cmd // what y does: built when answered, never before (a request is sent when made)
 	showHelp    bool
@@ -93,7 +85,6 @@ type model struct {
 	showEmpty   bool                // the archetypes view lists empty archetypes too
 	journalOp   string              // the journal view keeps entries of this op only ("" all)
 	journalText string              // the journal view's filter, as typed
-	palette     bool                // the : command line is open (uses edit)
 	form        *componentForm      // a or n: choosing components and typing their fields
 
 	rec   *client.Recorder // r: the recording running, or nil
@@ -101,13 +92,8 @@ type model struct {
 }
 
 func newModel(src source, addr string) *model {
-	f := textinput.New()
-	f.Prompt = "/"
-	f.Placeholder = `Position !Fleeing Energy.Value<10`
-	e := textinput.New()
-	e.Prompt = "= "
 	return &model{src: src, addr: addr, compareFrom: -1, styles: DefaultStyles(), keys: defaultKeys(), help: help.New(),
-		filter: f, edit: e, prevDetail: map[string]string{}, changedAt: map[string]time.Time{}, view: viewOverview}
+		prevDetail: map[string]string{}, changedAt: map[string]time.Time{}, view: viewOverview}
 }
 
 type tickMsg time.Time
@@ -226,9 +212,6 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setFlash(text, false)
 		} else {
 			m.setFlash(msg.what+": "+msg.r.Message, true)
-			if msg.r.Code == protocol.ErrBadQuery {
-				m.filterErr = msg.r.Message
-			}
 			if msg.r.ID == m.pageSub { // the agent refused the page: say so in place
 				m.page, m.pageErr = nil, msg.r.Message
 			}
@@ -263,7 +246,7 @@ func (m *model) keyBurst(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // typing reports whether a text input has the keys.
 func (m *model) typing() bool {
-	return m.filtering || m.editing || m.palette || m.form != nil
+	return m.prompt != nil || m.form != nil
 }
 
 func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -283,17 +266,11 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	if m.filtering {
-		return m.filterKey(msg)
-	}
-	if m.palette {
-		return m.paletteKey(msg)
+	if m.prompt != nil {
+		return m.promptKey(msg)
 	}
 	if m.form != nil {
 		return m.formKey(msg)
-	}
-	if m.editing {
-		return m.editKey(msg)
 	}
 	if m.showHelp {
 		m.showHelp = false
@@ -355,17 +332,12 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Open):
 		return m, m.openPalette("open ")
 	case key.Matches(msg, k.Filter) && m.view == viewJournal && !m.showDetail:
-		m.editing, m.editPath = true, "journal filter (entity, component, system or op)"
-		m.edit.SetValue(m.journalText)
-		m.edit.CursorEnd()
-		return m, m.edit.Focus()
+		return m, m.openPrompt(&prompt{kind: promptJournal, label: "journal filter: ", hint: "an entity (42v3), a component, a system, or spawn despawn add remove set; enter applies",
+			submit: func(text string) (tea.Cmd, string) { return m.journalFilter(text), "" }}, m.journalText)
 	case key.Matches(msg, k.Filter):
 		closeDetail := m.leaveDetail()
 		m.view = viewEntities
-		m.filtering = true
-		m.filter.SetValue(m.query)
-		m.filter.CursorEnd()
-		return m, tea.Batch(closeDetail, m.filter.Focus())
+		return m, tea.Batch(closeDetail, m.openPrompt(m.filterPrompt(), m.query))
 	}
 	if m.showDetail {
 		return m.detailKey(msg)
@@ -377,11 +349,11 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, m.openForm(true)
 	case key.Matches(msg, k.Back):
 		if m.view == viewEntities && m.arch != 0 { // back to the archetypes it came from
-			m.query, m.arch, m.offset, m.filterErr, m.view = "", 0, 0, "", viewArchetypes
+			m.query, m.arch, m.offset, m.view = "", 0, 0, viewArchetypes
 			return m, m.pageCmd()
 		}
 		if m.view == viewEntities && m.query != "" {
-			m.query, m.arch, m.offset, m.filterErr = "", 0, 0, ""
+			m.query, m.arch, m.offset = "", 0, 0
 			return m, m.pageCmd()
 		}
 		return m, nil
@@ -543,31 +515,24 @@ func (m *model) entitiesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *model) filterKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	switch msg.Type {
-	case tea.KeyEnter:
-		q := strings.TrimSpace(m.filter.Value())
-		if _, err := protocol.ParseQuery(q); err != nil {
-			m.filterErr = err.Error() // the list keeps its last good result
-			return m, nil
-		}
-		m.filtering, m.filterErr = false, ""
-		m.filter.Blur()
-		m.query, m.arch, m.offset, m.cursor[viewEntities] = q, 0, 0, 0
-		return m, m.pageCmd()
-	case tea.KeyEsc:
-		m.filtering, m.filterErr = false, ""
-		m.filter.Blur()
-		return m, nil
-	}
-	var cmd tea.Cmd
-	m.filter, cmd = m.filter.Update(msg)
-	if _, err := protocol.ParseQuery(m.filter.Value()); err != nil {
-		m.filterErr = err.Error()
-	} else {
-		m.filterErr = ""
-	}
-	return m, cmd
+// filterPrompt is the entities view's query prompt: checked as typed,
+// applied by the agent on enter.
+func (m *model) filterPrompt() *prompt {
+	return &prompt{kind: promptFilter, label: "/", hint: "enter applies, esc keeps the list",
+		check: func(text string) string {
+			if _, err := protocol.ParseQuery(text); err != nil {
+				return err.Error() // the list keeps its last good result
+			}
+			return ""
+		},
+		submit: func(text string) (tea.Cmd, string) {
+			q := strings.TrimSpace(text)
+			if _, err := protocol.ParseQuery(q); err != nil {
+				return nil, err.Error()
+			}
+			m.query, m.arch, m.offset, m.cursor[viewEntities] = q, 0, 0, 0
+			return m.pageCmd(), ""
+		}}
 }
 
 func (m *model) View() string {
@@ -688,19 +653,8 @@ func (m *model) bottomLine() string {
 			return m.styles.Error.Render(m.confirm + " [y/o/N]")
 		}
 		return m.styles.Error.Render(m.confirm + " [y/N]")
-	case m.filtering:
-		line := m.filter.View()
-		if m.filterErr != "" {
-			line += "  " + m.styles.Error.Render(m.filterErr)
-		}
-		return line
-	case m.palette:
-		return m.edit.View() + m.styles.Faint.Render("  pause resume step N set add remove despawn spawn; enter runs, esc closes")
-	case m.editing:
-		if m.editErr != "" {
-			return m.editPath + " " + m.edit.View() + "  " + m.styles.Error.Render(m.editErr)
-		}
-		return m.editPath + " " + m.edit.View() + m.styles.Faint.Render("  enter to set, esc to cancel")
+	case m.prompt != nil:
+		return m.promptLine()
 	case m.play != nil && (m.flash == "" || time.Since(m.flashAt) >= 4*time.Second):
 		return m.timeline()
 	case m.flash != "" && time.Since(m.flashAt) < 4*time.Second:
@@ -761,58 +715,41 @@ func (m *model) statusBar() string {
 	return m.styles.Status.Render(fit(" "+strings.Join(parts, " │ "), m.width))
 }
 
-// openPalette opens the : command line with text already typed.
+// openPalette opens the : command line with text already typed: the
+// commands of ecsinspect exec, and open E.
 func (m *model) openPalette(text string) tea.Cmd {
 	if m.readOnly && text != "open " {
 		m.setFlash("read-only agent: commands are off (o opens an entity)", true)
 		return nil
 	}
-	m.palette = true
-	m.edit.Prompt = ":"
-	m.edit.SetValue(text)
-	m.edit.CursorEnd()
-	return m.edit.Focus()
+	return m.openPrompt(&prompt{kind: promptCommand, label: ":", hint: "open E, pause resume step N set add remove parent despawn spawn; enter runs, esc closes",
+		submit: m.runCommand}, text)
 }
 
-// paletteKey runs what was typed on the command line: the commands of
-// ecsinspect exec.
-func (m *model) paletteKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	switch msg.Type {
-	case tea.KeyEnter:
-		m.palette = false
-		m.edit.Blur()
-		m.edit.Prompt = "= "
-		words := client.SplitWords(m.edit.Value())
-		if len(words) == 0 {
-			return m, nil
-		}
-		if words[0] == "open" { // the UI's own: open any entity by its handle
-			if len(words) != 2 {
-				m.setFlash("open: want an entity like 42v3", true)
-				return m, nil
-			}
-			e, err := protocol.ParseEntityID(words[1])
-			if err != nil || e == 0 {
-				m.setFlash(fmt.Sprintf("open: %q is not an entity like 42v3", words[1]), true)
-				return m, nil
-			}
-			return m, m.followEntity(e)
-		}
-		build, what, err := client.ParseCommand(words)
-		if err != nil {
-			m.setFlash(firstLine(err.Error()), true)
-			return m, nil
-		}
-		return m, m.src.request(what, build)
-	case tea.KeyEsc:
-		m.palette = false
-		m.edit.Blur()
-		m.edit.Prompt = "= "
-		return m, nil
+// runCommand runs what was typed on the command line.
+func (m *model) runCommand(text string) (tea.Cmd, string) {
+	words := client.SplitWords(text)
+	if len(words) == 0 {
+		return nil, ""
 	}
-	var cmd tea.Cmd
-	m.edit, cmd = m.edit.Update(msg)
-	return m, cmd
+	if words[0] == "open" { // the UI's own: open any entity by its handle
+		if len(words) != 2 {
+			m.setFlash("open: want an entity like 42v3", true)
+			return nil, ""
+		}
+		e, err := protocol.ParseEntityID(words[1])
+		if err != nil || e == 0 {
+			m.setFlash(fmt.Sprintf("open: %q is not an entity like 42v3", words[1]), true)
+			return nil, ""
+		}
+		return m.followEntity(e), ""
+	}
+	build, what, err := client.ParseCommand(words)
+	if err != nil {
+		m.setFlash(firstLine(err.Error()), true)
+		return nil, ""
+	}
+	return m.src.request(what, build), ""
 }
 
 func firstLine(s string) string {

@@ -114,8 +114,8 @@ func (h *harness) waitFor(want string) string {
 			if h.m.page != nil {
 				rows = len(h.m.page.Rows)
 			}
-			h.t.Fatalf("the screen never showed %q (detail %v, view %d, rows %d, cursor %d, filtering %v); it shows:\n%s",
-				want, h.m.showDetail, h.m.view, rows, h.m.cursor[viewEntities], h.m.filtering, v)
+			h.t.Fatalf("the screen never showed %q (detail %v, view %d, rows %d, cursor %d, prompt open %v); it shows:\n%s",
+				want, h.m.showDetail, h.m.view, rows, h.m.cursor[viewEntities], h.m.prompt != nil, v)
 		}
 	}
 }
@@ -164,10 +164,10 @@ func TestUIFilterDetailEditPause(t *testing.T) {
 		h.keys("j")
 	}
 	h.keys("e")
-	if !h.m.editing {
+	if h.m.prompt == nil {
 		t.Fatalf("e did not start an edit on line %d:\n%s", h.m.detailLine, h.m.View())
 	}
-	h.m.edit.SetValue("500")
+	h.m.prompt.input.SetValue("500")
 	h.keys("enter")
 	h.waitFor(": ok")
 	h.keys("esc", "space")
@@ -182,15 +182,15 @@ func TestUIPaletteRunsExecCommands(t *testing.T) {
 	h := newHarness(t, 120, 30)
 	h.waitFor("entities")
 	h.keys(":")
-	h.m.edit.SetValue(`set 0v1 Energy.Value=77`)
+	h.m.prompt.input.SetValue(`set 0v1 Energy.Value=77`)
 	h.keys("enter")
 	h.waitFor("set Energy.Value: ok")
 	h.keys(":")
-	h.m.edit.SetValue(`add 0v1 'Fleeing={"From":"1v1"}'`)
+	h.m.prompt.input.SetValue(`add 0v1 'Fleeing={"From":"1v1"}'`)
 	h.keys("enter")
 	h.waitFor("add Fleeing: ok")
 	h.keys(":")
-	h.m.edit.SetValue(`frobnicate 1`)
+	h.m.prompt.input.SetValue(`frobnicate 1`)
 	h.keys("enter")
 	h.waitFor(`unknown command "frobnicate"`)
 }
