@@ -1,21 +1,19 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // The views, in the order of their number keys.
+
 const (
 	viewOverview = iota
 	viewArchetypes
@@ -30,6 +28,7 @@ const (
 var viewNames = [viewCount]string{"Overview", "Archetypes", "Entities", "Systems", "Events", "Journal", "Resources"}
 
 // model is the whole UI. It knows the world only through the session.
+
 type model struct {
 	src    source
 	play   *player // a recording under review, or nil for a live game
@@ -113,31 +112,18 @@ func (m *model) Init() tea.Cmd {
 }
 
 // bodyHeight is the rows between the tab bar and the status bar.
+
 func (m *model) bodyHeight() int { return max(m.height-3, 1) }
 
 // pageCmd (re)subscribes the entities window for what is on screen. A new
+
 // query or archetype is a new subscription, with an id of its own: frames
+
 // of the old one still on their way are dropped, and until the first frame
+
 // of the new one arrives the view says it is waiting, never showing the old
+
 // rows under the new title.
-func (m *model) pageCmd() tea.Cmd {
-	m.lastPageReq = time.Now()
-	var unsub tea.Cmd
-	if key := fmt.Sprintf("%d %s %s", m.arch, m.query, m.sortBy); key != m.pageKey || m.pageSub == 0 {
-		if m.pageSub != 0 {
-			unsub = m.src.unsubscribe(m.pageSub)
-		}
-		m.pageKey, m.page, m.pageErr = key, nil, ""
-		m.pageSub = max(m.pageSub+1, subPageFirst)
-	}
-	sort := m.sortBy
-	if m.arch != 0 {
-		sort = ""
-	}
-	sub := m.src.subscribe(protocol.Subscribe{ID: m.pageSub, What: protocol.SubPage, Hz: 5, Query: m.query,
-		Archetype: m.arch, Offset: m.offset, Limit: max(m.bodyHeight()-3, 1), Sort: sort})
-	return tea.Batch(unsub, sub)
-}
 
 func (m *model) setFlash(s string, isErr bool) {
 	m.flash, m.flashErr, m.flashAt = s, isErr, time.Now()
@@ -224,9 +210,13 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // keyBurst applies a message that carries several runes (keys typed
+
 // faster than the terminal reports them, key repeat over ssh) key by key,
+
 // as if each had come alone; text typed or pasted into a prompt lands
+
 // whole.
+
 func (m *model) keyBurst(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste || m.typing() {
 		return m.key(msg)
@@ -245,6 +235,7 @@ func (m *model) keyBurst(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 // typing reports whether a text input has the keys.
+
 func (m *model) typing() bool {
 	return m.prompt != nil || m.form != nil
 }
@@ -382,31 +373,14 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 // journalShown is the journal as the view lists it: newest first, the op
+
 // filter applied.
-func (m *model) journalShown() []protocol.JournalEntry {
-	var out []protocol.JournalEntry
-	for i := len(m.journal) - 1; i >= 0; i-- {
-		if e := m.journal[i]; m.journalOp == "" || e.Op == m.journalOp {
-			out = append(out, e)
-		}
-	}
-	return out
-}
 
 // journalFilter applies what was typed after / in the journal view: an
+
 // op (spawn despawn add remove set) is kept here; an entity (42v3), a
+
 // component or a system the agent filters.
-func (m *model) journalFilter(text string) tea.Cmd {
-	text = strings.TrimSpace(text)
-	m.journal, m.cursor[viewJournal], m.journalOp = nil, 0, ""
-	filter := text
-	switch text {
-	case "spawn", "despawn", "add", "remove", "set":
-		m.journalOp, filter = text, ""
-	}
-	m.journalText = text
-	return m.src.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Hz: 4, Filter: filter})
-}
 
 func (m *model) viewLen(v int) int {
 	switch v {
@@ -451,89 +425,10 @@ func (m *model) moveCursor(msg tea.KeyMsg, n int) {
 }
 
 // entitiesKey scrolls the window: the agent sends only what is visible.
-func (m *model) entitiesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	k := m.keys
-	visible := max(m.bodyHeight()-3, 1) // the title and the column names
-	total := 0
-	if m.page != nil {
-		total = m.page.Total
-	}
-	pos := m.offset + m.cursor[viewEntities]
-	switch {
-	case key.Matches(msg, k.Up):
-		pos--
-	case key.Matches(msg, k.Down):
-		pos++
-	case key.Matches(msg, k.PageUp):
-		pos -= visible
-	case key.Matches(msg, k.PageDown):
-		pos += visible
-	case key.Matches(msg, k.Top):
-		pos = 0
-	case key.Matches(msg, k.Bottom):
-		pos = total - 1
-	case key.Matches(msg, k.Enter):
-		if m.page != nil {
-			if i := m.cursor[viewEntities]; i < len(m.page.Rows) {
-				return m, m.openDetail(m.page.Rows[i].Entity)
-			}
-		}
-		return m, nil
-	case key.Matches(msg, k.Left):
-		m.colCursor = max(m.colCursor-1, 0)
-		return m, nil
-	case key.Matches(msg, k.Right):
-		m.colCursor++ // clamped when drawn
-		return m, nil
-	case key.Matches(msg, k.Sort):
-		by, err := m.sortColumn()
-		if err != nil {
-			m.setFlash(err.Error(), true)
-			return m, nil
-		}
-		m.sortBy, m.offset = by, 0
-		return m, m.pageCmd()
-	default:
-		return m, nil
-	}
-	pos = max(min(pos, total-1), 0)
-	offset := m.offset
-	if pos < offset {
-		offset = pos
-	} else if pos >= offset+visible {
-		offset = pos - visible + 1
-	}
-	m.cursor[viewEntities] = pos - offset
-	m.selected = 0
-	if m.page != nil && pos-offset < len(m.page.Rows) && offset == m.offset {
-		m.selected = m.page.Rows[pos-offset].Entity
-	}
-	if offset != m.offset {
-		m.offset = offset
-		return m, m.pageCmd()
-	}
-	return m, nil
-}
 
 // filterPrompt is the entities view's query prompt: checked as typed,
+
 // applied by the agent on enter.
-func (m *model) filterPrompt() *prompt {
-	return &prompt{kind: promptFilter, label: "/", hint: "enter applies, esc keeps the list",
-		check: func(text string) string {
-			if _, err := protocol.ParseQuery(text); err != nil {
-				return err.Error() // the list keeps its last good result
-			}
-			return ""
-		},
-		submit: func(text string) (tea.Cmd, string) {
-			q := strings.TrimSpace(text)
-			if _, err := protocol.ParseQuery(q); err != nil {
-				return nil, err.Error()
-			}
-			m.query, m.arch, m.offset, m.cursor[viewEntities] = q, 0, 0, 0
-			return m.pageCmd(), ""
-		}}
-}
 
 func (m *model) View() string {
 	if m.width == 0 {
@@ -569,302 +464,55 @@ func (m *model) View() string {
 }
 
 // screen lays out the tabs, the body, the bottom line and the status bar
+
 // in exactly height lines of at most width cells. On a terminal too short
+
 // for all of them the tabs go first, then the bottom line: the status bar
+
 // (what the game is doing) stays.
-func screen(tabs string, body []string, bottom, status string, width, height int) string {
-	if height <= 0 || width <= 0 {
-		return ""
-	}
-	var top, under []string
-	switch {
-	case height >= 4:
-		top, under = []string{tabs}, []string{bottom, status}
-	case height == 3:
-		under = []string{bottom, status}
-	default:
-		under = []string{status}
-	}
-	rows := height - len(top) - len(under)
-	out := make([]string, 0, height)
-	out = append(out, top...)
-	for i := range max(rows, 0) {
-		line := ""
-		if i < len(body) {
-			line = body[i]
-		}
-		out = append(out, line)
-	}
-	out = append(out, under...)
-	out = out[:min(len(out), height)]
-	for i := range out {
-		out[i] = fit(out[i], width)
-	}
-	return strings.Join(out, "\n")
-}
 
 // helpLines is every key in columns; on a narrow terminal the columns
+
 // stack in two rows of groups so that none is cut off.
-func (m *model) helpLines() []string {
-	groups := m.helpGroups()
-	wide := m.help
-	wide.Width = 0 // measure without cutting
-	if ansi.StringWidth(firstLine(wide.FullHelpView(groups))) <= m.width {
-		return strings.Split(wide.FullHelpView(groups), "\n")
-	}
-	half := (len(groups) + 1) / 2
-	top := strings.Split(wide.FullHelpView(groups[:half]), "\n")
-	return append(append(top, ""), strings.Split(wide.FullHelpView(groups[half:]), "\n")...)
-}
 
 // tabs draws the view names, tighter on a narrow terminal: padded, then
+
 // unpadded, then cut to four letters, whichever fits first.
-func (m *model) tabs() string {
-	formats := []func(i int, n string) string{
-		func(i int, n string) string { return fmt.Sprintf(" %d %s ", i+1, n) },
-		func(i int, n string) string { return fmt.Sprintf(" %d %s", i+1, n) },
-		func(i int, n string) string { return fmt.Sprintf(" %d %.4s", i+1, n) },
-	}
-	var parts []string
-	for _, label := range formats {
-		width := 0
-		parts = parts[:0]
-		for i, n := range viewNames {
-			l := label(i, n)
-			width += len(l)
-			if i == m.view && !m.showDetail {
-				parts = append(parts, m.styles.ActiveTab.Render(l))
-			} else {
-				parts = append(parts, m.styles.Tab.Render(l))
-			}
-		}
-		if width <= m.width {
-			return strings.Join(parts, "")
-		}
-	}
-	return fit(strings.Join(parts, ""), m.width)
-}
 
 // bottomLine is the filter, the edit field, a question, a flash or help.
-func (m *model) bottomLine() string {
-	switch {
-	case m.confirm != "":
-		if m.confirmAlt != nil {
-			return m.styles.Error.Render(m.confirm + " [y/o/N]")
-		}
-		return m.styles.Error.Render(m.confirm + " [y/N]")
-	case m.prompt != nil:
-		return m.promptLine()
-	case m.play != nil && (m.flash == "" || time.Since(m.flashAt) >= 4*time.Second):
-		return m.timeline()
-	case m.flash != "" && time.Since(m.flashAt) < 4*time.Second:
-		if m.flashErr {
-			return m.styles.Error.Render(m.flash)
-		}
-		return m.styles.Flash.Render(m.flash)
-	}
-	return m.help.ShortHelpView(m.hints())
-}
-
-func (m *model) statusBar() string {
-	var state string
-	if m.play != nil {
-		p := m.play
-		parts := []string{"REVIEW", p.path, fmt.Sprintf("frame %d/%d", m.rv.idx+1, len(p.rec.Frames)), fmt.Sprintf("tick %d", m.rv.tick)}
-		parts = append(parts, fmt.Sprintf("%d entities", m.rv.alive))
-		if m.rv.asOf != "" {
-			parts = append(parts, m.rv.asOf)
-		}
-		if p.rec.Truncated {
-			parts = append(parts, "truncated: "+p.rec.Note)
-		}
-		return m.styles.Status.Render(fit(" "+strings.Join(parts, " │ "), m.width))
-	}
-	switch m.conn.state {
-	case stateConnecting:
-		state = "connecting"
-	case stateConnected:
-		state = "connected"
-		if m.summary != nil && m.summary.Paused {
-			state = "PAUSED"
-		}
-	case stateReconnecting:
-		state = fmt.Sprintf("reconnecting (%d)", m.conn.attempt)
-	case stateClosed:
-		state = "disconnected"
-	}
-	if m.readOnly {
-		state += " read-only"
-	}
-	// What the game does first: a narrow terminal cuts from the right.
-	parts := []string{state}
-	if s := m.summary; s != nil {
-		parts = append(parts, fmt.Sprintf("tick %d", s.Tick), "frame "+client.Duration(s.FrameNs), fmt.Sprintf("%d entities", s.Entities))
-		if r := m.rate.perSecond(); r > 0 {
-			parts = append(parts, fmt.Sprintf("%.1f ticks/s", r))
-		}
-	}
-	if m.rec != nil {
-		frames, _, _ := m.rec.Progress()
-		parts = append(parts, fmt.Sprintf("● REC %s (%d)", m.rec.Path, frames))
-	}
-	if s := m.summary; s != nil && s.Agent.Recording != "" {
-		parts = append(parts, "● game records "+s.Agent.Recording)
-	}
-	parts = append(parts, m.addr)
-	return m.styles.Status.Render(fit(" "+strings.Join(parts, " │ "), m.width))
-}
 
 // openPalette opens the : command line with text already typed: the
+
 // commands of ecsinspect exec, and open E.
-func (m *model) openPalette(text string) tea.Cmd {
-	if m.readOnly && text != "open " {
-		m.setFlash("read-only agent: commands are off (o opens an entity)", true)
-		return nil
-	}
-	return m.openPrompt(&prompt{kind: promptCommand, label: ":", hint: "open E, pause resume step N set add remove parent despawn spawn; enter runs, esc closes",
-		submit: m.runCommand}, text)
-}
 
 // runCommand runs what was typed on the command line.
-func (m *model) runCommand(text string) (tea.Cmd, string) {
-	words := client.SplitWords(text)
-	if len(words) == 0 {
-		return nil, ""
-	}
-	if words[0] == "open" { // the UI's own: open any entity by its handle
-		if len(words) != 2 {
-			m.setFlash("open: want an entity like 42v3", true)
-			return nil, ""
-		}
-		e, err := protocol.ParseEntityID(words[1])
-		if err != nil || e == 0 {
-			m.setFlash(fmt.Sprintf("open: %q is not an entity like 42v3", words[1]), true)
-			return nil, ""
-		}
-		return m.followEntity(e), ""
-	}
-	build, what, err := client.ParseCommand(words)
-	if err != nil {
-		m.setFlash(firstLine(err.Error()), true)
-		return nil, ""
-	}
-	return m.src.request(what, build), ""
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
 
 // toggleRecording starts or stops recording the game (every entity and
-// value, every frame) to a file in the current directory, over a
-// connection of its own. Dialing and closing the file happen in commands;
-// recordingMsg brings the outcome back.
-func (m *model) toggleRecording() tea.Cmd {
-	if m.rec != nil {
-		r := m.rec
-		m.rec = nil
-		m.setFlash("closing the recording…", false)
-		return stopRecording(r)
-	}
-	path := "ecsinspect-" + time.Now().Format("20060102-150405") + ".ecsrec"
-	addr, token := m.addr, m.token
-	m.setFlash("starting a recording…", false)
-	return func() tea.Msg {
-		r, err := client.StartRecording(addr, token, path, 0)
-		return recordingMsg{started: r, path: path, err: err}
-	}
-}
 
-func stopRecording(r *client.Recorder) tea.Cmd {
-	return func() tea.Msg {
-		frames, _, _ := r.Progress()
-		return recordingMsg{path: r.Path, frames: frames, err: r.Stop()}
-	}
-}
+// value, every frame) to a file in the current directory, over a
+
+// connection of its own. Dialing and closing the file happen in commands;
+
+// recordingMsg brings the outcome back.
 
 // recordingMsg is a recording started (started set) or stopped.
-type recordingMsg struct {
-	started *client.Recorder
-	path    string
-	frames  int
-	err     error
-}
-
-func (m *model) recording(msg recordingMsg) {
-	switch {
-	case msg.err != nil:
-		m.setFlash("recording: "+msg.err.Error(), true)
-	case msg.started != nil:
-		m.rec = msg.started
-		m.setFlash("recording every frame to "+msg.path+"; r stops", false)
-	default:
-		m.setFlash(fmt.Sprintf("recorded %d frames to %s (ecsinspect open %s)", msg.frames, msg.path, msg.path), false)
-	}
-}
 
 // quit ends the program, closing a recording whole first.
-func (m *model) quit() tea.Cmd {
-	if m.rec != nil {
-		r := m.rec
-		m.rec = nil
-		return tea.Sequence(stopRecording(r), tea.Quit)
-	}
-	return tea.Quit
-}
 
 // keepSelection keeps the cursor on the entity it was on when a new page
+
 // moves rows (sorting, spawns, despawns); if the entity left the window,
+
 // the cursor stays where it was and takes the entity now there.
-func (m *model) keepSelection() {
-	p := m.page
-	if p == nil || len(p.Rows) == 0 {
-		return
-	}
-	if m.selected != 0 {
-		for i, r := range p.Rows {
-			if r.Entity == m.selected {
-				m.cursor[viewEntities] = i
-				return
-			}
-		}
-	}
-	i := min(m.cursor[viewEntities], len(p.Rows)-1)
-	m.cursor[viewEntities] = i
-	m.selected = p.Rows[i].Entity
-}
 
 // maxJournal is how many journal entries the journal view keeps.
-const maxJournal = 10000
 
 // tickRate measures ticks per second over the last few seconds.
-type tickRate struct {
-	ticks []uint64
-	at    []time.Time
-}
-
-func (r *tickRate) add(tick uint64, now time.Time) {
-	r.ticks, r.at = append(r.ticks, tick), append(r.at, now)
-	for len(r.at) > 2 && now.Sub(r.at[0]) > 3*time.Second {
-		r.ticks, r.at = r.ticks[1:], r.at[1:]
-	}
-}
 
 // perSecond is the rate, or 0 before there is a second of summaries.
-func (r *tickRate) perSecond() float64 {
-	n := len(r.at)
-	if n < 2 {
-		return 0
-	}
-	d := r.at[n-1].Sub(r.at[0])
-	if d < time.Second || r.ticks[n-1] < r.ticks[0] {
-		return 0
-	}
-	return float64(r.ticks[n-1]-r.ticks[0]) / d.Seconds()
-}
 
 // stagesOf lists the stages of systems, in order.
+
 func stagesOf(sys []protocol.System) []string {
 	var out []string
 	for _, s := range sys {

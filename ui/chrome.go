@@ -1,0 +1,181 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ecsinspect/ecsinspect/client"
+)
+
+// The screen's frame around the panes: tabs, the bottom line (prompt,
+// question, flash, hints), the status bar, and the layout of all of it.
+
+func screen(tabs string, body []string, bottom, status string, width, height int) string {
+	if height <= 0 || width <= 0 {
+		return ""
+	}
+	var top, under []string
+	switch {
+	case height >= 4:
+		top, under = []string{tabs}, []string{bottom, status}
+	case height == 3:
+		under = []string{bottom, status}
+	default:
+		under = []string{status}
+	}
+	rows := height - len(top) - len(under)
+	out := make([]string, 0, height)
+	out = append(out, top...)
+	for i := range max(rows, 0) {
+		line := ""
+		if i < len(body) {
+			line = body[i]
+		}
+		out = append(out, line)
+	}
+	out = append(out, under...)
+	out = out[:min(len(out), height)]
+	for i := range out {
+		out[i] = fit(out[i], width)
+	}
+	return strings.Join(out, "\n")
+}
+
+func (m *model) helpLines() []string {
+	groups := m.helpGroups()
+	wide := m.help
+	wide.Width = 0 // measure without cutting
+	if ansi.StringWidth(firstLine(wide.FullHelpView(groups))) <= m.width {
+		return strings.Split(wide.FullHelpView(groups), "\n")
+	}
+	half := (len(groups) + 1) / 2
+	top := strings.Split(wide.FullHelpView(groups[:half]), "\n")
+	return append(append(top, ""), strings.Split(wide.FullHelpView(groups[half:]), "\n")...)
+}
+
+func (m *model) tabs() string {
+	formats := []func(i int, n string) string{
+		func(i int, n string) string { return fmt.Sprintf(" %d %s ", i+1, n) },
+		func(i int, n string) string { return fmt.Sprintf(" %d %s", i+1, n) },
+		func(i int, n string) string { return fmt.Sprintf(" %d %.4s", i+1, n) },
+	}
+	var parts []string
+	for _, label := range formats {
+		width := 0
+		parts = parts[:0]
+		for i, n := range viewNames {
+			l := label(i, n)
+			width += len(l)
+			if i == m.view && !m.showDetail {
+				parts = append(parts, m.styles.ActiveTab.Render(l))
+			} else {
+				parts = append(parts, m.styles.Tab.Render(l))
+			}
+		}
+		if width <= m.width {
+			return strings.Join(parts, "")
+		}
+	}
+	return fit(strings.Join(parts, ""), m.width)
+}
+
+func (m *model) bottomLine() string {
+	switch {
+	case m.confirm != "":
+		if m.confirmAlt != nil {
+			return m.styles.Error.Render(m.confirm + " [y/o/N]")
+		}
+		return m.styles.Error.Render(m.confirm + " [y/N]")
+	case m.prompt != nil:
+		return m.promptLine()
+	case m.play != nil && (m.flash == "" || time.Since(m.flashAt) >= 4*time.Second):
+		return m.timeline()
+	case m.flash != "" && time.Since(m.flashAt) < 4*time.Second:
+		if m.flashErr {
+			return m.styles.Error.Render(m.flash)
+		}
+		return m.styles.Flash.Render(m.flash)
+	}
+	return m.help.ShortHelpView(m.hints())
+}
+
+func (m *model) statusBar() string {
+	var state string
+	if m.play != nil {
+		p := m.play
+		parts := []string{"REVIEW", p.path, fmt.Sprintf("frame %d/%d", m.rv.idx+1, len(p.rec.Frames)), fmt.Sprintf("tick %d", m.rv.tick)}
+		parts = append(parts, fmt.Sprintf("%d entities", m.rv.alive))
+		if m.rv.asOf != "" {
+			parts = append(parts, m.rv.asOf)
+		}
+		if p.rec.Truncated {
+			parts = append(parts, "truncated: "+p.rec.Note)
+		}
+		return m.styles.Status.Render(fit(" "+strings.Join(parts, " │ "), m.width))
+	}
+	switch m.conn.state {
+	case stateConnecting:
+		state = "connecting"
+	case stateConnected:
+		state = "connected"
+		if m.summary != nil && m.summary.Paused {
+			state = "PAUSED"
+		}
+	case stateReconnecting:
+		state = fmt.Sprintf("reconnecting (%d)", m.conn.attempt)
+	case stateClosed:
+		state = "disconnected"
+	}
+	if m.readOnly {
+		state += " read-only"
+	}
+	// What the game does first: a narrow terminal cuts from the right.
+	parts := []string{state}
+	if s := m.summary; s != nil {
+		parts = append(parts, fmt.Sprintf("tick %d", s.Tick), "frame "+client.Duration(s.FrameNs), fmt.Sprintf("%d entities", s.Entities))
+		if r := m.rate.perSecond(); r > 0 {
+			parts = append(parts, fmt.Sprintf("%.1f ticks/s", r))
+		}
+	}
+	if m.rec != nil {
+		frames, _, _ := m.rec.Progress()
+		parts = append(parts, fmt.Sprintf("● REC %s (%d)", m.rec.Path, frames))
+	}
+	if s := m.summary; s != nil && s.Agent.Recording != "" {
+		parts = append(parts, "● game records "+s.Agent.Recording)
+	}
+	parts = append(parts, m.addr)
+	return m.styles.Status.Render(fit(" "+strings.Join(parts, " │ "), m.width))
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+type tickRate struct {
+	ticks []uint64
+	at    []time.Time
+}
+
+func (r *tickRate) add(tick uint64, now time.Time) {
+	r.ticks, r.at = append(r.ticks, tick), append(r.at, now)
+	for len(r.at) > 2 && now.Sub(r.at[0]) > 3*time.Second {
+		r.ticks, r.at = r.ticks[1:], r.at[1:]
+	}
+}
+
+func (r *tickRate) perSecond() float64 {
+	n := len(r.at)
+	if n < 2 {
+		return 0
+	}
+	d := r.at[n-1].Sub(r.at[0])
+	if d < time.Second || r.ticks[n-1] < r.ticks[0] {
+		return 0
+	}
+	return float64(r.ticks[n-1]-r.ticks[0]) / d.Seconds()
+}

@@ -1,0 +1,46 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ecsinspect/ecsinspect/client"
+)
+
+// The overview pane: the world, its entity slots and the agent.
+
+func (m *model) overview() []string {
+	s := m.summary
+	bytes := 0
+	for _, a := range s.Archetypes {
+		bytes += a.Bytes
+	}
+	state := "running"
+	if s.Paused {
+		state = "paused"
+	}
+	lines := []string{
+		m.styles.Header.Render("World"),
+		fmt.Sprintf("  tick %-12d frame time %-10s %s", s.Tick, client.Duration(s.FrameNs), state),
+		fmt.Sprintf("  entities %-10d archetypes %-6d components %-4d memory %s", s.Entities, len(s.Archetypes), len(s.Components), client.Size(bytes)),
+		"",
+		m.styles.Header.Render("Generations"),
+		fmt.Sprintf("  alive %-10d free slots %-10d retired slots %-8d highest index %d", s.Stats.Alive, s.Stats.Free, s.Stats.Retired, s.Stats.Slots-1),
+	}
+	if len(s.Recycled) > 0 {
+		var parts []string
+		for _, r := range s.Recycled {
+			parts = append(parts, fmt.Sprintf("%d (gen %d)", r.Index, r.Generation))
+		}
+		lines = append(lines, "  most recycled: "+strings.Join(parts, ", "))
+	}
+	a := s.Agent
+	lines = append(lines, "",
+		m.styles.Header.Render("Agent"),
+		fmt.Sprintf("  clients %-8d sent %-12s frames sent %d", a.Clients, client.Size(int(a.BytesSent)), a.FramesSent),
+		fmt.Sprintf("  coalesced %-6d dropped %-10d sync %s a frame", a.Coalesced, a.Dropped, client.Duration(a.SyncNs)))
+	if a.Recording != "" {
+		lines = append(lines, "  recording to "+a.Recording)
+	}
+	return lines
+}

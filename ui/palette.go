@@ -1,0 +1,46 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// The command line (: and o): exec's commands and open E.
+
+func (m *model) openPalette(text string) tea.Cmd {
+	if m.readOnly && text != "open " {
+		m.setFlash("read-only agent: commands are off (o opens an entity)", true)
+		return nil
+	}
+	return m.openPrompt(&prompt{kind: promptCommand, label: ":", hint: "open E, pause resume step N set add remove parent despawn spawn; enter runs, esc closes",
+		submit: m.runCommand}, text)
+}
+
+func (m *model) runCommand(text string) (tea.Cmd, string) {
+	words := client.SplitWords(text)
+	if len(words) == 0 {
+		return nil, ""
+	}
+	if words[0] == "open" { // the UI's own: open any entity by its handle
+		if len(words) != 2 {
+			m.setFlash("open: want an entity like 42v3", true)
+			return nil, ""
+		}
+		e, err := protocol.ParseEntityID(words[1])
+		if err != nil || e == 0 {
+			m.setFlash(fmt.Sprintf("open: %q is not an entity like 42v3", words[1]), true)
+			return nil, ""
+		}
+		return m.followEntity(e), ""
+	}
+	build, what, err := client.ParseCommand(words)
+	if err != nil {
+		m.setFlash(firstLine(err.Error()), true)
+		return nil, ""
+	}
+	return m.src.request(what, build), ""
+}

@@ -1,0 +1,64 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ecsinspect/ecsinspect/client"
+)
+
+// Recording the live game from the UI (r), and quitting with a recording
+// closed whole.
+
+func (m *model) toggleRecording() tea.Cmd {
+	if m.rec != nil {
+		r := m.rec
+		m.rec = nil
+		m.setFlash("closing the recording…", false)
+		return stopRecording(r)
+	}
+	path := "ecsinspect-" + time.Now().Format("20060102-150405") + ".ecsrec"
+	addr, token := m.addr, m.token
+	m.setFlash("starting a recording…", false)
+	return func() tea.Msg {
+		r, err := client.StartRecording(addr, token, path, 0)
+		return recordingMsg{started: r, path: path, err: err}
+	}
+}
+
+func stopRecording(r *client.Recorder) tea.Cmd {
+	return func() tea.Msg {
+		frames, _, _ := r.Progress()
+		return recordingMsg{path: r.Path, frames: frames, err: r.Stop()}
+	}
+}
+
+type recordingMsg struct {
+	started *client.Recorder
+	path    string
+	frames  int
+	err     error
+}
+
+func (m *model) recording(msg recordingMsg) {
+	switch {
+	case msg.err != nil:
+		m.setFlash("recording: "+msg.err.Error(), true)
+	case msg.started != nil:
+		m.rec = msg.started
+		m.setFlash("recording every frame to "+msg.path+"; r stops", false)
+	default:
+		m.setFlash(fmt.Sprintf("recorded %d frames to %s (ecsinspect open %s)", msg.frames, msg.path, msg.path), false)
+	}
+}
+
+func (m *model) quit() tea.Cmd {
+	if m.rec != nil {
+		r := m.rec
+		m.rec = nil
+		return tea.Sequence(stopRecording(r), tea.Quit)
+	}
+	return tea.Quit
+}

@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// The systems pane: timings by stage against the frame budget, access.
+
+func (m *model) systems() []string {
+	if len(m.summary.Systems) == 0 {
+		return []string{"no systems reported (give the agent the schedule: Options.Schedule)"}
+	}
+	// Stages in schedule order; in each, the costliest first.
+	var stages []string
+	byStage := map[string][]protocol.System{}
+	for _, s := range m.summary.Systems {
+		if _, ok := byStage[s.Stage]; !ok {
+			stages = append(stages, s.Stage)
+		}
+		byStage[s.Stage] = append(byStage[s.Stage], s)
+	}
+	narrow := m.width < 110 // fewer columns, so the access stays in view
+	head := fmt.Sprintf("%-16s %9s %9s %9s %8s  %-24s  %s", "system", "last", "mean", "max (120)", "runs", "recent", "access")
+	if narrow {
+		head = fmt.Sprintf("%-14s %9s %9s  %-8s  %s", "system", "last", "mean", "recent", "access")
+	}
+	var rows []string
+	for _, st := range stages {
+		sys := byStage[st]
+		sort.SliceStable(sys, func(i, j int) bool { return sys[i].Mean > sys[j].Mean })
+		var sum int64
+		for _, s := range sys {
+			sum += s.Mean
+		}
+		rows = append(rows, m.styles.Title.Render(fmt.Sprintf("stage %s: %s a frame of a %s budget (60 Hz)", st, client.Duration(sum), client.Duration(frameBudget))))
+		for _, s := range sys {
+			if narrow {
+				rows = append(rows, fmt.Sprintf("%-14s %9s %9s  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), sparkline(s.Recent, 8), access(s)))
+			} else {
+				rows = append(rows, fmt.Sprintf("%-16s %9s %9s %9s %8d  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), client.Duration(s.Max), s.Count,
+					sparkline(s.Recent, 24), access(s)))
+			}
+		}
+	}
+	return m.list(head, rows, m.cursor[viewSystems])
+}
+
+const frameBudget = int64(1_000_000_000 / 60)
+
+func access(s protocol.System) string {
+	var parts []string
+	if len(s.Reads) > 0 {
+		parts = append(parts, "r:"+strings.Join(s.Reads, ","))
+	}
+	if len(s.Writes) > 0 {
+		parts = append(parts, "w:"+strings.Join(s.Writes, ","))
+	}
+	if len(parts) == 0 {
+		return "(declares no access)"
+	}
+	return strings.Join(parts, " ")
+}
+
+func sparkline(samples []int64, n int) string {
+	if len(samples) > n {
+		samples = samples[len(samples)-n:]
+	}
+	var hi int64 = 1
+	for _, s := range samples {
+		hi = max(hi, s)
+	}
+	blocks := []rune("▁▂▃▄▅▆▇█")
+	var b strings.Builder
+	for _, s := range samples {
+		b.WriteRune(blocks[int(s*int64(len(blocks)-1)/hi)])
+	}
+	return b.String() + spaces(n-len(samples))
+}
