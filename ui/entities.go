@@ -82,7 +82,9 @@ func (m *model) entitiesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.colCursor = max(m.colCursor-1, 0)
 		return m, nil
 	case key.Matches(msg, k.Right):
-		m.colCursor++ // clamped when drawn
+		if m.page != nil {
+			m.colCursor = min(m.colCursor+1, max(len(m.tableColumns(m.page))-1, 0))
+		}
 		return m, nil
 	case key.Matches(msg, k.Sort):
 		by, err := m.sortColumn()
