@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/inspector"
@@ -19,7 +20,7 @@ func runAttach(args []string, out, errOut io.Writer) error {
 		fs.PrintDefaults()
 	}
 	token := fs.String("token", "", "the agent's token, if it wants one")
-	if err := fs.Parse(reorder(args)); err != nil {
+	if err := fs.Parse(reorder(fs, args)); err != nil {
 		return err
 	}
 	addr := inspector.DefaultAddr
@@ -28,7 +29,7 @@ func runAttach(args []string, out, errOut io.Writer) error {
 	case 1:
 		addr = fs.Arg(0)
 	default:
-		return fmt.Errorf("one address, please; got %v", fs.Args())
+		return usageError{fmt.Errorf("one address, please; got %v", fs.Args())}
 	}
 	// Fail fast with a clear message if nothing listens there.
 	c, _, err := client.Connect(addr, *token, "ecsinspect "+client.Version)
@@ -40,14 +41,20 @@ func runAttach(args []string, out, errOut io.Writer) error {
 }
 
 // reorder moves flags before positional arguments, so "attach ADDR --token
-// T" works as well as "attach --token T ADDR".
-func reorder(args []string) []string {
+// T" works as well as "attach --token T ADDR". Whether a flag takes the
+// next argument as its value is asked of the flag itself (a boolean flag
+// does not), so a new boolean flag needs no list kept by hand.
+func reorder(fs *flag.FlagSet, args []string) []string {
 	var flags, pos []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
 		if len(a) > 1 && a[0] == '-' {
 			flags = append(flags, a)
-			if !containsEq(a) && i+1 < len(args) && !isBoolFlag(a) {
+			if !strings.Contains(a, "=") && i+1 < len(args) && takesValue(fs, a) {
 				flags = append(flags, args[i+1])
 				i++
 			}
@@ -58,15 +65,13 @@ func reorder(args []string) []string {
 	return append(flags, pos...)
 }
 
-func containsEq(s string) bool {
-	for _, c := range s {
-		if c == '=' {
-			return true
-		}
+// takesValue reports whether the flag named by arg (-name or --name) takes
+// a value: every flag but a boolean one (and -h, --help).
+func takesValue(fs *flag.FlagSet, arg string) bool {
+	f := fs.Lookup(strings.TrimLeft(arg, "-"))
+	if f == nil {
+		return false // unknown: flag.Parse says so
 	}
-	return false
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
-
-var boolFlags = map[string]bool{"--json": true, "-json": true, "--recursive": true, "-recursive": true, "--headless": true, "-headless": true, "-h": true, "--help": true, "-help": true}
-
-func isBoolFlag(s string) bool { return boolFlags[s] }

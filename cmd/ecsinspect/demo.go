@@ -30,10 +30,10 @@ func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error 
 		return err
 	}
 	if *entities < 100 || *entities > 1_000_000 {
-		return fmt.Errorf("--entities %d: want 100 to 1000000", *entities)
+		return usageError{fmt.Errorf("--entities %d: want 100 to 1000000", *entities)}
 	}
 	if *hz <= 0 || *hz > 1000 {
-		return fmt.Errorf("--hz %v: want more than 0, at most 1000", *hz)
+		return usageError{fmt.Errorf("--hz %v: want more than 0, at most 1000", *hz)}
 	}
 	d := ecosystem.New(*entities, *seed)
 	d.Dt = float32(1 / *hz)

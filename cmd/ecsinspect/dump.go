@@ -90,14 +90,14 @@ func runDump(args []string, out io.Writer) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	token := fs.String("token", "", "the agent's token")
 	diff := fs.String("diff", "", "recordings: compare tick T1 with tick T2 (--diff T1 T2)")
-	if err := fs.Parse(reorder(args)); err != nil {
+	if err := fs.Parse(reorder(fs, args)); err != nil {
 		return err
 	}
 	if *diff != "" {
 		return runDiff(fs.Args(), *diff, *asJSON, out)
 	}
 	if fs.NArg() != 1 {
-		return fmt.Errorf("want one address or .ecsrec file\n\n%s", dumpUsage)
+		return usageError{fmt.Errorf("want one address or .ecsrec file\n\n%s", dumpUsage)}
 	}
 	src := fs.Arg(0)
 	var res *dumpResult

@@ -31,7 +31,7 @@ func runExec(args []string, out io.Writer) error {
 		switch a := args[i]; {
 		case a == "--token" || a == "-token":
 			if i+1 >= len(args) {
-				return errors.New("--token needs a value")
+				return usageError{errors.New("--token needs a value")}
 			}
 			token = args[i+1]
 			i++
@@ -45,7 +45,7 @@ func runExec(args []string, out io.Writer) error {
 		}
 	}
 	if len(rest) < 2 {
-		return fmt.Errorf("want an address and a command\n\n%s", execUsage)
+		return usageError{fmt.Errorf("want an address and a command\n\n%s", execUsage)}
 	}
 	build, what, err := client.ParseCommand(rest[1:])
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/ecsinspect/ecsinspect/client"
@@ -17,81 +18,84 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// command is one subcommand: its name, what it runs, and whether it wants
+// the interrupt signals (Ctrl-C and SIGTERM) to end it cleanly.
+type command struct {
+	name    string
+	run     func(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error
+	signals bool
+}
+
+// commands is every subcommand: one table, one way out.
+var commands = []command{
+	{name: "demo", run: runDemo, signals: true},
+	{name: "attach", run: func(args []string, out, errOut io.Writer, _ <-chan os.Signal) error {
+		return runAttach(args, out, errOut)
+	}},
+	{name: "open", run: func(args []string, out, _ io.Writer, _ <-chan os.Signal) error { return runOpen(args, out) }},
+	{name: "record", run: func(args []string, out, _ io.Writer, stop <-chan os.Signal) error { return runRecord(args, out, stop) }, signals: true},
+	{name: "dump", run: func(args []string, out, _ io.Writer, _ <-chan os.Signal) error { return runDump(args, out) }},
+	{name: "exec", run: func(args []string, out, _ io.Writer, _ <-chan os.Signal) error { return runExec(args, out) }},
+}
+
+// usageError is a mistake in how a command was called: exit code 2.
+type usageError struct{ error }
+
+// run runs the command line and returns the exit code: 0, 1 when the
+// command failed, 2 when it was called wrong.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stdout)
 		return 0
 	}
-	switch args[0] {
-	case "--version", "-version", "version":
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
 		fmt.Fprintln(stdout, "ecsinspect", client.Version)
 		return 0
-	case "demo":
-		stop := make(chan os.Signal, 1)
-		signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
-		defer signal.Stop(stop)
-		err := runDemo(args[1:], stdout, stderr, stop)
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "ecsinspect demo:", err)
-			return 2
-		}
-		return 0
-	case "attach":
-		err := runAttach(args[1:], stdout, stderr)
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "ecsinspect attach:", err)
-			return 1
-		}
-		return 0
-	case "open":
-		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help") {
-			fmt.Fprintln(stdout, "Usage: ecsinspect open FILE.ecsrec\n\nReviews a recording or a snapshot: every view at any recorded tick.\nKeys: [ ] frames, { } keyframes, g G start and end, t go to a tick,\nc twice compares two ticks; the rest as in attach.")
-			return 0
-		}
-		if err := ui.Open(args[1:]); err != nil {
-			fmt.Fprintln(stderr, "ecsinspect open:", err)
-			return 1
-		}
-		return 0
-	case "record":
-		stop := make(chan os.Signal, 1)
-		signal.Notify(stop, os.Interrupt, syscall.SIGTERM) // either closes the file whole
-		defer signal.Stop(stop)
-		err := runRecord(args[1:], stdout, stop)
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "ecsinspect record:", err)
-			return 1
-		}
-		return 0
-	case "dump", "exec":
-		var err error
-		if args[0] == "dump" {
-			err = runDump(args[1:], stdout)
-		} else {
-			err = runExec(args[1:], stdout)
-		}
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "ecsinspect %s: %v\n", args[0], err)
-			return 1
-		}
-		return 0
-	default:
-		fmt.Fprintf(stderr, "ecsinspect: unknown command %q\n\n", args[0])
-		usage(stderr)
-		return 2
 	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		var stop chan os.Signal
+		if c.signals {
+			stop = make(chan os.Signal, 1)
+			signal.Notify(stop, os.Interrupt, syscall.SIGTERM) // either ends the command cleanly
+			defer signal.Stop(stop)
+		}
+		err := c.run(args[1:], stdout, stderr, stop)
+		var ue usageError
+		switch {
+		case err == nil, errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.As(err, &ue), isFlagError(err):
+			fmt.Fprintf(stderr, "ecsinspect %s: %v\n", c.name, err)
+			return 2
+		default:
+			fmt.Fprintf(stderr, "ecsinspect %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "ecsinspect: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+// isFlagError reports whether err came from parsing flags.
+func isFlagError(err error) bool {
+	msg := err.Error()
+	return strings.HasPrefix(msg, "flag provided but not defined") || strings.HasPrefix(msg, "invalid value") || strings.HasPrefix(msg, "bad flag syntax") || strings.HasPrefix(msg, "flag needs an argument")
+}
+
+// runOpen reviews a recording in the UI.
+func runOpen(args []string, out io.Writer) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+		fmt.Fprintln(out, "Usage: ecsinspect open FILE.ecsrec\n\nReviews a recording or a snapshot: every view at any recorded tick.\nKeys: [ ] frames, { } keyframes, g G start and end, t go to a tick,\nc twice compares two ticks; the rest as in attach.")
+		return flag.ErrHelp
+	}
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		return usageError{errors.New("want one .ecsrec file: ecsinspect open FILE.ecsrec")}
+	}
+	return ui.Open(args)
 }
 
 func usage(w io.Writer) {

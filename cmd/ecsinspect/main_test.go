@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"strings"
 	"testing"
 )
@@ -30,5 +31,39 @@ func TestBadArguments(t *testing.T) {
 	var out bytes.Buffer
 	if run([]string{"--version"}, &out, &out) != 0 || !strings.HasPrefix(out.String(), "ecsinspect ") {
 		t.Errorf("--version: %q", out.String())
+	}
+}
+
+// TestReorderAsksTheFlag: a boolean flag takes no value, whatever its
+// name; any other flag takes the next argument.
+func TestReorderAsksTheFlag(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.Bool("brand-new-bool", false, "")
+	fs.String("name", "", "")
+	got := reorder(fs, []string{"ADDR", "--brand-new-bool", "POS", "--name", "N", "LAST"})
+	want := []string{"--brand-new-bool", "--name", "N", "ADDR", "POS", "LAST"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("reorder = %q, want %q", got, want)
+	}
+}
+
+// TestExitCodes: 0 done, 1 the command failed, 2 it was called wrong.
+func TestExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"dump"}, 2},
+		{[]string{"dump", "--nope", "x"}, 2},
+		{[]string{"frobnicate"}, 2},
+		{[]string{"record", "127.0.0.1:1"}, 2},
+		{[]string{"dump", "127.0.0.1:1"}, 1},
+		{[]string{"open", "/nonexistent.ecsrec"}, 1},
+		{[]string{"dump", "--help"}, 0},
+	} {
+		var out bytes.Buffer
+		if code := run(c.args, &out, &out); code != c.code {
+			t.Errorf("%v: exit %d, want %d (%s)", c.args, code, c.code, out.String())
+		}
 	}
 }

@@ -29,14 +29,14 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 	duration := fs.Duration("duration", 0, "stop after this long (0: until Ctrl-C)")
 	hz := fs.Float64("hz", 0, "frames per second to record (0: every frame the game runs)")
 	token := fs.String("token", "", "the agent's token")
-	if err := fs.Parse(reorder(args)); err != nil {
+	if err := fs.Parse(reorder(fs, args)); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 || *path == "" {
-		return fmt.Errorf("want an address and -o FILE\n\n%s", recordUsage)
+		return usageError{fmt.Errorf("want an address and -o FILE\n\n%s", recordUsage)}
 	}
 	if *hz < 0 {
-		return fmt.Errorf("--hz %v: want 0 (every frame) or more", *hz)
+		return usageError{fmt.Errorf("--hz %v: want 0 (every frame) or more", *hz)}
 	}
 	r, err := client.StartRecording(fs.Arg(0), *token, *path, *hz)
 	if err != nil {
