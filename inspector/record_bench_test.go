@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ecsinspect/ecsinspect/cmd/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/ecsinspect/ecsinspect/client"
-	"github.com/ecsinspect/ecsinspect/cmd/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/internal/testgame"
 	"github.com/ecsinspect/ecsinspect/protocol"

@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ecsinspect/ecsinspect/cmd/demo/ecosystem"
-	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/demo"
+	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -77,75 +77,29 @@ func newSim(o options) *ecosystem.Sim {
 }
 
 func serve(o options, out io.Writer, stop <-chan os.Signal) error {
-	sim := newSim(o)
-	agent := inspector.New(sim.World, inspector.Options{Addr: o.listen, Token: o.token, ReadOnly: o.readOnly, Game: "ecosystem", Schedule: sim.Schedule})
-	if err := agent.Start(); err != nil {
+	g, err := demo.Start(demo.Options{Entities: o.entities, Hz: o.hz, Seed: o.seed, Frames: o.frames,
+		Agent:  inspector.Options{Addr: o.listen, Token: o.token, ReadOnly: o.readOnly},
+		Record: o.record, RecordHz: o.recordHz, PostMortem: o.postMortem, Status: out})
+	if err != nil {
 		return err
 	}
-	defer agent.Close()
-	if o.postMortem != "" {
-		// Runs before Close: a panic in any system, parallel ones included,
-		// leaves the world at the crash in this file, and closes the recording.
-		defer func() {
-			if r := recover(); r != nil {
-				fmt.Fprintf(out, "demo: the game panicked at tick %d; writing the world to %s\n", sim.World.Frame(), o.postMortem)
-				func() {
-					defer agent.PanicSnapshot(o.postMortem)
-					panic(r)
-				}()
-			}
-		}()
-	}
-	var rec *inspector.Recorder
-	if o.record != "" {
-		var err error
-		if rec, err = agent.Record(o.record, o.recordHz); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(out, "demo: %d animals at %g Hz, seed %d; agent on %s\n", o.entities, o.hz, o.seed, agent.Addr())
-	ticker := time.NewTicker(time.Duration(float64(time.Second) / o.hz))
-	defer ticker.Stop()
-	var busy time.Duration
-	n, frame := 0, 0
-	last := time.Now()
-	for o.frames == 0 || frame < o.frames {
-		select {
-		case <-stop:
+	fmt.Fprintf(out, "demo: %d animals at %g Hz, seed %d; agent on %s\n", o.entities, o.hz, o.seed, g.Agent.Addr())
+	quit := make(chan struct{})
+	go func() {
+		if _, ok := <-stop; ok {
 			fmt.Fprintln(out, "demo: interrupted")
-			o.frames = frame
-			continue
-		case <-ticker.C:
+			close(quit)
 		}
-		start := time.Now()
-		sim.Step()
-		agent.Sync()
-		busy += time.Since(start)
-		frame++
-		n++
-		if time.Since(last) >= time.Second || frame == o.frames {
-			st := ecs.Resource[ecosystem.Stats](sim.World)
-			summary := "-"
-			if o.record != "" {
-				summary = fmt.Sprintf("%d frames recorded", rec.Frames())
-			}
-			fmt.Fprintf(out, "tick %-7d entities %-8d herbivores %-7d predators %-6d frame %-9v clients %d  %s\n",
-				sim.World.Frame(), sim.World.Len(), st.Herbivores, st.Predators, (busy / time.Duration(max(n, 1))).Round(time.Microsecond),
-				clients(agent), summary)
-			busy, n, last = 0, 0, time.Now()
-		}
+	}()
+	runErr := g.Run(quit)
+	if err := g.Close(); err != nil && runErr == nil {
+		runErr = err
 	}
-	if rec != nil {
-		if err := rec.Stop(); err != nil {
-			return err
-		}
+	if runErr == nil && o.record != "" {
 		fmt.Fprintln(out, "demo: recording written to", o.record)
 	}
-	return nil
+	return runErr
 }
-
-// clients reads the agent's client count from its own summary telemetry.
-func clients(a *inspector.Agent) int { return a.Clients() }
 
 // bench runs the frames as fast as it can, without the agent and then with
 // one client subscribed to the summary, and prints the frame times.

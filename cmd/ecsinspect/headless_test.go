@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/client"
-	"github.com/ecsinspect/ecsinspect/cmd/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/internal/testgame"
 	"github.com/ecsinspect/ecsinspect/protocol"
 
