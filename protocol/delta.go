@@ -82,6 +82,9 @@ func ApplyPage(base, delta *Page) (*Page, error) {
 	if base.Sub != delta.Sub {
 		return nil, errors.New("protocol: page delta for another subscription")
 	}
+	if !equalIDs(base.Columns, delta.Columns) { // the agent sends a full page when they change
+		return nil, errors.New("protocol: a page delta with other columns than the page it applies to")
+	}
 	out := &Page{Sub: base.Sub, Tick: delta.Tick, Full: true, Total: delta.Total, Offset: delta.Offset, Columns: delta.Columns}
 	gone := make(map[EntityID]bool, len(delta.Removed))
 	for _, e := range delta.Removed {

@@ -83,3 +83,39 @@ func TestPageDeltaKeepsTheOrder(t *testing.T) {
 		t.Errorf("the rule gives the page's order: no ord needed, got %v", d.Order)
 	}
 }
+
+// FuzzApplyDeltas applies decoded, arbitrary summary and page deltas to
+// full frames: an error is fine; a panic, or a page whose rows do not match
+// its columns, is not.
+func FuzzApplyDeltas(f *testing.F) {
+	base := &Page{Sub: 1, Full: true, Columns: []uint16{1}, Rows: []Row{{Entity: MakeEntityID(1, 1), Values: []Value{IntValue(1)}}, {Entity: MakeEntityID(2, 1), Values: []Value{IntValue(2)}}}}
+	sum := &Summary{Full: true, Archetypes: []Archetype{{ID: 1, Len: 3}}, Components: []Component{{ID: 1, Short: "A"}}}
+	for _, m := range []Message{
+		&Page{Sub: 1, Columns: []uint16{1}, Rows: []Row{{Entity: MakeEntityID(3, 1), Values: []Value{IntValue(3)}}}, Removed: []EntityID{MakeEntityID(1, 1)}, Order: []EntityID{MakeEntityID(3, 1), MakeEntityID(2, 1)}},
+		&Summary{Archetypes: []Archetype{{ID: 2, Len: 1}}},
+	} {
+		b, err := Encode(m)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := Decode(b)
+		if err != nil {
+			return
+		}
+		switch d := m.(type) {
+		case *Page:
+			if out, err := ApplyPage(base, d); err == nil {
+				for _, r := range out.Rows {
+					if len(r.Values) != len(out.Columns) && !d.Full {
+						t.Fatalf("a row of %d values for %d columns", len(r.Values), len(out.Columns))
+					}
+				}
+			}
+		case *Summary:
+			_, _ = ApplySummary(sum, d)
+		}
+	})
+}

@@ -128,3 +128,21 @@ func TestTermHolds(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseEntityID: any text gives a handle that prints back to itself,
+// or an error.
+func FuzzParseEntityID(f *testing.F) {
+	for _, s := range []string{"42v3", "0v1", "v", "4294967295v4294967295", "-1v2", "1v-2", "１v1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e, err := ParseEntityID(s)
+		if err != nil {
+			return
+		}
+		again, err := ParseEntityID(e.String())
+		if err != nil || again != e {
+			t.Fatalf("%q -> %v -> %q -> %v, %v", s, e, e.String(), again, err)
+		}
+	})
+}
