@@ -107,11 +107,11 @@ func queuedSpawnDespawn(w *World, c *Commands, ents []Entity) {
 	for i := range ents {
 		ents[i] = c.Spawn()
 	}
-	_ = c.Apply()
+	noErr(c.Apply())
 	for _, e := range ents {
 		c.Despawn(e)
 	}
-	_ = c.Apply()
+	noErr(c.Apply())
 }
 
 //go:noinline
@@ -120,7 +120,7 @@ func directSpawnDespawn(w *World, ents []Entity) {
 		ents[i] = w.Spawn()
 	}
 	for _, e := range ents {
-		_ = w.Despawn(e)
+		noErr(w.Despawn(e))
 	}
 }
 

@@ -223,7 +223,7 @@ func warmWorld(n int) (*World, *Map2[bPos, bVel]) {
 	ents := make([]Entity, n)
 	m.SpawnBatch(n, func(i int, e Entity, _ *bPos, _ *bVel) { ents[i] = e })
 	for _, e := range ents {
-		_ = w.Despawn(e)
+		noErr(w.Despawn(e))
 	}
 	return w, m
 }
@@ -330,7 +330,7 @@ func BenchmarkBaselineSpawnBatch(b *testing.B) {
 //go:noinline
 func despawnAll(w *World, ents []Entity) {
 	for _, e := range ents {
-		_ = w.Despawn(e)
+		noErr(w.Despawn(e))
 	}
 }
 
@@ -366,8 +366,8 @@ type bTag struct{}
 //go:noinline
 func addRemoveAll(m *Map[bTag], ents []Entity) {
 	for _, e := range ents {
-		_ = m.Add(e, bTag{})
-		_ = m.Remove(e)
+		noErr(m.Add(e, bTag{}))
+		noErr(m.Remove(e))
 	}
 }
 
@@ -394,8 +394,8 @@ func (bFlag) Storage() StorageKind { return SparseStorage }
 //go:noinline
 func toggleAll(m *Map[bFlag], ents []Entity) {
 	for _, e := range ents {
-		_ = m.Add(e, bFlag{})
-		_ = m.Remove(e)
+		noErr(m.Add(e, bFlag{}))
+		noErr(m.Remove(e))
 	}
 }
 

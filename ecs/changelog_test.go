@@ -138,9 +138,9 @@ func TestChangeLogMatchesReference(t *testing.T) {
 				for range rng.IntN(60) {
 					e := live[rng.IntN(len(live))]
 					if hp.Has(e) {
-						_ = hp.Remove(e)
+						must(t, hp.Remove(e))
 					} else {
-						_ = hp.Add(e, Health{HP: 2})
+						must(t, hp.Add(e, Health{HP: 2}))
 					}
 				}
 			}

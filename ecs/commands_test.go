@@ -61,9 +61,9 @@ func TestReservedHandlesDoNotCollide(t *testing.T) {
 	if direct.Index() == queued.Index() {
 		t.Fatalf("direct spawn %v took the reserved slot of %v", direct, queued)
 	}
-	_ = w.Despawn(direct)
+	must(t, w.Despawn(direct))
 	again := w.Spawn()
-	_ = c.Apply()
+	must(t, c.Apply())
 	if !w.Alive(queued) || !w.Alive(again) || w.Len() != 2 {
 		t.Errorf("queued %v alive=%v, again %v alive=%v, Len %d", queued, w.Alive(queued), again, w.Alive(again), w.Len())
 	}
@@ -75,7 +75,7 @@ func TestReservedHandlesDoNotCollide(t *testing.T) {
 		}
 		seen[e.Index()] = true
 	}
-	_ = c.Apply()
+	must(t, c.Apply())
 	if w.Len() != 202 {
 		t.Errorf("Len = %d, want 202", w.Len())
 	}

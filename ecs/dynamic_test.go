@@ -16,9 +16,9 @@ func TestScan(t *testing.T) {
 	frozen := NewMap[Frozen](w)
 	flee := NewMap[Fleeing](w)
 	for _, i := range []int{1, 3} {
-		_ = frozen.Add(ents[i], Frozen{})
+		must(t, frozen.Add(ents[i], Frozen{}))
 	}
-	_ = flee.Add(ents[5], Fleeing{})
+	must(t, flee.Add(ents[5], Fleeing{}))
 	pos, hp := ComponentIDOf[Position](w), ComponentIDOf[Health](w)
 	fz, fl := ComponentIDOf[Frozen](w), ComponentIDOf[Fleeing](w)
 
@@ -40,7 +40,7 @@ func TestScan(t *testing.T) {
 	if !slices.Equal(got, []Entity{ents[7]}) {
 		t.Errorf("changed: %v", got)
 	}
-	_ = w.SetParent(ents[8], ents[0])
+	must(t, w.SetParent(ents[8], ents[0]))
 	got, _ = w.Scan(Filter{Parent: ents[0]}, 0, -1)
 	if !slices.Equal(got, []Entity{ents[8]}) {
 		t.Errorf("children: %v", got)
@@ -82,7 +82,7 @@ func TestCopyTables(t *testing.T) {
 	NewMap2[Position, Frozen](w).SpawnBatch(3, func(i int, _ Entity, p *Position, _ *Frozen) { p.X = float64(i) })
 	e := NewMap[Fleeing](w)
 	first := w.Spawn()
-	_ = e.Add(first, Fleeing{Since: 9})
+	must(t, e.Add(first, Fleeing{Since: 9}))
 	copies := w.CopyTables()
 	var found bool
 	for _, c := range copies {

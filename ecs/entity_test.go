@@ -37,7 +37,7 @@ func TestStaleHandleRejectedEverywhere(t *testing.T) {
 	if reused.Index() != old.Index() || reused.Generation() != old.Generation()+1 {
 		t.Fatalf("slot not reused with a new generation: old %v, new %v", old, reused)
 	}
-	_ = pos.Add(reused, Position{X: 7})
+	must(t, pos.Add(reused, Position{X: 7}))
 
 	if w.Alive(old) || pos.Has(old) || pos.Get(old) != nil || pos.Read(old) != nil {
 		t.Error("stale handle accepted by a read")
@@ -81,12 +81,12 @@ func TestSlotRetiredAtLastGeneration(t *testing.T) {
 	e := w.Spawn()
 	w.records[e.Index()].gen = maxGeneration - 1
 	e = EntityOf(e.Index(), maxGeneration-1)
-	_ = w.Despawn(e)
+	must(t, w.Despawn(e))
 	last := w.Spawn()
 	if last.Generation() != maxGeneration || last.Index() != e.Index() {
 		t.Fatalf("got %v, want slot %d at the last generation", last, e.Index())
 	}
-	_ = w.Despawn(last)
+	must(t, w.Despawn(last))
 	next := w.Spawn()
 	if next.Index() == e.Index() {
 		t.Fatalf("retired slot reused: %v", next)

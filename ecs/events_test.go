@@ -24,16 +24,16 @@ func TestEventLifetime(t *testing.T) {
 	if got := read(); !slices.Equal(got, []uint32{1}) {
 		t.Errorf("frame 0 reads %v", got)
 	}
-	_ = w.Tick()
+	must(t, w.Tick())
 	q.Send(Died{EntityOf(2, 1)})
 	if got := read(); !slices.Equal(got, []uint32{1, 2}) {
 		t.Errorf("frame 1 reads %v, want the previous frame's too", got)
 	}
-	_ = w.Tick()
+	must(t, w.Tick())
 	if got := read(); !slices.Equal(got, []uint32{2}) {
 		t.Errorf("frame 2 reads %v: event 1 should be gone", got)
 	}
-	_ = w.Tick()
+	must(t, w.Tick())
 	if q.Len() != 0 {
 		t.Errorf("frame 3 has %d events", q.Len())
 	}

@@ -6,12 +6,12 @@ func TestJournalAttributionAndWrap(t *testing.T) {
 	w := NewWorld()
 	w.EnableJournal(4)
 	pos := NewMap[Position](w)
-	e := w.Spawn()             // external
-	_ = pos.Add(e, Position{}) // external add
+	e := w.Spawn()                  // external
+	must(t, pos.Add(e, Position{})) // external add
 	c := w.NewCommands("hunting")
 	RemoveLater[Position](c, e)
 	c.Despawn(e)
-	_ = c.Apply()
+	must(t, c.Apply())
 	got := w.Journal()
 	want := []struct {
 		op     JournalOp
@@ -32,7 +32,7 @@ func TestJournalAttributionAndWrap(t *testing.T) {
 		}
 	}
 	// Wrap-around: capacity 4 keeps the newest four, oldest first.
-	_ = w.Tick()
+	must(t, w.Tick())
 	for range 3 {
 		w.Spawn()
 	}

@@ -136,7 +136,7 @@ func (m *Map[T]) Set(e Entity, v T) error {
 		if !m.w.Alive(e) {
 			return m.w.entityError(e)
 		}
-		return &EntityError{Entity: e, Reason: "has no " + m.w.reg.regs[m.id].info.Short}
+		return &ComponentError{Entity: e, Component: m.w.reg.regs[m.id].info.Short}
 	}
 	*p = v
 	return nil

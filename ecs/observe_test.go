@@ -13,10 +13,10 @@ func TestObservationAPI(t *testing.T) {
 	for i := range 5 {
 		ents = append(ents, spawn.Spawn(Position{X: float64(i)}, Health{HP: i}))
 	}
-	_ = w.Despawn(ents[1])
-	_ = w.Despawn(ents[3])
+	must(t, w.Despawn(ents[1]))
+	must(t, w.Despawn(ents[3]))
 	again := w.Spawn() // reuses slot 3 (most recently freed)
-	_ = w.Despawn(again)
+	must(t, w.Despawn(again))
 
 	var found bool
 	for _, a := range w.Archetypes() {

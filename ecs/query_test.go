@@ -23,7 +23,7 @@ func TestQueryFilters(t *testing.T) {
 	b := NewMap3[Position, Velocity, Frozen](w).Spawn(Position{}, Velocity{}, Frozen{})
 	c := NewMap[Position](w)
 	cEnt := w.Spawn()
-	_ = c.Add(cEnt, Position{})
+	must(t, c.Add(cEnt, Position{}))
 	d := NewMap2[Position, Fleeing](w).Spawn(Position{}, Fleeing{})
 
 	cases := []struct {
@@ -52,7 +52,7 @@ func TestQueryOptional(t *testing.T) {
 	a := NewMap2[Position, Health](w).Spawn(Position{X: 1}, Health{HP: 5})
 	b := NewMap[Position](w)
 	bEnt := w.Spawn()
-	_ = b.Add(bEnt, Position{X: 2})
+	must(t, b.Add(bEnt, Position{X: 2}))
 	q := NewQuery2[Position, Health](w, Optional[Health]())
 	seen := map[Entity]*Health{}
 	it := q.Iter()
@@ -114,7 +114,7 @@ func TestChangedAndAddedAcrossTicks(t *testing.T) {
 		t.Fatalf("nothing written, yet %d changed", len(got))
 	}
 	pos.Get(ents[3]).X = 99
-	_ = pos.Set(ents[150], Position{})
+	must(t, pos.Set(ents[150], Position{}))
 	if got := collect1(changed); !slices.Equal(got, []Entity{ents[3], ents[150]}) {
 		t.Errorf("changed = %v", got)
 	}
@@ -153,11 +153,11 @@ func TestChangedAndAddedAcrossTicks(t *testing.T) {
 	}
 	collect1(changed)
 	frozen := NewMap[Frozen](w)
-	_ = frozen.Add(ents[10], Frozen{})
+	must(t, frozen.Add(ents[10], Frozen{}))
 	if got := collect1(changed); len(got) != 0 {
 		t.Errorf("adding Frozen made %d Position rows look changed", len(got))
 	}
-	_ = NewMap[Health](w).Add(ents[20], Health{})
+	must(t, NewMap[Health](w).Add(ents[20], Health{}))
 	if got := collect1(added); len(got) != 0 {
 		t.Errorf("a table move re-added Position: %v", got)
 	}
@@ -194,7 +194,7 @@ func TestColumnsAPI(t *testing.T) {
 	for i := range 10 {
 		e := spawn.Spawn(Position{}, Velocity{X: float64(i)})
 		if i%2 == 0 {
-			_ = frozen.Add(e, Frozen{})
+			must(t, frozen.Add(e, Frozen{}))
 		}
 	}
 	q := NewQuery2[Position, Velocity](w, Write[Position]())
@@ -261,7 +261,7 @@ func TestStructuralChangeDuringIterationPanics(t *testing.T) {
 	w := NewWorld()
 	pos := NewMap[Position](w)
 	e := w.Spawn()
-	_ = pos.Add(e, Position{})
+	must(t, pos.Add(e, Position{}))
 	ops := map[string]func(){
 		"Spawn":   func() { w.Spawn() },
 		"Despawn": func() { _ = w.Despawn(e) },
@@ -289,7 +289,7 @@ func TestStructuralChangeDuringIterationPanics(t *testing.T) {
 	// Non-structural writes are fine while iterating.
 	it := NewQuery1[Position](w).Iter()
 	for it.Next() {
-		_ = pos.Set(it.Entity(), Position{X: 4})
+		must(t, pos.Set(it.Entity(), Position{X: 4}))
 	}
 	if pos.Read(e).X != 4 {
 		t.Error("Set during iteration lost")
@@ -345,7 +345,7 @@ func TestChangedFindsScatteredRows(t *testing.T) {
 	NewMap2[Position, Velocity](w).SpawnBatch(20_000, func(_ int, e Entity, _ *Position, _ *Velocity) { ents = append(ents, e) })
 	frozen := NewMap[Frozen](w)
 	for _, e := range ents[:5000] { // a second table holding a quarter of them
-		_ = frozen.Add(e, Frozen{})
+		must(t, frozen.Add(e, Frozen{}))
 	}
 	posMap := NewMap[Position](w)
 	changed := NewQuery1[Position](w, Changed[Position](), Write[Position]())

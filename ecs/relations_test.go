@@ -44,7 +44,7 @@ func TestDespawnRecursive(t *testing.T) {
 func TestDespawnOrphans(t *testing.T) {
 	w := NewWorld()
 	root, a, b, a1, a2, b1 := hierarchy(t, w)
-	_ = w.Despawn(a)
+	must(t, w.Despawn(a))
 	for _, e := range []Entity{a1, a2} {
 		if _, has := w.Parent(e); has || !w.Alive(e) {
 			t.Errorf("%v not orphaned", e)
@@ -80,7 +80,7 @@ func TestSetParentRules(t *testing.T) {
 	if err := NewMap[ChildOf](w).Add(other, ChildOf{}); err == nil {
 		t.Error("ChildOf added behind the index's back")
 	}
-	_ = w.Despawn(other)
+	must(t, w.Despawn(other))
 	if err := w.SetParent(a1, other); !errors.Is(err, ErrNotAlive) {
 		t.Errorf("dead parent: %v", err)
 	}

@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -46,20 +47,22 @@ func TestScanTickTests(t *testing.T) {
 	m.SpawnBatch(300, func(_ int, e Entity, _ *Position, _ *Health) { ents = append(ents, e) })
 	for range 50 {
 		e := w.Spawn()
-		_ = pos.Add(e, Position{})
+		must(t, pos.Add(e, Position{}))
 		ents = append(ents, e)
 	}
 	for range 80 {
 		pos.Get(ents[rng.IntN(len(ents))]).X++
 	}
-	for range 30 {
-		_ = hp.Set(ents[rng.IntN(len(ents))], Health{HP: 3})
+	for range 30 { // some have no Health: Set says so and changes nothing
+		if err := hp.Set(ents[rng.IntN(len(ents))], Health{HP: 3}); err != nil && !errors.Is(err, ErrNoComponent) {
+			t.Fatal(err)
+		}
 	}
 	for range 40 {
-		_ = flee.Add(ents[rng.IntN(len(ents))], Fleeing{})
+		must(t, flee.Add(ents[rng.IntN(len(ents))], Fleeing{}))
 	}
 	for range 20 {
-		_ = w.Despawn(ents[rng.IntN(len(ents))])
+		must(t, w.Despawn(ents[rng.IntN(len(ents))]))
 	}
 	slices.SortFunc(ents, compareEntities)
 	ids := func(ts ...any) []ComponentID {

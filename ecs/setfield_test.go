@@ -22,7 +22,7 @@ func TestSetFieldByPath(t *testing.T) {
 	w := NewWorld()
 	stats := NewMap[Stats](w)
 	e := w.Spawn()
-	_ = stats.Add(e, Stats{Slots: make([]Slot, 2)})
+	must(t, stats.Add(e, Stats{Slots: make([]Slot, 2)}))
 	boss := w.Spawn()
 	ok := []struct {
 		path  string
@@ -57,11 +57,11 @@ func TestSetFieldErrors(t *testing.T) {
 	stats := NewMap[Stats](w)
 	pos := NewMap[Position](w)
 	e := w.Spawn()
-	_ = stats.Add(e, Stats{Level: 1, Slots: make([]Slot, 1)})
-	_ = pos.Add(e, Position{X: 1})
+	must(t, stats.Add(e, Stats{Level: 1, Slots: make([]Slot, 1)}))
+	must(t, pos.Add(e, Position{X: 1}))
 	bare := w.Spawn()
 	dead := w.Spawn()
-	_ = w.Despawn(dead)
+	must(t, w.Despawn(dead))
 	cases := []struct {
 		e     Entity
 		path  string
@@ -104,10 +104,10 @@ func TestSetFieldMarksChanged(t *testing.T) {
 	w := NewWorld()
 	pos := NewMap[Position](w)
 	e := w.Spawn()
-	_ = pos.Add(e, Position{})
+	must(t, pos.Add(e, Position{}))
 	changed := NewQuery1[Position](w, Changed[Position]())
 	collect1(changed)
-	_ = w.SetField(e, "Position.X", 3)
+	must(t, w.SetField(e, "Position.X", 3))
 	if n := len(collect1(changed)); n != 1 {
 		t.Errorf("SetField marked %d rows", n)
 	}

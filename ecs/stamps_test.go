@@ -59,8 +59,11 @@ func TestBatchSpawnStampsChunks(t *testing.T) {
 	expect("added, first run of another query", run(late), live)
 
 	// Unaligned: 10 rows per row, then whole chunks, then a tail.
-	for _, e := range append(first, second...) {
-		_ = w.Despawn(e) // first[0] is gone already: refused
+	for i, e := range append(first, second...) {
+		err := w.Despawn(e)
+		if (i == 0) != (err != nil) { // first[0] is gone already: refused
+			t.Fatalf("despawn %v (the %dth): %v", e, i, err)
+		}
 	}
 	w.Tick()
 	expect("added, after despawning all", run(added), nil)

@@ -22,11 +22,11 @@ func TestValuesSurviveTableMoves(t *testing.T) {
 	pos, hp, name := NewMap[Position](w), NewMap[Health](w), NewMap[Name](w)
 	frozen := NewMap[Frozen](w)
 	e := NewMap2[Position, Name](w).Spawn(Position{1, 2}, Name{"orc"})
-	_ = hp.Add(e, Health{HP: 10})
-	_ = frozen.Add(e, Frozen{})
-	_ = frozen.Remove(e)
-	_ = hp.Remove(e)
-	_ = hp.Add(e, Health{HP: 3})
+	must(t, hp.Add(e, Health{HP: 10}))
+	must(t, frozen.Add(e, Frozen{}))
+	must(t, frozen.Remove(e))
+	must(t, hp.Remove(e))
+	must(t, hp.Add(e, Health{HP: 3}))
 	if got := *pos.Read(e); got != (Position{1, 2}) {
 		t.Errorf("Position = %+v", got)
 	}
@@ -48,7 +48,7 @@ func TestSwapRemovePatchesMovedEntity(t *testing.T) {
 	for i := range 5 {
 		ents = append(ents, spawn.Spawn(Position{X: float64(i)}, Health{HP: i}))
 	}
-	_ = w.Despawn(ents[1]) // the last row moves into row 1
+	must(t, w.Despawn(ents[1])) // the last row moves into row 1
 	pos := NewMap[Position](w)
 	for i, e := range ents {
 		if i == 1 {
@@ -58,7 +58,7 @@ func TestSwapRemovePatchesMovedEntity(t *testing.T) {
 			t.Errorf("entity %d reads X=%v after swap-remove", i, got)
 		}
 	}
-	_ = NewMap[Frozen](w).Add(ents[0], Frozen{}) // moves row 0 out; last moves in
+	must(t, NewMap[Frozen](w).Add(ents[0], Frozen{})) // moves row 0 out; last moves in
 	for i, e := range ents {
 		if i != 1 && pos.Read(e).X != float64(i) {
 			t.Errorf("entity %d wrong after move", i)
@@ -75,17 +75,17 @@ func TestSparseToggleMovesNoRow(t *testing.T) {
 	tables := len(w.tables)
 	rowA, rowB := w.records[a.index], w.records[b.index]
 	for i := range 10 {
-		_ = flee.Add(a, Fleeing{Since: i})
+		must(t, flee.Add(a, Fleeing{Since: i}))
 		if !flee.Has(a) || flee.Read(a).Since != i || flee.Has(b) {
 			t.Fatal("sparse add not seen")
 		}
-		_ = flee.Remove(a)
+		must(t, flee.Remove(a))
 	}
 	if len(w.tables) != tables || w.records[a.index] != rowA || w.records[b.index] != rowB {
 		t.Error("toggling a sparse component moved rows or made tables")
 	}
-	_ = flee.Add(b, Fleeing{})
-	_ = w.Despawn(b)
+	must(t, flee.Add(b, Fleeing{}))
+	must(t, w.Despawn(b))
 	if flee.sparse.length() != 0 {
 		t.Error("despawn left the entity in the sparse set")
 	}
@@ -98,7 +98,7 @@ func TestSparseToggleMovesNoRow(t *testing.T) {
 func TestDespawnRemovesFromEveryStore(t *testing.T) {
 	w := NewWorld()
 	e := NewMap3[Position, Name, Fleeing](w).Spawn(Position{}, Name{"x"}, Fleeing{})
-	_ = w.Despawn(e)
+	must(t, w.Despawn(e))
 	for _, tb := range w.tables {
 		if tb.len() != 0 {
 			t.Errorf("table %v still has %d rows", tb.ids, tb.len())
@@ -133,7 +133,7 @@ func TestSpawnBatchAndMapN(t *testing.T) {
 	if !m.Has(e) {
 		t.Error("Map3.Add did not add all")
 	}
-	_ = m.Remove(e)
+	must(t, m.Remove(e))
 	if a, b, c := m.Get(e); a != nil || b != nil || c != nil || !w.Alive(e) {
 		t.Error("Map3.Remove did not remove all")
 	}
@@ -238,8 +238,8 @@ func TestSetAndErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "has no Health") {
 		t.Errorf("Set on an entity lacking the component: %v", err)
 	}
-	_ = hp.Add(e, Health{HP: 1})
-	_ = hp.Add(e, Health{HP: 2}) // overwrite, no move
+	must(t, hp.Add(e, Health{HP: 1}))
+	must(t, hp.Add(e, Health{HP: 2})) // overwrite, no move
 	if hp.Read(e).HP != 2 {
 		t.Error("Add did not overwrite")
 	}
