@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -67,9 +68,26 @@ func TestReviewARecording(t *testing.T) {
 	if p.idx != 2 {
 		t.Errorf("] ] went to frame %d", p.idx)
 	}
+	next := -1 // the first keyframe after frame 2
+	for i := 3; i < len(p.rec.Frames) && next < 0; i++ {
+		if p.rec.Frames[i].Keyframe {
+			next = i
+		}
+	}
+	if next < 0 {
+		t.Fatalf("the recording has no keyframe after frame 2 (%d frames): } cannot be tested", len(p.rec.Frames))
+	}
 	press(m, "}")
-	if !p.rec.Frames[p.idx].Keyframe && p.idx != 2 {
-		t.Errorf("} went to frame %d, not a keyframe", p.idx)
+	if p.idx != next {
+		t.Errorf("} went to frame %d, want the next keyframe, %d", p.idx, next)
+	}
+	before := next - 1
+	for !p.rec.Frames[before].Keyframe {
+		before--
+	}
+	press(m, "{")
+	if p.idx != before {
+		t.Errorf("{ went to frame %d, want the keyframe before, %d", p.idx, before)
 	}
 	tick := p.rec.Frames[last/2].Tick
 	press(m, "t")
@@ -87,8 +105,9 @@ func TestReviewARecording(t *testing.T) {
 		t.Errorf("detail at a past tick:\n%s", v)
 	}
 	press(m, "esc", "g", "c", "G", "c")
-	if v := m.View(); !strings.Contains(v, "→") {
-		t.Errorf("compare shows nothing:\n%s", v)
+	first, lastTick := p.rec.Frames[0].Tick, p.rec.Frames[last].Tick
+	if v := m.View(); !strings.Contains(v, fmt.Sprintf("tick %d → tick %d:", first, lastTick)) || !strings.Contains(v, "changed (") {
+		t.Errorf("compare of the first and last ticks:\n%s", v)
 	}
 	press(m, "esc", " ")
 	if !strings.Contains(m.View(), "cannot be changed") {

@@ -13,12 +13,14 @@ func TestEcosystemLives(t *testing.T) {
 	packs := 0
 	for range 3600 { // 60 simulated seconds
 		s.Step()
-		prev, cur := ecs.EventsOf[Born](w).Slices()
-		born += len(prev) + len(cur)
-		_, c1 := ecs.EventsOf[Died](w).Slices()
-		died += len(c1)
-		_, c2 := ecs.EventsOf[Eaten](w).Slices()
-		eaten += len(c2)
+		// Step ends with the world's Tick: what the frame sent is the
+		// queues' previous half now, each event seen exactly once.
+		b, _ := ecs.EventsOf[Born](w).Slices()
+		born += len(b)
+		d, _ := ecs.EventsOf[Died](w).Slices()
+		died += len(d)
+		e, _ := ecs.EventsOf[Eaten](w).Slices()
+		eaten += len(e)
 		fleeingSeen += s.flee.Len()
 	}
 	st := ecs.Resource[Stats](w)
@@ -32,6 +34,10 @@ func TestEcosystemLives(t *testing.T) {
 	}
 	if st.Births == 0 || st.Deaths+st.Eaten == 0 || fleeingSeen == 0 || packs == 0 {
 		t.Errorf("no churn: births %d deaths %d eaten %d fleeing %d packs %d", st.Births, st.Deaths, st.Eaten, fleeingSeen, packs)
+	}
+	// The events and the Stats resource count the same things.
+	if uint64(born) != st.Births || uint64(died) != st.Deaths || uint64(eaten) != st.Eaten {
+		t.Errorf("events say %d born, %d died, %d eaten; Stats says %d, %d, %d", born, died, eaten, st.Births, st.Deaths, st.Eaten)
 	}
 	if w.Stats().Free == 0 && st.Deaths+st.Eaten > 0 {
 		t.Error("no slot was freed")
