@@ -159,6 +159,8 @@ func TestUIFilterDetailEditPause(t *testing.T) {
 	h.keys("enter")
 	h.waitFor("archetype")
 	h.waitFor("Value = ")
+	h.keys("space") // paused: the simulation does not move what we set
+	h.waitFor("PAUSED")
 	// Move to a field and set it.
 	for range 2 {
 		h.keys("j")
@@ -169,9 +171,32 @@ func TestUIFilterDetailEditPause(t *testing.T) {
 	}
 	h.m.prompt.input.SetValue("500")
 	h.keys("enter")
-	h.waitFor(": ok")
-	h.keys("esc", "space")
-	h.waitFor("PAUSED")
+	for deadline := time.Now().Add(5 * time.Second); !strings.HasPrefix(h.m.flash, "set ") && time.Now().Before(deadline); {
+		h.waitFor(": ok")
+		h.settle()
+	}
+	// The game holds it: asked by another client, not read off the screen.
+	path := strings.TrimSuffix(strings.TrimPrefix(h.m.flash, "set "), ": ok")
+	one, err := client.Dial(h.agent.Addr(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := one.Entity(h.m.detail.Entity)
+	one.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, field, _ := strings.Cut(path, ".")
+	found := false
+	for _, c := range d.Components {
+		if v, ok := c.Value.Get(field); c.Component == comp && ok && v.Float() == 500 {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("the edit of %s did not reach the game: %+v", path, d.Components)
+	}
+	h.keys("esc")
 	h.keys(".")
 	h.waitFor("step: ok")
 	h.keys("space")
