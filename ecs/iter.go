@@ -46,9 +46,6 @@ type iterCore struct {
 // candGroups is how many dirty groups of rows fillChanged gathers at once.
 const candGroups = 64
 
-// maxArity is the largest query arity generated.
-const maxArity = 6
-
 // begin starts a run of q: it locks the world against structural changes and
 // takes the run's change tick.
 func (c *iterCore) begin(q *queryState, batch bool) {

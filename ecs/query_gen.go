@@ -4,6 +4,9 @@ package ecs
 
 import "iter"
 
+// maxArity is the largest query arity generated.
+const maxArity = 6
+
 // Query1 is a cached query over entities with 1 component, refined by
 // [Term]s. Create it once and run it every frame with [Query1.Iter]; the tables
 // it visits are cached and kept up to date as tables are created.
