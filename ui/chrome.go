@@ -12,7 +12,6 @@ import (
 
 // The screen's frame around the panes: tabs, the bottom line (prompt,
 // question, flash, hints), the status bar, and the layout of all of it.
-
 func screen(tabs string, body []string, bottom, status string, width, height int) string {
 	if height <= 0 || width <= 0 {
 		return ""

@@ -42,6 +42,8 @@ func (m *model) journalLines() []string {
 	return m.list(head, rows, m.cursor[viewJournal])
 }
 
+// journalShown is the journal as the view lists it: newest first, the op
+// filter applied.
 func (m *model) journalShown() []protocol.JournalEntry {
 	var out []protocol.JournalEntry
 	for i := len(m.journal) - 1; i >= 0; i-- {
@@ -52,6 +54,9 @@ func (m *model) journalShown() []protocol.JournalEntry {
 	return out
 }
 
+// journalFilter applies what was typed after / in the journal view: an
+// op (spawn despawn add remove set) is kept here; an entity (42v3), a
+// component or a system the agent filters.
 func (m *model) journalFilter(text string) tea.Cmd {
 	text = strings.TrimSpace(text)
 	m.journal, m.cursor[viewJournal], m.journalOp = nil, 0, ""

@@ -11,7 +11,6 @@ import (
 
 // Recording the live game from the UI (r), and quitting with a recording
 // closed whole.
-
 func (m *model) toggleRecording() tea.Cmd {
 	if m.rec != nil {
 		r := m.rec

@@ -118,8 +118,6 @@ func (s *session) writeLoop() {
 	}
 }
 
-// connect dials and does the handshake once.
-
 // run keeps the session connected until close.
 func (s *session) run() {
 	go s.writeLoop()

@@ -28,7 +28,6 @@ const (
 var viewNames = [viewCount]string{"Overview", "Archetypes", "Entities", "Systems", "Events", "Journal", "Resources"}
 
 // model is the whole UI. It knows the world only through the session.
-
 type model struct {
 	src    source
 	play   *player // a recording under review, or nil for a live game
@@ -112,19 +111,13 @@ func (m *model) Init() tea.Cmd {
 }
 
 // bodyHeight is the rows between the tab bar and the status bar.
-
 func (m *model) bodyHeight() int { return max(m.height-3, 1) }
 
 // pageCmd (re)subscribes the entities window for what is on screen. A new
-
 // query or archetype is a new subscription, with an id of its own: frames
-
 // of the old one still on their way are dropped, and until the first frame
-
 // of the new one arrives the view says it is waiting, never showing the old
-
 // rows under the new title.
-
 func (m *model) setFlash(s string, isErr bool) {
 	m.flash, m.flashErr, m.flashAt = s, isErr, time.Now()
 }
@@ -210,13 +203,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // keyBurst applies a message that carries several runes (keys typed
-
 // faster than the terminal reports them, key repeat over ssh) key by key,
-
 // as if each had come alone; text typed or pasted into a prompt lands
-
 // whole.
-
 func (m *model) keyBurst(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste || m.typing() {
 		return m.key(msg)
@@ -235,7 +224,6 @@ func (m *model) keyBurst(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 // typing reports whether a text input has the keys.
-
 func (m *model) typing() bool {
 	return m.prompt != nil || m.form != nil
 }
@@ -372,16 +360,7 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// journalShown is the journal as the view lists it: newest first, the op
-
-// filter applied.
-
-// journalFilter applies what was typed after / in the journal view: an
-
-// op (spawn despawn add remove set) is kept here; an entity (42v3), a
-
-// component or a system the agent filters.
-
+// viewLen is how many rows the cursor of view v moves over.
 func (m *model) viewLen(v int) int {
 	switch v {
 	case viewArchetypes:
@@ -425,11 +404,8 @@ func (m *model) moveCursor(msg tea.KeyMsg, n int) {
 }
 
 // entitiesKey scrolls the window: the agent sends only what is visible.
-
 // filterPrompt is the entities view's query prompt: checked as typed,
-
 // applied by the agent on enter.
-
 func (m *model) View() string {
 	if m.width == 0 {
 		return "connecting to " + m.addr + "…"
@@ -464,55 +440,30 @@ func (m *model) View() string {
 }
 
 // screen lays out the tabs, the body, the bottom line and the status bar
-
 // in exactly height lines of at most width cells. On a terminal too short
-
 // for all of them the tabs go first, then the bottom line: the status bar
-
 // (what the game is doing) stays.
-
 // helpLines is every key in columns; on a narrow terminal the columns
-
 // stack in two rows of groups so that none is cut off.
-
 // tabs draws the view names, tighter on a narrow terminal: padded, then
-
 // unpadded, then cut to four letters, whichever fits first.
-
 // bottomLine is the filter, the edit field, a question, a flash or help.
-
 // openPalette opens the : command line with text already typed: the
-
 // commands of ecsinspect exec, and open E.
-
 // runCommand runs what was typed on the command line.
-
 // toggleRecording starts or stops recording the game (every entity and
-
 // value, every frame) to a file in the current directory, over a
-
 // connection of its own. Dialing and closing the file happen in commands;
-
 // recordingMsg brings the outcome back.
-
 // recordingMsg is a recording started (started set) or stopped.
-
 // quit ends the program, closing a recording whole first.
-
 // keepSelection keeps the cursor on the entity it was on when a new page
-
 // moves rows (sorting, spawns, despawns); if the entity left the window,
-
 // the cursor stays where it was and takes the entity now there.
-
 // maxJournal is how many journal entries the journal view keeps.
-
 // tickRate measures ticks per second over the last few seconds.
-
 // perSecond is the rate, or 0 before there is a second of summaries.
-
 // stagesOf lists the stages of systems, in order.
-
 func stagesOf(sys []protocol.System) []string {
 	var out []string
 	for _, s := range sys {

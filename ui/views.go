@@ -11,7 +11,6 @@ import (
 // The panes' shared pieces: which pane draws, lists, names and values.
 
 // viewLines renders the current view's body.
-
 func (m *model) viewLines() []string {
 	if m.summary == nil {
 		return []string{"waiting for the first frame from " + m.addr + "…"}
@@ -44,7 +43,6 @@ func (m *model) compName(id uint16) string {
 }
 
 // window returns the slice of n lines around cursor that fits h rows.
-
 func window(cursor, n, h int) (lo, hi int) {
 	h = max(h, 1) // a terminal too short still shows the cursor's row
 	cursor = max(0, min(cursor, n-1))
@@ -67,17 +65,11 @@ func (m *model) list(header string, rows []string, cursor int) []string {
 }
 
 // visibleArchetypes are the archetypes the view lists: the empty ones only
-
 // when asked (z).
-
 // frameBudget is a frame at 60 Hz, what the systems view measures against.
-
 // access says what a system reads and writes.
-
 // sparkline draws the last n samples as block characters.
-
 // schemaOf returns a component's field schemas, by id.
-
 func (m *model) schemaOf(id uint16) []protocol.FieldSchema {
 	if m.summary == nil {
 		return nil
@@ -91,7 +83,6 @@ func (m *model) schemaOf(id uint16) []protocol.FieldSchema {
 }
 
 // field finds a field's schema by name.
-
 func field(fs []protocol.FieldSchema, name string) *protocol.FieldSchema {
 	for i := range fs {
 		if fs[i].Name == name {
@@ -102,7 +93,6 @@ func field(fs []protocol.FieldSchema, name string) *protocol.FieldSchema {
 }
 
 // shortAs prints a value knowing its schema: entity fields as 42v3.
-
 func shortAs(v protocol.Value, f *protocol.FieldSchema) string {
 	if f == nil {
 		return short(v)
@@ -127,7 +117,6 @@ func shortAs(v protocol.Value, f *protocol.FieldSchema) string {
 }
 
 // shortFields prints a struct value field by field with its schema.
-
 func shortFields(v protocol.Value, fs []protocol.FieldSchema) string {
 	if v.Kind() != protocol.KindMap {
 		return short(v)
@@ -146,7 +135,6 @@ func shortFields(v protocol.Value, fs []protocol.FieldSchema) string {
 }
 
 // short prints a value for a list: floats to 6 significant digits.
-
 func short(v protocol.Value) string {
 	switch v.Kind() {
 	case protocol.KindFloat:
