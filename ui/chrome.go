@@ -65,7 +65,8 @@ func (m *model) tabs() string {
 	for _, label := range formats {
 		width := 0
 		parts = parts[:0]
-		for i, n := range viewNames {
+		for i := range panes {
+			n := panes[i].name
 			l := label(i, n)
 			width += len(l)
 			if i == m.view && !m.showDetail {

@@ -26,13 +26,8 @@ func (m *model) hints() []key.Binding {
 	case m.play != nil:
 		return append(append([]key.Binding{k.Views}, reviewKeys...), k.Filter, k.Help, k.Quit)
 	}
-	switch m.view {
-	case viewEntities:
-		return []key.Binding{k.Enter, k.Filter, k.Sort, k.Left, k.Right, k.Open, k.Pause, k.Help, k.Quit}
-	case viewJournal:
-		return []key.Binding{k.Enter, k.Filter, k.Views, k.Pause, k.Help, k.Quit}
-	case viewArchetypes:
-		return []key.Binding{k.Enter, k.ShowEmpty, k.Views, k.Pause, k.Help, k.Quit}
+	if h := panes[m.view].hints; h != nil {
+		return h(k)
 	}
 	return m.keys.ShortHelp()
 }

@@ -25,8 +25,6 @@ const (
 	viewCount
 )
 
-var viewNames = [viewCount]string{"Overview", "Archetypes", "Entities", "Systems", "Events", "Journal", "Resources"}
-
 // model is the whole UI. It knows the world only through the session.
 type model struct {
 	src    source
@@ -340,47 +338,22 @@ func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.view == viewEntities {
 		return m.entitiesKey(msg)
 	}
-	if m.view == viewArchetypes && key.Matches(msg, k.ShowEmpty) {
-		m.showEmpty = !m.showEmpty
-		return m, nil
+	p := panes[m.view]
+	if p.key != nil {
+		if cmd, done := p.key(m, msg); done {
+			return m, cmd
+		}
 	}
 	m.moveCursor(msg, m.viewLen(m.view))
-	if m.view == viewArchetypes && key.Matches(msg, k.Enter) && m.summary != nil {
-		if arch := m.visibleArchetypes(); m.cursor[viewArchetypes] < len(arch) {
-			m.arch, m.query, m.offset, m.view = int64(arch[m.cursor[viewArchetypes]].ID)+1, "", 0, viewEntities
-			m.cursor[viewEntities] = 0
-			return m, m.pageCmd()
-		}
-	}
-	if m.view == viewJournal && key.Matches(msg, k.Enter) {
-		if rows := m.journalShown(); m.cursor[viewJournal] < len(rows) {
-			return m, m.openDetail(rows[m.cursor[viewJournal]].Entity)
-		}
-	}
 	return m, nil
 }
 
 // viewLen is how many rows the cursor of view v moves over.
 func (m *model) viewLen(v int) int {
-	switch v {
-	case viewArchetypes:
-		return len(m.visibleArchetypes())
-	case viewSystems:
-		if m.summary != nil {
-			return len(m.summary.Systems) + len(stagesOf(m.summary.Systems)) // with the stage lines
-		}
-	case viewJournal:
-		return len(m.journalShown())
-	case viewResources:
-		if m.summary != nil {
-			return len(m.summary.Resources)
-		}
-	case viewEvents:
-		if m.events != nil {
-			return len(m.events.Queues)
-		}
+	if m.summary == nil || panes[v].rows == nil {
+		return 0
 	}
-	return 0
+	return panes[v].rows(m)
 }
 
 func (m *model) moveCursor(msg tea.KeyMsg, n int) {

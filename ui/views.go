@@ -15,22 +15,7 @@ func (m *model) viewLines() []string {
 	if m.summary == nil {
 		return []string{"waiting for the first frame from " + m.addr + "…"}
 	}
-	switch m.view {
-	case viewOverview:
-		return m.overview()
-	case viewArchetypes:
-		return m.archetypes()
-	case viewEntities:
-		return m.entities()
-	case viewSystems:
-		return m.systems()
-	case viewEvents:
-		return m.eventQueues()
-	case viewJournal:
-		return m.journalLines()
-	default:
-		return m.resources()
-	}
+	return panes[m.view].draw(m)
 }
 
 func (m *model) compName(id uint16) string {
