@@ -10,6 +10,7 @@ import (
 
 // The archetypes pane: every archetype with its count, memory and components.
 
+// archetypes lists the archetypes with their counts, memory and components.
 func (m *model) archetypes() []string {
 	var rows []string
 	hidden := 0
@@ -32,6 +33,8 @@ func (m *model) archetypes() []string {
 	return m.list(fmt.Sprintf("%5s %9s %10s  %s", "id", "entities", "memory", title), rows, m.cursor[viewArchetypes])
 }
 
+// visibleArchetypes are the archetypes the view lists: the empty ones only
+// when asked (z).
 func (m *model) visibleArchetypes() []protocol.Archetype {
 	if m.showEmpty || m.summary == nil {
 		if m.summary == nil {

@@ -43,6 +43,8 @@ func screen(tabs string, body []string, bottom, status string, width, height int
 	return strings.Join(out, "\n")
 }
 
+// helpLines is every key in columns; on a narrow terminal the columns
+// stack in two rows of groups so that none is cut off.
 func (m *model) helpLines() []string {
 	groups := m.helpGroups()
 	wide := m.help
@@ -55,6 +57,8 @@ func (m *model) helpLines() []string {
 	return append(append(top, ""), strings.Split(wide.FullHelpView(groups[half:]), "\n")...)
 }
 
+// tabs draws the view names, the one on screen marked, tighter on a narrow
+// terminal: padded, then unpadded, then cut to four letters, whichever fits.
 func (m *model) tabs() string {
 	formats := []func(i int, n string) string{
 		func(i int, n string) string { return fmt.Sprintf(" %d %s ", i+1, n) },
@@ -68,12 +72,17 @@ func (m *model) tabs() string {
 		for i := range panes {
 			n := panes[i].name
 			l := label(i, n)
-			width += len(l)
 			if i == m.view && !m.showDetail {
+				// Marked in text as well as in colour: visible with NO_COLOR too.
+				l = "[" + strings.TrimSpace(l) + "]"
+				if strings.HasPrefix(label(i, n), " ") {
+					l = " " + l
+				}
 				parts = append(parts, m.styles.ActiveTab.Render(l))
 			} else {
 				parts = append(parts, m.styles.Tab.Render(l))
 			}
+			width += len([]rune(l))
 		}
 		if width <= m.width {
 			return strings.Join(parts, "")
@@ -82,6 +91,7 @@ func (m *model) tabs() string {
 	return fit(strings.Join(parts, ""), m.width)
 }
 
+// bottomLine is the prompt, a question, a flash, the timeline or the hints.
 func (m *model) bottomLine() string {
 	switch {
 	case m.confirm != "":
@@ -102,6 +112,7 @@ func (m *model) bottomLine() string {
 	return m.help.ShortHelpView(m.hints())
 }
 
+// statusBar says what the game is doing: connection, tick, frame, entities.
 func (m *model) statusBar() string {
 	var state string
 	if m.play != nil {
@@ -151,16 +162,19 @@ func (m *model) statusBar() string {
 	return m.styles.Status.Render(fit(" "+strings.Join(parts, " │ "), m.width))
 }
 
+// firstLine is s up to its first line break.
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
 
+// tickRate measures ticks per second over the last few seconds.
 type tickRate struct {
 	ticks []uint64
 	at    []time.Time
 }
 
+// add notes a summary's tick at now.
 func (r *tickRate) add(tick uint64, now time.Time) {
 	r.ticks, r.at = append(r.ticks, tick), append(r.at, now)
 	for len(r.at) > 2 && now.Sub(r.at[0]) > 3*time.Second {
@@ -168,6 +182,7 @@ func (r *tickRate) add(tick uint64, now time.Time) {
 	}
 }
 
+// perSecond is the rate, or 0 before there is a second of summaries.
 func (r *tickRate) perSecond() float64 {
 	n := len(r.at)
 	if n < 2 {

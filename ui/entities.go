@@ -13,6 +13,7 @@ import (
 
 // The entities pane: a query's or an archetype's entities (the table is table.go).
 
+// entities is the entities view: the table, or why there is none yet.
 func (m *model) entities() []string {
 	title := "all entities"
 	switch {
@@ -31,6 +32,11 @@ func (m *model) entities() []string {
 	return m.tableLines(m.page, title)
 }
 
+// pageCmd (re)subscribes the entities window for what is on screen. A new
+// query, archetype or sort is a new subscription, with an id of its own:
+// frames of the old one still on their way are dropped, and until the first
+// frame of the new one arrives the view says it is waiting, never showing
+// the old rows under the new title.
 func (m *model) pageCmd() tea.Cmd {
 	m.lastPageReq = time.Now()
 	var unsub tea.Cmd
@@ -50,6 +56,8 @@ func (m *model) pageCmd() tea.Cmd {
 	return tea.Batch(unsub, sub)
 }
 
+// entitiesKey moves the cursor through the query's matches (paging the
+// agent's window), opens an entity, moves between columns and sorts.
 func (m *model) entitiesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	visible := max(m.bodyHeight()-3, 1) // the title and the column names
@@ -116,6 +124,8 @@ func (m *model) entitiesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// filterPrompt is the entities view's query prompt: checked as typed,
+// applied by the agent on enter.
 func (m *model) filterPrompt() *prompt {
 	return &prompt{kind: promptFilter, label: "/", hint: "enter applies, esc keeps the list",
 		check: func(text string) string {
@@ -134,6 +144,9 @@ func (m *model) filterPrompt() *prompt {
 		}}
 }
 
+// keepSelection keeps the cursor on the entity it was on when a new page
+// moves rows (sorting, spawns, despawns); if the entity left the window,
+// the cursor stays where it was and takes the entity now there.
 func (m *model) keepSelection() {
 	p := m.page
 	if p == nil || len(p.Rows) == 0 {

@@ -6,6 +6,7 @@ import (
 
 // The events pane: each queue's counts and its recent events.
 
+// eventQueues lists each event queue with its counts and recent events.
 func (m *model) eventQueues() []string {
 	if m.events == nil || len(m.events.Queues) == 0 {
 		return []string{"no event queues"}

@@ -11,6 +11,7 @@ import (
 
 // The journal pane: structural changes, newest first, filtered.
 
+// journalLines lists the journal as the view shows it.
 func (m *model) journalLines() []string {
 	if len(m.journalShown()) == 0 {
 		if m.journalText != "" {
@@ -69,4 +70,5 @@ func (m *model) journalFilter(text string) tea.Cmd {
 	return m.src.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Hz: 4, Filter: filter})
 }
 
+// maxJournal is how many journal entries the journal view keeps.
 const maxJournal = 10000

@@ -9,6 +9,7 @@ import (
 
 // The overview pane: the world, its entity slots and the agent.
 
+// overview is the world at a glance: tick, entities, slots, the agent.
 func (m *model) overview() []string {
 	s := m.summary
 	bytes := 0

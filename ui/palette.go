@@ -11,6 +11,8 @@ import (
 
 // The command line (: and o): exec's commands and open E.
 
+// openPalette opens the : command line with text already typed: the
+// commands of ecsinspect exec, and open E.
 func (m *model) openPalette(text string) tea.Cmd {
 	if m.readOnly && text != "open " {
 		m.setFlash("read-only agent: commands are off (o opens an entity)", true)
@@ -20,6 +22,7 @@ func (m *model) openPalette(text string) tea.Cmd {
 		submit: m.runCommand}, text)
 }
 
+// runCommand runs what was typed on the command line.
 func (m *model) runCommand(text string) (tea.Cmd, string) {
 	words := client.SplitWords(text)
 	if len(words) == 0 {

@@ -27,6 +27,7 @@ func (m *model) toggleRecording() tea.Cmd {
 	}
 }
 
+// stopRecording closes a recording in a command.
 func stopRecording(r *client.Recorder) tea.Cmd {
 	return func() tea.Msg {
 		frames, _, _ := r.Progress()
@@ -34,6 +35,7 @@ func stopRecording(r *client.Recorder) tea.Cmd {
 	}
 }
 
+// recordingMsg is a recording started (started set) or stopped.
 type recordingMsg struct {
 	started *client.Recorder
 	path    string
@@ -41,6 +43,7 @@ type recordingMsg struct {
 	err     error
 }
 
+// recording takes a recording's start or end.
 func (m *model) recording(msg recordingMsg) {
 	switch {
 	case msg.err != nil:
@@ -53,6 +56,7 @@ func (m *model) recording(msg recordingMsg) {
 	}
 }
 
+// quit ends the program, closing a recording whole first.
 func (m *model) quit() tea.Cmd {
 	if m.rec != nil {
 		r := m.rec

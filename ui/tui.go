@@ -412,30 +412,6 @@ func (m *model) View() string {
 	return screen(m.tabs(), lines, m.bottomLine(), m.statusBar(), m.width, m.height)
 }
 
-// screen lays out the tabs, the body, the bottom line and the status bar
-// in exactly height lines of at most width cells. On a terminal too short
-// for all of them the tabs go first, then the bottom line: the status bar
-// (what the game is doing) stays.
-// helpLines is every key in columns; on a narrow terminal the columns
-// stack in two rows of groups so that none is cut off.
-// tabs draws the view names, tighter on a narrow terminal: padded, then
-// unpadded, then cut to four letters, whichever fits first.
-// bottomLine is the filter, the edit field, a question, a flash or help.
-// openPalette opens the : command line with text already typed: the
-// commands of ecsinspect exec, and open E.
-// runCommand runs what was typed on the command line.
-// toggleRecording starts or stops recording the game (every entity and
-// value, every frame) to a file in the current directory, over a
-// connection of its own. Dialing and closing the file happen in commands;
-// recordingMsg brings the outcome back.
-// recordingMsg is a recording started (started set) or stopped.
-// quit ends the program, closing a recording whole first.
-// keepSelection keeps the cursor on the entity it was on when a new page
-// moves rows (sorting, spawns, despawns); if the entity left the window,
-// the cursor stays where it was and takes the entity now there.
-// maxJournal is how many journal entries the journal view keeps.
-// tickRate measures ticks per second over the last few seconds.
-// perSecond is the rate, or 0 before there is a second of summaries.
 // stagesOf lists the stages of systems, in order.
 func stagesOf(sys []protocol.System) []string {
 	var out []string
