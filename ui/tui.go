@@ -175,9 +175,16 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.replace {
 			m.journal = nil
 		}
+		before := len(m.journalShown())
 		m.journal = append(m.journal, msg.j.Entries...)
 		if n := len(m.journal); n > maxJournal {
 			m.journal = m.journal[n-maxJournal:]
+		}
+		// Newest first: new rows push the cursor's row down. At the top the
+		// cursor stays there (the view tails the journal); below, it follows
+		// its row, so enter opens what was under it.
+		if shown := len(m.journalShown()); !msg.replace && m.cursor[viewJournal] > 0 {
+			m.cursor[viewJournal] = min(m.cursor[viewJournal]+max(shown-before, 0), max(shown-1, 0))
 		}
 		return m, nil
 	case replyMsg:
