@@ -154,6 +154,11 @@ func (r *Recorder) run() {
 	r.done <- err
 }
 
+// Keyframe makes the next recorded frame a keyframe: a place review can
+// jump to ({ }) and seek from. Keyframes come by themselves too (see
+// PROTOCOL.md); this marks a moment.
+func (r *Recorder) Keyframe() { r.stream.enc.RequestKeyframe() }
+
 // Frames is how many frames the recorder has written.
 func (r *Recorder) Frames() int {
 	r.mu.Lock()

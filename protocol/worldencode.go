@@ -53,6 +53,10 @@ func NewWorldEncoder() *WorldEncoder {
 // call from any goroutine.
 func (e *WorldEncoder) WantKeyframe() bool { return e.wantKey.Load() }
 
+// RequestKeyframe makes the next capture a keyframe, in the same stream.
+// Safe to call from any goroutine.
+func (e *WorldEncoder) RequestKeyframe() { e.wantKey.Store(true) }
+
 // Restart makes the next frame a keyframe that starts the stream anew
 // (after frames were lost).
 func (e *WorldEncoder) Restart() { e.wantKey.Store(true); e.started = false }

@@ -70,7 +70,13 @@ func Record(t testing.TB) string {
 			t.Fatal(err)
 		}
 	})
-	time.Sleep(300 * time.Millisecond)
+	// A keyframe in the middle, whatever the game's pace: review's { } and
+	// seeks have one to go to.
+	for _, wait := range []time.Duration{150 * time.Millisecond, 150 * time.Millisecond} {
+		time.Sleep(wait)
+		on(rec.Keyframe)
+	}
+	time.Sleep(100 * time.Millisecond)
 	on(func() {
 		if err := rec.Stop(); err != nil {
 			t.Fatal(err)
