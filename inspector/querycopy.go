@@ -299,22 +299,7 @@ func sortHits[H any](hits []H, key func(H) (protocol.Value, bool), k *protocol.S
 		v, ok := key(h)
 		ks[i] = keyed{h, v, ok}
 	}
-	slices.SortStableFunc(ks, func(a, b keyed) int {
-		switch {
-		case a.has != b.has:
-			if a.has {
-				return -1
-			}
-			return 1
-		case !a.has:
-			return 0
-		case k.Less(a.v, b.v):
-			return -1
-		case k.Less(b.v, a.v):
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(ks, func(a, b keyed) int { return k.Compare(a.v, a.has, b.v, b.has) })
 	for i := range ks {
 		hits[i] = ks[i].h
 	}

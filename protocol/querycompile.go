@@ -275,6 +275,26 @@ func (k *SortKey) Less(a, b Value) bool {
 	return a.Str() < b.Str()
 }
 
+// Compare orders two rows by the sort field: rows without it (has false)
+// last, whichever the direction; equal keys compare 0 (a stable sort keeps
+// the world's order for them).
+func (k *SortKey) Compare(a Value, aHas bool, b Value, bHas bool) int {
+	switch {
+	case aHas != bHas:
+		if aHas {
+			return -1
+		}
+		return 1
+	case !aHas:
+		return 0
+	case k.Less(a, b):
+		return -1
+	case k.Less(b, a):
+		return 1
+	}
+	return 0
+}
+
 // Of returns the sort field of a component's value, and whether it has it.
 func (k *SortKey) Of(v Value) (Value, bool) {
 	for _, s := range k.Field.Steps {

@@ -256,6 +256,20 @@ func OpenRecording(path string) (*Recording, error) {
 	return rec, nil
 }
 
+// OpenFrames opens the recording at path and fails unless it holds at
+// least one whole frame: what a reader that shows a state needs.
+func OpenFrames(path string) (*Recording, error) {
+	rec, err := OpenRecording(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(rec.Frames) == 0 {
+		rec.Close()
+		return nil, fmt.Errorf("%s holds no whole frame (%s)", path, rec.Note)
+	}
+	return rec, nil
+}
+
 // Close closes the file.
 func (rec *Recording) Close() error {
 	if rec.c != nil {

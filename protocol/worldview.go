@@ -194,8 +194,19 @@ func (s *WorldState) QuerySorted(expr, sortBy string, arch int64, offset, limit 
 		return s.sortedPage(q, key, arch, offset, limit)
 	}
 	page := &Page{Tick: s.Tick, Full: true, Offset: offset, Columns: q.Columns}
-	v := s.v()
-	for _, t := range v.tables {
+	s.eachMatch(q, arch, func(e EntityID) {
+		if page.Total >= offset && len(page.Rows) < limit {
+			page.Rows = append(page.Rows, s.row(e, q.Columns))
+		}
+		page.Total++
+	})
+	return page, nil
+}
+
+// eachMatch calls fn with every entity matching q (in archetype arch-1
+// only, when arch > 0), in the agent's order: by archetype, then row.
+func (s *WorldState) eachMatch(q *CompiledQuery, arch int64, fn func(EntityID)) {
+	for _, t := range s.v().tables {
 		if arch > 0 && int64(t.Archetype) != arch-1 {
 			continue
 		}
@@ -204,20 +215,20 @@ func (s *WorldState) QuerySorted(expr, sortBy string, arch int64, offset, limit 
 			continue
 		}
 		for row, e := range t.Entities {
-			if !s.rowPasses(t, row, e, q, cols) {
-				continue
+			if s.rowPasses(t, row, e, q, cols) {
+				fn(e)
 			}
-			if page.Total >= offset && len(page.Rows) < limit {
-				r := Row{Entity: e, Values: make([]Value, len(q.Columns))}
-				for i, c := range q.Columns {
-					r.Values[i], _ = s.ComponentValue(e, c)
-				}
-				page.Rows = append(page.Rows, r)
-			}
-			page.Total++
 		}
 	}
-	return page, nil
+}
+
+// row is e's values of the page's columns (Nil where it lacks one).
+func (s *WorldState) row(e EntityID, cols []uint16) Row {
+	r := Row{Entity: e, Values: make([]Value, len(cols))}
+	for i, c := range cols {
+		r.Values[i], _ = s.ComponentValue(e, c)
+	}
+	return r
 }
 
 // DefaultPageLimit is the rows of a page that asks for none.
@@ -358,48 +369,17 @@ func (s *WorldState) sortedPage(q *CompiledQuery, key *SortKey, arch int64, offs
 		has bool
 	}
 	var all []match
-	for _, t := range s.v().tables {
-		if arch > 0 && int64(t.Archetype) != arch-1 {
-			continue
+	s.eachMatch(q, arch, func(e EntityID) {
+		m := match{e: e}
+		if cv, ok := s.ComponentValue(e, key.Field.Component); ok {
+			m.v, m.has = key.Of(cv)
 		}
-		cols, ok := s.tableAdmits(t, q)
-		if !ok {
-			continue
-		}
-		for row, e := range t.Entities {
-			if !s.rowPasses(t, row, e, q, cols) {
-				continue
-			}
-			m := match{e: e}
-			if cv, ok := s.ComponentValue(e, key.Field.Component); ok {
-				m.v, m.has = key.Of(cv)
-			}
-			all = append(all, m)
-		}
-	}
-	slices.SortStableFunc(all, func(a, b match) int {
-		switch {
-		case a.has != b.has:
-			if a.has {
-				return -1
-			}
-			return 1
-		case !a.has:
-			return 0
-		case key.Less(a.v, b.v):
-			return -1
-		case key.Less(b.v, a.v):
-			return 1
-		}
-		return 0
+		all = append(all, m)
 	})
+	slices.SortStableFunc(all, func(a, b match) int { return key.Compare(a.v, a.has, b.v, b.has) })
 	page := &Page{Tick: s.Tick, Full: true, Offset: offset, Columns: q.Columns, Total: len(all)}
 	for _, m := range all[min(offset, len(all)):min(offset+limit, len(all))] {
-		r := Row{Entity: m.e, Values: make([]Value, len(q.Columns))}
-		for i, c := range q.Columns {
-			r.Values[i], _ = s.ComponentValue(m.e, c)
-		}
-		page.Rows = append(page.Rows, r)
+		page.Rows = append(page.Rows, s.row(m.e, q.Columns))
 	}
 	return page, nil
 }

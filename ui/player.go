@@ -33,13 +33,9 @@ type player struct {
 }
 
 func openPlayer(path string) (*player, error) {
-	rec, err := protocol.OpenRecording(path)
+	rec, err := protocol.OpenFrames(path)
 	if err != nil {
 		return nil, err
-	}
-	if len(rec.Frames) == 0 {
-		rec.Close()
-		return nil, fmt.Errorf("%s holds no frames", path)
 	}
 	p := &player{path: path, rec: rec, replay: protocol.NewReplay(rec), subs: map[uint32]protocol.Subscribe{}, nextID: 1 << 20}
 	if err := p.seek(len(rec.Frames) - 1); err != nil {

@@ -184,7 +184,7 @@ func dumpLive(addr, token, query, entity string, limit int) (*dumpResult, error)
 }
 
 func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpResult, error) {
-	rec, err := openFrames(path)
+	rec, err := protocol.OpenFrames(path)
 	if err != nil {
 		return nil, err
 	}
@@ -228,22 +228,9 @@ func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpRe
 	return res, nil
 }
 
-// openFrames opens a recording that holds at least one frame.
-func openFrames(path string) (*protocol.Recording, error) {
-	rec, err := protocol.OpenRecording(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(rec.Frames) == 0 {
-		rec.Close()
-		return nil, fmt.Errorf("%s holds no frames", path)
-	}
-	return rec, nil
-}
-
 // diffFile compares the states of a recording at two ticks.
 func diffFile(path string, t1, t2 uint64) (*protocol.WorldDiff, error) {
-	rec, err := openFrames(path)
+	rec, err := protocol.OpenFrames(path)
 	if err != nil {
 		return nil, err
 	}
