@@ -31,13 +31,19 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, width, height int) *harness {
-	d := ecosystem.New(2000, 3)
+	// A smaller world at a gentler pace under the race detector, which
+	// slows every frame many times over.
+	n, period := 2000, 5*time.Millisecond
+	if raceEnabled {
+		n, period = 600, 20*time.Millisecond
+	}
+	d := ecosystem.New(n, 3)
 	agent := inspector.New(d.World, inspector.Options{Addr: "127.0.0.1:0", Game: "ecosystem", Schedule: d.Schedule})
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { agent.Close() }) // cleanups run last first: the agent closes after the game stops
-	testgame.Loop(t, 5*time.Millisecond, func() { d.Step(); agent.Sync() })
+	testgame.Loop(t, period, func() { d.Step(); agent.Sync() })
 	h := &harness{t: t, msgs: make(chan tea.Msg, 1024), agent: agent}
 	sess := newSession(agent.Addr(), "")
 	sess.send = func(m tea.Msg) { h.msgs <- m }
