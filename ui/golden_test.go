@@ -190,7 +190,7 @@ func TestGoldenScreens(t *testing.T) {
 	}{
 		{"1-overview", []string{"1"}, []string{"most recycled: 5 (gen 2)", "sent 47.1 KiB", "connected"}},
 		{"2-archetypes", []string{"2"}, []string{"Position Velocity Health"}},
-		{"3-entities", []string{"3"}, []string{"9 matches", "ChildOf.Parent", "0v1"}},
+		{"3-entities", []string{"3"}, []string{"9 matches, 1-9", "ChildOf.Parent", "0v1"}}, // the whole window, not the first page sent before the size
 		{"4-systems", []string{"4"}, []string{"regen"}},
 		{"5-events", []string{"5"}, []string{"Target:1v1 Damage:3"}},
 		{"6-journal", []string{"6"}, []string{"despawn"}},
