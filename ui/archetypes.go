@@ -4,20 +4,57 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// The archetypes pane: every archetype with its count, memory and components.
+// archetypesPane lists every archetype with its count, memory and
+// components; enter lists its entities, z shows the empty ones too.
+type archetypesPane struct {
+	*common
+	box
+	list
+	showEmpty bool
+}
 
-// archetypes lists the archetypes with their counts, memory and components.
-func (m *model) archetypes() []string {
+func (p *archetypesPane) Title() string                     { return "Archetypes" }
+func (p *archetypesPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+
+func (p *archetypesPane) KeyMap() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Enter, k.ShowEmpty, k.Views, k.Pause, k.Help, k.Quit}
+}
+
+func (p *archetypesPane) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	arch := p.visible()
+	switch {
+	case key.Matches(km, p.keys.ShowEmpty):
+		p.showEmpty = !p.showEmpty
+	case key.Matches(km, p.keys.Enter):
+		if p.cursor < len(arch) {
+			return p.nav.listArchetype(int64(arch[p.cursor].ID) + 1)
+		}
+	default:
+		p.move(p.keys, km, len(arch), p.height)
+	}
+	return nil
+}
+
+func (p *archetypesPane) View() []string {
 	var rows []string
-	hidden := 0
-	for _, a := range m.visibleArchetypes() {
+	arch := p.visible()
+	p.clamp(len(arch))
+	for _, a := range arch {
 		names := make([]string, len(a.Components))
 		for i, c := range a.Components {
-			names[i] = m.compName(c)
+			names[i] = p.compName(c)
 		}
 		set := strings.Join(names, " ")
 		if set == "" {
@@ -25,25 +62,24 @@ func (m *model) archetypes() []string {
 		}
 		rows = append(rows, fmt.Sprintf("%5d %9d %10s  %s", a.ID, a.Len, client.Size(a.Bytes), set))
 	}
-	hidden = len(m.summary.Archetypes) - len(rows)
 	title := "components (enter lists them)"
-	if hidden > 0 {
+	if hidden := len(p.summary.Archetypes) - len(rows); hidden > 0 {
 		title += fmt.Sprintf("; %d empty hidden (z)", hidden)
 	}
-	return m.list(fmt.Sprintf("%5s %9s %10s  %s", "id", "entities", "memory", title), rows, m.cursor[viewArchetypes])
+	return p.draw(p.styles, p.box, fmt.Sprintf("%5s %9s %10s  %s", "id", "entities", "memory", title), rows)
 }
 
-// visibleArchetypes are the archetypes the view lists: the empty ones only
-// when asked (z).
-func (m *model) visibleArchetypes() []protocol.Archetype {
-	if m.showEmpty || m.summary == nil {
-		if m.summary == nil {
-			return nil
-		}
-		return m.summary.Archetypes
+// visible are the archetypes the pane lists: the empty ones only when
+// asked (z).
+func (p *archetypesPane) visible() []protocol.Archetype {
+	if p.summary == nil {
+		return nil
+	}
+	if p.showEmpty {
+		return p.summary.Archetypes
 	}
 	var out []protocol.Archetype
-	for _, a := range m.summary.Archetypes {
+	for _, a := range p.summary.Archetypes {
 		if a.Len > 0 {
 			out = append(out, a)
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/ecsinspect/ecsinspect/client"
 )
@@ -43,20 +43,6 @@ func screen(tabs string, body []string, bottom, status string, width, height int
 	return strings.Join(out, "\n")
 }
 
-// helpLines is every key in columns; on a narrow terminal the columns
-// stack in two rows of groups so that none is cut off.
-func (m *model) helpLines() []string {
-	groups := m.helpGroups()
-	wide := m.help
-	wide.Width = 0 // measure without cutting
-	if ansi.StringWidth(firstLine(wide.FullHelpView(groups))) <= m.width {
-		return strings.Split(wide.FullHelpView(groups), "\n")
-	}
-	half := (len(groups) + 1) / 2
-	top := strings.Split(wide.FullHelpView(groups[:half]), "\n")
-	return append(append(top, ""), strings.Split(wide.FullHelpView(groups[half:]), "\n")...)
-}
-
 // tabs draws the view names, the one on screen marked, tighter on a narrow
 // terminal: padded, then unpadded, then cut to four letters, whichever fits.
 func (m *model) tabs() string {
@@ -69,10 +55,10 @@ func (m *model) tabs() string {
 	for _, label := range formats {
 		width := 0
 		parts = parts[:0]
-		for i := range panes {
-			n := panes[i].name
+		for i, p := range m.panes {
+			n := p.Title()
 			l := label(i, n)
-			if i == m.view && !m.showDetail {
+			if i == m.view && !m.detail.shown {
 				// Marked in text as well as in colour: visible with NO_COLOR too.
 				l = "[" + strings.TrimSpace(l) + "]"
 				if strings.HasPrefix(label(i, n), " ") {
@@ -91,36 +77,62 @@ func (m *model) tabs() string {
 	return fit(strings.Join(parts, ""), m.width)
 }
 
-// bottomLine is the prompt, a question, a flash, the timeline or the hints.
+// bottomLine is the top modal's line (a prompt, a question), a flash,
+// the review's timeline, or the hints of what has the keys.
 func (m *model) bottomLine() string {
+	flashing := m.flashText != "" && time.Since(m.flashAt) < 4*time.Second
+	if md := m.top(); md != nil && md.Line() != "" {
+		return md.Line()
+	}
 	switch {
-	case m.confirm != "":
-		if m.confirmAlt != nil {
-			return m.styles.Error.Render(m.confirm + " [y/o/N]")
-		}
-		return m.styles.Error.Render(m.confirm + " [y/N]")
-	case m.prompt != nil:
-		return m.promptLine()
-	case m.play != nil && (m.flash == "" || time.Since(m.flashAt) >= 4*time.Second):
-		return m.timeline()
-	case m.flash != "" && time.Since(m.flashAt) < 4*time.Second:
-		if m.flashErr {
-			return m.styles.Error.Render(m.flash)
-		}
-		return m.styles.Flash.Render(m.flash)
+	case flashing && m.flashErr:
+		return m.styles.Error.Render(m.flashText)
+	case flashing:
+		return m.styles.Flash.Render(m.flashText)
+	case m.timeline != nil && m.top() == nil && !m.detail.shown:
+		return m.timeline.View()
 	}
 	return m.help.ShortHelpView(m.hints())
+}
+
+// hints are the keys of what has the screen now, for the bottom line.
+func (m *model) hints() []key.Binding {
+	k := m.keys
+	switch md := m.top(); {
+	case md != nil:
+		return md.KeyMap()
+	case m.detail.shown:
+		return m.detail.KeyMap()
+	case m.timeline != nil:
+		return append(append([]key.Binding{k.Views}, m.timeline.KeyMap()...), k.Filter, k.Help, k.Quit)
+	}
+	return m.focused().KeyMap()
+}
+
+// helpGroups are the columns of the help screen for the mode: a review
+// lists its timeline, not the keys that change a live game.
+func (m *model) helpGroups() [][]key.Binding {
+	k := m.keys
+	if m.timeline != nil {
+		return [][]key.Binding{
+			{k.Views, k.NextView, k.PrevView, k.Help, k.Quit},
+			{k.Up, k.Down, k.Left, k.Right, k.Sort, k.PageUp, k.PageDown, k.Enter, k.Back},
+			m.timeline.KeyMap(),
+			{k.Filter, k.Open, k.ToParent, k.Tree},
+		}
+	}
+	return k.FullHelp()
 }
 
 // statusBar says what the game is doing: connection, tick, frame, entities.
 func (m *model) statusBar() string {
 	var state string
-	if m.play != nil {
-		p := m.play
-		parts := []string{"REVIEW", p.path, fmt.Sprintf("frame %d/%d", m.rv.idx+1, len(p.rec.Frames)), fmt.Sprintf("tick %d", m.rv.tick)}
-		parts = append(parts, fmt.Sprintf("%d entities", m.rv.alive))
-		if m.rv.asOf != "" {
-			parts = append(parts, m.rv.asOf)
+	if m.timeline != nil {
+		p, pos := m.play, m.timeline.pos
+		parts := []string{"REVIEW", p.path, fmt.Sprintf("frame %d/%d", pos.idx+1, len(p.rec.Frames)), fmt.Sprintf("tick %d", pos.tick)}
+		parts = append(parts, fmt.Sprintf("%d entities", pos.alive))
+		if pos.asOf != "" {
+			parts = append(parts, pos.asOf)
 		}
 		if p.rec.Truncated {
 			parts = append(parts, "truncated: "+p.rec.Note)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ecsinspect/ecsinspect/client"
@@ -21,78 +20,118 @@ type detailLine struct {
 	value     protocol.Value
 }
 
-// openDetail shows entity e, starting a new trail of followed references.
-func (m *model) openDetail(e protocol.EntityID) tea.Cmd {
-	m.trail = nil
-	return m.showEntity(e)
+// detailPane is one entity: its components field by field (values that
+// changed lit for a moment), its parent and children, and the way here
+// (the trail of references followed, walked back with esc). A despawned
+// entity stays on screen, greyed, as it was last seen.
+type detailPane struct {
+	*common
+	box
+	shown     bool
+	detail    *protocol.Detail
+	prev      map[string]string    // field path -> value, for highlighting changes
+	changedAt map[string]time.Time // field path -> when it changed
+	line      int                  // the line under the cursor
+	trail     []protocol.EntityID  // the back stack: entities left by following references
+	lastAlive *protocol.Detail     // the entity as last seen alive
 }
 
-// followEntity opens e from where the UI stands: from an open detail the
-// entity shown goes on the trail, so esc comes back to it.
-func (m *model) followEntity(e protocol.EntityID) tea.Cmd {
-	if m.showDetail && m.detail != nil && m.detail.Entity != e {
-		m.trail = append(m.trail, m.detail.Entity)
-	} else if !m.showDetail {
-		m.trail = nil
+func (p *detailPane) Title() string                     { return "Entity" }
+func (p *detailPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+
+func (p *detailPane) KeyMap() []key.Binding {
+	k := p.keys
+	if p.play != nil {
+		return []key.Binding{k.Enter, k.ToParent, k.Tree, k.Back, k.Open, k.Help}
 	}
-	return m.showEntity(e)
+	return []key.Binding{k.Enter, k.ToParent, k.Tree, k.Edit, k.Add, k.Remove, k.Despawn, k.Parent, k.Back, k.Help}
 }
 
-// leaveDetail closes the detail view (and its trail), if open.
-func (m *model) leaveDetail() tea.Cmd {
-	if !m.showDetail {
+// open shows entity e, starting a new trail of followed references.
+func (p *detailPane) open(e protocol.EntityID) tea.Cmd {
+	p.trail = nil
+	return p.show(e)
+}
+
+// follow opens e from where the UI stands: from an open detail the entity
+// shown goes on the trail, so esc comes back to it.
+func (p *detailPane) follow(e protocol.EntityID) tea.Cmd {
+	if p.shown && p.detail != nil && p.detail.Entity != e {
+		p.trail = append(p.trail, p.detail.Entity)
+	} else if !p.shown {
+		p.trail = nil
+	}
+	return p.show(e)
+}
+
+// close closes the detail (and its trail), if open.
+func (p *detailPane) close() tea.Cmd {
+	if !p.shown {
 		return nil
 	}
-	m.showDetail, m.trail = false, nil
-	return m.src.unsubscribe(subDetail)
+	p.shown, p.trail = false, nil
+	return p.src.unsubscribe(subDetail)
 }
 
-func (m *model) showEntity(e protocol.EntityID) tea.Cmd {
-	m.showDetail, m.detailLine, m.detail = true, 0, nil
-	m.prevDetail = map[string]string{}
-	m.changedAt = map[string]time.Time{}
-	return m.src.subscribe(protocol.Subscribe{ID: subDetail, What: protocol.SubEntity, Entity: e, Hz: 10})
+func (p *detailPane) show(e protocol.EntityID) tea.Cmd {
+	p.shown, p.line, p.detail = true, 0, nil
+	p.prev = map[string]string{}
+	p.changedAt = map[string]time.Time{}
+	return p.src.subscribe(protocol.Subscribe{ID: subDetail, What: protocol.SubEntity, Entity: e, Hz: 10})
 }
 
-// setDetail takes a new frame of the entity, noting which values changed.
-func (m *model) setDetail(d *protocol.Detail) {
+// Update takes the entity's frames, and keys while on screen.
+func (p *detailPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case detailMsg:
+		if msg.d.Sub == subDetail && p.shown {
+			p.set(msg.d)
+		}
+	case tea.KeyMsg:
+		return p.key(msg)
+	}
+	return nil
+}
+
+// set takes a new frame of the entity, noting which values changed.
+func (p *detailPane) set(d *protocol.Detail) {
 	now := time.Now()
 	seen := map[string]string{}
-	for _, l := range m.detailLines(d) {
+	for _, l := range p.lines(d) {
 		if l.path == "" {
 			continue
 		}
 		v := l.value.String()
-		if old, ok := m.prevDetail[l.path]; ok && old != v {
-			m.changedAt[l.path] = now
+		if old, ok := p.prev[l.path]; ok && old != v {
+			p.changedAt[l.path] = now
 		}
 		seen[l.path] = v
 	}
-	m.prevDetail = seen
-	m.detail = d
+	p.prev = seen
+	p.detail = d
 	if d.Alive {
-		m.lastAlive = d
+		p.lastAlive = d
 	}
 }
 
 // despawnNote says when and by whom e was despawned, from the journal.
-func (m *model) despawnNote(e protocol.EntityID) string {
-	for i := len(m.journal) - 1; i >= 0; i-- {
-		if j := m.journal[i]; j.Entity == e && j.Op == "despawn" {
+func (p *detailPane) despawnNote(e protocol.EntityID) string {
+	for i := len(p.journal) - 1; i >= 0; i-- {
+		if j := p.journal[i]; j.Entity == e && j.Op == "despawn" {
 			return fmt.Sprintf("despawned at tick %d by %s", j.Frame, j.System)
 		}
 	}
 	return ""
 }
 
-// detailLines flattens the entity's components into lines, fields as a tree.
-func (m *model) detailLines(d *protocol.Detail) []detailLine {
+// lines flattens the entity's components into lines, fields as a tree.
+func (p *detailPane) lines(d *protocol.Detail) []detailLine {
 	var out []detailLine
 	for _, c := range d.Components {
 		out = append(out, detailLine{text: c.Component, component: c.Component})
 		var fs []protocol.FieldSchema
-		if m.summary != nil {
-			for _, sc := range m.summary.Components {
+		if p.summary != nil {
+			for _, sc := range p.summary.Components {
 				if sc.Short == c.Component {
 					fs = sc.Fields
 				}
@@ -131,32 +170,33 @@ func appendFields(out []detailLine, comp, path string, v protocol.Value, fs []pr
 	return out
 }
 
-func (m *model) detailView() []string {
-	d := m.detail
+// View draws the entity, or what is known of it once despawned.
+func (p *detailPane) View() []string {
+	d := p.detail
 	if d == nil {
 		return []string{"loading entity…"}
 	}
 	if !d.Alive {
-		out := []string{m.styles.Header.Render("Entity " + d.Entity.String())}
-		if note := m.despawnNote(d.Entity); note != "" {
-			out = append(out, m.styles.Error.Render(note))
+		out := []string{p.styles.Header.Render("Entity " + d.Entity.String())}
+		if note := p.despawnNote(d.Entity); note != "" {
+			out = append(out, p.styles.Error.Render(note))
 		} else {
-			out = append(out, m.styles.Error.Render(d.Reason))
+			out = append(out, p.styles.Error.Render(d.Reason))
 		}
-		if last := m.lastAlive; last != nil && last.Entity == d.Entity {
-			out = append(out, m.styles.Faint.Render(fmt.Sprintf("as it was last seen, at tick %d:", last.Tick)))
-			for _, l := range m.detailLines(last) {
-				out = append(out, m.styles.Faint.Render(l.text))
+		if last := p.lastAlive; last != nil && last.Entity == d.Entity {
+			out = append(out, p.styles.Faint.Render(fmt.Sprintf("as it was last seen, at tick %d:", last.Tick)))
+			for _, l := range p.lines(last) {
+				out = append(out, p.styles.Faint.Render(l.text))
 			}
 		}
 		return append(out, "", "esc to go back")
 	}
 	title := "Entity " + d.Entity.String()
-	for i := len(m.trail) - 1; i >= 0; i-- { // the way here, newest first: esc walks it back
-		title += " ← " + m.trail[i].String()
+	for i := len(p.trail) - 1; i >= 0; i-- { // the way here, newest first: esc walks it back
+		title += " ← " + p.trail[i].String()
 	}
 	out := []string{
-		m.styles.Header.Render(title),
+		p.styles.Header.Render(title),
 		fmt.Sprintf("archetype %d row %d  generation %d (slot recycled %d times)", d.Archetype, d.Row, d.Entity.Generation(), d.Entity.Generation()-1),
 	}
 	rel := "parent: none"
@@ -164,22 +204,22 @@ func (m *model) detailView() []string {
 		rel = "parent: " + d.Parent.String()
 	}
 	if len(d.Children) > 0 {
-		rel += "  " + childList(d.Children, m.width-len(rel)-2)
+		rel += "  " + childList(d.Children, p.width-len(rel)-2)
 	}
 	out = append(out, rel, "")
-	lines := m.detailLines(d)
-	m.detailLine = max(min(m.detailLine, len(lines)-1), 0)
-	lo, hi := window(m.detailLine, len(lines), m.bodyHeight()-len(out))
+	lines := p.lines(d)
+	p.line = max(min(p.line, len(lines)-1), 0)
+	lo, hi := window(p.line, len(lines), p.height-len(out))
 	for i := lo; i < hi; i++ {
 		l := lines[i]
 		text := l.text
 		if l.path == "" {
-			text = m.styles.Title.Render(text)
-		} else if t, ok := m.changedAt[l.path]; ok && time.Since(t) < 1500*time.Millisecond {
-			text = m.styles.Changed.Render(text)
+			text = p.styles.Title.Render(text)
+		} else if t, ok := p.changedAt[l.path]; ok && time.Since(t) < 1500*time.Millisecond {
+			text = p.styles.Changed.Render(text)
 		}
-		if i == m.detailLine {
-			text = m.styles.Selected.Render(fit(text, m.width))
+		if i == p.line {
+			text = p.styles.Selected.Render(fit(text, p.width))
 		}
 		out = append(out, text)
 	}
@@ -204,110 +244,109 @@ func childList(kids []protocol.EntityID, width int) string {
 	return out
 }
 
-func (m *model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+// key answers the detail's keys: back, follow, edit, add, remove,
+// despawn, parent, the tree.
+func (p *detailPane) key(msg tea.KeyMsg) tea.Cmd {
 	var lines []detailLine
-	if m.detail != nil {
-		lines = m.detailLines(m.detail)
+	if p.detail != nil {
+		lines = p.lines(p.detail)
 	}
-	k := m.keys
+	k := p.keys
 	switch {
 	case key.Matches(msg, k.Back):
-		if n := len(m.trail); n > 0 { // back along the references followed
-			e := m.trail[n-1]
-			m.trail = m.trail[:n-1]
-			return m, m.showEntity(e)
+		if n := len(p.trail); n > 0 { // back along the references followed
+			e := p.trail[n-1]
+			p.trail = p.trail[:n-1]
+			return p.show(e)
 		}
-		return m, m.leaveDetail()
-	case key.Matches(msg, k.Parent) && m.detail != nil && m.play == nil:
+		return p.close()
+	case key.Matches(msg, k.Parent) && p.detail != nil && p.play == nil:
 		// Set or clear the parent: the palette, prefilled.
-		return m, m.openPalette("parent " + m.detail.Entity.String() + " ")
-	case key.Matches(msg, k.Tree) && m.detail != nil:
-		return m, m.openTree(m.detail.Entity)
-	case key.Matches(msg, k.ToParent) && m.detail != nil:
-		if m.detail.Parent == 0 {
-			m.setFlash(m.detail.Entity.String()+" has no parent", true)
-			return m, nil
+		return openPalette(p.common, "parent "+p.detail.Entity.String()+" ")
+	case key.Matches(msg, k.Tree) && p.detail != nil:
+		return p.nav.push(newTree(p.common, p.detail.Entity))
+	case key.Matches(msg, k.ToParent) && p.detail != nil:
+		if p.detail.Parent == 0 {
+			p.nav.flash(p.detail.Entity.String()+" has no parent", true)
+			return nil
 		}
-		return m, m.followEntity(m.detail.Parent)
+		return p.follow(p.detail.Parent)
 	case key.Matches(msg, k.Enter):
-		if m.detailLine < len(lines) {
-			l := lines[m.detailLine]
-			if f := m.fieldAt(l.path); (f != nil && f.Kind == "entity" || l.path == "ChildOf.Parent") && l.value.Uint() != 0 {
-				return m, m.followEntity(protocol.EntityID(l.value.Uint()))
+		if p.line < len(lines) {
+			l := lines[p.line]
+			if f := p.fieldAt(l.path); (f != nil && f.Kind == "entity" || l.path == "ChildOf.Parent") && l.value.Uint() != 0 {
+				return p.follow(protocol.EntityID(l.value.Uint()))
 			}
 		}
-		m.setFlash("enter follows an entity field; u opens the parent", false)
+		p.nav.flash("enter follows an entity field; u opens the parent", false)
 	case key.Matches(msg, k.Up):
-		m.detailLine--
+		p.line--
 	case key.Matches(msg, k.Down):
-		m.detailLine++
+		p.line++
 	case key.Matches(msg, k.Edit):
-		if m.readOnly {
-			m.setFlash("read-only agent: editing is off", true)
-			return m, nil
+		if p.readOnly {
+			p.nav.flash("read-only agent: editing is off", true)
+			return nil
 		}
-		if m.detailLine < len(lines) && lines[m.detailLine].path != "" {
-			l := lines[m.detailLine]
+		if p.line < len(lines) && lines[p.line].path != "" {
+			l := lines[p.line]
 			v := l.value.String()
 			if t := strings.SplitN(l.text, " = ", 2); len(t) == 2 && strings.Contains(t[1], "v") && !strings.ContainsAny(t[1], "\"{[") {
 				v = t[1] // an entity shown as 42v3: edit it as such
 			}
-			return m, m.openPrompt(m.editPrompt(l.path), v)
+			return p.nav.push(p.editPrompt(l.path, v))
 		}
-		m.setFlash("move to a field to edit it", true)
+		p.nav.flash("move to a field to edit it", true)
 	case key.Matches(msg, k.Add):
-		if m.detail != nil && m.detail.Alive {
-			return m, m.openForm(false)
+		if p.detail != nil && p.detail.Alive {
+			return openForm(p.common, false, p.detail.Entity, p.detail.Components)
 		}
 	case key.Matches(msg, k.Remove):
-		if m.detailLine < len(lines) && !m.readOnly {
-			comp, e := lines[m.detailLine].component, m.detail.Entity
-			m.confirm = fmt.Sprintf("remove %s from %s?", comp, e)
-			m.confirmYes = func() tea.Cmd {
-				return m.src.request("remove "+comp, func(id uint32) protocol.Message {
+		if p.line < len(lines) && !p.readOnly {
+			comp, e := lines[p.line].component, p.detail.Entity
+			return p.nav.push(&confirm{common: p.common, question: fmt.Sprintf("remove %s from %s?", comp, e), yes: func() tea.Cmd {
+				return p.src.request("remove "+comp, func(id uint32) protocol.Message {
 					return &protocol.RemoveComponent{ID: id, Entity: e, Component: comp}
 				})
-			}
+			}})
 		}
 	case key.Matches(msg, k.Despawn):
-		if m.detail != nil && !m.readOnly {
-			e := m.detail.Entity
+		if p.detail != nil && !p.readOnly {
+			e := p.detail.Entity
 			despawn := func(recursive bool) func() tea.Cmd {
 				return func() tea.Cmd {
-					return m.src.request("despawn", func(id uint32) protocol.Message {
+					return p.src.request("despawn", func(id uint32) protocol.Message {
 						return &protocol.Despawn{ID: id, Entity: e, Recursive: recursive}
 					})
 				}
 			}
-			if n := len(m.detail.Children); n > 0 {
+			if n := len(p.detail.Children); n > 0 {
 				// Offer both: the subtree, or the entity alone (its children orphaned).
-				m.confirm = fmt.Sprintf("despawn %s and its %d children (y), or %s alone, its children orphaned (o)?", e, n, e)
-				m.confirmYes, m.confirmAlt = despawn(true), despawn(false)
-			} else {
-				m.confirm = "despawn " + e.String() + "?"
-				m.confirmYes = despawn(false)
+				return p.nav.push(&confirm{common: p.common, question: fmt.Sprintf("despawn %s and its %d children (y), or %s alone, its children orphaned (o)?", e, n, e),
+					yes: despawn(true), alt: despawn(false)})
 			}
+			return p.nav.push(&confirm{common: p.common, question: "despawn " + e.String() + "?", yes: despawn(false)})
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // editPrompt sets one field of the detail's entity: what is typed is read
 // as the field's kind, and refused here (the prompt stays) if it is not one.
-func (m *model) editPrompt(path string) *prompt {
-	e := m.detail.Entity
-	return &prompt{kind: promptEdit, label: path + " = ", hint: "enter to set, esc to cancel",
-		submit: func(text string) (tea.Cmd, string) {
+func (p *detailPane) editPrompt(path, text string) *prompt {
+	e := p.detail.Entity
+	return newPrompt(p.common, promptEdit, path+" = ", "enter to set, esc to cancel", text,
+		func(text string) (tea.Cmd, string) {
 			v := client.ParseInput(text)
-			if f := m.fieldAt(path); f != nil && typedKinds[f.Kind] {
+			if f := p.fieldAt(path); f != nil && typedKinds[f.Kind] {
 				typed, err := client.TypedInput(f.Kind, text)
 				if err != nil {
 					return nil, err.Error()
 				}
 				v = typed
 			}
-			return m.src.request("set "+path, func(id uint32) protocol.Message {
+			return p.src.request("set "+path, func(id uint32) protocol.Message {
 				return &protocol.SetField{ID: id, Entity: e, Path: path, Value: v}
 			}), ""
-		}}
+		})
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,62 +10,131 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// The entities pane: a query's or an archetype's entities (the table is table.go).
-
-// entities is the entities view: the table, or why there is none yet.
-func (m *model) entities() []string {
-	title := "all entities"
-	switch {
-	case m.arch > 0:
-		title = fmt.Sprintf("archetype %d", m.arch-1)
-	case m.query != "":
-		title = m.query
-	}
-	if m.pageErr != "" {
-		return []string{m.styles.Header.Render(title + " — 0 matches: the agent refused the query"), m.styles.Error.Render(m.pageErr),
-			m.styles.Faint.Render("/ edits the query, esc clears it")}
-	}
-	if m.page == nil {
-		return []string{m.styles.Header.Render(title), m.styles.Faint.Render("waiting for the agent's first answer…")}
-	}
-	return m.tableLines(m.page, title)
+// entitiesPane is a query's or an archetype's entities as a table (the
+// table is table.go). The agent sends only the window on screen; each
+// query, archetype or sort is a subscription of its own.
+type entitiesPane struct {
+	*common
+	box
+	page      *protocol.Page
+	sub       uint32 // the page subscription: one per query, archetype and sort
+	subKey    string // the archetype, query and sort sub answers
+	err       string // the agent refused the query: shown in place of rows
+	query     string
+	arch      int64 // limited to an archetype (1 + id), 0 for none
+	offset    int   // the first row of the window
+	cursor    int   // the row under the cursor, in the window
+	colCursor int   // the column under the cursor
+	colFirst  int   // the first field column shown (sideways scroll)
+	sortBy    string
+	selected  protocol.EntityID // the entity under the cursor: kept there while rows move
+	lost      protocol.EntityID // the entity the cursor was on when it left the window
+	lostID    uint32            // the request asking whether lost is alive
+	lostNote  string            // what became of it, once known
 }
 
-// pageCmd (re)subscribes the entities window for what is on screen. A new
-// query, archetype or sort is a new subscription, with an id of its own:
-// frames of the old one still on their way are dropped, and until the first
-// frame of the new one arrives the view says it is waiting, never showing
+func (p *entitiesPane) Title() string { return "Entities" }
+
+func (p *entitiesPane) KeyMap() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Enter, k.Filter, k.Sort, k.Left, k.Right, k.Open, k.Pause, k.Help, k.Quit}
+}
+
+// SetSize asks the agent for a window of the new height.
+func (p *entitiesPane) SetSize(width, height int) tea.Cmd {
+	p.box = box{width, height}
+	return p.subscribe()
+}
+
+// visible is how many rows the window holds: the title and the column
+// names take two lines, the note on a lost entity one more.
+func (p *entitiesPane) visible() int { return max(p.height-3, 1) }
+
+// show lists a query's or an archetype's entities from the top.
+func (p *entitiesPane) show(query string, arch int64) tea.Cmd {
+	p.query, p.arch, p.offset, p.cursor = query, arch, 0, 0
+	return p.subscribe()
+}
+
+// subscribe (re)subscribes the window for what is on screen. A new query,
+// archetype or sort is a new subscription, with an id of its own: frames
+// of the old one still on their way are dropped, and until the first
+// frame of the new one arrives the pane says it is waiting, never showing
 // the old rows under the new title.
-func (m *model) pageCmd() tea.Cmd {
-	m.lastPageReq = time.Now()
+func (p *entitiesPane) subscribe() tea.Cmd {
 	var unsub tea.Cmd
-	if key := fmt.Sprintf("%d %s %s", m.arch, m.query, m.sortBy); key != m.pageKey || m.pageSub == 0 {
-		if m.pageSub != 0 {
-			unsub = m.src.unsubscribe(m.pageSub)
+	if key := fmt.Sprintf("%d %s %s", p.arch, p.query, p.sortBy); key != p.subKey || p.sub == 0 {
+		if p.sub != 0 {
+			unsub = p.src.unsubscribe(p.sub)
 		}
-		m.pageKey, m.page, m.pageErr = key, nil, ""
-		m.pageSub = max(m.pageSub+1, subPageFirst)
+		p.subKey, p.page, p.err = key, nil, ""
+		p.sub = max(p.sub+1, subPageFirst)
 	}
-	sort := m.sortBy
-	if m.arch != 0 {
+	sort := p.sortBy
+	if p.arch != 0 {
 		sort = ""
 	}
-	sub := m.src.subscribe(protocol.Subscribe{ID: m.pageSub, What: protocol.SubPage, Hz: 5, Query: m.query,
-		Archetype: m.arch, Offset: m.offset, Limit: max(m.bodyHeight()-3, 1), Sort: sort})
+	sub := p.src.subscribe(protocol.Subscribe{ID: p.sub, What: protocol.SubPage, Hz: 5, Query: p.query,
+		Archetype: p.arch, Offset: p.offset, Limit: p.visible(), Sort: sort})
 	return tea.Batch(unsub, sub)
 }
 
-// entitiesKey moves the cursor through the query's matches (paging the
-// agent's window), opens an entity, moves between columns and sorts.
-func (m *model) entitiesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	k := m.keys
-	visible := max(m.bodyHeight()-3, 1) // the title and the column names
-	total := 0
-	if m.page != nil {
-		total = m.page.Total
+// Update takes the window's frames, a refusal, the answer on a lost
+// entity, and keys while on screen.
+func (p *entitiesPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case pageMsg:
+		if msg.p.Sub != p.sub {
+			return nil // a frame of a query no longer shown
+		}
+		p.page, p.err = msg.p, ""
+		cmd := p.keepSelection()
+		if p.page.Total > 0 && p.offset >= p.page.Total { // the list shrank under us
+			p.offset = max(p.page.Total-1, 0)
+			return tea.Batch(cmd, p.subscribe())
+		}
+		return cmd
+	case replyMsg:
+		if !msg.r.OK && msg.r.ID == p.sub { // the agent refused the page: say so in place
+			p.page, p.err = nil, msg.r.Message
+		}
+		if msg.r.ID == p.lostID && p.lostID != 0 { // a stale answer: the entity is gone
+			p.lostNote = fmt.Sprintf("%s was despawned", p.lost)
+		}
+	case detailMsg:
+		if msg.d.Sub == p.lostID && p.lostID != 0 {
+			if msg.d.Alive {
+				p.lostNote = fmt.Sprintf("%s moved out of this window (or stopped matching)", p.lost)
+			} else {
+				p.lostNote = fmt.Sprintf("%s was despawned", p.lost)
+			}
+		}
+	case tea.KeyMsg:
+		return p.key(msg)
 	}
-	pos := m.offset + m.cursor[viewEntities]
+	return nil
+}
+
+// key moves the cursor through the matches (paging the agent's window),
+// opens an entity, moves between columns, sorts, and goes back.
+func (p *entitiesPane) key(msg tea.KeyMsg) tea.Cmd {
+	k := p.keys
+	visible := p.visible()
+	total := 0
+	if p.page != nil {
+		total = p.page.Total
+	}
+	pos := p.offset + p.cursor
 	switch {
+	case key.Matches(msg, k.Back):
+		if p.arch != 0 { // back to the archetypes it came from
+			cmd := p.show("", 0)
+			return tea.Batch(cmd, p.nav.showPane(viewArchetypes))
+		}
+		if p.query != "" {
+			return p.show("", 0)
+		}
+		return nil
 	case key.Matches(msg, k.Up):
 		pos--
 	case key.Matches(msg, k.Down):
@@ -80,87 +148,124 @@ func (m *model) entitiesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Bottom):
 		pos = total - 1
 	case key.Matches(msg, k.Enter):
-		if m.page != nil {
-			if i := m.cursor[viewEntities]; i < len(m.page.Rows) {
-				return m, m.openDetail(m.page.Rows[i].Entity)
-			}
+		if p.page != nil && p.cursor < len(p.page.Rows) {
+			return p.nav.openEntity(p.page.Rows[p.cursor].Entity)
 		}
-		return m, nil
+		return nil
 	case key.Matches(msg, k.Left):
-		m.colCursor = max(m.colCursor-1, 0)
-		return m, nil
+		p.colCursor = max(p.colCursor-1, 0)
+		return nil
 	case key.Matches(msg, k.Right):
-		if m.page != nil {
-			m.colCursor = min(m.colCursor+1, max(len(m.tableColumns(m.page))-1, 0))
+		if p.page != nil {
+			p.colCursor = min(p.colCursor+1, max(len(p.tableColumns(p.page))-1, 0))
 		}
-		return m, nil
+		return nil
 	case key.Matches(msg, k.Sort):
-		by, err := m.sortColumn()
+		by, err := p.sortColumn()
 		if err != nil {
-			m.setFlash(err.Error(), true)
-			return m, nil
+			p.nav.flash(err.Error(), true)
+			return nil
 		}
-		m.sortBy, m.offset = by, 0
-		return m, m.pageCmd()
+		p.sortBy, p.offset = by, 0
+		return p.subscribe()
 	default:
-		return m, nil
+		return nil
 	}
+	p.lost, p.lostID, p.lostNote = 0, 0, ""
 	pos = max(min(pos, total-1), 0)
-	offset := m.offset
+	offset := p.offset
 	if pos < offset {
 		offset = pos
 	} else if pos >= offset+visible {
 		offset = pos - visible + 1
 	}
-	m.cursor[viewEntities] = pos - offset
-	m.selected = 0
-	if m.page != nil && pos-offset < len(m.page.Rows) && offset == m.offset {
-		m.selected = m.page.Rows[pos-offset].Entity
+	p.cursor = pos - offset
+	p.selected = 0
+	if p.page != nil && pos-offset < len(p.page.Rows) && offset == p.offset {
+		p.selected = p.page.Rows[pos-offset].Entity
 	}
-	if offset != m.offset {
-		m.offset = offset
-		return m, m.pageCmd()
+	if offset != p.offset {
+		p.offset = offset
+		return p.subscribe()
 	}
-	return m, nil
+	return nil
 }
 
-// filterPrompt is the entities view's query prompt: checked as typed,
-// applied by the agent on enter.
-func (m *model) filterPrompt() *prompt {
-	return &prompt{kind: promptFilter, label: "/", hint: "enter applies, esc keeps the list",
-		check: func(text string) string {
-			if _, err := protocol.ParseQuery(text); err != nil {
-				return err.Error() // the list keeps its last good result
-			}
-			return ""
-		},
-		submit: func(text string) (tea.Cmd, string) {
+// filterPrompt is the query prompt: checked as typed, applied by the agent
+// on enter.
+func (p *entitiesPane) filterPrompt() *prompt {
+	pr := newPrompt(p.common, promptFilter, "/", "enter applies, esc keeps the list", p.query,
+		func(text string) (tea.Cmd, string) {
 			q := strings.TrimSpace(text)
 			if _, err := protocol.ParseQuery(q); err != nil {
 				return nil, err.Error()
 			}
-			m.query, m.arch, m.offset, m.cursor[viewEntities] = q, 0, 0, 0
-			return m.pageCmd(), ""
-		}}
+			return p.show(q, 0), ""
+		})
+	pr.input.Placeholder = `Position !Fleeing Energy.Value<10`
+	return pr.withCheck(func(text string) string {
+		if _, err := protocol.ParseQuery(text); err != nil {
+			return err.Error() // the list keeps its last good result
+		}
+		return ""
+	})
 }
 
 // keepSelection keeps the cursor on the entity it was on when a new page
-// moves rows (sorting, spawns, despawns); if the entity left the window,
-// the cursor stays where it was and takes the entity now there.
-func (m *model) keepSelection() {
-	p := m.page
-	if p == nil || len(p.Rows) == 0 {
-		return
+// moves rows (sorting, spawns, despawns). If the entity left the window
+// the cursor stays where it was, takes the entity now there, and the pane
+// asks the agent what became of the one it lost, to say so.
+func (p *entitiesPane) keepSelection() tea.Cmd {
+	pg := p.page
+	if pg == nil || len(pg.Rows) == 0 {
+		return nil
 	}
-	if m.selected != 0 {
-		for i, r := range p.Rows {
-			if r.Entity == m.selected {
-				m.cursor[viewEntities] = i
-				return
+	if p.selected != 0 {
+		for i, r := range pg.Rows {
+			if r.Entity == p.selected {
+				p.cursor = i
+				return nil
 			}
 		}
 	}
-	i := min(m.cursor[viewEntities], len(p.Rows)-1)
-	m.cursor[viewEntities] = i
-	m.selected = p.Rows[i].Entity
+	var ask tea.Cmd
+	if p.selected != 0 {
+		lost := p.selected
+		p.lost, p.lostNote = lost, ""
+		ask = p.src.request("", func(id uint32) protocol.Message {
+			p.lostID = id
+			return &protocol.GetEntity{ID: id, Entity: lost}
+		})
+	}
+	i := min(p.cursor, len(pg.Rows)-1)
+	p.cursor = i
+	p.selected = pg.Rows[i].Entity
+	return ask
+}
+
+// View is the table, or why there is none yet.
+func (p *entitiesPane) View() []string {
+	title := "all entities"
+	switch {
+	case p.arch > 0:
+		title = fmt.Sprintf("archetype %d", p.arch-1)
+	case p.query != "":
+		title = p.query
+	}
+	if p.err != "" {
+		return []string{p.styles.Header.Render(title + " — 0 matches: the agent refused the query"), p.styles.Error.Render(p.err),
+			p.styles.Faint.Render("/ edits the query, esc clears it")}
+	}
+	if p.page == nil {
+		return []string{p.styles.Header.Render(title), p.styles.Faint.Render("waiting for the agent's first answer…")}
+	}
+	out := p.tableLines(p.page, title)
+	if p.lost != 0 {
+		note := fmt.Sprintf("the cursor's entity %s left the window: asking the agent…", p.lost)
+		if p.lostNote != "" {
+			note = p.lostNote + "; the cursor is on " + p.selected.String() + " now"
+		}
+		out = append(out, p.styles.Flash.Render(note))
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -18,6 +19,8 @@ import (
 // sent. a adds one component to the entity on screen; n spawns an entity
 // with the components marked.
 type componentForm struct {
+	*common
+	box
 	spawn  bool
 	entity protocol.EntityID // the entity a adds to
 
@@ -47,9 +50,9 @@ var typedKinds = map[string]bool{"bool": true, "int": true, "uint": true, "float
 
 // newComponentForm lists the components the summary knows, without those
 // the entity already has (for a) and without the relation's internals.
-func newComponentForm(s *protocol.Summary, spawn bool, e protocol.EntityID, has map[string]bool) *componentForm {
-	f := &componentForm{spawn: spawn, entity: e, marked: map[string]bool{}}
-	if s != nil {
+func newComponentForm(c *common, spawn bool, e protocol.EntityID, has map[string]bool) *componentForm {
+	f := &componentForm{common: c, spawn: spawn, entity: e, marked: map[string]bool{}}
+	if s := c.summary; s != nil {
 		for _, c := range s.Components {
 			if !has[c.Short] {
 				f.choices = append(f.choices, c)
@@ -230,15 +233,49 @@ func (f *componentForm) request(src source) (tea.Cmd, error) {
 	}), nil
 }
 
-// formKey handles a key while the form is open; done reports it closed.
-func (m *model) formKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	f := m.form
+func (f *componentForm) takesText() bool  { return true }
+func (f *componentForm) Line() string     { return "" }
+func (f *componentForm) SetSize(w, h int) { f.box = box{w, h} }
+
+// KeyMap is the form's keys for the stage it is in.
+func (f *componentForm) KeyMap() []key.Binding {
+	if f.filling {
+		return formFillKeys
+	}
+	if f.spawn {
+		return formSpawnKeys
+	}
+	return formChooseKeys
+}
+
+// The form's keys, for the hints: choosing components, then their fields.
+var (
+	formChooseKeys = []key.Binding{
+		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose")),
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "fields")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+	formSpawnKeys = []key.Binding{formChooseKeys[0],
+		key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark")),
+		formChooseKeys[1], formChooseKeys[2]}
+	formFillKeys = []key.Binding{
+		key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field")),
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
+)
+
+// Update handles a key while the form is open; done reports it closed.
+func (f *componentForm) Update(m tea.Msg) (tea.Cmd, bool) {
+	msg, ok := m.(tea.KeyMsg)
+	if !ok {
+		return nil, false
+	}
 	if !f.filling {
 		vis := f.visible()
 		switch msg.Type {
 		case tea.KeyEsc:
-			m.form = nil
-			return m, nil
+			return nil, true
 		case tea.KeyUp:
 			f.cursor = max(f.cursor-1, 0)
 		case tea.KeyDown:
@@ -257,57 +294,55 @@ func (m *model) formKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			comps := f.chosen()
 			if len(comps) == 0 {
 				f.err = "nothing to choose: type less to see more components"
-				return m, nil
+				return nil, false
 			}
-			return m, f.startFields(comps)
+			return f.startFields(comps), false
 		case tea.KeyRunes:
 			f.narrow += string(msg.Runes)
 			f.cursor, f.err = 0, ""
 		}
-		return m, nil
+		return nil, false
 	}
 	switch msg.String() {
 	case "esc":
 		f.filling, f.err = false, ""
-		return m, nil
+		return nil, false
 	case "tab", "down":
-		return m, f.move(1)
+		return f.move(1), false
 	case "shift+tab", "up":
-		return m, f.move(-1)
+		return f.move(-1), false
 	case "enter":
-		cmd, err := f.request(m.src)
+		cmd, err := f.request(f.src)
 		if err != nil {
 			f.err = err.Error()
-			return m, nil
+			return nil, false
 		}
-		m.form = nil
-		return m, cmd
+		return cmd, true
 	}
 	if f.focus < 0 || f.focus >= len(f.fields) || !f.fields[f.focus].editable {
-		return m, nil
+		return nil, false
 	}
 	var cmd tea.Cmd
 	f.fields[f.focus].input, cmd = f.fields[f.focus].input.Update(msg)
 	f.err = ""
-	return m, cmd
+	return cmd, false
 }
 
-// formView draws the form in the body.
-func (m *model) formView() []string {
-	f := m.form
+// View draws the form in the body.
+func (f *componentForm) View() []string {
 	title := "Add a component to " + f.entity.String()
 	if f.spawn {
 		title = "Spawn an entity"
 	}
-	out := []string{m.styles.Header.Render(title)}
+	out := []string{f.styles.Header.Render(title)}
 	if !f.filling {
 		hint := "type to narrow, ↑/↓ choose, enter fills in its fields, esc cancels"
 		if f.spawn {
 			hint = "type to narrow, ↑/↓ move, space marks, enter fills in the fields, esc cancels"
 		}
-		out = append(out, m.styles.Faint.Render(hint), "> "+f.narrow)
+		out = append(out, f.styles.Faint.Render(hint), "> "+f.narrow)
 		vis := f.visible()
-		lo, hi := window(f.cursor, len(vis), m.bodyHeight()-len(out)-1)
+		lo, hi := window(f.cursor, len(vis), f.height-len(out)-1)
 		for i := lo; i < hi; i++ {
 			c := vis[i]
 			mark := "  "
@@ -316,48 +351,48 @@ func (m *model) formView() []string {
 			}
 			line := fmt.Sprintf("%s%-20s %-6s %4d B  %s", mark, c.Short, c.Storage, c.Size, fieldSummary(c.Fields))
 			if i == f.cursor {
-				line = m.styles.Selected.Render(fit(line, m.width))
+				line = f.styles.Selected.Render(fit(line, f.width))
 			}
 			out = append(out, line)
 		}
 		if len(vis) == 0 {
-			out = append(out, m.styles.Faint.Render("no component matches"))
+			out = append(out, f.styles.Faint.Render("no component matches"))
 		}
 		if f.err != "" {
-			out = append(out, m.styles.Error.Render(f.err))
+			out = append(out, f.styles.Error.Render(f.err))
 		}
 		return out
 	}
-	out = append(out, m.styles.Faint.Render("tab/↑/↓ move, enter sends, esc goes back; an empty field is its zero value"))
+	out = append(out, f.styles.Faint.Render("tab/↑/↓ move, enter sends, esc goes back; an empty field is its zero value"))
 	last := ""
 	lines := []string{}
 	focusLine := 0
 	for i, ff := range f.fields {
 		if ff.component != last {
-			lines = append(lines, m.styles.Title.Render(ff.component))
+			lines = append(lines, f.styles.Title.Render(ff.component))
 			last = ff.component
 		}
 		if ff.path == nil {
-			lines = append(lines, m.styles.Faint.Render("  (a tag: no fields)"))
+			lines = append(lines, f.styles.Faint.Render("  (a tag: no fields)"))
 			continue
 		}
 		label := fmt.Sprintf("  %-18s %-10s ", strings.Join(ff.path, "."), ff.goType)
 		if !ff.editable {
-			lines = append(lines, label+m.styles.Faint.Render("(zero value; set it later with e)"))
+			lines = append(lines, label+f.styles.Faint.Render("(zero value; set it later with e)"))
 			continue
 		}
 		if i == f.focus {
 			focusLine = len(lines)
-			lines = append(lines, m.styles.Key.Render(label)+ff.input.View())
+			lines = append(lines, f.styles.Key.Render(label)+ff.input.View())
 		} else {
 			lines = append(lines, label+ff.input.View())
 		}
 	}
-	room := m.bodyHeight() - len(out) - 1
+	room := f.height - len(out) - 1
 	lo, hi := window(focusLine, len(lines), room)
 	out = append(out, lines[lo:hi]...)
 	if f.err != "" {
-		out = append(out, m.styles.Error.Render(f.err))
+		out = append(out, f.styles.Error.Render(f.err))
 	}
 	return out
 }
@@ -374,24 +409,20 @@ func fieldSummary(fs []protocol.FieldSchema) string {
 	return strings.Join(names, " ")
 }
 
-// openForm opens the a (add to the entity on screen) or n (spawn) form.
-func (m *model) openForm(spawn bool) tea.Cmd {
-	if m.readOnly {
-		m.setFlash("read-only agent: commands are off", true)
+// openForm opens the a (add to entity e, whose components are has) or n
+// (spawn) form.
+func openForm(c *common, spawn bool, e protocol.EntityID, comps []protocol.ComponentValue) tea.Cmd {
+	if c.readOnly {
+		c.nav.flash("read-only agent: commands are off", true)
 		return nil
 	}
-	if m.summary == nil {
-		m.setFlash("no schema yet: waiting for the first frame", true)
+	if c.summary == nil {
+		c.nav.flash("no schema yet: waiting for the first frame", true)
 		return nil
 	}
 	has := map[string]bool{"ChildOf": true} // the relation has its own commands
-	var e protocol.EntityID
-	if !spawn {
-		e = m.detail.Entity
-		for _, c := range m.detail.Components {
-			has[c.Component] = true
-		}
+	for _, cv := range comps {
+		has[cv.Component] = true
 	}
-	m.form = newComponentForm(m.summary, spawn, e, has)
-	return nil
+	return c.nav.push(newComponentForm(c, spawn, e, has))
 }

@@ -4,32 +4,91 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// The journal pane: structural changes, newest first, filtered.
+// maxJournal is how many journal entries the UI keeps.
+const maxJournal = 10000
 
-// journalLines lists the journal as the view shows it.
-func (m *model) journalLines() []string {
-	if len(m.journalShown()) == 0 {
-		if m.journalText != "" {
-			return []string{"no journal entries for " + m.journalText + " yet (/ changes the filter)"}
+// journalPane lists the structural changes, newest first, filtered by
+// entity, component, system (the agent filters) or op (filtered here);
+// enter opens the row's entity.
+type journalPane struct {
+	*common
+	box
+	list
+	op   string // keep entries of this op only ("" all)
+	text string // the filter, as typed
+}
+
+func (p *journalPane) Title() string                     { return "Journal" }
+func (p *journalPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+
+func (p *journalPane) KeyMap() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Enter, k.Filter, k.Views, k.Pause, k.Help, k.Quit}
+}
+
+func (p *journalPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case journalMsg:
+		p.take(msg)
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, p.keys.Filter):
+			return p.nav.push(newPrompt(p.common, promptJournal, "journal filter: ",
+				"an entity (42v3), a component, a system, or spawn despawn add remove set; enter applies", p.text,
+				func(text string) (tea.Cmd, string) { return p.filter(text), "" }))
+		case key.Matches(msg, p.keys.Enter):
+			if rows := p.shown(); p.cursor < len(rows) {
+				return p.nav.openEntity(rows[p.cursor].Entity)
+			}
+		default:
+			p.move(p.keys, msg, len(p.shown()), p.height)
+		}
+	}
+	return nil
+}
+
+// take adds a frame of entries. Newest first: new rows push the cursor's
+// row down. At the top the cursor stays there (the view tails the
+// journal); below, it follows its row, so enter opens what was under it.
+func (p *journalPane) take(msg journalMsg) {
+	if msg.replace {
+		p.journal = nil
+	}
+	before := len(p.shown())
+	p.journal = append(p.journal, msg.j.Entries...)
+	if n := len(p.journal); n > maxJournal {
+		p.journal = p.journal[n-maxJournal:]
+	}
+	if shown := len(p.shown()); !msg.replace && p.cursor > 0 {
+		p.cursor = min(p.cursor+max(shown-before, 0), max(shown-1, 0))
+	}
+}
+
+func (p *journalPane) View() []string {
+	shown := p.shown()
+	if len(shown) == 0 {
+		if p.text != "" {
+			return []string{"no journal entries for " + p.text + " yet (/ changes the filter)"}
 		}
 		return []string{"no structural changes yet"}
 	}
 	var rows []string
-	for _, e := range m.journalShown() {
+	for _, e := range shown {
 		comp := ""
 		if e.Component >= 0 {
-			comp = m.compName(uint16(e.Component))
+			comp = p.compName(uint16(e.Component))
 		}
 		for k, c := range e.Components { // a spawn, with what it was given
 			if k > 0 {
 				comp += " "
 			}
-			comp += m.compName(uint16(c))
+			comp += p.compName(uint16(c))
 		}
 		if len(comp) > 16 {
 			comp = comp[:15] + "…"
@@ -37,38 +96,35 @@ func (m *model) journalLines() []string {
 		rows = append(rows, fmt.Sprintf("%8d %8d %-8s %-12s %-16s %s", e.Seq, e.Frame, e.Op, e.Entity, comp, e.System))
 	}
 	head := fmt.Sprintf("%8s %8s %-8s %-12s %-16s %s", "seq", "frame", "op", "entity", "component", "by")
-	if m.journalText != "" {
-		head += "   (filter: " + m.journalText + ")"
+	if p.text != "" {
+		head += "   (filter: " + p.text + ")"
 	}
-	return m.list(head, rows, m.cursor[viewJournal])
+	p.clamp(len(rows))
+	return p.draw(p.styles, p.box, head, rows)
 }
 
-// journalShown is the journal as the view lists it: newest first, the op
-// filter applied.
-func (m *model) journalShown() []protocol.JournalEntry {
+// shown is the journal as the pane lists it: newest first, the op filter
+// applied.
+func (p *journalPane) shown() []protocol.JournalEntry {
 	var out []protocol.JournalEntry
-	for i := len(m.journal) - 1; i >= 0; i-- {
-		if e := m.journal[i]; m.journalOp == "" || e.Op == m.journalOp {
+	for i := len(p.journal) - 1; i >= 0; i-- {
+		if e := p.journal[i]; p.op == "" || e.Op == p.op {
 			out = append(out, e)
 		}
 	}
 	return out
 }
 
-// journalFilter applies what was typed after / in the journal view: an
-// op (spawn despawn add remove set) is kept here; an entity (42v3), a
-// component or a system the agent filters.
-func (m *model) journalFilter(text string) tea.Cmd {
+// filter applies what was typed: an op (spawn despawn add remove set) is
+// kept here; an entity (42v3), a component or a system the agent filters.
+func (p *journalPane) filter(text string) tea.Cmd {
 	text = strings.TrimSpace(text)
-	m.journal, m.cursor[viewJournal], m.journalOp = nil, 0, ""
+	p.journal, p.cursor, p.op = nil, 0, ""
 	filter := text
 	switch text {
 	case "spawn", "despawn", "add", "remove", "set":
-		m.journalOp, filter = text, ""
+		p.op, filter = text, ""
 	}
-	m.journalText = text
-	return m.src.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Hz: 4, Filter: filter})
+	p.text = text
+	return p.src.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Hz: 4, Filter: filter})
 }
-
-// maxJournal is how many journal entries the journal view keeps.
-const maxJournal = 10000

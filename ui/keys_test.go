@@ -29,7 +29,7 @@ func TestEveryBindingIsMatched(t *testing.T) {
 		src.Write(b)
 	}
 	for f := range reflect.TypeFor[keyMap]().Fields() {
-		re := regexp.MustCompile(`Matches\(msg, (k|m\.keys)\.` + f.Name + `\)`)
+		re := regexp.MustCompile(`Matches\(\w+, (k|\w+\.keys)\.` + f.Name + `\)`)
 		if !re.MatchString(src.String()) {
 			t.Errorf("the binding %s is in the help but no key.Matches uses it", f.Name)
 		}

@@ -4,14 +4,25 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/ecsinspect/ecsinspect/client"
 )
 
-// The overview pane: the world, its entity slots and the agent.
+// overviewPane is the world at a glance: tick, entities, slots, the agent.
+type overviewPane struct {
+	*common
+	box
+}
 
-// overview is the world at a glance: tick, entities, slots, the agent.
-func (m *model) overview() []string {
-	s := m.summary
+func (p *overviewPane) Title() string                     { return "Overview" }
+func (p *overviewPane) Update(tea.Msg) tea.Cmd            { return nil }
+func (p *overviewPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+func (p *overviewPane) KeyMap() []key.Binding             { return p.keys.ShortHelp() }
+
+func (p *overviewPane) View() []string {
+	s := p.summary
 	bytes := 0
 	for _, a := range s.Archetypes {
 		bytes += a.Bytes
@@ -21,11 +32,11 @@ func (m *model) overview() []string {
 		state = "paused"
 	}
 	lines := []string{
-		m.styles.Header.Render("World"),
+		p.styles.Header.Render("World"),
 		fmt.Sprintf("  tick %-12d frame time %-10s %s", s.Tick, client.Duration(s.FrameNs), state),
 		fmt.Sprintf("  entities %-10d archetypes %-6d components %-4d memory %s", s.Entities, len(s.Archetypes), len(s.Components), client.Size(bytes)),
 		"",
-		m.styles.Header.Render("Generations"),
+		p.styles.Header.Render("Generations"),
 		fmt.Sprintf("  alive %-10d free slots %-10d retired slots %-8d highest index %d", s.Stats.Alive, s.Stats.Free, s.Stats.Retired, s.Stats.Slots-1),
 	}
 	if len(s.Recycled) > 0 {
@@ -37,7 +48,7 @@ func (m *model) overview() []string {
 	}
 	a := s.Agent
 	lines = append(lines, "",
-		m.styles.Header.Render("Agent"),
+		p.styles.Header.Render("Agent"),
 		fmt.Sprintf("  clients %-8d sent %-12s frames sent %d", a.Clients, client.Size(int(a.BytesSent)), a.FramesSent),
 		fmt.Sprintf("  coalesced %-6d dropped %-10d sync %s a frame", a.Coalesced, a.Dropped, client.Duration(a.SyncNs)))
 	if a.Recording != "" {

@@ -13,37 +13,37 @@ import (
 
 // openPalette opens the : command line with text already typed: the
 // commands of ecsinspect exec, and open E.
-func (m *model) openPalette(text string) tea.Cmd {
-	if m.readOnly && text != "open " {
-		m.setFlash("read-only agent: commands are off (o opens an entity)", true)
+func openPalette(c *common, text string) tea.Cmd {
+	if c.readOnly && text != "open " {
+		c.nav.flash("read-only agent: commands are off (o opens an entity)", true)
 		return nil
 	}
-	return m.openPrompt(&prompt{kind: promptCommand, label: ":", hint: "open E, pause resume step N set add remove parent despawn spawn; enter runs, esc closes",
-		submit: m.runCommand}, text)
+	return c.nav.push(newPrompt(c, promptCommand, ":", "open E, pause resume step N set add remove parent despawn spawn; enter runs, esc closes", text,
+		func(text string) (tea.Cmd, string) { return runCommand(c, text) }))
 }
 
 // runCommand runs what was typed on the command line.
-func (m *model) runCommand(text string) (tea.Cmd, string) {
+func runCommand(c *common, text string) (tea.Cmd, string) {
 	words := client.SplitWords(text)
 	if len(words) == 0 {
 		return nil, ""
 	}
 	if words[0] == "open" { // the UI's own: open any entity by its handle
 		if len(words) != 2 {
-			m.setFlash("open: want an entity like 42v3", true)
+			c.nav.flash("open: want an entity like 42v3", true)
 			return nil, ""
 		}
 		e, err := protocol.ParseEntityID(words[1])
 		if err != nil || e == 0 {
-			m.setFlash(fmt.Sprintf("open: %q is not an entity like 42v3", words[1]), true)
+			c.nav.flash(fmt.Sprintf("open: %q is not an entity like 42v3", words[1]), true)
 			return nil, ""
 		}
-		return m.followEntity(e), ""
+		return c.nav.followEntity(e), ""
 	}
 	build, what, err := client.ParseCommand(words)
 	if err != nil {
-		m.setFlash(firstLine(err.Error()), true)
+		c.nav.flash(firstLine(err.Error()), true)
 		return nil, ""
 	}
-	return m.src.request(what, build), ""
+	return c.src.request(what, build), ""
 }

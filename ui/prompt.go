@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -16,11 +17,13 @@ const (
 	promptJournal                   // / in the journal: its filter
 )
 
-// prompt is the UI's one line of text input, whatever it is for: it shows
-// on the bottom line, checks what is typed as it is typed (check), and on
-// enter hands the text to submit, which answers a command to run or an
-// error that keeps the prompt open. esc closes it. Pastes land whole.
+// prompt is the UI's one line of text input, whatever it is for: a modal
+// on the bottom line that checks what is typed as it is typed (check),
+// and on enter hands the text to submit, which answers a command to run
+// or an error that keeps the prompt open. esc closes it. Pastes land whole.
 type prompt struct {
+	*common
+	box
 	kind   promptKind
 	label  string // before the input: "/", ":", "Position.X =", "go to tick"
 	hint   string // after it, faint
@@ -30,55 +33,61 @@ type prompt struct {
 	submit func(text string) (tea.Cmd, string)
 }
 
-// openPrompt opens a prompt with text already typed.
-func (m *model) openPrompt(p *prompt, text string) tea.Cmd {
-	p.input = textinput.New()
+// newPrompt makes a prompt with text already typed.
+func newPrompt(c *common, kind promptKind, label, hint, text string, submit func(string) (tea.Cmd, string)) *prompt {
+	p := &prompt{common: c, kind: kind, label: label, hint: hint, submit: submit, input: textinput.New()}
 	p.input.Prompt = ""
-	if p.kind == promptFilter {
-		p.input.Placeholder = `Position !Fleeing Energy.Value<10`
-	}
 	p.input.SetValue(text)
 	p.input.CursorEnd()
-	if p.check != nil {
-		p.err = p.check(text)
-	}
-	m.prompt = p
-	return p.input.Focus()
+	return p
 }
 
-// promptKey gives a key to the open prompt.
-func (m *model) promptKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	p := m.prompt
-	switch msg.Type {
+// withCheck adds a check run on every change, and on the text now.
+func (p *prompt) withCheck(check func(string) string) *prompt {
+	p.check = check
+	p.err = check(p.input.Value())
+	return p
+}
+
+// Init focuses the input (its cursor blinks).
+func (p *prompt) Init() tea.Cmd { return p.input.Focus() }
+
+func (p *prompt) takesText() bool       { return true }
+func (p *prompt) View() []string        { return nil }
+func (p *prompt) SetSize(w, h int)      { p.box = box{w, h} }
+func (p *prompt) KeyMap() []key.Binding { return nil }
+
+// Update gives a key to the input; enter submits, esc closes.
+func (p *prompt) Update(msg tea.Msg) (tea.Cmd, bool) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil, false
+	}
+	switch km.Type {
 	case tea.KeyEnter:
 		cmd, errText := p.submit(p.input.Value())
 		if errText != "" {
 			p.err = errText // keep typing: nothing was done
-			return m, nil
+			return nil, false
 		}
-		if m.prompt == p { // submit may have opened another
-			m.prompt = nil
-		}
-		return m, cmd
+		return cmd, true
 	case tea.KeyEsc:
-		m.prompt = nil
-		return m, nil
+		return nil, true
 	}
 	var cmd tea.Cmd
-	p.input, cmd = p.input.Update(msg)
+	p.input, cmd = p.input.Update(km)
 	p.err = ""
 	if p.check != nil {
 		p.err = p.check(p.input.Value())
 	}
-	return m, cmd
+	return cmd, false
 }
 
-// promptLine is the open prompt as the bottom line shows it.
-func (m *model) promptLine() string {
-	p := m.prompt
+// Line is the prompt as the bottom line shows it.
+func (p *prompt) Line() string {
 	line := p.label + p.input.View()
 	if p.err != "" {
-		return line + "  " + m.styles.Error.Render(p.err)
+		return line + "  " + p.styles.Error.Render(p.err)
 	}
-	return line + m.styles.Faint.Render("  "+p.hint)
+	return line + p.styles.Faint.Render("  "+p.hint)
 }

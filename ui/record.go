@@ -15,12 +15,12 @@ func (m *model) toggleRecording() tea.Cmd {
 	if m.rec != nil {
 		r := m.rec
 		m.rec = nil
-		m.setFlash("closing the recording…", false)
+		m.flash("closing the recording…", false)
 		return stopRecording(r)
 	}
 	path := "ecsinspect-" + time.Now().Format("20060102-150405") + ".ecsrec"
 	addr, token := m.addr, m.token
-	m.setFlash("starting a recording…", false)
+	m.flash("starting a recording…", false)
 	return func() tea.Msg {
 		r, err := client.StartRecording(addr, token, path, 0)
 		return recordingMsg{started: r, path: path, err: err}
@@ -47,12 +47,12 @@ type recordingMsg struct {
 func (m *model) recording(msg recordingMsg) {
 	switch {
 	case msg.err != nil:
-		m.setFlash("recording: "+msg.err.Error(), true)
+		m.flash("recording: "+msg.err.Error(), true)
 	case msg.started != nil:
 		m.rec = msg.started
-		m.setFlash("recording every frame to "+msg.path+"; r stops", false)
+		m.flash("recording every frame to "+msg.path+"; r stops", false)
 	default:
-		m.setFlash(fmt.Sprintf("recorded %d frames to %s (ecsinspect open %s)", msg.frames, msg.path, msg.path), false)
+		m.flash(fmt.Sprintf("recorded %d frames to %s (ecsinspect open %s)", msg.frames, msg.path, msg.path), false)
 	}
 }
 

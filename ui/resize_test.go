@@ -36,19 +36,19 @@ func TestUINeverBreaksAtAnySize(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			h.t = t
 			h.update(tea.WindowSizeMsg{Width: 160, Height: 48})
-			h.m.tree = nil
+			h.m.modals = nil
 			h.keys("esc", "esc", "esc", "3", "g")
 			h.waitFor("matches, 1-")
 			for _, k := range mode.keys {
 				h.keys(k)
 				h.settle()
-				if k == "enter" && h.m.showDetail && h.m.form == nil {
+				if k == "enter" && h.m.detail.shown && h.m.topForm() == nil {
 					h.waitFor("archetype")
 				}
 			}
-			reached := map[string]bool{"detail": h.m.showDetail, "help": h.m.showHelp, "filter": h.m.prompt != nil && h.m.prompt.kind == promptFilter,
-				"palette": h.m.prompt != nil && h.m.prompt.kind == promptCommand, "spawn form": h.m.form != nil, "add form": h.m.form != nil,
-				"spawn form fields": h.m.form != nil, "add form fields": h.m.form != nil, "hierarchy": h.m.tree != nil}
+			reached := map[string]bool{"detail": h.m.detail.shown, "help": h.m.helpOpen(), "filter": h.m.topPrompt() != nil && h.m.topPrompt().kind == promptFilter,
+				"palette": h.m.topPrompt() != nil && h.m.topPrompt().kind == promptCommand, "spawn form": h.m.topForm() != nil, "add form": h.m.topForm() != nil,
+				"spawn form fields": h.m.topForm() != nil, "add form fields": h.m.topForm() != nil, "hierarchy": h.m.topTree() != nil}
 			if ok, named := reached[mode.name]; named && !ok {
 				t.Fatalf("the keys %v did not open the %s:\n%s", mode.keys, mode.name, h.m.View())
 			}
@@ -108,15 +108,15 @@ func TestUIKeyBursts(t *testing.T) {
 	h.waitFor("components (enter lists them)")
 	h.keys("z") // every archetype, the empty ones too: enough rows for three moves
 	h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
-	if c := h.m.cursor[viewArchetypes]; c != 3 {
+	if c := h.m.panes[viewArchetypes].(*archetypesPane).cursor; c != 3 {
 		t.Fatalf("jjj in one message moved the cursor to %d, want 3", c)
 	}
 	h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("k3/Energy")})
-	if h.m.prompt == nil || h.m.prompt.kind != promptFilter || h.m.view != viewEntities || h.m.prompt.input.Value() != "Energy" {
-		t.Fatalf("k3/Energy: prompt %v, view %d", h.m.prompt, h.m.view)
+	if h.m.topPrompt() == nil || h.m.topPrompt().kind != promptFilter || h.m.view != viewEntities || h.m.topPrompt().input.Value() != "Energy" {
+		t.Fatalf("k3/Energy: prompt %v, view %d", h.m.topPrompt(), h.m.view)
 	}
 	h.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(".Value<5"), Paste: true})
-	if got := h.m.prompt.input.Value(); got != "Energy.Value<5" {
+	if got := h.m.topPrompt().input.Value(); got != "Energy.Value<5" {
 		t.Fatalf("a paste into the filter: %q", got)
 	}
 }
@@ -173,7 +173,7 @@ func TestUINavigation(t *testing.T) {
 		t.Error("the trail was not walked back")
 	}
 	h.keys("esc")
-	if h.m.showDetail {
+	if h.m.detail.shown {
 		t.Fatal("esc at the start of the trail did not close the detail")
 	}
 	h.keys("o")
@@ -182,7 +182,7 @@ func TestUINavigation(t *testing.T) {
 	h.waitFor("Entity 1v1")
 	h.keys("4")
 	h.waitFor("hunting")
-	if h.m.showDetail {
+	if h.m.detail.shown {
 		t.Fatal("a view key from the detail view left the detail open")
 	}
 	h.keys("o")

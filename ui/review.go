@@ -5,70 +5,104 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// reviewKey handles the timeline keys of a recording: [ ] frames, { }
-// keyframes, g G start and end, t a tick, c compare two ticks.
-func (m *model) reviewKey(msg tea.KeyMsg) (tea.Model, tea.Cmd, bool) {
-	p := m.play
+// timeline is a review's position in its recording and the keys that
+// move it: [ ] frames, { } keyframes, g G start and end, t a tick, c
+// compares two ticks. It draws the bar on the bottom line and has the
+// keys before the panes do.
+type timeline struct {
+	*common
+	box
+	pos         reviewPos
+	compareFrom int // the frame marked by c, or -1
+}
+
+func newTimeline(c *common, pos reviewPos) *timeline {
+	return &timeline{common: c, pos: pos, compareFrom: -1}
+}
+
+func (t *timeline) SetSize(width, height int) { t.box = box{width, height} }
+
+// KeyMap is the timeline's keys, for the hints and help of a review.
+func (t *timeline) KeyMap() []key.Binding { return reviewKeys }
+
+// reviewKeys are the timeline's keys.
+var reviewKeys = []key.Binding{
+	key.NewBinding(key.WithKeys("[", "]"), key.WithHelp("[ ]", "frame")),
+	key.NewBinding(key.WithKeys("{", "}"), key.WithHelp("{ }", "keyframe")),
+	key.NewBinding(key.WithKeys("g", "G"), key.WithHelp("g G", "start/end")),
+	key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "go to tick")),
+	key.NewBinding(key.WithKeys("c"), key.WithHelp("c c", "compare two ticks")),
+}
+
+// Update takes a seek's or a comparison's outcome, and the timeline's
+// keys; own reports that the key was the timeline's.
+func (t *timeline) Update(msg tea.Msg) (cmd tea.Cmd, own bool) {
+	switch msg := msg.(type) {
+	case seekedMsg:
+		return t.seeked(msg), true
+	case compareMsg:
+		return t.nav.push(&compareScreen{common: t.common, lines: msg.lines}), true
+	case tea.KeyMsg:
+		return t.key(msg)
+	}
+	return nil, false
+}
+
+func (t *timeline) key(msg tea.KeyMsg) (tea.Cmd, bool) {
+	p := t.play
 	to := -1
 	switch msg.String() {
 	case "[":
-		to = m.rv.idx - 1
+		to = t.pos.idx - 1
 	case "]":
-		to = m.rv.idx + 1
+		to = t.pos.idx + 1
 	case "{":
-		to = p.keyframe(m.rv.idx, -1)
+		to = p.keyframe(t.pos.idx, -1)
 	case "}":
-		to = p.keyframe(m.rv.idx, +1)
+		to = p.keyframe(t.pos.idx, +1)
 	case "g", "home":
 		to = 0
 	case "G", "end":
 		to = len(p.rec.Frames) - 1
 	case "t":
-		return m, m.openPrompt(&prompt{kind: promptTick, label: "go to tick ", hint: "enter goes there (or to the recorded tick before it)",
-			submit: func(text string) (tea.Cmd, string) {
-				_, cmd := m.gotoTick(text)
-				return cmd, ""
-			}}, ""), true
+		return t.nav.push(newPrompt(t.common, promptTick, "go to tick ", "enter goes there (or to the recorded tick before it)", "",
+			func(text string) (tea.Cmd, string) { return t.gotoTick(text), "" })), true
 	case "c":
-		if m.compareFrom < 0 {
-			m.compareFrom = m.rv.idx
-			m.setFlash(fmt.Sprintf("compare: from tick %d; move to another tick and press c again", m.rv.tick), false)
-			return m, nil, true
+		if t.compareFrom < 0 {
+			t.compareFrom = t.pos.idx
+			t.nav.flash(fmt.Sprintf("compare: from tick %d; move to another tick and press c again", t.pos.tick), false)
+			return nil, true
 		}
-		from := m.compareFrom
-		m.compareFrom = -1
-		m.setFlash("comparing…", false)
-		return m, m.compareCmd(from, m.rv.idx), true
-	case " ", ".", "e", "x", "D", "n", "a":
-		m.setFlash("a recording cannot be changed or run: those keys are for a live game (attach)", true)
-		return m, nil, true
+		from := t.compareFrom
+		t.compareFrom = -1
+		t.nav.flash("comparing…", false)
+		return t.compareCmd(from, t.pos.idx), true
+	case " ", ".", "e", "x", "D", "n", "a", "r", "P":
+		t.nav.flash("a recording cannot be changed or run: those keys are for a live game (attach)", true)
+		return nil, true
 	default:
-		return m, nil, false
+		return nil, false
 	}
-	return m.seekTo(to)
+	// The frames are read and applied in a command, off the UI's
+	// goroutine; seekedMsg brings the position back.
+	return func() tea.Msg { return p.seekedAfter(p.seek(to)) }, true
 }
 
-// seekTo moves the review to frame i: the frames are read and applied in
-// a command, off the UI's goroutine; seekedMsg brings the position back.
-func (m *model) seekTo(i int) (tea.Model, tea.Cmd, bool) {
-	p := m.play
-	return m, func() tea.Msg { return p.seekedAfter(p.seek(i)) }, true
-}
-
-func (m *model) gotoTick(s string) (tea.Model, tea.Cmd) {
-	t, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+func (t *timeline) gotoTick(s string) tea.Cmd {
+	tick, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
 	if err != nil {
-		m.setFlash(fmt.Sprintf("%q is not a tick", s), true)
-		return m, nil
+		t.nav.flash(fmt.Sprintf("%q is not a tick", s), true)
+		return nil
 	}
-	p := m.play
-	return m, func() tea.Msg { return p.seekedAfter(p.seekTick(t)) }
+	p := t.play
+	return func() tea.Msg { return p.seekedAfter(p.seekTick(tick)) }
 }
 
 // reviewPos is where the review stands, as the screen shows it.
@@ -93,39 +127,39 @@ func (p *player) seekedAfter(err error) tea.Msg {
 }
 
 // seeked takes a seek's outcome: the position, and fresh frames.
-func (m *model) seeked(msg seekedMsg) (tea.Model, tea.Cmd) {
+func (t *timeline) seeked(msg seekedMsg) tea.Cmd {
 	if msg.err != nil {
-		m.setFlash(msg.err.Error(), true)
-		return m, nil
+		t.nav.flash(msg.err.Error(), true)
+		return nil
 	}
-	m.rv = msg.pos
+	t.pos = msg.pos
 	if msg.pos.asOf != "" {
-		m.setFlash(msg.pos.asOf, false)
+		t.nav.flash(msg.pos.asOf, false)
 	}
-	return m, m.play.refresh()
+	return t.play.refresh()
 }
 
 // compareMsg carries a comparison of two ticks, made off the UI goroutine.
 type compareMsg struct{ lines []string }
 
-func (m *model) compareCmd(a, b int) tea.Cmd {
-	p, header := m.play, m.styles.Header
+func (t *timeline) compareCmd(a, b int) tea.Cmd {
+	p, header := t.play, t.styles.Header
 	return func() tea.Msg { return compareMsg{compareTicks(p, header.Render, a, b)} }
 }
 
-// timeline draws where the review stands: a bar over the recording with
+// View draws where the review stands: a bar over the recording with
 // keyframes marked.
-func (m *model) timeline() string {
-	p := m.play
+func (t *timeline) View() string {
+	p := t.play
 	n := len(p.rec.Frames)
-	w := max(m.width-40, 10)
+	w := max(t.width-40, 10)
 	bar := []rune(strings.Repeat("─", w))
 	for i, f := range p.rec.Frames {
 		if f.Keyframe {
 			bar[i*(w-1)/max(n-1, 1)] = '┼'
 		}
 	}
-	bar[m.rv.idx*(w-1)/max(n-1, 1)] = '█'
+	bar[t.pos.idx*(w-1)/max(n-1, 1)] = '█'
 	first, last := p.rec.Frames[0].Tick, p.rec.Frames[n-1].Tick
 	return fmt.Sprintf("%d %s %d  [ ] { } g G t c", first, string(bar), last)
 }

@@ -20,8 +20,7 @@ func reviewModel(t *testing.T, path string) *model {
 	}
 	t.Cleanup(p.close)
 	m := newModel(p, path)
-	m.play, m.rv = p, p.seekedAfter(nil).(seekedMsg).pos
-	m.conn = connMsg{state: stateConnected}
+	m.review(p, p.seekedAfter(nil).(seekedMsg).pos)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	drain(m, m.Init())
 	return m
@@ -91,7 +90,7 @@ func TestReviewARecording(t *testing.T) {
 	}
 	tick := p.rec.Frames[last/2].Tick
 	press(m, "t")
-	m.prompt.input.SetValue(strconv.FormatUint(tick, 10))
+	m.topPrompt().input.SetValue(strconv.FormatUint(tick, 10))
 	press(m, "enter")
 	if p.rec.Frames[p.idx].Tick != tick {
 		t.Errorf("t %d went to tick %d", tick, p.rec.Frames[p.idx].Tick)

@@ -32,8 +32,7 @@ func Open(args []string) error {
 	}
 	defer p.close()
 	m := newModel(p, args[0])
-	m.play, m.rv = p, p.seekedAfter(nil).(seekedMsg).pos
-	m.conn = connMsg{state: stateConnected}
+	m.review(p, p.seekedAfter(nil).(seekedMsg).pos)
 	prog := tea.NewProgram(m, tea.WithAltScreen())
 	_, err = prog.Run()
 	return err

@@ -2,8 +2,12 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -11,20 +15,40 @@ import (
 
 // The systems pane: timings by stage against the frame budget, access.
 
-func (m *model) systems() []string {
-	if len(m.summary.Systems) == 0 {
+// systemsPane lists the systems by stage, each stage against the frame
+// budget, with timings, recent history and declared access.
+type systemsPane struct {
+	*common
+	box
+	list
+}
+
+func (p *systemsPane) Title() string                     { return "Systems" }
+func (p *systemsPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+func (p *systemsPane) KeyMap() []key.Binding             { return p.keys.ShortHelp() }
+
+func (p *systemsPane) Update(msg tea.Msg) tea.Cmd {
+	if km, ok := msg.(tea.KeyMsg); ok && p.summary != nil {
+		sys := p.summary.Systems
+		p.move(p.keys, km, len(sys)+len(stagesOf(sys)), p.height)
+	}
+	return nil
+}
+
+func (p *systemsPane) View() []string {
+	if len(p.summary.Systems) == 0 {
 		return []string{"no systems reported (give the agent the schedule: Options.Schedule)"}
 	}
 	// Stages in schedule order; in each, the costliest first.
 	var stages []string
 	byStage := map[string][]protocol.System{}
-	for _, s := range m.summary.Systems {
+	for _, s := range p.summary.Systems {
 		if _, ok := byStage[s.Stage]; !ok {
 			stages = append(stages, s.Stage)
 		}
 		byStage[s.Stage] = append(byStage[s.Stage], s)
 	}
-	narrow := m.width < 110 // fewer columns, so the access stays in view
+	narrow := p.width < 110 // fewer columns, so the access stays in view
 	head := fmt.Sprintf("%-16s %9s %9s %9s %8s  %-24s  %s", "system", "last", "mean", "max (120)", "runs", "recent", "access")
 	if narrow {
 		head = fmt.Sprintf("%-14s %9s %9s  %-8s  %s", "system", "last", "mean", "recent", "access")
@@ -37,7 +61,7 @@ func (m *model) systems() []string {
 		for _, s := range sys {
 			sum += s.Mean
 		}
-		rows = append(rows, m.styles.Title.Render(fmt.Sprintf("stage %s: %s a frame of a %s budget (60 Hz)", st, client.Duration(sum), client.Duration(frameBudget))))
+		rows = append(rows, p.styles.Title.Render(fmt.Sprintf("stage %s: %s a frame of a %s budget (60 Hz)", st, client.Duration(sum), client.Duration(frameBudget))))
 		for _, s := range sys {
 			if narrow {
 				rows = append(rows, fmt.Sprintf("%-14s %9s %9s  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), sparkline(s.Recent, 8), access(s)))
@@ -47,11 +71,14 @@ func (m *model) systems() []string {
 			}
 		}
 	}
-	return m.list(head, rows, m.cursor[viewSystems])
+	p.clamp(len(rows))
+	return p.draw(p.styles, p.box, head, rows)
 }
 
+// frameBudget is a frame at 60 Hz, what the systems view measures against.
 const frameBudget = int64(1_000_000_000 / 60)
 
+// access says what a system reads and writes.
 func access(s protocol.System) string {
 	var parts []string
 	if len(s.Reads) > 0 {
@@ -66,6 +93,7 @@ func access(s protocol.System) string {
 	return strings.Join(parts, " ")
 }
 
+// sparkline draws the last n samples as block characters.
 func sparkline(samples []int64, n int) string {
 	if len(samples) > n {
 		samples = samples[len(samples)-n:]
@@ -80,4 +108,15 @@ func sparkline(samples []int64, n int) string {
 		b.WriteRune(blocks[int(s*int64(len(blocks)-1)/hi)])
 	}
 	return b.String() + spaces(n-len(samples))
+}
+
+// stagesOf lists the stages of systems, in order.
+func stagesOf(sys []protocol.System) []string {
+	var out []string
+	for _, s := range sys {
+		if !slices.Contains(out, s.Stage) {
+			out = append(out, s.Stage)
+		}
+	}
+	return out
 }

@@ -24,11 +24,11 @@ type tableColumn struct {
 }
 
 // columns lists the table's columns for the page, from the schemas.
-func (m *model) tableColumns(p *protocol.Page) []tableColumn {
+func (p *entitiesPane) tableColumns(pg *protocol.Page) []tableColumn {
 	var out []tableColumn
-	for _, c := range p.Columns {
-		sc := m.schemaComp(c)
-		name := m.compName(c)
+	for _, c := range pg.Columns {
+		sc := p.schemaComp(c)
+		name := p.compName(c)
 		if sc == nil || len(sc.Fields) == 0 {
 			out = append(out, tableColumn{comp: c, name: name, tag: true})
 			continue
@@ -53,22 +53,10 @@ func appendLeaves(out []tableColumn, comp uint16, prefix string, path []string, 
 	return out
 }
 
-func (m *model) schemaComp(id uint16) *protocol.Component {
-	if m.summary == nil {
-		return nil
-	}
-	for i := range m.summary.Components {
-		if m.summary.Components[i].ID == id {
-			return &m.summary.Components[i]
-		}
-	}
-	return nil
-}
-
 // cell is what a column shows for a row.
-func (m *model) cell(col tableColumn, p *protocol.Page, r protocol.Row) string {
+func (p *entitiesPane) cell(col tableColumn, pg *protocol.Page, r protocol.Row) string {
 	var v protocol.Value
-	for i, c := range p.Columns {
+	for i, c := range pg.Columns {
 		if c == col.comp && i < len(r.Values) {
 			v = r.Values[i]
 		}
@@ -80,7 +68,7 @@ func (m *model) cell(col tableColumn, p *protocol.Page, r protocol.Row) string {
 		return "●"
 	}
 	var f *protocol.FieldSchema
-	if sc := m.schemaComp(col.comp); sc != nil {
+	if sc := p.schemaComp(col.comp); sc != nil {
 		fs := sc.Fields
 		for _, name := range col.path {
 			if f = field(fs, name); f == nil {
@@ -99,47 +87,47 @@ func (m *model) cell(col tableColumn, p *protocol.Page, r protocol.Row) string {
 }
 
 // tableLines renders the page as a table in width, from the column cursor.
-func (m *model) tableLines(p *protocol.Page, title string) []string {
-	cols := m.tableColumns(p)
-	m.colCursor = max(0, min(m.colCursor, len(cols)-1))
-	cells := make([][]string, len(p.Rows))
-	for i, r := range p.Rows {
+func (p *entitiesPane) tableLines(pg *protocol.Page, title string) []string {
+	cols := p.tableColumns(pg)
+	p.colCursor = max(0, min(p.colCursor, len(cols)-1))
+	cells := make([][]string, len(pg.Rows))
+	for i, r := range pg.Rows {
 		cells[i] = make([]string, len(cols))
 		for j, c := range cols {
-			cells[i][j] = m.cell(c, p, r)
+			cells[i][j] = p.cell(c, pg, r)
 			cols[j].width = min(max(cols[j].width, ansi.StringWidth(cells[i][j])), 24)
 		}
 	}
 	// The first column shown: far enough right that the cursor's fits.
 	const entityWidth = 12
-	first := min(m.colFirst, m.colCursor)
+	first := min(p.colFirst, p.colCursor)
 	for {
 		w := entityWidth
-		for j := first; j <= m.colCursor && j < len(cols); j++ {
+		for j := first; j <= p.colCursor && j < len(cols); j++ {
 			w += cols[j].width + 2
 		}
-		if w <= m.width || first >= m.colCursor {
+		if w <= p.width || first >= p.colCursor {
 			break
 		}
 		first++
 	}
-	m.colFirst = first
+	p.colFirst = first
 	sortNote := ""
-	if m.sortBy != "" {
-		sortNote = ", sorted by " + m.sortBy
+	if p.sortBy != "" {
+		sortNote = ", sorted by " + p.sortBy
 	}
-	head := fmt.Sprintf("%s — %d matches, %d-%d%s", title, p.Total, min(p.Offset+1, p.Total), p.Offset+len(p.Rows), sortNote)
-	out := []string{m.styles.Header.Render(head)}
+	head := fmt.Sprintf("%s — %d matches, %d-%d%s", title, pg.Total, min(pg.Offset+1, pg.Total), pg.Offset+len(pg.Rows), sortNote)
+	out := []string{p.styles.Header.Render(head)}
 	row := func(entity string, vals []string, cursorCol bool) string {
 		var b strings.Builder
 		b.WriteString(fit(entity, entityWidth))
 		for j := first; j < len(cols); j++ {
-			if b.Len() > 4*m.width {
+			if b.Len() > 4*p.width {
 				break
 			}
 			text := fit(vals[j], cols[j].width)
-			if cursorCol && j == m.colCursor {
-				text = m.styles.Key.Render(text)
+			if cursorCol && j == p.colCursor {
+				text = p.styles.Key.Render(text)
 			}
 			b.WriteString("  " + text)
 		}
@@ -148,42 +136,42 @@ func (m *model) tableLines(p *protocol.Page, title string) []string {
 	names := make([]string, len(cols))
 	for j, c := range cols {
 		names[j] = c.name
-		switch m.sortBy {
+		switch p.sortBy {
 		case c.name:
 			names[j] += "↑"
 		case "-" + c.name:
 			names[j] += "↓"
 		}
 	}
-	out = append(out, m.styles.Faint.Render(row("entity", names, false)))
-	for i, r := range p.Rows {
+	out = append(out, p.styles.Faint.Render(row("entity", names, false)))
+	for i, r := range pg.Rows {
 		line := row(r.Entity.String(), cells[i], true)
-		if i == m.cursor[viewEntities] {
-			line = m.styles.Selected.Render(ansi.Strip(fit(line, m.width)))
+		if i == p.cursor {
+			line = p.styles.Selected.Render(ansi.Strip(fit(line, p.width)))
 		}
 		out = append(out, line)
 	}
-	if len(p.Rows) == 0 {
-		out = append(out, m.styles.Faint.Render("no entity matches"))
+	if len(pg.Rows) == 0 {
+		out = append(out, p.styles.Faint.Render("no entity matches"))
 	}
 	return out
 }
 
 // sortColumn cycles the sort on the column under the cursor: ascending,
 // descending, none.
-func (m *model) sortColumn() (string, error) {
-	if m.page == nil {
+func (p *entitiesPane) sortColumn() (string, error) {
+	if p.page == nil {
 		return "", fmt.Errorf("nothing to sort yet")
 	}
-	if m.arch != 0 {
+	if p.arch != 0 {
 		return "", fmt.Errorf("sorting needs a query: / and the archetype's components")
 	}
-	cols := m.tableColumns(m.page)
-	if m.colCursor >= len(cols) || cols[m.colCursor].tag {
+	cols := p.tableColumns(p.page)
+	if p.colCursor >= len(cols) || cols[p.colCursor].tag {
 		return "", fmt.Errorf("move to a field column to sort by it (← →)")
 	}
-	name := cols[m.colCursor].name
-	switch m.sortBy {
+	name := cols[p.colCursor].name
+	switch p.sortBy {
 	case name:
 		return "-" + name, nil
 	case "-" + name:

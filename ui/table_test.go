@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -15,7 +16,7 @@ func TestUITableSorts(t *testing.T) {
 	h.waitFor("entities")
 	h.keys("3")
 	h.waitFor("all entities — ")
-	cols := h.m.tableColumns(h.m.page)
+	cols := h.m.entities.tableColumns(h.m.entities.page)
 	at := -1
 	for i, c := range cols {
 		if c.name == "Energy.Value" {
@@ -32,7 +33,7 @@ func TestUITableSorts(t *testing.T) {
 	h.waitFor("sorted by Energy.Value")
 	ascending := func(desc bool) {
 		t.Helper()
-		p := h.m.page
+		p := h.m.entities.page
 		j := -1
 		for i, c := range p.Columns {
 			if h.m.compName(c) == "Energy" {
@@ -64,16 +65,17 @@ func TestUITableSorts(t *testing.T) {
 // follows the entity it was on.
 func TestUICursorStaysOnItsEntity(t *testing.T) {
 	m := newModel(newSession("x", ""), "x")
-	m.width, m.height, m.view = 120, 30, viewEntities
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	m.view = viewEntities
 	row := func(i uint32) protocol.Row { return protocol.Row{Entity: protocol.MakeEntityID(i, 1)} }
-	m.pageSub = subPageFirst
+	m.entities.sub = subPageFirst
 	m.Update(pageMsg{&protocol.Page{Sub: subPageFirst, Total: 3, Rows: []protocol.Row{row(1), row(2), row(3)}}})
-	m.entitiesKey(keyMsg("down"))
-	if m.selected != protocol.MakeEntityID(2, 1) {
-		t.Fatalf("selected %v after down", m.selected)
+	m.entities.key(keyMsg("down"))
+	if m.entities.selected != protocol.MakeEntityID(2, 1) {
+		t.Fatalf("selected %v after down", m.entities.selected)
 	}
 	m.Update(pageMsg{&protocol.Page{Sub: subPageFirst, Total: 3, Rows: []protocol.Row{row(3), row(1), row(2)}}})
-	if c := m.cursor[viewEntities]; c != 2 {
+	if c := m.entities.cursor; c != 2 {
 		t.Fatalf("the cursor is on row %d, want 2 where 2v1 moved", c)
 	}
 }
@@ -86,26 +88,26 @@ func TestUIJournalFiltersAndOpens(t *testing.T) {
 	h.keys("6")
 	h.waitFor("spawn")
 	h.keys("/")
-	if h.m.prompt == nil {
+	if h.m.topPrompt() == nil {
 		t.Fatal("/ in the journal did not open its filter")
 	}
 	h.typeText("despawn")
 	h.keys("enter")
 	v := h.waitFor("(filter: despawn)")
-	for _, e := range h.m.journalShown() {
+	for _, e := range h.m.journalPane.shown() {
 		if e.Op != "despawn" {
 			t.Fatalf("an op filter let %q through:\n%s", e.Op, v)
 		}
 	}
 	h.keys("/")
-	h.m.prompt.input.SetValue("")
+	h.m.topPrompt().input.SetValue("")
 	h.typeText("Predator")
 	h.keys("enter")
 	h.waitFor("(filter: Predator)")
 	h.waitFor("Predator")
 	h.keys("enter")
 	h.waitFor("Entity ")
-	if !h.m.showDetail {
+	if !h.m.detail.shown {
 		t.Fatal("enter on a journal row did not open its entity")
 	}
 }
@@ -124,7 +126,7 @@ func TestUIDespawnedEntityStays(t *testing.T) {
 	h.waitFor("cancelled")
 	time.Sleep(200 * time.Millisecond)
 	h.settle()
-	if d := h.m.detail; d == nil || !d.Alive {
+	if d := h.m.detail.detail; d == nil || !d.Alive {
 		t.Fatal("a declined despawn despawned")
 	}
 	h.keys("D")
@@ -167,7 +169,7 @@ func TestUIHierarchy(t *testing.T) {
 	}
 	h.keys("o")
 	h.waitFor("Entity 0v1")
-	if h.m.tree != nil {
+	if h.m.topTree() != nil {
 		t.Fatal("o left the tree open")
 	}
 }

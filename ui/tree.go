@@ -27,7 +27,10 @@ type treeNode struct {
 	alive    bool
 }
 
+// treeView is the hierarchy as a modal over the detail view.
 type treeView struct {
+	*common
+	box
 	focus   protocol.EntityID // the entity the tree was opened on
 	root    protocol.EntityID // the highest ancestor known
 	nodes   map[protocol.EntityID]*treeNode
@@ -35,30 +38,46 @@ type treeView struct {
 	cursor  int
 }
 
-// openTree opens the hierarchy around e.
-func (m *model) openTree(e protocol.EntityID) tea.Cmd {
-	m.tree = &treeView{focus: e, root: e, nodes: map[protocol.EntityID]*treeNode{}, pending: map[uint32]protocol.EntityID{}}
-	return m.treeLoad(e)
+// newTree makes the hierarchy around e; Init asks for e.
+func newTree(c *common, e protocol.EntityID) *treeView {
+	return &treeView{common: c, focus: e, root: e, nodes: map[protocol.EntityID]*treeNode{}, pending: map[uint32]protocol.EntityID{}}
 }
 
-// treeLoad asks for one entity's detail, for the tree.
-func (m *model) treeLoad(e protocol.EntityID) tea.Cmd {
-	t := m.tree
-	return m.src.request("hierarchy", func(id uint32) protocol.Message {
+// Init asks for the entity the tree opened on.
+func (t *treeView) Init() tea.Cmd { return t.load(t.focus) }
+
+func (t *treeView) Line() string     { return "" }
+func (t *treeView) SetSize(w, h int) { t.box = box{w, h} }
+
+func (t *treeView) KeyMap() []key.Binding {
+	k := t.keys
+	return []key.Binding{k.Enter, k.Up, k.Down, k.Open, k.Back}
+}
+
+// load asks for one entity's detail, for the tree.
+func (t *treeView) load(e protocol.EntityID) tea.Cmd {
+	return t.src.request("hierarchy", func(id uint32) protocol.Message {
 		t.pending[id] = e
 		return &protocol.GetEntity{ID: id, Entity: e}
 	})
 }
 
-// treeDetail takes a Detail the tree asked for; false if it did not.
-func (m *model) treeDetail(d *protocol.Detail) (tea.Cmd, bool) {
-	t := m.tree
-	if t == nil {
-		return nil, false
+// Update takes the Details the tree asked for, and keys.
+func (t *treeView) Update(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case detailMsg:
+		return t.take(msg.d), false
+	case tea.KeyMsg:
+		return t.key(msg)
 	}
+	return nil, false
+}
+
+// take takes a Detail the tree asked for (and ignores others).
+func (t *treeView) take(d *protocol.Detail) tea.Cmd {
 	e, ok := t.pending[d.Sub]
 	if !ok {
-		return nil, false
+		return nil
 	}
 	delete(t.pending, d.Sub)
 	n := t.node(e)
@@ -67,12 +86,12 @@ func (m *model) treeDetail(d *protocol.Detail) (tea.Cmd, bool) {
 	if e == t.root && d.Parent != 0 { // climb to the top
 		t.root = d.Parent
 		t.node(d.Parent).open = true
-		cmds = append(cmds, m.treeLoad(d.Parent))
+		cmds = append(cmds, t.load(d.Parent))
 	}
 	if n.open {
-		cmds = append(cmds, m.treeLoadChildren(e)...)
+		cmds = append(cmds, t.loadChildren(e)...)
 	}
-	return tea.Batch(cmds...), true
+	return tea.Batch(cmds...)
 }
 
 func (t *treeView) node(e protocol.EntityID) *treeNode {
@@ -84,15 +103,15 @@ func (t *treeView) node(e protocol.EntityID) *treeNode {
 	return n
 }
 
-// treeLoadChildren asks for the children of an open node not known yet.
-func (m *model) treeLoadChildren(e protocol.EntityID) []tea.Cmd {
+// loadChildren asks for the children of an open node not known yet.
+func (t *treeView) loadChildren(e protocol.EntityID) []tea.Cmd {
 	var cmds []tea.Cmd
-	for i, k := range m.tree.node(e).children {
+	for i, k := range t.node(e).children {
 		if i == maxTreeChildren {
 			break
 		}
-		if !m.tree.node(k).loaded {
-			cmds = append(cmds, m.treeLoad(k))
+		if !t.node(k).loaded {
+			cmds = append(cmds, t.load(k))
 		}
 	}
 	return cmds
@@ -124,12 +143,12 @@ func (t *treeView) rows() []treeRow {
 	return out
 }
 
-func (m *model) treeLines() []string {
-	t := m.tree
+// View draws the tree around the cursor.
+func (t *treeView) View() []string {
 	rows := t.rows()
 	t.cursor = max(0, min(t.cursor, len(rows)-1))
-	out := []string{m.styles.Header.Render(fmt.Sprintf("Hierarchy of %s (ChildOf) — enter opens or closes, o shows the entity, esc back", t.focus))}
-	lo, hi := window(t.cursor, len(rows), m.bodyHeight()-1)
+	out := []string{t.styles.Header.Render(fmt.Sprintf("Hierarchy of %s (ChildOf) — enter opens or closes, o shows the entity, esc back", t.focus))}
+	lo, hi := window(t.cursor, len(rows), t.height-1)
 	for i := lo; i < hi; i++ {
 		r := rows[i]
 		n := t.nodes[r.e]
@@ -150,19 +169,20 @@ func (m *model) treeLines() []string {
 			line += "  ◀"
 		}
 		if i == t.cursor {
-			line = m.styles.Selected.Render(fit(line, m.width))
+			line = t.styles.Selected.Render(fit(line, t.width))
 		}
 		out = append(out, line)
 	}
 	return out
 }
 
-func (m *model) treeKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	t, k := m.tree, m.keys
+// key moves, opens and closes nodes, shows an entity (o) or closes (esc).
+func (t *treeView) key(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := t.keys
 	rows := t.rows()
 	switch {
 	case key.Matches(msg, k.Back):
-		m.tree = nil
+		return nil, true
 	case key.Matches(msg, k.Up):
 		t.cursor = max(t.cursor-1, 0)
 	case key.Matches(msg, k.Down):
@@ -175,15 +195,13 @@ func (m *model) treeKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 				n.open = false
 			}
 			if n.open {
-				return m, tea.Batch(m.treeLoadChildren(rows[t.cursor].e)...)
+				return tea.Batch(t.loadChildren(rows[t.cursor].e)...), false
 			}
 		}
 	case key.Matches(msg, k.Open):
 		if t.cursor < len(rows) {
-			e := rows[t.cursor].e
-			m.tree = nil
-			return m, m.followEntity(e)
+			return t.nav.followEntity(rows[t.cursor].e), true
 		}
 	}
-	return m, nil
+	return nil, false
 }

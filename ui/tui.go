@@ -12,8 +12,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// The views, in the order of their number keys.
-
+// The panes, in the order of their number keys.
 const (
 	viewOverview = iota
 	viewArchetypes
@@ -25,71 +24,55 @@ const (
 	viewCount
 )
 
-// model is the whole UI. It knows the world only through the session.
+// model is the root of the UI: it owns the size, the pane on screen, the
+// detail over it, the stack of modals, the flash line and the status bar,
+// and routes each message. It knows the world only through the source.
 type model struct {
-	src    source
-	play   *player // a recording under review, or nil for a live game
-	addr   string
-	styles Styles
-	keys   keyMap
-	help   help.Model
+	*common
+	help help.Model
 
 	width, height int
-	view          int
-	conn          connMsg
-	readOnly      bool
+	panes         [viewCount]pane
+	view          int // the pane on screen
+	entities      *entitiesPane
+	journalPane   *journalPane
+	detail        *detailPane
+	modals        []modal   // the top one has the keys
+	timeline      *timeline // a review's position and keys, or nil for a live game
 
-	summary *protocol.Summary
-	page    *protocol.Page
-	events  *protocol.Events
-	journal []protocol.JournalEntry
-
-	cursor [viewCount]int
-	offset int    // first row of the entities window
-	query  string // the entities view's query
-	arch   int64  // entities view limited to an archetype (1 + id), 0 for none
-
-	detail      *protocol.Detail
-	prevDetail  map[string]string    // field path -> value, for highlighting changes
-	changedAt   map[string]time.Time // field path -> when it changed
-	showDetail  bool
-	detailLine  int
-	prompt      *prompt        // the open text prompt (/, :, e, t), or nil
-	confirm     string         // a question waiting for y/n
-	confirmYes  func() tea.Cmd // what y does: built when answered, never before (a request is sent when made)
-	showHelp    bool
-	flash       string
-	flashErr    bool
-	flashAt     time.Time
-	lastPageReq time.Time
-	compareFrom int // review: frame marked by c, or -1
-	compare     []string
-	compareOff  int                 // first line of compare shown
-	pageSub     uint32              // the entities view's subscription: one per query or archetype
-	pageKey     string              // the archetype and query pageSub answers
-	pageErr     string              // the agent refused the query: shown in place of rows
-	trail       []protocol.EntityID // the detail's back stack: entities left by following references
-	colCursor   int                 // the entities table's column under the cursor
-	colFirst    int                 // the first field column shown (sideways scroll)
-	sortBy      string              // the entities page's sort, "" for the agent's order
-	selected    protocol.EntityID   // the entity under the cursor: kept there while rows move
-	rate        tickRate            // the game's real tick rate, from the summaries
-	confirmAlt  func() tea.Cmd      // a question's second answer (o), if it has one
-	lastAlive   *protocol.Detail    // the detail's entity as last seen alive
-	tree        *treeView           // the hierarchy, opened from the detail view (T)
-	rv          reviewPos           // a review's position, as last seeked
-	showEmpty   bool                // the archetypes view lists empty archetypes too
-	journalOp   string              // the journal view keeps entries of this op only ("" all)
-	journalText string              // the journal view's filter, as typed
-	form        *componentForm      // a or n: choosing components and typing their fields
+	flashText string
+	flashErr  bool
+	flashAt   time.Time
+	rate      tickRate // the game's real tick rate, from the summaries
 
 	rec   *client.Recorder // r: the recording running, or nil
 	token string           // the agent's token, for the recorder's own connection
 }
 
 func newModel(src source, addr string) *model {
-	return &model{src: src, addr: addr, compareFrom: -1, styles: DefaultStyles(), keys: defaultKeys(), help: help.New(),
-		prevDetail: map[string]string{}, changedAt: map[string]time.Time{}, view: viewOverview}
+	c := &common{src: src, addr: addr, styles: DefaultStyles(), keys: defaultKeys()}
+	m := &model{common: c, help: help.New(), view: viewOverview}
+	c.nav = m
+	m.entities = &entitiesPane{common: c}
+	m.journalPane = &journalPane{common: c}
+	m.detail = &detailPane{common: c}
+	m.panes = [viewCount]pane{
+		viewOverview:   &overviewPane{common: c},
+		viewArchetypes: &archetypesPane{common: c},
+		viewEntities:   m.entities,
+		viewSystems:    &systemsPane{common: c},
+		viewEvents:     &eventsPane{common: c},
+		viewJournal:    m.journalPane,
+		viewResources:  &resourcesPane{common: c},
+	}
+	return m
+}
+
+// review makes the model a recording's player, at pos.
+func (m *model) review(p *player, pos reviewPos) {
+	m.play = p
+	m.timeline = newTimeline(m.common, pos)
+	m.conn = connMsg{state: stateConnected}
 }
 
 type tickMsg time.Time
@@ -103,307 +86,242 @@ func (m *model) Init() tea.Cmd {
 		m.src.subscribe(protocol.Subscribe{ID: subSummary, What: protocol.SubSummary, Hz: 10}),
 		m.src.subscribe(protocol.Subscribe{ID: subEvents, What: protocol.SubEvents, Hz: 4, Sample: 8}),
 		m.src.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Hz: 4}),
-		m.pageCmd(),
+		m.entities.subscribe(),
 		tick(),
 	)
 }
 
-// bodyHeight is the rows between the tab bar and the status bar.
+// bodyHeight is the rows between the tab bar and the bottom two lines.
 func (m *model) bodyHeight() int { return max(m.height-3, 1) }
 
-// pageCmd (re)subscribes the entities window for what is on screen. A new
-// query or archetype is a new subscription, with an id of its own: frames
-// of the old one still on their way are dropped, and until the first frame
-// of the new one arrives the view says it is waiting, never showing the old
-// rows under the new title.
-func (m *model) setFlash(s string, isErr bool) {
-	m.flash, m.flashErr, m.flashAt = s, isErr, time.Now()
+// The navigator: what panes and modals ask of the root.
+
+func (m *model) flash(s string, isErr bool) {
+	m.flashText, m.flashErr, m.flashAt = s, isErr, time.Now()
+}
+
+func (m *model) openEntity(e protocol.EntityID) tea.Cmd   { return m.detail.open(e) }
+func (m *model) followEntity(e protocol.EntityID) tea.Cmd { return m.detail.follow(e) }
+
+func (m *model) showPane(v int) tea.Cmd {
+	closeDetail := m.detail.close()
+	m.view = v
+	return closeDetail
+}
+
+func (m *model) listArchetype(arch int64) tea.Cmd {
+	return tea.Batch(m.showPane(viewEntities), m.entities.show("", arch))
+}
+
+func (m *model) push(md modal) tea.Cmd {
+	md.SetSize(m.width, m.bodyHeight())
+	m.modals = append(m.modals, md)
+	if in, ok := md.(interface{ Init() tea.Cmd }); ok {
+		return in.Init()
+	}
+	return nil
+}
+
+// top is the modal with the keys, or nil.
+func (m *model) top() modal {
+	if n := len(m.modals); n > 0 {
+		return m.modals[n-1]
+	}
+	return nil
+}
+
+// closeModal takes md off the stack (it may no longer be on top: its last
+// key may have opened another).
+func (m *model) closeModal(md modal) {
+	m.modals = slices.DeleteFunc(m.modals, func(x modal) bool { return x == md })
+}
+
+// focused is the pane that has the keys when no modal does.
+func (m *model) focused() pane {
+	if m.detail.shown {
+		return m.detail
+	}
+	return m.panes[m.view]
 }
 
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.help.Width = msg.Width
-		return m, m.pageCmd()
+		return m, m.resize(msg.Width, msg.Height)
 	case tickMsg:
 		return m, tick()
+	case tea.KeyMsg:
+		return m, m.keyBurst(msg)
 	case connMsg:
 		m.conn = msg
 		if msg.welcome != nil {
 			m.readOnly = msg.welcome.ReadOnly
 		}
 		if msg.state == stateClosed {
-			m.setFlash(msg.err.Error(), true)
+			m.flash(msg.err.Error(), true)
 		}
 		return m, nil
 	case summaryMsg:
 		m.summary = msg.s
 		m.rate.add(msg.s.Tick, time.Now())
-		return m, nil
-	case pageMsg:
-		if msg.p.Sub != m.pageSub {
-			return m, nil // a frame of a query no longer shown
-		}
-		m.page, m.pageErr = msg.p, ""
-		m.keepSelection()
-		if m.page.Total > 0 && m.offset >= m.page.Total { // the list shrank under us
-			m.offset = max(m.page.Total-1, 0)
-			return m, m.pageCmd()
-		}
-		return m, nil
-	case seekedMsg:
-		return m.seeked(msg)
+	case eventsMsg:
+		m.events = msg.e
 	case recordingMsg:
 		m.recording(msg)
 		return m, nil
-	case compareMsg:
-		m.compare, m.compareOff = msg.lines, 0
-		return m, nil
-	case detailMsg:
-		if cmd, ok := m.treeDetail(msg.d); ok {
-			return m, cmd
-		}
-		if msg.d.Sub == subDetail {
-			m.setDetail(msg.d)
-		}
-		return m, nil
-	case eventsMsg:
-		m.events = msg.e
-		return m, nil
-	case journalMsg:
-		if msg.replace {
-			m.journal = nil
-		}
-		before := len(m.journalShown())
-		m.journal = append(m.journal, msg.j.Entries...)
-		if n := len(m.journal); n > maxJournal {
-			m.journal = m.journal[n-maxJournal:]
-		}
-		// Newest first: new rows push the cursor's row down. At the top the
-		// cursor stays there (the view tails the journal); below, it follows
-		// its row, so enter opens what was under it.
-		if shown := len(m.journalShown()); !msg.replace && m.cursor[viewJournal] > 0 {
-			m.cursor[viewJournal] = min(m.cursor[viewJournal]+max(shown-before, 0), max(shown-1, 0))
-		}
-		return m, nil
 	case replyMsg:
-		if msg.r.OK {
-			text := msg.what + ": ok"
-			if msg.r.Entity != 0 {
-				text += " (" + msg.r.Entity.String() + ")"
-			}
-			m.setFlash(text, false)
-		} else {
-			m.setFlash(msg.what+": "+msg.r.Message, true)
-			if msg.r.ID == m.pageSub { // the agent refused the page: say so in place
-				m.page, m.pageErr = nil, msg.r.Message
-			}
-		}
-		return m, nil
-	case tea.KeyMsg:
-		return m.keyBurst(msg)
+		m.reply(msg)
 	}
-	return m, nil
+	// Data for the panes and modals: each takes what is its own.
+	var cmds []tea.Cmd
+	if m.timeline != nil {
+		cmd, _ := m.timeline.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	for _, p := range m.panes {
+		cmds = append(cmds, p.Update(msg))
+	}
+	cmds = append(cmds, m.detail.Update(msg))
+	for _, md := range slices.Clone(m.modals) {
+		cmd, done := md.Update(msg)
+		if done {
+			m.closeModal(md)
+		}
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// resize gives every pane and modal the body's new size.
+func (m *model) resize(width, height int) tea.Cmd {
+	m.width, m.height = width, height
+	m.help.Width = width
+	var cmds []tea.Cmd
+	for _, p := range m.panes {
+		cmds = append(cmds, p.SetSize(width, m.bodyHeight()))
+	}
+	cmds = append(cmds, m.detail.SetSize(width, m.bodyHeight()))
+	for _, md := range m.modals {
+		md.SetSize(width, m.bodyHeight())
+	}
+	if m.timeline != nil {
+		m.timeline.SetSize(width, 1)
+	}
+	return tea.Batch(cmds...)
+}
+
+// reply says how a request went on the flash line (requests made quietly,
+// with no name, are their asker's business).
+func (m *model) reply(msg replyMsg) {
+	switch {
+	case msg.what == "":
+	case msg.r.OK:
+		text := msg.what + ": ok"
+		if msg.r.Entity != 0 {
+			text += " (" + msg.r.Entity.String() + ")"
+		}
+		m.flash(text, false)
+	default:
+		m.flash(msg.what+": "+msg.r.Message, true)
+	}
 }
 
 // keyBurst applies a message that carries several runes (keys typed
 // faster than the terminal reports them, key repeat over ssh) key by key,
 // as if each had come alone; text typed or pasted into a prompt lands
 // whole.
-func (m *model) keyBurst(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m *model) keyBurst(msg tea.KeyMsg) tea.Cmd {
 	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste || m.typing() {
 		return m.key(msg)
 	}
 	var cmds []tea.Cmd
 	for i, r := range msg.Runes {
 		if m.typing() { // a key of the burst opened a prompt: the rest is its text
-			_, cmd := m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: msg.Runes[i:]})
-			cmds = append(cmds, cmd)
+			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: msg.Runes[i:]}))
 			break
 		}
-		_, cmd := m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
-		cmds = append(cmds, cmd)
+		cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
 	}
-	return m, tea.Batch(cmds...)
+	return tea.Batch(cmds...)
 }
 
 // typing reports whether a text input has the keys.
 func (m *model) typing() bool {
-	return m.prompt != nil || m.form != nil
+	t, ok := m.top().(textTaker)
+	return ok && t.takesText()
 }
 
-func (m *model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if msg.Type == tea.KeyCtrlC { // from anywhere: prompts, forms, questions
-		return m, m.quit()
+// key routes one key: Ctrl-C from anywhere, then the top modal, the
+// review's timeline, the keys that work everywhere, and the pane on
+// screen (the detail when open).
+func (m *model) key(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type == tea.KeyCtrlC {
+		return m.quit()
 	}
-	if m.confirm != "" {
-		yes, alt := m.confirmYes, m.confirmAlt
-		m.confirm, m.confirmYes, m.confirmAlt = "", nil, nil
-		switch {
-		case (msg.String() == "y" || msg.String() == "Y") && yes != nil:
-			return m, yes()
-		case msg.String() == "o" && alt != nil:
-			return m, alt()
-		default:
-			m.setFlash("cancelled", false)
-			return m, nil
+	if md := m.top(); md != nil {
+		cmd, done := md.Update(msg)
+		if done {
+			m.closeModal(md)
 		}
+		return cmd
 	}
-	if m.prompt != nil {
-		return m.promptKey(msg)
-	}
-	if m.form != nil {
-		return m.formKey(msg)
-	}
-	if m.showHelp {
-		m.showHelp = false
-		return m, nil
-	}
-	if m.compare != nil {
-		switch msg.String() {
-		case "j", "down":
-			m.compareOff = min(m.compareOff+1, max(len(m.compare)-1, 0))
-		case "k", "up":
-			m.compareOff = max(m.compareOff-1, 0)
-		case "pgdown", " ", "ctrl+d":
-			m.compareOff = min(m.compareOff+m.bodyHeight(), max(len(m.compare)-1, 0))
-		case "pgup", "ctrl+u":
-			m.compareOff = max(m.compareOff-m.bodyHeight(), 0)
-		default:
-			m.compare, m.compareOff = nil, 0
-		}
-		return m, nil
-	}
-	if m.tree != nil { // the hierarchy has the keys while it is open
-		return m.treeKey(msg)
-	}
-	if m.play != nil {
-		if model, cmd, ok := m.reviewKey(msg); ok {
-			return model, cmd
+	if m.timeline != nil {
+		if cmd, own := m.timeline.Update(msg); own {
+			return cmd
 		}
 	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, m.quit()
+		return m.quit()
 	case key.Matches(msg, k.Help):
-		m.showHelp = true
-		return m, nil
+		return m.push(&helpScreen{common: m.common, groups: m.helpGroups()})
 	case key.Matches(msg, k.Pause):
 		if m.summary != nil && m.summary.Paused {
-			return m, m.src.request("resume", func(id uint32) protocol.Message { return &protocol.Resume{ID: id} })
+			return m.src.request("resume", func(id uint32) protocol.Message { return &protocol.Resume{ID: id} })
 		}
-		return m, m.src.request("pause", func(id uint32) protocol.Message { return &protocol.Pause{ID: id} })
+		return m.src.request("pause", func(id uint32) protocol.Message { return &protocol.Pause{ID: id} })
 	case key.Matches(msg, k.Step):
-		return m, m.src.request("step", func(id uint32) protocol.Message { return &protocol.Step{ID: id, N: 1} })
-	}
-	// Keys that work everywhere, the detail view included (leaving it).
-	switch {
-	case key.Matches(msg, k.Views), key.Matches(msg, k.NextView), key.Matches(msg, k.PrevView):
-		closeDetail := m.leaveDetail()
-		switch {
-		case key.Matches(msg, k.Views):
-			m.view = int(msg.String()[0] - '1')
-		case key.Matches(msg, k.NextView):
-			m.view = (m.view + 1) % viewCount
-		default:
-			m.view = (m.view + viewCount - 1) % viewCount
-		}
-		return m, closeDetail
+		return m.src.request("step", func(id uint32) protocol.Message { return &protocol.Step{ID: id, N: 1} })
+	case key.Matches(msg, k.Views):
+		return m.showPane(int(msg.String()[0] - '1'))
+	case key.Matches(msg, k.NextView):
+		return m.showPane((m.view + 1) % viewCount)
+	case key.Matches(msg, k.PrevView):
+		return m.showPane((m.view + viewCount - 1) % viewCount)
 	case key.Matches(msg, k.Palette):
-		return m, m.openPalette("")
+		return openPalette(m.common, "")
 	case key.Matches(msg, k.Open):
-		return m, m.openPalette("open ")
-	case key.Matches(msg, k.Filter) && m.view == viewJournal && !m.showDetail:
-		return m, m.openPrompt(&prompt{kind: promptJournal, label: "journal filter: ", hint: "an entity (42v3), a component, a system, or spawn despawn add remove set; enter applies",
-			submit: func(text string) (tea.Cmd, string) { return m.journalFilter(text), "" }}, m.journalText)
+		return openPalette(m.common, "open ")
+	case key.Matches(msg, k.Filter) && m.view == viewJournal && !m.detail.shown:
+		return m.journalPane.Update(msg) // the journal's own filter
 	case key.Matches(msg, k.Filter):
-		closeDetail := m.leaveDetail()
-		m.view = viewEntities
-		return m, tea.Batch(closeDetail, m.openPrompt(m.filterPrompt(), m.query))
+		return tea.Batch(m.showPane(viewEntities), m.push(m.entities.filterPrompt()))
+	case key.Matches(msg, k.Record) && m.play == nil && !m.detail.shown:
+		return m.toggleRecording()
+	case key.Matches(msg, k.Spawn) && !m.detail.shown:
+		return openForm(m.common, true, 0, nil)
 	}
-	if m.showDetail {
-		return m.detailKey(msg)
-	}
-	switch {
-	case key.Matches(msg, k.Record) && m.play == nil:
-		return m, m.toggleRecording()
-	case key.Matches(msg, k.Spawn):
-		return m, m.openForm(true)
-	case key.Matches(msg, k.Back):
-		if m.view == viewEntities && m.arch != 0 { // back to the archetypes it came from
-			m.query, m.arch, m.offset, m.view = "", 0, 0, viewArchetypes
-			return m, m.pageCmd()
-		}
-		if m.view == viewEntities && m.query != "" {
-			m.query, m.arch, m.offset = "", 0, 0
-			return m, m.pageCmd()
-		}
-		return m, nil
-	}
-	if m.view == viewEntities {
-		return m.entitiesKey(msg)
-	}
-	p := panes[m.view]
-	if p.key != nil {
-		if cmd, done := p.key(m, msg); done {
-			return m, cmd
-		}
-	}
-	m.moveCursor(msg, m.viewLen(m.view))
-	return m, nil
+	return m.focused().Update(msg)
 }
 
-// viewLen is how many rows the cursor of view v moves over.
-func (m *model) viewLen(v int) int {
-	if m.summary == nil || panes[v].rows == nil {
-		return 0
-	}
-	return panes[v].rows(m)
-}
-
-func (m *model) moveCursor(msg tea.KeyMsg, n int) {
-	c := &m.cursor[m.view]
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		*c--
-	case key.Matches(msg, k.Down):
-		*c++
-	case key.Matches(msg, k.PageUp):
-		*c -= m.bodyHeight()
-	case key.Matches(msg, k.PageDown):
-		*c += m.bodyHeight()
-	case key.Matches(msg, k.Top):
-		*c = 0
-	case key.Matches(msg, k.Bottom):
-		*c = n - 1
-	}
-	*c = max(min(*c, n-1), 0)
-}
-
-// entitiesKey scrolls the window: the agent sends only what is visible.
-// filterPrompt is the entities view's query prompt: checked as typed,
-// applied by the agent on enter.
+// View lays out the screen: tabs, the body (the top modal's, the detail
+// or the pane), the bottom line and the status bar.
 func (m *model) View() string {
 	if m.width == 0 {
 		return "connecting to " + m.addr + "…"
 	}
 	var body []string
+	for i := len(m.modals) - 1; i >= 0 && body == nil; i-- {
+		body = m.modals[i].View()
+	}
+	_, helpOpen := m.top().(*helpScreen)
 	switch {
-	case m.showHelp:
-		body = m.helpLines()
-	case m.compare != nil:
-		body = m.compare[min(m.compareOff, len(m.compare)):]
-	case m.form != nil:
-		body = m.formView()
-	case m.tree != nil:
-		body = m.treeLines()
-	case m.showDetail:
-		body = m.detailView()
+	case body != nil:
+	case m.summary == nil && !m.detail.shown:
+		body = []string{"waiting for the first frame from " + m.addr + "…"}
 	default:
-		body = m.viewLines()
+		body = m.focused().View()
 	}
 	lines := make([]string, 0, m.height)
 	for i := range m.bodyHeight() {
@@ -411,21 +329,10 @@ func (m *model) View() string {
 		if i < len(body) {
 			line = body[i]
 		}
-		if m.conn.state != stateConnected && !m.showHelp {
+		if m.conn.state != stateConnected && !helpOpen {
 			line = m.styles.Faint.Render(line) // the last data, greyed
 		}
 		lines = append(lines, line)
 	}
 	return screen(m.tabs(), lines, m.bottomLine(), m.statusBar(), m.width, m.height)
-}
-
-// stagesOf lists the stages of systems, in order.
-func stagesOf(sys []protocol.System) []string {
-	var out []string
-	for _, s := range sys {
-		if !slices.Contains(out, s.Stage) {
-			out = append(out, s.Stage)
-		}
-	}
-	return out
 }

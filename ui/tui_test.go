@@ -117,11 +117,11 @@ func (h *harness) waitFor(want string) string {
 			h.update(msg)
 		case <-deadline:
 			rows := -1
-			if h.m.page != nil {
-				rows = len(h.m.page.Rows)
+			if h.m.entities.page != nil {
+				rows = len(h.m.entities.page.Rows)
 			}
 			h.t.Fatalf("the screen never showed %q (detail %v, view %d, rows %d, cursor %d, prompt open %v); it shows:\n%s",
-				want, h.m.showDetail, h.m.view, rows, h.m.cursor[viewEntities], h.m.prompt != nil, v)
+				want, h.m.detail.shown, h.m.view, rows, h.m.entities.cursor, h.m.topPrompt() != nil, v)
 		}
 	}
 }
@@ -172,22 +172,22 @@ func TestUIFilterDetailEditPause(t *testing.T) {
 		h.keys("j")
 	}
 	h.keys("e")
-	if h.m.prompt == nil {
-		t.Fatalf("e did not start an edit on line %d:\n%s", h.m.detailLine, h.m.View())
+	if h.m.topPrompt() == nil {
+		t.Fatalf("e did not start an edit on line %d:\n%s", h.m.detail.line, h.m.View())
 	}
-	h.m.prompt.input.SetValue("500")
+	h.m.topPrompt().input.SetValue("500")
 	h.keys("enter")
-	for deadline := time.Now().Add(5 * time.Second); !strings.HasPrefix(h.m.flash, "set ") && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(5 * time.Second); !strings.HasPrefix(h.m.flashText, "set ") && time.Now().Before(deadline); {
 		h.waitFor(": ok")
 		h.settle()
 	}
 	// The game holds it: asked by another client, not read off the screen.
-	path := strings.TrimSuffix(strings.TrimPrefix(h.m.flash, "set "), ": ok")
+	path := strings.TrimSuffix(strings.TrimPrefix(h.m.flashText, "set "), ": ok")
 	one, err := client.Dial(h.agent.Addr(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := one.Entity(h.m.detail.Entity)
+	d, err := one.Entity(h.m.detail.detail.Entity)
 	one.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -213,15 +213,15 @@ func TestUIPaletteRunsExecCommands(t *testing.T) {
 	h := newHarness(t, 120, 30)
 	h.waitFor("entities")
 	h.keys(":")
-	h.m.prompt.input.SetValue(`set 0v1 Energy.Value=77`)
+	h.m.topPrompt().input.SetValue(`set 0v1 Energy.Value=77`)
 	h.keys("enter")
 	h.waitFor("set Energy.Value: ok")
 	h.keys(":")
-	h.m.prompt.input.SetValue(`add 0v1 'Fleeing={"From":"1v1"}'`)
+	h.m.topPrompt().input.SetValue(`add 0v1 'Fleeing={"From":"1v1"}'`)
 	h.keys("enter")
 	h.waitFor("add Fleeing: ok")
 	h.keys(":")
-	h.m.prompt.input.SetValue(`frobnicate 1`)
+	h.m.topPrompt().input.SetValue(`frobnicate 1`)
 	h.keys("enter")
 	h.waitFor(`unknown command "frobnicate"`)
 }
@@ -302,7 +302,7 @@ func TestUISpawnAndAddForms(t *testing.T) {
 		t.Fatalf("no entity in the reply: %v\n%s", err, v)
 	}
 
-	h.run(h.m.openDetail(id))
+	h.run(h.m.openEntity(id))
 	h.waitFor("Value = 5.5")
 	h.keys("a")
 	h.waitFor("Add a component to " + id.String())

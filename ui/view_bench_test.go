@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -12,7 +13,7 @@ import (
 // only, so the cost does not grow with the world.
 func BenchmarkEntitiesView(b *testing.B) {
 	m := newModel(newSession("x", ""), "127.0.0.1:7777")
-	m.width, m.height = 160, 48
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	m.view = viewEntities
 	m.conn = connMsg{state: stateConnected}
 	m.summary = &protocol.Summary{Tick: 40000, Entities: 1_000_000, FrameNs: 16_600_000,
@@ -25,9 +26,9 @@ func BenchmarkEntitiesView(b *testing.B) {
 			protocol.MapValue(protocol.Field{Name: "Value", Value: protocol.FloatValue(42)}),
 		}})
 	}
-	m.page = p
-	m.offset = 500_000
-	m.sortBy = "Position.X" // sorted by the agent: the view only draws the window
+	m.entities.page = p
+	m.entities.offset = 500_000
+	m.entities.sortBy = "Position.X" // sorted by the agent: the view only draws the window
 	m.summary.Components[0].Fields = []protocol.FieldSchema{{Name: "X", Kind: "float", Type: "float32", Size: 4}, {Name: "Y", Kind: "float", Type: "float32", Offset: 4, Size: 4}}
 	m.summary.Components[1].Fields = m.summary.Components[0].Fields
 	m.summary.Components[2].Fields = []protocol.FieldSchema{{Name: "Value", Kind: "float", Type: "float32", Size: 4}}
