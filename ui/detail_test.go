@@ -20,3 +20,53 @@ func TestChildListSaysWhatDidNotFit(t *testing.T) {
 		t.Errorf("twelve children in 40 cells: %q (%d)", got, len(got))
 	}
 }
+
+func TestDetailPane(t *testing.T) {
+	c, src, nav := fixture()
+	p := &detailPane{common: c}
+	p.SetSize(100, 20)
+	e, target := protocol.MakeEntityID(3, 1), protocol.MakeEntityID(9, 2)
+	detail := func(of protocol.EntityID, alive bool) detailMsg {
+		return detailMsg{&protocol.Detail{Sub: subDetail, Entity: of, Alive: alive, Tick: 40000, Children: []protocol.EntityID{protocol.MakeEntityID(11, 1)},
+			Components: []protocol.ComponentValue{{Component: "Target", Value: protocol.MapValue(protocol.Field{Name: "Who", Value: protocol.UintValue(uint64(target))})}}}}
+	}
+	p.open(e)
+	if s := src.subs[len(src.subs)-1]; s.Entity != e || s.ID != subDetail {
+		t.Fatalf("open subscribed %+v", s)
+	}
+	p.Update(detail(e, true))
+	mustContain(t, p.View(), "Entity 3v1", "Who = 9v2", "children (1): 11v1")
+	// enter on an entity field follows it; esc comes back.
+	pressPane(p, "j", "enter")
+	if s := src.subs[len(src.subs)-1]; s.Entity != target || len(p.trail) != 1 {
+		t.Fatalf("enter on Who followed %v, trail %v", s.Entity, p.trail)
+	}
+	p.Update(detail(target, true))
+	mustContain(t, p.View(), "Entity 9v2 ← 3v1")
+	pressPane(p, "esc")
+	if s := src.subs[len(src.subs)-1]; s.Entity != e || len(p.trail) != 0 || !p.shown {
+		t.Fatalf("esc went to %v, trail %v", s.Entity, p.trail)
+	}
+	p.Update(detail(e, true))
+	// D on an entity with children: the subtree (y) or the entity alone (o).
+	pressPane(p, "D")
+	q, ok := nav.pushed[len(nav.pushed)-1].(*confirm)
+	if !ok || q.alt == nil || !strings.Contains(q.question, "and its 1 children") {
+		t.Fatalf("D asked %+v", nav.pushed)
+	}
+	if len(src.reqs) != 0 {
+		t.Fatal("a request was sent before the question was answered")
+	}
+	q.Update(keyMsg("o"))
+	if d, ok := src.reqs[0].(*protocol.Despawn); !ok || d.Recursive || d.Entity != e {
+		t.Fatalf("o sent %+v, want a despawn of 3v1 alone", src.reqs[0])
+	}
+	// Despawned: greyed as last seen, with who did it from the journal.
+	c.journal = []protocol.JournalEntry{{Seq: 1, Frame: 40001, Op: "despawn", Entity: e, System: "hunt"}}
+	p.Update(detail(e, false))
+	mustContain(t, p.View(), "despawned at tick 40001 by hunt", "as it was last seen, at tick 40000", "Who = 9v2")
+	pressPane(p, "esc")
+	if p.shown {
+		t.Fatal("esc with an empty trail should close the detail")
+	}
+}

@@ -22,3 +22,8 @@ func (m *model) helpOpen() bool {
 	_, ok := m.top().(*helpScreen)
 	return ok
 }
+
+func (m *model) topConfirm() *confirm {
+	c, _ := m.top().(*confirm)
+	return c
+}

@@ -27,7 +27,7 @@ func TestUINeverBreaksAtAnySize(t *testing.T) {
 		{"events", []string{"5"}}, {"journal", []string{"6"}}, {"resources", []string{"7"}},
 		{"detail", []string{"3", "enter"}}, {"help", []string{"?"}}, {"filter", []string{"3", "/", "E", "n"}},
 		{"palette", []string{":", "s", "e", "t"}}, {"spawn form", []string{"n"}}, {"spawn form fields", []string{"n", "enter"}}, {"add form", []string{"3", "enter", "a"}},
-		{"add form fields", []string{"3", "enter", "a", "enter"}}, {"hierarchy", []string{"3", "enter", "T"}},
+		{"add form fields", []string{"3", "enter", "a", "enter"}}, {"hierarchy", []string{"3", "enter", "T"}}, {"question", []string{"3", "enter", "D"}},
 	}
 	for i, mode := range modes {
 		if raceEnabled && i%8 != 0 {
@@ -48,7 +48,7 @@ func TestUINeverBreaksAtAnySize(t *testing.T) {
 			}
 			reached := map[string]bool{"detail": h.m.detail.shown, "help": h.m.helpOpen(), "filter": h.m.topPrompt() != nil && h.m.topPrompt().kind == promptFilter,
 				"palette": h.m.topPrompt() != nil && h.m.topPrompt().kind == promptCommand, "spawn form": h.m.topForm() != nil, "add form": h.m.topForm() != nil,
-				"spawn form fields": h.m.topForm() != nil, "add form fields": h.m.topForm() != nil, "hierarchy": h.m.topTree() != nil}
+				"spawn form fields": h.m.topForm() != nil, "add form fields": h.m.topForm() != nil, "hierarchy": h.m.topTree() != nil, "question": h.m.topConfirm() != nil}
 			if ok, named := reached[mode.name]; named && !ok {
 				t.Fatalf("the keys %v did not open the %s:\n%s", mode.keys, mode.name, h.m.View())
 			}

@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+func TestEntitiesPane(t *testing.T) {
+	c, src, nav := fixture()
+	p := &entitiesPane{common: c}
+	p.SetSize(100, 20)
+	if s := src.subs[len(src.subs)-1]; s.Limit != 17 || s.What != protocol.SubPage {
+		t.Fatalf("the window subscribed %+v, want 17 rows", s)
+	}
+	mustContain(t, p.View(), "all entities", "waiting for the agent's first answer")
+	row := func(i uint32, x float64) protocol.Row {
+		return protocol.Row{Entity: protocol.MakeEntityID(i, 1), Values: []protocol.Value{protocol.MapValue(
+			protocol.Field{Name: "X", Value: protocol.FloatValue(x)}, protocol.Field{Name: "Y", Value: protocol.FloatValue(0)})}}
+	}
+	page := func(rows ...protocol.Row) pageMsg {
+		return pageMsg{&protocol.Page{Sub: p.sub, Total: len(rows), Columns: []uint16{1}, Rows: rows}}
+	}
+	p.Update(page(row(1, 1), row(2, 2), row(3, 3)))
+	mustContain(t, p.View(), "3 matches", "Position.X", "2v1")
+	pressPane(p, "j", "enter")
+	if len(nav.opened) != 1 || nav.opened[0] != protocol.MakeEntityID(2, 1) {
+		t.Fatalf("enter opened %v", nav.opened)
+	}
+	// The cursor's entity leaves the window: the pane asks what became of
+	// it and says so.
+	p.Update(page(row(1, 1), row(3, 3)))
+	get, ok := src.reqs[len(src.reqs)-1].(*protocol.GetEntity)
+	if !ok || get.Entity != protocol.MakeEntityID(2, 1) {
+		t.Fatalf("no question on the lost entity: %+v", src.reqs)
+	}
+	mustContain(t, p.View(), "2v1 left the window")
+	p.Update(replyMsg{r: &protocol.Reply{ID: get.ID, Code: protocol.ErrStale, Message: "stale"}})
+	mustContain(t, p.View(), "2v1 was despawned; the cursor is on 3v1 now")
+	pressPane(p, "k") // moving on forgets it
+	if p.lost != 0 {
+		t.Fatal("the note outlived a move")
+	}
+	// A refused query: the error in place, 0 matches, never the old rows.
+	p.show("Health.HP<10", 0)
+	p.Update(replyMsg{r: &protocol.Reply{ID: p.sub, Code: protocol.ErrBadQuery, Message: "unknown component Health"}})
+	mustContain(t, p.View(), "0 matches: the agent refused the query", "unknown component Health")
+	// esc from an archetype's entities goes back to the archetypes.
+	p.show("", 2)
+	pressPane(p, "esc")
+	if len(nav.shown) != 1 || nav.shown[0] != viewArchetypes || p.arch != 0 {
+		t.Fatalf("esc from an archetype went to %v", nav.shown)
+	}
+}

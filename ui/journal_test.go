@@ -1,0 +1,44 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+func TestJournalPane(t *testing.T) {
+	c, src, nav := fixture()
+	p := sized(&journalPane{common: c}, 120, 20)
+	mustContain(t, p.View(), "no structural changes yet")
+	entry := func(seq uint64, op string, e uint32) protocol.JournalEntry {
+		return protocol.JournalEntry{Seq: seq, Frame: seq, Op: op, Entity: protocol.MakeEntityID(e, 1), Component: 2, System: "hunt"}
+	}
+	p.Update(journalMsg{j: &protocol.Journal{Entries: []protocol.JournalEntry{entry(1, "spawn", 1), entry(2, "add", 2), entry(3, "despawn", 3)}}})
+	mustContain(t, p.View(), "despawn", "Energy", "hunt")
+	// Below the top the cursor follows its row as new entries arrive.
+	pressPane(p, "j") // on seq 2 (newest first)
+	p.Update(journalMsg{j: &protocol.Journal{Entries: []protocol.JournalEntry{entry(4, "add", 4)}}})
+	pressPane(p, "enter")
+	if len(nav.opened) != 1 || nav.opened[0] != protocol.MakeEntityID(2, 1) {
+		t.Fatalf("enter opened %v, want 2v1 (the row the cursor was on)", nav.opened)
+	}
+	// An op is filtered here; anything else the agent filters.
+	pressPane(p, "/")
+	if len(nav.pushed) != 1 {
+		t.Fatal("/ did not open the journal's filter")
+	}
+	pr := nav.pushed[0].(*prompt)
+	pr.input.SetValue("despawn")
+	pr.Update(keyMsg("enter"))
+	if p.op != "despawn" || src.subs[len(src.subs)-1].Filter != "" {
+		t.Fatalf("the despawn filter: op %q, sent %+v", p.op, src.subs)
+	}
+	p.Update(journalMsg{j: &protocol.Journal{Entries: []protocol.JournalEntry{entry(5, "add", 5), entry(6, "despawn", 6)}}})
+	if rows := p.shown(); len(rows) != 1 || rows[0].Seq != 6 {
+		t.Fatalf("filtered by op: %v", rows)
+	}
+	p.filter("hunt")
+	if got := src.subs[len(src.subs)-1]; got.Filter != "hunt" || got.ID != subJournal {
+		t.Fatalf("a system filter is the agent's: sent %+v", got)
+	}
+}
