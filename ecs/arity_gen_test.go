@@ -47,6 +47,14 @@ func TestArity1(t *testing.T) {
 	if len(seen) != 20 || n != 20 {
 		t.Fatalf("Iter saw %d, All %d, want 20", len(seen), n)
 	}
+	must(t, w.Despawn(ents[3]))
+	n = 0
+	for range q.All() {
+		n++
+	}
+	if n != 19 {
+		t.Fatalf("after a despawn, %d matches, want 19", n)
+	}
 }
 
 // TestArity2 spawns entities with 2 components through Map2, beside

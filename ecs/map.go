@@ -1,7 +1,5 @@
 package ecs
 
-import "unsafe"
-
 // Map gives typed access to one component type of a [World]: get, set, add
 // and remove by entity handle. Create it once (it caches per-table lookups)
 // and keep it; it is cheap to hold many.
@@ -56,6 +54,9 @@ func (m *Map[T]) locate(e Entity) (*typedColumn[T], int) {
 // changed; nil if e is not alive or lacks T. The pointer is valid until the
 // next structural change of the world.
 func (m *Map[T]) Get(e Entity) *T {
+	if debugChecks {
+		return m.getChecked(e)
+	}
 	// The fast path, one function with no calls: a live entity in a table
 	// this Map has seen. Dead slots (table = deadTable) fall through.
 	recs := m.w.records
@@ -67,7 +68,7 @@ func (m *Map[T]) Get(e Entity) *T {
 				// column's length, and max is sized for its capacity. A
 				// column keeping a change log takes the slow path.
 				row, tick := int(rec.row), m.w.changeTick.Load()+1
-				tickAt(unsafe.Pointer(unsafe.SliceData(col.t.rows)), row).changed = tick
+				tickAt(col.t.header(), row).changed = tick
 				*u32At(col.t.max, row>>groupShift) = tick
 				return valueAt(col.data, row)
 			}

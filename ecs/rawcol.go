@@ -33,7 +33,12 @@ func (c *typedColumn[T]) raw() rawCol {
 	return rawCol{hdr: (*sliceHeader)(unsafe.Pointer(&c.data)), size: unsafe.Sizeof(zero), ticks: &c.t, ok: true}
 }
 
-func (c *rawCol) at(row int) unsafe.Pointer { return unsafe.Add(c.hdr.ptr, uintptr(row)*c.size) }
+func (c *rawCol) at(row int) unsafe.Pointer {
+	if debugChecks {
+		debugIndex("raw column", row, c.hdr.cap)
+	}
+	return unsafe.Add(c.hdr.ptr, uintptr(row)*c.size)
+}
 
 // copyBytes copies size bytes from src to dst (which do not overlap).
 func copyBytes(dst, src unsafe.Pointer, size uintptr) {
@@ -73,7 +78,7 @@ func (c *rawCol) roomFor() bool { return c.hdr.len < c.hdr.cap }
 func pushTicks(t *colTicks, n int, changed, added uint32) {
 	rows := t.header()
 	if n < rows.cap && *u32At(t.stamp, n>>chunkShift) == 0 {
-		*tickAt(rows.ptr, n) = tickPair{changed, added}
+		*tickAt(rows, n) = tickPair{changed, added}
 		rows.len = n + 1
 		gmax := u32At(t.max, n>>groupShift)
 		*gmax = newest(*gmax, changed)
@@ -88,17 +93,27 @@ func (t *colTicks) header() *sliceHeader { return (*sliceHeader)(unsafe.Pointer(
 // u32At is s[i], unchecked: for stamp and max, which are sized for the
 // capacity of rows, when i comes from a row below that capacity.
 func u32At(s []uint32, i int) *uint32 {
+	if debugChecks {
+		debugIndex("stamp or group maximum", i, cap(s))
+	}
 	return (*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), uintptr(i)*4))
 }
 
-// tickAt is row i of a ticks array, unchecked.
-func tickAt(base unsafe.Pointer, i int) *tickPair {
-	return (*tickPair)(unsafe.Add(base, uintptr(i)*unsafe.Sizeof(tickPair{})))
+// tickAt is row i of a ticks array (by its header), unchecked: for a row
+// below the array's capacity.
+func tickAt(rows *sliceHeader, i int) *tickPair {
+	if debugChecks {
+		debugIndex("change ticks", i, rows.cap)
+	}
+	return (*tickPair)(unsafe.Add(rows.ptr, uintptr(i)*unsafe.Sizeof(tickPair{})))
 }
 
 // valueAt is &s[i], unchecked: for a live entity's row, which its record
 // keeps below the column's length.
 func valueAt[T any](s []T, i int) *T {
+	if debugChecks {
+		debugIndex("column", i, len(s))
+	}
 	var zero T
 	return (*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), uintptr(i)*unsafe.Sizeof(zero)))
 }

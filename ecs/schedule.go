@@ -114,9 +114,16 @@ func (s *Schedule) Run(w *World) {
 		// works in the other.
 		w.inSystems.Add(1)
 		var caught *SystemPanic
-		if s.Parallel && len(st.systems) > 1 {
+		switch {
+		case debugChecks: // one at a time, each checked for undeclared writes
+			for _, sys := range st.systems {
+				if caught = sys.runChecked(w); caught != nil {
+					break
+				}
+			}
+		case s.Parallel && len(st.systems) > 1:
 			caught = st.runParallel(w)
-		} else {
+		default:
 			for _, sys := range st.systems {
 				if caught = sys.runCaught(w); caught != nil {
 					break

@@ -286,11 +286,11 @@ func describe(v any) string {
 	if v == nil {
 		return "nothing"
 	}
-	switch v.(type) {
+	switch v := v.(type) {
 	case []any:
-		return fmt.Sprintf("a list of %d items", len(v.([]any)))
+		return fmt.Sprintf("a list of %d items", len(v))
 	case map[string]any:
-		return fmt.Sprintf("a map of %d fields", len(v.(map[string]any)))
+		return fmt.Sprintf("a map of %d fields", len(v))
 	}
 	s := fmt.Sprintf("%v", v)
 	if len(s) > maxQuoted {

@@ -16,6 +16,7 @@ type sparseStore interface {
 	markChanged(e Entity, tick uint32)
 	capture(since uint32, shape uint64, full bool, dst *TableCapture)
 	shapeCount() uint64
+	changedAt(tick uint32) int // how many entities were changed at tick (ecsdebug)
 }
 
 // sparseSet stores the values of a sparse component: a dense array of values
@@ -129,4 +130,14 @@ func (s *sparseSet[T]) markChanged(e Entity, tick uint32) {
 	if p, ok := s.pos(e); ok {
 		s.changed[p] = newest(s.changed[p], tick)
 	}
+}
+
+func (s *sparseSet[T]) changedAt(tick uint32) int {
+	n := 0
+	for _, c := range s.changed {
+		if c == tick {
+			n++
+		}
+	}
+	return n
 }

@@ -104,10 +104,10 @@ func (t *table) swapRemove(row int) Entity {
 			if cr := row >> chunkShift; *u32At(tk.stamp, cr) != 0 && cr != last>>chunkShift {
 				tk.materialize(cr)
 			}
-			filler := *tickAt(rows.ptr, last)
+			filler := *tickAt(rows, last)
 			fillerChanged := newest(filler.changed, *u32At(tk.stamp, last>>chunkShift))
 			fillerAdded := newest(filler.added, *u32At(tk.astamp, last>>chunkShift))
-			*tickAt(rows.ptr, row) = tickPair{fillerChanged, fillerAdded}
+			*tickAt(rows, row) = tickPair{fillerChanged, fillerAdded}
 			gmax := u32At(tk.max, row>>groupShift)
 			*gmax = newest(*gmax, fillerChanged)
 		}
@@ -153,7 +153,7 @@ func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved
 				s := &src.raw[j]
 				copyBytes(d.at(n), s.at(row), d.size)
 				st := s.ticks
-				moving := *tickAt(st.header().ptr, row)
+				moving := *tickAt(st.header(), row)
 				changed = newest(moving.changed, *u32At(st.stamp, row>>chunkShift))
 				added = newest(moving.added, *u32At(st.astamp, row>>chunkShift))
 			} else {
@@ -162,12 +162,15 @@ func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved
 			d.hdr.len = n + 1
 			dt := d.ticks
 			if rows := dt.header(); n < rows.cap && *u32At(dt.stamp, n>>chunkShift) == 0 {
-				*tickAt(rows.ptr, n) = tickPair{changed, added}
+				*tickAt(rows, n) = tickPair{changed, added}
 				rows.len = n + 1
 				gmax := u32At(dt.max, n>>groupShift)
 				*gmax = newest(*gmax, changed)
 			} else {
 				dt.push(changed, added) // grows, or folds a chunk's stamp in first
+			}
+			if debugChecks {
+				debugMovedTicks(dt, n, changed, added)
 			}
 		}
 	}

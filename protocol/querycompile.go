@@ -12,13 +12,13 @@ import (
 // dump all compile through it, so a query means the same live and offline
 // and fails with the same message.
 type CompiledQuery struct {
-	Expr                   *Expr
-	With, Without          []uint16
-	Changed, Added         []uint16 // each also required
-	Parent                 EntityID // childof(...); 0 for none
-	Fields                 []FieldTest
-	Columns                []uint16 // a page's columns: named components in order (every one for an empty query)
-	HasParent, needsValues bool
+	Expr           *Expr
+	With, Without  []uint16
+	Changed, Added []uint16 // each also required
+	Parent         EntityID // childof(...); 0 for none
+	Fields         []FieldTest
+	Columns        []uint16 // a page's columns: named components in order (every one for an empty query)
+	HasParent      bool
 }
 
 // FieldTest is one compiled NAME.PATH OP VALUE term.

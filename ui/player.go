@@ -78,9 +78,6 @@ func (p *player) seekTick(tick uint64) error {
 	return nil
 }
 
-// tick is the tick of the state shown.
-func (p *player) tick() uint64 { return p.rec.Frames[p.idx].Tick }
-
 // keyframe returns the next (dir > 0) or previous keyframe from frame at.
 func (p *player) keyframe(at, dir int) int {
 	for i := at + dir; i >= 0 && i < len(p.rec.Frames); i += dir {

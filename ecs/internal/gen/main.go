@@ -467,6 +467,15 @@ func TestArity{{.N}}(t *testing.T) {
 	if n != 19 {
 		t.Fatalf("after Remove, %d matches, want 19", n)
 	}
+	{{- else}}
+	must(t, w.Despawn(ents[3]))
+	n = 0
+	for range q.All() {
+		n++
+	}
+	if n != 19 {
+		t.Fatalf("after a despawn, %d matches, want 19", n)
+	}
 	{{- end}}
 }
 {{end}}`

@@ -1,0 +1,121 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// The ecsdebug build (go test -tags ecsdebug ./...) checks what the fast
+// paths take on trust, at a cost no release build pays (debugChecks is a
+// constant, so every check below compiles away without the tag):
+//
+//   - the unchecked accessors of rawcol.go check their index against the
+//     slice's length or capacity, and panic with the index when it is out;
+//   - Map.Get runs its slow path too and panics if the fast path found
+//     another value or left other change ticks than markWrite would;
+//   - a table move that copies bytes checks the ticks it wrote against what
+//     colTicks.push would have written;
+//   - the schedule runs a stage's systems one at a time and, after each
+//     system that declared its access, panics if it wrote (marked changed)
+//     rows of a component it did not declare with Writes: in a release
+//     build that undeclared write is a silent data race with the systems the
+//     parallel schedule runs beside it. A row written earlier in the same
+//     frame by another system and again by this one is not seen: the check
+//     counts rows whose tick became this frame's.
+
+// debugIndex panics when i is not below n: an unchecked access about to
+// read or write outside its slice.
+func debugIndex(what string, i, n int) {
+	if uint(i) >= uint(n) {
+		panic(fmt.Sprintf("ecsdebug: %s index %d out of range [0:%d]", what, i, n))
+	}
+}
+
+// getChecked is Map.Get with the fast path's answer and writes checked
+// against the slow path's.
+func (m *Map[T]) getChecked(e Entity) *T {
+	var fast *T
+	var col *typedColumn[T]
+	row := -1
+	recs := m.w.records
+	if uint(e.index) < uint(len(recs)) {
+		rec := &recs[e.index]
+		if rec.gen == e.gen && uint(rec.table) < uint(len(m.cols)) {
+			if c := m.cols[rec.table]; c != nil && !c.t.log.on {
+				col, row = c, int(rec.row)
+				fast = &c.data[row]
+			}
+		}
+	}
+	slow := m.getSlow(e)
+	if col == nil {
+		return slow
+	}
+	tick := m.w.writeTick()
+	switch {
+	case slow != fast:
+		panic(fmt.Sprintf("ecsdebug: Map[%s].Get(%v): the fast path's value is not the slow path's", reflect.TypeFor[T](), e))
+	case col.t.effective(row) != tick || col.t.max[row>>groupShift] != tick:
+		panic(fmt.Sprintf("ecsdebug: Map[%s].Get(%v): row %d's change ticks are %d (group %d), want %d as the fast path writes",
+			reflect.TypeFor[T](), e, row, col.t.effective(row), col.t.max[row>>groupShift], tick))
+	}
+	return slow
+}
+
+// debugMovedTicks checks the ticks a byte-copying move wrote at row n.
+func debugMovedTicks(t *colTicks, n int, changed, added uint32) {
+	if t.effective(n) != changed || t.effectiveAdded(n) != added || t.max[n>>groupShift] < changed {
+		panic(fmt.Sprintf("ecsdebug: a moved row's ticks are changed %d added %d (group %d), want %d %d as push writes",
+			t.effective(n), t.effectiveAdded(n), t.max[n>>groupShift], changed, added))
+	}
+}
+
+// writtenAt counts, per component, the rows (and sparse entities) whose
+// changed tick is tick.
+func (w *World) writtenAt(tick uint32) []int {
+	counts := make([]int, len(w.reg.regs))
+	for _, t := range w.tables {
+		for i, id := range t.ids {
+			for r := range t.entities {
+				if t.ticks[i].effective(r) == tick {
+					counts[id]++
+				}
+			}
+		}
+	}
+	for id, s := range w.sparse {
+		if s != nil {
+			counts[id] += s.changedAt(tick)
+		}
+	}
+	return counts
+}
+
+// runChecked runs a system and panics if it wrote a component it did not
+// declare (see above).
+func (sys *system) runChecked(w *World) *SystemPanic {
+	if len(sys.reads)+len(sys.writes) == 0 {
+		return sys.runCaught(w) // declares nothing: nothing to check against
+	}
+	tick := w.writeTick()
+	before := w.writtenAt(tick)
+	if caught := sys.runCaught(w); caught != nil {
+		return caught
+	}
+	after := w.writtenAt(tick)
+	for id := range after {
+		if after[id] <= before[id] {
+			continue
+		}
+		typ := w.reg.regs[id].info.Type
+		declared := false
+		for _, wt := range sys.writes {
+			declared = declared || wt == typ
+		}
+		if !declared {
+			panic(fmt.Sprintf("ecsdebug: system %q wrote %d rows of %s without declaring it: add ecs.Writes[%s]() (a Read term or Map.Read only reads)",
+				sys.name, after[id]-before[id], typ, typ))
+		}
+	}
+	return nil
+}
