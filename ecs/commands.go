@@ -169,7 +169,12 @@ func (c *Commands) Apply() error {
 	prev := w.actor
 	w.actor = c.owner
 	w.syncJournal()
-	defer func() { w.actor = prev; w.syncJournal() }()
+	from := w.openWrites()
+	defer func() {
+		w.closeWrites(from, c.owner, true)
+		w.actor = prev
+		w.syncJournal()
+	}()
 	var errs []error
 	skipped := 0
 	tick := w.writeTick() // no query runs while Apply does: one tick for all

@@ -188,12 +188,19 @@ func (w *World) actorName(id uint16) string {
 	return w.actors[id]
 }
 
-// ActAs runs f with the journal attributing its changes to actor (a
-// client of the inspector, say) instead of the system or "external".
+// ActAs runs f with its changes attributed to actor (a client of the
+// inspector, say) instead of the system or "external": its structural
+// changes in the journal, and its writes for [World.LastWrite]. Not to be
+// called while a schedule runs.
 func (w *World) ActAs(actor string, f func()) {
 	prev := w.actor
 	w.actor = w.actorID(actor)
 	w.syncJournal()
-	defer func() { w.actor = prev; w.syncJournal() }()
+	from := w.openWrites()
+	defer func() {
+		w.closeWrites(from, w.actor, false)
+		w.actor = prev
+		w.syncJournal()
+	}()
 	f()
 }

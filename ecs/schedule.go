@@ -69,7 +69,10 @@ type system struct {
 	writes []reflect.Type
 	cmds   *Commands
 	cmdsOf *World
-	timing timing
+	// declaredAt is how many components the world had when the system's
+	// writes were declared to it (writers.go).
+	declaredAt int
+	timing     timing
 }
 
 // NewSchedule returns an empty schedule with one stage, "update", that runs
@@ -106,7 +109,13 @@ func (s *Schedule) Run(w *World) {
 	for _, st := range s.stages {
 		for _, sys := range st.systems { // buffers made here, not by systems running at once
 			if sys.cmdsOf != w {
-				sys.cmds, sys.cmdsOf = w.NewCommands(sys.name), w
+				sys.cmds, sys.cmdsOf, sys.declaredAt = w.NewCommands(sys.name), w, -1
+			}
+			if n := len(w.reg.regs); sys.declaredAt != n { // components registered since: look again
+				sys.declaredAt = n
+				if ids := sys.writeIDs(w); ids != nil {
+					w.declareWrites(sys.cmds.owner, ids)
+				}
 			}
 		}
 		// Systems change the world's structure through their command
@@ -142,10 +151,13 @@ func (s *Schedule) Run(w *World) {
 	}
 }
 
+// run runs the system once, its writes attributed to it (writers.go).
 func (sys *system) run(w *World) {
+	from := w.openWrites()
 	start := time.Now()
 	sys.fn(w, sys.cmds)
 	sys.timing.record(time.Since(start))
+	w.closeWrites(from, sys.cmds.owner, false)
 }
 
 func (a *system) conflicts(b *system) bool {
@@ -322,4 +334,20 @@ func (s *Schedule) Systems() []SystemInfo {
 		}
 	}
 	return out
+}
+
+// writeIDs are the components the system declared it writes (resources
+// and types not registered as components left out); nil if it declared no
+// access at all, which allows it anything.
+func (sys *system) writeIDs(w *World) []ComponentID {
+	if len(sys.reads)+len(sys.writes) == 0 {
+		return nil
+	}
+	ids := []ComponentID{}
+	for _, t := range sys.writes {
+		if id, ok := w.reg.lookup(t); ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }

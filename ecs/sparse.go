@@ -17,6 +17,7 @@ type sparseStore interface {
 	capture(since uint32, shape uint64, full bool, dst *TableCapture)
 	shapeCount() uint64
 	changedAt(tick uint32) int // how many entities were changed at tick (ecsdebug)
+	ticks(e Entity) (changed, added uint32, ok bool)
 }
 
 // sparseSet stores the values of a sparse component: a dense array of values
@@ -140,4 +141,12 @@ func (s *sparseSet[T]) changedAt(tick uint32) int {
 		}
 	}
 	return n
+}
+
+func (s *sparseSet[T]) ticks(e Entity) (changed, added uint32, ok bool) {
+	p, ok := s.pos(e)
+	if !ok {
+		return 0, 0, false
+	}
+	return s.changed[p], s.added[p], true
 }

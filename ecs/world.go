@@ -45,6 +45,7 @@ type World struct {
 	journal        journal             // the structural journal; off while its ring is empty
 	actor          uint16              // who makes structural changes now: an index into actors
 	actors         []string            // names for the journal: "external", "commands", systems
+	writers        writerLog           // who wrote what: the ticks of each run (writers.go)
 	actorsMu       sync.Mutex
 }
 

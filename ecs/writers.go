@@ -1,0 +1,174 @@
+package ecs
+
+import "sync"
+
+// Who wrote a value.
+//
+// Change ticks already say when a row was written: each query run takes a
+// tick of its own and writes carry it (ticks.go). What was missing is who.
+// Rather than a writer column per row (a store in the hottest loops), each
+// run of a system, and each command buffer applied, takes a range of ticks
+// of its own: the world's tick is advanced before it starts, so its writes
+// carry ticks no other sequential run shares, and the range is noted in a
+// ring with the runner and the frame. A row's changed tick, looked up in the
+// ring, names its writer; its added tick, who added the component. Systems
+// a parallel stage runs at once may share ticks, but the schedule lets two
+// systems run at once only if neither writes what the other touches, so
+// the component written tells them apart (by their declared writes). The
+// cost is two atomic operations and a 16-byte entry per system run, and
+// nothing per write.
+
+// writerRing is how many runs the log keeps: at 20 runs a frame and 60
+// frames a second, almost a minute.
+const writerRing = 1 << 16
+
+// writerRun is one run's range of change ticks [from, to], who ran (an
+// actor: a system's name, a command buffer's owner), and the frame.
+type writerRun struct {
+	from, to uint32
+	frame    uint32
+	actor    uint16
+	commands bool // the run applied actor's command buffer
+}
+
+// writerLog is the world's ring of runs, made on first use.
+type writerLog struct {
+	mu     sync.Mutex // systems of a parallel stage end at once
+	runs   []writerRun
+	next   int                      // where the next run goes
+	n      int                      // runs kept, up to writerRing
+	writes map[uint16][]ComponentID // what each system declared it writes
+}
+
+// openWrites starts a run: it returns the first tick the run's writes can
+// carry (the world's tick is advanced past every write made before).
+func (w *World) openWrites() uint32 { return w.changeTick.Add(1) + 1 }
+
+// closeWrites notes a run that began at from (openWrites) for actor.
+func (w *World) closeWrites(from uint32, actor uint16, commands bool) {
+	// A write made last carries the tick after the world's; advancing it
+	// past that keeps the writes made after the run out of its range.
+	to := w.changeTick.Add(1)
+	l := &w.writers
+	l.mu.Lock()
+	if l.runs == nil {
+		l.runs = make([]writerRun, writerRing)
+	}
+	l.runs[l.next] = writerRun{from: from, to: to, frame: uint32(w.frame), actor: actor, commands: commands}
+	l.next = (l.next + 1) % writerRing
+	l.n = min(l.n+1, writerRing)
+	l.mu.Unlock()
+}
+
+// declareWrites notes the components a system declared it writes, to tell
+// apart systems that ran at once.
+func (w *World) declareWrites(actor uint16, writes []ComponentID) {
+	l := &w.writers
+	l.mu.Lock()
+	if l.writes == nil {
+		l.writes = map[uint16][]ComponentID{}
+	}
+	l.writes[actor] = writes
+	l.mu.Unlock()
+}
+
+// Provenance says who wrote a component's value (or added it) and when.
+type Provenance struct {
+	// Frame is the frame ([World.Frame]) during which it happened; with
+	// Known false, the frame is unknown too.
+	Frame uint64
+	// By is the system that did it; "name (commands)" for its command
+	// buffer; the actor [World.ActAs] was given; "outside the schedule"
+	// for a write made by code no run covers.
+	By    string
+	Known bool // false: too long ago (older than the log), or never written
+}
+
+// LastWrite says who last wrote e's component id and who added it: the
+// system, command buffer or [World.ActAs] actor whose run made the write,
+// and the frame. ok is false if e is not alive or lacks id.
+func (w *World) LastWrite(e Entity, id ComponentID) (written, added Provenance, ok bool) {
+	changed, add, ok := w.componentTicks(e, id)
+	if !ok {
+		return Provenance{}, Provenance{}, false
+	}
+	return w.provenance(changed, id), w.provenance(add, id), true
+}
+
+// componentTicks are e's changed and added ticks for component id.
+func (w *World) componentTicks(e Entity, id ComponentID) (changed, added uint32, ok bool) {
+	rec, alive := w.record(e)
+	if !alive || int(id) >= len(w.sparse) {
+		return 0, 0, false
+	}
+	if s := w.sparse[id]; s != nil {
+		return s.ticks(e)
+	}
+	t := w.tables[rec.table]
+	j := t.column(id)
+	if j < 0 {
+		return 0, 0, false
+	}
+	row := int(rec.row)
+	return t.ticks[j].effective(row), t.ticks[j].effectiveAdded(row), true
+}
+
+// provenance finds the run that wrote component id at tick.
+func (w *World) provenance(tick uint32, id ComponentID) Provenance {
+	l := &w.writers
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if tick == 0 || l.n == 0 {
+		return Provenance{}
+	}
+	var best, before *writerRun
+	bestDeclares := false
+	ended := 0
+	for k := 1; k <= l.n; k++ { // newest first
+		r := &l.runs[(l.next-k+writerRing)%writerRing]
+		if newer(tick, r.to) { // the run ended before tick
+			if before == nil || newer(r.to, before.to) {
+				before = r
+			}
+			// Runs are noted as they end, in start order but for the
+			// systems of a parallel stage: a few more may still cover tick.
+			if ended++; ended > 64 {
+				break
+			}
+			continue
+		}
+		if newer(r.from, tick) {
+			continue // began after
+		}
+		declares := r.commands || l.declares(r.actor, id)
+		if best == nil || declares && !bestDeclares {
+			best, bestDeclares = r, declares
+		}
+	}
+	switch {
+	case best != nil:
+		by := w.actorName(best.actor)
+		if best.commands {
+			by += " (commands)"
+		}
+		return Provenance{Frame: uint64(best.frame), By: by, Known: true}
+	case before != nil: // between runs: the game's own code
+		return Provenance{Frame: uint64(before.frame), By: "outside the schedule", Known: true}
+	}
+	return Provenance{} // before the log's memory
+}
+
+// declares reports whether actor declared it writes id (an actor that
+// declared nothing may write anything). l.mu is held.
+func (l *writerLog) declares(actor uint16, id ComponentID) bool {
+	ws, ok := l.writes[actor]
+	if !ok {
+		return true
+	}
+	for _, c := range ws {
+		if c == id {
+			return true
+		}
+	}
+	return false
+}
