@@ -19,9 +19,8 @@ import (
 //     system that declared its access, panics if it wrote (marked changed)
 //     rows of a component it did not declare with Writes: in a release
 //     build that undeclared write is a silent data race with the systems the
-//     parallel schedule runs beside it. A row written earlier in the same
-//     frame by another system and again by this one is not seen: the check
-//     counts rows whose tick became this frame's.
+//     parallel schedule runs beside it. Each run has ticks of its own
+//     (writers.go), so the rows it wrote are the rows with newer ticks.
 
 // debugIndex panics when i is not below n: an unchecked access about to
 // read or write outside its slice.
@@ -70,14 +69,14 @@ func debugMovedTicks(t *colTicks, n int, changed, added uint32) {
 	}
 }
 
-// writtenAt counts, per component, the rows (and sparse entities) whose
-// changed tick is tick.
-func (w *World) writtenAt(tick uint32) []int {
+// writtenSince counts, per component, the rows (and sparse entities)
+// whose changed tick is newer than since.
+func (w *World) writtenSince(since uint32) []int {
 	counts := make([]int, len(w.reg.regs))
 	for _, t := range w.tables {
 		for i, id := range t.ids {
 			for r := range t.entities {
-				if t.ticks[i].effective(r) == tick {
+				if newer(t.ticks[i].effective(r), since) {
 					counts[id]++
 				}
 			}
@@ -85,7 +84,7 @@ func (w *World) writtenAt(tick uint32) []int {
 	}
 	for id, s := range w.sparse {
 		if s != nil {
-			counts[id] += s.changedAt(tick)
+			counts[id] += s.changedSinceCount(since)
 		}
 	}
 	return counts
@@ -97,14 +96,14 @@ func (sys *system) runChecked(w *World) *SystemPanic {
 	if len(sys.reads)+len(sys.writes) == 0 {
 		return sys.runCaught(w) // declares nothing: nothing to check against
 	}
-	tick := w.writeTick()
-	before := w.writtenAt(tick)
+	// Writes made before the run carry at most the world's tick plus one;
+	// the run's, newer ticks (writers.go).
+	since := w.changeTick.Load() + 1
 	if caught := sys.runCaught(w); caught != nil {
 		return caught
 	}
-	after := w.writtenAt(tick)
-	for id := range after {
-		if after[id] <= before[id] {
+	for id, n := range w.writtenSince(since) {
+		if n == 0 {
 			continue
 		}
 		typ := w.reg.regs[id].info.Type
@@ -114,7 +113,7 @@ func (sys *system) runChecked(w *World) *SystemPanic {
 		}
 		if !declared {
 			panic(fmt.Sprintf("ecsdebug: system %q wrote %d rows of %s without declaring it: add ecs.Writes[%s]() (a Read term or Map.Read only reads)",
-				sys.name, after[id]-before[id], typ, typ))
+				sys.name, n, typ, typ))
 		}
 	}
 	return nil

@@ -16,7 +16,7 @@ type sparseStore interface {
 	markChanged(e Entity, tick uint32)
 	capture(since uint32, shape uint64, full bool, dst *TableCapture)
 	shapeCount() uint64
-	changedAt(tick uint32) int // how many entities were changed at tick (ecsdebug)
+	changedSinceCount(since uint32) int // how many entities were changed after since (ecsdebug)
 	ticks(e Entity) (changed, added uint32, ok bool)
 }
 
@@ -133,10 +133,10 @@ func (s *sparseSet[T]) markChanged(e Entity, tick uint32) {
 	}
 }
 
-func (s *sparseSet[T]) changedAt(tick uint32) int {
+func (s *sparseSet[T]) changedSinceCount(since uint32) int {
 	n := 0
 	for _, c := range s.changed {
-		if c == tick {
+		if newer(c, since) {
 			n++
 		}
 	}

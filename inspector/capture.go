@@ -269,9 +269,21 @@ func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 	}
 	for _, cid := range a.w.ComponentsOf(e) {
 		v, _ := a.w.Value(e, cid)
-		d.Components = append(d.Components, protocol.ComponentValue{Component: a.w.Component(cid).Short, Value: toValue(v)})
+		cv := protocol.ComponentValue{Component: a.w.Component(cid).Short, Value: toValue(v)}
+		if wr, ad, ok := a.w.LastWrite(e, cid); ok {
+			cv.Written, cv.Added = provenance(wr), provenance(ad)
+		}
+		d.Components = append(d.Components, cv)
 	}
 	return d
+}
+
+// provenance is the kernel's provenance on the wire, nil when unknown.
+func provenance(p ecs.Provenance) *protocol.Provenance {
+	if !p.Known {
+		return nil
+	}
+	return &protocol.Provenance{Tick: p.Frame, By: p.By}
 }
 
 // deadReason says why e is not alive, in the kernel's words.

@@ -153,6 +153,17 @@ type RemoveComponent struct {
 type ComponentValue struct {
 	Component string `msgpack:"c"`
 	Value     Value  `msgpack:"v"`
+	// Written and Added say who last wrote the value and who added the
+	// component, and in which frame (in a Detail only, when the agent
+	// knows: a live game, for writes still in its memory).
+	Written *Provenance `msgpack:"wr,omitempty"`
+	Added   *Provenance `msgpack:"ad,omitempty"`
+}
+
+// Provenance is who did something to a component, and when.
+type Provenance struct {
+	Tick uint64 `msgpack:"t"`  // the frame (a Summary's t) during which it happened
+	By   string `msgpack:"by"` // a system; "S (commands)"; "client N (name)"; "outside the schedule"
 }
 
 // Spawn creates an entity with components; the Reply carries its handle.

@@ -128,7 +128,7 @@ func (p *detailPane) despawnNote(e protocol.EntityID) string {
 func (p *detailPane) lines(d *protocol.Detail) []detailLine {
 	var out []detailLine
 	for _, c := range d.Components {
-		out = append(out, detailLine{text: c.Component, component: c.Component})
+		out = append(out, detailLine{text: c.Component + provenanceNote(c), component: c.Component})
 		var fs []protocol.FieldSchema
 		if p.summary != nil {
 			for _, sc := range p.summary.Components {
@@ -349,4 +349,21 @@ func (p *detailPane) editPrompt(path, text string) *prompt {
 				return &protocol.SetField{ID: id, Entity: e, Path: path, Value: v}
 			}), ""
 		})
+}
+
+// provenanceNote says who wrote a component's value and who added it, as
+// the agent knows: "  written at tick 41 by hunt, added at tick 3 by spawn
+// (commands)".
+func provenanceNote(c protocol.ComponentValue) string {
+	var parts []string
+	if w := c.Written; w != nil {
+		parts = append(parts, fmt.Sprintf("written at tick %d by %s", w.Tick, w.By))
+	}
+	if a := c.Added; a != nil && (c.Written == nil || *a != *c.Written) {
+		parts = append(parts, fmt.Sprintf("added at tick %d by %s", a.Tick, a.By))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "  (" + strings.Join(parts, ", ") + ")"
 }

@@ -422,8 +422,11 @@ func TestConformance(t *testing.T) {
 		e := num(sp.body["e"])
 		wantOK(t, "SetField", c.request(6, map[string]any{"e": e, "p": "HP.HP", "v": 3}))
 		var spawn, set map[string]any
-		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline) && (spawn == nil || set == nil); {
-			m := c.recv()
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && (spawn == nil || set == nil); {
+			m, err := c.tryRecv(time.Until(deadline))
+			if err != nil {
+				break // said below: what did not come
+			}
 			if m.typ != typeJournal {
 				continue
 			}
@@ -444,6 +447,24 @@ func TestConformance(t *testing.T) {
 		// "set (a field set by path: an edit from a client)"; "client N (NAME)"
 		if set == nil || !strings.HasPrefix(str(set["sy"]), "client ") {
 			t.Errorf("set entry = %v", set)
+		}
+	})
+
+	t.Run("provenance", func(t *testing.T) {
+		c := editor(t)
+		e := handle(g.ents[5])
+		wantOK(t, "SetField", c.request(6, map[string]any{"e": e, "p": "Pos.X", "v": 7.0}))
+		d := c.request(5, map[string]any{"e": e})
+		var hp map[string]any // the component the client set
+		for _, x := range list(d.body["cs"]) {
+			if cv := x.(map[string]any); cv["c"] == "Pos" {
+				hp = cv
+			}
+		}
+		// "wr | ... who last wrote the value"; "client N (NAME) for a client's edit"
+		wr, _ := hp["wr"].(map[string]any)
+		if wr == nil || !strings.HasPrefix(str(wr["by"]), "client ") || num(wr["t"]) < 0 {
+			t.Errorf("the Pos a client set: %v", hp)
 		}
 	})
 
