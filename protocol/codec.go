@@ -45,6 +45,14 @@ func newMessage(t Type) (Message, error) {
 		return &SnapshotRequest{}, nil
 	case TypeSetParent:
 		return &SetParent{}, nil
+	case TypeWatch:
+		return &Watch{}, nil
+	case TypeUnwatch:
+		return &Unwatch{}, nil
+	case TypeEnableWatch:
+		return &EnableWatch{}, nil
+	case TypeWatchHit:
+		return &WatchHit{}, nil
 	case TypeWelcome:
 		return &Welcome{}, nil
 	case TypeReject:

@@ -51,6 +51,7 @@ func sampleMessages() []Message {
 			Archetypes: []Archetype{{ID: 1, Components: []uint16{1, 2}, Len: 3, Cap: 4, Bytes: 120}},
 			Components: []Component{{ID: 1, Name: "game.Position", Short: "Position", Size: 16, Storage: "table",
 				Fields: []FieldSchema{{Name: "X", Kind: "float", Type: "float64"}, {Name: "Tags", Kind: "array", Type: "[2]uint8", Len: 2, Elem: &FieldSchema{Kind: "uint", Type: "uint8"}}}}},
+			Watches:   []Watchpoint{{ID: 1, Expr: "Energy.Value<0", Kind: "value", On: true, Hits: 2}},
 			Systems:   []System{{Name: "movement", Stage: "update", Reads: []string{"Velocity"}, Writes: []string{"Position"}, Last: 100, Mean: 90, Max: 300, Count: 40000, Recent: []int64{80, 90, 100}}},
 			Events:    []EventQueue{{Name: "Died", Previous: 1, Current: 2, Total: 99, Recent: []Value{MapValue(Field{"Who", UintValue(uint64(e))})}}},
 			Resources: []Resource{{Name: "Clock", Value: MapValue(Field{"Frame", IntValue(40000)})}},
@@ -68,6 +69,11 @@ func sampleMessages() []Message {
 			Resources:  []Resource{{Name: "Seed", Value: IntValue(7)}}},
 		&SetParent{ID: 21, Entity: e, Parent: MakeEntityID(1, 1)},
 		&WorldFrame{Sub: 5, Tick: 40000, Full: true, Seq: 3, Body: []byte{0x28, 0xb5, 0x2f, 0xfd}},
+		&Watch{ID: 22, Expr: "Energy.Value<0", Log: true},
+		&Unwatch{ID: 23, Watch: 1},
+		&EnableWatch{ID: 24, Watch: 1, On: true},
+		&WatchHit{Watch: 1, Expr: "Energy.Value<0", Tick: 40000, Entity: e, By: "hunger", Component: "Energy",
+			Old: &pos, Value: &pos, Matches: 3, Paused: true, Text: "watch 1 (Energy.Value<0) at tick 40000: 42v3, written by hunger"},
 	}
 }
 

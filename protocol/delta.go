@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"reflect"
+	"slices"
 )
 
 // Deltas. After a full frame, a subscription gets only what changed; these
@@ -172,6 +173,11 @@ func DiffSummary(prev, next *Summary) *Summary {
 	if reflect.DeepEqual(prev.Systems, next.Systems) {
 		d.Systems = nil
 	}
+	if slices.Equal(prev.Watches, next.Watches) {
+		d.Watches = nil
+	} else if d.Watches == nil {
+		d.Watches = []Watchpoint{} // emptied: an empty list, not "unchanged"
+	}
 	return &d
 }
 
@@ -237,6 +243,9 @@ func ApplySummary(base, delta *Summary) (*Summary, error) {
 	}
 	if delta.Systems == nil {
 		out.Systems = base.Systems
+	}
+	if delta.Watches == nil {
+		out.Watches = base.Watches
 	}
 	return &out, nil
 }

@@ -25,6 +25,7 @@ type Reply struct {
 	Code    string   `msgpack:"code,omitempty"`
 	Message string   `msgpack:"m,omitempty"`
 	Entity  EntityID `msgpack:"e,omitempty"` // the spawned entity, for Spawn
+	Watch   uint32   `msgpack:"w,omitempty"` // the watchpoint set, for Watch
 }
 
 // Stats counts entity slots (see ecs.EntityStats).
@@ -139,6 +140,10 @@ type Summary struct {
 	Resources  []Resource   `msgpack:"rs,omitempty"`
 	Recycled   []Slot       `msgpack:"rc,omitempty"`
 	Agent      Telemetry    `msgpack:"ag"`
+	// Watches lists the watchpoints. Unlike the other sections it is
+	// always present in a full summary; in a delta, nil means unchanged
+	// and an array (empty too) is the new list.
+	Watches []Watchpoint `msgpack:"wp"`
 }
 
 // Row is one entity of a page: its handle and the values of the page's

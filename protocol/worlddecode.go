@@ -138,6 +138,8 @@ func (r *reader) summary(s *Summary) {
 			}
 		case "rc":
 			r.generic(&s.Recycled)
+		case "wp":
+			r.generic(&s.Watches)
 		case "ag":
 			r.generic(&s.Agent)
 		default:
