@@ -41,6 +41,7 @@ type Agent struct {
 
 	// The game goroutine's own state, touched only in Sync.
 	paused    bool
+	watches   watchState // the watchpoints (watch.go)
 	stepLeft  int
 	lastStart time.Time     // when the previous Sync started
 	pausedFor time.Duration // how long the previous Sync held the game paused
@@ -344,6 +345,9 @@ func (a *Agent) Sync() {
 	}
 	a.lastStart, a.pausedFor = start, 0
 	a.lastFrameTick, a.frameTick = a.frameTick, a.w.ChangeTick()
+	if a.checkWatches() { // a watchpoint fired: the game stops at the end of this frame
+		a.paused, a.stepLeft = true, 0
+	}
 	for len(a.calls) > 0 {
 		(<-a.calls)()
 	}

@@ -205,6 +205,7 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 		}
 	}
 	s.Recycled = a.recycled
+	s.Watches = a.watchList()
 	rec, _ := a.tel.recording.Load().(string)
 	s.Agent = protocol.Telemetry{
 		Clients: int(a.tel.clients.Load()), BytesSent: a.tel.bytesSent.Load(), FramesSent: a.tel.framesSent.Load(),

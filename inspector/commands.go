@@ -21,8 +21,13 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 		fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: %s refused", describeRequest(m)))
 		return
 	}
-	// Changes a client makes are journaled as the client's.
-	a.w.ActAs(c.actor(), func() { a.applyAs(c, m, id, ok, fail) })
+	// Changes a client makes are journaled as the client's, and their
+	// writes attributed to it.
+	if changesWorld(m) {
+		a.w.ActAs(c.actor(), func() { a.applyAs(c, m, id, ok, fail) })
+		return
+	}
+	a.applyAs(c, m, id, ok, fail)
 }
 
 // applyAs is apply's body, run with the client as the journal's actor.
@@ -144,6 +149,34 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 		}
 		a.paused, a.stepLeft = false, int(m.N)
 		ok()
+	case *protocol.Watch:
+		w, err := a.setWatch(m)
+		if err != nil {
+			fail(codeOf(err), err.Error())
+			return
+		}
+		c.answer(&protocol.Reply{ID: id, OK: true, Watch: w})
+	case *protocol.Unwatch:
+		i := a.findWatch(m.Watch)
+		if i < 0 {
+			fail(protocol.ErrNotFound, fmt.Sprintf("no watchpoint %d", m.Watch))
+			return
+		}
+		a.watches.list = append(a.watches.list[:i], a.watches.list[i+1:]...)
+		ok()
+	case *protocol.EnableWatch:
+		i := a.findWatch(m.Watch)
+		if i < 0 {
+			fail(protocol.ErrNotFound, fmt.Sprintf("no watchpoint %d", m.Watch))
+			return
+		}
+		wp := a.watches.list[i]
+		if m.On && !wp.Log && (a.opts.ReadOnly || c.readOnly) {
+			fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: watchpoint %d would pause the game", m.Watch))
+			return
+		}
+		wp.On = m.On
+		ok()
 	case *protocol.SnapshotRequest:
 		shared := a.sharedSnapshot()
 		c.job(0, true, func() protocol.Message {
@@ -156,11 +189,16 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 	}
 }
 
+// changesWorld reports whether m changes the world or its flow: what a
+// read-only session may not do. A watchpoint that would pause the game
+// counts; a log-only one is a read.
 func changesWorld(m protocol.Message) bool {
-	switch m.(type) {
+	switch m := m.(type) {
 	case *protocol.SetField, *protocol.AddComponent, *protocol.RemoveComponent, *protocol.Spawn,
 		*protocol.Despawn, *protocol.Pause, *protocol.Resume, *protocol.Step, *protocol.SetParent:
 		return true
+	case *protocol.Watch:
+		return !m.Log
 	}
 	return false
 }

@@ -112,6 +112,7 @@ type testClient struct {
 	t    *testing.T
 	conn *protocol.Conn
 	id   uint32
+	sum  *protocol.Summary // the summary so far, for summaryWhere
 }
 
 func dial(t *testing.T, g *game, hello protocol.Hello) *testClient {
@@ -179,6 +180,14 @@ func setID(m protocol.Request, id uint32) {
 	case *protocol.Step:
 		m.ID = id
 	case *protocol.SnapshotRequest:
+		m.ID = id
+	case *protocol.SetParent:
+		m.ID = id
+	case *protocol.Watch:
+		m.ID = id
+	case *protocol.Unwatch:
+		m.ID = id
+	case *protocol.EnableWatch:
 		m.ID = id
 	}
 }

@@ -121,6 +121,13 @@ func checkRequest(m protocol.Message, readOnly bool) *requestError {
 				return err
 			}
 		}
+	case *protocol.Watch:
+		if len(m.Expr) > MaxQueryBytes {
+			return refuse(protocol.ErrTooLarge, "a watchpoint is at most %d bytes, got %d", MaxQueryBytes, len(m.Expr))
+		}
+		if !utf8.ValidString(m.Expr) {
+			return refuse(protocol.ErrBadValue, "x is not valid UTF-8")
+		}
 	case *protocol.Step:
 		if m.N == 0 || m.N > MaxStep {
 			return refuse(protocol.ErrBadValue, "step takes 1 to %d frames, got %d", MaxStep, m.N)

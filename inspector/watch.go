@@ -1,0 +1,360 @@
+package inspector
+
+import (
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// Watchpoints, checked at the end of every frame (the start of Sync),
+// over what the frame changed: a value watchpoint scans only the rows whose
+// tested components have a change tick newer than the last check,
+// structural ones read the journal since the last check, timing ones the
+// frame's and the schedule's timings. A hit goes to every client; a
+// watchpoint that is not log-only pauses the game.
+
+// MaxWatchpoints bounds the watchpoints an agent holds.
+const MaxWatchpoints = 64
+
+// maxFiredEntities bounds the entities a value watchpoint remembers having
+// fired for (each fires it once); past it, the oldest are forgotten.
+const maxFiredEntities = 4096
+
+// watchpoint is a watchpoint as the agent holds it.
+type watchpoint struct {
+	protocol.Watchpoint
+	spec  protocol.WatchSpec
+	query *compiledQuery    // value: the query; spawn: the filter, or nil
+	comps []ecs.ComponentID // value: the tested components
+	comp  ecs.ComponentID   // add, remove: the component
+	fired map[ecs.Entity]bool
+	order []ecs.Entity                 // fired, oldest first
+	last  map[ecs.Entity]reflect.Value // for a watchpoint on one entity: its values last seen
+}
+
+// watchState is the agent's watchpoints and where the last check left off.
+type watchState struct {
+	list  []*watchpoint
+	next  uint32
+	since uint32 // change tick of the last check
+	seq   uint64 // journal sequence number checked up to
+}
+
+// setWatch compiles and adds a watchpoint; it returns its id.
+func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
+	ws := &a.watches
+	if len(ws.list) >= MaxWatchpoints {
+		return 0, refuse(protocol.ErrTooLarge, "the agent holds at most %d watchpoints: remove one first", MaxWatchpoints)
+	}
+	spec, err := protocol.ParseWatch(m.Expr)
+	if err != nil {
+		code := protocol.ErrBadValue
+		if _, isQuery := err.(*protocol.QueryError); isQuery {
+			code = protocol.ErrBadQuery
+		}
+		return 0, refuse(code, "%v", err)
+	}
+	wp := &watchpoint{spec: spec}
+	schemas := a.componentSchemas()
+	switch spec.Kind {
+	case "value":
+		q, err := compileQuery(a.w, schemas, spec.Query, "", 0)
+		if err != nil {
+			return 0, refuse(protocol.ErrBadQuery, "%v", err)
+		}
+		wp.query = q
+		for _, p := range q.preds {
+			if !containsID(wp.comps, p.comp) {
+				wp.comps = append(wp.comps, p.comp)
+			}
+		}
+		wp.fired = map[ecs.Entity]bool{}
+		if spec.Entity != 0 {
+			wp.last = map[ecs.Entity]reflect.Value{}
+		}
+	case "spawn":
+		if spec.Query != "" {
+			q, err := compileQuery(a.w, schemas, spec.Query, "", 0)
+			if err != nil {
+				return 0, refuse(protocol.ErrBadQuery, "%v", err)
+			}
+			wp.query = q
+		}
+	case "add", "remove":
+		info, ok := a.w.ComponentByName(spec.Component)
+		if !ok {
+			return 0, refuse(protocol.ErrBadValue, "no component named %s", spec.Component)
+		}
+		wp.comp = info.ID
+	case "system":
+		if !a.hasSystem(spec.System) {
+			return 0, refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
+		}
+	}
+	ws.next++
+	wp.Watchpoint = protocol.Watchpoint{ID: ws.next, Expr: m.Expr, Kind: spec.Kind, Log: m.Log, On: true}
+	ws.list = append(ws.list, wp)
+	if len(ws.list) == 1 { // the first: checks start from now
+		ws.since, ws.seq = a.w.ChangeTick(), a.journalHead()
+	}
+	return wp.ID, nil
+}
+
+func containsID(ids []ecs.ComponentID, id ecs.ComponentID) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSystem reports whether the agent's schedule has a system by name.
+func (a *Agent) hasSystem(name string) bool {
+	if a.opts.Schedule == nil {
+		return false
+	}
+	for _, s := range a.opts.Schedule.Systems() {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// findWatch returns watchpoint id's index, or -1.
+func (a *Agent) findWatch(id uint32) int {
+	for i, wp := range a.watches.list {
+		if wp.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// watchList is the watchpoints as the summary lists them.
+func (a *Agent) watchList() []protocol.Watchpoint {
+	out := make([]protocol.Watchpoint, len(a.watches.list))
+	for i, wp := range a.watches.list {
+		out[i] = wp.Watchpoint
+	}
+	return out
+}
+
+// journalHead is the sequence number of the newest journal entry.
+func (a *Agent) journalHead() uint64 {
+	j := a.w.Journal()
+	if len(j) == 0 {
+		return 0
+	}
+	return j[len(j)-1].Seq
+}
+
+// checkWatches checks every watchpoint over the frame that just ended and
+// reports whether one that pauses fired.
+func (a *Agent) checkWatches() (pause bool) {
+	ws := &a.watches
+	if len(ws.list) == 0 {
+		return false
+	}
+	since := ws.since
+	ws.since = a.w.ChangeTick()
+	var entries []ecs.JournalEntry
+	for _, wp := range ws.list {
+		if wp.On && (wp.Kind == "spawn" || wp.Kind == "despawn" || wp.Kind == "add" || wp.Kind == "remove") {
+			entries = a.w.JournalSince(ws.seq)
+			break
+		}
+	}
+	if len(entries) > 0 {
+		ws.seq = entries[len(entries)-1].Seq
+	} else {
+		ws.seq = max(ws.seq, a.journalHead())
+	}
+	for _, wp := range ws.list {
+		if !wp.On {
+			continue
+		}
+		var hit *protocol.WatchHit
+		switch wp.Kind {
+		case "value":
+			hit = a.checkValue(wp, since)
+		case "spawn", "despawn", "add", "remove":
+			hit = a.checkStructural(wp, entries)
+		case "system", "frame":
+			hit = a.checkTiming(wp)
+		}
+		if hit == nil {
+			continue
+		}
+		wp.Hits++
+		hit.Watch, hit.Expr, hit.Tick = wp.ID, wp.Expr, a.w.Frame()
+		hit.Paused = !wp.Log
+		pause = pause || hit.Paused
+		a.broadcast(hit)
+	}
+	return pause
+}
+
+// checkValue looks for an entity, among those whose tested components
+// were written since, for which the query now holds and which has not
+// fired the watchpoint before.
+func (a *Agent) checkValue(wp *watchpoint, since uint32) *protocol.WatchHit {
+	var first ecs.Entity
+	var firstComp ecs.ComponentID
+	matches := 0
+	if one := ecsEntity(wp.spec.Entity); one != (ecs.Entity{}) {
+		for _, comp := range wp.comps {
+			if a.w.Alive(one) && a.w.ChangedSince(one, comp, since) && a.holds(wp.query, one) && !wp.fired[one] {
+				first, firstComp, matches = one, comp, 1
+				break
+			}
+		}
+		return a.valueHit(wp, first, firstComp, matches)
+	}
+	for _, comp := range wp.comps {
+		f := wp.query.filter
+		f.Changed, f.Since = []ecs.ComponentID{comp}, since
+		test := f.Match // the field tests: a value watchpoint has one at least
+		f.Match = func(e ecs.Entity) bool {
+			if !test(e) || wp.fired[e] {
+				return false
+			}
+			if first == (ecs.Entity{}) {
+				first, firstComp = e, comp
+			}
+			return true
+		}
+		_, n := a.w.Scan(f, 0, 0)
+		matches += n
+	}
+	return a.valueHit(wp, first, firstComp, matches)
+}
+
+// valueHit makes the hit of a value watchpoint on first (none if zero),
+// and notes the value of a watched entity for the next hit's "before".
+func (a *Agent) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID, matches int) *protocol.WatchHit {
+	var old reflect.Value
+	if one := ecsEntity(wp.spec.Entity); one != (ecs.Entity{}) {
+		old = wp.last[one]
+		if v, ok := a.w.Value(one, wp.comps[0]); ok {
+			wp.last[one] = cloneValue(v, 0)
+		}
+	}
+	if first == (ecs.Entity{}) {
+		return nil
+	}
+	wp.remember(first)
+	hit := &protocol.WatchHit{Entity: wireEntity(first), Component: a.w.Component(comp).Short, Matches: matches}
+	if wr, _, ok := a.w.LastWrite(first, comp); ok && wr.Known {
+		hit.By = wr.By
+	}
+	if v, ok := a.w.Value(first, comp); ok {
+		val := toValue(v)
+		hit.Value = &val
+	}
+	if old.IsValid() && comp == wp.comps[0] {
+		val := toValue(old)
+		hit.Old = &val
+	}
+	hit.Text = fmt.Sprintf("%s: %s of %v", wp.Expr, hit.Component, first)
+	if hit.By != "" {
+		hit.Text += ", written by " + hit.By
+	}
+	if matches > 1 {
+		hit.Text += fmt.Sprintf(" (and %d more)", matches-1)
+	}
+	return hit
+}
+
+// holds reports whether a compiled query holds for e now: its components,
+// parent and field tests (its changed() and added() terms are not asked).
+func (a *Agent) holds(q *compiledQuery, e ecs.Entity) bool {
+	f := &q.filter
+	for _, id := range f.With {
+		if !a.has(e, id) {
+			return false
+		}
+	}
+	for _, id := range f.Without {
+		if a.has(e, id) {
+			return false
+		}
+	}
+	if !f.Parent.IsZero() {
+		if p, ok := a.w.Parent(e); !ok || p != f.Parent {
+			return false
+		}
+	}
+	return f.Match == nil || f.Match(e)
+}
+
+// remember notes that e fired the watchpoint, forgetting the oldest past
+// maxFiredEntities.
+func (wp *watchpoint) remember(e ecs.Entity) {
+	wp.fired[e] = true
+	wp.order = append(wp.order, e)
+	if len(wp.order) > maxFiredEntities {
+		delete(wp.fired, wp.order[0])
+		wp.order = wp.order[1:]
+	}
+}
+
+// checkStructural looks for a journal entry of the frame that matches.
+func (a *Agent) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *protocol.WatchHit {
+	for _, en := range entries {
+		if en.Op.String() != wp.Kind {
+			continue
+		}
+		if wp.spec.Entity != 0 && wireEntity(en.Entity) != wp.spec.Entity {
+			continue
+		}
+		switch wp.Kind {
+		case "add", "remove":
+			if en.Component != int(wp.comp) {
+				continue
+			}
+		case "spawn":
+			if wp.query != nil && (!a.w.Alive(en.Entity) || !a.holds(wp.query, en.Entity)) {
+				continue
+			}
+		}
+		hit := &protocol.WatchHit{Entity: wireEntity(en.Entity), By: en.System}
+		if wp.comp != 0 || wp.Kind == "add" || wp.Kind == "remove" {
+			hit.Component = a.w.Component(wp.comp).Short
+		}
+		hit.Text = fmt.Sprintf("%s: %s %v by %s", wp.Expr, wp.Kind, en.Entity, en.System)
+		return hit
+	}
+	return nil
+}
+
+// checkTiming compares the frame's time, or a system's last run, with the
+// bound.
+func (a *Agent) checkTiming(wp *watchpoint) *protocol.WatchHit {
+	if wp.Kind == "frame" {
+		if d := time.Duration(a.frameNs); d > wp.spec.Over {
+			return &protocol.WatchHit{Text: fmt.Sprintf("%s: the frame took %v", wp.Expr, d.Round(time.Microsecond))}
+		}
+		return nil
+	}
+	if a.opts.Schedule == nil {
+		return nil
+	}
+	for _, s := range a.opts.Schedule.Systems() {
+		if s.Name == wp.spec.System && s.Last > wp.spec.Over {
+			return &protocol.WatchHit{By: s.Name, Text: fmt.Sprintf("%s: %s ran %v", wp.Expr, s.Name, s.Last.Round(time.Microsecond))}
+		}
+	}
+	return nil
+}
+
+// broadcast sends m to every client.
+func (a *Agent) broadcast(m protocol.Message) {
+	for c := range a.live {
+		c.enqueue(outMsg{msg: m, size: estimateSize(m)})
+	}
+}

@@ -1,0 +1,153 @@
+package inspector
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// summaryWhere subscribes to the summary (once) and reads it, deltas
+// applied, until want holds; it fails the test after 5 s.
+func (c *testClient) summaryWhere(want func(*protocol.Summary) bool) *protocol.Summary {
+	c.t.Helper()
+	if c.sum == nil {
+		if r := c.reply(&protocol.Subscribe{What: protocol.SubSummary, Hz: 100}); !r.OK {
+			c.t.Fatalf("Subscribe summary: %+v", r)
+		}
+	}
+	for {
+		m := c.await(func(m protocol.Message) bool { _, ok := m.(*protocol.Summary); return ok }).(*protocol.Summary)
+		next, err := protocol.ApplySummary(c.sum, m)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		if c.sum = next; want(next) {
+			return next
+		}
+	}
+}
+
+// awaitHit reads until a WatchHit arrives.
+func (c *testClient) awaitHit() *protocol.WatchHit {
+	c.t.Helper()
+	return c.await(func(m protocol.Message) bool { _, ok := m.(*protocol.WatchHit); return ok }).(*protocol.WatchHit)
+}
+
+// TestValueWatchpoint: a write that makes the query hold pauses the game
+// and tells every client which entity, who wrote it and the value; each
+// entity fires it once; a log-only watchpoint tells without pausing.
+func TestValueWatchpoint(t *testing.T) {
+	g := startGame(t, Options{})
+	watcher := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "watcher"})
+	editor := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "editor"})
+	r := watcher.reply(&protocol.Watch{Expr: "Health.HP<0"})
+	if !r.OK || r.Watch == 0 {
+		t.Fatalf("Watch: %+v", r)
+	}
+	s := watcher.summaryWhere(func(s *protocol.Summary) bool { return len(s.Watches) == 1 })
+	if w := s.Watches[0]; w.Expr != "Health.HP<0" || !w.On || w.Kind != "value" || w.ID != r.Watch {
+		t.Fatalf("the summary lists %+v", s.Watches)
+	}
+	if r := editor.reply(&protocol.SetField{Entity: wire(g.ents[5]), Path: "Health.HP", Value: protocol.IntValue(-3)}); !r.OK {
+		t.Fatalf("SetField: %+v", r)
+	}
+	for _, c := range []*testClient{watcher, editor} {
+		hit := c.awaitHit()
+		if hit.Watch != r.Watch || hit.Entity != wire(g.ents[5]) || hit.Component != "Health" ||
+			!strings.HasPrefix(hit.By, "client ") || !strings.Contains(hit.By, "editor") || !hit.Paused || hit.Value == nil {
+			t.Fatalf("hit: %+v", hit)
+		}
+		if v, _ := hit.Value.Get("HP"); v.Int() != -3 {
+			t.Fatalf("the hit's value: %v", hit.Value)
+		}
+	}
+	watcher.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Watches[0].Hits == 1 })
+	// Resumed, the same entity written again does not fire; another does.
+	if r := editor.reply(&protocol.Resume{}); !r.OK {
+		t.Fatal(r)
+	}
+	editor.reply(&protocol.SetField{Entity: wire(g.ents[5]), Path: "Health.HP", Value: protocol.IntValue(-4)})
+	editor.reply(&protocol.SetField{Entity: wire(g.ents[6]), Path: "Health.HP", Value: protocol.IntValue(-1)})
+	if hit := watcher.awaitHit(); hit.Entity != wire(g.ents[6]) {
+		t.Fatalf("the second hit is %v, want %v (5 fired already)", hit.Entity, wire(g.ents[6]))
+	}
+	editor.reply(&protocol.Resume{})
+	// Log-only: told, not paused.
+	if r := watcher.reply(&protocol.Unwatch{Watch: 1}); !r.OK {
+		t.Fatal(r)
+	}
+	watcher.summaryWhere(func(s *protocol.Summary) bool { return len(s.Watches) == 0 }) // emptied, not "unchanged"
+	watcher.reply(&protocol.Watch{Expr: "Health.HP>100", Log: true})
+	editor.reply(&protocol.SetField{Entity: wire(g.ents[7]), Path: "Health.HP", Value: protocol.IntValue(500)})
+	if hit := watcher.awaitHit(); hit.Paused || hit.Entity != wire(g.ents[7]) {
+		t.Fatalf("log-only hit: %+v", hit)
+	}
+	if s := watcher.summaryWhere(func(*protocol.Summary) bool { return true }); s.Paused {
+		t.Fatal("a log-only watchpoint paused the game")
+	}
+}
+
+// TestWatchpointKinds: one entity (with the value before), structural and
+// timing watchpoints, and the requests' errors.
+func TestWatchpointKinds(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "kinds"})
+	e := wire(g.ents[3])
+	c.reply(&protocol.Watch{Expr: e.String() + " Health.HP>=50", Log: true})
+	c.reply(&protocol.SetField{Entity: wire(g.ents[4]), Path: "Health.HP", Value: protocol.IntValue(99)}) // another entity: no hit
+	c.reply(&protocol.SetField{Entity: e, Path: "Health.HP", Value: protocol.IntValue(50)})
+	hit := c.awaitHit()
+	if hit.Entity != e || hit.Old == nil {
+		t.Fatalf("one entity's hit: %+v", hit)
+	}
+	if v, _ := hit.Old.Get("HP"); v.Int() != 3 {
+		t.Fatalf("the value before is %v, want HP 3", hit.Old)
+	}
+	c.reply(&protocol.Watch{Expr: "despawn " + wire(g.ents[9]).String(), Log: true})
+	c.reply(&protocol.Watch{Expr: "add Frozen", Log: true})
+	c.reply(&protocol.Despawn{Entity: wire(g.ents[8])}) // not the one watched
+	c.reply(&protocol.Despawn{Entity: wire(g.ents[9])})
+	if hit := c.awaitHit(); hit.Entity != wire(g.ents[9]) || !strings.Contains(hit.Text, "despawn") {
+		t.Fatalf("despawn hit: %+v", hit)
+	}
+	c.reply(&protocol.AddComponent{Entity: wire(g.ents[10]), Component: "Frozen"})
+	if hit := c.awaitHit(); hit.Entity != wire(g.ents[10]) || hit.Component != "Frozen" || !strings.HasPrefix(hit.By, "client ") {
+		t.Fatalf("add hit: %+v", hit)
+	}
+	c.reply(&protocol.Watch{Expr: "frame > 1us", Log: true})
+	if hit := c.awaitHit(); !strings.Contains(hit.Text, "the frame took") {
+		t.Fatalf("frame hit: %+v", hit)
+	}
+	for expr, code := range map[string]string{
+		"Bogus.X<0":           protocol.ErrBadQuery,
+		"Health":              protocol.ErrBadValue,
+		"system nosuch > 1ms": protocol.ErrBadValue,
+		"add Nosuch":          protocol.ErrBadValue,
+	} {
+		if r := c.reply(&protocol.Watch{Expr: expr, Log: true}); r.OK || r.Code != code {
+			t.Errorf("Watch %q: %+v, want %s", expr, r, code)
+		}
+	}
+	if r := c.reply(&protocol.Unwatch{Watch: 999}); r.Code != protocol.ErrNotFound {
+		t.Errorf("Unwatch of nothing: %+v", r)
+	}
+}
+
+// TestWatchpointsOnAReadOnlyAgent: log-only watchpoints are reads; one
+// that would pause is refused.
+func TestWatchpointsOnAReadOnlyAgent(t *testing.T) {
+	g := startGame(t, Options{ReadOnly: true})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "ro"})
+	if r := c.reply(&protocol.Watch{Expr: "Health.HP<0"}); r.Code != protocol.ErrReadOnly {
+		t.Fatalf("a pausing watchpoint on a read-only agent: %+v", r)
+	}
+	r := c.reply(&protocol.Watch{Expr: "Health.HP<0", Log: true})
+	if !r.OK {
+		t.Fatalf("a log-only watchpoint on a read-only agent: %+v", r)
+	}
+	c.reply(&protocol.EnableWatch{Watch: r.Watch, On: false})
+	if r := c.reply(&protocol.EnableWatch{Watch: r.Watch, On: true}); !r.OK {
+		t.Fatalf("enabling a log-only watchpoint: %+v", r)
+	}
+}
