@@ -10,7 +10,7 @@ import (
 )
 
 // Commands lists the commands ParseCommand knows, for messages.
-const Commands = "pause, resume, step N, set, add, remove, parent, despawn, spawn"
+const Commands = "pause, resume, step N, set, add, remove, parent, despawn, spawn, watch, unwatch, watch-off, watch-on"
 
 // ParseCommand turns a command line into a request.
 func ParseCommand(words []string) (func(uint32) protocol.Message, string, error) {
@@ -101,6 +101,30 @@ func ParseCommand(words []string) (func(uint32) protocol.Message, string, error)
 		}
 		rec := len(args) > 1 && (args[1] == "--recursive" || args[1] == "-recursive")
 		return func(id uint32) protocol.Message { return &protocol.Despawn{ID: id, Entity: e, Recursive: rec} }, "despawn", nil
+	case "watch":
+		log := len(args) > 0 && (args[0] == "--log" || args[0] == "-log")
+		if log {
+			args = args[1:]
+		}
+		expr := strings.Join(args, " ")
+		if _, err := protocol.ParseWatch(expr); err != nil {
+			return nil, "", fmt.Errorf("watch: %v", err)
+		}
+		return func(id uint32) protocol.Message { return &protocol.Watch{ID: id, Expr: expr, Log: log} }, "watch " + expr, nil
+	case "unwatch", "watch-off", "watch-on":
+		if err := need(1, "a watchpoint's number"); err != nil {
+			return nil, "", err
+		}
+		n, err := strconv.ParseUint(args[0], 10, 32)
+		if err != nil || n == 0 {
+			return nil, "", fmt.Errorf("%s: %q is not a watchpoint's number", cmd, args[0])
+		}
+		w := uint32(n)
+		if cmd == "unwatch" {
+			return func(id uint32) protocol.Message { return &protocol.Unwatch{ID: id, Watch: w} }, cmd, nil
+		}
+		on := cmd == "watch-on"
+		return func(id uint32) protocol.Message { return &protocol.EnableWatch{ID: id, Watch: w, On: on} }, cmd, nil
 	case "spawn":
 		var comps []protocol.ComponentValue
 		for _, a := range args {

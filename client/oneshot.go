@@ -28,9 +28,14 @@ func Dial(addr, token string) (*OneShot, error) {
 // Close ends the connection.
 func (o *OneShot) Close() { o.Conn.Close() }
 
-// await reads until keep accepts a message, or the deadline passes.
+// Await reads until keep accepts a message, or 10 s pass.
 func (o *OneShot) Await(keep func(protocol.Message) bool) (protocol.Message, error) {
-	_ = o.Conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	return o.AwaitFor(10*time.Second, keep)
+}
+
+// AwaitFor reads until keep accepts a message, or wait passes.
+func (o *OneShot) AwaitFor(wait time.Duration, keep func(protocol.Message) bool) (protocol.Message, error) {
+	_ = o.Conn.SetReadDeadline(time.Now().Add(wait))
 	for {
 		m, err := o.Conn.Receive()
 		if err != nil {
@@ -42,7 +47,16 @@ func (o *OneShot) Await(keep func(protocol.Message) bool) (protocol.Message, err
 	}
 }
 
-// do sends a command built with a fresh id and returns the agent's reply,
+// WaitHit waits until a watchpoint fires, up to wait.
+func (o *OneShot) WaitHit(wait time.Duration) (*protocol.WatchHit, error) {
+	m, err := o.AwaitFor(wait, func(m protocol.Message) bool { _, ok := m.(*protocol.WatchHit); return ok })
+	if err != nil {
+		return nil, err
+	}
+	return m.(*protocol.WatchHit), nil
+}
+
+// Do sends a command built with a fresh id and returns the agent's reply,
 // as an error if it refused.
 func (o *OneShot) Do(build func(id uint32) protocol.Message) (*protocol.Reply, error) {
 	o.ID++

@@ -28,6 +28,8 @@ type Options struct {
 	PostMortem string
 	// Status, if set, gets a status line each second.
 	Status io.Writer
+	// Bug turns on one of the ecosystem's deliberate bugs (ecosystem.Bugs).
+	Bug string
 }
 
 // Check reports what is wrong with the options, in words for a flag.
@@ -39,6 +41,9 @@ func (o *Options) Check() error {
 		return fmt.Errorf("--hz %v: want more than 0, at most 1000", o.Hz)
 	case o.Frames < 0:
 		return fmt.Errorf("--frames %d: want 0 (no end) or more", o.Frames)
+	}
+	if _, ok := ecosystem.Bugs[o.Bug]; !ok && o.Bug != "" {
+		return fmt.Errorf("--bug %s: the demo has one bug, starve", o.Bug)
 	}
 	return nil
 }
@@ -58,6 +63,9 @@ func Start(o Options) (*Game, error) {
 	}
 	sim := ecosystem.New(o.Entities, o.Seed)
 	sim.Dt = float32(1 / o.Hz)
+	if err := sim.SetBug(o.Bug); err != nil {
+		return nil, err
+	}
 	opts := o.Agent
 	opts.Game, opts.Schedule = "ecosystem", sim.Schedule
 	agent := inspector.New(sim.World, opts)

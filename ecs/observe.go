@@ -151,3 +151,41 @@ func (w *World) markChanged(e Entity, id ComponentID) {
 		t.ticks[j].markWrite(int(rec.row), w.writeTick())
 	}
 }
+
+// EachChanged calls fn with each entity whose component id was written or
+// added after tick since and at or before tick until (0: no bound), and
+// the value's memory (valid during the call, not to be kept or written),
+// until fn returns false. It reads the change ticks by row and skips clean
+// groups of rows, so its cost follows what changed. ok is false, and fn is
+// not called, when id's values hold pointers (there is no memory to hand
+// out): use [World.Scan] then.
+func (w *World) EachChanged(id ComponentID, since, until uint32, fn func(e Entity, raw []byte) bool) (ok bool) {
+	if int(id) >= len(w.reg.regs) || w.reg.regs[id].info.Type == nil || hasPointers(w.reg.regs[id].info.Type) {
+		return false
+	}
+	if s := w.sparse[id]; s != nil {
+		s.eachChanged(since, until, fn)
+		return true
+	}
+	size := int(w.reg.regs[id].info.Size)
+	for _, t := range w.tables {
+		j := t.column(id)
+		if j < 0 || t.len() == 0 {
+			continue
+		}
+		c, ticks, n := &t.raw[j], t.ticks[j], t.len()
+		for r := ticks.nextChanged(0, n, since); r < n; r = ticks.nextChanged(r+1, n, since) {
+			if until != 0 && newer(ticks.effective(r), until) {
+				continue
+			}
+			var raw []byte
+			if size > 0 {
+				raw = unsafe.Slice((*byte)(c.at(r)), size)
+			}
+			if !fn(t.entities[r], raw) {
+				return true
+			}
+		}
+	}
+	return true
+}

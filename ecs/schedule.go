@@ -41,6 +41,30 @@ type Schedule struct {
 	// Parallel lets non-conflicting systems run at once (the default); false
 	// runs every system in registration order on the calling goroutine.
 	Parallel bool
+	// SystemEnd, if set, is called right after each run of a system, on
+	// the goroutine that ran it, before any system that conflicts with it
+	// starts and before the stage's commands apply: the moment a debugger
+	// looks at what the system wrote. Systems of a parallel stage may end
+	// at once: it may then run on several goroutines at the same time, and
+	// may read only the components the system declared it writes (which
+	// nothing running beside it touches) and the world's structure.
+	SystemEnd func(w *World, run SystemRun)
+	// RunStart, if set, is called at the start of each Run, on its
+	// goroutine: with SystemEnd, a debugger sees what was written before
+	// the systems (by the game's own code, by tools) apart from what each
+	// system wrote.
+	RunStart func(w *World)
+}
+
+// SystemRun is one run of a system, as [Schedule.SystemEnd] sees it.
+type SystemRun struct {
+	Name string
+	// Writes lists the components the system declared it writes; nil if
+	// it declared no access (it then runs alone).
+	Writes []ComponentID
+	// Since is the change tick before the run: what it wrote is newer
+	// (pass it as a Filter's Since, or to World.ChangedSince).
+	Since uint32
 }
 
 type stage struct {
@@ -70,8 +94,10 @@ type system struct {
 	cmds   *Commands
 	cmdsOf *World
 	// declaredAt is how many components the world had when the system's
-	// writes were declared to it (writers.go).
+	// writes were declared to it (writers.go); writeComps are those writes.
 	declaredAt int
+	writeComps []ComponentID
+	sched      *Schedule // for its SystemEnd
 	timing     timing
 }
 
@@ -90,7 +116,7 @@ func (s *Schedule) AddStage(name string) {
 // Add registers a system in the current (last) stage.
 func (s *Schedule) Add(name string, fn SystemFunc, access ...Access) {
 	st := s.stages[len(s.stages)-1]
-	sys := &system{name: name, stage: st.name, fn: fn}
+	sys := &system{name: name, stage: st.name, fn: fn, sched: s}
 	for _, a := range access {
 		if a.write {
 			sys.writes = append(sys.writes, a.typ)
@@ -106,6 +132,9 @@ func (s *Schedule) Add(name string, fn SystemFunc, access ...Access) {
 // running beside it have returned; later systems and stages do not run, and
 // the stage's commands are not applied.
 func (s *Schedule) Run(w *World) {
+	if s.RunStart != nil {
+		s.RunStart(w)
+	}
 	for _, st := range s.stages {
 		for _, sys := range st.systems { // buffers made here, not by systems running at once
 			if sys.cmdsOf != w {
@@ -113,8 +142,8 @@ func (s *Schedule) Run(w *World) {
 			}
 			if n := len(w.reg.regs); sys.declaredAt != n { // components registered since: look again
 				sys.declaredAt = n
-				if ids := sys.writeIDs(w); ids != nil {
-					w.declareWrites(sys.cmds.owner, ids)
+				if sys.writeComps = sys.writeIDs(w); sys.writeComps != nil {
+					w.declareWrites(sys.cmds.owner, sys.writeComps)
 				}
 			}
 		}
@@ -143,6 +172,7 @@ func (s *Schedule) Run(w *World) {
 		if caught != nil {
 			panic(caught)
 		}
+
 		for _, sys := range st.systems {
 			if sys.cmds != nil && sys.cmds.Len() > 0 {
 				_ = sys.cmds.Apply() // skipped commands were for entities already gone
@@ -158,6 +188,9 @@ func (sys *system) run(w *World) {
 	sys.fn(w, sys.cmds)
 	sys.timing.record(time.Since(start))
 	w.closeWrites(from, sys.cmds.owner, false)
+	if end := sys.sched.SystemEnd; end != nil {
+		end(w, SystemRun{Name: sys.name, Writes: sys.writeComps, Since: from - 1})
+	}
 }
 
 func (a *system) conflicts(b *system) bool {

@@ -1,6 +1,9 @@
 package ecs
 
-import "reflect"
+import (
+	"reflect"
+	"unsafe"
+)
 
 // sparseStore is a sparse set seen without its type: the world uses it for
 // structural changes, the observation API for reading.
@@ -18,6 +21,7 @@ type sparseStore interface {
 	shapeCount() uint64
 	changedSinceCount(since uint32) int // how many entities were changed after since (ecsdebug)
 	ticks(e Entity) (changed, added uint32, ok bool)
+	eachChanged(since, until uint32, fn func(e Entity, raw []byte) bool) // pointer-free values only (World.EachChanged)
 }
 
 // sparseSet stores the values of a sparse component: a dense array of values
@@ -149,4 +153,21 @@ func (s *sparseSet[T]) ticks(e Entity) (changed, added uint32, ok bool) {
 		return 0, 0, false
 	}
 	return s.changed[p], s.added[p], true
+}
+
+func (s *sparseSet[T]) eachChanged(since, until uint32, fn func(e Entity, raw []byte) bool) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	for p, c := range s.changed {
+		if !newer(c, since) || until != 0 && newer(c, until) {
+			continue
+		}
+		var raw []byte
+		if size > 0 {
+			raw = unsafe.Slice((*byte)(unsafe.Pointer(&s.dense[p])), size)
+		}
+		if !fn(s.ents[p], raw) {
+			return
+		}
+	}
 }

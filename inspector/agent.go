@@ -113,7 +113,7 @@ func New(w *ecs.World, opts Options) *Agent {
 	if opts.JournalSize > 0 && w.Journal() == nil {
 		w.EnableJournal(opts.JournalSize)
 	}
-	return &Agent{
+	a := &Agent{
 		w: w, opts: opts,
 		inbox:    make(chan inbound, 4096),
 		calls:    make(chan func(), 64),
@@ -123,6 +123,25 @@ func New(w *ecs.World, opts Options) *Agent {
 		live:     map[*client]bool{},
 		failures: map[string]*tokenFailures{},
 	}
+	if s := opts.Schedule; s != nil {
+		// Value watchpoints look at each system's writes as it ends: the
+		// hit names the system that made the value, and sees it before a
+		// despawn queued on it takes the entity away.
+		prev, prevStart := s.SystemEnd, s.RunStart
+		s.SystemEnd = func(w *ecs.World, run ecs.SystemRun) {
+			if prev != nil {
+				prev(w, run)
+			}
+			a.checkSystem(run)
+		}
+		s.RunStart = func(w *ecs.World) {
+			if prevStart != nil {
+				prevStart(w)
+			}
+			a.checkBeforeRun()
+		}
+	}
+	return a
 }
 
 // Start listens on the configured address and serves clients in the
@@ -351,7 +370,7 @@ func (a *Agent) Sync() {
 	for len(a.calls) > 0 {
 		(<-a.calls)()
 	}
-	a.drain(start)
+	a.drain(time.Now()) // the requests' budget is their own: watchpoints took theirs
 	a.capture(start)
 	for _, r := range a.recorders {
 		r.capture(start)

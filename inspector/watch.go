@@ -3,6 +3,7 @@ package inspector
 import (
 	"fmt"
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -30,9 +31,15 @@ type watchpoint struct {
 	query *compiledQuery    // value: the query; spawn: the filter, or nil
 	comps []ecs.ComponentID // value: the tested components
 	comp  ecs.ComponentID   // add, remove: the component
+	// raw holds a value watchpoint's field tests by component, when each
+	// sits at a fixed place in pointer-free memory: the rows written are
+	// then tested on their bytes, without building Go values.
+	raw   map[ecs.ComponentID][]func(raw []byte) bool
 	fired map[ecs.Entity]bool
 	order []ecs.Entity                 // fired, oldest first
 	last  map[ecs.Entity]reflect.Value // for a watchpoint on one entity: its values last seen
+	// covered: the systems that write all it tests checked it this frame.
+	covered bool
 }
 
 // watchState is the agent's watchpoints and where the last check left off.
@@ -41,6 +48,14 @@ type watchState struct {
 	next  uint32
 	since uint32 // change tick of the last check
 	seq   uint64 // journal sequence number checked up to
+	pause bool   // a hit that pauses fired since the last Sync
+	// frameLast is the tick after the frame's systems' writes, which their
+	// own checks looked at (checkSystem); 0: none this frame.
+	frameLast uint32
+	// mu guards the list and the hits while systems of a parallel stage
+	// check watchpoints at once (checkSystem); the game goroutine holds it
+	// otherwise only when it changes them.
+	mu sync.Mutex
 }
 
 // setWatch compiles and adds a watchpoint; it returns its id.
@@ -71,6 +86,7 @@ func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
 				wp.comps = append(wp.comps, p.comp)
 			}
 		}
+		wp.raw = rawTests(spec.Query, schemas)
 		wp.fired = map[ecs.Entity]bool{}
 		if spec.Entity != 0 {
 			wp.last = map[ecs.Entity]reflect.Value{}
@@ -101,6 +117,29 @@ func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
 		ws.since, ws.seq = a.w.ChangeTick(), a.journalHead()
 	}
 	return wp.ID, nil
+}
+
+// rawTests compiles a query's field tests for testing on memory, or nil if
+// one of them cannot be (a path through a slice, a string).
+func rawTests(expr string, schemas []protocol.Component) map[ecs.ComponentID][]func([]byte) bool {
+	pq, err := protocol.CompileQuery(expr, schemas)
+	if err != nil {
+		return nil
+	}
+	out := map[ecs.ComponentID][]func([]byte) bool{}
+	for i := range pq.Fields {
+		ft := &pq.Fields[i]
+		if !ft.Fixed || ft.Leaf == nil || ft.Leaf.Kind == "string" {
+			return nil
+		}
+		test := ft.RawTest() // a number: read and compared in place
+		if test == nil {
+			test = ft.HoldsRaw
+		}
+		c := ecs.ComponentID(ft.Component)
+		out[c] = append(out[c], test)
+	}
+	return out
 }
 
 func containsID(ids []ecs.ComponentID, id ecs.ComponentID) bool {
@@ -153,12 +192,92 @@ func (a *Agent) journalHead() uint64 {
 	return j[len(j)-1].Seq
 }
 
-// checkWatches checks every watchpoint over the frame that just ended and
-// reports whether one that pauses fired.
+// checkSystem checks the value watchpoints whose tested components the
+// system declared it writes, over what its run wrote (Schedule.SystemEnd).
+// Systems of a parallel stage may end at once: a watchpoint is checked by
+// the systems that write all it tests, which never run at the same time,
+// and the list and the hits are guarded.
+func (a *Agent) checkSystem(run ecs.SystemRun) {
+	ws := &a.watches
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	for _, wp := range ws.list {
+		if wp.On && wp.Kind == "value" && writesAll(run.Writes, wp.comps) {
+			wp.covered = true
+			a.fire(wp, a.checkValue(wp, tickRange{since: run.Since}))
+		}
+	}
+	ws.frameLast = a.w.ChangeTick() // writes after this: another system's (checked by it) or outside the schedule
+}
+
+// checkBeforeRun checks the value watchpoints over what was written since
+// the last check and before the schedule runs: clients' edits, the game's
+// own code (Schedule.RunStart). Rows the systems write later are theirs to
+// check; rows written before were checked at the last Sync.
+func (a *Agent) checkBeforeRun() {
+	ws := &a.watches
+	if !ws.hasKind("value") {
+		return
+	}
+	since := ws.since
+	ws.since = a.w.ChangeTick()
+	for _, wp := range ws.list {
+		if wp.On && wp.Kind == "value" {
+			a.fire(wp, a.checkValue(wp, tickRange{since: since}))
+		}
+	}
+}
+
+// newer reports whether tick a is after tick b, wrap-around safe.
+func newer(a, b uint32) bool { return int32(a-b) > 0 }
+
+// writesAll reports whether a system that declared writes writes every one
+// of comps (nil writes: it declared nothing and runs alone).
+func writesAll(writes, comps []ecs.ComponentID) bool {
+	if writes == nil {
+		return true
+	}
+	for _, c := range comps {
+		if !containsID(writes, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasKind reports whether a watchpoint of kind is on.
+func (ws *watchState) hasKind(kind string) bool {
+	for _, wp := range ws.list {
+		if wp.On && wp.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// fire counts a hit and tells every client; one that pauses stops the game
+// at the end of the frame.
+func (a *Agent) fire(wp *watchpoint, hit *protocol.WatchHit) {
+	if hit == nil {
+		return
+	}
+	wp.Hits++
+	hit.Watch, hit.Expr, hit.Tick = wp.ID, wp.Expr, a.w.Frame()
+	hit.Paused = !wp.Log
+	if hit.Paused {
+		a.watches.pause = true
+	}
+	a.broadcast(hit)
+}
+
+// checkWatches checks every watchpoint over the frame that just ended (the
+// value ones over what was written since the last stage's check: the game's
+// own code, clients' edits) and reports whether one that pauses fired.
 func (a *Agent) checkWatches() (pause bool) {
 	ws := &a.watches
+	defer func() { ws.pause, ws.frameLast = false, 0 }()
 	if len(ws.list) == 0 {
-		return false
+		return ws.pause
 	}
 	since := ws.since
 	ws.since = a.w.ChangeTick()
@@ -181,55 +300,88 @@ func (a *Agent) checkWatches() (pause bool) {
 		var hit *protocol.WatchHit
 		switch wp.Kind {
 		case "value":
-			hit = a.checkValue(wp, since)
+			// What the frame's systems wrote, their own checks saw, and
+			// what came before them, checkBeforeRun: here, what came after
+			// the last; all of it if no system checked.
+			if wp.covered && ws.frameLast != 0 && newer(ws.frameLast, since) {
+				hit = a.checkValue(wp, tickRange{since: ws.frameLast})
+			} else {
+				hit = a.checkValue(wp, tickRange{since: since})
+			}
+			wp.covered = false
 		case "spawn", "despawn", "add", "remove":
 			hit = a.checkStructural(wp, entries)
 		case "system", "frame":
 			hit = a.checkTiming(wp)
 		}
-		if hit == nil {
-			continue
-		}
-		wp.Hits++
-		hit.Watch, hit.Expr, hit.Tick = wp.ID, wp.Expr, a.w.Frame()
-		hit.Paused = !wp.Log
-		pause = pause || hit.Paused
-		a.broadcast(hit)
+		a.fire(wp, hit)
 	}
-	return pause
+	return ws.pause
+}
+
+// tickRange is the writes a check looks at: ticks after since, up to until
+// (0: no bound).
+type tickRange struct{ since, until uint32 }
+
+// within reports whether e's comp was written in r.
+func (a *Agent) within(e ecs.Entity, comp ecs.ComponentID, r tickRange) bool {
+	return a.w.ChangedSince(e, comp, r.since) && (r.until == 0 || !a.w.ChangedSince(e, comp, r.until))
 }
 
 // checkValue looks for an entity, among those whose tested components
-// were written since, for which the query now holds and which has not
-// fired the watchpoint before.
-func (a *Agent) checkValue(wp *watchpoint, since uint32) *protocol.WatchHit {
+// were written in the ranges, for which the query now holds and which has
+// not fired the watchpoint before.
+func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchHit {
 	var first ecs.Entity
 	var firstComp ecs.ComponentID
 	matches := 0
+	note := func(e ecs.Entity, comp ecs.ComponentID) {
+		if first == (ecs.Entity{}) {
+			first, firstComp = e, comp
+		}
+		matches++
+	}
 	if one := ecsEntity(wp.spec.Entity); one != (ecs.Entity{}) {
 		for _, comp := range wp.comps {
-			if a.w.Alive(one) && a.w.ChangedSince(one, comp, since) && a.holds(wp.query, one) && !wp.fired[one] {
-				first, firstComp, matches = one, comp, 1
-				break
+			for _, r := range ranges {
+				if matches == 0 && a.w.Alive(one) && a.within(one, comp, r) && !wp.fired[one] && a.holds(wp.query, one) {
+					note(one, comp)
+				}
 			}
 		}
 		return a.valueHit(wp, first, firstComp, matches)
 	}
 	for _, comp := range wp.comps {
-		f := wp.query.filter
-		f.Changed, f.Since = []ecs.ComponentID{comp}, since
-		test := f.Match // the field tests: a value watchpoint has one at least
-		f.Match = func(e ecs.Entity) bool {
-			if !test(e) || wp.fired[e] {
-				return false
+		for _, r := range ranges {
+			if tests, ok := wp.raw[comp]; ok {
+				// The rows written, tested on their bytes; the whole query
+				// (its other components and tests) only where these hold.
+				if a.w.EachChanged(comp, r.since, r.until, func(e ecs.Entity, raw []byte) bool {
+					for _, test := range tests {
+						if !test(raw) {
+							return true
+						}
+					}
+					if !wp.fired[e] && a.holds(wp.query, e) {
+						note(e, comp)
+					}
+					return true
+				}) {
+					continue
+				}
 			}
-			if first == (ecs.Entity{}) {
-				first, firstComp = e, comp
+			f := wp.query.filter
+			f.Changed, f.Since = []ecs.ComponentID{comp}, r.since
+			test := f.Match // the field tests: a value watchpoint has one at least
+			f.Match = func(e ecs.Entity) bool {
+				if r.until != 0 && a.w.ChangedSince(e, comp, r.until) || !test(e) || wp.fired[e] {
+					return false
+				}
+				note(e, comp)
+				return false // counted here: Scan need not
 			}
-			return true
+			a.w.Scan(f, 0, 0)
 		}
-		_, n := a.w.Scan(f, 0, 0)
-		matches += n
 	}
 	return a.valueHit(wp, first, firstComp, matches)
 }

@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"encoding/binary"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -54,4 +56,44 @@ func FuzzParseWatch(f *testing.F) {
 			t.Fatalf("%q parsed to no kind", s)
 		}
 	})
+}
+
+// TestRawTestAgreesWithHoldsRaw: the fast test on memory says what the
+// general one says, for each numeric kind and operator.
+func TestRawTestAgreesWithHoldsRaw(t *testing.T) {
+	comp := Component{ID: 1, Short: "C", Fields: []FieldSchema{
+		{Name: "F", Kind: "float", Type: "float32", Offset: 0, Size: 4},
+		{Name: "D", Kind: "float", Type: "float64", Offset: 8, Size: 8},
+		{Name: "I", Kind: "int", Type: "int32", Offset: 16, Size: 4},
+		{Name: "U", Kind: "uint", Type: "uint64", Offset: 24, Size: 8},
+	}}
+	mem := make([]byte, 32)
+	put := func(f32 float32, f64 float64, i int32, u uint64) {
+		binary.LittleEndian.PutUint32(mem[0:], math.Float32bits(f32))
+		binary.LittleEndian.PutUint64(mem[8:], math.Float64bits(f64))
+		binary.LittleEndian.PutUint32(mem[16:], uint32(i))
+		binary.LittleEndian.PutUint64(mem[24:], u)
+	}
+	for _, op := range []string{"<", "<=", ">", ">=", "==", "!="} {
+		for _, field := range []string{"F", "D", "I", "U"} {
+			q, err := CompileQuery("C."+field+op+"3", []Component{comp})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ft := &q.Fields[0]
+			fast := ft.RawTest()
+			if fast == nil {
+				t.Fatalf("C.%s%s3 has no raw test", field, op)
+			}
+			for _, v := range []float64{-7, 2, 3, 4, 1e9} {
+				put(float32(v), v, int32(v), uint64(max(v, 0)))
+				if fast(mem) != ft.HoldsRaw(mem) {
+					t.Errorf("C.%s%s3 at %v: fast %v, general %v", field, op, v, fast(mem), ft.HoldsRaw(mem))
+				}
+			}
+			if fast(mem[:4]) && field != "F" {
+				t.Errorf("C.%s%s3 held on memory too short", field, op)
+			}
+		}
+	}
 }

@@ -36,6 +36,7 @@ type options struct {
 	hz, recordHz          float64
 	seed                  uint64
 	readOnly, bench       bool
+	bug                   string
 }
 
 func run(args []string, out io.Writer, stop <-chan os.Signal) error {
@@ -53,6 +54,7 @@ func run(args []string, out io.Writer, stop <-chan os.Signal) error {
 	fs.StringVar(&o.postMortem, "post-mortem", "ecosystem-crash.ecsrec", "if the game panics, write the world to this .ecsrec file (empty: don't)")
 	fs.IntVar(&o.frames, "frames", 0, "stop after this many frames (0: until Ctrl-C)")
 	fs.BoolVar(&o.bench, "bench", false, "with --frames: measure frame times with and without the agent")
+	fs.StringVar(&o.bug, "bug", "", "turn on a deliberate bug to hunt with the debugger: starve (the grazing system now and then writes a negative Energy)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -79,7 +81,7 @@ func newSim(o options) *ecosystem.Sim {
 func serve(o options, out io.Writer, stop <-chan os.Signal) error {
 	g, err := demo.Start(demo.Options{Entities: o.entities, Hz: o.hz, Seed: o.seed, Frames: o.frames,
 		Agent:  inspector.Options{Addr: o.listen, Token: o.token, ReadOnly: o.readOnly},
-		Record: o.record, RecordHz: o.recordHz, PostMortem: o.postMortem, Status: out})
+		Record: o.record, RecordHz: o.recordHz, PostMortem: o.postMortem, Status: out, Bug: o.bug})
 	if err != nil {
 		return err
 	}

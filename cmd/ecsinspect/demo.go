@@ -25,13 +25,14 @@ func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error 
 	headless := fs.Bool("headless", false, "no UI: print a status line each second")
 	listen := fs.String("listen", "127.0.0.1:0", "where the agent listens (port 0: a free one)")
 	postMortem := fs.String("post-mortem", "ecosystem-crash.ecsrec", "if the game panics, write the world to this .ecsrec file (empty: don't)")
+	bug := fs.String("bug", "", "turn on a deliberate bug to hunt with the debugger: starve (the grazing system now and then writes a negative Energy)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := (&demo.Options{Entities: *entities, Hz: *hz, Frames: *frames}).Check(); err != nil {
+	o := demo.Options{Entities: *entities, Hz: *hz, Seed: *seed, Frames: *frames, Agent: inspector.Options{Addr: *listen}, PostMortem: *postMortem, Bug: *bug}
+	if err := o.Check(); err != nil {
 		return usageError{err}
 	}
-	o := demo.Options{Entities: *entities, Hz: *hz, Seed: *seed, Frames: *frames, Agent: inspector.Options{Addr: *listen}, PostMortem: *postMortem}
 	if *headless {
 		o.Status = out
 	}

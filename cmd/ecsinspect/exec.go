@@ -1,12 +1,16 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 const execUsage = `Usage: ecsinspect exec ADDR [--token T] COMMAND...
@@ -21,6 +25,14 @@ message. Commands:
   despawn 42v3 [--recursive]
   parent 42v3 7v1            parent 42v3 none
   spawn 'Position={"X":1,"Y":2}' Velocity
+  watch 'Energy.Value<0'     a watchpoint: the game pauses when it fires;
+                             prints its number (see PROTOCOL.md for the forms:
+                             42v3 Energy.Value<0, despawn 42v3, add Fleeing,
+                             system hunt > 2ms, frame > 20ms)
+  watch --log EXPR           one that only tells, without pausing
+  unwatch N | watch-off N | watch-on N
+  wait [--timeout 60s]       block until a watchpoint fires; print the hit
+                             as JSON and exit 0 (1 on timeout)
 `
 
 // runExec runs one headless command against an agent.
@@ -47,6 +59,9 @@ func runExec(args []string, out io.Writer) error {
 	if len(rest) < 2 {
 		return usageError{fmt.Errorf("want an address and a command\n\n%s", execUsage)}
 	}
+	if rest[1] == "wait" {
+		return runWait(rest[0], token, rest[2:], out)
+	}
 	build, what, err := client.ParseCommand(rest[1:])
 	if err != nil {
 		return err
@@ -60,10 +75,59 @@ func runExec(args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	if r.Entity != 0 {
+	switch {
+	case r.Entity != 0:
 		fmt.Fprintln(out, r.Entity)
-	} else {
+	case r.Watch != 0:
+		fmt.Fprintln(out, r.Watch)
+	default:
 		fmt.Fprintln(out, what+": ok")
 	}
 	return nil
+}
+
+// runWait blocks until a watchpoint fires and prints the hit as JSON.
+func runWait(addr, token string, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("exec wait", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	timeout := fs.Duration("timeout", time.Minute, "give up after this long")
+	if err := fs.Parse(args); err != nil {
+		return usageError{fmt.Errorf("wait: %v\n\n%s", err, execUsage)}
+	}
+	o, err := client.Dial(addr, token)
+	if err != nil {
+		return err
+	}
+	defer o.Close()
+	hit, err := o.WaitHit(*timeout)
+	if err != nil {
+		return fmt.Errorf("wait: no watchpoint fired in %v (%v)", *timeout, err)
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(hitJSON(hit))
+}
+
+// watchHitJSON is a hit as exec wait prints it: the keys are stable.
+type watchHitJSON struct {
+	Watch     uint32          `json:"watch"`
+	Expr      string          `json:"expr"`
+	Tick      uint64          `json:"tick"`
+	Entity    string          `json:"entity,omitempty"`
+	By        string          `json:"by,omitempty"`
+	Component string          `json:"component,omitempty"`
+	Old       *protocol.Value `json:"old,omitempty"`
+	Value     *protocol.Value `json:"value,omitempty"`
+	Matches   int             `json:"matches,omitempty"`
+	Paused    bool            `json:"paused"`
+	Text      string          `json:"text"`
+}
+
+func hitJSON(h *protocol.WatchHit) watchHitJSON {
+	out := watchHitJSON{Watch: h.Watch, Expr: h.Expr, Tick: h.Tick, By: h.By, Component: h.Component,
+		Old: h.Old, Value: h.Value, Matches: h.Matches, Paused: h.Paused, Text: h.Text}
+	if h.Entity != 0 {
+		out.Entity = h.Entity.String()
+	}
+	return out
 }

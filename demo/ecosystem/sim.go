@@ -1,6 +1,7 @@
 package ecosystem
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -21,6 +22,22 @@ type Sim struct {
 	spawn *ecs.Map4[Position, Velocity, Energy, Age]
 	flee  *ecs.Map[Fleeing]
 	space spatial
+	bug   string // a deliberate bug, for trying the debugger (SetBug)
+}
+
+// Bugs are the deliberate bugs SetBug knows, with what each does.
+var Bugs = map[string]string{
+	"starve": "now and then the grazing system writes a large negative Energy to one grazer",
+}
+
+// SetBug turns on a deliberate bug by name (see Bugs), for trying the
+// debugger on a game that goes wrong: "" turns it off.
+func (s *Sim) SetBug(name string) error {
+	if _, ok := Bugs[name]; !ok && name != "" {
+		return fmt.Errorf("no bug named %q: the demo has starve", name)
+	}
+	s.bug = name
+	return nil
 }
 
 // Tuning, per second unless said.

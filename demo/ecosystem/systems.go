@@ -59,13 +59,23 @@ func (s *Sim) build(seed uint64) {
 		}
 	}, ecs.Writes[Grid]())
 
+	bugRng := rngFor(9) // the starve bug's own: the simulation's draws are the same with it on or off
 	sc.Add("grazing", func(w *ecs.World, _ *ecs.Commands) {
 		g := ecs.Resource[Grid](w)
+		victim := -1 // the starve bug: about every two seconds, one grazer
+		if s.bug == "starve" && bugRng.IntN(120) == 0 {
+			victim = bugRng.IntN(max(w.Len()/2, 1))
+		}
+		i := 0
 		for p, e := range grazers.All() {
 			c := cellOf(p.Y, g.Size, g.Cells)*g.Cells + cellOf(p.X, g.Size, g.Cells)
 			bite := min(g.Grass[c], grazeRate*dt())
 			g.Grass[c] -= bite
 			e.Value += bite * grassEnergy
+			if i == victim {
+				e.Value = -40 // the bug: no legitimate system writes below zero by more than a frame's hunger
+			}
+			i++
 		}
 	}, ecs.Reads[Position](), ecs.Reads[Herbivore](), ecs.Writes[Energy](), ecs.Writes[Grid]())
 

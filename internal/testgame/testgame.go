@@ -49,6 +49,13 @@ func Loop(t testing.TB, period time.Duration, frame func()) (onGame func(fn func
 // loopback port, a frame every 2 ms. It returns the agent's address, the
 // agent, and a function that runs code on the game goroutine.
 func Live(t testing.TB, n int, seed uint64) (string, *inspector.Agent, func(func())) {
+	_, addr, agent, on := LiveSim(t, n, seed)
+	return addr, agent, on
+}
+
+// LiveSim is Live with the simulation too, to change it (on the game's
+// goroutine, through the function returned).
+func LiveSim(t testing.TB, n int, seed uint64) (*ecosystem.Sim, string, *inspector.Agent, func(func())) {
 	sim := ecosystem.New(n, seed)
 	agent := inspector.New(sim.World, inspector.Options{Addr: "127.0.0.1:0", Game: "ecosystem", Schedule: sim.Schedule})
 	if err := agent.Start(); err != nil {
@@ -56,7 +63,7 @@ func Live(t testing.TB, n int, seed uint64) (string, *inspector.Agent, func(func
 	}
 	t.Cleanup(func() { agent.Close() }) // after the loop has stopped: cleanups run last first
 	onGame := Loop(t, 2*time.Millisecond, func() { sim.Step(); agent.Sync() })
-	return agent.Addr(), agent, onGame
+	return sim, agent.Addr(), agent, onGame
 }
 
 // Record records a live demo for a moment and returns the file.
