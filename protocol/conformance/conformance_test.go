@@ -468,6 +468,58 @@ func TestConformance(t *testing.T) {
 		}
 	})
 
+	t.Run("watchpoints", func(t *testing.T) {
+		c := editor(t)
+		e := handle(g.ents[6])
+		// "Watch (16) ... The Reply's w is the new watchpoint's id"
+		r := c.request(16, map[string]any{"x": "HP.HP<-100", "log": true})
+		wantOK(t, "Watch", r)
+		w := num(r.body["w"])
+		if w == 0 {
+			t.Fatalf("Watch: no w in %v", r.body)
+		}
+		wantOK(t, "SetField", c.request(6, map[string]any{"e": e, "p": "HP.HP", "v": -101}))
+		// "WatchHit (74) | w | x | t | e | by | c | v | pz | m"
+		var hit map[string]any
+		for deadline := time.Now().Add(10 * time.Second); hit == nil && time.Now().Before(deadline); {
+			m, err := c.tryRecv(time.Until(deadline))
+			if err != nil {
+				break
+			}
+			if m.typ == 74 {
+				hit = m.body
+			}
+		}
+		if hit == nil || num(hit["w"]) != w || uint64(num(hit["e"])) != e || hit["c"] != "HP" || !strings.HasPrefix(str(hit["by"]), "client ") ||
+			hit["pz"] == true || str(hit["m"]) == "" || str(hit["x"]) != "HP.HP<-100" {
+			t.Fatalf("WatchHit = %v", hit)
+		}
+		// "wp | ... always present in a full summary"
+		wantOK(t, "Subscribe summary", c.request(2, map[string]any{"w": "summary", "hz": 30}))
+		for deadline := time.Now().Add(5 * time.Second); ; {
+			m, err := c.tryRecv(time.Until(deadline))
+			if err != nil {
+				t.Fatal("no summary")
+			}
+			if m.typ == typeSummary && m.body["full"] == true {
+				wp := list(m.body["wp"])
+				if len(wp) != 1 || num(wp[0].(map[string]any)["n"]) < 1 || wp[0].(map[string]any)["k"] != "value" {
+					t.Errorf("the summary's wp = %v", m.body["wp"])
+				}
+				break
+			}
+		}
+		wantOK(t, "EnableWatch", c.request(18, map[string]any{"w": w, "on": false}))
+		wantOK(t, "Unwatch", c.request(17, map[string]any{"w": w}))
+		wantCode(t, "Unwatch, EnableWatch | not-found | no such watchpoint", c.request(17, map[string]any{"w": w}), "not-found")
+		wantCode(t, "Watch | bad-value | the expression is none of the forms", c.request(16, map[string]any{"x": "despawn nobody"}), "bad-value")
+		wantCode(t, "Watch | bad-query | a value watchpoint's query does not compile", c.request(16, map[string]any{"x": "Nope.X<1"}), "bad-query")
+		ro := dialRaw(t, addr)
+		ro.hello(map[string]any{"c": "conformance", "caps": []string{"read"}})
+		wantCode(t, "Watch | read-only | it would pause the game (set log instead)", ro.request(16, map[string]any{"x": "HP.HP<0"}), "read-only")
+		wantOK(t, "a log-only Watch on a read-only session", ro.request(16, map[string]any{"x": "HP.HP<0", "log": true}))
+	})
+
 	t.Run("world stream", func(t *testing.T) {
 		c := editor(t)
 		wantOK(t, "Subscribe world", c.request(2, map[string]any{"w": "world", "hz": 30}))
