@@ -117,4 +117,22 @@ wait_for "REVIEW";                             step "opened the recording"
 keys g; wait_for "frame 1/";                   step "went to the first frame"
 keys 3; wait_for "matches";                    step "entities at that tick"
 keys q
+
+# The debugger: a demo with a bug, found with a watchpoint that stops the
+# game at the write and names the system that made it.
+bugport=$((port + 1))
+"$bin" demo --headless --entities 3000 --bug starve --listen "127.0.0.1:$bugport" > "$work/bug.log" 2>&1 &
+bug_pid=$!
+for _ in $(seq 100); do grep -q "agent on" "$work/bug.log" 2>/dev/null && break; sleep 0.1; done
+tmux -L "$sock" kill-server 2>/dev/null || true
+tmux -L "$sock" new-session -d -x 160 -y 48 "$bin attach 127.0.0.1:$bugport"
+wait_for "Generations"
+keys w; tmux -L "$sock" send-keys -l 'Energy.Value<-1'; keys Enter
+wait_for "watch Energy.Value<-1: ok";          step "set a watchpoint from the UI"
+wait_for "written by grazing";                 step "it fired, naming the system that wrote the value"
+wait_for "PAUSED"; wait_for "⚑ watch 1";       step "the game paused on it"
+keys 8; wait_for "value   pauses"; wait_for "Value:-40"; step "the watch view lists it and its hit"
+keys j Enter; wait_for "Entity ";              step "opened the entity of the hit"
+keys q
+kill "$bug_pid" 2>/dev/null || true; wait "$bug_pid" 2>/dev/null || true
 echo "e2e: all steps passed"

@@ -49,6 +49,7 @@ func (m *model) tabs() string {
 	formats := []func(i int, n string) string{
 		func(i int, n string) string { return fmt.Sprintf(" %d %s ", i+1, n) },
 		func(i int, n string) string { return fmt.Sprintf(" %d %s", i+1, n) },
+		func(i int, n string) string { return fmt.Sprintf(" %d %s", i+1, shortTitle(n)) },
 		func(i int, n string) string { return fmt.Sprintf(" %d %.4s", i+1, n) },
 	}
 	var parts []string
@@ -75,6 +76,18 @@ func (m *model) tabs() string {
 		}
 	}
 	return fit(strings.Join(parts, ""), m.width)
+}
+
+// shortTitle is a tab's name on a terminal too narrow for every name
+// whole: the two longest shortened.
+func shortTitle(n string) string {
+	switch n {
+	case "Overview":
+		return "World"
+	case "Archetypes":
+		return "Arch"
+	}
+	return n
 }
 
 // bottomLine is the top modal's line (a prompt, a question), a flash,
@@ -162,6 +175,9 @@ func (m *model) statusBar() string {
 		if r := m.rate.perSecond(); r > 0 {
 			parts = append(parts, fmt.Sprintf("%.1f ticks/s", r))
 		}
+	}
+	if h := m.lastHit; h != nil && h.Paused && m.summary != nil && m.summary.Paused {
+		parts = append(parts, fmt.Sprintf("⚑ watch %d at tick %d", h.Watch, h.Tick))
 	}
 	if m.rec != nil {
 		frames, _, _ := m.rec.Progress()

@@ -24,7 +24,7 @@ func TestUINeverBreaksAtAnySize(t *testing.T) {
 		keys []string
 	}{
 		{"overview", []string{"1"}}, {"archetypes", []string{"2"}}, {"entities", []string{"3"}}, {"systems", []string{"4"}},
-		{"events", []string{"5"}}, {"journal", []string{"6"}}, {"resources", []string{"7"}},
+		{"events", []string{"5"}}, {"journal", []string{"6"}}, {"resources", []string{"7"}}, {"watch", []string{"8"}},
 		{"detail", []string{"3", "enter"}}, {"help", []string{"?"}}, {"filter", []string{"3", "/", "E", "n"}},
 		{"palette", []string{":", "s", "e", "t"}}, {"spawn form", []string{"n"}}, {"spawn form fields", []string{"n", "enter"}}, {"add form", []string{"3", "enter", "a"}},
 		{"add form fields", []string{"3", "enter", "a", "enter"}}, {"hierarchy", []string{"3", "enter", "T"}}, {"question", []string{"3", "enter", "D"}},

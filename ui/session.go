@@ -52,6 +52,7 @@ type (
 		r    *protocol.Reply
 		what string
 	}
+	watchHitMsg struct{ h *protocol.WatchHit }
 )
 
 // session keeps one connection to an agent: it connects (and reconnects
@@ -200,6 +201,8 @@ func (s *session) read(c *protocol.Conn) {
 			s.send(eventsMsg{m})
 		case *protocol.Journal:
 			s.send(journalMsg{j: m})
+		case *protocol.WatchHit:
+			s.send(watchHitMsg{m})
 		case *protocol.Reply:
 			s.mu.Lock()
 			what, asked := s.pending[m.ID]

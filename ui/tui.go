@@ -21,6 +21,7 @@ const (
 	viewEvents
 	viewJournal
 	viewResources
+	viewWatches
 	viewCount
 )
 
@@ -44,6 +45,7 @@ type model struct {
 	flashErr  bool
 	flashAt   time.Time
 	rate      tickRate // the game's real tick rate, from the summaries
+	lastHit   *protocol.WatchHit
 
 	rec   *client.Recorder // r: the recording running, or nil
 	token string           // the agent's token, for the recorder's own connection
@@ -64,6 +66,7 @@ func newModel(src source, addr string) *model {
 		viewEvents:     &eventsPane{common: c},
 		viewJournal:    m.journalPane,
 		viewResources:  &resourcesPane{common: c},
+		viewWatches:    &watchesPane{common: c},
 	}
 	return m
 }
@@ -171,6 +174,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case replyMsg:
 		m.reply(msg)
+	case watchHitMsg:
+		m.lastHit = msg.h
+		m.flash("⚑ "+msg.h.Text+hitNote(msg.h), true)
 	}
 	// Data for the panes and modals: each takes what is its own.
 	var cmds []tea.Cmd
@@ -301,6 +307,11 @@ func (m *model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.toggleRecording()
 	case key.Matches(msg, k.Spawn) && !m.detail.shown:
 		return openForm(m.common, true, 0, nil)
+	case key.Matches(msg, k.Watch) && m.play == nil:
+		if m.detail.shown && m.detail.detail != nil { // on this entity
+			return watchPrompt(m.common, m.detail.detail.Entity.String()+" ")
+		}
+		return watchPrompt(m.common, "")
 	}
 	return m.focused().Update(msg)
 }
@@ -335,4 +346,12 @@ func (m *model) View() string {
 		lines = append(lines, line)
 	}
 	return screen(m.tabs(), lines, m.bottomLine(), m.statusBar(), m.width, m.height)
+}
+
+// hitNote says where a watchpoint's hit is to be seen.
+func hitNote(h *protocol.WatchHit) string {
+	if h.Paused {
+		return " — the game is paused (space resumes; 8 lists the hits)"
+	}
+	return " (8 lists the hits)"
 }

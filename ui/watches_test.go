@@ -1,0 +1,44 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+func TestWatchesPane(t *testing.T) {
+	c, src, nav := fixture()
+	p := sized(&watchesPane{common: c}, 120, 20)
+	mustContain(t, p.View(), "none set: w sets one")
+	c.summary.Watches = []protocol.Watchpoint{{ID: 1, Expr: "Energy.Value<0", Kind: "value", On: true, Hits: 1},
+		{ID: 2, Expr: "frame > 20ms", Kind: "frame", Log: true, On: false}}
+	v := protocol.FloatValue(-40)
+	e := protocol.MakeEntityID(433, 1)
+	p.Update(watchHitMsg{&protocol.WatchHit{Watch: 1, Tick: 477, Entity: e, By: "grazing", Value: &v, Paused: true,
+		Text: "Energy.Value<0: Energy of 433v1, written by grazing"}})
+	mustContain(t, p.View(), "value   pauses", "frame   off", "tick 477", "written by grazing", "= -40")
+	pressPane(p, "enter") // the first watchpoint: turned off
+	if en, ok := src.reqs[len(src.reqs)-1].(*protocol.EnableWatch); !ok || en.Watch != 1 || en.On {
+		t.Fatalf("enter on watchpoint 1 sent %+v", src.reqs)
+	}
+	pressPane(p, "j", "x") // the second: removed
+	if un, ok := src.reqs[len(src.reqs)-1].(*protocol.Unwatch); !ok || un.Watch != 2 {
+		t.Fatalf("x on watchpoint 2 sent %+v", src.reqs)
+	}
+	pressPane(p, "j", "enter") // the hit: its entity
+	if len(nav.opened) != 1 || nav.opened[0] != e {
+		t.Fatalf("enter on the hit opened %v", nav.opened)
+	}
+	// w: a prompt that checks the form as typed and sends a Watch.
+	watchPrompt(c, "")
+	pr := nav.pushed[len(nav.pushed)-1].(*prompt)
+	pr.input.SetValue("despawn nobody")
+	if pr.Update(keyMsg("enter")); pr.err == "" {
+		t.Fatal("a bad watchpoint was taken")
+	}
+	pr.input.SetValue("--log Energy.Value<-1")
+	pr.Update(keyMsg("enter"))
+	if w, ok := src.reqs[len(src.reqs)-1].(*protocol.Watch); !ok || w.Expr != "Energy.Value<-1" || !w.Log {
+		t.Fatalf("the prompt sent %+v", src.reqs[len(src.reqs)-1])
+	}
+}
