@@ -195,6 +195,7 @@ func TestGoldenScreens(t *testing.T) {
 		{"5-events", []string{"5"}, []string{"Target:1v1 Damage:3"}},
 		{"6-journal", []string{"6"}, []string{"despawn"}},
 		{"7-resources", []string{"7"}, []string{"Gravity"}},
+		{"8-watch", []string{"8"}, []string{"none set: w sets one"}},
 		{"entity-detail", []string{"3", "enter"}, []string{"children (2): 1v1 2v1", "HP = 10"}},
 		{"add-form", []string{"a"}, []string{"Add a component to 0v1", "Inventory"}},
 		{"add-form-fields", []string{"I", "n", "v", "enter"}, []string{"Slots"}},
