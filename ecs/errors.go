@@ -39,7 +39,16 @@ func (e *ComponentError) Error() string {
 // Unwrap makes errors.Is(err, ErrNoComponent) true.
 func (e *ComponentError) Unwrap() error { return ErrNoComponent }
 
+// entityError is the error of an operation given a handle that names no
+// live entity: the use is noted for the stale-handle audit (audit.go).
 func (w *World) entityError(e Entity) error {
+	w.noteStale(e)
+	return w.deadError(e)
+}
+
+// deadError says why e names no live entity, noting nothing: for checks
+// (World.CheckAlive), which are not uses.
+func (w *World) deadError(e Entity) error {
 	var reason string
 	switch {
 	case e.IsZero():

@@ -81,6 +81,7 @@ func (m *Map[T]) getSlow(e Entity) *T {
 	if m.sparse != nil {
 		p, ok := m.sparse.pos(e)
 		if !ok {
+			m.w.noteIfDead(e)
 			return nil
 		}
 		m.sparse.changed[p] = m.w.writeTick()
@@ -88,6 +89,7 @@ func (m *Map[T]) getSlow(e Entity) *T {
 	}
 	col, row := m.locate(e)
 	if col == nil {
+		m.w.noteIfDead(e)
 		return nil
 	}
 	col.t.markWrite(row, m.w.writeTick())
@@ -111,10 +113,15 @@ func (m *Map[T]) Read(e Entity) *T {
 
 func (m *Map[T]) readSlow(e Entity) *T {
 	if m.sparse != nil {
-		return m.sparse.get(e)
+		v := m.sparse.get(e)
+		if v == nil {
+			m.w.noteIfDead(e)
+		}
+		return v
 	}
 	col, row := m.locate(e)
 	if col == nil {
+		m.w.noteIfDead(e)
 		return nil
 	}
 	return &col.data[row]
@@ -135,7 +142,7 @@ func (m *Map[T]) Set(e Entity, v T) error {
 	p := m.Get(e)
 	if p == nil {
 		if !m.w.Alive(e) {
-			return m.w.entityError(e)
+			return m.w.deadError(e) // Get noted the use
 		}
 		return &ComponentError{Entity: e, Component: m.w.reg.regs[m.id].info.Short}
 	}

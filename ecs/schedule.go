@@ -184,7 +184,9 @@ func (s *Schedule) Run(w *World) {
 // run runs the system once, its writes attributed to it (writers.go).
 func (sys *system) run(w *World) {
 	from := w.openWrites()
+	w.runStarted(sys.cmds.owner)
 	start := time.Now()
+	defer w.runEnded(sys.cmds.owner) // a panicking system is not running any more
 	sys.fn(w, sys.cmds)
 	sys.timing.record(time.Since(start))
 	w.closeWrites(from, sys.cmds.owner, false)

@@ -46,6 +46,7 @@ type World struct {
 	actor          uint16              // who makes structural changes now: an index into actors
 	actors         []string            // names for the journal: "external", "commands", systems
 	writers        writerLog           // who wrote what: the ticks of each run (writers.go)
+	stale          staleAudit          // uses of dead handles (audit.go)
 	actorsMu       sync.Mutex
 }
 
@@ -115,7 +116,7 @@ func (w *World) CheckAlive(e Entity) error {
 	if _, ok := w.record(e); ok {
 		return nil
 	}
-	return w.entityError(e)
+	return w.deadError(e)
 }
 
 // Alive reports whether e names a live entity of w.

@@ -38,11 +38,33 @@ type writerLog struct {
 	next   int                      // where the next run goes
 	n      int                      // runs kept, up to writerRing
 	writes map[uint16][]ComponentID // what each system declared it writes
+	active map[uint16]int           // the systems running now (audit.go)
 }
 
 // openWrites starts a run: it returns the first tick the run's writes can
 // carry (the world's tick is advanced past every write made before).
 func (w *World) openWrites() uint32 { return w.changeTick.Add(1) + 1 }
+
+// runStarted and runEnded keep the set of systems running, for the
+// stale-handle audit (a system's own goroutine is not otherwise known).
+func (w *World) runStarted(actor uint16) {
+	l := &w.writers
+	l.mu.Lock()
+	if l.active == nil {
+		l.active = map[uint16]int{}
+	}
+	l.active[actor]++
+	l.mu.Unlock()
+}
+
+func (w *World) runEnded(actor uint16) {
+	l := &w.writers
+	l.mu.Lock()
+	if l.active[actor]--; l.active[actor] <= 0 {
+		delete(l.active, actor)
+	}
+	l.mu.Unlock()
+}
 
 // closeWrites notes a run that began at from (openWrites) for actor.
 func (w *World) closeWrites(from uint32, actor uint16, commands bool) {

@@ -113,6 +113,7 @@ func New(w *ecs.World, opts Options) *Agent {
 	if opts.JournalSize > 0 && w.Journal() == nil {
 		w.EnableJournal(opts.JournalSize)
 	}
+	w.EnableStaleAudit(true) // the summary reports who uses dead handles
 	a := &Agent{
 		w: w, opts: opts,
 		inbox:    make(chan inbound, 4096),

@@ -206,6 +206,7 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 	}
 	s.Recycled = a.recycled
 	s.Watches = a.watchList()
+	s.Stale = staleAudit(w.StaleUses())
 	rec, _ := a.tel.recording.Load().(string)
 	s.Agent = protocol.Telemetry{
 		Clients: int(a.tel.clients.Load()), BytesSent: a.tel.bytesSent.Load(), FramesSent: a.tel.framesSent.Load(),
@@ -258,7 +259,7 @@ func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 	d := &protocol.Detail{Sub: id, Tick: a.w.Frame(), Entity: wireEntity(e)}
 	arch, row, ok := a.w.Location(e)
 	if !ok {
-		d.Reason = strings.TrimPrefix(deadReason(a.w, e), "ecs: ")
+		d.Reason = strings.TrimPrefix(deadReason(a.w, e), "ecs: ") + a.despawnNote(e)
 		return d
 	}
 	d.Alive, d.Archetype, d.Row = true, arch, row
@@ -279,12 +280,39 @@ func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 	return d
 }
 
+// staleAudit is the kernel's stale-handle audit on the wire: the top 8
+// users and the newest 8 uses; nil before the first use.
+func staleAudit(r ecs.StaleReport) *protocol.StaleAudit {
+	if r.Total == 0 {
+		return nil
+	}
+	out := &protocol.StaleAudit{Total: r.Total}
+	for _, c := range r.By[:min(len(r.By), 8)] {
+		out.By = append(out.By, protocol.StaleCount{By: c.By, Count: c.Count})
+	}
+	for _, u := range r.Recent[max(len(r.Recent)-8, 0):] {
+		out.Recent = append(out.Recent, protocol.StaleUse{Entity: wireEntity(u.Handle), Generation: u.Generation, By: u.By, Tick: u.Frame})
+	}
+	return out
+}
+
 // provenance is the kernel's provenance on the wire, nil when unknown.
 func provenance(p ecs.Provenance) *protocol.Provenance {
 	if !p.Known {
 		return nil
 	}
 	return &protocol.Provenance{Tick: p.Frame, By: p.By}
+}
+
+// despawnNote says who despawned the entity e named, and when, if the
+// journal still holds it: "; despawned at tick 812 by hunting (commands)".
+func (a *Agent) despawnNote(e ecs.Entity) string {
+	for _, j := range slices.Backward(a.w.Journal()) {
+		if j.Entity == e && j.Op == ecs.OpDespawn {
+			return fmt.Sprintf("; despawned at tick %d by %s", j.Frame, j.System)
+		}
+	}
+	return ""
 }
 
 // deadReason says why e is not alive, in the kernel's words.

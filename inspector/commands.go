@@ -63,7 +63,7 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 		a.answerPage(c, id, q, m.Offset, limit)
 	case *protocol.GetEntity:
 		if err := a.w.CheckAlive(ecsEntity(m.Entity)); err != nil {
-			fail(protocol.ErrStale, trimPkg(err))
+			fail(protocol.ErrStale, trimPkg(err)+a.despawnNote(ecsEntity(m.Entity)))
 			return
 		}
 		c.answer(a.detail(id, ecsEntity(m.Entity)))

@@ -40,6 +40,9 @@ type watchpoint struct {
 	last  map[ecs.Entity]reflect.Value // for a watchpoint on one entity: its values last seen
 	// covered: the systems that write all it tests checked it this frame.
 	covered bool
+	// staleSeen is how many stale uses the audit had counted at the last
+	// check of a stale watchpoint.
+	staleSeen uint64
 }
 
 // watchState is the agent's watchpoints and where the last check left off.
@@ -105,6 +108,8 @@ func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
 			return 0, refuse(protocol.ErrBadValue, "no component named %s", spec.Component)
 		}
 		wp.comp = info.ID
+	case "stale":
+		wp.staleSeen = a.w.StaleUses().Total // uses from now on
 	case "system":
 		if !a.hasSystem(spec.System) {
 			return 0, refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
@@ -313,6 +318,8 @@ func (a *Agent) checkWatches() (pause bool) {
 			hit = a.checkStructural(wp, entries)
 		case "system", "frame":
 			hit = a.checkTiming(wp)
+		case "stale":
+			hit = a.checkStale(wp)
 		}
 		a.fire(wp, hit)
 	}
@@ -509,4 +516,22 @@ func (a *Agent) broadcast(m protocol.Message) {
 	for c := range a.live {
 		c.enqueue(outMsg{msg: m, size: estimateSize(m)})
 	}
+}
+
+// checkStale fires on uses of dead handles since the last check, naming
+// the newest: the handle, the slot's generation now, who used it.
+func (a *Agent) checkStale(wp *watchpoint) *protocol.WatchHit {
+	r := a.w.StaleUses()
+	if r.Total == wp.staleSeen || len(r.Recent) == 0 {
+		return nil
+	}
+	n := r.Total - wp.staleSeen
+	wp.staleSeen = r.Total
+	u := r.Recent[len(r.Recent)-1]
+	hit := &protocol.WatchHit{Entity: wireEntity(u.Handle), By: u.By, Matches: int(n),
+		Text: fmt.Sprintf("stale: %v used by %s (the slot is at generation %d now)", u.Handle, u.By, u.Generation)}
+	if n > 1 {
+		hit.Text += fmt.Sprintf("; %d uses this frame", n)
+	}
+	return hit
 }

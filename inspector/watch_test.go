@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -149,5 +150,38 @@ func TestWatchpointsOnAReadOnlyAgent(t *testing.T) {
 	c.reply(&protocol.EnableWatch{Watch: r.Watch, On: false})
 	if r := c.reply(&protocol.EnableWatch{Watch: r.Watch, On: true}); !r.OK {
 		t.Fatalf("enabling a log-only watchpoint: %+v", r)
+	}
+}
+
+// TestStaleHandles: the summary reports who uses dead handles, a stale
+// watchpoint fires on the first use, and the detail of a dead handle says
+// who despawned the entity it named.
+func TestStaleHandles(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "stale"})
+	victim := g.ents[12]
+	c.reply(&protocol.Watch{Expr: "stale", Log: true})
+	if r := c.reply(&protocol.Despawn{Entity: wire(victim)}); !r.OK {
+		t.Fatal(r)
+	}
+	// The game's own code keeps using the handle it held.
+	hp := ecs.NewMap[Health](g.w)
+	g.on(func() { _ = hp.Get(victim) })
+	hit := c.awaitHit()
+	if hit.Entity != wire(victim) || hit.By != "outside the schedule" || !strings.Contains(hit.Text, "stale") {
+		t.Fatalf("stale hit: %+v", hit)
+	}
+	s := c.summaryWhere(func(s *protocol.Summary) bool { return s.Stale != nil && s.Stale.Total >= 1 })
+	if s.Stale.By[0].By != "outside the schedule" || s.Stale.Recent[len(s.Stale.Recent)-1].Entity != wire(victim) {
+		t.Fatalf("the summary's audit: %+v", s.Stale)
+	}
+	// GetEntity of the handle is a check, not a use; it says who despawned it.
+	m := c.request(&protocol.GetEntity{Entity: wire(victim)})
+	r := c.await(func(x protocol.Message) bool { rr, ok := x.(*protocol.Reply); return ok && rr.ID == m }).(*protocol.Reply)
+	if !strings.Contains(r.Message, "despawned at tick") || !strings.Contains(r.Message, "client ") {
+		t.Fatalf("GetEntity of the despawned handle: %+v", r)
+	}
+	if total := g.w.StaleUses().Total; total != s.Stale.Total {
+		t.Fatalf("GetEntity counted as a use: %d, then %d", s.Stale.Total, total)
 	}
 }

@@ -173,6 +173,9 @@ func DiffSummary(prev, next *Summary) *Summary {
 	if reflect.DeepEqual(prev.Systems, next.Systems) {
 		d.Systems = nil
 	}
+	if reflect.DeepEqual(prev.Stale, next.Stale) {
+		d.Stale = nil
+	}
 	if slices.Equal(prev.Watches, next.Watches) {
 		d.Watches = nil
 	} else if d.Watches == nil {
@@ -246,6 +249,9 @@ func ApplySummary(base, delta *Summary) (*Summary, error) {
 	}
 	if delta.Watches == nil {
 		out.Watches = base.Watches
+	}
+	if delta.Stale == nil {
+		out.Stale = base.Stale
 	}
 	return &out, nil
 }

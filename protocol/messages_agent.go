@@ -144,6 +144,30 @@ type Summary struct {
 	// always present in a full summary; in a delta, nil means unchanged
 	// and an array (empty too) is the new list.
 	Watches []Watchpoint `msgpack:"wp"`
+	// Stale is the stale-handle audit: uses of handles that name no live
+	// entity, by whom (absent until the first).
+	Stale *StaleAudit `msgpack:"sa,omitempty"`
+}
+
+// StaleAudit counts uses of dead handles (see ecs.World.StaleUses).
+type StaleAudit struct {
+	Total  uint64       `msgpack:"n"`
+	By     []StaleCount `msgpack:"by,omitempty"`  // the most uses first, at most 8
+	Recent []StaleUse   `msgpack:"rec,omitempty"` // the newest 8, oldest first
+}
+
+// StaleCount is who used dead handles, and how often.
+type StaleCount struct {
+	By    string `msgpack:"by"`
+	Count uint64 `msgpack:"n"`
+}
+
+// StaleUse is one use of a dead handle.
+type StaleUse struct {
+	Entity     EntityID `msgpack:"e"`
+	Generation uint32   `msgpack:"g"` // the slot's generation then; 0: never issued
+	By         string   `msgpack:"by"`
+	Tick       uint64   `msgpack:"t"`
 }
 
 // Row is one entity of a page: its handle and the values of the page's

@@ -77,7 +77,7 @@ func (m *EnableWatch) RequestID() uint32 { return m.ID }
 
 // WatchSpec is a parsed watchpoint expression.
 type WatchSpec struct {
-	Kind string // value, spawn, despawn, add, remove, system, frame
+	Kind string // value, spawn, despawn, add, remove, system, frame, stale
 	// Query is a value watchpoint's query (the query language), or the
 	// filter a spawn must match ("" for any).
 	Query string
@@ -101,6 +101,7 @@ type WatchSpec struct {
 //	remove COMP [from E]             a component removed (from E)
 //	system NAME > 2ms                a system's run took longer
 //	frame > 20ms                     a frame took longer
+//	stale                            a handle that names no live entity is used
 //
 // A value watchpoint fires for an entity when a write makes its query
 // hold: only entities whose tested components were written during the
@@ -119,6 +120,11 @@ func ParseWatch(expr string) (WatchSpec, error) {
 		return e, nil
 	}
 	switch words[0] {
+	case "stale":
+		if len(words) > 1 {
+			return WatchSpec{}, fmt.Errorf("stale takes nothing: it fires on the first use of a dead handle")
+		}
+		return WatchSpec{Kind: "stale"}, nil
 	case "spawn":
 		return WatchSpec{Kind: "spawn", Query: strings.Join(words[1:], " ")}, nil
 	case "despawn":

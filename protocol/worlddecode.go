@@ -140,6 +140,8 @@ func (r *reader) summary(s *Summary) {
 			r.generic(&s.Recycled)
 		case "wp":
 			r.generic(&s.Watches)
+		case "sa":
+			r.generic(&s.Stale)
 		case "ag":
 			r.generic(&s.Agent)
 		default:

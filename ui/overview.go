@@ -46,6 +46,18 @@ func (p *overviewPane) View() []string {
 		}
 		lines = append(lines, "  most recycled: "+strings.Join(parts, ", "))
 	}
+	if st := s.Stale; st != nil {
+		lines = append(lines, "", p.styles.Header.Render("Stale handles"))
+		var by []string
+		for _, c := range st.By {
+			by = append(by, fmt.Sprintf("%s %d", c.By, c.Count))
+		}
+		lines = append(lines, fmt.Sprintf("  %d uses of handles to dead entities, by: %s", st.Total, strings.Join(by, ", ")))
+		if n := len(st.Recent); n > 0 {
+			u := st.Recent[n-1]
+			lines = append(lines, fmt.Sprintf("  last: %s at tick %d by %s (slot now generation %d; o %s shows who despawned it)", u.Entity, u.Tick, u.By, u.Generation, u.Entity))
+		}
+	}
 	a := s.Agent
 	lines = append(lines, "",
 		p.styles.Header.Render("Agent"),

@@ -1,0 +1,125 @@
+package ecs
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// The stale-handle audit: every use of a handle that names no live entity
+// (Map.Get, Read, Set, Add, Remove, Despawn, relations, SetField, a
+// command that is skipped for it) is counted by who made it, with the
+// newest uses kept. A game that keeps handles to dead entities (a target,
+// a parent, a pack leader) finds out which system does. Checks (Alive,
+// Has, CheckAlive) are not uses. Off until EnableStaleAudit; the agent
+// turns it on.
+
+// staleSamples is how many recent uses the audit keeps.
+const staleSamples = 64
+
+// StaleUse is one use of a dead handle.
+type StaleUse struct {
+	Handle Entity
+	// Generation is the slot's generation at the time (0: the slot was
+	// never issued), so a handle can be told from the entity now there.
+	Generation uint32
+	By         string // the system (or systems running at once), command buffer, or ActAs actor; "outside the schedule"
+	Frame      uint64
+}
+
+// StaleReport is the audit's state: how many uses, by whom, the newest.
+type StaleReport struct {
+	Total  uint64
+	By     []StaleCount // most uses first
+	Recent []StaleUse   // oldest first
+}
+
+// StaleCount is one user's count of stale uses.
+type StaleCount struct {
+	By    string
+	Count uint64
+}
+
+type staleAudit struct {
+	on     atomic.Bool
+	mu     sync.Mutex
+	total  uint64
+	by     map[string]uint64
+	recent [staleSamples]StaleUse
+	next   int
+	n      int
+}
+
+// EnableStaleAudit turns the stale-handle audit on or off.
+func (w *World) EnableStaleAudit(on bool) { w.stale.on.Store(on) }
+
+// StaleUses reports the audit: the uses of dead handles since it was
+// turned on, by whom, and the newest ones.
+func (w *World) StaleUses() StaleReport {
+	a := &w.stale
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r := StaleReport{Total: a.total}
+	for by, n := range a.by {
+		r.By = append(r.By, StaleCount{By: by, Count: n})
+	}
+	sort.Slice(r.By, func(i, j int) bool {
+		return r.By[i].Count > r.By[j].Count || r.By[i].Count == r.By[j].Count && r.By[i].By < r.By[j].By
+	})
+	for k := a.n; k > 0; k-- {
+		r.Recent = append(r.Recent, a.recent[(a.next-k+staleSamples)%staleSamples])
+	}
+	return r
+}
+
+// noteIfDead notes a use of e if e names no live entity (a lookup that
+// found nothing may have found an entity without the component).
+func (w *World) noteIfDead(e Entity) {
+	if w.stale.on.Load() && !w.Alive(e) {
+		w.noteStale(e)
+	}
+}
+
+// noteStale notes a use of the dead handle e.
+func (w *World) noteStale(e Entity) {
+	a := &w.stale
+	if !a.on.Load() {
+		return
+	}
+	use := StaleUse{Handle: e, By: w.staleUser(), Frame: w.frame}
+	if int(e.index) < len(w.records) {
+		use.Generation = w.records[e.index].gen
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.by == nil {
+		a.by = map[string]uint64{}
+	}
+	a.total++
+	a.by[use.By]++
+	a.recent[a.next] = use
+	a.next = (a.next + 1) % staleSamples
+	a.n = min(a.n+1, staleSamples)
+}
+
+// staleUser names who is using a handle now: the actor of a command
+// buffer or ActAs, else the systems running (several, in a parallel
+// stage: any of them), else the game's own code.
+func (w *World) staleUser() string {
+	if w.actor != 0 {
+		return w.actorName(w.actor)
+	}
+	l := &w.writers
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.active) == 0 {
+		return "outside the schedule"
+	}
+	var names []string
+	for actor := range l.active {
+		names = append(names, w.actorName(actor))
+	}
+	sort.Strings(names)
+	return strings.Join(names, " or ")
+}

@@ -1,0 +1,112 @@
+package ecs
+
+import "testing"
+
+// TestStaleAudit: uses of dead handles are counted by who made them, with
+// the newest kept; checks are not uses; off, nothing is counted.
+func TestStaleAudit(t *testing.T) {
+	type Target struct{ Who Entity }
+	type HP struct{ V int }
+	w := NewWorld()
+	hp := NewMap[HP](w)
+	alive := w.Spawn()
+	must(t, hp.Add(alive, HP{V: 1}))
+	dead := w.Spawn()
+	must(t, hp.Add(dead, HP{V: 2}))
+	must(t, w.Despawn(dead))
+	reborn := w.Spawn() // the dead handle's slot, a generation on
+	must(t, hp.Add(reborn, HP{V: 3}))
+	s := NewSchedule()
+	s.Parallel = false
+	s.Add("hunt", func(w *World, _ *Commands) {
+		for range 3 {
+			if hp.Get(dead) != nil {
+				t.Error("Get of a dead handle found a value")
+			}
+		}
+	}, Writes[HP]())
+	s.Add("look", func(w *World, _ *Commands) {
+		_ = hp.Read(dead)
+		_ = w.Alive(dead) // a check, not a use
+		_ = hp.Has(dead)
+	}, Reads[HP]())
+	s.Add("cleanup", func(w *World, cmds *Commands) { cmds.Despawn(dead) }, Reads[HP]())
+	s.Run(w) // the audit is off: nothing counted
+	if r := w.StaleUses(); r.Total != 0 {
+		t.Fatalf("the audit counted while off: %+v", r)
+	}
+	w.EnableStaleAudit(true)
+	s.Run(w)
+	w.ActAs("client 1 (ui)", func() {
+		if err := hp.Set(dead, HP{}); err == nil {
+			t.Error("Set of a dead handle succeeded")
+		}
+	})
+	_ = hp.Get(dead) // the game's own code
+	if err := w.CheckAlive(dead); err == nil {
+		t.Fatal("CheckAlive of a dead handle")
+	}
+	r := w.StaleUses()
+	want := map[string]uint64{"hunt": 3, "look": 1, "cleanup": 1, "client 1 (ui)": 1, "outside the schedule": 1}
+	got := map[string]uint64{}
+	for _, c := range r.By {
+		got[c.By] = c.Count
+	}
+	if r.Total != 7 || len(got) != len(want) {
+		t.Fatalf("report %+v, want %v", r, want)
+	}
+	for by, n := range want {
+		if got[by] != n {
+			t.Errorf("%s: %d uses, want %d", by, got[by], n)
+		}
+	}
+	if r.By[0].By != "hunt" {
+		t.Errorf("the top offender is %q, want hunt", r.By[0].By)
+	}
+	last := r.Recent[len(r.Recent)-1]
+	if last.Handle != dead || last.Generation != reborn.Generation() || last.By != "outside the schedule" {
+		t.Errorf("the newest use: %+v", last)
+	}
+}
+
+// BenchmarkStaleAudit is Map.Get on dead handles with the audit on,
+// against the same with it off, interleaved.
+func BenchmarkStaleAudit(b *testing.B) {
+	const n = 1000
+	type HP struct{ V int }
+	setup := func(on bool) (*Map[HP], []Entity) {
+		w := NewWorld()
+		w.EnableStaleAudit(on)
+		m := NewMap[HP](w)
+		var ents []Entity
+		for range n {
+			e := w.Spawn()
+			if err := m.Add(e, HP{}); err != nil {
+				b.Fatal(err)
+			}
+			ents = append(ents, e)
+		}
+		for _, e := range ents {
+			if err := w.Despawn(e); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return m, ents
+	}
+	on, onEnts := setup(true)
+	off, offEnts := setup(false)
+	get := func(m *Map[HP], ents []Entity) func() {
+		return func() {
+			for _, e := range ents {
+				if m.Get(e) != nil {
+					b.Fatal("a dead handle's value")
+				}
+			}
+		}
+	}
+	get(on, onEnts)()
+	if on.w.StaleUses().Total != n || off.w.StaleUses().Total != 0 {
+		b.Fatal("the audits do not count as they should before the loop")
+	}
+	paired(b, n, "ns/entity", get(on, onEnts), get(off, offEnts))
+}
