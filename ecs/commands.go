@@ -23,6 +23,7 @@ type Commands struct {
 	vals    []valueBuffer // by ComponentID
 	parents []Entity      // parents of queued SetParent commands
 	spare   []Entity      // reserved handles not yet used
+	epoch   uint32        // the world's restore count when spare was reserved
 }
 
 type cmdKind uint8
@@ -95,6 +96,9 @@ func (c *Commands) Len() int { return len(c.ops) }
 // Spawn queues the spawn of an empty entity and returns its handle, usable
 // in later commands of this buffer; it is alive once applied.
 func (c *Commands) Spawn() Entity {
+	if c.epoch != c.w.reserve.epoch { // a Restore since: those handles name slots of another timeline
+		c.spare, c.epoch = c.spare[:0], c.w.reserve.epoch
+	}
 	if len(c.spare) == 0 {
 		c.spare = c.w.reserveEntities(c.spare, reserveBatch)
 	}
@@ -203,6 +207,18 @@ func (c *Commands) Apply() error {
 	}
 	c.ops = c.ops[:0]
 	c.parents = c.parents[:0]
+	if len(c.spare) > 0 && c.epoch == w.reserve.epoch {
+		// The handles reserved and not used go back to the free list, in
+		// the order they would have been handed out: between frames the
+		// free list is the whole of what the next spawns get (an Image
+		// holds it), and a buffer's next Spawn takes the same handle.
+		w.reserve.mu.Lock()
+		for _, e := range c.spare {
+			w.free = append(w.free, e.index)
+		}
+		w.reserve.mu.Unlock()
+	}
+	c.spare = c.spare[:0]
 	for _, b := range c.vals {
 		if b != nil {
 			b.reset()
@@ -244,7 +260,8 @@ const reserveBatch = 64
 // becomes a record when its spawn is applied.
 type reservation struct {
 	mu      sync.Mutex
-	pending int // slots numbered past len(records), not yet recorded
+	pending int    // slots numbered past len(records), not yet recorded
+	epoch   uint32 // counts Restores: command buffers drop handles reserved before one
 }
 
 func (w *World) reserveEntities(out []Entity, n int) []Entity {
