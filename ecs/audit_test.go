@@ -5,7 +5,6 @@ import "testing"
 // TestStaleAudit: uses of dead handles are counted by who made them, with
 // the newest kept; checks are not uses; off, nothing is counted.
 func TestStaleAudit(t *testing.T) {
-	type Target struct{ Who Entity }
 	type HP struct{ V int }
 	w := NewWorld()
 	hp := NewMap[HP](w)
