@@ -170,15 +170,7 @@ func (c *Commands) Apply() error {
 	if len(c.ops) == 0 {
 		return nil
 	}
-	prev := w.actor
-	w.actor = c.owner
-	w.syncJournal()
-	from := w.openWrites()
-	defer func() {
-		w.closeWrites(from, c.owner, true)
-		w.actor = prev
-		w.syncJournal()
-	}()
+	defer w.actingAs(c.owner, true)()
 	var errs []error
 	skipped := 0
 	tick := w.writeTick() // no query runs while Apply does: one tick for all

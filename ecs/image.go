@@ -96,10 +96,7 @@ func (w *World) Restore(img *Image) error {
 	// applied) belong to the timeline left behind: they are dropped.
 	w.recordPending()
 	w.reserve.epoch++
-	prev := w.actor
-	w.actor = w.actorID("restore")
-	w.syncJournal()
-	defer func() { w.actor = prev; w.syncJournal() }()
+	defer w.actingAs(w.actorID("restore"), false)()
 	for i := range w.records { // every entity now goes
 		if rec := &w.records[i]; rec.table != deadTable {
 			if err := w.despawn(Entity{index: uint32(i), gen: rec.gen}); err != nil {

@@ -193,14 +193,21 @@ func (w *World) actorName(id uint16) string {
 // changes in the journal, and its writes for [World.LastWrite]. Not to be
 // called while a schedule runs.
 func (w *World) ActAs(actor string, f func()) {
+	defer w.actingAs(w.actorID(actor), false)()
+	f()
+}
+
+// actingAs makes actor the author of what follows, in the journal and the
+// writer log (commands: it applies actor's command buffer), until the
+// function it returns is called.
+func (w *World) actingAs(actor uint16, commands bool) (end func()) {
 	prev := w.actor
-	w.actor = w.actorID(actor)
+	w.actor = actor
 	w.syncJournal()
 	from := w.openWrites()
-	defer func() {
-		w.closeWrites(from, w.actor, false)
+	return func() {
+		w.closeWrites(from, actor, commands)
 		w.actor = prev
 		w.syncJournal()
-	}()
-	f()
+	}
 }

@@ -108,23 +108,8 @@ func BenchmarkHostileQuery(b *testing.B) {
 		if attacked.World.Len() != quiet.World.Len() {
 			b.Fatalf("the worlds differ before the loop: %d and %d entities", attacked.World.Len(), quiet.World.Len())
 		}
-		var tA, tQ time.Duration
 		syncA, syncQ = 0, 0
-		i := 0
-		b.ReportAllocs()
-		for b.Loop() {
-			if i%2 == 0 {
-				tA += frame(attacked, agentA)
-				tQ += frame(quiet, agentQ)
-			} else {
-				tQ += frame(quiet, agentQ)
-				tA += frame(attacked, agentA)
-			}
-			i++
-		}
-		b.ReportMetric(float64(tA)/float64(tQ), "x-baseline")
-		b.ReportMetric(float64(tA.Nanoseconds())/float64(i), "ns/frame")
-		b.ReportMetric(float64(tQ.Nanoseconds())/float64(i), "baseline-ns/frame")
+		i := framesPaired(b, func() time.Duration { return frame(attacked, agentA) }, func() time.Duration { return frame(quiet, agentQ) })
 		// Sync alone: the agent's own share of the game goroutine. The
 		// attacked agent's writer works on the other core meanwhile and
 		// can slow whichever frame runs next, the quiet one's included,

@@ -79,22 +79,7 @@ func BenchmarkWatchpoints(b *testing.B) {
 			if watched.World.Len() != plain.World.Len() {
 				b.Fatalf("the worlds differ before the loop: %d and %d entities", watched.World.Len(), plain.World.Len())
 			}
-			var tW, tP time.Duration
-			i := 0
-			b.ReportAllocs()
-			for b.Loop() {
-				if i%2 == 0 {
-					tW += frame(watched, agentW)
-					tP += frame(plain, agentP)
-				} else {
-					tP += frame(plain, agentP)
-					tW += frame(watched, agentW)
-				}
-				i++
-			}
-			b.ReportMetric(float64(tW)/float64(tP), "x-baseline")
-			b.ReportMetric(float64(tW.Nanoseconds())/float64(i), "ns/frame")
-			b.ReportMetric(float64(tP.Nanoseconds())/float64(i), "baseline-ns/frame")
+			framesPaired(b, func() time.Duration { return frame(watched, agentW) }, func() time.Duration { return frame(plain, agentP) })
 		})
 	}
 }
