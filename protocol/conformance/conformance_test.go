@@ -468,6 +468,34 @@ func TestConformance(t *testing.T) {
 		}
 	})
 
+	t.Run("stale audit", func(t *testing.T) {
+		c := editor(t)
+		sp := c.request(9, map[string]any{"cs": []any{map[string]any{"c": "Pos"}}})
+		wantOK(t, "Spawn", sp)
+		e := num(sp.body["e"])
+		wantOK(t, "Despawn", c.request(10, map[string]any{"e": e}))
+		// "getting, setting ... a command skipped for it" are uses: a client's set of the dead handle is one
+		wantCode(t, "SetField of a despawned entity", c.request(6, map[string]any{"e": e, "p": "Pos.X", "v": 1.0}), "stale")
+		wantOK(t, "Subscribe summary", c.request(2, map[string]any{"w": "summary", "hz": 30}))
+		for deadline := time.Now().Add(5 * time.Second); ; {
+			m, err := c.tryRecv(time.Until(deadline))
+			if err != nil {
+				t.Fatal("no summary with the stale audit (sa)")
+			}
+			sa, _ := m.body["sa"].(map[string]any)
+			if m.typ != typeSummary || sa == nil {
+				continue
+			}
+			// "sa | StaleAudit: n, by (StaleCount: by, n), rec (StaleUse: e, g, by, t)"
+			rec := list(sa["rec"])
+			last, _ := rec[len(rec)-1].(map[string]any)
+			if num(sa["n"]) < 1 || len(list(sa["by"])) == 0 || num(last["e"]) != e || !strings.HasPrefix(str(last["by"]), "client ") || num(last["g"]) < 1 {
+				t.Errorf("the stale audit: %v", sa)
+			}
+			break
+		}
+	})
+
 	t.Run("watchpoints", func(t *testing.T) {
 		c := editor(t)
 		e := handle(g.ents[6])
