@@ -447,6 +447,25 @@ func (rec *Recording) Seek(tick uint64) int {
 	return max(i-1, 0)
 }
 
+// FrameFor finds the frame that shows tick: the last recorded at or
+// before it. note says so when tick itself was not recorded ("state as of
+// tick N"); a tick before the recording starts is an error. Every reader
+// of a recording (review, dump, diff) asks here, so all say the same.
+func (rec *Recording) FrameFor(tick uint64) (i int, note string, err error) {
+	if len(rec.Frames) == 0 {
+		return 0, "", errors.New("the recording holds no frames")
+	}
+	first, last := rec.Frames[0].Tick, rec.Frames[len(rec.Frames)-1].Tick
+	if tick < first {
+		return 0, "", fmt.Errorf("tick %d is before the recording starts (ticks %d to %d)", tick, first, last)
+	}
+	i = rec.Seek(tick)
+	if got := rec.Frames[i].Tick; got != tick {
+		note = fmt.Sprintf("tick %d was not recorded: state as of tick %d, the last recorded before it", tick, got)
+	}
+	return i, note, nil
+}
+
 // KeyframeAt returns the index of the last keyframe at or before frame i,
 // or -1 if there is none.
 func (rec *Recording) KeyframeAt(i int) int {

@@ -97,3 +97,21 @@ func TestRawTestAgreesWithHoldsRaw(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameFor: the frame that shows a tick, and what is said of it.
+func TestFrameFor(t *testing.T) {
+	rec := &Recording{Frames: []FrameInfo{{Tick: 10}, {Tick: 12}, {Tick: 20}}}
+	for _, c := range []struct {
+		tick  uint64
+		frame int
+		note  string
+	}{{10, 0, ""}, {12, 1, ""}, {15, 1, "tick 15 was not recorded: state as of tick 12"}, {99, 2, "state as of tick 20"}} {
+		i, note, err := rec.FrameFor(c.tick)
+		if err != nil || i != c.frame || !strings.Contains(note, c.note) || (c.note == "") != (note == "") {
+			t.Errorf("FrameFor(%d) = %d %q %v, want %d %q", c.tick, i, note, err, c.frame, c.note)
+		}
+	}
+	if _, _, err := rec.FrameFor(9); err == nil || !strings.Contains(err.Error(), "before the recording starts") {
+		t.Errorf("a tick before the recording: %v", err)
+	}
+}

@@ -58,9 +58,13 @@ func (r *Replay) At(i int) (*WorldState, error) {
 }
 
 // AtTick returns the state of the last frame at or before tick, and that
-// frame's index: between recorded ticks, the state as of the one before.
+// frame's index: between recorded ticks, the state as of the one before
+// (see Recording.FrameFor); a tick before the recording is an error.
 func (r *Replay) AtTick(tick uint64) (*WorldState, int, error) {
-	i := r.rec.Seek(tick)
+	i, _, err := r.rec.FrameFor(tick)
+	if err != nil {
+		return nil, 0, err
+	}
 	s, err := r.At(i)
 	return s, i, err
 }

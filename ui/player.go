@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -64,17 +63,16 @@ func (p *player) seek(i int) error {
 // seekTick moves to the last recorded frame at or before tick, and says so
 // when tick itself was not recorded.
 func (p *player) seekTick(tick uint64) error {
-	if first := p.rec.Frames[0].Tick; tick < first {
-		return fmt.Errorf("tick %d is before the recording starts at tick %d", tick, first)
+	i, note, err := p.rec.FrameFor(tick)
+	if err != nil {
+		return err
 	}
-	if err := p.seek(p.rec.Seek(tick)); err != nil {
+	if err := p.seek(i); err != nil {
 		return err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if got := p.rec.Frames[p.idx].Tick; got != tick {
-		p.asOf = fmt.Sprintf("tick %d was not recorded: state as of tick %d", tick, got)
-	}
+	p.asOf = note
 	return nil
 }
 

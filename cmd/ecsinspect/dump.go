@@ -197,10 +197,9 @@ func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpRe
 	res.FirstTick, res.LastTick = &first, &last
 	i := len(rec.Frames) - 1
 	if tick >= 0 {
-		if uint64(tick) < first {
-			return nil, fmt.Errorf("tick %d is before the recording starts (ticks %d to %d)", tick, first, last)
+		if i, res.AsOf, err = rec.FrameFor(uint64(tick)); err != nil {
+			return nil, err
 		}
-		i = rec.Seek(uint64(tick))
 	}
 	st, err := protocol.NewReplay(rec).At(i)
 	if err != nil {
@@ -208,9 +207,6 @@ func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpRe
 	}
 	fromSummary(res, st.Summary)
 	res.Tick, res.Entities = st.Tick, st.Entities()
-	if tick >= 0 && uint64(tick) != st.Tick {
-		res.AsOf = fmt.Sprintf("tick %d was not recorded: state as of tick %d, the last recorded before it", tick, st.Tick)
-	}
 	if query != "" {
 		p, err := st.Query(query, 0, 0, limit)
 		if err != nil {
