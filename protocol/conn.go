@@ -98,20 +98,27 @@ type RejectError struct {
 
 func (e *RejectError) Error() string { return "protocol: agent refused the connection: " + e.Reason }
 
+// handshakeDeadline bounds the handshake's reads and writes by timeout (0:
+// no bound) until the function it returns lifts the bound.
+func (c *Conn) handshakeDeadline(timeout time.Duration) (lift func()) {
+	if timeout <= 0 {
+		return func() {}
+	}
+	_ = c.SetReadDeadline(time.Now().Add(timeout))
+	_ = c.SetWriteDeadline(time.Now().Add(timeout))
+	return func() {
+		_ = c.SetReadDeadline(time.Time{})
+		_ = c.SetWriteDeadline(time.Time{})
+	}
+}
+
 // ClientHandshake sends hello and waits up to timeout for the agent's
 // Welcome. A Reject comes back as a *RejectError with the agent's reason.
 func ClientHandshake(c *Conn, hello Hello, timeout time.Duration) (*Welcome, error) {
 	if hello.Version == 0 {
 		hello.Version = Version
 	}
-	if timeout > 0 {
-		_ = c.SetReadDeadline(time.Now().Add(timeout))
-		_ = c.SetWriteDeadline(time.Now().Add(timeout))
-		defer func() {
-			_ = c.SetReadDeadline(time.Time{})
-			_ = c.SetWriteDeadline(time.Time{})
-		}()
-	}
+	defer c.handshakeDeadline(timeout)()
 	if err := c.Send(&hello); err != nil {
 		return nil, fmt.Errorf("protocol: send hello: %w", err)
 	}
@@ -140,14 +147,7 @@ func ClientHandshake(c *Conn, hello Hello, timeout time.Duration) (*Welcome, err
 // returns the Welcome to send, or a Reject (sent, then an error returned).
 // Anything but a Hello first is refused.
 func ServerHandshake(c *Conn, timeout time.Duration, check func(*Hello) (*Welcome, *Reject)) (*Hello, error) {
-	if timeout > 0 {
-		_ = c.SetReadDeadline(time.Now().Add(timeout))
-		_ = c.SetWriteDeadline(time.Now().Add(timeout))
-		defer func() {
-			_ = c.SetReadDeadline(time.Time{})
-			_ = c.SetWriteDeadline(time.Time{})
-		}()
-	}
+	defer c.handshakeDeadline(timeout)()
 	m, err := c.Receive()
 	if err != nil {
 		var ne net.Error

@@ -268,14 +268,5 @@ func equalIDs(a, b []uint16) bool {
 	return true
 }
 
-func equalValues(a, b []Value) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !a[i].Equal(b[i]) {
-			return false
-		}
-	}
-	return true
-}
+// equalValues compares two lists of values by content (Value.Equal).
+func equalValues(a, b []Value) bool { return slices.EqualFunc(a, b, Value.Equal) }

@@ -218,16 +218,7 @@ func (v Value) Equal(o Value) bool {
 	case KindString, KindBytes:
 		return v.s() == o.s()
 	case KindList, KindMap:
-		a, b := v.items(), o.items()
-		if len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !a[i].Equal(b[i]) {
-				return false
-			}
-		}
-		return true
+		return equalValues(v.items(), o.items())
 	}
 	return v.bits == o.bits
 }
