@@ -10,11 +10,11 @@ import (
 // Dynamic access by component id, for tools that learn the components at
 // run time (the inspector). Not for hot paths.
 
-// ChangeTick takes a new change tick, as a query run does: every write made
-// before the call is at or before the tick returned, every write after it is
-// newer. Pass it back as since to [World.ChangedSince] or a [Filter] to see
-// what changed in between.
-func (w *World) ChangeTick() uint32 { return w.changeTick.Add(1) }
+// NextChangeTick advances the world's change tick and returns it, as a
+// query run does: every write made before the call is at or before the
+// tick returned, every write after it is newer. Pass it back as since to
+// [World.ChangedSince] or a [Filter] to see what changed in between.
+func (w *World) NextChangeTick() uint32 { return w.changeTick.Add(1) }
 
 // ChangedSince reports whether e's component id was written or added after
 // tick since.
@@ -43,17 +43,6 @@ func (w *World) AddedSince(e Entity, id ComponentID, since uint32) bool {
 	t := w.tables[rec.table]
 	j := t.column(id)
 	return j >= 0 && t.ticks[j].addedSince(int(rec.row), since)
-}
-
-// Filter selects entities by component ids, for [World.Scan].
-type Filter struct {
-	With    []ComponentID // must have all
-	Without []ComponentID // must have none
-	Changed []ComponentID // written after Since
-	Added   []ComponentID // added after Since
-	Since   uint32
-	Parent  Entity            // if not zero: must be a child of Parent
-	Match   func(Entity) bool // if not nil: a last test, per entity
 }
 
 // Scan visits the entities that pass f in archetype order, skipping the

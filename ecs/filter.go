@@ -220,3 +220,14 @@ func (q *queryState) count() int {
 	}
 	return n
 }
+
+// Filter selects entities by component ids, for [World.Scan].
+type Filter struct {
+	With    []ComponentID // must have all
+	Without []ComponentID // must have none
+	Changed []ComponentID // written after Since
+	Added   []ComponentID // added after Since
+	Since   uint32
+	Parent  Entity            // if not zero: must be a child of Parent
+	Match   func(Entity) bool // if not nil: a last test, per entity
+}

@@ -364,7 +364,7 @@ func (a *Agent) Sync() {
 		a.frameNs = (start.Sub(a.lastStart) - a.pausedFor).Nanoseconds()
 	}
 	a.lastStart, a.pausedFor = start, 0
-	a.lastFrameTick, a.frameTick = a.frameTick, a.w.ChangeTick()
+	a.lastFrameTick, a.frameTick = a.frameTick, a.w.NextChangeTick()
 	if a.checkWatches() { // a watchpoint fired: the game stops at the end of this frame
 		a.paused, a.stepLeft = true, 0
 	}

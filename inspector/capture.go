@@ -29,7 +29,7 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 		hz = a.opts.DefaultHz
 	}
 	hz = min(hz, a.opts.MaxHz)
-	s := &subscription{req: *m, period: time.Duration(float64(time.Second) / hz), reset: true, since: a.w.ChangeTick()}
+	s := &subscription{req: *m, period: time.Duration(float64(time.Second) / hz), reset: true, since: a.w.NextChangeTick()}
 	switch m.What {
 	case protocol.SubWorld:
 		if m.Hz == 0 {
@@ -233,7 +233,7 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
 		return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}
 	}
 	s.query.filter.Since = s.since
-	defer func() { s.since = a.w.ChangeTick() }()
+	defer func() { s.since = a.w.NextChangeTick() }()
 	if a.needsCopy(s.query) {
 		qc, err := a.copyQuery(id, s.query, s.req.Offset, limit)
 		if err == nil {

@@ -119,7 +119,7 @@ func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
 	wp.Watchpoint = protocol.Watchpoint{ID: ws.next, Expr: m.Expr, Kind: spec.Kind, Log: m.Log, On: true}
 	ws.list = append(ws.list, wp)
 	if len(ws.list) == 1 { // the first: checks start from now
-		ws.since, ws.seq = a.w.ChangeTick(), a.journalHead()
+		ws.since, ws.seq = a.w.NextChangeTick(), a.journalHead()
 	}
 	return wp.ID, nil
 }
@@ -212,7 +212,7 @@ func (a *Agent) checkSystem(run ecs.SystemRun) {
 			a.fire(wp, a.checkValue(wp, tickRange{since: run.Since}))
 		}
 	}
-	ws.frameLast = a.w.ChangeTick() // writes after this: another system's (checked by it) or outside the schedule
+	ws.frameLast = a.w.NextChangeTick() // writes after this: another system's (checked by it) or outside the schedule
 }
 
 // checkBeforeRun checks the value watchpoints over what was written since
@@ -225,7 +225,7 @@ func (a *Agent) checkBeforeRun() {
 		return
 	}
 	since := ws.since
-	ws.since = a.w.ChangeTick()
+	ws.since = a.w.NextChangeTick()
 	for _, wp := range ws.list {
 		if wp.On && wp.Kind == "value" {
 			a.fire(wp, a.checkValue(wp, tickRange{since: since}))
@@ -285,7 +285,7 @@ func (a *Agent) checkWatches() (pause bool) {
 		return ws.pause
 	}
 	since := ws.since
-	ws.since = a.w.ChangeTick()
+	ws.since = a.w.NextChangeTick()
 	var entries []ecs.JournalEntry
 	for _, wp := range ws.list {
 		if wp.On && (wp.Kind == "spawn" || wp.Kind == "despawn" || wp.Kind == "add" || wp.Kind == "remove") {
