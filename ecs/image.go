@@ -32,7 +32,8 @@ type Image struct {
 // ImageEntity is one live entity of an image.
 type ImageEntity struct {
 	Entity     Entity
-	Parent     Entity // zero: none
+	Parent     Entity   // zero: none
+	Children   []Entity // in link order (the order a recursive despawn frees them in)
 	Components []ComponentID
 	Values     []reflect.Value // parallel to Components: copies, of each component's type
 }
@@ -61,6 +62,7 @@ func (w *World) Image() (*Image, error) {
 		if p, ok := w.Parent(e); ok {
 			ie.Parent = p
 		}
+		ie.Children = w.Children(e)
 		for _, id := range w.ComponentsOf(e) {
 			if id == childOfID {
 				continue // the parent, above
@@ -151,9 +153,9 @@ func (w *World) Restore(img *Image) error {
 			setCopy(dst, ie.Values[k], plain[id])
 		}
 	}
-	for _, ie := range img.Entities {
-		if !ie.Parent.IsZero() {
-			if err := w.SetParent(ie.Entity, ie.Parent); err != nil {
+	for _, ie := range img.Entities { // each parent's children, in their link order
+		for _, kid := range ie.Children {
+			if err := w.SetParent(kid, ie.Entity); err != nil {
 				return err
 			}
 		}
@@ -205,10 +207,24 @@ func (w *World) checkImage(img *Image) error {
 			}
 		}
 	}
+	inImage := func(e Entity) bool { return e.index < n && seen[e.index] && img.Slots[e.index] == e.gen }
+	parents := 0
 	for _, ie := range img.Entities {
-		if !ie.Parent.IsZero() && (ie.Parent.index >= n || !seen[ie.Parent.index] || img.Slots[ie.Parent.index] != ie.Parent.gen) {
-			return fmt.Errorf("ecs: restore: entity %v: parent %v is not in the image", ie.Entity, ie.Parent)
+		if !ie.Parent.IsZero() {
+			parents++
+			if !inImage(ie.Parent) {
+				return fmt.Errorf("ecs: restore: entity %v: parent %v is not in the image", ie.Entity, ie.Parent)
+			}
 		}
+		for _, kid := range ie.Children {
+			if !inImage(kid) {
+				return fmt.Errorf("ecs: restore: entity %v: child %v is not in the image", ie.Entity, kid)
+			}
+			parents--
+		}
+	}
+	if parents != 0 {
+		return errors.New("ecs: restore: the image's parents and children do not agree")
 	}
 	return nil
 }

@@ -115,7 +115,7 @@ func (o *imageOps) run(t *testing.T, n int, pick func(label string, k int) int) 
 func imageText(img *Image) string {
 	out := fmt.Sprint(img.Frame, img.Slots, img.Free)
 	for _, e := range img.Entities {
-		out += fmt.Sprint("\n", e.Entity, e.Parent, e.Components)
+		out += fmt.Sprint("\n", e.Entity, e.Parent, e.Children, e.Components)
 		for _, v := range e.Values {
 			out += fmt.Sprintf(" %+v", v.Interface())
 		}
@@ -140,8 +140,8 @@ func imagesEqual(a, b *Image) string {
 	}
 	for i := range a.Entities {
 		x, y := a.Entities[i], b.Entities[i]
-		if x.Entity != y.Entity || x.Parent != y.Parent || !slices.Equal(x.Components, y.Components) {
-			return fmt.Sprintf("entity %v (parent %v, %v) and %v (parent %v, %v)", x.Entity, x.Parent, x.Components, y.Entity, y.Parent, y.Components)
+		if x.Entity != y.Entity || x.Parent != y.Parent || !slices.Equal(x.Children, y.Children) || !slices.Equal(x.Components, y.Components) {
+			return fmt.Sprintf("entity %v (parent %v, children %v, %v) and %v (parent %v, children %v, %v)", x.Entity, x.Parent, x.Children, x.Components, y.Entity, y.Parent, y.Children, y.Components)
 		}
 		for k := range x.Values {
 			if !reflect.DeepEqual(x.Values[k].Interface(), y.Values[k].Interface()) {
