@@ -331,7 +331,8 @@ func decodeTypedRows(b []byte) ([]typedRow, error) {
 					}
 					for range r.containerLen(true) {
 						r.key()
-						row.hp = int64(r.uint())
+						row.hp = r.value(0).Int() // a small int, negative ones too
+
 					}
 				}
 			}
@@ -342,7 +343,7 @@ func decodeTypedRows(b []byte) ([]typedRow, error) {
 
 func BenchmarkDecodePageTypedBaseline(b *testing.B) {
 	buf, _ := Encode(samplePage(1000))
-	if rows, err := decodeTypedRows(buf); err != nil || len(rows) != 1000 || rows[999].hp != 99 {
+	if rows, err := decodeTypedRows(buf); err != nil || len(rows) != 1000 || rows[999].hp != 49 || rows[10].hp != -40 {
 		b.Fatalf("baseline decoder is wrong: %v %d", err, len(rows))
 	}
 	b.ReportAllocs()
