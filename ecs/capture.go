@@ -25,6 +25,26 @@ type Capture struct {
 	LinksChanged bool
 	// Full is set when the capture holds every table whole.
 	Full bool
+	// Alloc is the entity allocator: what the next spawns will get.
+	Alloc AllocCapture
+}
+
+// AllocCapture is the entity allocator's state, whole or as it changed
+// since the previous capture: with the live entities' handles it gives
+// every slot's generation and the free list, which a restore needs so the
+// spawns after it get the handles they got the first time.
+type AllocCapture struct {
+	Slots int // slots the world has (live, free and retired)
+	// Gens holds every slot's generation, on a full capture only. A free
+	// slot's generation changes only as it goes on the free list, so
+	// later captures carry it in Free.
+	Gens []uint32
+	// Keep is how many entries at the bottom of the free list are as they
+	// were at the previous capture (0 on a full one); Free lists the
+	// entries above them, bottom first, each with its slot's generation
+	// (the handle the slot's next entity gets).
+	Keep int
+	Free []Entity
 }
 
 // ChildLinks is one parent's children, in the order they were linked.
@@ -73,6 +93,8 @@ type Capturer struct {
 	since  uint32
 	shapes map[uint64]uint64 // table id, or 1<<32|sparse component id -> shape
 	links  uint64
+	free   uint64 // the world's freeSeq at the previous capture
+	epoch  uint32 // the world's restore count at the previous capture
 	taken  bool
 }
 
@@ -87,7 +109,7 @@ func (w *World) NewCapturer() *Capturer {
 // changed rows are more than half its rows is copied whole (All).
 func (c *Capturer) Capture(full bool) *Capture {
 	w := c.w
-	full = full || !c.taken
+	full = full || !c.taken || c.epoch != w.reserve.epoch // a restore changed what no delta says
 	since := c.since
 	if !c.taken {
 		since = w.changeTick.Load() - 1<<31 // every tick the world handed out is newer
@@ -144,18 +166,36 @@ func (c *Capturer) Capture(full bool) *Capture {
 	}
 	if full || c.links != w.links {
 		out.LinksChanged = true
-		out.Links = make([]ChildLinks, 0, len(w.children))
-		for slot, kids := range w.children {
-			if len(kids) > 0 {
-				out.Links = append(out.Links, ChildLinks{Parent: Entity{index: slot, gen: w.records[slot].gen}, Children: slices.Clone(kids)})
-			}
-		}
-		slices.SortFunc(out.Links, func(a, b ChildLinks) int { return int(a.Parent.index) - int(b.Parent.index) })
+		out.Links = w.linkList()
 		c.links = w.links
 	}
+	out.Alloc = c.alloc(full)
 	c.since = w.changeTick.Add(1)
-	c.taken = true
+	c.taken, c.epoch = true, w.reserve.epoch
 	return out
+}
+
+// alloc captures the allocator: every generation when full, and the free
+// list's entries pushed since the previous capture.
+func (c *Capturer) alloc(full bool) AllocCapture {
+	w := c.w
+	a := AllocCapture{Slots: len(w.records)}
+	if full {
+		a.Gens = make([]uint32, len(w.records))
+		for i := range w.records {
+			a.Gens[i] = w.records[i].gen
+		}
+	} else {
+		// Stamps rise from the bottom: those not newer than the previous
+		// capture are the entries it saw, untouched since.
+		a.Keep, _ = slices.BinarySearch(w.freeStamp[:len(w.free)], c.free+1)
+	}
+	a.Free = make([]Entity, 0, len(w.free)-a.Keep)
+	for _, slot := range w.free[a.Keep:] {
+		a.Free = append(a.Free, Entity{index: slot, gen: w.records[slot].gen})
+	}
+	c.free = w.freeSeq
+	return a
 }
 
 // rowsSince lists the rows of a column changed, and added, after since.

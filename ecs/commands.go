@@ -206,7 +206,7 @@ func (c *Commands) Apply() error {
 		// holds it), and a buffer's next Spawn takes the same handle.
 		w.reserve.mu.Lock()
 		for _, e := range c.spare {
-			w.free = append(w.free, e.index)
+			w.pushFree(e.index)
 		}
 		w.reserve.mu.Unlock()
 	}

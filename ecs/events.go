@@ -26,6 +26,8 @@ type Events[T any] struct {
 type eventQueue interface {
 	swap()
 	info(sample int) EventQueueInfo
+	image() ImageEvents
+	restore(ImageEvents)
 }
 
 // EventsOf returns w's event queue for T, creating it on first use.
@@ -77,9 +79,26 @@ func (q *Events[T]) swap() {
 	q.previous, q.current = q.current, q.previous[:0]
 }
 
+func (q *Events[T]) image() ImageEvents {
+	return ImageEvents{Previous: copyValue(reflect.ValueOf(q.previous)), Current: copyValue(reflect.ValueOf(q.current)), Total: q.total}
+}
+
+// restore puts the queue back as an image holds it (checked by the caller).
+func (q *Events[T]) restore(ev ImageEvents) {
+	set := func(dst []T, v reflect.Value) []T {
+		clear(dst)
+		if !v.IsValid() {
+			return dst[:0]
+		}
+		return append(dst[:0], copyValue(v).Interface().([]T)...)
+	}
+	q.previous, q.current, q.total = set(q.previous, ev.Previous), set(q.current, ev.Current), ev.Total
+}
+
 // EventQueueInfo describes an event queue for the inspector.
 type EventQueueInfo struct {
 	Name     string
+	Type     reflect.Type    // the event type
 	Previous int             // events sent last frame, still readable
 	Current  int             // events sent this frame
 	Total    uint64          // events sent since the queue was made
@@ -88,7 +107,7 @@ type EventQueueInfo struct {
 }
 
 func (q *Events[T]) info(sample int) EventQueueInfo {
-	in := EventQueueInfo{Name: q.name, Previous: len(q.previous), Current: len(q.current), Total: q.total, Fields: q.fields}
+	in := EventQueueInfo{Name: q.name, Type: reflect.TypeFor[T](), Previous: len(q.previous), Current: len(q.current), Total: q.total, Fields: q.fields}
 	all := append(append([]T(nil), q.previous...), q.current...)
 	if len(all) > sample {
 		all = all[len(all)-sample:]

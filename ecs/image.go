@@ -4,91 +4,138 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 )
 
 // Images: a world's whole state, taken and put back, for rewinding a game
 // to a moment: every slot's generation and the free list (so every handle
 // the game holds means after a restore what it meant then, and the next
-// spawns get the same handles they got then), every live entity with its
-// components' values and its parent, the resources and the frame counter.
-// Event queues, change ticks, the journal and query state are not part of
-// it: after a restore every value counts as written and added then. Take
-// images between frames, with the command buffers applied: a buffer
-// returns the handles it reserved and did not use when applied, so the
-// free list then is the whole of what the next spawns get.
+// spawns get the same handles they got then), every table's rows in their
+// order (so systems meet the entities in the order they met them then),
+// sparse components, parents and children in link order, resources, event
+// queues and the frame counter. Change ticks, the journal and query state
+// are not part of it: after a restore every value counts as written and
+// added then. Take images between frames, with the command buffers applied:
+// a buffer returns the handles it reserved and did not use when applied, so
+// the free list then is the whole of what the next spawns get.
 
-// Image is a world's state as [World.Image] took it. Its values are
-// copies: what the world does afterwards does not change them (slices,
-// maps and pointers reached through exported fields are copied too;
-// unexported ones are shared).
+// Image is a world's state as [World.Image] took it, or as a tool rebuilt
+// it (the inspector builds one from a recording). Its values are copies:
+// what the world does afterwards does not change them (slices, maps and
+// pointers reached through exported fields are copied too; unexported ones
+// are shared).
 type Image struct {
-	Frame     uint64
-	Slots     []uint32 // each slot's generation
-	Free      []uint32 // the free list, in the order slots are reused (last first)
-	Entities  []ImageEntity
+	Frame  uint64
+	Slots  []uint32 // each slot's generation
+	Free   []uint32 // the free list, in the order slots are reused (last first)
+	Tables []ImageTable
+	// Sparse holds each sparse component's entities and values, in the
+	// order the component keeps them; Components has that one component.
+	Sparse    []ImageTable
+	Links     []ChildLinks // every parent's children, in link order
 	Resources map[reflect.Type]reflect.Value
+	Events    map[reflect.Type]ImageEvents
 }
 
-// ImageEntity is one live entity of an image.
-type ImageEntity struct {
-	Entity     Entity
-	Parent     Entity   // zero: none
-	Children   []Entity // in link order (the order a recursive despawn frees them in)
+// ImageTable is one archetype's rows in row order: each column a slice of
+// its component's type, one value per entity. Components lists the table
+// components, ChildOf included (its column holds each row's parent).
+type ImageTable struct {
 	Components []ComponentID
-	Values     []reflect.Value // parallel to Components: copies, of each component's type
+	Entities   []Entity
+	Columns    []reflect.Value
 }
 
-// Image takes the world's state. It fails while command buffers hold
-// handles for spawns not yet applied (take images between frames). Panics
-// if a query iterates or systems run.
+// ImageEvents is one event queue: slices of the event type, sent last
+// frame (Previous) and this frame (Current), and the count sent ever.
+type ImageEvents struct {
+	Previous, Current reflect.Value
+	Total             uint64
+}
+
+// Image takes the world's state: memory copies of every table, the rest
+// through reflection. It fails while command buffers hold handles for
+// spawns not yet applied (take images between frames). Panics if a query
+// iterates or systems run.
 func (w *World) Image() (*Image, error) {
 	w.checkUnlocked("Image")
 	if w.reserve.pending > 0 {
 		return nil, errors.New("ecs: image: command buffers hold entities reserved for spawns not yet applied: take images between frames")
 	}
-	img := &Image{Frame: w.frame, Free: append([]uint32(nil), w.free...), Resources: map[reflect.Type]reflect.Value{}}
-	plain := w.plainComponents()
+	img := &Image{Frame: w.frame, Free: slices.Clone(w.free), Resources: map[reflect.Type]reflect.Value{}, Events: map[reflect.Type]ImageEvents{}}
 	img.Slots = make([]uint32, len(w.records))
 	for i := range w.records {
 		img.Slots[i] = w.records[i].gen
 	}
-	for i := range w.records {
-		rec := &w.records[i]
-		if rec.table == deadTable {
+	plain := w.plainComponents()
+	for _, t := range w.tables {
+		if t.len() == 0 {
 			continue
 		}
-		e := Entity{index: uint32(i), gen: rec.gen}
-		ie := ImageEntity{Entity: e}
-		if p, ok := w.Parent(e); ok {
-			ie.Parent = p
-		}
-		ie.Children = w.Children(e)
-		for _, id := range w.ComponentsOf(e) {
-			if id == childOfID {
-				continue // the parent, above
+		it := ImageTable{Components: slices.Clone(t.ids), Entities: slices.Clone(t.entities)}
+		for j, id := range t.ids {
+			col := w.columnSlice(t, j, 0, t.len())
+			c := reflect.MakeSlice(col.Type(), col.Len(), col.Len())
+			reflect.Copy(c, col)
+			if !plain[id] {
+				deepen(c, 0)
 			}
-			v, _ := w.Value(e, id)
-			c := reflect.New(v.Type()).Elem()
-			setCopy(c, v, plain[id])
-			ie.Components = append(ie.Components, id)
-			ie.Values = append(ie.Values, c)
+			it.Columns = append(it.Columns, c)
 		}
-		img.Entities = append(img.Entities, ie)
+		img.Tables = append(img.Tables, it)
 	}
+	for id, s := range w.sparse {
+		if s == nil || s.length() == 0 {
+			continue
+		}
+		ents, vals := w.CopySparse(ComponentID(id))
+		if !plain[id] {
+			deepen(vals, 0)
+		}
+		img.Sparse = append(img.Sparse, ImageTable{Components: []ComponentID{ComponentID(id)}, Entities: ents, Columns: []reflect.Value{vals}})
+	}
+	img.Links = w.linkList()
 	for t, p := range w.resources {
 		img.Resources[t] = copyValue(reflect.ValueOf(p).Elem())
+	}
+	for t, q := range w.eventsByType {
+		img.Events[t] = q.image()
 	}
 	return img, nil
 }
 
+// linkList lists every parent's children in link order, by parent slot.
+func (w *World) linkList() []ChildLinks {
+	out := make([]ChildLinks, 0, len(w.children))
+	for slot, kids := range w.children {
+		if len(kids) > 0 {
+			out = append(out, ChildLinks{Parent: Entity{index: slot, gen: w.records[slot].gen}, Children: slices.Clone(kids)})
+		}
+	}
+	slices.SortFunc(out, func(a, b ChildLinks) int { return int(a.Parent.index) - int(b.Parent.index) })
+	return out
+}
+
+// columnSlice is rows [from, from+n) of table t's column j as a slice of
+// the component's type, sharing the table's memory.
+func (w *World) columnSlice(t *table, j, from, n int) reflect.Value {
+	typ := w.reg.regs[t.ids[j]].info.Type
+	if n == 0 {
+		return reflect.MakeSlice(reflect.SliceOf(typ), 0, 0)
+	}
+	first := t.cols[j].value(from).Addr().UnsafePointer()
+	return reflect.NewAt(reflect.ArrayOf(n, typ), first).Elem().Slice(0, n)
+}
+
 // Restore puts the world back as the image says: the same live entities
-// under the same handles, the same free list and generations, component
-// values, parents, resources (written into the resource pointers the game
-// holds) and frame counter. Entities alive now that the image lacks are
-// despawned; handles issued since the image are stale after it. It checks
-// the image first and changes nothing if it does not fit the world (a slot
-// out of range, a component not registered, a value of another type).
-// Panics if a query iterates or systems run.
+// under the same handles in the same rows, the same free list and
+// generations, component values, parents and children, resources (written
+// into the resource pointers the game holds), event queues and frame
+// counter. Entities alive now that the image lacks are gone; handles
+// issued since the image are stale after it. It checks the image first and
+// changes nothing if it does not fit the world (a slot out of range, a
+// component not registered, a value of another type, a child whose parent
+// disagrees). Panics if a query iterates or systems run.
 func (w *World) Restore(img *Image) error {
 	w.checkUnlocked("Restore")
 	if err := w.checkImage(img); err != nil {
@@ -99,65 +146,65 @@ func (w *World) Restore(img *Image) error {
 	w.recordPending()
 	w.reserve.epoch++
 	defer w.actingAs(w.actorID("restore"), false)()
-	for i := range w.records { // every entity now goes
-		if rec := &w.records[i]; rec.table != deadTable {
-			if err := w.despawn(Entity{index: uint32(i), gen: rec.gen}); err != nil {
-				return err
-			}
-		}
-	}
+	w.despawnAll()
 	w.records = w.records[:0]
 	for _, gen := range img.Slots {
 		w.records = append(w.records, entityRecord{gen: gen, table: deadTable})
 	}
 	w.free = append(w.free[:0], img.Free...)
+	w.freeStamp = w.freeStamp[:0]
+	for range w.free {
+		w.freeSeq++
+		w.freeStamp = append(w.freeStamp, w.freeSeq)
+	}
 	w.alive, w.retired = 0, 0
 	used := make([]bool, len(img.Slots)) // live or free: not retired
-	for _, ie := range img.Entities {
-		used[ie.Entity.index] = true
-	}
 	for _, f := range img.Free {
 		used[f] = true
 	}
+	tick := w.writeTick()
+	plain := w.plainComponents()
+	for _, it := range img.Tables {
+		var m Mask
+		for _, id := range it.Components {
+			m.Set(id)
+		}
+		t := w.tables[w.tableFor(m)]
+		n := len(it.Entities)
+		first := t.pushN(n, tick)
+		copy(t.entities[first:], it.Entities)
+		for i, e := range it.Entities {
+			rec := &w.records[e.index]
+			rec.table, rec.row = t.id, uint32(first+i)
+			used[e.index] = true
+			w.logStructural(OpSpawn, e, NoComponent)
+		}
+		w.alive += n
+		for k, id := range it.Components {
+			dst := w.columnSlice(t, t.column(id), first, n)
+			reflect.Copy(dst, it.Columns[k])
+			if !plain[id] {
+				deepen(dst, 0)
+			}
+		}
+	}
+	for _, st := range img.Sparse {
+		id, vals := st.Components[0], st.Columns[0]
+		for i, e := range st.Entities {
+			if err := w.AddValue(e, id, copyValue(vals.Index(i))); err != nil {
+				return err // checked above: not reached
+			}
+		}
+	}
+	clear(w.children)
+	for _, l := range img.Links {
+		w.children[l.Parent.index] = slices.Clone(l.Children)
+		w.records[l.Parent.index].flags |= flagHasChildren
+	}
+	w.links++
 	for i, gen := range img.Slots {
 		if gen == maxGeneration && !used[i] {
 			w.retired++
-		}
-	}
-	tick := w.writeTick()
-	plain := w.plainComponents()
-	for _, ie := range img.Entities {
-		// Straight into the table of its table components (no move per
-		// component), then the values; sparse components are added.
-		e := ie.Entity
-		var m Mask
-		for _, id := range ie.Components {
-			if w.sparse[id] == nil {
-				m.Set(id)
-			}
-		}
-		t := w.tables[w.tableFor(m)]
-		row := t.pushZero(e, tick)
-		rec := &w.records[e.index]
-		rec.table, rec.row = t.id, uint32(row)
-		w.alive++
-		w.logStructural(OpSpawn, e, NoComponent)
-		for k, id := range ie.Components {
-			if w.sparse[id] != nil {
-				if err := w.AddValue(e, id, copyValue(ie.Values[k])); err != nil {
-					return err // checked above: not reached
-				}
-				continue
-			}
-			dst, _ := w.Value(e, id)
-			setCopy(dst, ie.Values[k], plain[id])
-		}
-	}
-	for _, ie := range img.Entities { // each parent's children, in their link order
-		for _, kid := range ie.Children {
-			if err := w.SetParent(kid, ie.Entity); err != nil {
-				return err
-			}
 		}
 	}
 	for t, v := range img.Resources {
@@ -169,8 +216,36 @@ func (w *World) Restore(img *Image) error {
 		p.Elem().Set(copyValue(v))
 		w.resources[t] = p.Interface()
 	}
+	for t, ev := range img.Events {
+		w.eventsByType[t].restore(ev)
+	}
 	w.frame = img.Frame
 	return nil
+}
+
+// despawnAll despawns every entity, each table's rows from the last (so no
+// row moves).
+func (w *World) despawnAll() {
+	// Links go first: despawning a parent would move each child to a table
+	// without ChildOf.
+	for slot := range w.children {
+		w.records[slot].flags &^= flagHasChildren
+	}
+	clear(w.children)
+	for _, t := range w.tables {
+		for t.len() > 0 {
+			if err := w.despawn(t.entities[t.len()-1]); err != nil {
+				panic("ecs: internal error: a table row's entity is not alive: " + err.Error())
+			}
+		}
+	}
+	for i := range w.records { // what is left lives in sparse sets alone
+		if rec := &w.records[i]; rec.table != deadTable {
+			if err := w.despawn(Entity{index: uint32(i), gen: rec.gen}); err != nil {
+				panic("ecs: internal error: " + err.Error())
+			}
+		}
+	}
 }
 
 // checkImage reports what makes img unfit for the world, before anything
@@ -180,51 +255,114 @@ func (w *World) checkImage(img *Image) error {
 		return errors.New("ecs: restore: no image")
 	}
 	n := uint32(len(img.Slots))
-	seen := make([]bool, n)
+	seen := make([]bool, n) // free, or an entity's
+	free := make([]bool, n)
 	for _, f := range img.Free {
 		if f >= n || seen[f] {
 			return fmt.Errorf("ecs: restore: free slot %d is out of range or listed twice", f)
 		}
-		seen[f] = true
+		seen[f], free[f] = true, true
 	}
-	for _, ie := range img.Entities {
-		e := ie.Entity
+	parentOf := map[Entity]Entity{} // every child's parent, from its ChildOf column
+	masks := map[Mask]bool{}
+	for ti, it := range img.Tables {
+		var m Mask
+		for _, id := range it.Components {
+			if int(id) >= len(w.reg.regs) || w.sparse[id] != nil || m.Has(id) {
+				return fmt.Errorf("ecs: restore: table %d: component %d is not a registered table component, or listed twice", ti, id)
+			}
+			m.Set(id)
+		}
+		if masks[m] {
+			return fmt.Errorf("ecs: restore: table %d: two tables have the same components", ti)
+		}
+		masks[m] = true
+		if len(it.Columns) != len(it.Components) {
+			return fmt.Errorf("ecs: restore: table %d: %d columns for %d components", ti, len(it.Columns), len(it.Components))
+		}
+		if err := w.checkColumns(it, ti); err != nil {
+			return err
+		}
+		if err := checkEntities(img, it.Entities, seen, true); err != nil {
+			return err
+		}
+		if k := slices.Index(it.Components, childOfID); k >= 0 {
+			for i, e := range it.Entities {
+				parentOf[e] = it.Columns[k].Index(i).Interface().(ChildOf).parent
+			}
+		}
+	}
+	for _, st := range img.Sparse {
+		if len(st.Components) != 1 || len(st.Columns) != 1 {
+			return errors.New("ecs: restore: a sparse table holds one component")
+		}
+		if id := st.Components[0]; int(id) >= len(w.sparse) || w.sparse[id] == nil {
+			return fmt.Errorf("ecs: restore: component %d is not a registered sparse component", id)
+		}
+		if err := w.checkColumns(st, -1); err != nil {
+			return err
+		}
+		if err := checkEntities(img, st.Entities, seen, false); err != nil {
+			return err
+		}
+	}
+	alive := func(e Entity) bool {
+		return e.index < n && seen[e.index] && img.Slots[e.index] == e.gen && !free[e.index]
+	}
+	linked := 0
+	for _, l := range img.Links {
+		if !alive(l.Parent) {
+			return fmt.Errorf("ecs: restore: parent %v is not in the image", l.Parent)
+		}
+		for _, kid := range l.Children {
+			if p, ok := parentOf[kid]; !ok || p != l.Parent {
+				return fmt.Errorf("ecs: restore: %v is listed as a child of %v, and its ChildOf disagrees", kid, l.Parent)
+			}
+			linked++
+		}
+	}
+	if linked != len(parentOf) {
+		return fmt.Errorf("ecs: restore: %d entities have a parent and %d are listed as children", len(parentOf), linked)
+	}
+	for t, ev := range img.Events {
+		if _, ok := w.eventsByType[t]; !ok {
+			return fmt.Errorf("ecs: restore: no event queue for %s", t)
+		}
+		for _, v := range []reflect.Value{ev.Previous, ev.Current} {
+			if v.IsValid() && v.Type() != reflect.SliceOf(t) {
+				return fmt.Errorf("ecs: restore: events of %s come as a %s", t, v.Type())
+			}
+		}
+	}
+	return nil
+}
+
+// checkColumns checks that each column is a slice of its component's type
+// with one value per entity.
+func (w *World) checkColumns(it ImageTable, ti int) error {
+	for k, id := range it.Components {
+		want := reflect.SliceOf(w.reg.regs[id].info.Type)
+		if c := it.Columns[k]; !c.IsValid() || c.Type() != want || c.Len() != len(it.Entities) {
+			return fmt.Errorf("ecs: restore: table %d: component %s wants a %s of %d values", ti, w.reg.regs[id].info.Short, want, len(it.Entities))
+		}
+	}
+	return nil
+}
+
+// checkEntities checks that each entity matches its slot; in a table (own)
+// each must be new to the image, in a sparse set it must be in a table.
+func checkEntities(img *Image, ents []Entity, seen []bool, own bool) error {
+	n := uint32(len(img.Slots))
+	for _, e := range ents {
 		switch {
 		case e.index >= n || e.gen != img.Slots[e.index]:
 			return fmt.Errorf("ecs: restore: entity %v does not match its slot", e)
-		case seen[e.index]:
+		case own && seen[e.index]:
 			return fmt.Errorf("ecs: restore: entity %v is also free, or listed twice", e)
-		case len(ie.Values) != len(ie.Components):
-			return fmt.Errorf("ecs: restore: entity %v: %d values for %d components", e, len(ie.Values), len(ie.Components))
+		case !own && !seen[e.index]:
+			return fmt.Errorf("ecs: restore: entity %v has a sparse component and no row", e)
 		}
 		seen[e.index] = true
-		for k, id := range ie.Components {
-			if int(id) >= len(w.reg.regs) || id == childOfID {
-				return fmt.Errorf("ecs: restore: entity %v: component %d is not registered", e, id)
-			}
-			if t := w.reg.regs[id].info.Type; ie.Values[k].Type() != t {
-				return fmt.Errorf("ecs: restore: entity %v: a %s value for %s", e, ie.Values[k].Type(), t)
-			}
-		}
-	}
-	inImage := func(e Entity) bool { return e.index < n && seen[e.index] && img.Slots[e.index] == e.gen }
-	parents := 0
-	for _, ie := range img.Entities {
-		if !ie.Parent.IsZero() {
-			parents++
-			if !inImage(ie.Parent) {
-				return fmt.Errorf("ecs: restore: entity %v: parent %v is not in the image", ie.Entity, ie.Parent)
-			}
-		}
-		for _, kid := range ie.Children {
-			if !inImage(kid) {
-				return fmt.Errorf("ecs: restore: entity %v: child %v is not in the image", ie.Entity, kid)
-			}
-			parents--
-		}
-	}
-	if parents != 0 {
-		return errors.New("ecs: restore: the image's parents and children do not agree")
 	}
 	return nil
 }
@@ -259,9 +397,19 @@ func (w *World) plainComponents() []bool {
 	return plain
 }
 
-// deepen replaces what v refers to through settable fields by copies.
+// deepen replaces what v refers to through settable fields (or, for a
+// slice, its elements) by copies.
 func deepen(v reflect.Value, depth int) {
-	if depth > 32 || !v.CanSet() {
+	if depth > 32 {
+		return
+	}
+	if v.Kind() == reflect.Slice && !v.CanSet() { // a slice value itself: its elements are settable
+		for i := range v.Len() {
+			deepen(v.Index(i), depth+1)
+		}
+		return
+	}
+	if !v.CanSet() {
 		return
 	}
 	switch v.Kind() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -17,6 +18,7 @@ type (
 	imgMark  struct{ N int }
 	imgTag   struct{}
 	imgClock struct{ Frames int }
+	imgPing  struct{ From Entity }
 )
 
 func (imgMark) Storage() StorageKind { return SparseStorage }
@@ -36,6 +38,7 @@ type imageOps struct {
 func newImageOps() *imageOps {
 	w := NewWorld()
 	SetResource(w, imgClock{})
+	EventsOf[imgPing](w)
 	return &imageOps{w: w, pos: NewMap[imgPos](w), bag: NewMap[imgBag](w), mark: NewMap[imgMark](w), tag: NewMap[imgTag](w)}
 }
 
@@ -59,7 +62,7 @@ func (o *imageOps) run(t *testing.T, n int, pick func(label string, k int) int) 
 			}
 			return o.alive[pick("who", len(o.alive))]
 		}
-		switch pick("op", 9) {
+		switch pick("op", 10) {
 		case 0, 1:
 			e := o.w.Spawn()
 			if pick("pos", 2) == 1 {
@@ -107,54 +110,56 @@ func (o *imageOps) run(t *testing.T, n int, pick func(label string, k int) int) 
 			Resource[imgClock](o.w).Frames++
 		case 8:
 			must(t, o.w.Tick())
+		case 9:
+			EventsOf[imgPing](o.w).Send(imgPing{From: some()})
 		}
 	}
 }
 
-// imageText prints an image's entities, values and resources.
+// imageText prints an image: slots, tables row by row, sparse sets,
+// links, resources and events.
 func imageText(img *Image) string {
 	out := fmt.Sprint(img.Frame, img.Slots, img.Free)
-	for _, e := range img.Entities {
-		out += fmt.Sprint("\n", e.Entity, e.Parent, e.Children, e.Components)
-		for _, v := range e.Values {
-			out += fmt.Sprintf(" %+v", v.Interface())
+	for _, tabs := range [][]ImageTable{img.Tables, img.Sparse} {
+		for _, it := range tabs {
+			out += fmt.Sprint("\ntable ", it.Components, it.Entities)
+			for _, c := range it.Columns {
+				out += fmt.Sprintf(" %+v", c.Interface())
+			}
 		}
 	}
-	for t, v := range img.Resources {
-		out += fmt.Sprintf("\n%s %+v", t, v.Interface())
+	out += fmt.Sprint("\nlinks ", img.Links)
+	for _, t := range sortedTypes(img.Resources) {
+		out += fmt.Sprintf("\n%s %+v", t, img.Resources[t].Interface())
 	}
+	for t, ev := range img.Events {
+		out += fmt.Sprintf("\n%s %+v %+v %d", t, ev.Previous.Interface(), ev.Current.Interface(), ev.Total)
+	}
+	return out
+}
+
+func sortedTypes(m map[reflect.Type]reflect.Value) []reflect.Type {
+	var out []reflect.Type
+	for t := range m {
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b reflect.Type) int { return strings.Compare(a.String(), b.String()) })
 	return out
 }
 
 // imagesEqual says how two images differ, "" if they do not.
 func imagesEqual(a, b *Image) string {
-	switch {
-	case a.Frame != b.Frame:
-		return fmt.Sprintf("frame %d and %d", a.Frame, b.Frame)
-	case !slices.Equal(a.Slots, b.Slots):
-		return fmt.Sprintf("slots %v and %v", a.Slots, b.Slots)
-	case !slices.Equal(a.Free, b.Free):
-		return fmt.Sprintf("free lists %v and %v", a.Free, b.Free)
-	case len(a.Entities) != len(b.Entities):
-		return fmt.Sprintf("%d and %d entities", len(a.Entities), len(b.Entities))
+	x, y := imageText(a), imageText(b)
+	if x == y {
+		return ""
 	}
-	for i := range a.Entities {
-		x, y := a.Entities[i], b.Entities[i]
-		if x.Entity != y.Entity || x.Parent != y.Parent || !slices.Equal(x.Children, y.Children) || !slices.Equal(x.Components, y.Components) {
-			return fmt.Sprintf("entity %v (parent %v, children %v, %v) and %v (parent %v, children %v, %v)", x.Entity, x.Parent, x.Children, x.Components, y.Entity, y.Parent, y.Children, y.Components)
-		}
-		for k := range x.Values {
-			if !reflect.DeepEqual(x.Values[k].Interface(), y.Values[k].Interface()) {
-				return fmt.Sprintf("entity %v component %d: %v and %v", x.Entity, x.Components[k], x.Values[k], y.Values[k])
-			}
+	xs, ys := strings.Split(x, "\n"), strings.Split(y, "\n")
+	for i := range min(len(xs), len(ys)) {
+		if xs[i] != ys[i] {
+			return fmt.Sprintf("line %d:\n%s\n%s", i, xs[i], ys[i])
 		}
 	}
-	for typ, v := range a.Resources {
-		if !reflect.DeepEqual(v.Interface(), b.Resources[typ].Interface()) {
-			return fmt.Sprintf("resource %s: %v and %v", typ, v, b.Resources[typ])
-		}
-	}
-	return ""
+	return fmt.Sprintf("%d and %d lines", len(xs), len(ys))
 }
 
 // TestRestoreReplays: take an image, go on with random operations, restore
@@ -209,8 +214,8 @@ func TestRestoreRefusesABadImage(t *testing.T) {
 	must(t, o.pos.Add(e, imgPos{X: 1}))
 	img := mustImage(t, o.w)
 	bad := *img
-	bad.Entities = append([]ImageEntity(nil), img.Entities...)
-	bad.Entities[0].Values = []reflect.Value{reflect.ValueOf(imgBag{})}
+	bad.Tables = slices.Clone(img.Tables)
+	bad.Tables[0].Columns = []reflect.Value{reflect.ValueOf([]imgBag{{}})}
 	before := mustImage(t, o.w)
 	if err := o.w.Restore(&bad); err == nil {
 		t.Fatal("a value of another type was taken")
@@ -227,4 +232,48 @@ func mustImage(t testing.TB, w *World) *Image {
 		t.Fatal(err)
 	}
 	return img
+}
+
+// TestCaptureCarriesTheAllocator: a reader that applies each capture's
+// allocator part (a full one, then deltas) holds the world's free list and
+// every free slot's generation after every capture.
+func TestCaptureCarriesTheAllocator(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		o := newImageOps()
+		draw := func(label string, k int) int { return rapid.IntRange(0, k-1).Draw(rt, label) }
+		c := o.w.NewCapturer()
+		var gens []uint32
+		var free []Entity
+		for step := range rapid.IntRange(1, 12).Draw(rt, "captures") {
+			o.run(t, rapid.IntRange(0, 30).Draw(rt, "ops"), draw)
+			if step > 0 && rapid.IntRange(0, 6).Draw(rt, "restore") == 0 {
+				must(t, o.w.Restore(mustImage(t, o.w))) // a restore: the next capture must be whole
+			}
+			a := c.Capture(rapid.IntRange(0, 4).Draw(rt, "full") == 0).Alloc
+			if a.Gens != nil {
+				gens, free = slices.Clone(a.Gens), nil
+			} else if step == 0 {
+				t.Fatal("the first capture carries no generations")
+			}
+			free = append(free[:a.Keep], a.Free...)
+			for len(gens) < a.Slots {
+				gens = append(gens, 0)
+			}
+			for _, e := range a.Free {
+				gens[e.index] = e.gen
+			}
+			want := make([]Entity, len(o.w.free))
+			for i, slot := range o.w.free {
+				want[i] = Entity{index: slot, gen: o.w.records[slot].gen}
+			}
+			if !slices.Equal(free, want) {
+				t.Fatalf("capture %d: the reader's free list is %v, the world's %v", step, free, want)
+			}
+			for i := range o.w.records {
+				if rec := o.w.records[i]; rec.table == deadTable && gens[i] != rec.gen {
+					t.Fatalf("capture %d: free slot %d has generation %d, the reader says %d", step, i, rec.gen, gens[i])
+				}
+			}
+		}
+	})
 }

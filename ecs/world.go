@@ -14,8 +14,13 @@ type World struct {
 	reg     registry
 	records []entityRecord
 	free    []uint32 // free slots, most recently freed last
-	alive   int
-	retired int
+	// freeStamp holds, per free-list position, freeSeq when it was pushed:
+	// rising from bottom to top, so a capture finds what is unchanged
+	// since the previous one by a binary search (capture.go).
+	freeStamp []uint64
+	freeSeq   uint64
+	alive     int
+	retired   int
 
 	tables []*table
 	byMask map[Mask]uint32

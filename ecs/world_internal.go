@@ -111,7 +111,18 @@ func (w *World) freeEntity(e Entity) {
 		return
 	}
 	rec.gen++
-	w.free = append(w.free, e.index)
+	w.pushFree(e.index)
+}
+
+// pushFree puts a slot on top of the free list.
+func (w *World) pushFree(slot uint32) {
+	w.freeSeq++
+	if n := len(w.free); n < len(w.freeStamp) {
+		w.freeStamp[n] = w.freeSeq
+	} else {
+		w.freeStamp = append(w.freeStamp, w.freeSeq)
+	}
+	w.free = append(w.free, slot)
 }
 
 // removeRow deletes a row and patches the record of the entity moved into it.
