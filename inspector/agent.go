@@ -56,6 +56,9 @@ type Agent struct {
 	live                     map[*client]bool
 	turn                     []*client // live clients in join order: whose requests Sync takes
 	recorders                []*Recorder
+	ring                     *Recorder // the in-memory recording a Rewind restores from (rewind.go)
+	ringMem                  *memRing
+	rewinding                bool        // a Rewind is being rebuilt
 	snap                     *sharedCopy // the newest world copy, shared by snapshot requests for a second
 
 	tel telemetry
@@ -368,11 +371,15 @@ func (a *Agent) Sync() {
 	if a.checkWatches() { // a watchpoint fired: the game stops at the end of this frame
 		a.paused, a.stepLeft = true, 0
 	}
-	for len(a.calls) > 0 {
-		(<-a.calls)()
-	}
+	a.runCalls()
 	a.drain(time.Now()) // the requests' budget is their own: watchpoints took theirs
 	a.capture(start)
+	switch {
+	case a.ring != nil:
+		a.ring.capture(start)
+	case a.opts.RewindBytes > 0:
+		a.startRing(nil, 0)
+	}
 	for _, r := range a.recorders {
 		r.capture(start)
 	}
@@ -405,8 +412,17 @@ func (a *Agent) Sync() {
 		}
 		timer.Stop()
 		now := time.Now()
+		a.runCalls()
 		a.drain(now)
 		a.capture(now)
+	}
+}
+
+// runCalls runs the functions Do queued, and the agent's own (a rewind's
+// restore).
+func (a *Agent) runCalls() {
+	for len(a.calls) > 0 {
+		(<-a.calls)()
 	}
 }
 

@@ -177,6 +177,8 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 		}
 		wp.On = m.On
 		ok()
+	case *protocol.Rewind:
+		a.rewind(c, id, m.Tick)
 	case *protocol.SnapshotRequest:
 		shared := a.sharedSnapshot()
 		c.job(0, true, func() protocol.Message {
@@ -195,7 +197,7 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 func changesWorld(m protocol.Message) bool {
 	switch m := m.(type) {
 	case *protocol.SetField, *protocol.AddComponent, *protocol.RemoveComponent, *protocol.Spawn,
-		*protocol.Despawn, *protocol.Pause, *protocol.Resume, *protocol.Step, *protocol.SetParent:
+		*protocol.Despawn, *protocol.Pause, *protocol.Resume, *protocol.Step, *protocol.SetParent, *protocol.Rewind:
 		return true
 	case *protocol.Watch:
 		return !m.Log

@@ -189,6 +189,8 @@ func setID(m protocol.Request, id uint32) {
 		m.ID = id
 	case *protocol.EnableWatch:
 		m.ID = id
+	case *protocol.Rewind:
+		m.ID = id
 	}
 }
 

@@ -67,6 +67,18 @@ type Options struct {
 	// JournalSize is the structural journal the agent turns on (entries);
 	// 0 means 4096, a negative value leaves the world's journal as it is.
 	JournalSize int
+	// RewindBytes bounds the in-memory recording of the last moments that
+	// a client's Rewind restores from (every frame, kept from the first
+	// Sync; the oldest frames go first). 0 means 64 MiB; a negative value
+	// keeps none.
+	RewindBytes int64
+	// RewindWindow bounds how far back that recording reaches. Default 30 s.
+	RewindWindow time.Duration
+	// RewindHz is the rate of that recording, in frames per second: a
+	// Rewind goes back to the recorded tick at or before the one asked for
+	// (then Step plays forward to it). Default 10; every frame costs the
+	// game a copy of what changed, so keep it low.
+	RewindHz float64
 }
 
 func (o *Options) defaults() {
@@ -105,6 +117,15 @@ func (o *Options) defaults() {
 	}
 	if o.JournalSize == 0 {
 		o.JournalSize = 4096
+	}
+	if o.RewindBytes == 0 {
+		o.RewindBytes = 64 << 20
+	}
+	if o.RewindWindow <= 0 {
+		o.RewindWindow = 30 * time.Second
+	}
+	if o.RewindHz <= 0 {
+		o.RewindHz = 10
 	}
 }
 

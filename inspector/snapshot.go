@@ -69,12 +69,13 @@ func (a *Agent) PanicSnapshot(path string) {
 // on the recorder's goroutine.
 type Recorder struct {
 	a       *Agent
-	w       *protocol.RecordWriter
+	w       frameSink
 	stream  *worldStream
 	period  time.Duration
 	next    time.Time
 	jobs    chan *worldJob
 	done    chan error
+	closed  <-chan struct{} // when it closes, the recorder ends (nil: never)
 	mu      sync.Mutex
 	written int
 	skipped int
@@ -90,15 +91,32 @@ func (a *Agent) Record(path string, hz float64) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Recorder{a: a, w: w, stream: a.newWorldStream(0), jobs: make(chan *worldJob, 8), done: make(chan error, 1)}
+	r := a.startRecorder(w, hz, nil)
+	a.recorders = append(a.recorders, r)
+	a.tel.recording.Store(path)
+	return r, nil
+}
+
+// frameSink is where a recorder's frames go: a file, or the agent's
+// in-memory ring.
+type frameSink interface {
+	WriteWorld(f *protocol.WorldFrame) error
+	Flush() error
+	Close() error
+	Bytes() int64
+}
+
+// startRecorder takes the first frame (a keyframe) now and starts the
+// recorder's encoding goroutine, which ends when closed does (nil: when
+// the recorder is stopped).
+func (a *Agent) startRecorder(w frameSink, hz float64, closed <-chan struct{}) *Recorder {
+	r := &Recorder{a: a, w: w, stream: a.newWorldStream(0), jobs: make(chan *worldJob, 8), done: make(chan error, 1), closed: closed}
 	if hz > 0 {
 		r.period = time.Duration(float64(time.Second) / hz)
 	}
 	r.capture(time.Now())
 	go r.run()
-	a.recorders = append(a.recorders, r)
-	a.tel.recording.Store(path)
-	return r, nil
+	return r
 }
 
 // capture is the recorder's turn in Sync.
@@ -127,6 +145,8 @@ func (r *Recorder) run() {
 		var open bool
 		select {
 		case job, open = <-r.jobs:
+		case <-r.closed:
+			open = false
 		case <-idle.C:
 			if err == nil {
 				err = r.w.Flush()
@@ -183,6 +203,17 @@ func (r *Recorder) Bytes() int64 {
 
 // Stop ends the recording, writing the index; call it on the game goroutine.
 func (r *Recorder) Stop() error {
+	r.detach()
+	close(r.jobs)
+	if err := <-r.done; err != nil {
+		return fmt.Errorf("inspector: recording: %w", err)
+	}
+	return nil
+}
+
+// detach takes the recorder off the agent's list: Sync captures no more
+// for it.
+func (r *Recorder) detach() {
 	a := r.a
 	for i, x := range a.recorders {
 		if x == r {
@@ -193,9 +224,16 @@ func (r *Recorder) Stop() error {
 	if len(a.recorders) == 0 {
 		a.tel.recording.Store("")
 	}
+}
+
+// end ends the recording without waiting for the file to close: for the
+// game goroutine, which does not wait on a disk. Stop waits.
+func (r *Recorder) end(why string) {
+	r.detach()
 	close(r.jobs)
-	if err := <-r.done; err != nil {
-		return fmt.Errorf("inspector: recording: %w", err)
-	}
-	return nil
+	go func() {
+		if err := <-r.done; err != nil {
+			r.a.logf("recording ended (%s): %v", why, err)
+		}
+	}()
 }

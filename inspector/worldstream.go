@@ -89,6 +89,11 @@ func convertAll(v reflect.Value) []protocol.Value {
 func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 	schemas := j.summary.Components
 	in := &protocol.WorldInput{Tick: j.tick, Full: j.cap.Full, Summary: j.summary, Journal: j.journal, Events: j.events, LinksSet: j.cap.LinksChanged}
+	al := &j.cap.Alloc
+	in.Alloc = &protocol.AllocFrame{Slots: al.Slots, Gens: al.Gens, Keep: al.Keep, Free: make([]protocol.EntityID, len(al.Free))}
+	for i, e := range al.Free {
+		in.Alloc.Free[i] = wireEntity(e)
+	}
 	for _, l := range j.cap.Links {
 		cl := protocol.ChildList{Parent: wireEntity(l.Parent), Children: make([]protocol.EntityID, len(l.Children))}
 		for i, k := range l.Children {

@@ -51,6 +51,8 @@ func newMessage(t Type) (Message, error) {
 		return &Unwatch{}, nil
 	case TypeEnableWatch:
 		return &EnableWatch{}, nil
+	case TypeRewind:
+		return &Rewind{}, nil
 	case TypeWatchHit:
 		return &WatchHit{}, nil
 	case TypeWelcome:

@@ -119,6 +119,7 @@ type Telemetry struct {
 	TooLarge   uint64            `msgpack:"tl,omitempty"`  // answers replaced by a too-large error: over the client's mf
 	SyncNs     int64             `msgpack:"sy"`            // time of the last Sync on the game goroutine
 	Recording  string            `msgpack:"rec,omitempty"` // file the game records to
+	Rewind     *RewindRange      `msgpack:"rw,omitempty"`  // the in-memory recording a Rewind restores from; absent when off
 }
 
 // Summary is the world at a tick, in O(archetypes + systems) size. With Full

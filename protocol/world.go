@@ -43,6 +43,9 @@ type WorldBody struct {
 	// Events holds every event readable at this tick, per queue (at most
 	// MaxRecordedEvents each), with the queue's counts.
 	Events []EventQueue `msgpack:"ev,omitempty"`
+	// Alloc is the entity allocator (see AllocFrame); absent from older
+	// agents' frames.
+	Alloc *AllocFrame `msgpack:"al,omitempty"`
 }
 
 // MaxRecordedEvents bounds the events a frame keeps per queue.
@@ -127,7 +130,11 @@ func SealBody(f *WorldFrame, body *WorldBody) error {
 
 // OpenBody decompresses and decodes a frame's body, checking it as any
 // untrusted message.
-func OpenBody(f *WorldFrame) (*WorldBody, error) {
+func OpenBody(f *WorldFrame) (*WorldBody, error) { return openBody(f, false) }
+
+// openBody is OpenBody; passing leaves out the journal and the events,
+// which only the frame a reader stops at needs.
+func openBody(f *WorldFrame, passing bool) (*WorldBody, error) {
 	raw, err := decoder().DecodeAll(f.Body, nil)
 	if err != nil {
 		return nil, fmt.Errorf("world frame at tick %d: decompress: %w", f.Tick, err)
@@ -139,7 +146,7 @@ func OpenBody(f *WorldFrame) (*WorldBody, error) {
 		return nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
 	body := &WorldBody{}
-	if err := decodeWorldBody(raw, body); err != nil {
+	if err := decodeWorldBody(raw, body, passing); err != nil {
 		return nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
 	return body, nil

@@ -8,8 +8,9 @@ import "fmt"
 // through the generic decoder. TestWorldBodyHandDecoder holds it to the
 // struct tags.
 
-// decodeWorldBody decodes a checked body.
-func decodeWorldBody(b []byte, body *WorldBody) error {
+// decodeWorldBody decodes a checked body; passing skips the journal and
+// the events.
+func decodeWorldBody(b []byte, body *WorldBody, passing bool) error {
 	r := &reader{b: b}
 	for range r.containerLen(true) {
 		switch r.str() {
@@ -26,9 +27,11 @@ func decodeWorldBody(b []byte, body *WorldBody) error {
 		case "lks":
 			body.LinksSet = r.boolean()
 		case "jn":
-			r.generic(&body.Journal)
+			r.history(passing, &body.Journal)
 		case "ev":
-			r.generic(&body.Events)
+			r.history(passing, &body.Events)
+		case "al":
+			r.generic(&body.Alloc)
 		default:
 			r.skipRaw()
 		}
@@ -40,6 +43,16 @@ func decodeWorldBody(b []byte, body *WorldBody) error {
 		return fmt.Errorf("protocol: %d bytes after the world body", len(b)-r.pos)
 	}
 	return r.err
+}
+
+// history decodes the journal or events into v, or skips them when the
+// reader passes the frame on the way to a later one.
+func (r *reader) history(passing bool, v any) {
+	if passing {
+		r.skipRaw()
+		return
+	}
+	r.generic(v)
 }
 
 func (r *reader) tableFrame(t *TableFrame) {

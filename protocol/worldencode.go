@@ -17,6 +17,7 @@ type WorldInput struct {
 	LinksSet bool
 	Journal  []JournalEntry
 	Events   []EventQueue
+	Alloc    *AllocFrame
 }
 
 // WorldEncoder turns captures into WorldFrames, each coded against the
@@ -74,7 +75,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*WorldFrame, error) {
 	if in.Full {
 		base = NewWorldState()
 	}
-	body := &WorldBody{Links: in.Links, LinksSet: in.LinksSet, Journal: in.Journal, Events: in.Events}
+	body := &WorldBody{Links: in.Links, LinksSet: in.LinksSet, Journal: in.Journal, Events: in.Events, Alloc: in.Alloc}
 	if in.Full || e.state.Summary == nil {
 		body.Summary = *in.Summary
 		body.Summary.Full = true

@@ -19,6 +19,7 @@ type WorldState struct {
 	Links   []ChildList // every parent's children, in link order, by parent index
 	Journal []JournalEntry
 	Events  []EventQueue
+	Alloc   AllocState // the entity allocator, where the frames carry it
 	seq     uint64
 	valid   bool
 	view    *stateView // derived indexes, built on first use after a change
@@ -82,11 +83,18 @@ func (s *WorldState) Valid() bool { return s.valid }
 
 // Apply applies one frame. A bad frame is an error and changes nothing;
 // a delta that does not follow the last frame applied is ErrNeedKeyframe.
-func (s *WorldState) Apply(f *WorldFrame) error {
+func (s *WorldState) Apply(f *WorldFrame) error { return s.apply(f, false) }
+
+// Pass applies a frame on the way to a later one: its entities, values,
+// links, summary and allocator, not its journal and events (left empty),
+// which cost most to decode and which the next frame replaces.
+func (s *WorldState) Pass(f *WorldFrame) error { return s.apply(f, true) }
+
+func (s *WorldState) apply(f *WorldFrame, passing bool) error {
 	if !f.Full && (!s.valid || f.Seq != s.seq+1) {
 		return ErrNeedKeyframe
 	}
-	body, err := OpenBody(f)
+	body, err := openBody(f, passing)
 	if err != nil {
 		return err
 	}
@@ -121,10 +129,15 @@ func (s *WorldState) ApplyBody(f *WorldFrame, body *WorldBody) error {
 			return fmt.Errorf("world frame at tick %d: table %d: %w", f.Tick, tf.Archetype, err)
 		}
 	}
+	alloc := s.Alloc
+	if err := alloc.apply(body.Alloc, f.Full); err != nil {
+		return fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
+	}
 	// Everything checked: from here on nothing fails.
 	if f.Full {
 		*s = *base
 	}
+	s.Alloc = alloc
 	s.applyChanges(changes)
 	s.Tick, s.Summary, s.seq, s.valid = f.Tick, sum, f.Seq, true
 	if body.LinksSet || f.Full {

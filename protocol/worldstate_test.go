@@ -184,7 +184,7 @@ func TestWorldBodyHandDecoder(t *testing.T) {
 		if err := unmarshal(raw, &generic); err != nil {
 			t.Fatal(err)
 		}
-		if err := decodeWorldBody(raw, &hand); err != nil {
+		if err := decodeWorldBody(raw, &hand, false); err != nil {
 			t.Fatal(err)
 		}
 		if len(generic.Tables) != len(hand.Tables) || len(generic.Tables) == 0 {

@@ -11,13 +11,15 @@ import (
 type spatialIndex struct{}
 
 // build registers the systems with their declared access. Each system that
-// draws random numbers has its own generator, seeded from the run's seed, so
-// a run replays exactly whatever runs in parallel.
+// draws random numbers has its own generator in the Dice resource, seeded
+// from the run's seed, so a run replays exactly whatever runs in parallel,
+// and a rewound run replays what it did.
 func (s *Sim) build(seed uint64) {
 	w := s.World
 	sc := ecs.NewSchedule()
 	s.Schedule = sc
-	rngFor := func(k uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, k+100)) }
+	ecs.SetResource(w, newDice(seed))
+	dice := ecs.Resource[Dice](w) // the resource stays where it is: a restore writes into it
 	herbs := ecs.NewQuery2[Position, Velocity](w, ecs.With[Herbivore]())
 	preds := ecs.NewQuery2[Position, Velocity](w, ecs.With[Predator]())
 	grazers := ecs.NewQuery2[Position, Energy](w, ecs.With[Herbivore](), ecs.Write[Energy]())
@@ -59,7 +61,7 @@ func (s *Sim) build(seed uint64) {
 		}
 	}, ecs.Writes[Grid]())
 
-	bugRng := rngFor(9) // the starve bug's own: the simulation's draws are the same with it on or off
+	bugRng := rand.New(&dice.Bug) // the starve bug's own: the simulation's draws are the same with it on or off
 	sc.Add("grazing", func(w *ecs.World, _ *ecs.Commands) {
 		g := ecs.Resource[Grid](w)
 		victim := -1 // the starve bug: about every two seconds, one grazer
@@ -79,7 +81,7 @@ func (s *Sim) build(seed uint64) {
 		}
 	}, ecs.Reads[Position](), ecs.Reads[Herbivore](), ecs.Writes[Energy](), ecs.Writes[Grid]())
 
-	fleeRng := rngFor(1)
+	fleeRng := rand.New(&dice.Flee)
 	sc.Add("fleeing", func(w *ecs.World, cmds *ecs.Commands) {
 		for it := fleeing.Iter(); it.Next(); {
 			p, v := it.Get()
@@ -104,7 +106,7 @@ func (s *Sim) build(seed uint64) {
 		}
 	}, ecs.Reads[Position](), ecs.Reads[Herbivore](), ecs.Reads[spatialIndex](), ecs.Writes[Velocity](), ecs.Writes[Fleeing]())
 
-	huntRng := rngFor(2)
+	huntRng := rand.New(&dice.Hunt)
 	sc.Add("hunting", func(w *ecs.World, cmds *ecs.Commands) {
 		taken := map[ecs.Entity]bool{}
 		stats := ecs.Resource[Stats](w)
@@ -166,7 +168,7 @@ func (s *Sim) build(seed uint64) {
 	}, ecs.Reads[Predator](), ecs.Writes[Energy](), ecs.Writes[Age]())
 
 	sc.AddStage("lifecycle")
-	birthRng := rngFor(3)
+	birthRng := rand.New(&dice.Birth)
 	sc.Add("reproduction", func(w *ecs.World, cmds *ecs.Commands) {
 		stats := ecs.Resource[Stats](w)
 		room := s.initial*6/5 - w.Len()
@@ -203,7 +205,7 @@ func (s *Sim) build(seed uint64) {
 		}
 	}, ecs.Reads[Position](), ecs.Writes[Energy](), ecs.Reads[Predator](), ecs.Writes[Born](), ecs.Writes[Stats]())
 
-	deathRng := rngFor(4)
+	deathRng := rand.New(&dice.Death)
 	ages := ecs.NewQuery2[Energy, Age](w)
 	sc.Add("death", func(w *ecs.World, cmds *ecs.Commands) {
 		stats := ecs.Resource[Stats](w)

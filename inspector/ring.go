@@ -1,0 +1,151 @@
+package inspector
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// memRing is the agent's in-memory recording of the last moments of the
+// run, what a Rewind restores from: world frames as a recording holds them
+// (keyframes and deltas, compressed), the oldest dropped a keyframe's run
+// at a time once the ring holds more bytes than its limit or frames older
+// than its window. It asks its stream for a keyframe every ringKeyGap
+// frames (and whenever a quarter of the limit went by since one), so a
+// rewind replays a few frames at most and dropping a run frees little.
+type memRing struct {
+	limit  int64
+	window time.Duration
+
+	mu       sync.Mutex
+	want     func()      // asks the recorder for a keyframe
+	frames   []ringFrame // oldest first; frames[0] is a keyframe
+	bytes    int64
+	sinceKey int64 // bytes since the newest keyframe
+	keyGap   int   // frames since the newest keyframe
+}
+
+// ringKeyGap bounds the frames between the ring's keyframes: a rewind
+// replays at most this many.
+const ringKeyGap = 4
+
+type ringFrame struct {
+	f    *protocol.WorldFrame
+	wall time.Time
+	size int64
+}
+
+// ringOverhead is what a frame costs in memory beyond its body.
+const ringOverhead = 128
+
+func (r *memRing) WriteWorld(f *protocol.WorldFrame) error {
+	size := int64(len(f.Body)) + ringOverhead
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if f.Full || len(r.frames) == 0 {
+		if !f.Full {
+			return nil // the ring starts at a keyframe
+		}
+		r.sinceKey, r.keyGap = 0, 0
+	}
+	r.frames = append(r.frames, ringFrame{f: f, wall: time.Now(), size: size})
+	r.bytes += size
+	r.sinceKey += size
+	r.keyGap++
+	if (r.sinceKey > r.limit/4 || r.keyGap >= ringKeyGap) && r.want != nil {
+		r.want()
+	}
+	r.evict(time.Now())
+	return nil
+}
+
+// evict drops runs of frames from the oldest keyframe up to the next one
+// while the ring is over its limit or its oldest frame is out of the
+// window; the newest run is always kept.
+func (r *memRing) evict(now time.Time) {
+	for len(r.frames) > 0 && (r.bytes > r.limit || now.Sub(r.frames[0].wall) > r.window) {
+		next := -1
+		for i := 1; i < len(r.frames); i++ {
+			if r.frames[i].f.Full {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			return
+		}
+		for _, fr := range r.frames[:next] {
+			r.bytes -= fr.size
+		}
+		r.frames = append(r.frames[:0:0], r.frames[next:]...)
+	}
+}
+
+func (r *memRing) Flush() error { return nil }
+
+func (r *memRing) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.frames, r.bytes = nil, 0
+	return nil
+}
+
+func (r *memRing) Bytes() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.bytes
+}
+
+// span returns the frames that rebuild the newest recorded tick at or
+// before tick: its keyframe and every frame after it up to that tick.
+func (r *memRing) span(tick uint64) ([]*protocol.WorldFrame, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.frames) == 0 {
+		return nil, fmt.Errorf("nothing is recorded yet")
+	}
+	from, to := r.frames[0].f.Tick, r.frames[len(r.frames)-1].f.Tick
+	if tick < from || tick > to {
+		return nil, fmt.Errorf("tick %d is not in the in-memory recording: it holds ticks %d to %d", tick, from, to)
+	}
+	end := len(r.frames) - 1
+	for end > 0 && r.frames[end].f.Tick > tick {
+		end--
+	}
+	key := end
+	for !r.frames[key].f.Full {
+		key--
+	}
+	out := make([]*protocol.WorldFrame, 0, end-key+1)
+	for _, fr := range r.frames[key : end+1] {
+		out = append(out, fr.f)
+	}
+	return out, nil
+}
+
+// before returns the frames of ticks before tick, for a new ring that
+// goes on from tick after a rewind, and their bytes.
+func (r *memRing) before(tick uint64) ([]ringFrame, int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	var bytes int64
+	for n < len(r.frames) && r.frames[n].f.Tick < tick {
+		bytes += r.frames[n].size
+		n++
+	}
+	return append([]ringFrame(nil), r.frames[:n]...), bytes
+}
+
+// describe says what the ring holds, for the summary.
+func (r *memRing) describe() *protocol.RewindRange {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rr := &protocol.RewindRange{Frames: len(r.frames), Bytes: r.bytes, Limit: r.limit}
+	if len(r.frames) > 0 {
+		rr.From, rr.To = r.frames[0].f.Tick, r.frames[len(r.frames)-1].f.Tick
+	}
+	return rr
+}

@@ -1,0 +1,93 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Rewind: the agent keeps the last moments of the run in memory, as a
+// recording (keyframes and deltas), and puts the live world back to any
+// tick it holds.
+
+// TypeRewind tags a Rewind.
+const TypeRewind Type = 19
+
+// Rewind asks the agent to restore the live world to recorded tick T,
+// from its in-memory recording (the summary's telemetry says which ticks
+// it holds): every entity under the same handle in the same row, component
+// values, parents, resources and events as they were; then the game is
+// paused there, to step or resume. A change, refused on read-only
+// sessions.
+type Rewind struct {
+	ID   uint32 `msgpack:"id"`
+	Tick uint64 `msgpack:"t"`
+}
+
+// Type implements Message.
+func (*Rewind) Type() Type { return TypeRewind }
+
+// RequestID implements Request.
+func (m *Rewind) RequestID() uint32 { return m.ID }
+
+// RewindRange is what the agent's in-memory recording holds.
+type RewindRange struct {
+	From   uint64 `msgpack:"f"`  // the oldest tick it can rewind to
+	To     uint64 `msgpack:"t"`  // the newest
+	Frames int    `msgpack:"n"`  // frames held
+	Bytes  int64  `msgpack:"b"`  // bytes held
+	Limit  int64  `msgpack:"lb"` // bytes it may hold
+}
+
+// AllocFrame is the entity allocator's part of a world frame: with the
+// live entities' handles it gives every slot's generation and the free
+// list, so a world restored to the frame hands out the same handles next.
+// A keyframe holds Gens; a delta the free list's change: Keep entries of
+// the previous frame's list stay at its bottom, Free lists the entries
+// above them, bottom first (the last is reused first).
+type AllocFrame struct {
+	Slots int        `msgpack:"n"`
+	Gens  []uint32   `msgpack:"g,omitempty"`
+	Keep  int        `msgpack:"k,omitempty"`
+	Free  []EntityID `msgpack:"f,omitempty"`
+}
+
+// AllocState is the allocator as a stream of frames rebuilds it.
+type AllocState struct {
+	Known bool     // every frame since the keyframe carried its part
+	Slots int      // slots in all
+	Gens  []uint32 // from the keyframe: a slot's generation unless it is alive or free since
+	Free  []EntityID
+}
+
+// apply folds a frame's allocator part into the state; a keyframe's
+// starts it anew. It checks before it changes anything.
+func (s *AllocState) apply(a *AllocFrame, full bool) error {
+	if a == nil {
+		*s = AllocState{}
+		return nil
+	}
+	if a.Slots < 0 || a.Slots > maxTableRows {
+		return fmt.Errorf("allocator: %d slots", a.Slots)
+	}
+	for _, e := range a.Free {
+		if int(e.Index()) >= a.Slots {
+			return fmt.Errorf("allocator: free slot %d of %d", e.Index(), a.Slots)
+		}
+	}
+	if full {
+		if len(a.Gens) != a.Slots || a.Keep != 0 {
+			return errors.New("allocator: a keyframe must give every slot's generation")
+		}
+		*s = AllocState{Known: true, Slots: a.Slots, Gens: a.Gens, Free: a.Free}
+		return nil
+	}
+	if !s.Known {
+		return nil // nothing to build on until the next keyframe
+	}
+	if a.Gens != nil || a.Keep < 0 || a.Keep > len(s.Free) || a.Slots < s.Slots {
+		return errors.New("allocator: a delta that does not follow the frame before")
+	}
+	s.Slots = a.Slots
+	s.Free = append(s.Free[:a.Keep:a.Keep], a.Free...)
+	return nil
+}
