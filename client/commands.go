@@ -10,7 +10,7 @@ import (
 )
 
 // Commands lists the commands ParseCommand knows, for messages.
-const Commands = "pause, resume, step N, set, add, remove, parent, despawn, spawn, watch, unwatch, watch-off, watch-on"
+const Commands = "pause, resume, step N, rewind TICK|-N, set, add, remove, parent, despawn, spawn, watch, unwatch, watch-off, watch-on"
 
 // ParseCommand turns a command line into a request.
 func ParseCommand(words []string) (func(uint32) protocol.Message, string, error) {
@@ -42,6 +42,19 @@ func ParseCommand(words []string) (func(uint32) protocol.Message, string, error)
 			}
 		}
 		return func(id uint32) protocol.Message { return &protocol.Step{ID: id, N: uint32(n)} }, cmd, nil
+	case "rewind":
+		if err := need(1, "a tick, or -N for N ticks back"); err != nil {
+			return nil, "", err
+		}
+		back, relative := strings.CutPrefix(args[0], "-")
+		n, err := strconv.ParseUint(back, 10, 64)
+		if err != nil || relative && n == 0 {
+			return nil, "", fmt.Errorf("rewind: %q is not a tick, or -N ticks back", args[0])
+		}
+		if relative {
+			return func(id uint32) protocol.Message { return &protocol.Rewind{ID: id, Back: n} }, cmd, nil
+		}
+		return func(id uint32) protocol.Message { return &protocol.Rewind{ID: id, Tick: n} }, cmd, nil
 	case "set":
 		if err := need(2, "ENTITY Component.Field=VALUE"); err != nil {
 			return nil, "", err

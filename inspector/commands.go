@@ -178,7 +178,11 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 		wp.On = m.On
 		ok()
 	case *protocol.Rewind:
-		a.rewind(c, id, m.Tick)
+		tick := m.Tick
+		if m.Back > 0 {
+			tick = a.w.Frame() - min(m.Back, a.w.Frame())
+		}
+		a.rewind(c, id, tick)
 	case *protocol.SnapshotRequest:
 		shared := a.sharedSnapshot()
 		c.job(0, true, func() protocol.Message {

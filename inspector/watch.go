@@ -209,7 +209,7 @@ func (a *Agent) checkSystem(run ecs.SystemRun) {
 	for _, wp := range ws.list {
 		if wp.On && wp.Kind == "value" && writesAll(run.Writes, wp.comps) {
 			wp.covered = true
-			a.fire(wp, a.checkValue(wp, tickRange{since: run.Since}))
+			a.fire(wp, a.checkValue(wp, tickRange{since: run.Since}), a.w.Frame()+1) // the frame in progress
 		}
 	}
 	ws.frameLast = a.w.NextChangeTick() // writes after this: another system's (checked by it) or outside the schedule
@@ -228,7 +228,7 @@ func (a *Agent) checkBeforeRun() {
 	ws.since = a.w.NextChangeTick()
 	for _, wp := range ws.list {
 		if wp.On && wp.Kind == "value" {
-			a.fire(wp, a.checkValue(wp, tickRange{since: since}))
+			a.fire(wp, a.checkValue(wp, tickRange{since: since}), a.w.Frame())
 		}
 	}
 }
@@ -261,13 +261,14 @@ func (ws *watchState) hasKind(kind string) bool {
 }
 
 // fire counts a hit and tells every client; one that pauses stops the game
-// at the end of the frame.
-func (a *Agent) fire(wp *watchpoint, hit *protocol.WatchHit) {
+// at the end of the frame. tick is the frame that made it true, numbered
+// as the summary numbers it once that frame ends.
+func (a *Agent) fire(wp *watchpoint, hit *protocol.WatchHit, tick uint64) {
 	if hit == nil {
 		return
 	}
 	wp.Hits++
-	hit.Watch, hit.Expr, hit.Tick = wp.ID, wp.Expr, a.w.Frame()
+	hit.Watch, hit.Expr, hit.Tick = wp.ID, wp.Expr, tick
 	hit.Paused = !wp.Log
 	if hit.Paused {
 		a.watches.pause = true
@@ -321,7 +322,7 @@ func (a *Agent) checkWatches() (pause bool) {
 		case "stale":
 			hit = a.checkStale(wp)
 		}
-		a.fire(wp, hit)
+		a.fire(wp, hit, a.w.Frame())
 	}
 	return ws.pause
 }

@@ -21,6 +21,9 @@ const TypeRewind Type = 19
 type Rewind struct {
 	ID   uint32 `msgpack:"id"`
 	Tick uint64 `msgpack:"t"`
+	// Back, when set, counts back from the game's current tick instead:
+	// Tick is then ignored.
+	Back uint64 `msgpack:"b,omitempty"`
 }
 
 // Type implements Message.

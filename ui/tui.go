@@ -223,6 +223,9 @@ func (m *model) reply(msg replyMsg) {
 	case msg.what == "":
 	case msg.r.OK:
 		text := msg.what + ": ok"
+		if msg.r.Message != "" { // what the agent did, in its words (a rewind's tick)
+			text = msg.what + ": " + msg.r.Message
+		}
 		if msg.r.Entity != 0 {
 			text += " (" + msg.r.Entity.String() + ")"
 		}
@@ -307,6 +310,8 @@ func (m *model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.toggleRecording()
 	case key.Matches(msg, k.Spawn) && !m.detail.shown:
 		return openForm(m.common, true, 0, nil)
+	case key.Matches(msg, k.Rewind) && m.play == nil:
+		return openPalette(m.common, "rewind -")
 	case key.Matches(msg, k.Watch) && m.play == nil:
 		if m.detail.shown && m.detail.detail != nil { // on this entity
 			return watchPrompt(m.common, m.detail.detail.Entity.String()+" ")

@@ -4,13 +4,18 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/internal/testgame"
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // TestFindTheStarveBug is the README's walkthrough: with the demo's starve
 // bug on, a watchpoint on a negative Energy no system should write stops
-// the game at the write and names the system that made it.
+// the game at the write and names the system that made it; rewound 60
+// ticks and stepped forward, the game makes the same write again, to the
+// same entity at the same tick.
 func TestFindTheStarveBug(t *testing.T) {
 	sim, addr, _, on := testgame.LiveSim(t, 2000, 5)
 	// Without the bug, hunger takes a frame's worth below zero at most and
@@ -24,14 +29,28 @@ func TestFindTheStarveBug(t *testing.T) {
 	if code, _, errs := cli("exec", addr, "unwatch", "1"); code != 0 {
 		t.Fatalf("unwatch: %s", errs)
 	}
+	var since uint64
 	on(func() {
 		if err := sim.SetBug("starve"); err != nil {
 			t.Error(err)
 		}
+		since = sim.World.Frame()
 	})
+	// The switch is the game's, not the world's: a rewind to before it
+	// would replay with the bug on frames that ran without it. Let it run
+	// a while first, as it does with --bug from the start.
+	for frame := since; frame < since+90; {
+		time.Sleep(20 * time.Millisecond)
+		on(func() { frame = sim.World.Frame() })
+	}
 	if code, out, errs := cli("exec", addr, "watch", "Energy.Value<-1"); code != 0 || strings.TrimSpace(out) != "2" {
 		t.Fatalf("exec watch: %d %q %s", code, out, errs)
 	}
+	ui, err := client.Dial(addr, "") // a client that stays, as the UI would: the game stays paused
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ui.Close()
 	code, out, errs := cli("exec", addr, "wait", "--timeout", "30s")
 	if code != 0 {
 		t.Fatalf("exec wait: %d %s", code, errs)
@@ -45,4 +64,55 @@ func TestFindTheStarveBug(t *testing.T) {
 		hit["paused"] != true || !strings.Contains(hit["entity"].(string), "v") {
 		t.Fatalf("the hit:\n%s", out)
 	}
+
+	at := uint64(hit["tick"].(float64))
+	if paused, err := ui.Summary(); err != nil || !paused.Paused || paused.Tick != at {
+		t.Fatalf("the hit says tick %d; the summary: %+v %v", at, paused, err)
+	}
+
+	// Back 60 ticks (to the recorded tick at or before), a watchpoint on
+	// that entity alone (the bug strikes others in those ticks too), then
+	// forward: the same write again, at the same tick.
+	if code, out, errs := cli("exec", addr, "rewind", "-60"); code != 0 || !strings.Contains(out, "rewound to tick") {
+		t.Fatalf("exec rewind: %d %q %s", code, out, errs)
+	}
+	sum, err := ui.Summary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Paused || sum.Tick >= at || at-sum.Tick < 60 {
+		t.Fatalf("rewound from tick %d to %d (paused %v), want 60 or a few more back", at, sum.Tick, sum.Paused)
+	}
+	victim := hit["entity"].(string)
+	for _, cmd := range [][]string{{"unwatch", "2"}, {"watch", victim + " Energy.Value<-1"}} {
+		if code, out, errs := cli(append([]string{"exec", addr}, cmd...)...); code != 0 {
+			t.Fatalf("exec %v: %d %q %s", cmd, code, out, errs)
+		}
+	}
+	if r, err := ui.Do(func(id uint32) protocol.Message { return &protocol.Step{ID: id, N: uint32(at - sum.Tick)} }); err != nil || !r.OK {
+		t.Fatalf("step: %v %+v", err, r)
+	}
+	again, err := ui.WaitHit(30 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Tick != at || again.Entity.String() != victim || again.By != "grazing" || !again.Paused || again.Value == nil || !again.Value.Equal(*mustValue(t, value)) {
+		t.Fatalf("after the rewind the watchpoint fired at tick %d on %v by %s (%v); the first time at %d on %v (%v)", again.Tick, again.Entity, again.By, again.Value, at, victim, value)
+	}
+}
+
+// mustValue turns a hit's value as exec wait printed it back into a wire
+// value.
+func mustValue(t *testing.T, v map[string]any) *protocol.Value {
+	t.Helper()
+	fields := make([]protocol.Field, 0, len(v))
+	for k, x := range v {
+		f, ok := x.(float64)
+		if !ok {
+			t.Fatalf("field %s is %T", k, x)
+		}
+		fields = append(fields, protocol.Field{Name: k, Value: protocol.FloatValue(f)})
+	}
+	out := protocol.MapValue(fields...)
+	return &out
 }

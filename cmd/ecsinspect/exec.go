@@ -19,6 +19,9 @@ Runs one command on a live game and exits 0, or non-zero with the agent's
 message. Commands:
   pause | resume | step N    (step: the game must be paused by a client
                              that stays connected, the UI say)
+  rewind 4200 | rewind -60   put the live world back to a tick the agent
+                             holds in memory (or 60 ticks back): it pauses
+                             there while a client stays connected
   set 42v3 Position.X=3.5
   add 42v3 Frozen            add 42v3 'Health={"HP":10}'
   remove 42v3 Frozen
@@ -80,6 +83,8 @@ func runExec(args []string, out io.Writer) error {
 		fmt.Fprintln(out, r.Entity)
 	case r.Watch != 0:
 		fmt.Fprintln(out, r.Watch)
+	case r.Message != "":
+		fmt.Fprintln(out, what+": "+r.Message)
 	default:
 		fmt.Fprintln(out, what+": ok")
 	}
