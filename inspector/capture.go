@@ -21,6 +21,19 @@ type subscription struct {
 	since   uint32 // change tick of the previous capture
 	journal uint64 // last journal entry sent
 	world   *worldStream
+	series  *seriesQuery
+}
+
+// heavy reports whether the subscription's frames copy many rows: they
+// share the Sync's capture budget.
+func (s *subscription) heavy() bool {
+	switch s.req.What {
+	case protocol.SubPage, protocol.SubWorld:
+		return true
+	case protocol.SubSeries:
+		return s.series.spec.Aggregate != ""
+	}
+	return false
 }
 
 func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
@@ -58,8 +71,14 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 			}
 			s.query = q
 		}
+	case protocol.SubSeries:
+		sq, err := a.compileSeries(m.Query)
+		if err != nil {
+			return err
+		}
+		s.series = sq
 	default:
-		return fmt.Errorf("cannot subscribe to %q: want summary, page, entity, events, journal or world", m.What)
+		return fmt.Errorf("cannot subscribe to %q: want summary, page, entity, events, journal, world or series", m.What)
 	}
 	c.subs[m.ID] = s
 	return nil
@@ -79,7 +98,7 @@ func (a *Agent) capture(now time.Time) {
 			if now.Before(s.next) {
 				continue
 			}
-			if (s.req.What == protocol.SubPage || s.req.What == protocol.SubWorld) && (time.Since(start) > captureBudget || c.busyHeavy()) {
+			if s.heavy() && (time.Since(start) > captureBudget || c.busyHeavy()) {
 				continue // due still: next Sync
 			}
 			if !s.reset && c.pending(id) {
@@ -109,6 +128,8 @@ func (a *Agent) capture(now time.Time) {
 				m = a.detail(id, ecsEntity(s.req.Entity))
 			case protocol.SubWorld:
 				f = c.worldFrame(s.world)
+			case protocol.SubSeries:
+				f = a.seriesFrame(id, s)
 			case protocol.SubEvents:
 				m = a.events(id, s.req.Sample)
 			case protocol.SubJournal:

@@ -97,6 +97,15 @@ func checkRequest(m protocol.Message, readOnly bool) *requestError {
 			}
 		case protocol.SubJournal:
 			return checkText("f", m.Filter)
+		case protocol.SubSeries:
+			if len(m.Query) > MaxQueryBytes {
+				return refuse(protocol.ErrTooLarge, "a series is at most %d bytes, got %d", MaxQueryBytes, len(m.Query))
+			}
+			spec, err := protocol.ParseSeries(m.Query)
+			if err != nil {
+				return refuse(protocol.ErrBadValue, "%v", err)
+			}
+			return checkQuery(spec.Query)
 		}
 	case *protocol.Query:
 		if err := checkWindow(m.Offset, m.Limit); err != nil {

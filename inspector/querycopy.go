@@ -123,9 +123,14 @@ func (qc *queryCopy) size() int64 {
 	return n
 }
 
-// build runs the field tests over the copy and makes the page, off the
-// game goroutine.
-func (qc *queryCopy) build() *protocol.Page {
+// copyHit is a row of a copy that passed the query.
+type copyHit struct {
+	ti, row int
+	e       ecs.Entity
+}
+
+// valueOf returns a way to read a component's value at a row of the copy.
+func (qc *queryCopy) valueOf() func(h copyHit, c ecs.ComponentID) (reflect.Value, bool) {
 	sparseAt := map[ecs.ComponentID]map[ecs.Entity]int{}
 	for c, s := range qc.sparse {
 		at := make(map[ecs.Entity]int, len(s.ents))
@@ -134,27 +139,26 @@ func (qc *queryCopy) build() *protocol.Page {
 		}
 		sparseAt[c] = at
 	}
-	value := func(ti, row int, e ecs.Entity, c ecs.ComponentID) (reflect.Value, bool) {
+	return func(h copyHit, c ecs.ComponentID) (reflect.Value, bool) {
 		if s, ok := qc.sparse[c]; ok {
-			i, ok := sparseAt[c][e]
+			i, ok := sparseAt[c][h.e]
 			if !ok {
 				return reflect.Value{}, false
 			}
 			return s.vals.Index(i), true
 		}
-		t := &qc.tables[ti]
+		t := &qc.tables[h.ti]
 		j := slices.Index(t.Components, c)
 		if j < 0 {
 			return reflect.Value{}, false
 		}
-		return t.Columns[j].Index(row), true
+		return t.Columns[j].Index(h.row), true
 	}
-	type hit struct {
-		ti, row int
-		e       ecs.Entity
-	}
-	var window []hit
-	total := 0
+}
+
+// eachMatch runs the field tests over the copy, off the game goroutine,
+// and calls fn with every row that passes, in the world's order.
+func (qc *queryCopy) eachMatch(value func(copyHit, ecs.ComponentID) (reflect.Value, bool), fn func(copyHit)) {
 	ti, row := 0, 0
 	for _, e := range qc.cands {
 		// Candidates come in table and row order, a subsequence of the
@@ -167,28 +171,40 @@ func (qc *queryCopy) build() *protocol.Page {
 		if ti >= len(qc.tables) {
 			break // cannot happen: the copy and the scan saw one world
 		}
+		h := copyHit{ti, row, e}
 		pass := true
 		for _, p := range qc.q.preds {
-			v, ok := value(ti, row, e, p.comp)
+			v, ok := value(h, p.comp)
 			if !ok || !p.test(v) {
 				pass = false
 				break
 			}
 		}
 		if pass {
-			switch {
-			case qc.q.sort != nil: // every match, sorted below
-				window = append(window, hit{ti, row, e})
-			case total >= qc.offset && len(window) < qc.limit:
-				window = append(window, hit{ti, row, e})
-			}
-			total++
+			fn(h)
 		}
 		row++
 	}
+}
+
+// build runs the field tests over the copy and makes the page, off the
+// game goroutine.
+func (qc *queryCopy) build() *protocol.Page {
+	value := qc.valueOf()
+	var window []copyHit
+	total := 0
+	qc.eachMatch(value, func(h copyHit) {
+		switch {
+		case qc.q.sort != nil: // every match, sorted below
+			window = append(window, h)
+		case total >= qc.offset && len(window) < qc.limit:
+			window = append(window, h)
+		}
+		total++
+	})
 	if s := qc.q.sort; s != nil {
-		window = sortHits(window, func(h hit) (protocol.Value, bool) {
-			v, ok := value(h.ti, h.row, h.e, s.comp)
+		window = sortHits(window, func(h copyHit) (protocol.Value, bool) {
+			v, ok := value(h, s.comp)
 			if !ok {
 				return protocol.Nil(), false
 			}
@@ -204,7 +220,7 @@ func (qc *queryCopy) build() *protocol.Page {
 	for i, h := range window {
 		vals := make([]protocol.Value, len(qc.q.columns))
 		for j, c := range qc.q.columns {
-			if v, ok := value(h.ti, h.row, h.e, c); ok {
+			if v, ok := value(h, c); ok {
 				vals[j] = toValue(v)
 			}
 		}

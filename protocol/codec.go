@@ -75,6 +75,8 @@ func newMessage(t Type) (Message, error) {
 		return &Snapshot{}, nil
 	case TypeWorldFrame:
 		return &WorldFrame{}, nil
+	case TypeSeries:
+		return &Series{}, nil
 	}
 	return nil, fmt.Errorf("protocol: unknown message type %d", t)
 }

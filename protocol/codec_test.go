@@ -75,6 +75,7 @@ func sampleMessages() []Message {
 		&Unwatch{ID: 23, Watch: 1},
 		&EnableWatch{ID: 24, Watch: 1, On: true},
 		&Rewind{ID: 25, Tick: 40_000},
+		&Series{Sub: 9, Tick: 120, Value: new(float64(-2.5)), N: 3},
 		&WatchHit{Watch: 1, Expr: "Energy.Value<0", Tick: 40000, Entity: e, By: "hunger", Component: "Energy",
 			Old: &pos, Value: &pos, Matches: 3, Paused: true, Text: "watch 1 (Energy.Value<0) at tick 40000: 42v3, written by hunger"},
 	}

@@ -84,6 +84,7 @@ const (
 	SubEvents  = "events"
 	SubJournal = "journal"
 	SubWorld   = "world" // WorldFrames: every entity and value, keyframes and deltas (what recordings hold)
+	// SubSeries is in series.go.
 )
 
 // Subscribe asks for a stream of frames; its ID names the subscription in

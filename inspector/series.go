@@ -1,0 +1,119 @@
+package inspector
+
+import (
+	"math"
+	"reflect"
+	"strings"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// Series subscriptions: one number sampled at the subscription's rate, for
+// a chart. One entity's field is read on the game goroutine (a lookup); an
+// aggregate runs as a query on a copy, its field read and folded on the
+// client's writer goroutine.
+
+// seriesQuery is a compiled series expression.
+type seriesQuery struct {
+	spec protocol.SeriesSpec
+	one  ecs.Entity     // the entity, for one entity's field
+	q    *compiledQuery // the matches (an aggregate's); sort names the field
+}
+
+// compileSeries compiles a series expression against the world.
+func (a *Agent) compileSeries(expr string) (*seriesQuery, error) {
+	spec, err := protocol.ParseSeries(expr)
+	if err != nil {
+		return nil, refuse(protocol.ErrBadValue, "%s", err.Error())
+	}
+	query := spec.Query
+	if comp, _, ok := strings.Cut(spec.Field, "."); ok && spec.Aggregate != "" {
+		query = strings.TrimSpace(query + " " + comp) // the entities that have the field
+	}
+	if spec.Aggregate == "" {
+		query = ""
+	}
+	q, err := compileQuery(a.w, a.componentSchemas(), query, spec.Field, 0)
+	if err != nil {
+		return nil, err
+	}
+	sq := &seriesQuery{spec: spec, one: ecsEntity(spec.Entity), q: q}
+	if spec.Aggregate != "" {
+		if err := a.checkCopy(q); err != nil {
+			return nil, err
+		}
+	}
+	return sq, nil
+}
+
+// seriesFrame samples a series subscription now.
+func (a *Agent) seriesFrame(id uint32, s *subscription) outFrame {
+	sq := s.series
+	m := &protocol.Series{Sub: id, Tick: a.w.Frame()}
+	if sq.spec.Aggregate == "" {
+		if v, ok := a.w.Value(sq.one, sq.q.sort.comp); ok {
+			if x, ok := numberOf(sq.q.sort, v); ok {
+				m.Value, m.N = &x, 1
+			}
+		}
+		return outFrame{msg: m, size: 64}
+	}
+	qc, err := a.copyQuery(id, sq.q, 0, 0)
+	if err != nil {
+		return outFrame{msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, size: 256}
+	}
+	return outFrame{build: func() protocol.Message { return qc.aggregate(m, sq.spec.Aggregate) }, size: qc.size(), heavy: true}
+}
+
+// numberOf reads a series' field from a component's value as a number.
+func numberOf(field *sortSpec, v reflect.Value) (float64, bool) {
+	if field == nil {
+		return 0, false
+	}
+	x, ok := field.of(v)
+	if !ok {
+		return 0, false
+	}
+	return x.Number()
+}
+
+// aggregate folds the copy's matches into the sample, off the game
+// goroutine.
+func (qc *queryCopy) aggregate(m *protocol.Series, agg string) *protocol.Series {
+	value := qc.valueOf()
+	lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+	qc.eachMatch(value, func(h copyHit) {
+		if agg == "count" {
+			m.N++
+			return
+		}
+		v, ok := value(h, qc.q.sort.comp)
+		if !ok {
+			return
+		}
+		x, ok := numberOf(qc.q.sort, v)
+		if !ok {
+			return
+		}
+		m.N++
+		lo, hi, sum = min(lo, x), max(hi, x), sum+x
+	})
+	var x float64
+	switch {
+	case agg == "count":
+		x = float64(m.N)
+	case m.N == 0:
+		return m // no sample: nothing matched
+	case agg == "min":
+		x = lo
+	case agg == "max":
+		x = hi
+	case agg == "sum":
+		x = sum
+	default:
+		x = sum / float64(m.N)
+	}
+	m.Value = &x
+	return m
+}

@@ -1,0 +1,84 @@
+package protocol
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Field history: a subscription that samples one number over time, for a
+// chart. The number is a numeric field of one entity, or an aggregate of a
+// field over the entities a query matches.
+
+// SubSeries subscribes to a series: Subscribe's q is a series expression
+// (see ParseSeries); the agent answers with Series messages, a sample at
+// the subscription's rate, history starting when it subscribes.
+const SubSeries = "series"
+
+// TypeSeries tags a Series.
+const TypeSeries Type = 75
+
+// Series is one sample of a series subscription.
+type Series struct {
+	Sub  uint32 `msgpack:"sub"`
+	Tick uint64 `msgpack:"t"`
+	// Value is the sample; absent when there is none (the entity is not
+	// alive or lacks the field; no entity matches for min, mean, max).
+	Value *float64 `msgpack:"v,omitempty"`
+	N     int      `msgpack:"n"` // the entities it is over: 1 for a field, the matches for an aggregate
+}
+
+// Type implements Message.
+func (*Series) Type() Type { return TypeSeries }
+
+// Aggregates a series takes over a query's matches.
+var Aggregates = []string{"count", "min", "mean", "max", "sum"}
+
+// SeriesSpec is a parsed series expression.
+type SeriesSpec struct {
+	Aggregate string   // "" for one entity's field; else one of Aggregates
+	Entity    EntityID // the entity, for a field
+	Field     string   // Component.Field; "" for count
+	Query     string   // the entities an aggregate is over ("" for all that have the field)
+}
+
+// ParseSeries parses a series expression:
+//
+//	42v3 Energy.Value                 one entity's field
+//	count Herbivore                   how many entities match a query
+//	mean Energy.Value Herbivore       min, mean, max or sum of a field over a query's matches
+func ParseSeries(expr string) (SeriesSpec, error) {
+	words := strings.Fields(expr)
+	if len(words) == 0 {
+		return SeriesSpec{}, fmt.Errorf("an empty series: try 42v3 Energy.Value, count Herbivore or mean Energy.Value Herbivore")
+	}
+	field := func(s string) error {
+		if c, f, ok := strings.Cut(s, "."); !ok || c == "" || f == "" {
+			return fmt.Errorf("%q is not a Component.Field", s)
+		}
+		return nil
+	}
+	if e, err := ParseEntityID(words[0]); err == nil && e != 0 {
+		if len(words) != 2 {
+			return SeriesSpec{}, fmt.Errorf("an entity's series is one field: %s Energy.Value", words[0])
+		}
+		return SeriesSpec{Entity: e, Field: words[1]}, field(words[1])
+	}
+	switch words[0] {
+	case "count":
+		return SeriesSpec{Aggregate: "count", Query: strings.Join(words[1:], " ")}, nil
+	case "min", "mean", "max", "sum":
+		if len(words) < 2 {
+			return SeriesSpec{}, fmt.Errorf("%s takes a field and, if you like, a query: %s Energy.Value Herbivore", words[0], words[0])
+		}
+		return SeriesSpec{Aggregate: words[0], Field: words[1], Query: strings.Join(words[2:], " ")}, field(words[1])
+	}
+	return SeriesSpec{}, fmt.Errorf("%q is neither an entity nor one of count, min, mean, max, sum", words[0])
+}
+
+// String gives the expression back, in the form ParseSeries reads.
+func (s SeriesSpec) String() string {
+	if s.Aggregate == "" {
+		return s.Entity.String() + " " + s.Field
+	}
+	return strings.TrimSpace(strings.Join([]string{s.Aggregate, s.Field, s.Query}, " "))
+}
