@@ -111,10 +111,11 @@ func (a *Agent) finishRewind(c *client, id uint32, asked uint64, rb *rebuilt, er
 		r.end("the game was rewound")
 		a.logf("a recording ended: the game was rewound to tick %d, and a file's ticks do not go backwards", tick)
 	}
-	msg := fmt.Sprintf("rewound to tick %d: %d entities, paused (%v)", tick, a.w.Len(), time.Since(started).Round(time.Millisecond))
+	msg := fmt.Sprintf("rewound to tick %d", tick)
 	if tick != asked {
-		msg = fmt.Sprintf("tick %d was not recorded; %s", asked, msg)
+		msg += fmt.Sprintf(" (the newest recorded at or before %d)", asked)
 	}
+	msg += fmt.Sprintf(": %d entities, paused (%v)", a.w.Len(), time.Since(started).Round(time.Millisecond))
 	for _, n := range rb.notes {
 		msg += "; " + n
 	}

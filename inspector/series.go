@@ -1,7 +1,6 @@
 package inspector
 
 import (
-	"math"
 	"reflect"
 	"strings"
 
@@ -82,38 +81,18 @@ func numberOf(field *sortSpec, v reflect.Value) (float64, bool) {
 // goroutine.
 func (qc *queryCopy) aggregate(m *protocol.Series, agg string) *protocol.Series {
 	value := qc.valueOf()
-	lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+	fold := protocol.NewFold(agg)
 	qc.eachMatch(value, func(h copyHit) {
 		if agg == "count" {
-			m.N++
+			fold.Count()
 			return
 		}
-		v, ok := value(h, qc.q.sort.comp)
-		if !ok {
-			return
+		if v, ok := value(h, qc.q.sort.comp); ok {
+			if x, ok := numberOf(qc.q.sort, v); ok {
+				fold.Add(x)
+			}
 		}
-		x, ok := numberOf(qc.q.sort, v)
-		if !ok {
-			return
-		}
-		m.N++
-		lo, hi, sum = min(lo, x), max(hi, x), sum+x
 	})
-	var x float64
-	switch {
-	case agg == "count":
-		x = float64(m.N)
-	case m.N == 0:
-		return m // no sample: nothing matched
-	case agg == "min":
-		x = lo
-	case agg == "max":
-		x = hi
-	case agg == "sum":
-		x = sum
-	default:
-		x = sum / float64(m.N)
-	}
-	m.Value = &x
+	m.Value, m.N = fold.Value(), fold.N
 	return m
 }

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -80,5 +81,48 @@ func (s SeriesSpec) String() string {
 	if s.Aggregate == "" {
 		return s.Entity.String() + " " + s.Field
 	}
-	return strings.TrimSpace(strings.Join([]string{s.Aggregate, s.Field, s.Query}, " "))
+	return strings.Join(strings.Fields(s.Aggregate+" "+s.Field+" "+s.Query), " ")
+}
+
+// Fold accumulates an aggregate's sample, one match at a time: what the
+// agent and a recording's reader both compute.
+type Fold struct {
+	Aggregate   string
+	N           int // the matches counted, or those with the field
+	lo, hi, sum float64
+}
+
+// NewFold starts an aggregate.
+func NewFold(aggregate string) *Fold {
+	return &Fold{Aggregate: aggregate, lo: math.Inf(1), hi: math.Inf(-1)}
+}
+
+// Count counts a match without a field (count).
+func (f *Fold) Count() { f.N++ }
+
+// Add folds in a match's field.
+func (f *Fold) Add(x float64) {
+	f.N++
+	f.lo, f.hi, f.sum = min(f.lo, x), max(f.hi, x), f.sum+x
+}
+
+// Value is the sample: nil when there is none (nothing to take the min,
+// mean or max of).
+func (f *Fold) Value() *float64 {
+	var x float64
+	switch {
+	case f.Aggregate == "count":
+		x = float64(f.N)
+	case f.N == 0:
+		return nil
+	case f.Aggregate == "min":
+		x = f.lo
+	case f.Aggregate == "max":
+		x = f.hi
+	case f.Aggregate == "sum":
+		x = f.sum
+	default:
+		x = f.sum / float64(f.N)
+	}
+	return &x
 }

@@ -139,6 +139,12 @@ wait_for "written by grazing";                 step "it fired, naming the system
 wait_for "PAUSED"; wait_for "⚑ watch 1";       step "the game paused on it"
 keys 8; wait_for "value   pauses"; wait_for "Value:-40"; step "the watch view lists it and its hit"
 keys j Enter; wait_for "Entity ";              step "opened the entity of the hit"
+keys Escape :; tmux -L "$sock" send-keys -l 'pin mean Energy.Value Herbivore'; keys Enter
+wait_for "pinned mean Energy.Value Herbivore"; step "pinned the herbivores' mean energy"
+keys 9; wait_for "1 mean Energy.Value Herbivore  now"; wait_for "└tick"; step "the chart draws it"
+keys R; tmux -L "$sock" send-keys -l '30'; keys Enter
+wait_for "rewound to tick";                    step "rewound the live game 30 ticks"
+keys .; wait_for "step: ok";                   step "stepped forward from there"
 keys q
 kill "$bug_pid" 2>/dev/null || true; wait "$bug_pid" 2>/dev/null || true
 echo "e2e: all steps passed"

@@ -66,6 +66,8 @@ type navigator interface {
 	listArchetype(arch int64) tea.Cmd         // the entities view, limited to an archetype (1 + id)
 	push(m modal) tea.Cmd                     // open a modal
 	flash(text string, isErr bool)            // a note on the bottom line
+	pin(expr string) tea.Cmd                  // follow a series on the chart (see protocol.ParseSeries)
+	unpin(n int) tea.Cmd                      // stop following the chart's pin n (from 1)
 }
 
 // common is what the panes and modals read: the source of the world, the

@@ -44,7 +44,7 @@ func (p *detailPane) KeyMap() []key.Binding {
 	if p.play != nil {
 		return []key.Binding{k.Enter, k.ToParent, k.Tree, k.Back, k.Open, k.Help}
 	}
-	return []key.Binding{k.Enter, k.ToParent, k.Tree, k.Edit, k.Add, k.Remove, k.Despawn, k.Parent, k.Back, k.Help}
+	return []key.Binding{k.Enter, k.ToParent, k.Tree, k.Edit, k.Pin, k.Add, k.Remove, k.Despawn, k.Parent, k.Back, k.Help}
 }
 
 // open shows entity e, starting a new trail of followed references.
@@ -279,6 +279,13 @@ func (p *detailPane) key(msg tea.KeyMsg) tea.Cmd {
 			}
 		}
 		p.nav.flash("enter follows an entity field; u opens the parent", false)
+	case key.Matches(msg, k.Pin) && p.detail != nil:
+		if p.line < len(lines) && lines[p.line].path != "" {
+			if _, isNumber := lines[p.line].value.Number(); isNumber {
+				return p.nav.pin(p.detail.Entity.String() + " " + lines[p.line].path)
+			}
+		}
+		p.nav.flash("move to a numeric field to pin it to the chart", true)
 	case key.Matches(msg, k.Up):
 		p.line--
 	case key.Matches(msg, k.Down):

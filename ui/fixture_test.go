@@ -34,6 +34,8 @@ type fakeNav struct {
 	archs            []int64
 	pushed           []modal
 	flashes          []string
+	pinned           []string
+	unpinned         []int
 }
 
 func (n *fakeNav) openEntity(e protocol.EntityID) tea.Cmd { n.opened = append(n.opened, e); return nil }
@@ -45,6 +47,8 @@ func (n *fakeNav) showPane(v int) tea.Cmd        { n.shown = append(n.shown, v);
 func (n *fakeNav) listArchetype(a int64) tea.Cmd { n.archs = append(n.archs, a); return nil }
 func (n *fakeNav) push(m modal) tea.Cmd          { n.pushed = append(n.pushed, m); return nil }
 func (n *fakeNav) flash(text string, isErr bool) { n.flashes = append(n.flashes, text) }
+func (n *fakeNav) pin(expr string) tea.Cmd       { n.pinned = append(n.pinned, expr); return nil }
+func (n *fakeNav) unpin(i int) tea.Cmd           { n.unpinned = append(n.unpinned, i); return nil }
 
 var (
 	fxPosition = protocol.Component{ID: 1, Short: "Position", Storage: "table", Size: 8, Fields: []protocol.FieldSchema{

@@ -6,12 +6,12 @@ import "github.com/charmbracelet/bubbles/key"
 type keyMap struct {
 	Views, NextView, PrevView, Up, Down, Left, Right, Sort, PageUp, PageDown, Top, Bottom, Enter, Back,
 	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Parent, ToParent, Tree, Open, ShowEmpty, Palette, Record, Help, Quit key.Binding
-	Watch, Unwatch, ToggleWatch, Rewind key.Binding
+	Watch, Unwatch, ToggleWatch, Rewind, Pin key.Binding
 }
 
 func defaultKeys() keyMap {
 	return keyMap{
-		Views:       key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8"), key.WithHelp("1-8", "views")),
+		Views:       key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "views")),
 		NextView:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next view")),
 		PrevView:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
 		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
@@ -44,6 +44,7 @@ func defaultKeys() keyMap {
 		Watch:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "set a watchpoint")),
 		Unwatch:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "remove watchpoint (8)")),
 		ToggleWatch: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "watchpoint on/off, or open a hit's entity (8)")),
+		Pin:         key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin a field to the chart (detail)")),
 		Rewind:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rewind (a tick, or -N back)")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
@@ -55,7 +56,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Views, k.NextView, k.PrevView, k.Help, k.Quit},
 		{k.Up, k.Down, k.Left, k.Right, k.Sort, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Back, k.ShowEmpty},
 		{k.Filter, k.Open, k.Pause, k.Step, k.Palette, k.Record, k.Watch, k.Rewind},
-		{k.Edit, k.Add, k.Remove, k.Despawn, k.Spawn, k.Parent, k.ToParent, k.Tree},
+		{k.Edit, k.Add, k.Remove, k.Despawn, k.Spawn, k.Parent, k.ToParent, k.Tree, k.Pin},
 	}
 }
 

@@ -29,7 +29,16 @@ type player struct {
 	mu     sync.Mutex // held while the state changes or is read; subs too
 	nextID uint32     // request ids, for reads answered from the state
 	subs   map[uint32]protocol.Subscribe
+
+	// The chart's pins read the frames before the position through their
+	// own handle on the file, so the panes' frames do not wait for them.
+	historyMu  sync.Mutex
+	historyRec *protocol.Recording
 }
+
+// historyFrames is how many frames before the position a pin's history
+// covers in a recording.
+const historyFrames = 600
 
 func openPlayer(path string) (*player, error) {
 	rec, err := protocol.OpenFrames(path)
@@ -44,7 +53,14 @@ func openPlayer(path string) (*player, error) {
 	return p, nil
 }
 
-func (p *player) close() { p.rec.Close() }
+func (p *player) close() {
+	p.rec.Close()
+	p.historyMu.Lock()
+	if p.historyRec != nil {
+		p.historyRec.Close()
+	}
+	p.historyMu.Unlock()
+}
 
 // seek moves to frame i: the state there, rebuilt from its keyframe.
 func (p *player) seek(i int) error {
@@ -164,7 +180,49 @@ func (p *player) frameCmd(id uint32) tea.Cmd {
 			return eventsMsg{&protocol.Events{Sub: id, Tick: st.Tick, Queues: st.Events}}
 		case protocol.SubJournal:
 			return journalMsg{j: &protocol.Journal{Sub: id, Tick: st.Tick, Entries: st.Journal}, replace: true}
+		case protocol.SubSeries:
+			at := p.idx
+			p.mu.Unlock() // the history reads the file on its own handle
+			defer p.mu.Lock()
+			return p.history(id, sub.Query, at)
 		}
 		return nil
 	}
+}
+
+// history computes a pin over the frames up to frame at: what the agent
+// would have sent, one sample a recorded frame.
+func (p *player) history(id uint32, expr string, at int) tea.Msg {
+	fail := func(code string, err error) tea.Msg {
+		return replyMsg{r: &protocol.Reply{ID: id, Code: code, Message: err.Error()}, what: "pin"}
+	}
+	spec, err := protocol.ParseSeries(expr)
+	if err != nil {
+		return fail(protocol.ErrBadValue, err)
+	}
+	p.historyMu.Lock()
+	defer p.historyMu.Unlock()
+	if p.historyRec == nil {
+		if p.historyRec, err = protocol.OpenFrames(p.path); err != nil {
+			return fail(protocol.ErrInternal, err)
+		}
+	}
+	r := protocol.NewReplay(p.historyRec)
+	var out []sample
+	for i := max(0, at-historyFrames); i <= at; i++ {
+		st, err := r.At(i)
+		if err != nil {
+			continue // a frame the recording cannot rebuild: a gap in the line
+		}
+		v, _, err := st.Sample(spec)
+		if err != nil {
+			return fail(protocol.ErrBadQuery, err)
+		}
+		s := sample{tick: st.Tick, ok: v != nil}
+		if s.ok {
+			s.v = *v
+		}
+		out = append(out, s)
+	}
+	return seriesHistoryMsg{sub: id, samples: out}
 }

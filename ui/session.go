@@ -203,6 +203,8 @@ func (s *session) read(c *protocol.Conn) {
 			s.send(journalMsg{j: m})
 		case *protocol.WatchHit:
 			s.send(watchHitMsg{m})
+		case *protocol.Series:
+			s.send(seriesMsg{m})
 		case *protocol.Reply:
 			s.mu.Lock()
 			what, asked := s.pending[m.ID]

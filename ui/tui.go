@@ -22,6 +22,7 @@ const (
 	viewJournal
 	viewResources
 	viewWatches
+	viewChart
 	viewCount
 )
 
@@ -37,6 +38,7 @@ type model struct {
 	view          int // the pane on screen
 	entities      *entitiesPane
 	journalPane   *journalPane
+	chart         *chartPane
 	detail        *detailPane
 	modals        []modal   // the top one has the keys
 	timeline      *timeline // a review's position and keys, or nil for a live game
@@ -57,6 +59,7 @@ func newModel(src source, addr string) *model {
 	c.nav = m
 	m.entities = &entitiesPane{common: c}
 	m.journalPane = &journalPane{common: c}
+	m.chart = &chartPane{common: c}
 	m.detail = &detailPane{common: c}
 	m.panes = [viewCount]pane{
 		viewOverview:   &overviewPane{common: c},
@@ -67,6 +70,7 @@ func newModel(src source, addr string) *model {
 		viewJournal:    m.journalPane,
 		viewResources:  &resourcesPane{common: c},
 		viewWatches:    &watchesPane{common: c},
+		viewChart:      m.chart,
 	}
 	return m
 }
@@ -104,6 +108,8 @@ func (m *model) flash(s string, isErr bool) {
 }
 
 func (m *model) openEntity(e protocol.EntityID) tea.Cmd   { return m.detail.open(e) }
+func (m *model) pin(expr string) tea.Cmd                  { return m.chart.add(expr) }
+func (m *model) unpin(n int) tea.Cmd                      { return m.chart.remove(n - 1) }
 func (m *model) followEntity(e protocol.EntityID) tea.Cmd { return m.detail.follow(e) }
 
 func (m *model) showPane(v int) tea.Cmd {

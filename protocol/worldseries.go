@@ -1,0 +1,50 @@
+package protocol
+
+import "strings"
+
+// Sample evaluates a series expression (see ParseSeries) on the state:
+// what a series subscription would have sent at this tick. value is nil
+// when there is no sample (the entity is not alive or lacks the field;
+// nothing matches for min, mean, max); n counts the entities it is over.
+func (s *WorldState) Sample(spec SeriesSpec) (value *float64, n int, err error) {
+	comps := s.Components()
+	var key *SortKey
+	if spec.Field != "" {
+		if key, err = CompileSort(spec.Field, comps); err != nil {
+			return nil, 0, err
+		}
+	}
+	number := func(e EntityID) (float64, bool) {
+		v, ok := s.ComponentValue(e, key.Field.Component)
+		if !ok {
+			return 0, false
+		}
+		if v, ok = key.Of(v); !ok {
+			return 0, false
+		}
+		return v.Number()
+	}
+	if spec.Aggregate == "" {
+		if x, ok := number(spec.Entity); ok {
+			return &x, 1, nil
+		}
+		return nil, 0, nil
+	}
+	query := spec.Query
+	if comp, _, ok := strings.Cut(spec.Field, "."); ok {
+		query = strings.TrimSpace(query + " " + comp)
+	}
+	q, err := CompileQuery(query, comps)
+	if err != nil {
+		return nil, 0, err
+	}
+	fold := NewFold(spec.Aggregate)
+	s.eachMatch(q, 0, func(e EntityID) {
+		if key == nil {
+			fold.Count()
+		} else if x, ok := number(e); ok {
+			fold.Add(x)
+		}
+	})
+	return fold.Value(), fold.N, nil
+}

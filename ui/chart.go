@@ -1,0 +1,301 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// The chart pane: pinned numbers over time (a field of one entity, or an
+// aggregate of a field over a query), overlaid, with a legend. Live, each
+// pin is a series subscription and its history starts when it is pinned;
+// in a recording, the player computes each pin's past from the frames.
+
+const (
+	// subSeriesFirst is the first pin's subscription id.
+	subSeriesFirst uint32 = 2000
+	// maxPins is how many pins a chart overlays.
+	maxPins = 6
+	// maxSamples is how many samples a pin keeps, oldest dropped first.
+	maxSamples = 2400
+)
+
+type (
+	// seriesMsg is one live sample.
+	seriesMsg struct{ s *protocol.Series }
+	// seriesHistoryMsg is a pin's whole history, from a recording.
+	seriesHistoryMsg struct {
+		sub     uint32
+		samples []sample
+	}
+)
+
+// sample is one point of a pin's history; ok is false where there was no
+// value (the entity dead, nothing matched).
+type sample struct {
+	tick uint64
+	v    float64
+	ok   bool
+}
+
+// pin is one pinned series.
+type pin struct {
+	expr    string
+	sub     uint32
+	samples []sample // oldest first
+	err     string
+}
+
+// pinColors are the series' colours, in pin order.
+var pinColors = []lipgloss.Color{"12", "10", "11", "13", "14", "9"}
+
+type chartPane struct {
+	*common
+	box
+	list
+	pins []*pin
+	next uint32
+}
+
+func (p *chartPane) Title() string                     { return "Chart" }
+func (p *chartPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+
+func (p *chartPane) KeyMap() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Palette, k.Unwatch, k.Up, k.Down, k.Views, k.Help, k.Quit}
+}
+
+// add pins a series expression and subscribes to it.
+func (p *chartPane) add(expr string) tea.Cmd {
+	spec, err := protocol.ParseSeries(expr)
+	if err != nil {
+		p.nav.flash("pin: "+err.Error(), true)
+		return nil
+	}
+	if len(p.pins) >= maxPins {
+		p.nav.flash(fmt.Sprintf("pin: the chart overlays %d pins at most: x removes one (9)", maxPins), true)
+		return nil
+	}
+	pn := &pin{expr: spec.String(), sub: subSeriesFirst + p.next}
+	p.next++
+	p.pins = append(p.pins, pn)
+	p.nav.flash("pinned "+pn.expr+" (9: the chart)", false)
+	return p.src.subscribe(protocol.Subscribe{ID: pn.sub, What: protocol.SubSeries, Query: pn.expr, Hz: 30})
+}
+
+// remove unpins pin i.
+func (p *chartPane) remove(i int) tea.Cmd {
+	if i < 0 || i >= len(p.pins) {
+		return nil
+	}
+	pn := p.pins[i]
+	p.pins = append(p.pins[:i], p.pins[i+1:]...)
+	p.nav.flash("unpinned "+pn.expr, false)
+	return p.src.unsubscribe(pn.sub)
+}
+
+func (p *chartPane) pinOf(sub uint32) *pin {
+	for _, pn := range p.pins {
+		if pn.sub == sub {
+			return pn
+		}
+	}
+	return nil
+}
+
+func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case seriesMsg:
+		if pn := p.pinOf(msg.s.Sub); pn != nil {
+			s := sample{tick: msg.s.Tick, ok: msg.s.Value != nil}
+			if s.ok {
+				s.v = *msg.s.Value
+			}
+			if n := len(pn.samples); n > 0 && pn.samples[n-1].tick >= s.tick {
+				pn.samples = pn.samples[:0] // the game went back (a rewind): a new history
+			}
+			pn.samples = append(pn.samples, s)
+			if len(pn.samples) > maxSamples {
+				pn.samples = append(pn.samples[:0], pn.samples[len(pn.samples)-maxSamples:]...)
+			}
+			pn.err = ""
+		}
+	case seriesHistoryMsg:
+		if pn := p.pinOf(msg.sub); pn != nil {
+			pn.samples, pn.err = msg.samples, ""
+		}
+	case replyMsg:
+		if pn := p.pinOf(msg.r.ID); pn != nil && !msg.r.OK {
+			pn.err = msg.r.Message
+		}
+	case tea.KeyMsg:
+		if key.Matches(msg, p.keys.Unwatch) {
+			return p.remove(p.cursor)
+		}
+		p.move(p.keys, msg, len(p.pins), len(p.pins))
+	}
+	return nil
+}
+
+func (p *chartPane) View() []string {
+	if len(p.pins) == 0 {
+		return []string{
+			p.styles.Title.Render("no pins"),
+			"",
+			"Pin a number to follow it over time:",
+			"  p on a field of an entity's detail",
+			"  :pin 42v3 Energy.Value",
+			"  :pin count Herbivore",
+			"  :pin mean Energy.Value Herbivore    (min, mean, max, sum)",
+			"",
+			"Live, a pin's history starts when it is pinned; in a recording, it is the frames before the position.",
+		}
+	}
+	legend := p.legend()
+	chartH := max(p.height-len(legend)-1, 2)
+	labelW := 10
+	plotW := max(p.width-labelW-1, 8)
+	from, to, any := p.ticks()
+	out := legend
+	if !any {
+		return append(out, "", "waiting for samples…")
+	}
+	// Each pin on its own scale, so a count in thousands and a mean near
+	// one both fill the height; the axis is the selected pin's.
+	cv := newCanvas(plotW, chartH)
+	xOf := func(t uint64) int {
+		if to == from {
+			return 2*plotW - 1
+		}
+		return int(float64(t-from) / float64(to-from) * float64(2*plotW-1))
+	}
+	for i, pn := range p.pins {
+		lo, hi, ok := pn.scale()
+		if !ok {
+			continue
+		}
+		yOf := func(v float64) int { return int((hi - v) / (hi - lo) * float64(4*chartH-1)) }
+		prevX, prevY, have := 0, 0, false
+		for _, s := range pn.samples {
+			if !s.ok {
+				have = false
+				continue
+			}
+			x, y := xOf(s.tick), yOf(s.v)
+			if have {
+				cv.line(prevX, prevY, x, y, i)
+			} else {
+				cv.set(x, y, i)
+			}
+			prevX, prevY, have = x, y, true
+		}
+	}
+	styles := make([]lipgloss.Style, len(pinColors))
+	for i, c := range pinColors {
+		styles[i] = lipgloss.NewStyle().Foreground(c)
+	}
+	lo, hi, _ := p.pins[p.cursor].scale()
+	axisStyle := styles[p.cursor%len(styles)]
+	for r, row := range cv.rows(styles) {
+		label := ""
+		switch r {
+		case 0:
+			label = shortNumber(hi)
+		case chartH - 1:
+			label = shortNumber(lo)
+		case (chartH - 1) / 2:
+			label = shortNumber((hi + lo) / 2)
+		}
+		out = append(out, axisStyle.Render(fmt.Sprintf("%*s", labelW, label))+"│"+row)
+	}
+	axis := fmt.Sprintf("tick %d", from)
+	end := fmt.Sprintf("tick %d", to)
+	pad := max(plotW-len(axis)-len(end), 1)
+	out = append(out, strings.Repeat(" ", labelW)+"└"+axis+strings.Repeat("─", pad)+end)
+	return out
+}
+
+// valueRange is the range of the pin's samples.
+func (pn *pin) valueRange() (lo, hi float64, ok bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range pn.samples {
+		if s.ok {
+			lo, hi, ok = min(lo, s.v), max(hi, s.v), true
+		}
+	}
+	return lo, hi, ok
+}
+
+// scale is the range a pin is drawn over: its values', widened when flat.
+func (pn *pin) scale() (lo, hi float64, ok bool) {
+	lo, hi, ok = pn.valueRange()
+	if ok && lo == hi {
+		lo, hi = lo-1, hi+1
+	}
+	return lo, hi, ok
+}
+
+// ticks is the tick range of every pin's samples.
+func (p *chartPane) ticks() (from, to uint64, any bool) {
+	from = math.MaxUint64
+	for _, pn := range p.pins {
+		for _, s := range pn.samples {
+			from, to = min(from, s.tick), max(to, s.tick)
+			any = any || s.ok
+		}
+	}
+	return from, to, any
+}
+
+// legend is a line per pin: its colour, expression, last value and range.
+func (p *chartPane) legend() []string {
+	var out []string
+	p.clamp(len(p.pins))
+	for i, pn := range p.pins {
+		mark := "  "
+		if i == p.cursor {
+			mark = "▸ "
+		}
+		swatch := lipgloss.NewStyle().Foreground(pinColors[i%len(pinColors)]).Render("━━")
+		line := fmt.Sprintf("%s%s %d %s", mark, swatch, i+1, pn.expr)
+		switch {
+		case pn.err != "":
+			line += "  " + p.styles.Error.Render(pn.err)
+		case len(pn.samples) == 0:
+			line += "  (no samples yet)"
+		default:
+			last := pn.samples[len(pn.samples)-1]
+			now := "none"
+			if last.ok {
+				now = shortNumber(last.v)
+			}
+			line += fmt.Sprintf("  now %s", now)
+			if lo, hi, ok := pn.valueRange(); ok {
+				line += fmt.Sprintf("  min %s  max %s", shortNumber(lo), shortNumber(hi))
+			}
+			line += fmt.Sprintf("  (%d samples, ticks %d-%d)", len(pn.samples), pn.samples[0].tick, last.tick)
+		}
+		out = append(out, fit(line, p.width))
+	}
+	return out
+}
+
+// shortNumber prints a value in at most about nine characters.
+func shortNumber(v float64) string {
+	switch a := math.Abs(v); {
+	case a == 0:
+		return "0"
+	case a >= 1e6 || a < 1e-3:
+		return fmt.Sprintf("%.3g", v)
+	case a >= 100:
+		return fmt.Sprintf("%.0f", v)
+	default:
+		return fmt.Sprintf("%.3g", v)
+	}
+}

@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/internal/testgame"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// brailleDots counts the cells of a screen drawn with braille dots.
+func brailleDots(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		for _, r := range l {
+			if r > 0x2800 && r <= 0x28ff {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestChartPane: pins subscribe to series; samples draw a line over the
+// ticks with a legend; two pins overlay; x unpins; a tick going back (a
+// rewind) starts a pin's history again; a bad pin says why.
+func TestChartPane(t *testing.T) {
+	c, src, nav := fixture()
+	p := sized(&chartPane{common: c}, 100, 20)
+	mustContain(t, p.View(), "no pins", ":pin mean Energy.Value Herbivore")
+	p.add("3v1 Energy.Value")
+	s := src.subs[len(src.subs)-1]
+	if s.What != protocol.SubSeries || s.Query != "3v1 Energy.Value" || s.ID != subSeriesFirst {
+		t.Fatalf("pin subscribed %+v", s)
+	}
+	mustContain(t, p.View(), "1 3v1 Energy.Value", "no samples yet")
+	for tick := uint64(100); tick < 160; tick++ {
+		v := 50 + 40*math.Sin(float64(tick)/8)
+		p.Update(seriesMsg{&protocol.Series{Sub: subSeriesFirst, Tick: tick, Value: &v, N: 1}})
+	}
+	one := p.View()
+	mustContain(t, one, "now", "min 10", "max 90", "60 samples, ticks 100-159", "tick 100", "tick 159")
+	if brailleDots(one) < 40 {
+		t.Fatalf("a 60-sample line drew %d cells:\n%s", brailleDots(one), screenText(one))
+	}
+	p.add("count Herbivore")
+	for tick := uint64(100); tick < 160; tick++ {
+		v := float64(1000 + tick)
+		p.Update(seriesMsg{&protocol.Series{Sub: subSeriesFirst + 1, Tick: tick, Value: &v, N: 1}})
+	}
+	two := p.View()
+	mustContain(t, two, "2 count Herbivore", "1159")
+	if len(p.pins) != 2 || brailleDots(two) <= brailleDots(one)/2 {
+		t.Fatalf("two pins: %d, %d cells", len(p.pins), brailleDots(two))
+	}
+	// A rewind: the first pin's next sample is at an earlier tick.
+	v := 1.0
+	p.Update(seriesMsg{&protocol.Series{Sub: subSeriesFirst, Tick: 120, Value: &v, N: 1}})
+	if got := len(p.pins[0].samples); got != 1 {
+		t.Fatalf("after the tick went back the pin holds %d samples, want a new history of 1", got)
+	}
+	// x removes the pin under the cursor (the first).
+	pressPane(p, "x")
+	if len(p.pins) != 1 || p.pins[0].expr != "count Herbivore" || len(src.unsubs) != 1 || src.unsubs[0] != subSeriesFirst {
+		t.Fatalf("x left %v, unsubscribed %v", p.pins, src.unsubs)
+	}
+	p.add("median Energy.Value")
+	if len(p.pins) != 1 || !strings.Contains(nav.flashes[len(nav.flashes)-1], "neither an entity nor one of count") {
+		t.Fatalf("a bad pin: %d pins, flash %q", len(p.pins), nav.flashes[len(nav.flashes)-1])
+	}
+	// The agent refusing a pin shows on its legend line.
+	p.Update(replyMsg{r: &protocol.Reply{ID: p.pins[0].sub, Code: protocol.ErrBadQuery, Message: "no component named Herbivore"}})
+	mustContain(t, p.View(), "no component named Herbivore")
+}
+
+// TestDetailPinsAField: p on a numeric field of the detail pins it.
+func TestDetailPinsAField(t *testing.T) {
+	c, _, nav := fixture()
+	p := sized(&detailPane{common: c}, 100, 20)
+	e := protocol.MakeEntityID(3, 1)
+	p.open(e)
+	p.Update(detailMsg{&protocol.Detail{Sub: subDetail, Entity: e, Alive: true, Tick: 5,
+		Components: []protocol.ComponentValue{{Component: "Energy", Value: protocol.MapValue(protocol.Field{Name: "Value", Value: protocol.FloatValue(12)})}}}})
+	pressPane(p, "j", "p")
+	if len(nav.pinned) != 1 || nav.pinned[0] != "3v1 Energy.Value" {
+		t.Fatalf("p pinned %v", nav.pinned)
+	}
+}
+
+// TestPinOnARecording: in a recording a pin's history is there at once,
+// one sample a recorded frame up to the position, each what the recorded
+// world held then.
+func TestPinOnARecording(t *testing.T) {
+	p, err := openPlayer(testgame.Record(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.close)
+	msg := p.subscribe(protocol.Subscribe{ID: subSeriesFirst, What: protocol.SubSeries, Query: "count Position"})()
+	h, ok := msg.(seriesHistoryMsg)
+	if !ok {
+		t.Fatalf("a pin on a recording answered %#v", msg)
+	}
+	if len(h.samples) != min(len(p.rec.Frames), historyFrames+1) {
+		t.Fatalf("%d samples for %d frames", len(h.samples), len(p.rec.Frames))
+	}
+	for i, s := range h.samples {
+		if !s.ok || i > 0 && s.tick <= h.samples[i-1].tick {
+			t.Fatalf("sample %d: %+v after %+v", i, s, h.samples[max(i-1, 0)])
+		}
+	}
+	last := h.samples[len(h.samples)-1]
+	if last.tick != p.state.Tick || int(last.v) != p.state.Entities() {
+		t.Fatalf("the last sample %+v; the position holds tick %d, %d entities (every animal has a Position)", last, p.state.Tick, p.state.Entities())
+	}
+	bad := p.subscribe(protocol.Subscribe{ID: subSeriesFirst + 1, What: protocol.SubSeries, Query: "mean Nope.X"})()
+	if r, ok := bad.(replyMsg); !ok || r.r.Code != protocol.ErrBadQuery {
+		t.Fatalf("a pin on a missing component: %#v", bad)
+	}
+}
