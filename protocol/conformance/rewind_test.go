@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -73,4 +74,42 @@ func TestConformanceRewind(t *testing.T) {
 	oc := dialRaw(t, off.agent.Addr())
 	oc.hello(map[string]any{"c": "conformance"})
 	wantCode(t, "Rewind | state", oc.request(19, map[string]any{"t": 1}), "state")
+}
+
+// TestConformanceSeries holds the agent to PROTOCOL.md's Series (75): a
+// series subscription's samples, the forms of q and their codes.
+func TestConformanceSeries(t *testing.T) {
+	g := startGame(t, inspector.Options{})
+	c := dialRaw(t, g.agent.Addr())
+	c.hello(map[string]any{"c": "conformance"})
+	// The game has 150 entities with Pos; every other one has HP = its index.
+	sample := func(q string) map[string]any {
+		t.Helper()
+		r := c.request(2, map[string]any{"w": "series", "q": q, "hz": 30})
+		wantOK(t, "Subscribe series "+q, r)
+		return nextOf(t, c, 75, int(c.id)).body
+	}
+	// "count Herbivore | how many entities a query matches"
+	if s := sample("count HP"); num(s["v"]) != 75 || num(s["n"]) != 75 || num(s["t"]) < 1 {
+		t.Errorf("count HP: %v", s)
+	}
+	// "mean Energy.Value Herbivore | min, mean, max or sum of a field over a query's matches"
+	if s := sample("max HP.HP HP.HP<100"); num(s["v"]) != 98 || num(s["n"]) != 50 {
+		t.Errorf("max HP.HP HP.HP<100: %v", s)
+	}
+	// "42v3 Energy.Value | one entity's numeric field"
+	if s := sample(strconvEntity(handle(g.ents[4])) + " HP.HP"); num(s["v"]) != 4 || num(s["n"]) != 1 {
+		t.Errorf("one entity's field: %v", s)
+	}
+	// "v ... absent when there is none"
+	if s := sample("min HP.HP HP.HP>1000"); s["v"] != nil || num(s["n"]) != 0 {
+		t.Errorf("a min over nothing: %v", s)
+	}
+	wantCode(t, "Subscribe series | bad-value | none of the forms", c.request(2, map[string]any{"w": "series", "q": "median HP.HP"}), "bad-value")
+	wantCode(t, "Subscribe series | bad-query | a field that does not exist", c.request(2, map[string]any{"w": "series", "q": "mean HP.Nope"}), "bad-query")
+}
+
+// strconvEntity writes a packed handle as 42v3.
+func strconvEntity(h uint64) string {
+	return fmt.Sprintf("%dv%d", uint32(h), h>>32)
 }
