@@ -11,7 +11,8 @@ const maxArity = 6
 // [Term]s. Create it once and run it every frame with [Query1.Iter]; the tables
 // it visits are cached and kept up to date as tables are created.
 type Query1[A any] struct {
-	s *queryState
+	s     *queryState
+	spare *iterRun1[A] // the run state Iter hands out again
 }
 
 // NewQuery1 defines a query over A, registering the types on first use.
@@ -19,56 +20,79 @@ type Query1[A any] struct {
 // does not list, or a type both required and excluded).
 func NewQuery1[A any](w *World, terms ...Term) *Query1[A] {
 	ids := []ComponentID{ComponentIDOf[A](w)}
-	return &Query1[A]{s: newQueryState(w, ids, terms)}
+	return &Query1[A]{s: newQueryState(w, ids, terms), spare: &iterRun1[A]{}}
 }
 
 // Iter starts a run of the query: step through it with [Iter1.Next] (one entity at a
 // time) or [Iter1.NextTable] (a run of rows at a time). The world is locked against
 // structural changes until the iterator is exhausted or closed.
 func (q *Query1[A]) Iter() Iter1[A] {
-	var it Iter1[A]
+	r := q.spare
+	if r.inUse { // a run of this query still going: this one gets its own state
+		r = &iterRun1[A]{}
+	}
+	seq := r.seq + 1
+	*r = iterRun1[A]{seq: seq, inUse: true}
 	w := q.s.w
-	it.a.init(w, q.s.ids[0])
-	it.core.begin(q.s, false)
-	return it
+	r.a.init(w, q.s.ids[0])
+	r.core.begin(q.s, false)
+	return Iter1[A]{r: r, seq: seq}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
 // marks nothing and leaves Changed and Added filters as they were.
 func (q *Query1[A]) Count() int { return q.s.count() }
 
-// Iter1 is one run of a [Query1].
+// Iter1 is one run of a [Query1]. It is a handle on the run's state,
+// which the query keeps and hands out again: a loop that declares it
+// (for it := q.Iter(); it.Next(); {}) copies a pointer each iteration, not
+// the state. Do not use it after Next returned false or Close; calling
+// Close then does nothing.
 type Iter1[A any] struct {
-	core iterCore
-	cur  *table
-	a    colAccess[A]
+	r   *iterRun1[A]
+	seq uint32
+}
+
+// iterRun1 is a run's state.
+type iterRun1[A any] struct {
+	core  iterCore
+	cur   *table
+	a     colAccess[A]
+	seq   uint32 // counts the runs it served: a handle of an older one is stale
+	inUse bool
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
 // world, when there is none left.
-func (it *Iter1[A]) Next() bool {
-	it.core.row++
-	if it.core.row < it.core.end {
+func (it Iter1[A]) Next() bool {
+	r := it.r
+	r.core.row++
+	if r.core.row < r.core.end {
 		return true
 	}
 	return it.advance()
 }
 
-func (it *Iter1[A]) advance() bool {
-	if it.core.quickChanged() {
+func (it Iter1[A]) advance() bool {
+	r := it.r
+	if r.seq != it.seq {
+		return false // a handle of a run that ended
+	}
+	if r.core.quickChanged() {
 		return true
 	}
-	if !it.core.advance() {
+	if !r.core.advance() {
+		r.inUse = false
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		it.a.load(t)
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
 
 	}
-	if it.core.q.filtered {
-		r, ents := it.core.row, it.core.ents
-		it.a.seek(r, ents)
+	if r.core.q.filtered {
+		row, ents := r.core.row, r.core.ents
+		r.a.seek(row, ents)
 
 	}
 	return true
@@ -76,25 +100,31 @@ func (it *Iter1[A]) advance() bool {
 
 // Get returns pointers to the current entity's components, valid until the
 // next structural change; nil for an Optional component the entity lacks.
-func (it *Iter1[A]) Get() *A {
-	r := it.core.row
-	return it.a.at(r)
+func (it Iter1[A]) Get() *A {
+	r := it.r
+	row := r.core.row
+	return r.a.at(row)
 }
 
 // Entity returns the current entity.
-func (it *Iter1[A]) Entity() Entity { return it.core.ents[it.core.row] }
+func (it Iter1[A]) Entity() Entity { return it.r.core.ents[it.r.core.row] }
 
 // NextTable moves to the next run of matching rows: a whole table, or, when
 // the query filters rows (Changed, Added, sparse components), a stretch of
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
-func (it *Iter1[A]) NextTable() bool {
-	it.core.batch = true
-	if !it.core.nextRun() {
+func (it Iter1[A]) NextTable() bool {
+	r := it.r
+	if r.seq != it.seq {
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		it.a.load(t)
+	r.core.batch = true
+	if !r.core.nextRun() {
+		r.inUse = false
+		return false
+	}
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
 
 	}
 	return true
@@ -103,14 +133,16 @@ func (it *Iter1[A]) NextTable() bool {
 // Columns returns the current run's component values, one slice per
 // component, indexed alike; nil for a component the table lacks (Optional)
 // or that uses sparse storage (reach those with Get on a Next loop).
-func (it *Iter1[A]) Columns() []A {
-	lo, hi := it.core.lo, it.core.hi
-	return it.a.run(lo, hi)
+func (it Iter1[A]) Columns() []A {
+	r := it.r
+	lo, hi := r.core.lo, r.core.hi
+	return r.a.run(lo, hi)
 }
 
 // Entities returns the entities of the current run, indexed like [Iter1.Columns].
-func (it *Iter1[A]) Entities() []Entity {
-	return it.core.ents[it.core.lo:it.core.hi:it.core.hi]
+func (it Iter1[A]) Entities() []Entity {
+	c := &it.r.core
+	return c.ents[c.lo:c.hi:c.hi]
 }
 
 // All runs the query as a range-over-func loop, the fastest way to visit
@@ -149,13 +181,19 @@ func (q *Query1[A]) All() iter.Seq[*A] {
 
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
-func (it *Iter1[A]) Close() { it.core.close() }
+func (it Iter1[A]) Close() {
+	if r := it.r; r.seq == it.seq {
+		r.core.close()
+		r.inUse = false
+	}
+}
 
 // Query2 is a cached query over entities with 2 components, refined by
 // [Term]s. Create it once and run it every frame with [Query2.Iter]; the tables
 // it visits are cached and kept up to date as tables are created.
 type Query2[A, B any] struct {
-	s *queryState
+	s     *queryState
+	spare *iterRun2[A, B] // the run state Iter hands out again
 }
 
 // NewQuery2 defines a query over A, B, registering the types on first use.
@@ -163,60 +201,83 @@ type Query2[A, B any] struct {
 // does not list, or a type both required and excluded).
 func NewQuery2[A, B any](w *World, terms ...Term) *Query2[A, B] {
 	ids := []ComponentID{ComponentIDOf[A](w), ComponentIDOf[B](w)}
-	return &Query2[A, B]{s: newQueryState(w, ids, terms)}
+	return &Query2[A, B]{s: newQueryState(w, ids, terms), spare: &iterRun2[A, B]{}}
 }
 
 // Iter starts a run of the query: step through it with [Iter2.Next] (one entity at a
 // time) or [Iter2.NextTable] (a run of rows at a time). The world is locked against
 // structural changes until the iterator is exhausted or closed.
 func (q *Query2[A, B]) Iter() Iter2[A, B] {
-	var it Iter2[A, B]
+	r := q.spare
+	if r.inUse { // a run of this query still going: this one gets its own state
+		r = &iterRun2[A, B]{}
+	}
+	seq := r.seq + 1
+	*r = iterRun2[A, B]{seq: seq, inUse: true}
 	w := q.s.w
-	it.a.init(w, q.s.ids[0])
-	it.b.init(w, q.s.ids[1])
-	it.core.begin(q.s, false)
-	return it
+	r.a.init(w, q.s.ids[0])
+	r.b.init(w, q.s.ids[1])
+	r.core.begin(q.s, false)
+	return Iter2[A, B]{r: r, seq: seq}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
 // marks nothing and leaves Changed and Added filters as they were.
 func (q *Query2[A, B]) Count() int { return q.s.count() }
 
-// Iter2 is one run of a [Query2].
+// Iter2 is one run of a [Query2]. It is a handle on the run's state,
+// which the query keeps and hands out again: a loop that declares it
+// (for it := q.Iter(); it.Next(); {}) copies a pointer each iteration, not
+// the state. Do not use it after Next returned false or Close; calling
+// Close then does nothing.
 type Iter2[A, B any] struct {
-	core iterCore
-	cur  *table
-	a    colAccess[A]
-	b    colAccess[B]
+	r   *iterRun2[A, B]
+	seq uint32
+}
+
+// iterRun2 is a run's state.
+type iterRun2[A, B any] struct {
+	core  iterCore
+	cur   *table
+	a     colAccess[A]
+	b     colAccess[B]
+	seq   uint32 // counts the runs it served: a handle of an older one is stale
+	inUse bool
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
 // world, when there is none left.
-func (it *Iter2[A, B]) Next() bool {
-	it.core.row++
-	if it.core.row < it.core.end {
+func (it Iter2[A, B]) Next() bool {
+	r := it.r
+	r.core.row++
+	if r.core.row < r.core.end {
 		return true
 	}
 	return it.advance()
 }
 
-func (it *Iter2[A, B]) advance() bool {
-	if it.core.quickChanged() {
+func (it Iter2[A, B]) advance() bool {
+	r := it.r
+	if r.seq != it.seq {
+		return false // a handle of a run that ended
+	}
+	if r.core.quickChanged() {
 		return true
 	}
-	if !it.core.advance() {
+	if !r.core.advance() {
+		r.inUse = false
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		it.a.load(t)
-		it.b.load(t)
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
 
 	}
-	if it.core.q.filtered {
-		r, ents := it.core.row, it.core.ents
-		it.a.seek(r, ents)
-		it.b.seek(r, ents)
+	if r.core.q.filtered {
+		row, ents := r.core.row, r.core.ents
+		r.a.seek(row, ents)
+		r.b.seek(row, ents)
 
 	}
 	return true
@@ -224,26 +285,32 @@ func (it *Iter2[A, B]) advance() bool {
 
 // Get returns pointers to the current entity's components, valid until the
 // next structural change; nil for an Optional component the entity lacks.
-func (it *Iter2[A, B]) Get() (*A, *B) {
-	r := it.core.row
-	return it.a.at(r), it.b.at(r)
+func (it Iter2[A, B]) Get() (*A, *B) {
+	r := it.r
+	row := r.core.row
+	return r.a.at(row), r.b.at(row)
 }
 
 // Entity returns the current entity.
-func (it *Iter2[A, B]) Entity() Entity { return it.core.ents[it.core.row] }
+func (it Iter2[A, B]) Entity() Entity { return it.r.core.ents[it.r.core.row] }
 
 // NextTable moves to the next run of matching rows: a whole table, or, when
 // the query filters rows (Changed, Added, sparse components), a stretch of
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
-func (it *Iter2[A, B]) NextTable() bool {
-	it.core.batch = true
-	if !it.core.nextRun() {
+func (it Iter2[A, B]) NextTable() bool {
+	r := it.r
+	if r.seq != it.seq {
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		it.a.load(t)
-		it.b.load(t)
+	r.core.batch = true
+	if !r.core.nextRun() {
+		r.inUse = false
+		return false
+	}
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
 
 	}
 	return true
@@ -252,14 +319,16 @@ func (it *Iter2[A, B]) NextTable() bool {
 // Columns returns the current run's component values, one slice per
 // component, indexed alike; nil for a component the table lacks (Optional)
 // or that uses sparse storage (reach those with Get on a Next loop).
-func (it *Iter2[A, B]) Columns() ([]A, []B) {
-	lo, hi := it.core.lo, it.core.hi
-	return it.a.run(lo, hi), it.b.run(lo, hi)
+func (it Iter2[A, B]) Columns() ([]A, []B) {
+	r := it.r
+	lo, hi := r.core.lo, r.core.hi
+	return r.a.run(lo, hi), r.b.run(lo, hi)
 }
 
 // Entities returns the entities of the current run, indexed like [Iter2.Columns].
-func (it *Iter2[A, B]) Entities() []Entity {
-	return it.core.ents[it.core.lo:it.core.hi:it.core.hi]
+func (it Iter2[A, B]) Entities() []Entity {
+	c := &it.r.core
+	return c.ents[c.lo:c.hi:c.hi]
 }
 
 // All runs the query as a range-over-func loop, the fastest way to visit
@@ -299,13 +368,19 @@ func (q *Query2[A, B]) All() iter.Seq2[*A, *B] {
 
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
-func (it *Iter2[A, B]) Close() { it.core.close() }
+func (it Iter2[A, B]) Close() {
+	if r := it.r; r.seq == it.seq {
+		r.core.close()
+		r.inUse = false
+	}
+}
 
 // Query3 is a cached query over entities with 3 components, refined by
 // [Term]s. Create it once and run it every frame with [Query3.Iter]; the tables
 // it visits are cached and kept up to date as tables are created.
 type Query3[A, B, C any] struct {
-	s *queryState
+	s     *queryState
+	spare *iterRun3[A, B, C] // the run state Iter hands out again
 }
 
 // NewQuery3 defines a query over A, B, C, registering the types on first use.
@@ -313,64 +388,87 @@ type Query3[A, B, C any] struct {
 // does not list, or a type both required and excluded).
 func NewQuery3[A, B, C any](w *World, terms ...Term) *Query3[A, B, C] {
 	ids := []ComponentID{ComponentIDOf[A](w), ComponentIDOf[B](w), ComponentIDOf[C](w)}
-	return &Query3[A, B, C]{s: newQueryState(w, ids, terms)}
+	return &Query3[A, B, C]{s: newQueryState(w, ids, terms), spare: &iterRun3[A, B, C]{}}
 }
 
 // Iter starts a run of the query: step through it with [Iter3.Next] (one entity at a
 // time) or [Iter3.NextTable] (a run of rows at a time). The world is locked against
 // structural changes until the iterator is exhausted or closed.
 func (q *Query3[A, B, C]) Iter() Iter3[A, B, C] {
-	var it Iter3[A, B, C]
+	r := q.spare
+	if r.inUse { // a run of this query still going: this one gets its own state
+		r = &iterRun3[A, B, C]{}
+	}
+	seq := r.seq + 1
+	*r = iterRun3[A, B, C]{seq: seq, inUse: true}
 	w := q.s.w
-	it.a.init(w, q.s.ids[0])
-	it.b.init(w, q.s.ids[1])
-	it.c.init(w, q.s.ids[2])
-	it.core.begin(q.s, false)
-	return it
+	r.a.init(w, q.s.ids[0])
+	r.b.init(w, q.s.ids[1])
+	r.c.init(w, q.s.ids[2])
+	r.core.begin(q.s, false)
+	return Iter3[A, B, C]{r: r, seq: seq}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
 // marks nothing and leaves Changed and Added filters as they were.
 func (q *Query3[A, B, C]) Count() int { return q.s.count() }
 
-// Iter3 is one run of a [Query3].
+// Iter3 is one run of a [Query3]. It is a handle on the run's state,
+// which the query keeps and hands out again: a loop that declares it
+// (for it := q.Iter(); it.Next(); {}) copies a pointer each iteration, not
+// the state. Do not use it after Next returned false or Close; calling
+// Close then does nothing.
 type Iter3[A, B, C any] struct {
-	core iterCore
-	cur  *table
-	a    colAccess[A]
-	b    colAccess[B]
-	c    colAccess[C]
+	r   *iterRun3[A, B, C]
+	seq uint32
+}
+
+// iterRun3 is a run's state.
+type iterRun3[A, B, C any] struct {
+	core  iterCore
+	cur   *table
+	a     colAccess[A]
+	b     colAccess[B]
+	c     colAccess[C]
+	seq   uint32 // counts the runs it served: a handle of an older one is stale
+	inUse bool
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
 // world, when there is none left.
-func (it *Iter3[A, B, C]) Next() bool {
-	it.core.row++
-	if it.core.row < it.core.end {
+func (it Iter3[A, B, C]) Next() bool {
+	r := it.r
+	r.core.row++
+	if r.core.row < r.core.end {
 		return true
 	}
 	return it.advance()
 }
 
-func (it *Iter3[A, B, C]) advance() bool {
-	if it.core.quickChanged() {
+func (it Iter3[A, B, C]) advance() bool {
+	r := it.r
+	if r.seq != it.seq {
+		return false // a handle of a run that ended
+	}
+	if r.core.quickChanged() {
 		return true
 	}
-	if !it.core.advance() {
+	if !r.core.advance() {
+		r.inUse = false
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		it.a.load(t)
-		it.b.load(t)
-		it.c.load(t)
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
+		r.c.load(t)
 
 	}
-	if it.core.q.filtered {
-		r, ents := it.core.row, it.core.ents
-		it.a.seek(r, ents)
-		it.b.seek(r, ents)
-		it.c.seek(r, ents)
+	if r.core.q.filtered {
+		row, ents := r.core.row, r.core.ents
+		r.a.seek(row, ents)
+		r.b.seek(row, ents)
+		r.c.seek(row, ents)
 
 	}
 	return true
@@ -378,27 +476,33 @@ func (it *Iter3[A, B, C]) advance() bool {
 
 // Get returns pointers to the current entity's components, valid until the
 // next structural change; nil for an Optional component the entity lacks.
-func (it *Iter3[A, B, C]) Get() (*A, *B, *C) {
-	r := it.core.row
-	return it.a.at(r), it.b.at(r), it.c.at(r)
+func (it Iter3[A, B, C]) Get() (*A, *B, *C) {
+	r := it.r
+	row := r.core.row
+	return r.a.at(row), r.b.at(row), r.c.at(row)
 }
 
 // Entity returns the current entity.
-func (it *Iter3[A, B, C]) Entity() Entity { return it.core.ents[it.core.row] }
+func (it Iter3[A, B, C]) Entity() Entity { return it.r.core.ents[it.r.core.row] }
 
 // NextTable moves to the next run of matching rows: a whole table, or, when
 // the query filters rows (Changed, Added, sparse components), a stretch of
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
-func (it *Iter3[A, B, C]) NextTable() bool {
-	it.core.batch = true
-	if !it.core.nextRun() {
+func (it Iter3[A, B, C]) NextTable() bool {
+	r := it.r
+	if r.seq != it.seq {
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		it.a.load(t)
-		it.b.load(t)
-		it.c.load(t)
+	r.core.batch = true
+	if !r.core.nextRun() {
+		r.inUse = false
+		return false
+	}
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
+		r.c.load(t)
 
 	}
 	return true
@@ -407,14 +511,16 @@ func (it *Iter3[A, B, C]) NextTable() bool {
 // Columns returns the current run's component values, one slice per
 // component, indexed alike; nil for a component the table lacks (Optional)
 // or that uses sparse storage (reach those with Get on a Next loop).
-func (it *Iter3[A, B, C]) Columns() ([]A, []B, []C) {
-	lo, hi := it.core.lo, it.core.hi
-	return it.a.run(lo, hi), it.b.run(lo, hi), it.c.run(lo, hi)
+func (it Iter3[A, B, C]) Columns() ([]A, []B, []C) {
+	r := it.r
+	lo, hi := r.core.lo, r.core.hi
+	return r.a.run(lo, hi), r.b.run(lo, hi), r.c.run(lo, hi)
 }
 
 // Entities returns the entities of the current run, indexed like [Iter3.Columns].
-func (it *Iter3[A, B, C]) Entities() []Entity {
-	return it.core.ents[it.core.lo:it.core.hi:it.core.hi]
+func (it Iter3[A, B, C]) Entities() []Entity {
+	c := &it.r.core
+	return c.ents[c.lo:c.hi:c.hi]
 }
 
 // Row3 holds pointers to one entity's components, as yielded by [Query3.All].
@@ -462,13 +568,19 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
-func (it *Iter3[A, B, C]) Close() { it.core.close() }
+func (it Iter3[A, B, C]) Close() {
+	if r := it.r; r.seq == it.seq {
+		r.core.close()
+		r.inUse = false
+	}
+}
 
 // Query4 is a cached query over entities with 4 components, refined by
 // [Term]s. Create it once and run it every frame with [Query4.Iter]; the tables
 // it visits are cached and kept up to date as tables are created.
 type Query4[A, B, C, D any] struct {
-	s *queryState
+	s     *queryState
+	spare *iterRun4[A, B, C, D] // the run state Iter hands out again
 }
 
 // NewQuery4 defines a query over A, B, C, D, registering the types on first use.
@@ -476,68 +588,91 @@ type Query4[A, B, C, D any] struct {
 // does not list, or a type both required and excluded).
 func NewQuery4[A, B, C, D any](w *World, terms ...Term) *Query4[A, B, C, D] {
 	ids := []ComponentID{ComponentIDOf[A](w), ComponentIDOf[B](w), ComponentIDOf[C](w), ComponentIDOf[D](w)}
-	return &Query4[A, B, C, D]{s: newQueryState(w, ids, terms)}
+	return &Query4[A, B, C, D]{s: newQueryState(w, ids, terms), spare: &iterRun4[A, B, C, D]{}}
 }
 
 // Iter starts a run of the query: step through it with [Iter4.Next] (one entity at a
 // time) or [Iter4.NextTable] (a run of rows at a time). The world is locked against
 // structural changes until the iterator is exhausted or closed.
 func (q *Query4[A, B, C, D]) Iter() Iter4[A, B, C, D] {
-	var it Iter4[A, B, C, D]
+	r := q.spare
+	if r.inUse { // a run of this query still going: this one gets its own state
+		r = &iterRun4[A, B, C, D]{}
+	}
+	seq := r.seq + 1
+	*r = iterRun4[A, B, C, D]{seq: seq, inUse: true}
 	w := q.s.w
-	it.a.init(w, q.s.ids[0])
-	it.b.init(w, q.s.ids[1])
-	it.c.init(w, q.s.ids[2])
-	it.d.init(w, q.s.ids[3])
-	it.core.begin(q.s, false)
-	return it
+	r.a.init(w, q.s.ids[0])
+	r.b.init(w, q.s.ids[1])
+	r.c.init(w, q.s.ids[2])
+	r.d.init(w, q.s.ids[3])
+	r.core.begin(q.s, false)
+	return Iter4[A, B, C, D]{r: r, seq: seq}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
 // marks nothing and leaves Changed and Added filters as they were.
 func (q *Query4[A, B, C, D]) Count() int { return q.s.count() }
 
-// Iter4 is one run of a [Query4].
+// Iter4 is one run of a [Query4]. It is a handle on the run's state,
+// which the query keeps and hands out again: a loop that declares it
+// (for it := q.Iter(); it.Next(); {}) copies a pointer each iteration, not
+// the state. Do not use it after Next returned false or Close; calling
+// Close then does nothing.
 type Iter4[A, B, C, D any] struct {
-	core iterCore
-	cur  *table
-	a    colAccess[A]
-	b    colAccess[B]
-	c    colAccess[C]
-	d    colAccess[D]
+	r   *iterRun4[A, B, C, D]
+	seq uint32
+}
+
+// iterRun4 is a run's state.
+type iterRun4[A, B, C, D any] struct {
+	core  iterCore
+	cur   *table
+	a     colAccess[A]
+	b     colAccess[B]
+	c     colAccess[C]
+	d     colAccess[D]
+	seq   uint32 // counts the runs it served: a handle of an older one is stale
+	inUse bool
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
 // world, when there is none left.
-func (it *Iter4[A, B, C, D]) Next() bool {
-	it.core.row++
-	if it.core.row < it.core.end {
+func (it Iter4[A, B, C, D]) Next() bool {
+	r := it.r
+	r.core.row++
+	if r.core.row < r.core.end {
 		return true
 	}
 	return it.advance()
 }
 
-func (it *Iter4[A, B, C, D]) advance() bool {
-	if it.core.quickChanged() {
+func (it Iter4[A, B, C, D]) advance() bool {
+	r := it.r
+	if r.seq != it.seq {
+		return false // a handle of a run that ended
+	}
+	if r.core.quickChanged() {
 		return true
 	}
-	if !it.core.advance() {
+	if !r.core.advance() {
+		r.inUse = false
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		it.a.load(t)
-		it.b.load(t)
-		it.c.load(t)
-		it.d.load(t)
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
+		r.c.load(t)
+		r.d.load(t)
 
 	}
-	if it.core.q.filtered {
-		r, ents := it.core.row, it.core.ents
-		it.a.seek(r, ents)
-		it.b.seek(r, ents)
-		it.c.seek(r, ents)
-		it.d.seek(r, ents)
+	if r.core.q.filtered {
+		row, ents := r.core.row, r.core.ents
+		r.a.seek(row, ents)
+		r.b.seek(row, ents)
+		r.c.seek(row, ents)
+		r.d.seek(row, ents)
 
 	}
 	return true
@@ -545,28 +680,34 @@ func (it *Iter4[A, B, C, D]) advance() bool {
 
 // Get returns pointers to the current entity's components, valid until the
 // next structural change; nil for an Optional component the entity lacks.
-func (it *Iter4[A, B, C, D]) Get() (*A, *B, *C, *D) {
-	r := it.core.row
-	return it.a.at(r), it.b.at(r), it.c.at(r), it.d.at(r)
+func (it Iter4[A, B, C, D]) Get() (*A, *B, *C, *D) {
+	r := it.r
+	row := r.core.row
+	return r.a.at(row), r.b.at(row), r.c.at(row), r.d.at(row)
 }
 
 // Entity returns the current entity.
-func (it *Iter4[A, B, C, D]) Entity() Entity { return it.core.ents[it.core.row] }
+func (it Iter4[A, B, C, D]) Entity() Entity { return it.r.core.ents[it.r.core.row] }
 
 // NextTable moves to the next run of matching rows: a whole table, or, when
 // the query filters rows (Changed, Added, sparse components), a stretch of
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
-func (it *Iter4[A, B, C, D]) NextTable() bool {
-	it.core.batch = true
-	if !it.core.nextRun() {
+func (it Iter4[A, B, C, D]) NextTable() bool {
+	r := it.r
+	if r.seq != it.seq {
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		it.a.load(t)
-		it.b.load(t)
-		it.c.load(t)
-		it.d.load(t)
+	r.core.batch = true
+	if !r.core.nextRun() {
+		r.inUse = false
+		return false
+	}
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
+		r.c.load(t)
+		r.d.load(t)
 
 	}
 	return true
@@ -575,14 +716,16 @@ func (it *Iter4[A, B, C, D]) NextTable() bool {
 // Columns returns the current run's component values, one slice per
 // component, indexed alike; nil for a component the table lacks (Optional)
 // or that uses sparse storage (reach those with Get on a Next loop).
-func (it *Iter4[A, B, C, D]) Columns() ([]A, []B, []C, []D) {
-	lo, hi := it.core.lo, it.core.hi
-	return it.a.run(lo, hi), it.b.run(lo, hi), it.c.run(lo, hi), it.d.run(lo, hi)
+func (it Iter4[A, B, C, D]) Columns() ([]A, []B, []C, []D) {
+	r := it.r
+	lo, hi := r.core.lo, r.core.hi
+	return r.a.run(lo, hi), r.b.run(lo, hi), r.c.run(lo, hi), r.d.run(lo, hi)
 }
 
 // Entities returns the entities of the current run, indexed like [Iter4.Columns].
-func (it *Iter4[A, B, C, D]) Entities() []Entity {
-	return it.core.ents[it.core.lo:it.core.hi:it.core.hi]
+func (it Iter4[A, B, C, D]) Entities() []Entity {
+	c := &it.r.core
+	return c.ents[c.lo:c.hi:c.hi]
 }
 
 // Row4 holds pointers to one entity's components, as yielded by [Query4.All].
@@ -632,13 +775,19 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
-func (it *Iter4[A, B, C, D]) Close() { it.core.close() }
+func (it Iter4[A, B, C, D]) Close() {
+	if r := it.r; r.seq == it.seq {
+		r.core.close()
+		r.inUse = false
+	}
+}
 
 // Query5 is a cached query over entities with 5 components, refined by
 // [Term]s. Create it once and run it every frame with [Query5.Iter]; the tables
 // it visits are cached and kept up to date as tables are created.
 type Query5[A, B, C, D, E any] struct {
-	s *queryState
+	s     *queryState
+	spare *iterRun5[A, B, C, D, E] // the run state Iter hands out again
 }
 
 // NewQuery5 defines a query over A, B, C, D, E, registering the types on first use.
@@ -646,72 +795,95 @@ type Query5[A, B, C, D, E any] struct {
 // does not list, or a type both required and excluded).
 func NewQuery5[A, B, C, D, E any](w *World, terms ...Term) *Query5[A, B, C, D, E] {
 	ids := []ComponentID{ComponentIDOf[A](w), ComponentIDOf[B](w), ComponentIDOf[C](w), ComponentIDOf[D](w), ComponentIDOf[E](w)}
-	return &Query5[A, B, C, D, E]{s: newQueryState(w, ids, terms)}
+	return &Query5[A, B, C, D, E]{s: newQueryState(w, ids, terms), spare: &iterRun5[A, B, C, D, E]{}}
 }
 
 // Iter starts a run of the query: step through it with [Iter5.Next] (one entity at a
 // time) or [Iter5.NextTable] (a run of rows at a time). The world is locked against
 // structural changes until the iterator is exhausted or closed.
 func (q *Query5[A, B, C, D, E]) Iter() Iter5[A, B, C, D, E] {
-	var it Iter5[A, B, C, D, E]
+	r := q.spare
+	if r.inUse { // a run of this query still going: this one gets its own state
+		r = &iterRun5[A, B, C, D, E]{}
+	}
+	seq := r.seq + 1
+	*r = iterRun5[A, B, C, D, E]{seq: seq, inUse: true}
 	w := q.s.w
-	it.a.init(w, q.s.ids[0])
-	it.b.init(w, q.s.ids[1])
-	it.c.init(w, q.s.ids[2])
-	it.d.init(w, q.s.ids[3])
-	it.e.init(w, q.s.ids[4])
-	it.core.begin(q.s, false)
-	return it
+	r.a.init(w, q.s.ids[0])
+	r.b.init(w, q.s.ids[1])
+	r.c.init(w, q.s.ids[2])
+	r.d.init(w, q.s.ids[3])
+	r.e.init(w, q.s.ids[4])
+	r.core.begin(q.s, false)
+	return Iter5[A, B, C, D, E]{r: r, seq: seq}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
 // marks nothing and leaves Changed and Added filters as they were.
 func (q *Query5[A, B, C, D, E]) Count() int { return q.s.count() }
 
-// Iter5 is one run of a [Query5].
+// Iter5 is one run of a [Query5]. It is a handle on the run's state,
+// which the query keeps and hands out again: a loop that declares it
+// (for it := q.Iter(); it.Next(); {}) copies a pointer each iteration, not
+// the state. Do not use it after Next returned false or Close; calling
+// Close then does nothing.
 type Iter5[A, B, C, D, E any] struct {
-	core iterCore
-	cur  *table
-	a    colAccess[A]
-	b    colAccess[B]
-	c    colAccess[C]
-	d    colAccess[D]
-	e    colAccess[E]
+	r   *iterRun5[A, B, C, D, E]
+	seq uint32
+}
+
+// iterRun5 is a run's state.
+type iterRun5[A, B, C, D, E any] struct {
+	core  iterCore
+	cur   *table
+	a     colAccess[A]
+	b     colAccess[B]
+	c     colAccess[C]
+	d     colAccess[D]
+	e     colAccess[E]
+	seq   uint32 // counts the runs it served: a handle of an older one is stale
+	inUse bool
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
 // world, when there is none left.
-func (it *Iter5[A, B, C, D, E]) Next() bool {
-	it.core.row++
-	if it.core.row < it.core.end {
+func (it Iter5[A, B, C, D, E]) Next() bool {
+	r := it.r
+	r.core.row++
+	if r.core.row < r.core.end {
 		return true
 	}
 	return it.advance()
 }
 
-func (it *Iter5[A, B, C, D, E]) advance() bool {
-	if it.core.quickChanged() {
+func (it Iter5[A, B, C, D, E]) advance() bool {
+	r := it.r
+	if r.seq != it.seq {
+		return false // a handle of a run that ended
+	}
+	if r.core.quickChanged() {
 		return true
 	}
-	if !it.core.advance() {
+	if !r.core.advance() {
+		r.inUse = false
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		it.a.load(t)
-		it.b.load(t)
-		it.c.load(t)
-		it.d.load(t)
-		it.e.load(t)
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
+		r.c.load(t)
+		r.d.load(t)
+		r.e.load(t)
 
 	}
-	if it.core.q.filtered {
-		r, ents := it.core.row, it.core.ents
-		it.a.seek(r, ents)
-		it.b.seek(r, ents)
-		it.c.seek(r, ents)
-		it.d.seek(r, ents)
-		it.e.seek(r, ents)
+	if r.core.q.filtered {
+		row, ents := r.core.row, r.core.ents
+		r.a.seek(row, ents)
+		r.b.seek(row, ents)
+		r.c.seek(row, ents)
+		r.d.seek(row, ents)
+		r.e.seek(row, ents)
 
 	}
 	return true
@@ -719,29 +891,35 @@ func (it *Iter5[A, B, C, D, E]) advance() bool {
 
 // Get returns pointers to the current entity's components, valid until the
 // next structural change; nil for an Optional component the entity lacks.
-func (it *Iter5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
-	r := it.core.row
-	return it.a.at(r), it.b.at(r), it.c.at(r), it.d.at(r), it.e.at(r)
+func (it Iter5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
+	r := it.r
+	row := r.core.row
+	return r.a.at(row), r.b.at(row), r.c.at(row), r.d.at(row), r.e.at(row)
 }
 
 // Entity returns the current entity.
-func (it *Iter5[A, B, C, D, E]) Entity() Entity { return it.core.ents[it.core.row] }
+func (it Iter5[A, B, C, D, E]) Entity() Entity { return it.r.core.ents[it.r.core.row] }
 
 // NextTable moves to the next run of matching rows: a whole table, or, when
 // the query filters rows (Changed, Added, sparse components), a stretch of
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
-func (it *Iter5[A, B, C, D, E]) NextTable() bool {
-	it.core.batch = true
-	if !it.core.nextRun() {
+func (it Iter5[A, B, C, D, E]) NextTable() bool {
+	r := it.r
+	if r.seq != it.seq {
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		it.a.load(t)
-		it.b.load(t)
-		it.c.load(t)
-		it.d.load(t)
-		it.e.load(t)
+	r.core.batch = true
+	if !r.core.nextRun() {
+		r.inUse = false
+		return false
+	}
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
+		r.c.load(t)
+		r.d.load(t)
+		r.e.load(t)
 
 	}
 	return true
@@ -750,14 +928,16 @@ func (it *Iter5[A, B, C, D, E]) NextTable() bool {
 // Columns returns the current run's component values, one slice per
 // component, indexed alike; nil for a component the table lacks (Optional)
 // or that uses sparse storage (reach those with Get on a Next loop).
-func (it *Iter5[A, B, C, D, E]) Columns() ([]A, []B, []C, []D, []E) {
-	lo, hi := it.core.lo, it.core.hi
-	return it.a.run(lo, hi), it.b.run(lo, hi), it.c.run(lo, hi), it.d.run(lo, hi), it.e.run(lo, hi)
+func (it Iter5[A, B, C, D, E]) Columns() ([]A, []B, []C, []D, []E) {
+	r := it.r
+	lo, hi := r.core.lo, r.core.hi
+	return r.a.run(lo, hi), r.b.run(lo, hi), r.c.run(lo, hi), r.d.run(lo, hi), r.e.run(lo, hi)
 }
 
 // Entities returns the entities of the current run, indexed like [Iter5.Columns].
-func (it *Iter5[A, B, C, D, E]) Entities() []Entity {
-	return it.core.ents[it.core.lo:it.core.hi:it.core.hi]
+func (it Iter5[A, B, C, D, E]) Entities() []Entity {
+	c := &it.r.core
+	return c.ents[c.lo:c.hi:c.hi]
 }
 
 // Row5 holds pointers to one entity's components, as yielded by [Query5.All].
@@ -809,13 +989,19 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
-func (it *Iter5[A, B, C, D, E]) Close() { it.core.close() }
+func (it Iter5[A, B, C, D, E]) Close() {
+	if r := it.r; r.seq == it.seq {
+		r.core.close()
+		r.inUse = false
+	}
+}
 
 // Query6 is a cached query over entities with 6 components, refined by
 // [Term]s. Create it once and run it every frame with [Query6.Iter]; the tables
 // it visits are cached and kept up to date as tables are created.
 type Query6[A, B, C, D, E, F any] struct {
-	s *queryState
+	s     *queryState
+	spare *iterRun6[A, B, C, D, E, F] // the run state Iter hands out again
 }
 
 // NewQuery6 defines a query over A, B, C, D, E, F, registering the types on first use.
@@ -823,76 +1009,99 @@ type Query6[A, B, C, D, E, F any] struct {
 // does not list, or a type both required and excluded).
 func NewQuery6[A, B, C, D, E, F any](w *World, terms ...Term) *Query6[A, B, C, D, E, F] {
 	ids := []ComponentID{ComponentIDOf[A](w), ComponentIDOf[B](w), ComponentIDOf[C](w), ComponentIDOf[D](w), ComponentIDOf[E](w), ComponentIDOf[F](w)}
-	return &Query6[A, B, C, D, E, F]{s: newQueryState(w, ids, terms)}
+	return &Query6[A, B, C, D, E, F]{s: newQueryState(w, ids, terms), spare: &iterRun6[A, B, C, D, E, F]{}}
 }
 
 // Iter starts a run of the query: step through it with [Iter6.Next] (one entity at a
 // time) or [Iter6.NextTable] (a run of rows at a time). The world is locked against
 // structural changes until the iterator is exhausted or closed.
 func (q *Query6[A, B, C, D, E, F]) Iter() Iter6[A, B, C, D, E, F] {
-	var it Iter6[A, B, C, D, E, F]
+	r := q.spare
+	if r.inUse { // a run of this query still going: this one gets its own state
+		r = &iterRun6[A, B, C, D, E, F]{}
+	}
+	seq := r.seq + 1
+	*r = iterRun6[A, B, C, D, E, F]{seq: seq, inUse: true}
 	w := q.s.w
-	it.a.init(w, q.s.ids[0])
-	it.b.init(w, q.s.ids[1])
-	it.c.init(w, q.s.ids[2])
-	it.d.init(w, q.s.ids[3])
-	it.e.init(w, q.s.ids[4])
-	it.f.init(w, q.s.ids[5])
-	it.core.begin(q.s, false)
-	return it
+	r.a.init(w, q.s.ids[0])
+	r.b.init(w, q.s.ids[1])
+	r.c.init(w, q.s.ids[2])
+	r.d.init(w, q.s.ids[3])
+	r.e.init(w, q.s.ids[4])
+	r.f.init(w, q.s.ids[5])
+	r.core.begin(q.s, false)
+	return Iter6[A, B, C, D, E, F]{r: r, seq: seq}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
 // marks nothing and leaves Changed and Added filters as they were.
 func (q *Query6[A, B, C, D, E, F]) Count() int { return q.s.count() }
 
-// Iter6 is one run of a [Query6].
+// Iter6 is one run of a [Query6]. It is a handle on the run's state,
+// which the query keeps and hands out again: a loop that declares it
+// (for it := q.Iter(); it.Next(); {}) copies a pointer each iteration, not
+// the state. Do not use it after Next returned false or Close; calling
+// Close then does nothing.
 type Iter6[A, B, C, D, E, F any] struct {
-	core iterCore
-	cur  *table
-	a    colAccess[A]
-	b    colAccess[B]
-	c    colAccess[C]
-	d    colAccess[D]
-	e    colAccess[E]
-	f    colAccess[F]
+	r   *iterRun6[A, B, C, D, E, F]
+	seq uint32
+}
+
+// iterRun6 is a run's state.
+type iterRun6[A, B, C, D, E, F any] struct {
+	core  iterCore
+	cur   *table
+	a     colAccess[A]
+	b     colAccess[B]
+	c     colAccess[C]
+	d     colAccess[D]
+	e     colAccess[E]
+	f     colAccess[F]
+	seq   uint32 // counts the runs it served: a handle of an older one is stale
+	inUse bool
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
 // world, when there is none left.
-func (it *Iter6[A, B, C, D, E, F]) Next() bool {
-	it.core.row++
-	if it.core.row < it.core.end {
+func (it Iter6[A, B, C, D, E, F]) Next() bool {
+	r := it.r
+	r.core.row++
+	if r.core.row < r.core.end {
 		return true
 	}
 	return it.advance()
 }
 
-func (it *Iter6[A, B, C, D, E, F]) advance() bool {
-	if it.core.quickChanged() {
+func (it Iter6[A, B, C, D, E, F]) advance() bool {
+	r := it.r
+	if r.seq != it.seq {
+		return false // a handle of a run that ended
+	}
+	if r.core.quickChanged() {
 		return true
 	}
-	if !it.core.advance() {
+	if !r.core.advance() {
+		r.inUse = false
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		it.a.load(t)
-		it.b.load(t)
-		it.c.load(t)
-		it.d.load(t)
-		it.e.load(t)
-		it.f.load(t)
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
+		r.c.load(t)
+		r.d.load(t)
+		r.e.load(t)
+		r.f.load(t)
 
 	}
-	if it.core.q.filtered {
-		r, ents := it.core.row, it.core.ents
-		it.a.seek(r, ents)
-		it.b.seek(r, ents)
-		it.c.seek(r, ents)
-		it.d.seek(r, ents)
-		it.e.seek(r, ents)
-		it.f.seek(r, ents)
+	if r.core.q.filtered {
+		row, ents := r.core.row, r.core.ents
+		r.a.seek(row, ents)
+		r.b.seek(row, ents)
+		r.c.seek(row, ents)
+		r.d.seek(row, ents)
+		r.e.seek(row, ents)
+		r.f.seek(row, ents)
 
 	}
 	return true
@@ -900,30 +1109,36 @@ func (it *Iter6[A, B, C, D, E, F]) advance() bool {
 
 // Get returns pointers to the current entity's components, valid until the
 // next structural change; nil for an Optional component the entity lacks.
-func (it *Iter6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
-	r := it.core.row
-	return it.a.at(r), it.b.at(r), it.c.at(r), it.d.at(r), it.e.at(r), it.f.at(r)
+func (it Iter6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
+	r := it.r
+	row := r.core.row
+	return r.a.at(row), r.b.at(row), r.c.at(row), r.d.at(row), r.e.at(row), r.f.at(row)
 }
 
 // Entity returns the current entity.
-func (it *Iter6[A, B, C, D, E, F]) Entity() Entity { return it.core.ents[it.core.row] }
+func (it Iter6[A, B, C, D, E, F]) Entity() Entity { return it.r.core.ents[it.r.core.row] }
 
 // NextTable moves to the next run of matching rows: a whole table, or, when
 // the query filters rows (Changed, Added, sparse components), a stretch of
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
-func (it *Iter6[A, B, C, D, E, F]) NextTable() bool {
-	it.core.batch = true
-	if !it.core.nextRun() {
+func (it Iter6[A, B, C, D, E, F]) NextTable() bool {
+	r := it.r
+	if r.seq != it.seq {
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		it.a.load(t)
-		it.b.load(t)
-		it.c.load(t)
-		it.d.load(t)
-		it.e.load(t)
-		it.f.load(t)
+	r.core.batch = true
+	if !r.core.nextRun() {
+		r.inUse = false
+		return false
+	}
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
+		r.c.load(t)
+		r.d.load(t)
+		r.e.load(t)
+		r.f.load(t)
 
 	}
 	return true
@@ -932,14 +1147,16 @@ func (it *Iter6[A, B, C, D, E, F]) NextTable() bool {
 // Columns returns the current run's component values, one slice per
 // component, indexed alike; nil for a component the table lacks (Optional)
 // or that uses sparse storage (reach those with Get on a Next loop).
-func (it *Iter6[A, B, C, D, E, F]) Columns() ([]A, []B, []C, []D, []E, []F) {
-	lo, hi := it.core.lo, it.core.hi
-	return it.a.run(lo, hi), it.b.run(lo, hi), it.c.run(lo, hi), it.d.run(lo, hi), it.e.run(lo, hi), it.f.run(lo, hi)
+func (it Iter6[A, B, C, D, E, F]) Columns() ([]A, []B, []C, []D, []E, []F) {
+	r := it.r
+	lo, hi := r.core.lo, r.core.hi
+	return r.a.run(lo, hi), r.b.run(lo, hi), r.c.run(lo, hi), r.d.run(lo, hi), r.e.run(lo, hi), r.f.run(lo, hi)
 }
 
 // Entities returns the entities of the current run, indexed like [Iter6.Columns].
-func (it *Iter6[A, B, C, D, E, F]) Entities() []Entity {
-	return it.core.ents[it.core.lo:it.core.hi:it.core.hi]
+func (it Iter6[A, B, C, D, E, F]) Entities() []Entity {
+	c := &it.r.core
+	return c.ents[c.lo:c.hi:c.hi]
 }
 
 // Row6 holds pointers to one entity's components, as yielded by [Query6.All].
@@ -993,4 +1210,9 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
-func (it *Iter6[A, B, C, D, E, F]) Close() { it.core.close() }
+func (it Iter6[A, B, C, D, E, F]) Close() {
+	if r := it.r; r.seq == it.seq {
+		r.core.close()
+		r.inUse = false
+	}
+}

@@ -92,7 +92,8 @@ const queryTemplate = `
 // [Term]s. Create it once and run it every frame with [Query{{.N}}.Iter]; the tables
 // it visits are cached and kept up to date as tables are created.
 type Query{{.N}}[{{.TypeDecl}}] struct {
-	s *queryState
+	s     *queryState
+	spare *iterRun{{.N}}[{{.TypeList}}] // the run state Iter hands out again
 }
 
 // NewQuery{{.N}} defines a query over {{.Join "{T}" ", "}}, registering the types on first use.
@@ -100,57 +101,79 @@ type Query{{.N}}[{{.TypeDecl}}] struct {
 // does not list, or a type both required and excluded).
 func NewQuery{{.N}}[{{.TypeDecl}}](w *World, terms ...Term) *Query{{.N}}[{{.TypeList}}] {
 	ids := []ComponentID{ {{.Join "ComponentIDOf[{T}](w)" ", "}} }
-	return &Query{{.N}}[{{.TypeList}}]{s: newQueryState(w, ids, terms)}
+	return &Query{{.N}}[{{.TypeList}}]{s: newQueryState(w, ids, terms), spare: &iterRun{{.N}}[{{.TypeList}}]{}}
 }
 
 // Iter starts a run of the query: step through it with [Iter{{.N}}.Next] (one entity at a
 // time) or [Iter{{.N}}.NextTable] (a run of rows at a time). The world is locked against
 // structural changes until the iterator is exhausted or closed.
 func (q *Query{{.N}}[{{.TypeList}}]) Iter() Iter{{.N}}[{{.TypeList}}] {
-	var it Iter{{.N}}[{{.TypeList}}]
+	r := q.spare
+	if r.inUse { // a run of this query still going: this one gets its own state
+		r = &iterRun{{.N}}[{{.TypeList}}]{}
+	}
+	seq := r.seq + 1
+	*r = iterRun{{.N}}[{{.TypeList}}]{seq: seq, inUse: true}
 	w := q.s.w
-	{{range $i, $v := .Vars}}it.{{$v}}.init(w, q.s.ids[{{$i}}])
-	{{end}}it.core.begin(q.s, false)
-	return it
+	{{range $i, $v := .Vars}}r.{{$v}}.init(w, q.s.ids[{{$i}}])
+	{{end}}r.core.begin(q.s, false)
+	return Iter{{.N}}[{{.TypeList}}]{r: r, seq: seq}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
 // marks nothing and leaves Changed and Added filters as they were.
 func (q *Query{{.N}}[{{.TypeList}}]) Count() int { return q.s.count() }
 
-// Iter{{.N}} is one run of a [Query{{.N}}].
+// Iter{{.N}} is one run of a [Query{{.N}}]. It is a handle on the run's state,
+// which the query keeps and hands out again: a loop that declares it
+// (for it := q.Iter(); it.Next(); {}) copies a pointer each iteration, not
+// the state. Do not use it after Next returned false or Close; calling
+// Close then does nothing.
 type Iter{{.N}}[{{.TypeDecl}}] struct {
+	r   *iterRun{{.N}}[{{.TypeList}}]
+	seq uint32
+}
+
+// iterRun{{.N}} is a run's state.
+type iterRun{{.N}}[{{.TypeDecl}}] struct {
 	core iterCore
 	cur  *table
 	{{range $i, $v := .Vars}}{{$v}} colAccess[{{index $a.Types $i}}]
-	{{end}}
+	{{end}}seq   uint32 // counts the runs it served: a handle of an older one is stale
+	inUse bool
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
 // world, when there is none left.
-func (it *Iter{{.N}}[{{.TypeList}}]) Next() bool {
-	it.core.row++
-	if it.core.row < it.core.end {
+func (it Iter{{.N}}[{{.TypeList}}]) Next() bool {
+	r := it.r
+	r.core.row++
+	if r.core.row < r.core.end {
 		return true
 	}
 	return it.advance()
 }
 
-func (it *Iter{{.N}}[{{.TypeList}}]) advance() bool {
-	if it.core.quickChanged() {
+func (it Iter{{.N}}[{{.TypeList}}]) advance() bool {
+	r := it.r
+	if r.seq != it.seq {
+		return false // a handle of a run that ended
+	}
+	if r.core.quickChanged() {
 		return true
 	}
-	if !it.core.advance() {
+	if !r.core.advance() {
+		r.inUse = false
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		{{range .Vars}}it.{{.}}.load(t)
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		{{range .Vars}}r.{{.}}.load(t)
 		{{end}}
 	}
-	if it.core.q.filtered {
-		r, ents := it.core.row, it.core.ents
-		{{range .Vars}}it.{{.}}.seek(r, ents)
+	if r.core.q.filtered {
+		row, ents := r.core.row, r.core.ents
+		{{range .Vars}}r.{{.}}.seek(row, ents)
 		{{end}}
 	}
 	return true
@@ -158,25 +181,31 @@ func (it *Iter{{.N}}[{{.TypeList}}]) advance() bool {
 
 // Get returns pointers to the current entity's components, valid until the
 // next structural change; nil for an Optional component the entity lacks.
-func (it *Iter{{.N}}[{{.TypeList}}]) Get() ({{.Join "*{T}" ", "}}) {
-	r := it.core.row
-	return {{.Join "it.{v}.at(r)" ", "}}
+func (it Iter{{.N}}[{{.TypeList}}]) Get() ({{.Join "*{T}" ", "}}) {
+	r := it.r
+	row := r.core.row
+	return {{.Join "r.{v}.at(row)" ", "}}
 }
 
 // Entity returns the current entity.
-func (it *Iter{{.N}}[{{.TypeList}}]) Entity() Entity { return it.core.ents[it.core.row] }
+func (it Iter{{.N}}[{{.TypeList}}]) Entity() Entity { return it.r.core.ents[it.r.core.row] }
 
 // NextTable moves to the next run of matching rows: a whole table, or, when
 // the query filters rows (Changed, Added, sparse components), a stretch of
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
-func (it *Iter{{.N}}[{{.TypeList}}]) NextTable() bool {
-	it.core.batch = true
-	if !it.core.nextRun() {
+func (it Iter{{.N}}[{{.TypeList}}]) NextTable() bool {
+	r := it.r
+	if r.seq != it.seq {
 		return false
 	}
-	if t := it.core.tbl; t != it.cur {
-		it.cur = t
-		{{range .Vars}}it.{{.}}.load(t)
+	r.core.batch = true
+	if !r.core.nextRun() {
+		r.inUse = false
+		return false
+	}
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		{{range .Vars}}r.{{.}}.load(t)
 		{{end}}
 	}
 	return true
@@ -185,14 +214,16 @@ func (it *Iter{{.N}}[{{.TypeList}}]) NextTable() bool {
 // Columns returns the current run's component values, one slice per
 // component, indexed alike; nil for a component the table lacks (Optional)
 // or that uses sparse storage (reach those with Get on a Next loop).
-func (it *Iter{{.N}}[{{.TypeList}}]) Columns() ({{.Join "[]{T}" ", "}}) {
-	lo, hi := it.core.lo, it.core.hi
-	return {{.Join "it.{v}.run(lo, hi)" ", "}}
+func (it Iter{{.N}}[{{.TypeList}}]) Columns() ({{.Join "[]{T}" ", "}}) {
+	r := it.r
+	lo, hi := r.core.lo, r.core.hi
+	return {{.Join "r.{v}.run(lo, hi)" ", "}}
 }
 
 // Entities returns the entities of the current run, indexed like [Iter{{.N}}.Columns].
-func (it *Iter{{.N}}[{{.TypeList}}]) Entities() []Entity {
-	return it.core.ents[it.core.lo:it.core.hi:it.core.hi]
+func (it Iter{{.N}}[{{.TypeList}}]) Entities() []Entity {
+	c := &it.r.core
+	return c.ents[c.lo:c.hi:c.hi]
 }
 
 {{if gt .N 2}}
@@ -239,7 +270,12 @@ func (q *Query{{.N}}[{{.TypeList}}]) All() {{if eq .N 1}}iter.Seq[*A]{{else if e
 
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
-func (it *Iter{{.N}}[{{.TypeList}}]) Close() { it.core.close() }
+func (it Iter{{.N}}[{{.TypeList}}]) Close() {
+	if r := it.r; r.seq == it.seq {
+		r.core.close()
+		r.inUse = false
+	}
+}
 {{end}}`
 
 const mapTemplate = `
