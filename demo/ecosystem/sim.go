@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 )
@@ -153,9 +156,18 @@ func cellOf(v, size float32, cells int) int {
 // spatial is a hash of the herbivores and predators by cell, rebuilt each
 // frame, so hunting and fleeing look at neighbours, not everyone.
 type spatial struct {
-	cells int
-	herb  bucket
-	pred  bucket
+	cells  int
+	herb   bucket
+	pred   bucket
+	hs, ps []item    // the frame's herbivores and predators, in query order
+	fled   []fleeHit // per herbivore, in query order: the predator it flees (fleeSearch)
+	near   [][]item  // fleeSearch's scratch, per worker: the predators around a cell
+}
+
+// fleeHit is the nearest predator in reach of a herbivore.
+type fleeHit struct {
+	self, from ecs.Entity // from is zero when none is in reach
+	dx, dy, d2 float32
 }
 
 type bucket struct {
@@ -167,6 +179,7 @@ type bucket struct {
 type item struct {
 	e    ecs.Entity
 	x, y float32
+	i    int32 // its place in the query order the items were gathered in
 }
 
 func (b *bucket) build(cells int, items []item, cellOf func(item) int) {
@@ -197,20 +210,59 @@ func (b *bucket) build(cells int, items []item, cellOf func(item) int) {
 	}
 }
 
-// near calls fn for the items in the 3x3 cells around (x, y).
-func (b *bucket) near(cells int, size, x, y float32, fn func(item) bool) {
-	cx, cy := cellOf(x, size, cells), cellOf(y, size, cells)
-	for dy := -1; dy <= 1; dy++ {
-		for dx := -1; dx <= 1; dx++ {
-			gx, gy := (cx+dx+cells)%cells, (cy+dy+cells)%cells
-			c := gy*cells + gx
-			for _, it := range b.items[b.start[c]:b.start[c+1]] {
-				if !fn(it) {
-					return
-				}
+// fleeSearch finds, for every herbivore, the nearest predator in fleeing
+// reach, as nearest would, cell by cell: the predators around a cell are
+// gathered once for all the herbivores in it, and memory is read in order,
+// where asking nearest herbivore by herbivore (in table order, all over the
+// map) misses the cache at each one. The cells are shared out among the
+// cores; each herbivore is in one cell, so each result is written once. The
+// results are in the herbivores' query order.
+func (s *Sim) fleeSearch() {
+	sp := &s.space
+	n := sp.cells * sp.cells
+	sp.fled = slices.Grow(sp.fled[:0], len(sp.herb.items))[:len(sp.herb.items)]
+	workers := max(min(runtime.GOMAXPROCS(0), len(sp.herb.items)/4096), 1)
+	for len(sp.near) < workers {
+		sp.near = append(sp.near, nil)
+	}
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Go(func() { sp.near[k] = s.fleeCells(k*n/workers, (k+1)*n/workers, sp.near[k]) })
+	}
+	wg.Wait()
+}
+
+// fleeCells is fleeSearch over cells [from, to); near is scratch.
+func (s *Sim) fleeCells(from, to int, near []item) []item {
+	sp := &s.space
+	cells, herb, pred := sp.cells, &sp.herb, &sp.pred
+	r2 := float32(fleeRadius * fleeRadius)
+	for c := from; c < to; c++ {
+		hs := herb.items[herb.start[c]:herb.start[c+1]]
+		if len(hs) == 0 {
+			continue
+		}
+		cx, cy := c%cells, c/cells
+		near = near[:0]
+		for oy := -1; oy <= 1; oy++ { // the cells in nearest's order
+			row := ((cy + oy + cells) % cells) * cells
+			for ox := -1; ox <= 1; ox++ {
+				n := row + (cx+ox+cells)%cells
+				near = append(near, pred.items[pred.start[n]:pred.start[n+1]]...)
 			}
 		}
+		for _, h := range hs {
+			hit := fleeHit{self: h.e, d2: r2}
+			for _, o := range near {
+				dx, dy := torusDelta(h.x, o.x, s.side), torusDelta(h.y, o.y, s.side)
+				if d := dx*dx + dy*dy; d < hit.d2 {
+					hit.d2, hit.from, hit.dx, hit.dy = d, o.e, dx, dy
+				}
+			}
+			sp.fled[h.i] = hit
+		}
 	}
+	return near
 }
 
 // torusDelta is the shortest offset from a to b on a wrapped axis.
@@ -224,17 +276,26 @@ func torusDelta(a, b, side float32) float32 {
 	return d
 }
 
-// nearest finds the closest item of b within radius of (x, y), skipping
-// those in skip: the entity, its offset and the squared distance (the
-// entity is zero if none is in reach).
+// nearest finds the closest item of b within radius of (x, y), among the
+// 3x3 cells around it, skipping those in skip: the entity, its offset and
+// the squared distance (the entity is zero if none is in reach). The cells
+// are walked here, not through a callback: fleeing asks this of every
+// herbivore every frame.
 func (s *Sim) nearest(b *bucket, x, y, radius float32, skip map[ecs.Entity]bool) (e ecs.Entity, dx, dy, d2 float32) {
 	d2 = radius * radius
-	b.near(s.space.cells, cellSize, x, y, func(o item) bool {
-		ox, oy := torusDelta(x, o.x, s.side), torusDelta(y, o.y, s.side)
-		if d := ox*ox + oy*oy; d < d2 && !skip[o.e] {
-			d2, e, dx, dy = d, o.e, ox, oy
+	cells := s.space.cells
+	cx, cy := cellOf(x, cellSize, cells), cellOf(y, cellSize, cells)
+	for oy := -1; oy <= 1; oy++ {
+		row := ((cy + oy + cells) % cells) * cells
+		for ox := -1; ox <= 1; ox++ {
+			c := row + (cx+ox+cells)%cells
+			for _, o := range b.items[b.start[c]:b.start[c+1]] {
+				ddx, ddy := torusDelta(x, o.x, s.side), torusDelta(y, o.y, s.side)
+				if d := ddx*ddx + ddy*ddy; d < d2 && (skip == nil || !skip[o.e]) {
+					d2, e, dx, dy = d, o.e, ddx, ddy
+				}
+			}
 		}
-		return true
-	})
+	}
 	return e, dx, dy, d2
 }

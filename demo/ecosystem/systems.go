@@ -3,6 +3,7 @@ package ecosystem
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 )
@@ -41,17 +42,20 @@ func (s *Sim) build(seed uint64) {
 		cellOf := func(it item) int {
 			return cellOf(it.y, cellSize, cells)*cells + cellOf(it.x, cellSize, cells)
 		}
-		var hs, ps []item
+		hs, ps := s.space.hs[:0], s.space.ps[:0]
 		for it := herbs.Iter(); it.Next(); {
 			p, _ := it.Get()
-			hs = append(hs, item{it.Entity(), p.X, p.Y})
+			hs = append(hs, item{it.Entity(), p.X, p.Y, int32(len(hs))})
 		}
 		for it := preds.Iter(); it.Next(); {
 			p, _ := it.Get()
-			ps = append(ps, item{it.Entity(), p.X, p.Y})
+			ps = append(ps, item{it.Entity(), p.X, p.Y, int32(len(ps))})
 		}
-		s.space.herb.build(cells, hs, cellOf)
+		s.space.hs, s.space.ps = hs, ps
+		var wg sync.WaitGroup // the two indexes share nothing: one a core
+		wg.Go(func() { s.space.herb.build(cells, hs, cellOf) })
 		s.space.pred.build(cells, ps, cellOf)
+		wg.Wait()
 	}, ecs.Reads[Position](), ecs.Reads[Herbivore](), ecs.Reads[Predator](), ecs.Writes[spatialIndex]())
 
 	sc.Add("regrowth", func(w *ecs.World, _ *ecs.Commands) {
@@ -83,10 +87,18 @@ func (s *Sim) build(seed uint64) {
 
 	fleeRng := rand.New(&dice.Flee)
 	sc.Add("fleeing", func(w *ecs.World, cmds *ecs.Commands) {
-		for it := fleeing.Iter(); it.Next(); {
+		s.fleeSearch()
+		k := 0
+		for it := fleeing.Iter(); it.Next(); k++ {
 			p, v := it.Get()
 			e := it.Entity()
-			from, bx, by, best := s.nearest(&s.space.pred, p.X, p.Y, fleeRadius, nil)
+			var from ecs.Entity
+			var bx, by, best float32
+			if hit := s.space.fled; k < len(hit) && hit[k].self == e {
+				from, bx, by, best = hit[k].from, hit[k].dx, hit[k].dy, hit[k].d2
+			} else { // the herbivores changed since the spatial index: ask one by one
+				from, bx, by, best = s.nearest(&s.space.pred, p.X, p.Y, fleeRadius, nil)
+			}
 			running := s.flee.Has(e)
 			switch {
 			case !from.IsZero():
