@@ -34,8 +34,11 @@ type watchpoint struct {
 	// raw holds a value watchpoint's field tests by component, when each
 	// sits at a fixed place in pointer-free memory: the rows written are
 	// then tested on their bytes, without building Go values.
-	raw   map[ecs.ComponentID][]func(raw []byte) bool
-	fired map[ecs.Entity]bool
+	raw map[ecs.ComponentID][]func(raw []byte) bool
+	// bounds holds them as the kernel tests them in its own loop (numbers
+	// at fixed places only), by component.
+	bounds map[ecs.ComponentID][]ecs.RawBound
+	fired  map[ecs.Entity]bool
 	order []ecs.Entity                 // fired, oldest first
 	last  map[ecs.Entity]reflect.Value // for a watchpoint on one entity: its values last seen
 	// covered: the systems that write all it tests checked it this frame.
@@ -89,7 +92,7 @@ func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
 				wp.comps = append(wp.comps, p.comp)
 			}
 		}
-		wp.raw = rawTests(spec.Query, schemas)
+		wp.raw, wp.bounds = rawTests(spec.Query, schemas)
 		wp.fired = map[ecs.Entity]bool{}
 		if spec.Entity != 0 {
 			wp.last = map[ecs.Entity]reflect.Value{}
@@ -125,17 +128,21 @@ func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
 }
 
 // rawTests compiles a query's field tests for testing on memory, or nil if
-// one of them cannot be (a path through a slice, a string).
-func rawTests(expr string, schemas []protocol.Component) map[ecs.ComponentID][]func([]byte) bool {
+// one of them cannot be (a path through a slice, a string); and, for the
+// components whose every test is a number compared with a constant, the
+// same tests as the kernel's bounds.
+func rawTests(expr string, schemas []protocol.Component) (map[ecs.ComponentID][]func([]byte) bool, map[ecs.ComponentID][]ecs.RawBound) {
 	pq, err := protocol.CompileQuery(expr, schemas)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	out := map[ecs.ComponentID][]func([]byte) bool{}
+	bounds := map[ecs.ComponentID][]ecs.RawBound{}
+	noBound := map[ecs.ComponentID]bool{}
 	for i := range pq.Fields {
 		ft := &pq.Fields[i]
 		if !ft.Fixed || ft.Leaf == nil || ft.Leaf.Kind == "string" {
-			return nil
+			return nil, nil
 		}
 		test := ft.RawTest() // a number: read and compared in place
 		if test == nil {
@@ -143,8 +150,30 @@ func rawTests(expr string, schemas []protocol.Component) map[ecs.ComponentID][]f
 		}
 		c := ecs.ComponentID(ft.Component)
 		out[c] = append(out[c], test)
+		if b, ok := rawBound(ft); ok && littleEndian {
+			bounds[c] = append(bounds[c], b)
+		} else {
+			noBound[c] = true
+		}
 	}
-	return out
+	for c := range noBound {
+		delete(bounds, c)
+	}
+	return out, bounds
+}
+
+// rawBound turns a field test into the kernel's bound, when it is a number
+// at a fixed place compared with a constant.
+func rawBound(ft *protocol.FieldTest) (ecs.RawBound, bool) {
+	kinds := map[string]ecs.NumKind{"float4": ecs.Float32, "float8": ecs.Float64, "int4": ecs.Int32, "int8": ecs.Int64, "uint4": ecs.Uint32, "uint8": ecs.Uint64}
+	ops := map[string]ecs.CmpOp{"<": ecs.Less, "<=": ecs.LessEqual, ">": ecs.Greater, ">=": ecs.GreaterEqual, "==": ecs.Equal, "!=": ecs.NotEqual}
+	kind, okKind := kinds[fmt.Sprintf("%s%d", ft.Leaf.Kind, ft.Leaf.Size)]
+	op, okOp := ops[ft.Term.Op]
+	y, okNum := ft.Term.Value.Number()
+	if !ft.Fixed || !okKind || !okOp || !okNum {
+		return ecs.RawBound{}, false
+	}
+	return ecs.RawBound{Offset: ft.Offset, Kind: kind, Op: op, Value: y}, true
 }
 
 func containsID(ids []ecs.ComponentID, id ecs.ComponentID) bool {
@@ -361,6 +390,18 @@ func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchH
 	}
 	for _, comp := range wp.comps {
 		for _, r := range ranges {
+			if bounds, ok := wp.bounds[comp]; ok {
+				// The rows written that pass the tests, found by the
+				// kernel in its loop; the whole query only for those.
+				if a.w.EachChangedWhere(comp, r.since, r.until, bounds, func(e ecs.Entity, _ []byte) bool {
+					if !wp.fired[e] && a.holds(wp.query, e) {
+						note(e, comp)
+					}
+					return true
+				}) == nil {
+					continue
+				}
+			}
 			if tests, ok := wp.raw[comp]; ok {
 				// The rows written, tested on their bytes; the whole query
 				// (its other components and tests) only where these hold.
