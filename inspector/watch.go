@@ -39,8 +39,8 @@ type watchpoint struct {
 	// at fixed places only), by component.
 	bounds map[ecs.ComponentID][]ecs.RawBound
 	fired  map[ecs.Entity]bool
-	order []ecs.Entity                 // fired, oldest first
-	last  map[ecs.Entity]reflect.Value // for a watchpoint on one entity: its values last seen
+	order  []ecs.Entity                 // fired, oldest first
+	last   map[ecs.Entity]reflect.Value // for a watchpoint on one entity: its values last seen
 	// covered: the systems that write all it tests checked it this frame.
 	covered bool
 	// staleSeen is how many stale uses the audit had counted at the last
