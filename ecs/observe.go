@@ -167,6 +167,13 @@ func (w *World) EachChanged(id ComponentID, since, until uint32, fn func(e Entit
 		s.eachChanged(since, until, fn)
 		return true
 	}
+	w.eachChangedRow(id, since, until, nil, fn)
+	return true
+}
+
+// eachChangedRow is EachChanged over the table rows, with the rows whose
+// memory fails pass (when not nil) left out before their ticks are read.
+func (w *World) eachChangedRow(id ComponentID, since, until uint32, pass func(unsafe.Pointer) bool, fn func(e Entity, raw []byte) bool) {
 	size := int(w.reg.regs[id].info.Size)
 	for _, t := range w.tables {
 		j := t.column(id)
@@ -175,17 +182,17 @@ func (w *World) EachChanged(id ComponentID, since, until uint32, fn func(e Entit
 		}
 		c, ticks, n := &t.raw[j], t.ticks[j], t.len()
 		for r := ticks.nextChanged(0, n, since); r < n; r = ticks.nextChanged(r+1, n, since) {
-			if until != 0 && newer(ticks.effective(r), until) {
+			p := c.at(r)
+			if pass != nil && !pass(p) || until != 0 && newer(ticks.effective(r), until) {
 				continue
 			}
 			var raw []byte
 			if size > 0 {
-				raw = unsafe.Slice((*byte)(c.at(r)), size)
+				raw = unsafe.Slice((*byte)(p), size)
 			}
 			if !fn(t.entities[r], raw) {
-				return true
+				return
 			}
 		}
 	}
-	return true
 }

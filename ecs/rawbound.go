@@ -119,21 +119,6 @@ func (w *World) EachChangedWhere(id ComponentID, since, until uint32, bounds []R
 		})
 		return nil
 	}
-	for _, t := range w.tables {
-		j := t.column(id)
-		if j < 0 || t.len() == 0 {
-			continue
-		}
-		c, ticks, n := &t.raw[j], t.ticks[j], t.len()
-		for r := ticks.nextChanged(0, n, since); r < n; r = ticks.nextChanged(r+1, n, since) {
-			p := c.at(r)
-			if !pass(p) || until != 0 && newer(ticks.effective(r), until) {
-				continue
-			}
-			if !fn(t.entities[r], unsafe.Slice((*byte)(p), size)) {
-				return nil
-			}
-		}
-	}
+	w.eachChangedRow(id, since, until, pass, fn)
 	return nil
 }
