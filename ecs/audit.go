@@ -52,11 +52,12 @@ type staleAudit struct {
 }
 
 // EnableStaleAudit turns the stale-handle audit on or off.
-func (w *World) EnableStaleAudit(on bool) { w.stale.on.Store(on) }
+func (ins Inspection) EnableStaleAudit(on bool) { ins.w.stale.on.Store(on) }
 
 // StaleUses reports the audit: the uses of dead handles since it was
 // turned on, by whom, and the newest ones.
-func (w *World) StaleUses() StaleReport {
+func (ins Inspection) StaleUses() StaleReport {
+	w := ins.w
 	a := &w.stale
 	a.mu.Lock()
 	defer a.mu.Unlock()

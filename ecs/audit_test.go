@@ -31,12 +31,12 @@ func TestStaleAudit(t *testing.T) {
 	}, Reads[HP]())
 	s.Add("cleanup", func(w *World, cmds *Commands) { cmds.Despawn(dead) }, Reads[HP]())
 	s.Run(w) // the audit is off: nothing counted
-	if r := w.StaleUses(); r.Total != 0 {
+	if r := w.Inspect().StaleUses(); r.Total != 0 {
 		t.Fatalf("the audit counted while off: %+v", r)
 	}
-	w.EnableStaleAudit(true)
+	w.Inspect().EnableStaleAudit(true)
 	s.Run(w)
-	w.ActAs("client 1 (ui)", func() {
+	w.Inspect().ActAs("client 1 (ui)", func() {
 		if err := hp.Set(dead, HP{}); err == nil {
 			t.Error("Set of a dead handle succeeded")
 		}
@@ -45,7 +45,7 @@ func TestStaleAudit(t *testing.T) {
 	if err := w.CheckAlive(dead); err == nil {
 		t.Fatal("CheckAlive of a dead handle")
 	}
-	r := w.StaleUses()
+	r := w.Inspect().StaleUses()
 	want := map[string]uint64{"hunt": 3, "look": 1, "cleanup": 1, "client 1 (ui)": 1, "outside the schedule": 1}
 	got := map[string]uint64{}
 	for _, c := range r.By {
@@ -75,7 +75,7 @@ func BenchmarkStaleAudit(b *testing.B) {
 	type HP struct{ V int }
 	setup := func(on bool) (*Map[HP], []Entity) {
 		w := NewWorld()
-		w.EnableStaleAudit(on)
+		w.Inspect().EnableStaleAudit(on)
 		m := NewMap[HP](w)
 		var ents []Entity
 		for range n {
@@ -104,7 +104,7 @@ func BenchmarkStaleAudit(b *testing.B) {
 		}
 	}
 	get(on, onEnts)()
-	if on.w.StaleUses().Total != n || off.w.StaleUses().Total != 0 {
+	if on.w.Inspect().StaleUses().Total != n || off.w.Inspect().StaleUses().Total != 0 {
 		b.Fatal("the audits do not count as they should before the loop")
 	}
 	paired(b, n, "ns/entity", get(on, onEnts), get(off, offEnts))

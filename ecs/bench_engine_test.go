@@ -44,7 +44,7 @@ func scaleAll[N any](q *Query1[slot[N]]) {
 }
 
 func addScaler[N any](s *Schedule, w *World, name string, access ...Access) {
-	q := NewQuery1[slot[N]](w, Write[slot[N]]())
+	q := NewQuery1[slot[N]](w, Mut[slot[N]]())
 	s.Add(name, func(*World, *Commands) { scaleAll(q) }, append(access, Writes[slot[N]]())...)
 }
 
@@ -200,7 +200,7 @@ func BenchmarkJournal(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			w := NewWorld()
 			if on {
-				w.EnableJournal(4096)
+				w.Inspect().EnableJournal(4096)
 			}
 			ents := make([]Entity, n)
 			directSpawnDespawn(w, ents)
@@ -218,7 +218,7 @@ func BenchmarkSetFieldByPath(b *testing.B) {
 	e := NewMap2[Position, Stats](w).Spawn(Position{}, Stats{})
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := w.SetField(e, "Position.X", 3.5); err != nil {
+		if err := w.Inspect().SetField(e, "Position.X", 3.5); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -257,7 +257,7 @@ func paired(b *testing.B, per float64, unit string, subject, baseline func()) {
 func BenchmarkJournalPaired(b *testing.B) {
 	const n = 1_000_000
 	on, off := NewWorld(), NewWorld()
-	on.EnableJournal(4096)
+	on.Inspect().EnableJournal(4096)
 	ents := make([]Entity, n)
 	directSpawnDespawn(on, ents)
 	directSpawnDespawn(off, ents)

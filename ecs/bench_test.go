@@ -85,7 +85,7 @@ func movingWorld(n int) (*World, *Query2[bPos, bVel]) {
 	NewMap2[bPos, bVel](w).SpawnBatch(n, func(i int, _ Entity, p *bPos, v *bVel) {
 		*v = bVel{X: float64(i % 7), Y: 1}
 	})
-	return w, NewQuery2[bPos, bVel](w, Write[bPos]())
+	return w, NewQuery2[bPos, bVel](w, Mut[bPos]())
 }
 
 // BenchmarkQuery2 is the per-entity loop, range-over-func.
@@ -197,7 +197,7 @@ func BenchmarkQuery2Fragmented(b *testing.B) {
 			}
 		}
 	}
-	q := NewQuery2[bPos, bVel](w, Write[bPos]())
+	q := NewQuery2[bPos, bVel](w, Mut[bPos]())
 	if got := len(q.s.cache.tables); got < 256 {
 		b.Fatalf("matching tables = %d, want 256", got)
 	}

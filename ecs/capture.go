@@ -100,7 +100,8 @@ type Capturer struct {
 
 // NewCapturer returns a capturer whose first capture reports every row as
 // changed.
-func (w *World) NewCapturer() *Capturer {
+func (ins Inspection) NewCapturer() *Capturer {
+	w := ins.w
 	return &Capturer{w: w, shapes: map[uint64]uint64{}}
 }
 

@@ -88,9 +88,9 @@ func TestChangeLogMatchesReference(t *testing.T) {
 		}
 		every := NewQuery1[Position](w, Changed[Position]())
 		slow := NewQuery1[Position](w, Changed[Position]())
-		self := NewQuery1[Position](w, Changed[Position](), Write[Position]())
+		self := NewQuery1[Position](w, Changed[Position](), Mut[Position]())
 		cols := NewQuery1[Position](w, Changed[Position]()) // read with NextTable
-		all := NewQuery1[Position](w, Write[Position]())
+		all := NewQuery1[Position](w, Mut[Position]())
 		lastRun := map[*Query1[Position]]int{every: 0, slow: 0, self: 0, cols: 0}
 		fromLog, runs := 0, 0
 		check := func(name string, q *Query1[Position], frame int) {

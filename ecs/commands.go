@@ -234,7 +234,7 @@ func (c *Commands) applyOther(op *command) error {
 	case cmdAdd, cmdSet:
 		return c.vals[op.id].apply(w, op.e, op.slot, op.kind == cmdSet)
 	case cmdRemove:
-		return w.RemoveID(op.e, op.id)
+		return w.Inspect().RemoveID(op.e, op.id)
 	case cmdSetParent:
 		return w.SetParent(op.e, c.parents[op.slot])
 	default:

@@ -17,7 +17,7 @@
 //	spawn := ecs.NewMap2[Position, Velocity](w)
 //	e := spawn.Spawn(Position{}, Velocity{X: 1})
 //
-//	move := ecs.NewQuery2[Position, Velocity](w, ecs.Write[Position]())
+//	move := ecs.NewQuery2[Position, Velocity](w, ecs.Mut[Position]())
 //	it := move.Iter()
 //	for it.Next() {
 //		p, v := it.Get()
@@ -26,6 +26,25 @@
 //
 // Structural changes (spawn, despawn, add, remove) while a query iterates
 // panic with a message naming the fix; nothing is ever corrupted.
+//
+// # Outline
+//
+//   - [World]: entities (Spawn, Despawn, Alive), relations (SetParent,
+//     Children, DespawnRecursive), the frame (Tick), save and load (Image,
+//     Restore).
+//   - [Map], [Map2] to [Map6]: one entity's components by handle (Get marks
+//     them written, Read does not), Add, Remove, batch spawns.
+//   - [Query1] to [Query6] with [Term]s (With, Without, Optional, Mut,
+//     Changed, Added): the systems' loops, by entity (Iter, All) or by
+//     column (NextTable, Columns).
+//   - [Commands]: structural changes queued while queries iterate,
+//     applied at the end of a stage.
+//   - [Events], [Resource]: double-buffered event queues; one value per type.
+//   - [Schedule]: systems in stages with declared access (Reads, Writes),
+//     run in parallel where the access allows, each timed.
+//   - [Inspection] (w.Inspect()): what tools use, kept out of the game's
+//     way: components and values by id, dynamic edits, scans and copies,
+//     change ticks, the journal, who wrote what, the stale-handle audit.
 package ecs
 
 //go:generate go run ./internal/gen

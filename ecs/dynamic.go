@@ -13,12 +13,13 @@ import (
 // NextChangeTick advances the world's change tick and returns it, as a
 // query run does: every write made before the call is at or before the
 // tick returned, every write after it is newer. Pass it back as since to
-// [World.ChangedSince] or a [Filter] to see what changed in between.
-func (w *World) NextChangeTick() uint32 { return w.changeTick.Add(1) }
+// [Inspection.ChangedSince] or a [Filter] to see what changed in between.
+func (ins Inspection) NextChangeTick() uint32 { return ins.w.changeTick.Add(1) }
 
 // ChangedSince reports whether e's component id was written or added after
 // tick since.
-func (w *World) ChangedSince(e Entity, id ComponentID, since uint32) bool {
+func (ins Inspection) ChangedSince(e Entity, id ComponentID, since uint32) bool {
+	w := ins.w
 	rec, ok := w.record(e)
 	if !ok || int(id) >= len(w.sparse) {
 		return false
@@ -32,7 +33,8 @@ func (w *World) ChangedSince(e Entity, id ComponentID, since uint32) bool {
 }
 
 // AddedSince reports whether e got its component id after tick since.
-func (w *World) AddedSince(e Entity, id ComponentID, since uint32) bool {
+func (ins Inspection) AddedSince(e Entity, id ComponentID, since uint32) bool {
+	w := ins.w
 	rec, ok := w.record(e)
 	if !ok || int(id) >= len(w.sparse) {
 		return false
@@ -52,7 +54,8 @@ func (w *World) AddedSince(e Entity, id ComponentID, since uint32) bool {
 // and the window O(limit); with them, every candidate row is tested, except
 // that Changed and Added tests on table components read the tick columns by
 // row and skip a group of 8 clean rows with a comparison or two.
-func (w *World) Scan(f Filter, offset, limit int) (window []Entity, total int) {
+func (ins Inspection) Scan(f Filter, offset, limit int) (window []Entity, total int) {
+	w := ins.w
 	var all, none Mask
 	var sparseWith, sparseWithout []sparseStore
 	for _, id := range f.With {
@@ -167,8 +170,9 @@ func (w *World) Scan(f Filter, offset, limit int) (window []Entity, total int) {
 
 // NewValue makes a value of component id's type from a map of field values
 // (nested maps for struct fields, lists for arrays and slices), converted as
-// [World.SetField] converts; missing fields are zero. It changes nothing.
-func (w *World) NewValue(id ComponentID, fields map[string]any) (reflect.Value, error) {
+// [Inspection.SetField] converts; missing fields are zero. It changes nothing.
+func (ins Inspection) NewValue(id ComponentID, fields map[string]any) (reflect.Value, error) {
+	w := ins.w
 	if int(id) >= len(w.reg.regs) {
 		return reflect.Value{}, fmt.Errorf("ecs: no component with id %d", id)
 	}
@@ -181,7 +185,7 @@ func (w *World) NewValue(id ComponentID, fields map[string]any) (reflect.Value, 
 }
 
 // fillValue sets v from x (a map of fields, a list, a plain value) as
-// [World.SetField] would; nonFinite is the enclosing field's opt-in to NaN
+// [Inspection.SetField] would; nonFinite is the enclosing field's opt-in to NaN
 // and ±Inf.
 func (w *World) fillValue(v reflect.Value, path string, x any, nonFinite bool) error {
 	switch val := x.(type) {
@@ -230,17 +234,18 @@ func (w *World) fillValue(v reflect.Value, path string, x any, nonFinite bool) e
 // AddValue gives e the component id with value v (of the component's
 // type), or overwrites it. It returns an [*EntityError] if e is not alive.
 // Panics if a query is iterating.
-func (w *World) AddValue(e Entity, id ComponentID, v reflect.Value) error {
+func (ins Inspection) AddValue(e Entity, id ComponentID, v reflect.Value) error {
+	w := ins.w
 	if id == childOfID {
 		return errChildOfDirect
 	}
 	if v.Type() != w.reg.regs[id].info.Type {
 		return fmt.Errorf("ecs: %s is not a %s", v.Type(), w.reg.regs[id].info.Short)
 	}
-	if err := w.AddID(e, id); err != nil {
+	if err := w.Inspect().AddID(e, id); err != nil {
 		return err
 	}
-	dst, _ := w.Value(e, id)
+	dst, _ := w.Inspect().Value(e, id)
 	dst.Set(v)
 	w.markChanged(e, id)
 	return nil
@@ -257,16 +262,17 @@ type TableCopy struct {
 
 // CopyTables copies every non-empty archetype: what a snapshot takes on the
 // game goroutine, at memory speed; turn it into anything slower elsewhere.
-// Sparse components are not in tables: see [World.CopySparse].
-func (w *World) CopyTables() []TableCopy { return w.CopyTablesFor(Filter{}, nil) }
+// Sparse components are not in tables: see [Inspection.CopySparse].
+func (ins Inspection) CopyTables() []TableCopy { return ins.CopyTablesFor(Filter{}, nil) }
 
 // CopyTablesFor copies the non-empty archetypes that f's component tests
 // on table components (With, Changed, Added, Without) admit, each with its
 // entities and only the columns of cols it has (every column if cols is
 // nil); Columns and Components then list those. Row tests (ticks, sparse
-// components, Parent, Match) are not applied: pair it with [World.Scan]
+// components, Parent, Match) are not applied: pair it with [Inspection.Scan]
 // to find the rows. Memory copies only, as CopyTables.
-func (w *World) CopyTablesFor(f Filter, cols []ComponentID) []TableCopy {
+func (ins Inspection) CopyTablesFor(f Filter, cols []ComponentID) []TableCopy {
+	w := ins.w
 	all, none := w.tableMasks(f)
 	var out []TableCopy
 	for _, t := range w.tables {
@@ -294,7 +300,8 @@ func (w *World) CopyTablesFor(f Filter, cols []ComponentID) []TableCopy {
 // CopySparse copies the entities that have sparse component id and their
 // values (a slice of the component's type), or returns nothing for a table
 // component.
-func (w *World) CopySparse(id ComponentID) ([]Entity, reflect.Value) {
+func (ins Inspection) CopySparse(id ComponentID) ([]Entity, reflect.Value) {
+	w := ins.w
 	if int(id) >= len(w.sparse) || w.sparse[id] == nil {
 		return nil, reflect.Value{}
 	}
@@ -337,9 +344,10 @@ func rowPasses(changed, added []*colTicks, row int, since uint32) bool {
 }
 
 // CandidateRows counts the rows of the archetypes that f's tests on table
-// components admit: an upper bound on [World.Scan]'s total, in
+// components admit: an upper bound on [Inspection.Scan]'s total, in
 // O(archetypes), for a caller deciding what a scan will cost.
-func (w *World) CandidateRows(f Filter) int {
+func (ins Inspection) CandidateRows(f Filter) int {
+	w := ins.w
 	all, none := w.tableMasks(f)
 	n := 0
 	for _, t := range w.tables {

@@ -44,7 +44,7 @@ func TestStaleHandleRejectedEverywhere(t *testing.T) {
 	}
 	for name, err := range map[string]error{
 		"Despawn": w.Despawn(old), "Add": pos.Add(old, Position{X: 99}), "Set": pos.Set(old, Position{X: 99}),
-		"Remove": pos.Remove(old), "AddID": w.AddID(old, pos.ID()), "RemoveID": w.RemoveID(old, pos.ID()),
+		"Remove": pos.Remove(old), "AddID": w.Inspect().AddID(old, pos.ID()), "RemoveID": w.Inspect().RemoveID(old, pos.ID()),
 	} {
 		if !errors.Is(err, ErrNotAlive) {
 			t.Errorf("%s on stale handle: err = %v, want ErrNotAlive", name, err)

@@ -120,7 +120,8 @@ func (q *Events[T]) info(sample int) EventQueueInfo {
 
 // EventQueues describes every event queue of w, sorted by name, with up to
 // sample recent events of each.
-func (w *World) EventQueues(sample int) []EventQueueInfo {
+func (ins Inspection) EventQueues(sample int) []EventQueueInfo {
+	w := ins.w
 	out := make([]EventQueueInfo, 0, len(w.events))
 	for _, q := range w.events {
 		out = append(out, q.info(sample))

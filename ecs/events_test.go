@@ -37,7 +37,7 @@ func TestEventLifetime(t *testing.T) {
 	if q.Len() != 0 {
 		t.Errorf("frame 3 has %d events", q.Len())
 	}
-	infos := w.EventQueues(4)
+	infos := w.Inspect().EventQueues(4)
 	if len(infos) != 1 || infos[0].Name != "Died" || infos[0].Total != 2 {
 		t.Errorf("EventQueues = %+v", infos)
 	}
@@ -49,7 +49,7 @@ func TestEventQueueSample(t *testing.T) {
 	for i := range 10 {
 		q.Send(Died{EntityOf(uint32(i), 1)})
 	}
-	in := w.EventQueues(3)[0]
+	in := w.Inspect().EventQueues(3)[0]
 	if in.Current != 10 || len(in.Recent) != 3 || in.Recent[2].Interface().(Died).Who.Index() != 9 {
 		t.Errorf("info = %+v", in)
 	}
@@ -72,7 +72,7 @@ func TestResources(t *testing.T) {
 	if Resource[clock](w) != p || p.Seconds != 4 {
 		t.Errorf("resource = %+v", *Resource[clock](w))
 	}
-	if rs := w.Resources(); len(rs) != 1 || rs[0].Short != "clock" || rs[0].Value.Field(0).Float() != 4 || rs[0].Fields[0].Name != "Seconds" {
+	if rs := w.Inspect().Resources(); len(rs) != 1 || rs[0].Short != "clock" || rs[0].Value.Field(0).Float() != 4 || rs[0].Fields[0].Name != "Seconds" {
 		t.Errorf("Resources() = %+v", rs)
 	}
 	RemoveResource[clock](w)

@@ -25,8 +25,8 @@ func Example() {
 	for i := range 3 {
 		spawn.Spawn(Position{}, Velocity{X: 1, Y: float64(i)}, Energy{Value: float64(2 + i)})
 	}
-	move := ecs.NewQuery2[Position, Velocity](w, ecs.Write[Position]())
-	burn := ecs.NewQuery1[Energy](w, ecs.Write[Energy]())
+	move := ecs.NewQuery2[Position, Velocity](w, ecs.Mut[Position]())
+	burn := ecs.NewQuery1[Energy](w, ecs.Mut[Energy]())
 	starved := ecs.EventsOf[Starved](w)
 
 	s := ecs.NewSchedule()
@@ -73,7 +73,7 @@ func Example() {
 func ExampleQuery2_All() {
 	w := ecs.NewWorld()
 	ecs.NewMap2[Position, Velocity](w).Spawn(Position{}, Velocity{X: 2})
-	q := ecs.NewQuery2[Position, Velocity](w, ecs.Write[Position]())
+	q := ecs.NewQuery2[Position, Velocity](w, ecs.Mut[Position]())
 	for p, v := range q.All() {
 		p.X += v.X
 	}
@@ -84,12 +84,12 @@ func ExampleQuery2_All() {
 }
 
 // ExampleWorld_SetField shows the inspector's way to edit a value.
-func ExampleWorld_SetField() {
+func ExampleInspection_SetField() {
 	w := ecs.NewWorld()
 	e := ecs.NewMap2[Position, Energy](w).Spawn(Position{}, Energy{})
-	fmt.Println(w.SetField(e, "Position.X", 3.5))
-	fmt.Println(w.SetField(e, "Position.Z", 1))
-	fmt.Println(w.SetField(e, "Energy.Value", "abc"))
+	fmt.Println(w.Inspect().SetField(e, "Position.X", 3.5))
+	fmt.Println(w.Inspect().SetField(e, "Position.Z", 1))
+	fmt.Println(w.Inspect().SetField(e, "Energy.Value", "abc"))
 	// Output:
 	// <nil>
 	// ecs: component Position has no field Z

@@ -25,7 +25,7 @@ const (
 	termWrite
 )
 
-var termNames = [...]string{"With", "Without", "Optional", "Changed", "Added", "Write"}
+var termNames = [...]string{"With", "Without", "Optional", "Changed", "Added", "Mut"}
 
 func termOf[T any](k termKind) Term {
 	return Term{kind: k, typ: reflect.TypeFor[T](), id: ComponentIDOf[T]}
@@ -50,10 +50,11 @@ func Changed[T any]() Term { return termOf[T](termChanged) }
 // Added passes only entities that got T since this query last ran.
 func Added[T any]() Term { return termOf[T](termAdded) }
 
-// Write declares that the query writes T, one of its components, so the rows
-// it yields are marked changed for T. Components not declared writable are
+// Mut declares that the query changes T, one of its components, so the rows
+// it yields are marked changed for T. Components not declared so are
 // read-only: writes through their pointers go unseen by Changed filters.
-func Write[T any]() Term { return termOf[T](termWrite) }
+// (A system's access to the world, for the schedule, is [Writes].)
+func Mut[T any]() Term { return termOf[T](termWrite) }
 
 // maxTickFilters bounds Changed and Added terms per query.
 const maxTickFilters = 8
@@ -221,7 +222,7 @@ func (q *queryState) count() int {
 	return n
 }
 
-// Filter selects entities by component ids, for [World.Scan].
+// Filter selects entities by component ids, for [Inspection.Scan].
 type Filter struct {
 	With    []ComponentID // must have all
 	Without []ComponentID // must have none

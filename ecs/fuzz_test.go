@@ -45,7 +45,7 @@ func FuzzSetFieldPath(f *testing.F) {
 			t.Fatal(err)
 		}
 		before := *m.Read(e)
-		err := w.SetField(e, path, value)
+		err := w.Inspect().SetField(e, path, value)
 		after := *m.Read(e)
 		if err != nil && !sameBody(before, after) {
 			t.Fatalf("SetField(%q, %q) failed (%v) but changed the component: %+v -> %+v", path, value, err, before, after)

@@ -88,7 +88,7 @@ func (w *World) Image() (*Image, error) {
 		if s == nil || s.length() == 0 {
 			continue
 		}
-		ents, vals := w.CopySparse(ComponentID(id))
+		ents, vals := w.Inspect().CopySparse(ComponentID(id))
 		if !plain[id] {
 			deepen(vals, 0)
 		}
@@ -191,7 +191,7 @@ func (w *World) Restore(img *Image) error {
 	for _, st := range img.Sparse {
 		id, vals := st.Components[0], st.Columns[0]
 		for i, e := range st.Entities {
-			if err := w.AddValue(e, id, copyValue(vals.Index(i))); err != nil {
+			if err := w.Inspect().AddValue(e, id, copyValue(vals.Index(i))); err != nil {
 				return err // checked above: not reached
 			}
 		}

@@ -241,7 +241,7 @@ func TestCaptureCarriesTheAllocator(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		o := newImageOps()
 		draw := func(label string, k int) int { return rapid.IntRange(0, k-1).Draw(rt, label) }
-		c := o.w.NewCapturer()
+		c := o.w.Inspect().NewCapturer()
 		var gens []uint32
 		var free []Entity
 		for step := range rapid.IntRange(1, 12).Draw(rt, "captures") {

@@ -122,7 +122,8 @@ func (w *World) actorID(name string) uint16 {
 // EnableJournal starts recording structural changes in a ring of the given
 // capacity (the newest capacity entries are kept); 0 turns it off. A world
 // without a journal pays one nil check per structural change.
-func (w *World) EnableJournal(capacity int) {
+func (ins Inspection) EnableJournal(capacity int) {
+	w := ins.w
 	if capacity <= 0 {
 		w.journal = journal{}
 		return
@@ -132,7 +133,8 @@ func (w *World) EnableJournal(capacity int) {
 }
 
 // Journal returns the kept entries, oldest first.
-func (w *World) Journal() []JournalEntry {
+func (ins Inspection) Journal() []JournalEntry {
+	w := ins.w
 	j := &w.journal
 	if !j.on() {
 		return nil
@@ -148,8 +150,9 @@ func (w *World) Journal() []JournalEntry {
 }
 
 // JournalSince returns the kept entries with Seq greater than seq, oldest first.
-func (w *World) JournalSince(seq uint64) []JournalEntry {
-	all := w.Journal()
+func (ins Inspection) JournalSince(seq uint64) []JournalEntry {
+	w := ins.w
+	all := w.Inspect().Journal()
 	for i, e := range all {
 		if e.Seq > seq {
 			return all[i:]
@@ -190,9 +193,10 @@ func (w *World) actorName(id uint16) string {
 
 // ActAs runs f with its changes attributed to actor (a client of the
 // inspector, say) instead of the system or "external": its structural
-// changes in the journal, and its writes for [World.LastWrite]. Not to be
+// changes in the journal, and its writes for [Inspection.LastWrite]. Not to be
 // called while a schedule runs.
-func (w *World) ActAs(actor string, f func()) {
+func (ins Inspection) ActAs(actor string, f func()) {
+	w := ins.w
 	defer w.actingAs(w.actorID(actor), false)()
 	f()
 }

@@ -4,7 +4,7 @@ import "testing"
 
 func TestJournalAttributionAndWrap(t *testing.T) {
 	w := NewWorld()
-	w.EnableJournal(4)
+	w.Inspect().EnableJournal(4)
 	pos := NewMap[Position](w)
 	e := w.Spawn()                  // external
 	must(t, pos.Add(e, Position{})) // external add
@@ -12,7 +12,7 @@ func TestJournalAttributionAndWrap(t *testing.T) {
 	RemoveLater[Position](c, e)
 	c.Despawn(e)
 	must(t, c.Apply())
-	got := w.Journal()
+	got := w.Inspect().Journal()
 	want := []struct {
 		op     JournalOp
 		comp   int
@@ -36,26 +36,26 @@ func TestJournalAttributionAndWrap(t *testing.T) {
 	for range 3 {
 		w.Spawn()
 	}
-	got = w.Journal()
+	got = w.Inspect().Journal()
 	if len(got) != 4 || got[0].Seq != 4 || got[3].Seq != 7 || got[0].Op != OpDespawn || got[3].Frame != 1 {
 		t.Errorf("after wrap: %+v", got)
 	}
-	if since := w.JournalSince(6); len(since) != 1 || since[0].Seq != 7 {
+	if since := w.Inspect().JournalSince(6); len(since) != 1 || since[0].Seq != 7 {
 		t.Errorf("JournalSince(6) = %+v", since)
 	}
-	w.EnableJournal(0)
+	w.Inspect().EnableJournal(0)
 	w.Spawn()
-	if w.Journal() != nil {
+	if w.Inspect().Journal() != nil {
 		t.Error("journal still on")
 	}
 }
 
 func TestJournalSparseAndBatch(t *testing.T) {
 	w := NewWorld()
-	w.EnableJournal(100)
+	w.Inspect().EnableJournal(100)
 	NewMap2[Position, Fleeing](w).SpawnBatch(2, nil)
 	ops := map[JournalOp]int{}
-	for _, e := range w.Journal() {
+	for _, e := range w.Inspect().Journal() {
 		ops[e.Op]++
 	}
 	if ops[OpSpawn] != 2 || ops[OpAdd] != 2 {

@@ -189,7 +189,7 @@ func (m *Map[T]) Add(e Entity, v T) error {
 // Remove takes T away from e; it does nothing if e lacks T. It returns an
 // [*EntityError] if e is not alive. Panics if a query is iterating.
 func (m *Map[T]) Remove(e Entity) error {
-	return m.w.RemoveID(e, m.id)
+	return m.w.Inspect().RemoveID(e, m.id)
 }
 
 // put stores v as ent's T in the row just pushed into t (or in the sparse set).

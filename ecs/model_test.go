@@ -100,7 +100,7 @@ func newKernel() *kernel {
 		},
 		"hp ?flee": func(c map[string]*modelComp, _ uint32) bool { return has(c, "Health") },
 	}
-	k.write = NewQuery1[Position](w, Write[Position]())
+	k.write = NewQuery1[Position](w, Mut[Position]())
 	return k
 }
 

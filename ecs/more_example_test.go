@@ -12,7 +12,7 @@ func ExampleSchedule() {
 	w := ecs.NewWorld()
 	spawn := ecs.NewMap2[Position, Velocity](w)
 	spawn.Spawn(Position{}, Velocity{X: 1})
-	move := ecs.NewQuery2[Position, Velocity](w, ecs.Write[Position]())
+	move := ecs.NewQuery2[Position, Velocity](w, ecs.Mut[Position]())
 
 	s := ecs.NewSchedule()
 	s.Add("movement", func(w *ecs.World, _ *ecs.Commands) {

@@ -21,7 +21,8 @@ type ArchetypeInfo struct {
 
 // Archetypes lists every archetype table, by id. Empty tables are included:
 // they keep their capacity for entities that come back.
-func (w *World) Archetypes() []ArchetypeInfo {
+func (ins Inspection) Archetypes() []ArchetypeInfo {
+	w := ins.w
 	out := make([]ArchetypeInfo, len(w.tables))
 	for i, t := range w.tables {
 		used, capacity := t.bytes(&w.reg)
@@ -34,7 +35,8 @@ func (w *World) Archetypes() []ArchetypeInfo {
 // offset on, in row order, and the archetype's row count. An unknown
 // archetype has no rows; a negative offset or a limit of 0 or less gives
 // no entities.
-func (w *World) ArchetypeEntities(id uint32, offset, limit int) ([]Entity, int) {
+func (ins Inspection) ArchetypeEntities(id uint32, offset, limit int) ([]Entity, int) {
+	w := ins.w
 	if int(id) >= len(w.tables) {
 		return nil, 0
 	}
@@ -48,7 +50,8 @@ func (w *World) ArchetypeEntities(id uint32, offset, limit int) ([]Entity, int) 
 }
 
 // Location returns the archetype and row of a live entity.
-func (w *World) Location(e Entity) (archetype uint32, row int, ok bool) {
+func (ins Inspection) Location(e Entity) (archetype uint32, row int, ok bool) {
+	w := ins.w
 	rec, ok := w.record(e)
 	if !ok {
 		return 0, 0, false
@@ -67,7 +70,8 @@ type EntityStats struct {
 }
 
 // Stats counts the world's entity slots.
-func (w *World) Stats() EntityStats {
+func (ins Inspection) Stats() EntityStats {
+	w := ins.w
 	return EntityStats{
 		Alive: w.alive, Free: len(w.free), Retired: w.retired, Slots: len(w.records),
 		Highest: len(w.records) - 1, Reserved: w.reserve.pending,
@@ -83,7 +87,8 @@ type SlotInfo struct {
 
 // MostRecycled returns the k slots reused most often, most first; slots
 // never reused are left out. It scans every slot.
-func (w *World) MostRecycled(k int) []SlotInfo {
+func (ins Inspection) MostRecycled(k int) []SlotInfo {
+	w := ins.w
 	if k <= 0 {
 		return nil
 	}
@@ -106,8 +111,9 @@ func (w *World) MostRecycled(k int) []SlotInfo {
 }
 
 // Value returns e's component id as an addressable reflect.Value (writes
-// through it are not seen by Changed filters; use [World.SetField]).
-func (w *World) Value(e Entity, id ComponentID) (reflect.Value, bool) {
+// through it are not seen by Changed filters; use [Inspection.SetField]).
+func (ins Inspection) Value(e Entity, id ComponentID) (reflect.Value, bool) {
+	w := ins.w
 	rec, ok := w.record(e)
 	if !ok || int(id) >= len(w.sparse) {
 		return reflect.Value{}, false
@@ -124,8 +130,9 @@ func (w *World) Value(e Entity, id ComponentID) (reflect.Value, bool) {
 }
 
 // Bytes returns a copy of the memory of e's component id, as laid out in Go.
-func (w *World) Bytes(e Entity, id ComponentID) ([]byte, bool) {
-	v, ok := w.Value(e, id)
+func (ins Inspection) Bytes(e Entity, id ComponentID) ([]byte, bool) {
+	w := ins.w
+	v, ok := w.Inspect().Value(e, id)
 	if !ok {
 		return nil, false
 	}
@@ -158,8 +165,9 @@ func (w *World) markChanged(e Entity, id ComponentID) {
 // until fn returns false. It reads the change ticks by row and skips clean
 // groups of rows, so its cost follows what changed. ok is false, and fn is
 // not called, when id's values hold pointers (there is no memory to hand
-// out): use [World.Scan] then.
-func (w *World) EachChanged(id ComponentID, since, until uint32, fn func(e Entity, raw []byte) bool) (ok bool) {
+// out): use [Inspection.Scan] then.
+func (ins Inspection) EachChanged(id ComponentID, since, until uint32, fn func(e Entity, raw []byte) bool) (ok bool) {
+	w := ins.w
 	if int(id) >= len(w.reg.regs) || w.reg.regs[id].info.Type == nil || hasPointers(w.reg.regs[id].info.Type) {
 		return false
 	}

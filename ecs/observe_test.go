@@ -19,7 +19,7 @@ func TestObservationAPI(t *testing.T) {
 	must(t, w.Despawn(again))
 
 	var found bool
-	for _, a := range w.Archetypes() {
+	for _, a := range w.Inspect().Archetypes() {
 		if len(a.Components) == 2 {
 			found = true
 			if a.Len != 3 || a.Cap < 3 || a.Bytes != 3*(8+16+8+8+8) {
@@ -30,35 +30,35 @@ func TestObservationAPI(t *testing.T) {
 	if !found {
 		t.Error("Position+Health archetype missing")
 	}
-	tb, row, ok := w.Location(ents[4])
+	tb, row, ok := w.Inspect().Location(ents[4])
 	if !ok || w.tables[tb].entities[row] != ents[4] {
 		t.Errorf("Location = %d, %d, %v", tb, row, ok)
 	}
-	if _, _, ok := w.Location(ents[1]); ok {
+	if _, _, ok := w.Inspect().Location(ents[1]); ok {
 		t.Error("location of a dead entity")
 	}
-	st := w.Stats()
+	st := w.Inspect().Stats()
 	if st.Alive != 3 || st.Free != 2 || st.Slots != 5 || st.Highest != 4 || st.Retired != 0 {
 		t.Errorf("Stats = %+v", st)
 	}
-	top := w.MostRecycled(2)
+	top := w.Inspect().MostRecycled(2)
 	if len(top) != 2 || top[0].Index != 3 || top[0].Generation != 3 || top[0].Alive {
 		t.Errorf("MostRecycled = %+v", top)
 	}
-	v, ok := w.Value(ents[2], ComponentIDOf[Health](w))
+	v, ok := w.Inspect().Value(ents[2], ComponentIDOf[Health](w))
 	if !ok || v.Field(0).Int() != 2 {
 		t.Errorf("Value = %v", v)
 	}
-	b, ok := w.Bytes(ents[2], ComponentIDOf[Position](w))
+	b, ok := w.Inspect().Bytes(ents[2], ComponentIDOf[Position](w))
 	if !ok || len(b) != 16 || math.Float64frombits(binary.LittleEndian.Uint64(b)) != 2 {
 		t.Errorf("Bytes = %v", b)
 	}
-	if got, _ := w.ArchetypeEntities(tb, 1, 10); len(got) != 2 {
+	if got, _ := w.Inspect().ArchetypeEntities(tb, 1, 10); len(got) != 2 {
 		t.Errorf("ArchetypeEntities = %v", got)
 	}
 	// Out-of-range arguments give nothing, never a panic.
 	for _, c := range []struct{ off, lim int }{{-5, 10}, {-1 << 62, 1}, {1 << 62, 10}, {0, -3}, {1, 1 << 62}} {
-		got, n := w.ArchetypeEntities(tb, c.off, c.lim)
+		got, n := w.Inspect().ArchetypeEntities(tb, c.off, c.lim)
 		if c.lim == 1<<62 && len(got) != 2 || c.lim != 1<<62 && len(got) != 0 || n != 3 {
 			t.Errorf("ArchetypeEntities(off %d, lim %d) = %v, %d", c.off, c.lim, got, n)
 		}

@@ -16,7 +16,7 @@ type Query1[A any] struct {
 }
 
 // NewQuery1 defines a query over A, registering the types on first use.
-// Panics if a term is contradictory (Optional or Write of a type the query
+// Panics if a term is contradictory (Optional or Mut of a type the query
 // does not list, or a type both required and excluded).
 func NewQuery1[A any](w *World, terms ...Term) *Query1[A] {
 	ids := []ComponentID{ComponentIDOf[A](w)}
@@ -152,7 +152,7 @@ func (it Iter1[A]) Entities() []Entity {
 //
 // Its inner loop compiles to a plain slice loop. Use [Query1.Iter] when the
 // body needs the entity handle. Breaking out early is fine; the rows of the
-// run being visited count as written for Write components.
+// run being visited count as written for Mut components.
 func (q *Query1[A]) All() iter.Seq[*A] {
 	return func(yield func(*A) bool) {
 		if q.s.filtered || q.s.anyOptional {
@@ -197,7 +197,7 @@ type Query2[A, B any] struct {
 }
 
 // NewQuery2 defines a query over A, B, registering the types on first use.
-// Panics if a term is contradictory (Optional or Write of a type the query
+// Panics if a term is contradictory (Optional or Mut of a type the query
 // does not list, or a type both required and excluded).
 func NewQuery2[A, B any](w *World, terms ...Term) *Query2[A, B] {
 	ids := []ComponentID{ComponentIDOf[A](w), ComponentIDOf[B](w)}
@@ -338,7 +338,7 @@ func (it Iter2[A, B]) Entities() []Entity {
 //
 // Its inner loop compiles to a plain slice loop. Use [Query2.Iter] when the
 // body needs the entity handle. Breaking out early is fine; the rows of the
-// run being visited count as written for Write components.
+// run being visited count as written for Mut components.
 func (q *Query2[A, B]) All() iter.Seq2[*A, *B] {
 	return func(yield func(*A, *B) bool) {
 		if q.s.filtered || q.s.anyOptional {
@@ -384,7 +384,7 @@ type Query3[A, B, C any] struct {
 }
 
 // NewQuery3 defines a query over A, B, C, registering the types on first use.
-// Panics if a term is contradictory (Optional or Write of a type the query
+// Panics if a term is contradictory (Optional or Mut of a type the query
 // does not list, or a type both required and excluded).
 func NewQuery3[A, B, C any](w *World, terms ...Term) *Query3[A, B, C] {
 	ids := []ComponentID{ComponentIDOf[A](w), ComponentIDOf[B](w), ComponentIDOf[C](w)}
@@ -537,7 +537,7 @@ type Row3[A, B, C any] struct {
 //
 // Its inner loop compiles to a plain slice loop. Use [Query3.Iter] when the
 // body needs the entity handle. Breaking out early is fine; the rows of the
-// run being visited count as written for Write components.
+// run being visited count as written for Mut components.
 func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 	return func(yield func(Row3[A, B, C]) bool) {
 		if q.s.filtered || q.s.anyOptional {
@@ -584,7 +584,7 @@ type Query4[A, B, C, D any] struct {
 }
 
 // NewQuery4 defines a query over A, B, C, D, registering the types on first use.
-// Panics if a term is contradictory (Optional or Write of a type the query
+// Panics if a term is contradictory (Optional or Mut of a type the query
 // does not list, or a type both required and excluded).
 func NewQuery4[A, B, C, D any](w *World, terms ...Term) *Query4[A, B, C, D] {
 	ids := []ComponentID{ComponentIDOf[A](w), ComponentIDOf[B](w), ComponentIDOf[C](w), ComponentIDOf[D](w)}
@@ -743,7 +743,7 @@ type Row4[A, B, C, D any] struct {
 //
 // Its inner loop compiles to a plain slice loop. Use [Query4.Iter] when the
 // body needs the entity handle. Breaking out early is fine; the rows of the
-// run being visited count as written for Write components.
+// run being visited count as written for Mut components.
 func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 	return func(yield func(Row4[A, B, C, D]) bool) {
 		if q.s.filtered || q.s.anyOptional {
@@ -791,7 +791,7 @@ type Query5[A, B, C, D, E any] struct {
 }
 
 // NewQuery5 defines a query over A, B, C, D, E, registering the types on first use.
-// Panics if a term is contradictory (Optional or Write of a type the query
+// Panics if a term is contradictory (Optional or Mut of a type the query
 // does not list, or a type both required and excluded).
 func NewQuery5[A, B, C, D, E any](w *World, terms ...Term) *Query5[A, B, C, D, E] {
 	ids := []ComponentID{ComponentIDOf[A](w), ComponentIDOf[B](w), ComponentIDOf[C](w), ComponentIDOf[D](w), ComponentIDOf[E](w)}
@@ -956,7 +956,7 @@ type Row5[A, B, C, D, E any] struct {
 //
 // Its inner loop compiles to a plain slice loop. Use [Query5.Iter] when the
 // body needs the entity handle. Breaking out early is fine; the rows of the
-// run being visited count as written for Write components.
+// run being visited count as written for Mut components.
 func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 	return func(yield func(Row5[A, B, C, D, E]) bool) {
 		if q.s.filtered || q.s.anyOptional {
@@ -1005,7 +1005,7 @@ type Query6[A, B, C, D, E, F any] struct {
 }
 
 // NewQuery6 defines a query over A, B, C, D, E, F, registering the types on first use.
-// Panics if a term is contradictory (Optional or Write of a type the query
+// Panics if a term is contradictory (Optional or Mut of a type the query
 // does not list, or a type both required and excluded).
 func NewQuery6[A, B, C, D, E, F any](w *World, terms ...Term) *Query6[A, B, C, D, E, F] {
 	ids := []ComponentID{ComponentIDOf[A](w), ComponentIDOf[B](w), ComponentIDOf[C](w), ComponentIDOf[D](w), ComponentIDOf[E](w), ComponentIDOf[F](w)}
@@ -1176,7 +1176,7 @@ type Row6[A, B, C, D, E, F any] struct {
 //
 // Its inner loop compiles to a plain slice loop. Use [Query6.Iter] when the
 // body needs the entity handle. Breaking out early is fine; the rows of the
-// run being visited count as written for Write components.
+// run being visited count as written for Mut components.
 func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 	return func(yield func(Row6[A, B, C, D, E, F]) bool) {
 		if q.s.filtered || q.s.anyOptional {

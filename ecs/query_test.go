@@ -80,7 +80,7 @@ func TestQuerySparseComponent(t *testing.T) {
 	m := NewMap2[Position, Fleeing](w)
 	e1 := m.Spawn(Position{X: 1}, Fleeing{Since: 10})
 	NewMap[Position](w).Add(w.Spawn(), Position{X: 2})
-	q := NewQuery2[Position, Fleeing](w, Write[Fleeing]())
+	q := NewQuery2[Position, Fleeing](w, Mut[Fleeing]())
 	n := 0
 	for p, f := range q.All() {
 		n++
@@ -134,7 +134,7 @@ func TestChangedAndAddedAcrossTicks(t *testing.T) {
 		t.Errorf("read-only access marked rows: %v", got)
 	}
 	// A writable query marks every row it yields, and only for Write types.
-	mover := NewQuery2[Position, Velocity](w, Write[Position]())
+	mover := NewQuery2[Position, Velocity](w, Mut[Position]())
 	velChanged := NewQuery1[Velocity](w, Changed[Velocity]())
 	velChanged.Count()
 	collect1(velChanged)
@@ -175,7 +175,7 @@ func TestEarlyCloseMarksOnlyVisitedRows(t *testing.T) {
 	}
 	changed := NewQuery1[Position](w, Changed[Position]())
 	collect1(changed)
-	mover := NewQuery1[Position](w, Write[Position]())
+	mover := NewQuery1[Position](w, Mut[Position]())
 	it := mover.Iter()
 	for i := 0; i < 100 && it.Next(); i++ {
 	}
@@ -197,7 +197,7 @@ func TestColumnsAPI(t *testing.T) {
 			must(t, frozen.Add(e, Frozen{}))
 		}
 	}
-	q := NewQuery2[Position, Velocity](w, Write[Position]())
+	q := NewQuery2[Position, Velocity](w, Mut[Position]())
 	it := q.Iter()
 	runs, rows := 0, 0
 	for it.NextTable() {
@@ -348,7 +348,7 @@ func TestChangedFindsScatteredRows(t *testing.T) {
 		must(t, frozen.Add(e, Frozen{}))
 	}
 	posMap := NewMap[Position](w)
-	changed := NewQuery1[Position](w, Changed[Position](), Write[Position]())
+	changed := NewQuery1[Position](w, Changed[Position](), Mut[Position]())
 	run := func() map[Entity]bool {
 		got := map[Entity]bool{}
 		it := changed.Iter()

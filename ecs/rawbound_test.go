@@ -12,19 +12,19 @@ func TestEachChangedWhere(t *testing.T) {
 		ents = append(ents, m.Spawn(Position{X: float64(i)}, Velocity{}))
 	}
 	id := ComponentIDOf[Position](w)
-	since := w.NextChangeTick()
+	since := w.Inspect().NextChangeTick()
 	for _, e := range ents[:6] { // written now: 0..5
 		m.a.Get(e).Y = 1
 	}
 	var got []Entity
-	err := w.EachChangedWhere(id, since, 0, []RawBound{{Offset: 0, Kind: Float64, Op: GreaterEqual, Value: 3}}, func(e Entity, _ []byte) bool {
+	err := w.Inspect().EachChangedWhere(id, since, 0, []RawBound{{Offset: 0, Kind: Float64, Op: GreaterEqual, Value: 3}}, func(e Entity, _ []byte) bool {
 		got = append(got, e)
 		return true
 	})
 	if err != nil || len(got) != 3 || got[0] != ents[3] || got[2] != ents[5] {
 		t.Fatalf("rows written with X>=3: %v (%v), want 3v1-5v1", got, err)
 	}
-	if err := w.EachChangedWhere(id, since, 0, []RawBound{{Offset: 12, Kind: Float64, Op: Less}}, func(Entity, []byte) bool { return true }); err == nil {
+	if err := w.Inspect().EachChangedWhere(id, since, 0, []RawBound{{Offset: 12, Kind: Float64, Op: Less}}, func(Entity, []byte) bool { return true }); err == nil {
 		t.Fatal("a bound past the value's end was taken")
 	}
 }

@@ -43,7 +43,8 @@ type ResourceInfo struct {
 }
 
 // Resources lists w's resources sorted by name.
-func (w *World) Resources() []ResourceInfo {
+func (ins Inspection) Resources() []ResourceInfo {
+	w := ins.w
 	out := make([]ResourceInfo, 0, len(w.resources))
 	for t, p := range w.resources {
 		fs, ok := w.resourceFields[t]

@@ -18,10 +18,10 @@ func scanByEntity(w *World, f Filter, ents []Entity) []Entity {
 	for _, e := range ents {
 		ok := w.Alive(e)
 		for _, id := range f.Changed {
-			ok = ok && w.ChangedSince(e, id, f.Since)
+			ok = ok && w.Inspect().ChangedSince(e, id, f.Since)
 		}
 		for _, id := range f.Added {
-			ok = ok && w.AddedSince(e, id, f.Since)
+			ok = ok && w.Inspect().AddedSince(e, id, f.Since)
 		}
 		if ok {
 			out = append(out, e)
@@ -32,7 +32,7 @@ func scanByEntity(w *World, f Filter, ents []Entity) []Entity {
 
 // TestScanTickTests: Scan's Changed and Added tests (which read the table's
 // tick columns by row and skip clean groups of rows) pass exactly the
-// entities that World.ChangedSince and World.AddedSince pass, over tables
+// entities that Inspection.ChangedSince and Inspection.AddedSince pass, over tables
 // made by batch spawns (stamped chunks), single spawns, moves and scattered
 // writes, with a sparse component in the mix, and windows agree.
 func TestScanTickTests(t *testing.T) {
@@ -43,7 +43,7 @@ func TestScanTickTests(t *testing.T) {
 	var ents []Entity
 	m.SpawnBatch(700, func(_ int, e Entity, _ *Position, _ *Health) { ents = append(ents, e) })
 	w.Tick()
-	since := w.NextChangeTick()
+	since := w.Inspect().NextChangeTick()
 	m.SpawnBatch(300, func(_ int, e Entity, _ *Position, _ *Health) { ents = append(ents, e) })
 	for range 50 {
 		e := w.Spawn()
@@ -83,14 +83,14 @@ func TestScanTickTests(t *testing.T) {
 		{Changed: ids(p), Since: 0},
 	} {
 		want := scanByEntity(w, f, ents)
-		got, total := w.Scan(f, 0, -1)
+		got, total := w.Inspect().Scan(f, 0, -1)
 		slices.SortFunc(got, compareEntities)
 		if !slices.Equal(got, want) || total != len(want) {
 			t.Fatalf("filter %d: %d entities (total %d), want %d", i, len(got), total, len(want))
 		}
 		if len(want) > 10 {
-			all, _ := w.Scan(f, 0, -1)
-			window, total := w.Scan(f, 5, 7)
+			all, _ := w.Inspect().Scan(f, 0, -1)
+			window, total := w.Inspect().Scan(f, 5, 7)
 			if !slices.Equal(window, all[5:12]) || total != len(want) {
 				t.Fatalf("filter %d: window %v of %d", i, window, total)
 			}
@@ -98,7 +98,7 @@ func TestScanTickTests(t *testing.T) {
 	}
 }
 
-// BenchmarkScanChanged is World.Scan with a Changed filter (what the
+// BenchmarkScanChanged is Inspection.Scan with a Changed filter (what the
 // inspector runs for a page of changed(Position)) over 1M entities, 1%
 // written at random, against the same test made entity by entity through
 // the record in the same run.
@@ -111,14 +111,14 @@ func BenchmarkScanChanged(b *testing.B) {
 	for it.Next() {
 		ents = append(ents, it.Entity())
 	}
-	since := w.NextChangeTick()
+	since := w.Inspect().NextChangeTick()
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range n / 100 {
 		pos.Get(ents[rng.IntN(n)]).X++
 	}
 	f := Filter{Changed: []ComponentID{pos.ID()}, Since: since}
 	// Both modes find every match (the same ones): checked once.
-	if got, total := w.Scan(f, 0, -1); len(got) != total || total != len(scanByEntity(w, f, ents)) {
+	if got, total := w.Inspect().Scan(f, 0, -1); len(got) != total || total != len(scanByEntity(w, f, ents)) {
 		b.Fatalf("the modes disagree: scan %d, by entity %d", total, len(scanByEntity(w, f, ents)))
 	}
 	for _, v := range []string{"scan", "by-entity"} {
@@ -126,7 +126,7 @@ func BenchmarkScanChanged(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if v == "scan" {
-					w.Scan(f, 0, -1)
+					w.Inspect().Scan(f, 0, -1)
 				} else {
 					scanByEntity(w, f, ents)
 				}

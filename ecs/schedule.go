@@ -63,7 +63,7 @@ type SystemRun struct {
 	// it declared no access (it then runs alone).
 	Writes []ComponentID
 	// Since is the change tick before the run: what it wrote is newer
-	// (pass it as a Filter's Since, or to World.ChangedSince).
+	// (pass it as a Filter's Since, or to Inspection.ChangedSince).
 	Since uint32
 }
 

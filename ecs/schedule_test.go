@@ -105,7 +105,7 @@ func TestScheduleConflictsNeverOverlap(t *testing.T) {
 
 func TestScheduleStagesAndCommands(t *testing.T) {
 	w := NewWorld()
-	w.EnableJournal(16)
+	w.Inspect().EnableJournal(16)
 	pos := NewMap[Position](w)
 	var seenInLate int
 	s := NewSchedule()
@@ -126,7 +126,7 @@ func TestScheduleStagesAndCommands(t *testing.T) {
 	if seenInLate != 1 {
 		t.Errorf("the late stage saw %d entities, want the spawner's 1", seenInLate)
 	}
-	if j := w.Journal(); len(j) == 0 || j[0].System != "spawner" {
+	if j := w.Inspect().Journal(); len(j) == 0 || j[0].System != "spawner" {
 		t.Errorf("journal = %+v", j)
 	}
 	s.Parallel = false

@@ -23,7 +23,7 @@ var _ = schemaComp{}.hidden
 
 func TestSchemaFromReflection(t *testing.T) {
 	w := NewWorld()
-	info := w.Component(ComponentIDOf[schemaComp](w))
+	info := w.Inspect().Component(ComponentIDOf[schemaComp](w))
 	if info.Short != "schemaComp" || info.Name != "github.com/ecsinspect/ecsinspect/ecs.schemaComp" || info.Storage != TableStorage {
 		t.Errorf("info = %+v", info)
 	}
@@ -48,7 +48,7 @@ func TestSchemaFromReflection(t *testing.T) {
 	if m := info.Fields[4]; m.Key.Kind != KindString || m.Elem.Kind != KindInt {
 		t.Errorf("map = %+v", m)
 	}
-	tag := w.Component(ComponentIDOf[Frozen](w))
+	tag := w.Inspect().Component(ComponentIDOf[Frozen](w))
 	if !tag.IsTag() || tag.Size != 0 {
 		t.Error("Frozen is not a tag")
 	}

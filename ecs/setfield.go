@@ -12,9 +12,9 @@ import (
 // SetField sets one field of one of e's components from a path and a value,
 // as the inspector does on a person's behalf:
 //
-//	w.SetField(e, "Position.X", 3.5)
-//	w.SetField(e, "Inventory.Slots[2].Count", 4)
-//	w.SetField(e, "Name.Value", "orc")
+//	w.Inspect().SetField(e, "Position.X", 3.5)
+//	w.Inspect().SetField(e, "Inventory.Slots[2].Count", 4)
+//	w.Inspect().SetField(e, "Name.Value", "orc")
 //
 // The first path segment names the component (its short or full name); the
 // rest walk exported struct fields and array or slice elements. The value may
@@ -30,20 +30,21 @@ import (
 // per field; most game code cannot survive them), integers must be whole
 // and in range, strings valid UTF-8, and an entity field takes only a handle
 // the world issued (alive or not) or the zero handle.
-func (w *World) SetField(e Entity, path string, value any) error {
+func (ins Inspection) SetField(e Entity, path string, value any) error {
+	w := ins.w
 	var buf [8]pathSeg
 	segs, err := splitPath(buf[:0], path)
 	if err != nil {
 		return err
 	}
-	info, ok := w.ComponentByName(segs[0].name)
+	info, ok := w.Inspect().ComponentByName(segs[0].name)
 	if !ok {
 		return fmt.Errorf("ecs: no component named %q", segs[0].name)
 	}
 	if info.ID == childOfID {
 		return errChildOfDirect
 	}
-	comp, ok := w.Value(e, info.ID)
+	comp, ok := w.Inspect().Value(e, info.ID)
 	if !ok {
 		if !w.Alive(e) {
 			return w.entityError(e)

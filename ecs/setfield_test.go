@@ -42,7 +42,7 @@ func TestSetFieldByPath(t *testing.T) {
 		{"Stats.Boss", int64(boss.Generation())<<32 | int64(boss.Index()), func(s *Stats) bool { return s.Boss == boss }},
 	}
 	for _, tc := range ok {
-		if err := w.SetField(e, tc.path, tc.value); err != nil {
+		if err := w.Inspect().SetField(e, tc.path, tc.value); err != nil {
 			t.Errorf("SetField(%s, %v): %v", tc.path, tc.value, err)
 			continue
 		}
@@ -89,7 +89,7 @@ func TestSetFieldErrors(t *testing.T) {
 	}
 	before := *stats.Read(e)
 	for _, tc := range cases {
-		err := w.SetField(tc.e, tc.path, tc.value)
+		err := w.Inspect().SetField(tc.e, tc.path, tc.value)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("SetField(%q, %v) = %v, want %q", tc.path, tc.value, err, tc.want)
 		}
@@ -107,7 +107,7 @@ func TestSetFieldMarksChanged(t *testing.T) {
 	must(t, pos.Add(e, Position{}))
 	changed := NewQuery1[Position](w, Changed[Position]())
 	collect1(changed)
-	must(t, w.SetField(e, "Position.X", 3))
+	must(t, w.Inspect().SetField(e, "Position.X", 3))
 	if n := len(collect1(changed)); n != 1 {
 		t.Errorf("SetField marked %d rows", n)
 	}

@@ -43,7 +43,7 @@ func TestSetFieldRefusesUnsafeValues(t *testing.T) {
 		{"Gauge.Scale", huge, "(1048576 bytes)"},
 	}
 	for _, tc := range refused {
-		err := w.SetField(e, tc.path, tc.value)
+		err := w.Inspect().SetField(e, tc.path, tc.value)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("SetField(%s) = %v, want an error with %q", tc.path, err, tc.want)
 			continue
@@ -65,17 +65,17 @@ func TestSetFieldRefusesUnsafeValues(t *testing.T) {
 		{"Gauge.Target", gone.String()}, // stale, but issued: a dangling reference is a real game state
 		{"Gauge.Target", "0v0"},
 	} {
-		must(t, w.SetField(e, ok.path, ok.value))
+		must(t, w.Inspect().SetField(e, ok.path, ok.value))
 	}
 	if g := gauges.Read(e); !math.IsInf(g.Reading, 1) || g.Scale != 3e38 {
 		t.Fatalf("accepted values did not land: %+v", *g)
 	}
 	// NewValue (what Spawn and AddComponent over the wire use) checks the same way.
-	info, _ := w.ComponentByName("Gauge")
-	if _, err := w.NewValue(info.ID, map[string]any{"Scale": math.NaN()}); err == nil {
+	info, _ := w.Inspect().ComponentByName("Gauge")
+	if _, err := w.Inspect().NewValue(info.ID, map[string]any{"Scale": math.NaN()}); err == nil {
 		t.Error("NewValue took NaN into a field that did not opt in")
 	}
-	if _, err := w.NewValue(info.ID, map[string]any{"Reading": math.NaN()}); err != nil {
+	if _, err := w.Inspect().NewValue(info.ID, map[string]any{"Reading": math.NaN()}); err != nil {
 		t.Errorf("NewValue refused NaN into an opted-in field: %v", err)
 	}
 }

@@ -21,7 +21,7 @@ type sparseStore interface {
 	shapeCount() uint64
 	changedSinceCount(since uint32) int // how many entities were changed after since (ecsdebug)
 	ticks(e Entity) (changed, added uint32, ok bool)
-	eachChanged(since, until uint32, fn func(e Entity, raw []byte) bool) // pointer-free values only (World.EachChanged)
+	eachChanged(since, until uint32, fn func(e Entity, raw []byte) bool) // pointer-free values only (Inspection.EachChanged)
 }
 
 // sparseSet stores the values of a sparse component: a dense array of values

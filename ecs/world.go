@@ -187,7 +187,8 @@ func (w *World) Has(e Entity, id ComponentID) bool {
 }
 
 // Components lists the component types registered so far, in id order.
-func (w *World) Components() []ComponentInfo {
+func (ins Inspection) Components() []ComponentInfo {
+	w := ins.w
 	out := make([]ComponentInfo, len(w.reg.regs))
 	for i := range w.reg.regs {
 		out[i] = w.reg.regs[i].info
@@ -197,12 +198,14 @@ func (w *World) Components() []ComponentInfo {
 
 // Component describes the registered component id. Panics if id is not
 // registered.
-func (w *World) Component(id ComponentID) ComponentInfo {
+func (ins Inspection) Component(id ComponentID) ComponentInfo {
+	w := ins.w
 	return w.reg.regs[id].info
 }
 
 // ComponentByName finds a registered component by its full or short name.
-func (w *World) ComponentByName(name string) (ComponentInfo, bool) {
+func (ins Inspection) ComponentByName(name string) (ComponentInfo, bool) {
+	w := ins.w
 	for i := range w.reg.regs {
 		if in := &w.reg.regs[i].info; in.Name == name || in.Short == name {
 			return *in, true
@@ -213,7 +216,8 @@ func (w *World) ComponentByName(name string) (ComponentInfo, bool) {
 
 // ComponentsOf lists the ids of the components e has, ascending, or nil if e
 // is not alive.
-func (w *World) ComponentsOf(e Entity) []ComponentID {
+func (ins Inspection) ComponentsOf(e Entity) []ComponentID {
+	w := ins.w
 	rec, ok := w.record(e)
 	if !ok {
 		return nil
@@ -232,7 +236,8 @@ func (w *World) ComponentsOf(e Entity) []ComponentID {
 // AddID adds the component id to e with its zero value; it does nothing if e
 // already has it. It returns an [*EntityError] if e is not alive. Panics if a
 // query is iterating or id is not registered.
-func (w *World) AddID(e Entity, id ComponentID) error {
+func (ins Inspection) AddID(e Entity, id ComponentID) error {
+	w := ins.w
 	w.checkUnlocked("Add")
 	rec, ok := w.record(e)
 	if !ok {
@@ -255,7 +260,8 @@ func (w *World) AddID(e Entity, id ComponentID) error {
 // RemoveID removes the component id from e; it does nothing if e lacks it. It
 // returns an [*EntityError] if e is not alive. Panics if a query is iterating
 // or id is not registered.
-func (w *World) RemoveID(e Entity, id ComponentID) error {
+func (ins Inspection) RemoveID(e Entity, id ComponentID) error {
+	w := ins.w
 	w.checkUnlocked("Remove")
 	rec, ok := w.record(e)
 	if !ok {

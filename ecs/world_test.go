@@ -251,11 +251,11 @@ func TestSetAndErrors(t *testing.T) {
 func TestObservedComponents(t *testing.T) {
 	w := NewWorld()
 	e := NewMap2[Position, Fleeing](w).Spawn(Position{}, Fleeing{})
-	ids := w.ComponentsOf(e)
+	ids := w.Inspect().ComponentsOf(e)
 	if len(ids) != 2 || !w.Has(e, ids[0]) || !w.Has(e, ids[1]) {
 		t.Errorf("ComponentsOf = %v", ids)
 	}
-	info, ok := w.ComponentByName("Fleeing")
+	info, ok := w.Inspect().ComponentByName("Fleeing")
 	if !ok || info.Storage != SparseStorage || !strings.HasSuffix(info.Name, "/ecs.Fleeing") {
 		t.Errorf("ComponentByName: %+v %v", info, ok)
 	}

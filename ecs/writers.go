@@ -100,16 +100,17 @@ type Provenance struct {
 	// Known false, the frame is unknown too.
 	Frame uint64
 	// By is the system that did it; "name (commands)" for its command
-	// buffer; the actor [World.ActAs] was given; "outside the schedule"
+	// buffer; the actor [Inspection.ActAs] was given; "outside the schedule"
 	// for a write made by code no run covers.
 	By    string
 	Known bool // false: too long ago (older than the log), or never written
 }
 
 // LastWrite says who last wrote e's component id and who added it: the
-// system, command buffer or [World.ActAs] actor whose run made the write,
+// system, command buffer or [Inspection.ActAs] actor whose run made the write,
 // and the frame. ok is false if e is not alive or lacks id.
-func (w *World) LastWrite(e Entity, id ComponentID) (written, added Provenance, ok bool) {
+func (ins Inspection) LastWrite(e Entity, id ComponentID) (written, added Provenance, ok bool) {
+	w := ins.w
 	changed, add, ok := w.componentTicks(e, id)
 	if !ok {
 		return Provenance{}, Provenance{}, false

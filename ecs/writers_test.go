@@ -22,7 +22,7 @@ func TestLastWriteNamesTheWriter(t *testing.T) {
 		must(t, energy.Add(e, Energy{V: 10}))
 		ents = append(ents, e)
 	}
-	q := NewQuery1[Pos](w, Write[Pos]())
+	q := NewQuery1[Pos](w, Mut[Pos]())
 	s := NewSchedule()
 	s.Add("move", func(w *World, _ *Commands) {
 		for it := q.Iter(); it.Next(); {
@@ -47,7 +47,7 @@ func TestLastWriteNamesTheWriter(t *testing.T) {
 			t.Errorf("%s: %+v, want %q in frame %d", what, got, by, frame)
 		}
 	}
-	wr, add, ok := w.LastWrite(ents[7], ComponentIDOf[Energy](w))
+	wr, add, ok := w.Inspect().LastWrite(ents[7], ComponentIDOf[Energy](w))
 	if !ok {
 		t.Fatal("no provenance for a live entity's component")
 	}
@@ -55,7 +55,7 @@ func TestLastWriteNamesTheWriter(t *testing.T) {
 	if add.Known && add.By != "outside the schedule" {
 		t.Errorf("Energy was added before any run, by the game's setup: %+v", add)
 	}
-	wr, _, _ = w.LastWrite(ents[3], ComponentIDOf[Pos](w))
+	wr, _, _ = w.Inspect().LastWrite(ents[3], ComponentIDOf[Pos](w))
 	check("Pos written", wr, "move", 2)
 	spawned := w.Len() == 101
 	if !spawned {
@@ -67,17 +67,17 @@ func TestLastWriteNamesTheWriter(t *testing.T) {
 			born = it.Entity()
 		}
 	}
-	_, add, _ = w.LastWrite(born, ComponentIDOf[Energy](w))
+	_, add, _ = w.Inspect().LastWrite(born, ComponentIDOf[Energy](w))
 	check("Energy added", add, "spawner (commands)", 2)
 	// An edit made as an actor, and a write by the game's own code.
-	w.ActAs("client 1 (ui)", func() { must(t, energy.Set(ents[9], Energy{V: -1})) })
-	wr, _, _ = w.LastWrite(ents[9], ComponentIDOf[Energy](w))
+	w.Inspect().ActAs("client 1 (ui)", func() { must(t, energy.Set(ents[9], Energy{V: -1})) })
+	wr, _, _ = w.Inspect().LastWrite(ents[9], ComponentIDOf[Energy](w))
 	check("Energy edited", wr, "client 1 (ui)", 3)
 	s.Run(w)
 	pos.Get(ents[4]).X = 0 // the game, between its schedule and Tick
-	wr, _, _ = w.LastWrite(ents[4], ComponentIDOf[Pos](w))
+	wr, _, _ = w.Inspect().LastWrite(ents[4], ComponentIDOf[Pos](w))
 	check("Pos by the game", wr, "outside the schedule", 3)
-	if _, _, ok := w.LastWrite(ents[4], ComponentIDOf[ChildOf](w)); ok {
+	if _, _, ok := w.Inspect().LastWrite(ents[4], ComponentIDOf[ChildOf](w)); ok {
 		t.Error("provenance of a component the entity lacks")
 	}
 }
@@ -125,10 +125,10 @@ func TestLastWriteInParallel(t *testing.T) {
 		s.Run(w)
 		must(t, w.Tick())
 		for _, e := range ents[:5] {
-			if wa, _, _ := w.LastWrite(e, ComponentIDOf[A](w)); wa.By != "writes-a" {
+			if wa, _, _ := w.Inspect().LastWrite(e, ComponentIDOf[A](w)); wa.By != "writes-a" {
 				t.Fatalf("A of %v written by %+v", e, wa)
 			}
-			if wb, _, _ := w.LastWrite(e, ComponentIDOf[B](w)); wb.By != "writes-b" {
+			if wb, _, _ := w.Inspect().LastWrite(e, ComponentIDOf[B](w)); wb.By != "writes-b" {
 				t.Fatalf("B of %v written by %+v", e, wb)
 			}
 		}

@@ -113,10 +113,10 @@ type inbound struct {
 // New makes an agent for w. Call Start to listen, and Sync once per frame.
 func New(w *ecs.World, opts Options) *Agent {
 	opts.defaults()
-	if opts.JournalSize > 0 && w.Journal() == nil {
-		w.EnableJournal(opts.JournalSize)
+	if opts.JournalSize > 0 && w.Inspect().Journal() == nil {
+		w.Inspect().EnableJournal(opts.JournalSize)
 	}
-	w.EnableStaleAudit(true) // the summary reports who uses dead handles
+	w.Inspect().EnableStaleAudit(true) // the summary reports who uses dead handles
 	a := &Agent{
 		w: w, opts: opts,
 		inbox:    make(chan inbound, 4096),
@@ -367,7 +367,7 @@ func (a *Agent) Sync() {
 		a.frameNs = (start.Sub(a.lastStart) - a.pausedFor).Nanoseconds()
 	}
 	a.lastStart, a.pausedFor = start, 0
-	a.lastFrameTick, a.frameTick = a.frameTick, a.w.NextChangeTick()
+	a.lastFrameTick, a.frameTick = a.frameTick, a.w.Inspect().NextChangeTick()
 	if a.checkWatches() { // a watchpoint fired: the game stops at the end of this frame
 		a.paused, a.stepLeft = true, 0
 	}

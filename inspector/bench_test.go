@@ -16,7 +16,7 @@ func benchWorld(n int) (*ecs.World, *ecs.Query2[Position, Velocity]) {
 	ecs.NewMap3[Position, Velocity, Health](w).SpawnBatch(n, func(i int, _ ecs.Entity, _ *Position, v *Velocity, h *Health) {
 		v.X, h.HP = 1, i%100
 	})
-	return w, ecs.NewQuery2[Position, Velocity](w, ecs.Write[Position]())
+	return w, ecs.NewQuery2[Position, Velocity](w, ecs.Mut[Position]())
 }
 
 // churn is how many entities a benchmark frame despawns and spawns, as a

@@ -42,7 +42,7 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 		hz = a.opts.DefaultHz
 	}
 	hz = min(hz, a.opts.MaxHz)
-	s := &subscription{req: *m, period: time.Duration(float64(time.Second) / hz), reset: true, since: a.w.NextChangeTick()}
+	s := &subscription{req: *m, period: time.Duration(float64(time.Second) / hz), reset: true, since: a.w.Inspect().NextChangeTick()}
 	switch m.What {
 	case protocol.SubWorld:
 		if m.Hz == 0 {
@@ -163,7 +163,7 @@ func (a *Agent) nextDue(now time.Time) time.Duration {
 }
 
 func (a *Agent) componentSchemas() []protocol.Component {
-	comps := a.w.Components()
+	comps := a.w.Inspect().Components()
 	for i := len(a.schemas); i < len(comps); i++ {
 		a.schemas = append(a.schemas, schemaOf(comps[i]))
 	}
@@ -178,13 +178,13 @@ func (a *Agent) summaryWhole() *protocol.Summary { return a.summaryOf(wholeValue
 
 func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.Summary {
 	w := a.w
-	st := w.Stats()
+	st := w.Inspect().Stats()
 	s := &protocol.Summary{
 		Tick: w.Frame(), Full: true, FrameNs: a.frameNs, Entities: w.Len(), Paused: a.paused,
 		Stats:      protocol.Stats{Alive: st.Alive, Free: st.Free, Retired: st.Retired, Slots: st.Slots, Reserved: st.Reserved},
 		Components: a.componentSchemas(),
 	}
-	for _, ar := range w.Archetypes() {
+	for _, ar := range w.Inspect().Archetypes() {
 		ids := make([]uint16, len(ar.Components))
 		for i, id := range ar.Components {
 			ids[i] = uint16(id)
@@ -201,10 +201,10 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 			s.Systems = append(s.Systems, sys)
 		}
 	}
-	for _, q := range w.EventQueues(0) {
+	for _, q := range w.Inspect().EventQueues(0) {
 		s.Events = append(s.Events, protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total})
 	}
-	for _, r := range w.Resources() {
+	for _, r := range w.Inspect().Resources() {
 		fs, ok := a.resFields[r.Name]
 		if !ok {
 			if a.resFields == nil {
@@ -221,13 +221,13 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 		// A new list each time: summaries already handed out (to writers,
 		// to recorders, as a delta's base) keep theirs.
 		a.recycled = make([]protocol.Slot, 0, 8)
-		for _, sl := range w.MostRecycled(8) {
+		for _, sl := range w.Inspect().MostRecycled(8) {
 			a.recycled = append(a.recycled, protocol.Slot{Index: sl.Index, Generation: sl.Generation, Alive: sl.Alive})
 		}
 	}
 	s.Recycled = a.recycled
 	s.Watches = a.watchList()
-	s.Stale = staleAudit(w.StaleUses())
+	s.Stale = staleAudit(w.Inspect().StaleUses())
 	rec, _ := a.tel.recording.Load().(string)
 	s.Agent = protocol.Telemetry{
 		Clients: int(a.tel.clients.Load()), BytesSent: a.tel.bytesSent.Load(), FramesSent: a.tel.framesSent.Load(),
@@ -246,9 +246,9 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
 	limit := pageLimit(s.req.Limit)
 	if s.req.Archetype > 0 {
 		arch := uint32(s.req.Archetype - 1)
-		ents, total := a.w.ArchetypeEntities(arch, s.req.Offset, limit)
+		ents, total := a.w.Inspect().ArchetypeEntities(arch, s.req.Offset, limit)
 		var cols []ecs.ComponentID
-		for _, ar := range a.w.Archetypes() {
+		for _, ar := range a.w.Inspect().Archetypes() {
 			if ar.ID == arch {
 				cols = ar.Components
 			}
@@ -257,7 +257,7 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
 		return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}
 	}
 	s.query.filter.Since = s.since
-	defer func() { s.since = a.w.NextChangeTick() }()
+	defer func() { s.since = a.w.Inspect().NextChangeTick() }()
 	if a.needsCopy(s.query) {
 		qc, err := a.copyQuery(id, s.query, s.req.Offset, limit)
 		if err == nil {
@@ -274,14 +274,14 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
 // page captures the window [offset, offset+limit) of a query's matches,
 // testing fields on the game goroutine (see needsCopy for when not).
 func (a *Agent) page(id uint32, q *compiledQuery, offset, limit int) *pageCapture {
-	ents, total := a.w.Scan(q.filter, offset, limit)
+	ents, total := a.w.Inspect().Scan(q.filter, offset, limit)
 	return a.capturePage(id, ents, total, offset, q.columns)
 }
 
 // detail captures one entity.
 func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 	d := &protocol.Detail{Sub: id, Tick: a.w.Frame(), Entity: wireEntity(e)}
-	arch, row, ok := a.w.Location(e)
+	arch, row, ok := a.w.Inspect().Location(e)
 	if !ok {
 		d.Reason = strings.TrimPrefix(deadReason(a.w, e), "ecs: ") + a.despawnNote(e)
 		return d
@@ -293,10 +293,10 @@ func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 	for _, k := range a.w.Children(e) {
 		d.Children = append(d.Children, wireEntity(k))
 	}
-	for _, cid := range a.w.ComponentsOf(e) {
-		v, _ := a.w.Value(e, cid)
-		cv := protocol.ComponentValue{Component: a.w.Component(cid).Short, Value: toValue(v)}
-		if wr, ad, ok := a.w.LastWrite(e, cid); ok {
+	for _, cid := range a.w.Inspect().ComponentsOf(e) {
+		v, _ := a.w.Inspect().Value(e, cid)
+		cv := protocol.ComponentValue{Component: a.w.Inspect().Component(cid).Short, Value: toValue(v)}
+		if wr, ad, ok := a.w.Inspect().LastWrite(e, cid); ok {
 			cv.Written, cv.Added = provenance(wr), provenance(ad)
 		}
 		d.Components = append(d.Components, cv)
@@ -331,7 +331,7 @@ func provenance(p ecs.Provenance) *protocol.Provenance {
 // despawnNote says who despawned the entity e named, and when, if the
 // journal still holds it: "; despawned at tick 812 by hunting (commands)".
 func (a *Agent) despawnNote(e ecs.Entity) string {
-	for _, j := range slices.Backward(a.w.Journal()) {
+	for _, j := range slices.Backward(a.w.Inspect().Journal()) {
 		if j.Entity == e && j.Op == ecs.OpDespawn {
 			return fmt.Sprintf("; despawned at tick %d by %s", j.Frame, j.System)
 		}
@@ -352,7 +352,7 @@ func (a *Agent) events(id uint32, sample int) *protocol.Events {
 		sample = 8
 	}
 	ev := &protocol.Events{Sub: id, Tick: a.w.Frame()}
-	for _, q := range a.w.EventQueues(sample) {
+	for _, q := range a.w.Inspect().EventQueues(sample) {
 		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total, Fields: fieldSchemas(q.Fields)}
 		for _, r := range q.Recent {
 			eq.Recent = append(eq.Recent, toValue(r))
@@ -366,7 +366,7 @@ func (a *Agent) events(id uint32, sample int) *protocol.Events {
 func (a *Agent) journal(id uint32, s *subscription) *protocol.Journal {
 	j := &protocol.Journal{Sub: id, Tick: a.w.Frame()}
 	f := s.req.Filter
-	entries := a.w.JournalSince(s.journal)
+	entries := a.w.Inspect().JournalSince(s.journal)
 	if len(entries) > 0 {
 		s.journal = entries[len(entries)-1].Seq
 	}
@@ -383,7 +383,7 @@ func (a *Agent) componentName(id int) string {
 	if id < 0 {
 		return ""
 	}
-	return a.w.Component(ecs.ComponentID(id)).Short
+	return a.w.Inspect().Component(ecs.ComponentID(id)).Short
 }
 
 // foldJournal converts kernel entries to wire entries, folding the adds
@@ -420,11 +420,11 @@ type sparseCopy struct {
 // copyWorld copies every table and sparse set: the game goroutine's share of
 // a snapshot, at memory speed.
 func (a *Agent) copyWorld() ([]ecs.TableCopy, []sparseCopy) {
-	tables := a.w.CopyTables()
+	tables := a.w.Inspect().CopyTables()
 	var sparse []sparseCopy
-	for _, c := range a.w.Components() {
+	for _, c := range a.w.Inspect().Components() {
 		if c.Storage == ecs.SparseStorage {
-			ents, vals := a.w.CopySparse(c.ID)
+			ents, vals := a.w.Inspect().CopySparse(c.ID)
 			if len(ents) > 0 {
 				sparse = append(sparse, sparseCopy{id: c.ID, ents: ents, vals: vals})
 			}

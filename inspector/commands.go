@@ -24,7 +24,7 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 	// Changes a client makes are journaled as the client's, and their
 	// writes attributed to it.
 	if changesWorld(m) {
-		a.w.ActAs(c.actor(), func() { a.applyAs(c, m, id, ok, fail) })
+		a.w.Inspect().ActAs(c.actor(), func() { a.applyAs(c, m, id, ok, fail) })
 		return
 	}
 	a.applyAs(c, m, id, ok, fail)
@@ -81,7 +81,7 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 		}
 		ok()
 	case *protocol.SetField:
-		if err := a.w.SetField(ecsEntity(m.Entity), m.Path, fromValue(m.Value)); err != nil {
+		if err := a.w.Inspect().SetField(ecsEntity(m.Entity), m.Path, fromValue(m.Value)); err != nil {
 			fail(codeOf(err), trimPkg(err))
 			return
 		}
@@ -92,7 +92,7 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 			fail(protocol.ErrStale, trimPkg(err))
 			return
 		}
-		if info, found := a.w.ComponentByName(m.Component); found && a.has(e, info.ID) {
+		if info, found := a.w.Inspect().ComponentByName(m.Component); found && a.has(e, info.ID) {
 			fail(protocol.ErrState, fmt.Sprintf("entity %v has %s already: set its fields, or remove it first", e, info.Short))
 			return
 		}
@@ -102,7 +102,7 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 		}
 		ok()
 	case *protocol.RemoveComponent:
-		info, found := a.w.ComponentByName(m.Component)
+		info, found := a.w.Inspect().ComponentByName(m.Component)
 		if !found {
 			fail(protocol.ErrNotFound, "no component named "+m.Component)
 			return
@@ -111,7 +111,7 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 			fail(protocol.ErrNotFound, fmt.Sprintf("entity %v has no %s to remove", e, info.Short))
 			return
 		}
-		if err := a.w.RemoveID(ecsEntity(m.Entity), info.ID); err != nil {
+		if err := a.w.Inspect().RemoveID(ecsEntity(m.Entity), info.ID); err != nil {
 			fail(codeOf(err), trimPkg(err))
 			return
 		}
@@ -272,7 +272,7 @@ func trimPkg(err error) string { return strings.TrimPrefix(err.Error(), "ecs: ")
 
 // newValue builds a component value from its wire form: a map of fields.
 func (a *Agent) newValue(name string, v protocol.Value) (reflect.Value, ecs.ComponentID, error) {
-	info, found := a.w.ComponentByName(name)
+	info, found := a.w.Inspect().ComponentByName(name)
 	if !found {
 		return reflect.Value{}, 0, fmt.Errorf("no component named %s%s", name, protocol.SuggestComponent(a.componentSchemas(), name))
 	}
@@ -284,7 +284,7 @@ func (a *Agent) newValue(name string, v protocol.Value) (reflect.Value, ecs.Comp
 	default:
 		return reflect.Value{}, 0, fmt.Errorf("%s wants its fields as a map, like {\"X\":1}, got %v", info.Short, v)
 	}
-	rv, err := a.w.NewValue(info.ID, fields)
+	rv, err := a.w.Inspect().NewValue(info.ID, fields)
 	return rv, info.ID, err
 }
 
@@ -332,7 +332,7 @@ func (a *Agent) addComponent(e ecs.Entity, name string, v protocol.Value) error 
 	if err != nil {
 		return err
 	}
-	return a.w.AddValue(e, cid, rv)
+	return a.w.Inspect().AddValue(e, cid, rv)
 }
 
 // parentOf reads ChildOf's wire form, {"Parent": E}.
@@ -346,6 +346,6 @@ func parentOf(v protocol.Value) (ecs.Entity, error) {
 
 // has reports whether live entity e has component id.
 func (a *Agent) has(e ecs.Entity, id ecs.ComponentID) bool {
-	_, ok := a.w.Value(e, id)
+	_, ok := a.w.Inspect().Value(e, id)
 	return ok
 }

@@ -110,7 +110,7 @@ func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
 }
 
 // fromValue turns a wire value into plain Go for ecs.NewValue and
-// ecs.World.SetField: maps, lists, numbers, strings, bools.
+// ecs.Inspection.SetField: maps, lists, numbers, strings, bools.
 func fromValue(v protocol.Value) any { return v.Interface() }
 
 func entityValue(e ecs.Entity) protocol.Value {

@@ -42,7 +42,7 @@ func startGame(t *testing.T, opts Options) *game {
 	_ = names.Add(g.ents[0], Name{Value: "orc chief"})
 	_ = ecs.NewMap[Frozen](g.w).Add(g.ents[1], Frozen{})
 	_ = g.w.SetParent(g.ents[2], g.ents[0])
-	move := ecs.NewQuery2[Position, Velocity](g.w, ecs.Write[Position]())
+	move := ecs.NewQuery2[Position, Velocity](g.w, ecs.Mut[Position]())
 	s := ecs.NewSchedule()
 	s.Add("movement", func(*ecs.World, *ecs.Commands) {
 		for p, v := range move.All() {

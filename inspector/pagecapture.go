@@ -37,12 +37,12 @@ type columnCopy struct {
 func (a *Agent) capturePage(id uint32, ents []ecs.Entity, total, offset int, cols []ecs.ComponentID) *pageCapture {
 	pc := &pageCapture{id: id, tick: a.w.Frame(), total: total, offset: offset, cols: cols, ents: ents, vals: make([]columnCopy, len(cols))}
 	for j, c := range cols {
-		typ := a.w.Component(c).Type
+		typ := a.w.Inspect().Component(c).Type
 		cc := &pc.vals[j]
 		if holdsPointers(typ) {
 			cc.conv = make([]protocol.Value, len(ents))
 			for i, e := range ents {
-				if v, ok := a.w.Value(e, c); ok {
+				if v, ok := a.w.Inspect().Value(e, c); ok {
 					cc.conv[i] = toValue(v)
 				}
 			}
@@ -51,7 +51,7 @@ func (a *Agent) capturePage(id uint32, ents []ecs.Entity, total, offset int, col
 		cc.slice = reflect.MakeSlice(reflect.SliceOf(typ), len(ents), len(ents))
 		cc.has = make([]bool, len(ents))
 		for i, e := range ents {
-			if v, ok := a.w.Value(e, c); ok {
+			if v, ok := a.w.Inspect().Value(e, c); ok {
 				cc.slice.Index(i).Set(v)
 				cc.has[i] = true
 			}

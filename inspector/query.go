@@ -63,7 +63,7 @@ func compileQuery(w *ecs.World, schemas []protocol.Component, expr, sortBy strin
 			return nil, err
 		}
 		comp := ecs.ComponentID(key.Field.Component)
-		steps, ok := reflectPath(w.Component(comp).Type, key.Field.Steps)
+		steps, ok := reflectPath(w.Inspect().Component(comp).Type, key.Field.Steps)
 		if !ok {
 			steps = nil
 		}
@@ -85,13 +85,13 @@ func compileQuery(w *ecs.World, schemas []protocol.Component, expr, sortBy strin
 	}
 	for i := range pq.Fields {
 		ft := &pq.Fields[i]
-		q.preds = append(q.preds, fieldPred{comp: ecs.ComponentID(ft.Component), test: fieldPredicate(w.Component(ecs.ComponentID(ft.Component)).Type, ft)})
+		q.preds = append(q.preds, fieldPred{comp: ecs.ComponentID(ft.Component), test: fieldPredicate(w.Inspect().Component(ecs.ComponentID(ft.Component)).Type, ft)})
 	}
 	if len(q.preds) > 0 {
 		preds := q.preds
 		q.filter.Match = func(e ecs.Entity) bool {
 			for _, p := range preds {
-				v, ok := w.Value(e, p.comp)
+				v, ok := w.Inspect().Value(e, p.comp)
 				if !ok || !p.test(v) {
 					return false
 				}

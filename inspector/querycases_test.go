@@ -178,7 +178,7 @@ func liveQuery(a *Agent, expr string) ([]protocol.EntityID, error) {
 	if err != nil {
 		return nil, err
 	}
-	ents, _ := a.w.Scan(q.filter, 0, 1<<30)
+	ents, _ := a.w.Inspect().Scan(q.filter, 0, 1<<30)
 	out := make([]protocol.EntityID, len(ents))
 	for i, e := range ents {
 		out[i] = wire(e)

@@ -42,7 +42,7 @@ func (a *Agent) needsCopy(q *compiledQuery) bool {
 	}
 	f := q.filter
 	f.Match = nil
-	return a.w.CandidateRows(f)*len(q.preds) > inlineTests
+	return a.w.Inspect().CandidateRows(f)*len(q.preds) > inlineTests
 }
 
 // copyQuery takes the game goroutine's half of q: the kernel's tests and
@@ -55,11 +55,11 @@ func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*quer
 	f.Match = nil
 	need := copiedColumns(q)
 	qc := &queryCopy{id: id, tick: a.w.Frame(), offset: offset, limit: limit, q: q, sparse: map[ecs.ComponentID]sparseCopy{}}
-	qc.cands, _ = a.w.Scan(f, 0, -1)
+	qc.cands, _ = a.w.Inspect().Scan(f, 0, -1)
 	var tableCols []ecs.ComponentID
 	for _, c := range need {
-		if a.w.Component(c).Storage == ecs.SparseStorage {
-			ents, vals := a.w.CopySparse(c)
+		if a.w.Inspect().Component(c).Storage == ecs.SparseStorage {
+			ents, vals := a.w.Inspect().CopySparse(c)
 			qc.sparse[c] = sparseCopy{id: c, ents: ents, vals: cloneIfShared(vals)}
 		} else {
 			tableCols = append(tableCols, c)
@@ -68,7 +68,7 @@ func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*quer
 	if tableCols == nil {
 		tableCols = []ecs.ComponentID{} // entities only
 	}
-	qc.tables = a.w.CopyTablesFor(f, tableCols)
+	qc.tables = a.w.Inspect().CopyTablesFor(f, tableCols)
 	for i := range qc.tables {
 		for j, col := range qc.tables[i].Columns {
 			qc.tables[i].Columns[j] = cloneIfShared(col)
@@ -97,10 +97,10 @@ func copiedColumns(q *compiledQuery) []ecs.ComponentID {
 func (a *Agent) checkCopy(q *compiledQuery) error {
 	f := q.filter
 	f.Match = nil
-	rows := int64(a.w.CandidateRows(f))
+	rows := int64(a.w.Inspect().CandidateRows(f))
 	bytes := rows * 16
 	for _, c := range copiedColumns(q) {
-		bytes += rows * int64(a.w.Component(c).Size)
+		bytes += rows * int64(a.w.Inspect().Component(c).Size)
 	}
 	if bytes > MaxCopyBytes {
 		return refuse(protocol.ErrTooLarge, "this query would copy %s of the world to test its fields (limit %s): narrow it with components", byteSize(int(bytes)), byteSize(MaxCopyBytes))

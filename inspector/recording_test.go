@@ -37,7 +37,7 @@ func TestRecordingIsTheGamesMemory(t *testing.T) {
 		agent.Sync()
 		if f == 0 || f == frames-1 || rng.IntN(25) == 0 {
 			tables, sparse := agent.copyWorld()
-			s := buildSnapshot(tables, sparse, sim.World.Frame(), "", sim.World.Stats(), agent.componentSchemas())
+			s := buildSnapshot(tables, sparse, sim.World.Frame(), "", sim.World.Inspect().Stats(), agent.componentSchemas())
 			sum := agent.summaryWhole()
 			s.Resources = sum.Resources
 			truth[s.Tick] = s
@@ -234,7 +234,7 @@ func TestRecordingOfChurn(t *testing.T) {
 		agent.Sync()
 		if rng.IntN(10) == 0 || f == 199 {
 			tables, sparse := agent.copyWorld()
-			truth[w.Frame()] = buildSnapshot(tables, sparse, w.Frame(), "", w.Stats(), agent.componentSchemas())
+			truth[w.Frame()] = buildSnapshot(tables, sparse, w.Frame(), "", w.Inspect().Stats(), agent.componentSchemas())
 		}
 	}
 	if err := rec.Stop(); err != nil {

@@ -37,8 +37,8 @@ type rewindTypes struct {
 }
 
 func (a *Agent) rewindTypes() *rewindTypes {
-	rt := &rewindTypes{comps: a.w.Components(), events: map[string]reflect.Type{}}
-	for _, q := range a.w.EventQueues(0) {
+	rt := &rewindTypes{comps: a.w.Inspect().Components(), events: map[string]reflect.Type{}}
+	for _, q := range a.w.Inspect().EventQueues(0) {
 		if _, twice := rt.events[q.Name]; twice {
 			rt.events[q.Name] = nil
 			continue
@@ -95,7 +95,7 @@ func (a *Agent) finishRewind(c *client, id uint32, asked uint64, rb *rebuilt, er
 		err = a.resourcesInto(rb)
 	}
 	if err == nil {
-		a.w.ActAs(c.actor(), func() { err = a.w.Restore(rb.img) })
+		a.w.Inspect().ActAs(c.actor(), func() { err = a.w.Restore(rb.img) })
 	}
 	if err != nil {
 		c.answer(&protocol.Reply{ID: id, Code: protocol.ErrBadValue, Message: "rewind: " + trimPkg(err) + ": the world is unchanged"})
@@ -130,7 +130,7 @@ func (a *Agent) afterRestore() {
 	ws := &a.watches
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	ws.since = a.w.NextChangeTick()
+	ws.since = a.w.Inspect().NextChangeTick()
 	ws.seq = max(ws.seq, a.journalHead())
 	for _, wp := range ws.list {
 		clear(wp.fired)
@@ -143,7 +143,7 @@ func (a *Agent) afterRestore() {
 // game's (the fields a recording holds are the exported ones).
 func (a *Agent) resourcesInto(rb *rebuilt) error {
 	byName := map[string][]ecs.ResourceInfo{}
-	for _, r := range a.w.Resources() {
+	for _, r := range a.w.Inspect().Resources() {
 		byName[r.Short] = append(byName[r.Short], r)
 	}
 	rb.img.Resources = map[reflect.Type]reflect.Value{}

@@ -51,7 +51,7 @@ func (a *Agent) seriesFrame(id uint32, s *subscription) outFrame {
 	sq := s.series
 	m := &protocol.Series{Sub: id, Tick: a.w.Frame()}
 	if sq.spec.Aggregate == "" {
-		if v, ok := a.w.Value(sq.one, sq.q.sort.comp); ok {
+		if v, ok := a.w.Inspect().Value(sq.one, sq.q.sort.comp); ok {
 			if x, ok := numberOf(sq.q.sort, v); ok {
 				m.Value, m.N = &x, 1
 			}

@@ -37,7 +37,7 @@ func (a *Agent) sharedSnapshot() *sharedCopy {
 		return a.snap
 	}
 	tables, sparse := a.copyWorld()
-	tick, game, stats := a.w.Frame(), a.opts.Game, a.w.Stats()
+	tick, game, stats := a.w.Frame(), a.opts.Game, a.w.Inspect().Stats()
 	schemas := append([]protocol.Component(nil), a.componentSchemas()...)
 	resources := a.summaryWhole().Resources // converted here: they may share memory with the game
 	a.snap = &sharedCopy{at: now, make: func() *protocol.Snapshot {

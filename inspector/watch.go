@@ -106,13 +106,13 @@ func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
 			wp.query = q
 		}
 	case "add", "remove":
-		info, ok := a.w.ComponentByName(spec.Component)
+		info, ok := a.w.Inspect().ComponentByName(spec.Component)
 		if !ok {
 			return 0, refuse(protocol.ErrBadValue, "no component named %s", spec.Component)
 		}
 		wp.comp = info.ID
 	case "stale":
-		wp.staleSeen = a.w.StaleUses().Total // uses from now on
+		wp.staleSeen = a.w.Inspect().StaleUses().Total // uses from now on
 	case "system":
 		if !a.hasSystem(spec.System) {
 			return 0, refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
@@ -122,7 +122,7 @@ func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
 	wp.Watchpoint = protocol.Watchpoint{ID: ws.next, Expr: m.Expr, Kind: spec.Kind, Log: m.Log, On: true}
 	ws.list = append(ws.list, wp)
 	if len(ws.list) == 1 { // the first: checks start from now
-		ws.since, ws.seq = a.w.NextChangeTick(), a.journalHead()
+		ws.since, ws.seq = a.w.Inspect().NextChangeTick(), a.journalHead()
 	}
 	return wp.ID, nil
 }
@@ -219,7 +219,7 @@ func (a *Agent) watchList() []protocol.Watchpoint {
 
 // journalHead is the sequence number of the newest journal entry.
 func (a *Agent) journalHead() uint64 {
-	j := a.w.Journal()
+	j := a.w.Inspect().Journal()
 	if len(j) == 0 {
 		return 0
 	}
@@ -241,7 +241,7 @@ func (a *Agent) checkSystem(run ecs.SystemRun) {
 			a.fire(wp, a.checkValue(wp, tickRange{since: run.Since}), a.w.Frame()+1) // the frame in progress
 		}
 	}
-	ws.frameLast = a.w.NextChangeTick() // writes after this: another system's (checked by it) or outside the schedule
+	ws.frameLast = a.w.Inspect().NextChangeTick() // writes after this: another system's (checked by it) or outside the schedule
 }
 
 // checkBeforeRun checks the value watchpoints over what was written since
@@ -254,7 +254,7 @@ func (a *Agent) checkBeforeRun() {
 		return
 	}
 	since := ws.since
-	ws.since = a.w.NextChangeTick()
+	ws.since = a.w.Inspect().NextChangeTick()
 	for _, wp := range ws.list {
 		if wp.On && wp.Kind == "value" {
 			a.fire(wp, a.checkValue(wp, tickRange{since: since}), a.w.Frame())
@@ -315,11 +315,11 @@ func (a *Agent) checkWatches() (pause bool) {
 		return ws.pause
 	}
 	since := ws.since
-	ws.since = a.w.NextChangeTick()
+	ws.since = a.w.Inspect().NextChangeTick()
 	var entries []ecs.JournalEntry
 	for _, wp := range ws.list {
 		if wp.On && (wp.Kind == "spawn" || wp.Kind == "despawn" || wp.Kind == "add" || wp.Kind == "remove") {
-			entries = a.w.JournalSince(ws.seq)
+			entries = a.w.Inspect().JournalSince(ws.seq)
 			break
 		}
 	}
@@ -362,7 +362,7 @@ type tickRange struct{ since, until uint32 }
 
 // within reports whether e's comp was written in r.
 func (a *Agent) within(e ecs.Entity, comp ecs.ComponentID, r tickRange) bool {
-	return a.w.ChangedSince(e, comp, r.since) && (r.until == 0 || !a.w.ChangedSince(e, comp, r.until))
+	return a.w.Inspect().ChangedSince(e, comp, r.since) && (r.until == 0 || !a.w.Inspect().ChangedSince(e, comp, r.until))
 }
 
 // checkValue looks for an entity, among those whose tested components
@@ -393,7 +393,7 @@ func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchH
 			if bounds, ok := wp.bounds[comp]; ok {
 				// The rows written that pass the tests, found by the
 				// kernel in its loop; the whole query only for those.
-				if a.w.EachChangedWhere(comp, r.since, r.until, bounds, func(e ecs.Entity, _ []byte) bool {
+				if a.w.Inspect().EachChangedWhere(comp, r.since, r.until, bounds, func(e ecs.Entity, _ []byte) bool {
 					if !wp.fired[e] && a.holds(wp.query, e) {
 						note(e, comp)
 					}
@@ -405,7 +405,7 @@ func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchH
 			if tests, ok := wp.raw[comp]; ok {
 				// The rows written, tested on their bytes; the whole query
 				// (its other components and tests) only where these hold.
-				if a.w.EachChanged(comp, r.since, r.until, func(e ecs.Entity, raw []byte) bool {
+				if a.w.Inspect().EachChanged(comp, r.since, r.until, func(e ecs.Entity, raw []byte) bool {
 					for _, test := range tests {
 						if !test(raw) {
 							return true
@@ -423,13 +423,13 @@ func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchH
 			f.Changed, f.Since = []ecs.ComponentID{comp}, r.since
 			test := f.Match // the field tests: a value watchpoint has one at least
 			f.Match = func(e ecs.Entity) bool {
-				if r.until != 0 && a.w.ChangedSince(e, comp, r.until) || !test(e) || wp.fired[e] {
+				if r.until != 0 && a.w.Inspect().ChangedSince(e, comp, r.until) || !test(e) || wp.fired[e] {
 					return false
 				}
 				note(e, comp)
 				return false // counted here: Scan need not
 			}
-			a.w.Scan(f, 0, 0)
+			a.w.Inspect().Scan(f, 0, 0)
 		}
 	}
 	return a.valueHit(wp, first, firstComp, matches)
@@ -441,7 +441,7 @@ func (a *Agent) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID,
 	var old reflect.Value
 	if one := ecsEntity(wp.spec.Entity); one != (ecs.Entity{}) {
 		old = wp.last[one]
-		if v, ok := a.w.Value(one, wp.comps[0]); ok {
+		if v, ok := a.w.Inspect().Value(one, wp.comps[0]); ok {
 			wp.last[one] = cloneValue(v, 0)
 		}
 	}
@@ -449,11 +449,11 @@ func (a *Agent) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID,
 		return nil
 	}
 	wp.remember(first)
-	hit := &protocol.WatchHit{Entity: wireEntity(first), Component: a.w.Component(comp).Short, Matches: matches}
-	if wr, _, ok := a.w.LastWrite(first, comp); ok && wr.Known {
+	hit := &protocol.WatchHit{Entity: wireEntity(first), Component: a.w.Inspect().Component(comp).Short, Matches: matches}
+	if wr, _, ok := a.w.Inspect().LastWrite(first, comp); ok && wr.Known {
 		hit.By = wr.By
 	}
-	if v, ok := a.w.Value(first, comp); ok {
+	if v, ok := a.w.Inspect().Value(first, comp); ok {
 		val := toValue(v)
 		hit.Value = &val
 	}
@@ -525,7 +525,7 @@ func (a *Agent) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *pro
 		}
 		hit := &protocol.WatchHit{Entity: wireEntity(en.Entity), By: en.System}
 		if wp.comp != 0 || wp.Kind == "add" || wp.Kind == "remove" {
-			hit.Component = a.w.Component(wp.comp).Short
+			hit.Component = a.w.Inspect().Component(wp.comp).Short
 		}
 		hit.Text = fmt.Sprintf("%s: %s %v by %s", wp.Expr, wp.Kind, en.Entity, en.System)
 		return hit
@@ -563,7 +563,7 @@ func (a *Agent) broadcast(m protocol.Message) {
 // checkStale fires on uses of dead handles since the last check, naming
 // the newest: the handle, the slot's generation now, who used it.
 func (a *Agent) checkStale(wp *watchpoint) *protocol.WatchHit {
-	r := a.w.StaleUses()
+	r := a.w.Inspect().StaleUses()
 	if r.Total == wp.staleSeen || len(r.Recent) == 0 {
 		return nil
 	}

@@ -181,7 +181,7 @@ func TestStaleHandles(t *testing.T) {
 	if !strings.Contains(r.Message, "despawned at tick") || !strings.Contains(r.Message, "client ") {
 		t.Fatalf("GetEntity of the despawned handle: %+v", r)
 	}
-	if total := g.w.StaleUses().Total; total != s.Stale.Total {
+	if total := g.w.Inspect().StaleUses().Total; total != s.Stale.Total {
 		t.Fatalf("GetEntity counted as a use: %d, then %d", s.Stale.Total, total)
 	}
 }

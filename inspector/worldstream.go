@@ -22,9 +22,9 @@ type worldStream struct {
 }
 
 func (a *Agent) newWorldStream(sub uint32) *worldStream {
-	s := &worldStream{a: a, cap: a.w.NewCapturer(), enc: protocol.NewWorldEncoder()}
+	s := &worldStream{a: a, cap: a.w.Inspect().NewCapturer(), enc: protocol.NewWorldEncoder()}
 	s.enc.Sub = sub
-	if j := a.w.Journal(); len(j) > 0 {
+	if j := a.w.Inspect().Journal(); len(j) > 0 {
 		s.journal = j[len(j)-1].Seq
 	}
 	return s
@@ -47,11 +47,11 @@ func (s *worldStream) capture() *worldJob {
 	full := s.enc.WantKeyframe()
 	c := s.cap.Capture(full)
 	j := &worldJob{tick: a.w.Frame(), cap: c, summary: a.summaryWhole()}
-	if entries := a.w.JournalSince(s.journal); len(entries) > 0 {
+	if entries := a.w.Inspect().JournalSince(s.journal); len(entries) > 0 {
 		s.journal = entries[len(entries)-1].Seq
 		j.journal = foldJournal(entries)
 	}
-	for _, q := range a.w.EventQueues(protocol.MaxRecordedEvents) {
+	for _, q := range a.w.Inspect().EventQueues(protocol.MaxRecordedEvents) {
 		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total}
 		for _, r := range q.Recent {
 			eq.Recent = append(eq.Recent, wholeValue(r))
@@ -153,7 +153,7 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // rawToValues converts raw values of component id back to Go values and
 // then to wire form.
 func (s *worldStream) rawToValues(id ecs.ComponentID, raw []byte, size int) []protocol.Value {
-	typ := s.a.w.Component(id).Type
+	typ := s.a.w.Inspect().Component(id).Type
 	n := len(raw) / size
 	out := make([]protocol.Value, n)
 	for i := range n {

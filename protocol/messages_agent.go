@@ -150,7 +150,7 @@ type Summary struct {
 	Stale *StaleAudit `msgpack:"sa,omitempty"`
 }
 
-// StaleAudit counts uses of dead handles (see ecs.World.StaleUses).
+// StaleAudit counts uses of dead handles (see ecs.Inspection.StaleUses).
 type StaleAudit struct {
 	Total  uint64       `msgpack:"n"`
 	By     []StaleCount `msgpack:"by,omitempty"`  // the most uses first, at most 8

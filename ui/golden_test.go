@@ -42,7 +42,7 @@ func (Frozen) Storage() ecs.StorageKind { return ecs.SparseStorage }
 // schedule that has run once.
 func fixedWorld() (*ecs.World, *ecs.Schedule) {
 	w := ecs.NewWorld()
-	w.EnableJournal(64)
+	w.Inspect().EnableJournal(64)
 	movers := ecs.NewMap3[Position, Velocity, Health](w)
 	var es []ecs.Entity
 	for i := range 6 {
@@ -65,7 +65,7 @@ func fixedWorld() (*ecs.World, *ecs.Schedule) {
 	hits.Send(Hit{Target: es[2], Damage: 7})
 
 	s := ecs.NewSchedule()
-	move := ecs.NewQuery2[Position, Velocity](w, ecs.Write[Position]())
+	move := ecs.NewQuery2[Position, Velocity](w, ecs.Mut[Position]())
 	s.Add("move", func(w *ecs.World, _ *ecs.Commands) {
 		for p, v := range move.All() {
 			p.X += v.X

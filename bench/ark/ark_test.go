@@ -138,7 +138,7 @@ func BenchmarkQuery2(b *testing.B) {
 	aw, _ := arkWorld(million)
 	af := ark.NewFilter2[position, velocity](aw)
 	ew, _ := ecsWorld(million)
-	eq := ecs.NewQuery2[position, velocity](ew, ecs.Write[position]())
+	eq := ecs.NewQuery2[position, velocity](ew, ecs.Mut[position]())
 	engines(b, "loop=next", each(million, func() { arkMoveNext(af) }), each(million, func() { ecsMoveNext(eq) }))
 	b.Run("loop=range/engine=ecs", each(million, func() { ecsMoveAll(eq) }))
 	engines(b, "loop=columns", each(million, func() { arkMoveColumns(af) }), each(million, func() { ecsMoveColumns(eq) }))

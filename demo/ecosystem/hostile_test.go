@@ -27,7 +27,7 @@ func TestSurvivesHostileEdits(t *testing.T) {
 				it.Close()
 				edited := 0
 				for _, e := range ents {
-					if err := s.World.SetField(e, path, v); err == nil {
+					if err := s.World.Inspect().SetField(e, path, v); err == nil {
 						edited++
 					}
 				}

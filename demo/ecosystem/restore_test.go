@@ -15,11 +15,11 @@ func locatable(t *testing.T, s *Sim, when string) {
 	}
 	for _, it := range img.Tables {
 		for _, e := range it.Entities {
-			arch, row, ok := s.World.Location(e)
+			arch, row, ok := s.World.Inspect().Location(e)
 			if !ok {
 				t.Fatalf("%s: %v in the image but not alive", when, e)
 			}
-			if got, _ := s.World.ArchetypeEntities(arch, row, 1); len(got) != 1 || got[0] != e {
+			if got, _ := s.World.Inspect().ArchetypeEntities(arch, row, 1); len(got) != 1 || got[0] != e {
 				t.Fatalf("%s: %v's record says archetype %d row %d, which holds %v", when, e, arch, row, got)
 			}
 		}

@@ -39,7 +39,7 @@ func TestEcosystemLives(t *testing.T) {
 	if uint64(born) != st.Births || uint64(died) != st.Deaths || uint64(eaten) != st.Eaten {
 		t.Errorf("events say %d born, %d died, %d eaten; Stats says %d, %d, %d", born, died, eaten, st.Births, st.Deaths, st.Eaten)
 	}
-	if w.Stats().Free == 0 && st.Deaths+st.Eaten > 0 {
+	if w.Inspect().Stats().Free == 0 && st.Deaths+st.Eaten > 0 {
 		t.Error("no slot was freed")
 	}
 }

@@ -97,7 +97,7 @@ type Query{{.N}}[{{.TypeDecl}}] struct {
 }
 
 // NewQuery{{.N}} defines a query over {{.Join "{T}" ", "}}, registering the types on first use.
-// Panics if a term is contradictory (Optional or Write of a type the query
+// Panics if a term is contradictory (Optional or Mut of a type the query
 // does not list, or a type both required and excluded).
 func NewQuery{{.N}}[{{.TypeDecl}}](w *World, terms ...Term) *Query{{.N}}[{{.TypeList}}] {
 	ids := []ComponentID{ {{.Join "ComponentIDOf[{T}](w)" ", "}} }
@@ -240,7 +240,7 @@ type Row{{.N}}[{{.TypeDecl}}] struct {
 //
 // Its inner loop compiles to a plain slice loop. Use [Query{{.N}}.Iter] when the
 // body needs the entity handle. Breaking out early is fine; the rows of the
-// run being visited count as written for Write components.
+// run being visited count as written for Mut components.
 func (q *Query{{.N}}[{{.TypeList}}]) All() {{if eq .N 1}}iter.Seq[*A]{{else if eq .N 2}}iter.Seq2[*A, *B]{{else}}iter.Seq[Row{{.N}}[{{.TypeList}}]]{{end}} {
 	return func(yield func({{if eq .N 1}}*A{{else if eq .N 2}}*A, *B{{else}}Row{{.N}}[{{.TypeList}}]{{end}}) bool) {
 		if q.s.filtered || q.s.anyOptional {
