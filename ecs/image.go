@@ -219,6 +219,7 @@ func (w *World) Restore(img *Image) error {
 	for t, ev := range img.Events {
 		w.eventsByType[t].restore(ev)
 	}
+	w.recycled.rebuild(w)
 	w.frame = img.Frame
 	return nil
 }

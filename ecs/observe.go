@@ -86,12 +86,22 @@ type SlotInfo struct {
 }
 
 // MostRecycled returns the k slots reused most often, most first; slots
-// never reused are left out. It scans every slot.
+// never reused are left out. Up to MaxRecycledKept the world keeps them as
+// slots are freed, so this costs nothing per slot; past it, it scans every
+// slot.
 func (ins Inspection) MostRecycled(k int) []SlotInfo {
 	w := ins.w
 	if k <= 0 {
 		return nil
 	}
+	if k <= MaxRecycledKept {
+		return w.recycled.list(w, k)
+	}
+	return w.scanRecycled(k)
+}
+
+// scanRecycled is MostRecycled by a pass over every slot.
+func (w *World) scanRecycled(k int) []SlotInfo {
 	var out []SlotInfo
 	for i := range w.records {
 		r := &w.records[i]

@@ -19,6 +19,7 @@ type World struct {
 	// since the previous one by a binary search (capture.go).
 	freeStamp []uint64
 	freeSeq   uint64
+	recycled  recycledTop // the most reused slots, kept as slots are freed
 	alive     int
 	retired   int
 

@@ -111,6 +111,7 @@ func (w *World) freeEntity(e Entity) {
 		return
 	}
 	rec.gen++
+	w.recycled.note(e.index, rec.gen)
 	w.pushFree(e.index)
 }
 

@@ -52,7 +52,6 @@ type Agent struct {
 	schemas                  []protocol.Component
 	recycled                 []protocol.Slot
 	resFields                map[string][]protocol.FieldSchema // resource schemas, converted once
-	recycleAt                time.Time
 	live                     map[*client]bool
 	turn                     []*client // live clients in join order: whose requests Sync takes
 	recorders                []*Recorder

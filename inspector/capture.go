@@ -215,13 +215,13 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 		}
 		s.Resources = append(s.Resources, protocol.Resource{Name: r.Short, Value: convert(r.Value), Fields: fs})
 	}
-	// The most reused slots take a pass over every slot: once a second.
-	if now := time.Now(); now.Sub(a.recycleAt) > time.Second {
-		a.recycleAt = now
-		// A new list each time: summaries already handed out (to writers,
-		// to recorders, as a delta's base) keep theirs.
-		a.recycled = make([]protocol.Slot, 0, 8)
-		for _, sl := range w.Inspect().MostRecycled(8) {
+	// The most reused slots: the world keeps them as it frees slots. A new
+	// list when they changed: summaries already handed out (to writers, to
+	// recorders, as a delta's base) keep theirs.
+	most := w.Inspect().MostRecycled(ecs.MaxRecycledKept)
+	if !sameSlots(a.recycled, most) {
+		a.recycled = make([]protocol.Slot, 0, len(most))
+		for _, sl := range most {
 			a.recycled = append(a.recycled, protocol.Slot{Index: sl.Index, Generation: sl.Generation, Alive: sl.Alive})
 		}
 	}
@@ -466,4 +466,17 @@ func buildSnapshot(tables []ecs.TableCopy, sparse []sparseCopy, tick uint64, gam
 		s.Sparse = append(s.Sparse, pt)
 	}
 	return s
+}
+
+// sameSlots reports whether the summary's list says what the world's does.
+func sameSlots(have []protocol.Slot, now []ecs.SlotInfo) bool {
+	if len(have) != len(now) {
+		return false
+	}
+	for i := range now {
+		if have[i].Index != now[i].Index || have[i].Generation != now[i].Generation || have[i].Alive != now[i].Alive {
+			return false
+		}
+	}
+	return true
 }
