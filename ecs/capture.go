@@ -205,7 +205,21 @@ func rowsSince(tk *colTicks, n int, since uint32) (changed, added []int32) {
 		if !tk.groupDirty(g, since) {
 			continue
 		}
-		for r := g << groupShift; r < min((g+1)<<groupShift, n); r++ {
+		lo, hi := g<<groupShift, min((g+1)<<groupShift, n)
+		if c := g >> (chunkShift - groupShift); newer(tk.stamp[c], since) {
+			// A batch wrote the whole chunk since: every row changed, and
+			// only the added ticks need a look (all added too, if its
+			// added stamp is newer).
+			allAdded := newer(tk.astamp[c], since)
+			for r := lo; r < hi; r++ {
+				changed = append(changed, int32(r))
+				if allAdded || newer(tk.rows[r].added, since) {
+					added = append(added, int32(r))
+				}
+			}
+			continue
+		}
+		for r := lo; r < hi; r++ {
 			if tk.changedSince(r, since) {
 				changed = append(changed, int32(r))
 			}
