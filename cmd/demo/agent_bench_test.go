@@ -3,7 +3,6 @@ package main
 import (
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
@@ -62,26 +61,7 @@ func BenchmarkAgentDemo(b *testing.B) {
 					}
 				}()
 			}
-			withAgent := func() time.Duration {
-				start := time.Now()
-				subject.Step()
-				if agent != nil {
-					agent.Sync()
-				}
-				return time.Since(start)
-			}
-			alone := func() time.Duration {
-				start := time.Now()
-				plain.Step()
-				return time.Since(start)
-			}
-			for range 3 { // equal warm-up
-				withAgent()
-				alone()
-			}
-			if subject.World.Len() != plain.World.Len() {
-				b.Fatalf("the worlds differ before the loop: %d and %d entities", subject.World.Len(), plain.World.Len())
-			}
+			withAgent, alone := demoFrames(b, subject, agent, plain)
 			framesPaired(b, withAgent, alone)
 		})
 	}

@@ -41,24 +41,7 @@ func BenchmarkDemoFrame(b *testing.B) {
 					}
 				}
 			}()
-			withAgent := func() time.Duration {
-				start := time.Now()
-				watched.Step()
-				agent.Sync()
-				return time.Since(start)
-			}
-			alone := func() time.Duration {
-				start := time.Now()
-				plain.Step()
-				return time.Since(start)
-			}
-			for range 3 { // equal warm-up
-				withAgent()
-				alone()
-			}
-			if watched.World.Len() != plain.World.Len() {
-				b.Fatalf("the worlds differ before the loop: %d and %d entities", watched.World.Len(), plain.World.Len())
-			}
+			withAgent, alone := demoFrames(b, watched, agent, plain)
 			var frames []time.Duration
 			var tAgent, tAlone time.Duration
 			for i := 0; b.Loop(); i++ {

@@ -3,6 +3,9 @@ package main
 import (
 	"testing"
 	"time"
+
+	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/inspector"
 )
 
 // framesPaired runs subject and baseline frames alternately, the order
@@ -27,4 +30,31 @@ func framesPaired(b *testing.B, subject, baseline func() time.Duration) int {
 	b.ReportMetric(float64(tS.Nanoseconds())/float64(i), "ns/frame")
 	b.ReportMetric(float64(tB.Nanoseconds())/float64(i), "baseline-ns/frame")
 	return i
+}
+
+// demoFrames returns the frame of a demo world with its agent (none if
+// nil) and the frame of the same world alone, after an equal warm-up,
+// checked to be doing the same work.
+func demoFrames(b *testing.B, subject *ecosystem.Sim, agent *inspector.Agent, plain *ecosystem.Sim) (withAgent, alone func() time.Duration) {
+	withAgent = func() time.Duration {
+		start := time.Now()
+		subject.Step()
+		if agent != nil {
+			agent.Sync()
+		}
+		return time.Since(start)
+	}
+	alone = func() time.Duration {
+		start := time.Now()
+		plain.Step()
+		return time.Since(start)
+	}
+	for range 3 {
+		withAgent()
+		alone()
+	}
+	if subject.World.Len() != plain.World.Len() {
+		b.Fatalf("the worlds differ before the loop: %d and %d entities", subject.World.Len(), plain.World.Len())
+	}
+	return withAgent, alone
 }
