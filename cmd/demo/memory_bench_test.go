@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/metrics"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/inspector"
+)
+
+// liveHeap is the heap's live bytes after a collection, from runtime/metrics.
+func liveHeap() uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// BenchmarkDemoMemory: the live heap of the demo world per entity, after
+// some frames, without and with the default agent (its journal and
+// in-memory recording), against the raw bytes of the entities' component
+// values (the data a plain-Go program would hold). Reported as bytes/entity
+// and x-data.
+func BenchmarkDemoMemory(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		for _, withAgent := range []bool{false, true} {
+			b.Run(fmt.Sprintf("entities=%d/agent=%v", n, withAgent), func(b *testing.B) {
+				var before, after uint64
+				var data int
+				for b.Loop() {
+					before = liveHeap()
+					s := ecosystem.New(n, 1)
+					var a *inspector.Agent
+					if withAgent {
+						a = inspector.New(s.World, inspector.Options{Addr: "127.0.0.1:0", Schedule: s.Schedule})
+					}
+					for range 30 {
+						s.Step()
+						if a != nil {
+							a.Sync()
+						}
+					}
+					after = liveHeap()
+					data = 0
+					for _, ar := range s.World.Inspect().Archetypes() {
+						for _, id := range ar.Components {
+							data += ar.Len * int(s.World.Inspect().Component(id).Size)
+						}
+					}
+					runtime.KeepAlive(s)
+					if a != nil {
+						_ = a.Close()
+					}
+				}
+				per := float64(after-before) / float64(n)
+				b.ReportMetric(per, "bytes/entity")
+				b.ReportMetric(float64(after-before)/float64(max(data, 1)), "x-data")
+				b.ReportMetric(float64(data)/float64(n), "data-bytes/entity")
+			})
+		}
+	}
+}
