@@ -60,6 +60,10 @@ func (a *Agent) rewind(c *client, id uint32, tick uint64) {
 		fail(protocol.ErrState, "a rewind is under way")
 		return
 	}
+	if now := a.w.Frame(); tick > now {
+		fail(protocol.ErrNotFound, fmt.Sprintf("tick %d is after the game's tick %d", tick, now))
+		return
+	}
 	frames, err := a.ringMem.span(tick)
 	if err != nil {
 		fail(protocol.ErrNotFound, err.Error())

@@ -99,7 +99,8 @@ func (r *memRing) Bytes() int64 {
 }
 
 // span returns the frames that rebuild the newest recorded tick at or
-// before tick: its keyframe and every frame after it up to that tick.
+// before tick (the newest of all for a tick after it): its keyframe and
+// every frame after it up to that tick.
 func (r *memRing) span(tick uint64) ([]*protocol.WorldFrame, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -107,7 +108,7 @@ func (r *memRing) span(tick uint64) ([]*protocol.WorldFrame, error) {
 		return nil, fmt.Errorf("nothing is recorded yet")
 	}
 	from, to := r.frames[0].f.Tick, r.frames[len(r.frames)-1].f.Tick
-	if tick < from || tick > to {
+	if tick < from {
 		return nil, fmt.Errorf("tick %d is not in the in-memory recording: it holds ticks %d to %d", tick, from, to)
 	}
 	end := len(r.frames) - 1
