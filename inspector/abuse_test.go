@@ -454,3 +454,39 @@ func TestAbuseStallsTokensAndReasons(t *testing.T) {
 		t.Errorf("telemetry drops by reason: %v", sum.Agent.DroppedBy)
 	}
 }
+
+// A flood of rewinds and series: each rewind is answered (done, or "a
+// rewind is under way"), Syncs stay short and the game keeps ticking
+// between them; series past the subscription limit are refused.
+func TestAbuseRewindAndSeriesFlood(t *testing.T) {
+	g := startGame(t, Options{RewindHz: 1000})
+	c := dial(t, g, protocol.Hello{})
+	for g.frames.Load() < 20 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	underAttack(t, g, slack(), func() {
+		ids := map[uint32]bool{}
+		for range 200 {
+			ids[c.request(&protocol.Rewind{Back: 1})] = true
+		}
+		for len(ids) > 0 { // a rewind done answers after the refusals sent meanwhile
+			r := c.await(func(m protocol.Message) bool { r, ok := m.(*protocol.Reply); return ok && ids[r.ID] }).(*protocol.Reply)
+			delete(ids, r.ID)
+			if !r.OK && r.Code != protocol.ErrState && r.Code != protocol.ErrNotFound {
+				t.Fatalf("rewind %d: %s %s", r.ID, r.Code, r.Message)
+			}
+		}
+		if r := c.reply(&protocol.Resume{}); !r.OK {
+			t.Fatal(r.Message)
+		}
+		refused := 0
+		for range MaxSubscriptions + 5 {
+			if r := c.reply(&protocol.Subscribe{What: protocol.SubSeries, Query: "mean Health.HP", Hz: 1000}); !r.OK {
+				refused++
+			}
+		}
+		if refused == 0 {
+			t.Fatal("every series past the subscription limit was taken")
+		}
+	})
+}

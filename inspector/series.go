@@ -2,7 +2,6 @@ package inspector
 
 import (
 	"reflect"
-	"strings"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -26,14 +25,7 @@ func (a *Agent) compileSeries(expr string) (*seriesQuery, error) {
 	if err != nil {
 		return nil, refuse(protocol.ErrBadValue, "%s", err.Error())
 	}
-	query := spec.Query
-	if comp, _, ok := strings.Cut(spec.Field, "."); ok && spec.Aggregate != "" {
-		query = strings.TrimSpace(query + " " + comp) // the entities that have the field
-	}
-	if spec.Aggregate == "" {
-		query = ""
-	}
-	q, err := compileQuery(a.w, a.componentSchemas(), query, spec.Field, 0)
+	q, err := compileQuery(a.w, a.componentSchemas(), spec.Over(), spec.Field, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -76,6 +76,19 @@ func ParseSeries(expr string) (SeriesSpec, error) {
 	return SeriesSpec{}, fmt.Errorf("%q is neither an entity nor one of count, min, mean, max, sum", words[0])
 }
 
+// Over is the query an aggregate runs over: the spec's, and, for a field,
+// the field's component (the entities that have the field); "" for one
+// entity's field.
+func (s SeriesSpec) Over() string {
+	if s.Aggregate == "" {
+		return ""
+	}
+	if comp, _, ok := strings.Cut(s.Field, "."); ok {
+		return strings.Join(strings.Fields(s.Query+" "+comp), " ")
+	}
+	return s.Query
+}
+
 // String gives the expression back, in the form ParseSeries reads.
 func (s SeriesSpec) String() string {
 	if s.Aggregate == "" {

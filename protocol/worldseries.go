@@ -1,7 +1,5 @@
 package protocol
 
-import "strings"
-
 // Sample evaluates a series expression (see ParseSeries) on the state:
 // what a series subscription would have sent at this tick. value is nil
 // when there is no sample (the entity is not alive or lacks the field;
@@ -30,11 +28,7 @@ func (s *WorldState) Sample(spec SeriesSpec) (value *float64, n int, err error) 
 		}
 		return nil, 0, nil
 	}
-	query := spec.Query
-	if comp, _, ok := strings.Cut(spec.Field, "."); ok {
-		query = strings.TrimSpace(query + " " + comp)
-	}
-	q, err := CompileQuery(query, comps)
+	q, err := CompileQuery(spec.Over(), comps)
 	if err != nil {
 		return nil, 0, err
 	}
