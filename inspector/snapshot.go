@@ -3,6 +3,7 @@ package inspector
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -80,7 +81,16 @@ type Recorder struct {
 	written int
 	skipped int
 	bytes   int64
+	queued  atomic.Int64 // bytes of captures not yet encoded
+	last    int64        // bytes of the newest capture (game goroutine)
 }
+
+// recorderQueueBytes bounds the captures a recorder holds waiting for its
+// encoder: past it a frame is skipped (the next capture holds its
+// changes), unless nothing waits, so one capture is always allowed. A
+// million-entity keyframe is tens of megabytes: a count alone would let
+// the queue hold hundreds.
+const recorderQueueBytes = 32 << 20
 
 // Record starts recording the run to path: hz frames per second, or every
 // frame the agent sees (every Sync) when hz <= 0. Stop it with
@@ -124,16 +134,20 @@ func (r *Recorder) capture(now time.Time) {
 	if r.period > 0 && now.Before(r.next) {
 		return
 	}
-	if len(r.jobs) == cap(r.jobs) {
-		// The disk is behind: take nothing this frame rather than hold the
-		// game. The next capture holds every change since the last one.
+	if q := r.queued.Load(); len(r.jobs) == cap(r.jobs) || (q > 0 && q+r.last > recorderQueueBytes) {
+		// The encoder or the disk is behind: take nothing this frame
+		// rather than hold the game or pile up copies. The next capture
+		// holds every change since the last one.
 		r.mu.Lock()
 		r.skipped++
 		r.mu.Unlock()
 		return
 	}
 	r.next = now.Add(r.period)
-	r.jobs <- r.stream.capture()
+	j := r.stream.capture()
+	r.last = j.bytes
+	r.queued.Add(j.bytes)
+	r.jobs <- j
 }
 
 func (r *Recorder) run() {
@@ -157,12 +171,14 @@ func (r *Recorder) run() {
 			break
 		}
 		if err != nil {
+			r.queued.Add(-job.bytes)
 			continue
 		}
 		var f *protocol.WorldFrame
 		if f, err = r.stream.encode(job); err == nil {
 			err = r.w.WriteWorld(f)
 		}
+		r.queued.Add(-job.bytes)
 		r.mu.Lock()
 		r.written++
 		r.bytes = r.w.Bytes()

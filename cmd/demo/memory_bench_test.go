@@ -51,7 +51,9 @@ func BenchmarkDemoMemory(b *testing.B) {
 					}
 					runtime.KeepAlive(s)
 					if a != nil {
-						_ = a.Close()
+						if err := a.Close(); err != nil {
+							b.Fatal(err)
+						}
 					}
 				}
 				per := float64(after-before) / float64(n)

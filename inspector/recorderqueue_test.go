@@ -1,0 +1,55 @@
+package inspector
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// stuckSink is a recording's destination that takes no frame until it is
+// let go: an encoder or a disk far behind the game.
+type stuckSink struct{ release chan struct{} }
+
+func (s *stuckSink) WriteWorld(*protocol.WorldFrame) error { <-s.release; return nil }
+func (s *stuckSink) Flush() error                          { return nil }
+func (s *stuckSink) Close() error                          { return nil }
+func (s *stuckSink) Bytes() int64                          { return 0 }
+
+// TestRecorderQueueIsBoundedInBytes records a world whose every row changes
+// every frame into a destination that takes nothing: the captures waiting
+// for it stay under the byte bound (a count alone let eight million-row
+// copies pile up), the frames past it are counted as skipped, and the game
+// never waits.
+func TestRecorderQueueIsBoundedInBytes(t *testing.T) {
+	type blob struct{ A, B, C, D, E, F, G, H uint64 }
+	w := ecs.NewWorld()
+	blobs := ecs.NewMap[blob](w)
+	all := ecs.NewQuery1[blob](w, ecs.Mut[blob]())
+	const n = 100_000 // 6.4 MB of values a capture
+	for i := range n {
+		e := w.Spawn()
+		must(t, blobs.Add(e, blob{A: uint64(i)}))
+	}
+	a := New(w, Options{Addr: "127.0.0.1:0", RewindBytes: -1})
+	defer func() { must(t, a.Close()) }()
+	sink := &stuckSink{release: make(chan struct{})}
+	r := a.startRecorder(sink, 0, nil)
+	frames := 20
+	for range frames {
+		for v := range all.All() {
+			v.A++
+		}
+		must(t, w.Tick())
+		r.capture(time.Now())
+		if q := r.queued.Load(); q > recorderQueueBytes+r.last {
+			t.Fatalf("%d bytes of captures wait for the encoder; the bound is %d", q, recorderQueueBytes)
+		}
+	}
+	if r.Skipped() == 0 {
+		t.Fatalf("no frame skipped with %d frames of 6.4 MB waiting on a stuck destination", frames)
+	}
+	close(sink.release)
+	must(t, r.Stop())
+}
