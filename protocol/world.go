@@ -120,12 +120,30 @@ func decoder() *zstd.Decoder {
 
 // SealBody encodes and compresses a body into a frame.
 func SealBody(f *WorldFrame, body *WorldBody) error {
-	raw, err := marshal(body)
+	raw, err := marshalSized(body, body.sizeHint())
 	if err != nil {
 		return fmt.Errorf("protocol: encode world body: %w", err)
 	}
 	f.Body = encoder().EncodeAll(raw, make([]byte, 0, len(raw)/4+64))
 	return nil
+}
+
+// sizeHint is about the bytes the body's encoding takes: its byte fields,
+// a few bytes per listed value, and room for the rest.
+func (b *WorldBody) sizeHint() int {
+	n := 4096 + 64*len(b.Journal)
+	for i := range b.Tables {
+		t := &b.Tables[i]
+		n += len(t.Entities) + 32
+		for j := range t.Columns {
+			c := &t.Columns[j]
+			n += len(c.Changed) + len(c.Added) + len(c.Raw) + 16*len(c.Values) + 16
+		}
+	}
+	if b.Alloc != nil {
+		n += 5*len(b.Alloc.Gens) + 9*len(b.Alloc.Free)
+	}
+	return n
 }
 
 // OpenBody decompresses and decodes a frame's body, checking it as any
