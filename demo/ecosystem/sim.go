@@ -164,16 +164,19 @@ type spatial struct {
 	near   [][]item  // fleeSearch's scratch, per worker: the predators around a cell
 }
 
-// fleeHit is the nearest predator in reach of a herbivore.
+// fleeHit is the nearest predator in reach of a herbivore: 24 bytes, as
+// the search writes one per herbivore all over the array (the squared
+// distance is dx*dx+dy*dy again when it is wanted).
 type fleeHit struct {
 	self, from ecs.Entity // from is zero when none is in reach
-	dx, dy, d2 float32
+	dx, dy     float32
 }
 
 type bucket struct {
 	start []int32 // cell -> first index in items; len cells+1
 	items []item
 	count []int32
+	cell  []int32 // build's scratch: each item's cell
 }
 
 type item struct {
@@ -182,15 +185,24 @@ type item struct {
 	i    int32 // its place in the query order the items were gathered in
 }
 
-func (b *bucket) build(cells int, items []item, cellOf func(item) int) {
+// build sorts items into cells (a counting sort: count, prefix sums,
+// place), each item's cell computed once.
+func (b *bucket) build(cells int, items []item) {
 	n := cells * cells
 	if len(b.start) != n+1 {
 		b.start = make([]int32, n+1)
 		b.count = make([]int32, n)
 	}
+	if cap(b.cell) < len(items) {
+		b.cell = make([]int32, len(items))
+		b.items = make([]item, len(items))
+	}
+	b.cell, b.items = b.cell[:len(items)], b.items[:len(items)]
 	clear(b.count)
-	for _, it := range items {
-		b.count[cellOf(it)]++
+	for k, it := range items {
+		c := int32(cellOf(it.y, cellSize, cells)*cells + cellOf(it.x, cellSize, cells))
+		b.cell[k] = c
+		b.count[c]++
 	}
 	var sum int32
 	for c := range n {
@@ -198,13 +210,9 @@ func (b *bucket) build(cells int, items []item, cellOf func(item) int) {
 		sum += b.count[c]
 	}
 	b.start[n] = sum
-	if cap(b.items) < len(items) {
-		b.items = make([]item, len(items))
-	}
-	b.items = b.items[:len(items)]
 	clear(b.count)
-	for _, it := range items {
-		c := cellOf(it)
+	for k, it := range items {
+		c := b.cell[k]
 		b.items[b.start[c]+b.count[c]] = it
 		b.count[c]++
 	}
@@ -246,17 +254,21 @@ func (s *Sim) fleeCells(from, to int, near []item) []item {
 		near = near[:0]
 		for oy := -1; oy <= 1; oy++ { // the cells in nearest's order
 			row := ((cy + oy + cells) % cells) * cells
+			if cx > 0 && cx < cells-1 { // three neighbouring cells are one run of items
+				near = append(near, pred.items[pred.start[row+cx-1]:pred.start[row+cx+2]]...)
+				continue
+			}
 			for ox := -1; ox <= 1; ox++ {
 				n := row + (cx+ox+cells)%cells
 				near = append(near, pred.items[pred.start[n]:pred.start[n+1]]...)
 			}
 		}
 		for _, h := range hs {
-			hit := fleeHit{self: h.e, d2: r2}
+			hit, best := fleeHit{self: h.e}, r2
 			for _, o := range near {
 				dx, dy := torusDelta(h.x, o.x, s.side), torusDelta(h.y, o.y, s.side)
-				if d := dx*dx + dy*dy; d < hit.d2 {
-					hit.d2, hit.from, hit.dx, hit.dy = d, o.e, dx, dy
+				if d := dx*dx + dy*dy; d < best {
+					best, hit.from, hit.dx, hit.dy = d, o.e, dx, dy
 				}
 			}
 			sp.fled[h.i] = hit

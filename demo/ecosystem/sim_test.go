@@ -62,3 +62,31 @@ func TestSeedReplays(t *testing.T) {
 		t.Error("another seed gave the same run")
 	}
 }
+
+// TestFleeSearchIsNearest: the cell-by-cell search over both cores finds,
+// for every herbivore, the predator that asking nearest for it alone
+// finds, with the same offset (ties broken the same way).
+func TestFleeSearchIsNearest(t *testing.T) {
+	s := New(20_000, 3)
+	for range 5 {
+		s.Step()
+	}
+	sp := &s.space
+	if len(sp.hs) == 0 || len(sp.fled) != len(sp.hs) {
+		t.Fatalf("%d herbivores indexed, %d results", len(sp.hs), len(sp.fled))
+	}
+	fleeing := 0
+	for _, h := range sp.hs {
+		from, dx, dy, _ := s.nearest(&sp.pred, h.x, h.y, fleeRadius, nil)
+		got := sp.fled[h.i]
+		if got.self != h.e || got.from != from || (!from.IsZero() && (got.dx != dx || got.dy != dy)) {
+			t.Fatalf("herbivore %v at (%v, %v): search found %+v, nearest %v (%v, %v)", h.e, h.x, h.y, got, from, dx, dy)
+		}
+		if !from.IsZero() {
+			fleeing++
+		}
+	}
+	if fleeing == 0 || fleeing == len(sp.hs) {
+		t.Fatalf("%d of %d herbivores have a predator in reach: the test sees no contrast", fleeing, len(sp.hs))
+	}
+}

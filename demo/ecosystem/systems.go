@@ -39,9 +39,6 @@ func (s *Sim) build(seed uint64) {
 	sc.Add("spatial", func(w *ecs.World, _ *ecs.Commands) {
 		cells := int(s.side / cellSize)
 		s.space.cells = cells
-		cellOf := func(it item) int {
-			return cellOf(it.y, cellSize, cells)*cells + cellOf(it.x, cellSize, cells)
-		}
 		hs, ps := s.space.hs[:0], s.space.ps[:0]
 		for it := herbs.Iter(); it.Next(); {
 			p, _ := it.Get()
@@ -53,8 +50,8 @@ func (s *Sim) build(seed uint64) {
 		}
 		s.space.hs, s.space.ps = hs, ps
 		var wg sync.WaitGroup // the two indexes share nothing: one a core
-		wg.Go(func() { s.space.herb.build(cells, hs, cellOf) })
-		s.space.pred.build(cells, ps, cellOf)
+		wg.Go(func() { s.space.herb.build(cells, hs) })
+		s.space.pred.build(cells, ps)
 		wg.Wait()
 	}, ecs.Reads[Position](), ecs.Reads[Herbivore](), ecs.Reads[Predator](), ecs.Writes[spatialIndex]())
 
@@ -95,7 +92,8 @@ func (s *Sim) build(seed uint64) {
 			var from ecs.Entity
 			var bx, by, best float32
 			if hit := s.space.fled; k < len(hit) && hit[k].self == e {
-				from, bx, by, best = hit[k].from, hit[k].dx, hit[k].dy, hit[k].d2
+				from, bx, by = hit[k].from, hit[k].dx, hit[k].dy
+				best = bx*bx + by*by
 			} else { // the herbivores changed since the spatial index: ask one by one
 				from, bx, by, best = s.nearest(&s.space.pred, p.X, p.Y, fleeRadius, nil)
 			}
