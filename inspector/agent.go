@@ -67,6 +67,7 @@ type Agent struct {
 
 type telemetry struct {
 	bytesSent, framesSent, coalesced, dropped, tooLarge atomic.Uint64
+	snapshots                                           atomic.Uint64 // world copies for SnapshotRequests
 	syncNs                                              atomic.Int64
 	clients                                             atomic.Int64
 	recording                                           atomic.Value // string

@@ -231,7 +231,7 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 	rec, _ := a.tel.recording.Load().(string)
 	s.Agent = protocol.Telemetry{
 		Clients: int(a.tel.clients.Load()), BytesSent: a.tel.bytesSent.Load(), FramesSent: a.tel.framesSent.Load(),
-		Coalesced: a.tel.coalesced.Load(), Dropped: a.tel.dropped.Load(), DroppedBy: a.tel.dropCounts(), TooLarge: a.tel.tooLarge.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
+		Coalesced: a.tel.coalesced.Load(), Dropped: a.tel.dropped.Load(), DroppedBy: a.tel.dropCounts(), TooLarge: a.tel.tooLarge.Load(), Snapshots: a.tel.snapshots.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
 	}
 	if a.ringMem != nil {
 		s.Agent.Rewind = a.ringMem.describe()

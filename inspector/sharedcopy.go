@@ -37,6 +37,7 @@ func (a *Agent) sharedSnapshot() *sharedCopy {
 		return a.snap
 	}
 	tables, sparse := a.copyWorld()
+	a.tel.snapshots.Add(1)
 	tick, game, stats := a.w.Frame(), a.opts.Game, a.w.Inspect().Stats()
 	schemas := append([]protocol.Component(nil), a.componentSchemas()...)
 	resources := a.summaryWhole().Resources // converted here: they may share memory with the game

@@ -118,6 +118,7 @@ type Telemetry struct {
 	DroppedBy  map[string]uint64 `msgpack:"drb,omitempty"` // clients dropped, by the code sent them (timeout, overload, too-large, protocol)
 	TooLarge   uint64            `msgpack:"tl,omitempty"`  // answers replaced by a too-large error: over the client's mf
 	SyncNs     int64             `msgpack:"sy"`            // time of the last Sync on the game goroutine
+	Snapshots  uint64            `msgpack:"sn,omitempty"`  // world copies made for SnapshotRequests, at most one a second
 	Recording  string            `msgpack:"rec,omitempty"` // file the game records to
 	Rewind     *RewindRange      `msgpack:"rw,omitempty"`  // the in-memory recording a Rewind restores from; absent when off
 }
