@@ -8,14 +8,14 @@ import (
 )
 
 // TestSnapshotFloodCostsOneCopyASecond: a client without edit rights asks
-// for forty snapshots of a 50,000-entity world at once. The game keeps
+// for thirty snapshots of a 20,000-entity world at once. The game keeps
 // its pace, and the agent copies the world at most once a second of the
 // flood (the telemetry's count); a second later a request gets a fresh
 // copy.
 func TestSnapshotFloodCostsOneCopyASecond(t *testing.T) {
-	g := bigGame(t, 50_000, Options{})
+	g := bigGame(t, 20_000, Options{})
 	c := dial(t, g, protocol.Hello{Client: "flood"})
-	const n = 40
+	const n = 30
 	ids := map[uint32]bool{}
 	ticks := map[uint64]int{}
 	c.request(&protocol.Subscribe{What: protocol.SubSummary, Hz: 30})
