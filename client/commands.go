@@ -52,9 +52,9 @@ func ParseCommand(words []string) (func(uint32) protocol.Message, string, error)
 			return nil, "", fmt.Errorf("rewind: %q is not a tick, or -N ticks back", args[0])
 		}
 		if relative {
-			return func(id uint32) protocol.Message { return &protocol.Rewind{ID: id, Back: n} }, cmd, nil
+			return func(id uint32) protocol.Message { return &protocol.Rewind{ID: id, Back: n, Exact: true} }, cmd, nil
 		}
-		return func(id uint32) protocol.Message { return &protocol.Rewind{ID: id, Tick: n} }, cmd, nil
+		return func(id uint32) protocol.Message { return &protocol.Rewind{ID: id, Tick: n, Exact: true} }, cmd, nil
 	case "set":
 		if err := need(2, "ENTITY Component.Field=VALUE"); err != nil {
 			return nil, "", err

@@ -88,6 +88,21 @@ func (o *OneShot) Summary() (*protocol.Summary, error) {
 	return m.(*protocol.Summary), nil
 }
 
+// WaitPaused reads the summary until it shows the game paused (an exact
+// rewind replaying its frames, a step running) and returns that summary,
+// or fails after wait.
+func (o *OneShot) WaitPaused(wait time.Duration) (*protocol.Summary, error) {
+	if err := o.Conn.Send(&protocol.Subscribe{ID: 1, What: protocol.SubSummary, Hz: 30}); err != nil {
+		return nil, err
+	}
+	defer func() { _ = o.Conn.Send(&protocol.Unsubscribe{ID: 2, Sub: 1}) }()
+	m, err := o.AwaitFor(wait, func(m protocol.Message) bool { s, ok := m.(*protocol.Summary); return ok && s.Paused })
+	if err != nil {
+		return nil, fmt.Errorf("the game did not pause in %v: %w", wait, err)
+	}
+	return m.(*protocol.Summary), nil
+}
+
 // query fetches the first limit matches of expr.
 func (o *OneShot) Query(expr string, limit int) (*protocol.Page, error) {
 	o.ID++

@@ -368,6 +368,11 @@ func (a *Agent) Sync() {
 	}
 	a.lastStart, a.pausedFor = start, 0
 	a.lastFrameTick, a.frameTick = a.frameTick, a.w.Inspect().NextChangeTick()
+	if a.stepLeft > 0 { // a frame of a step ran: counted before this Sync's commands set a new step
+		if a.stepLeft--; a.stepLeft == 0 {
+			a.paused = true
+		}
+	}
 	if a.checkWatches() { // a watchpoint fired: the game stops at the end of this frame
 		a.paused, a.stepLeft = true, 0
 	}
@@ -382,12 +387,6 @@ func (a *Agent) Sync() {
 	}
 	for _, r := range a.recorders {
 		r.capture(start)
-	}
-	if a.stepLeft > 0 {
-		if a.stepLeft--; a.stepLeft == 0 {
-			a.paused = true
-			a.capture(time.Now()) // show the pause at once
-		}
 	}
 	a.tel.syncNs.Store(time.Since(start).Nanoseconds())
 	if !a.paused {

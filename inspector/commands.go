@@ -182,7 +182,7 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 		if m.Back > 0 {
 			tick = a.w.Frame() - min(m.Back, a.w.Frame())
 		}
-		a.rewind(c, id, tick)
+		a.rewind(c, id, tick, m.Exact)
 	case *protocol.SnapshotRequest:
 		shared := a.sharedSnapshot()
 		c.job(0, true, func() protocol.Message {

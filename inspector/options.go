@@ -76,10 +76,10 @@ type Options struct {
 	RewindWindow time.Duration
 	// RewindHz is the rate of that recording, in frames per second: a
 	// Rewind goes back to the recorded tick at or before the one asked for
-	// (then Step plays forward to it). Default 2: every frame recorded
-	// costs the game a copy of what changed, and the encoding a core's
-	// share (on the 100k demo, 2 a second cost 1.01x the frame, 10 cost
-	// 1.07-1.15x).
+	// (then Step, or the Rewind's Exact, plays forward to it). Default 1:
+	// every frame recorded costs the game a copy of what changed, and the
+	// encoding a core's share (on the 100k demo, 1 a second cost 1.01x the
+	// frame, 2 cost 1.03-1.05x, 10 cost 1.07-1.15x).
 	RewindHz float64
 }
 
@@ -127,7 +127,7 @@ func (o *Options) defaults() {
 		o.RewindWindow = 30 * time.Second
 	}
 	if o.RewindHz <= 0 {
-		o.RewindHz = 2
+		o.RewindHz = 1
 	}
 }
 

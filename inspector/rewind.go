@@ -50,7 +50,7 @@ func (a *Agent) rewindTypes() *rewindTypes {
 
 // rewind starts a client's Rewind: the frames are rebuilt on another
 // goroutine, and the restore waits for a later Sync.
-func (a *Agent) rewind(c *client, id uint32, tick uint64) {
+func (a *Agent) rewind(c *client, id uint32, tick uint64, exact bool) {
 	fail := func(code, msg string) { c.answer(&protocol.Reply{ID: id, Code: code, Message: msg}) }
 	switch {
 	case a.ringMem == nil:
@@ -74,7 +74,7 @@ func (a *Agent) rewind(c *client, id uint32, tick uint64) {
 	go func() {
 		started := time.Now()
 		rb, err := rebuild(frames, types)
-		done := func() { a.finishRewind(c, id, tick, rb, err, started) }
+		done := func() { a.finishRewind(c, id, tick, exact, rb, err, started) }
 		select {
 		case a.calls <- done:
 			a.wakeSync()
@@ -92,8 +92,9 @@ type rebuilt struct {
 	notes     []string
 }
 
-// finishRewind restores the rebuilt tick, on the game goroutine.
-func (a *Agent) finishRewind(c *client, id uint32, asked uint64, rb *rebuilt, err error, started time.Time) {
+// finishRewind restores the rebuilt tick, on the game goroutine; exact
+// runs the game on from there to the tick asked for.
+func (a *Agent) finishRewind(c *client, id uint32, asked uint64, exact bool, rb *rebuilt, err error, started time.Time) {
 	a.rewinding = false
 	if err == nil {
 		err = a.resourcesInto(rb)
@@ -119,7 +120,14 @@ func (a *Agent) finishRewind(c *client, id uint32, asked uint64, rb *rebuilt, er
 	if tick != asked {
 		msg += fmt.Sprintf(" (the newest recorded at or before %d)", asked)
 	}
-	msg += fmt.Sprintf(": %d entities, paused (%v)", a.w.Len(), time.Since(started).Round(time.Millisecond))
+	msg += fmt.Sprintf(": %d entities", a.w.Len())
+	if exact && tick < asked {
+		a.paused, a.stepLeft = false, int(asked-tick)
+		msg += fmt.Sprintf(", replaying %d frames to tick %d, then paused", asked-tick, asked)
+	} else {
+		msg += ", paused"
+	}
+	msg += fmt.Sprintf(" (%v)", time.Since(started).Round(time.Millisecond))
 	for _, n := range rb.notes {
 		msg += "; " + n
 	}

@@ -126,6 +126,31 @@ func TestRewindReplaysTheDemo(t *testing.T) {
 	}
 }
 
+// TestExactRewindReplaysToTheTick: recording a few frames a second, a
+// rewind lands on a recorded tick before the one asked for; with Exact the
+// agent runs the game on from there and pauses on the tick asked for, the
+// world as it was the first time.
+func TestExactRewindReplaysToTheTick(t *testing.T) {
+	g := startDemo(t, 3000, 600, Options{RewindHz: 4})
+	c := dial(t, &game{agent: g.agent}, protocol.Hello{})
+	sum := c.summaryWhere(func(s *protocol.Summary) bool { return s.Agent.Rewind != nil && s.Agent.Rewind.Frames >= 3 })
+	wantOK(t, "pause", c.reply(&protocol.Pause{}))
+	now := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused }).Tick
+	if now > 600 {
+		t.Fatalf("paused at tick %d, past the images kept", now)
+	}
+	ask := sum.Agent.Rewind.To - 1 // a tick the ring did not record: the one before a recorded tick
+	r := c.reply(&protocol.Rewind{Tick: ask, Exact: true})
+	wantOK(t, "rewind", r)
+	if !strings.Contains(r.Message, fmt.Sprintf("to tick %d, then paused", ask)) {
+		t.Fatalf("an exact rewind to %d said %q", ask, r.Message)
+	}
+	c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Tick == ask })
+	if diff := imageDiff(g.first(t, ask), g.image(t)); diff != "" {
+		t.Fatalf("an exact rewind to tick %d found another world: %s", ask, diff)
+	}
+}
+
 func wantOK(t *testing.T, what string, r *protocol.Reply) {
 	t.Helper()
 	if !r.OK {

@@ -3,6 +3,7 @@ package inspector
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -17,6 +18,7 @@ func (c *testClient) summaryWhere(want func(*protocol.Summary) bool) *protocol.S
 			c.t.Fatalf("Subscribe summary: %+v", r)
 		}
 	}
+	deadline := time.Now().Add(5 * time.Second)
 	for {
 		m := c.await(func(m protocol.Message) bool { _, ok := m.(*protocol.Summary); return ok }).(*protocol.Summary)
 		next, err := protocol.ApplySummary(c.sum, m)
@@ -25,6 +27,9 @@ func (c *testClient) summaryWhere(want func(*protocol.Summary) bool) *protocol.S
 		}
 		if c.sum = next; want(next) {
 			return next
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("no summary as wanted in 5 s; the last: tick %d, paused %v", next.Tick, next.Paused)
 		}
 	}
 }

@@ -12,8 +12,8 @@ import (
 // TypeRewind tags a Rewind.
 const TypeRewind Type = 19
 
-// Rewind asks the agent to restore the live world to recorded tick T,
-// from its in-memory recording (the summary's telemetry says which ticks
+// Rewind asks the agent to restore the live world to the newest recorded
+// tick at or before T, from its in-memory recording (the summary's telemetry says which ticks
 // it holds): every entity under the same handle in the same row, component
 // values, parents, resources and events as they were; then the game is
 // paused there, to step or resume. A change, refused on read-only
@@ -24,6 +24,10 @@ type Rewind struct {
 	// Back, when set, counts back from the game's current tick instead:
 	// Tick is then ignored.
 	Back uint64 `msgpack:"b,omitempty"`
+	// Exact, when the tick restored (the newest recorded at or before
+	// the one asked for) is earlier, has the agent run the game's frames
+	// on to the tick asked for, then pause.
+	Exact bool `msgpack:"x,omitempty"`
 }
 
 // Type implements Message.

@@ -78,6 +78,13 @@ func runExec(args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
+	if what == "rewind" { // an exact rewind replays frames: wait till the game pauses on the tick
+		s, err := o.WaitPaused(time.Minute)
+		if err != nil {
+			return fmt.Errorf("rewind: %s; %w", r.Message, err)
+		}
+		r.Message += fmt.Sprintf("; paused at tick %d", s.Tick)
+	}
 	switch {
 	case r.Entity != 0:
 		fmt.Fprintln(out, r.Entity)

@@ -69,6 +69,27 @@ func TestConformanceRewind(t *testing.T) {
 	wantCode(t, "any | read-only | it changes the world", ro.request(19, map[string]any{"t": before}), "read-only")
 	wantOK(t, "Resume", c.request(12, map[string]any{}))
 
+	// "With x set, the agent plays those frames itself: from the recorded
+	// tick it runs the game on to t and pauses there"
+	slow := startGame(t, inspector.Options{RewindHz: 4})
+	sc := dialRaw(t, slow.agent.Addr())
+	sc.hello(map[string]any{"c": "conformance"})
+	wantOK(t, "Subscribe summary", sc.request(2, map[string]any{"w": "summary", "hz": 60}))
+	rw, _, _ = rewindRange(t, sc, func(rw map[string]any) bool { return num(rw["n"]) >= 2 })
+	ask := num(rw["t"]) - 1 // between two recorded ticks
+	r = sc.request(19, map[string]any{"t": ask, "x": true})
+	wantOK(t, "Rewind with x", r)
+	if m := str(r.body["m"]); !strings.Contains(m, "replaying") {
+		t.Errorf("Rewind with x between recorded ticks: m = %q", m)
+	}
+	_, paused, tick = rewindRange(t, sc, func(map[string]any) bool { return true })
+	for !paused {
+		_, paused, tick = rewindRange(t, sc, func(map[string]any) bool { return true })
+	}
+	if tick != ask {
+		t.Errorf("Rewind with x to %d paused at %d", ask, tick)
+	}
+
 	// "Rewind | state | the agent keeps no in-memory recording"
 	off := startGame(t, inspector.Options{RewindBytes: -1})
 	oc := dialRaw(t, off.agent.Addr())
