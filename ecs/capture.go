@@ -201,6 +201,16 @@ func (c *Capturer) alloc(full bool) AllocCapture {
 
 // rowsSince lists the rows of a column changed, and added, after since.
 func rowsSince(tk *colTicks, n int, since uint32) (changed, added []int32) {
+	dirty := 0 // groups with a row written since: room for all their rows, made once
+	for g := 0; g<<groupShift < n; g++ {
+		if tk.groupDirty(g, since) {
+			dirty++
+		}
+	}
+	if dirty == 0 {
+		return nil, nil
+	}
+	changed = make([]int32, 0, min(dirty<<groupShift, n))
 	for g := 0; g<<groupShift < n; g++ {
 		if !tk.groupDirty(g, since) {
 			continue

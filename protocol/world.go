@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
@@ -120,11 +121,21 @@ func decoder() *zstd.Decoder {
 
 // SealBody encodes and compresses a body into a frame.
 func SealBody(f *WorldFrame, body *WorldBody) error {
+	var scratch []byte
+	return sealBody(f, body, &scratch)
+}
+
+// sealBody is SealBody compressing into *scratch, which it keeps at the
+// size the largest body needed (so a body is not copied as its buffer
+// grows); the frame gets a copy of exactly its size, as frames are kept
+// (a ring, a file's queue).
+func sealBody(f *WorldFrame, body *WorldBody, scratch *[]byte) error {
 	raw, err := marshalSized(body, body.sizeHint())
 	if err != nil {
 		return fmt.Errorf("protocol: encode world body: %w", err)
 	}
-	f.Body = encoder().EncodeAll(raw, make([]byte, 0, len(raw)/4+64))
+	*scratch = encoder().EncodeAll(raw, (*scratch)[:0])
+	f.Body = slices.Clone(*scratch)
 	return nil
 }
 

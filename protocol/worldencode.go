@@ -33,6 +33,7 @@ type WorldEncoder struct {
 	keyBytes  int
 	sinceKey  int
 	framesKey int
+	scratch   []byte // compression output, reused frame to frame
 	wantKey   atomic.Bool
 	Sub       uint32 // the subscription id the frames carry
 }
@@ -87,7 +88,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*WorldFrame, error) {
 	for i := range in.Tables {
 		base.encodeTable(&in.Tables[i], &body.Tables[i])
 	}
-	if err := SealBody(f, body); err != nil {
+	if err := sealBody(f, body, &e.scratch); err != nil {
 		return nil, err
 	}
 	if in.Full {
