@@ -185,37 +185,61 @@ type item struct {
 	i    int32 // its place in the query order the items were gathered in
 }
 
-// build sorts items into cells (a counting sort: count, prefix sums,
-// place), each item's cell computed once.
-func (b *bucket) build(cells int, items []item) {
+// build sorts items into cells, a counting sort over parts of the items
+// at once (each part counted and placed by its own goroutine, the prefix
+// sums between): a cell holds its items in their order in items, as a
+// sort by one goroutine would place them. Each item's cell is computed
+// once.
+func (b *bucket) build(cells int, items []item, parts int) {
 	n := cells * cells
-	if len(b.start) != n+1 {
+	parts = max(min(parts, len(items)/4096), 1)
+	if len(b.start) != n+1 || len(b.count) != parts*n {
 		b.start = make([]int32, n+1)
-		b.count = make([]int32, n)
+		b.count = make([]int32, parts*n)
 	}
 	if cap(b.cell) < len(items) {
 		b.cell = make([]int32, len(items))
 		b.items = make([]item, len(items))
 	}
 	b.cell, b.items = b.cell[:len(items)], b.items[:len(items)]
-	clear(b.count)
-	for k, it := range items {
-		c := int32(cellOf(it.y, cellSize, cells)*cells + cellOf(it.x, cellSize, cells))
-		b.cell[k] = c
-		b.count[c]++
+	part := func(p int) (lo, hi int, count []int32) {
+		return p * len(items) / parts, (p + 1) * len(items) / parts, b.count[p*n : (p+1)*n]
 	}
-	var sum int32
+	inParts := func(f func(p int)) {
+		var wg sync.WaitGroup
+		for p := 1; p < parts; p++ {
+			wg.Go(func() { f(p) })
+		}
+		f(0)
+		wg.Wait()
+	}
+	inParts(func(p int) {
+		lo, hi, count := part(p)
+		clear(count)
+		for k := lo; k < hi; k++ {
+			it := &items[k]
+			c := int32(cellOf(it.y, cellSize, cells)*cells + cellOf(it.x, cellSize, cells))
+			b.cell[k] = c
+			count[c]++
+		}
+	})
+	var sum int32 // each part's count becomes where its next item in the cell goes
 	for c := range n {
 		b.start[c] = sum
-		sum += b.count[c]
+		for p := range parts {
+			k := p*n + c
+			b.count[k], sum = sum, sum+b.count[k]
+		}
 	}
 	b.start[n] = sum
-	clear(b.count)
-	for k, it := range items {
-		c := b.cell[k]
-		b.items[b.start[c]+b.count[c]] = it
-		b.count[c]++
-	}
+	inParts(func(p int) {
+		lo, hi, next := part(p)
+		for k := lo; k < hi; k++ {
+			c := b.cell[k]
+			b.items[next[c]] = items[k]
+			next[c]++
+		}
+	})
 }
 
 // fleeSearch finds, for every herbivore, the nearest predator in fleeing

@@ -1,6 +1,8 @@
 package ecosystem
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -88,5 +90,29 @@ func TestFleeSearchIsNearest(t *testing.T) {
 	}
 	if fleeing == 0 || fleeing == len(sp.hs) {
 		t.Fatalf("%d of %d herbivores have a predator in reach: the test sees no contrast", fleeing, len(sp.hs))
+	}
+}
+
+// TestBucketBuildInParts: sorted by two goroutines, the cells hold the
+// same items in the same order as sorted by one.
+func TestBucketBuildInParts(t *testing.T) {
+	const cells = 50
+	rng := rand.New(rand.NewPCG(1, 2))
+	items := make([]item, 20_000)
+	for k := range items {
+		items[k] = item{e: ecs.EntityOf(uint32(k+1), 1), x: rng.Float32() * cells * cellSize, y: rng.Float32() * cells * cellSize, i: int32(k)}
+	}
+	var one, two bucket
+	one.build(cells, items, 1)
+	two.build(cells, items, 2)
+	if !slices.Equal(one.start, two.start) || !slices.Equal(one.items, two.items) {
+		t.Fatal("the buckets built in two parts differ from the one built whole")
+	}
+	for c := range cells * cells {
+		for _, it := range one.items[one.start[c]:one.start[c+1]] {
+			if got := cellOf(it.y, cellSize, cells)*cells + cellOf(it.x, cellSize, cells); got != c {
+				t.Fatalf("item %d at (%v, %v) is in cell %d, not its cell %d", it.i, it.x, it.y, c, got)
+			}
+		}
 	}
 }

@@ -3,7 +3,7 @@ package ecosystem
 import (
 	"math"
 	"math/rand/v2"
-	"sync"
+	"runtime"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 )
@@ -49,10 +49,8 @@ func (s *Sim) build(seed uint64) {
 			ps = append(ps, item{it.Entity(), p.X, p.Y, int32(len(ps))})
 		}
 		s.space.hs, s.space.ps = hs, ps
-		var wg sync.WaitGroup // the two indexes share nothing: one a core
-		wg.Go(func() { s.space.herb.build(cells, hs) })
-		s.space.pred.build(cells, ps)
-		wg.Wait()
+		s.space.herb.build(cells, hs, runtime.GOMAXPROCS(0))
+		s.space.pred.build(cells, ps, 1)
 	}, ecs.Reads[Position](), ecs.Reads[Herbivore](), ecs.Reads[Predator](), ecs.Writes[spatialIndex]())
 
 	sc.Add("regrowth", func(w *ecs.World, _ *ecs.Commands) {
