@@ -251,51 +251,63 @@ func (b *bucket) build(cells int, items []item, parts int) {
 // results are in the herbivores' query order.
 func (s *Sim) fleeSearch() {
 	sp := &s.space
-	n := sp.cells * sp.cells
 	sp.fled = slices.Grow(sp.fled[:0], len(sp.herb.items))[:len(sp.herb.items)]
 	workers := max(min(runtime.GOMAXPROCS(0), len(sp.herb.items)/4096), 1)
 	for len(sp.near) < workers {
 		sp.near = append(sp.near, nil)
 	}
 	var wg sync.WaitGroup
-	for k := range workers {
-		wg.Go(func() { sp.near[k] = s.fleeCells(k*n/workers, (k+1)*n/workers, sp.near[k]) })
+	for k := range workers { // rows of cells, a share each
+		wg.Go(func() { sp.near[k] = s.fleeRows(k*sp.cells/workers, (k+1)*sp.cells/workers, sp.near[k]) })
 	}
 	wg.Wait()
 }
 
-// fleeCells is fleeSearch over cells [from, to); near is scratch.
-func (s *Sim) fleeCells(from, to int, near []item) []item {
+// fleeRows is fleeSearch over the cells of rows [from, to); near is
+// scratch. It walks rows and columns, so no cell's neighbours cost a
+// division.
+func (s *Sim) fleeRows(from, to int, near []item) []item {
 	sp := &s.space
 	cells, herb, pred := sp.cells, &sp.herb, &sp.pred
 	r2 := float32(fleeRadius * fleeRadius)
-	for c := from; c < to; c++ {
-		hs := herb.items[herb.start[c]:herb.start[c+1]]
-		if len(hs) == 0 {
-			continue
+	wrap := func(v int) int { // v in [-1, cells]
+		switch {
+		case v < 0:
+			return v + cells
+		case v >= cells:
+			return v - cells
 		}
-		cx, cy := c%cells, c/cells
-		near = near[:0]
-		for oy := -1; oy <= 1; oy++ { // the cells in nearest's order
-			row := ((cy + oy + cells) % cells) * cells
-			if cx > 0 && cx < cells-1 { // three neighbouring cells are one run of items
-				near = append(near, pred.items[pred.start[row+cx-1]:pred.start[row+cx+2]]...)
+		return v
+	}
+	for cy := from; cy < to; cy++ {
+		rows := [3]int{wrap(cy-1) * cells, cy * cells, wrap(cy+1) * cells} // the cells in nearest's order
+		for cx := range cells {
+			c := cy*cells + cx
+			hs := herb.items[herb.start[c]:herb.start[c+1]]
+			if len(hs) == 0 {
 				continue
 			}
-			for ox := -1; ox <= 1; ox++ {
-				n := row + (cx+ox+cells)%cells
-				near = append(near, pred.items[pred.start[n]:pred.start[n+1]]...)
-			}
-		}
-		for _, h := range hs {
-			hit, best := fleeHit{self: h.e}, r2
-			for _, o := range near {
-				dx, dy := torusDelta(h.x, o.x, s.side), torusDelta(h.y, o.y, s.side)
-				if d := dx*dx + dy*dy; d < best {
-					best, hit.from, hit.dx, hit.dy = d, o.e, dx, dy
+			near = near[:0]
+			for _, row := range rows {
+				if cx > 0 && cx < cells-1 { // three neighbouring cells are one run of items
+					near = append(near, pred.items[pred.start[row+cx-1]:pred.start[row+cx+2]]...)
+					continue
+				}
+				for ox := -1; ox <= 1; ox++ {
+					n := row + wrap(cx+ox)
+					near = append(near, pred.items[pred.start[n]:pred.start[n+1]]...)
 				}
 			}
-			sp.fled[h.i] = hit
+			for _, h := range hs {
+				hit, best := fleeHit{self: h.e}, r2
+				for _, o := range near {
+					dx, dy := torusDelta(h.x, o.x, s.side), torusDelta(h.y, o.y, s.side)
+					if d := dx*dx + dy*dy; d < best {
+						best, hit.from, hit.dx, hit.dy = d, o.e, dx, dy
+					}
+				}
+				sp.fled[h.i] = hit
+			}
 		}
 	}
 	return near
