@@ -201,40 +201,52 @@ func (c *Capturer) alloc(full bool) AllocCapture {
 
 // rowsSince lists the rows of a column changed, and added, after since.
 func rowsSince(tk *colTicks, n int, since uint32) (changed, added []int32) {
-	dirty := 0 // groups with a row written since: room for all their rows, made once
+	dirty := 0 // rows of groups written since: room for them all, made once
 	for g := 0; g<<groupShift < n; g++ {
 		if tk.groupDirty(g, since) {
-			dirty++
+			dirty += groupRows
 		}
 	}
 	if dirty == 0 {
 		return nil, nil
 	}
-	changed = make([]int32, 0, min(dirty<<groupShift, n))
-	for g := 0; g<<groupShift < n; g++ {
-		if !tk.groupDirty(g, since) {
-			continue
-		}
-		lo, hi := g<<groupShift, min((g+1)<<groupShift, n)
-		if c := g >> (chunkShift - groupShift); newer(tk.stamp[c], since) {
-			// A batch wrote the whole chunk since: every row changed, and
-			// only the added ticks need a look (all added too, if its
-			// added stamp is newer).
-			allAdded := newer(tk.astamp[c], since)
+	changed = make([]int32, 0, min(dirty, n))
+	for lo := 0; lo < n; lo += chunkRows {
+		c, hi := lo>>chunkShift, min(lo+chunkRows, n)
+		if newer(tk.stamp[c], since) {
+			// A query or batch wrote the whole chunk since: every row
+			// changed, and only the added ticks need a look (all added
+			// too, if its added stamp is newer).
+			k := len(changed)
+			changed = changed[:k+hi-lo]
 			for r := lo; r < hi; r++ {
-				changed = append(changed, int32(r))
-				if allAdded || newer(tk.rows[r].added, since) {
+				changed[k+r-lo] = int32(r)
+			}
+			if newer(tk.astamp[c], since) {
+				for r := lo; r < hi; r++ {
 					added = append(added, int32(r))
+				}
+				continue
+			}
+			for r, tp := range tk.rows[lo:hi] {
+				if newer(tp.added, since) {
+					added = append(added, int32(lo+r))
 				}
 			}
 			continue
 		}
-		for r := lo; r < hi; r++ {
-			if tk.changedSince(r, since) {
-				changed = append(changed, int32(r))
+		for g := lo >> groupShift; g<<groupShift < hi; g++ {
+			if !newer(tk.max[g], since) {
+				continue
 			}
-			if tk.addedSince(r, since) {
-				added = append(added, int32(r))
+			glo, ghi := g<<groupShift, min((g+1)<<groupShift, n)
+			for r, tp := range tk.rows[glo:ghi] { // the chunk's stamp is not newer: the rows' own ticks decide
+				if newer(tp.changed, since) {
+					changed = append(changed, int32(glo+r))
+				}
+				if newer(tp.added, since) {
+					added = append(added, int32(glo+r))
+				}
 			}
 		}
 	}
