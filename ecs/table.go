@@ -77,7 +77,7 @@ func (t *table) pushN(n int, tick uint32) (first int) {
 
 func growEntities(s []Entity, n int) []Entity {
 	if need := len(s) + n; need > cap(s) {
-		grown := make([]Entity, len(s), max(need, 2*cap(s)))
+		grown := make([]Entity, len(s), grownCap(need, cap(s)))
 		copy(grown, s)
 		s = grown
 	}
@@ -216,7 +216,7 @@ func (t *table) logNewTicks(row int) {
 
 func (t *table) reserve(extra int) {
 	if need := len(t.entities) + extra; need > cap(t.entities) {
-		grown := make([]Entity, len(t.entities), max(need, 2*cap(t.entities)))
+		grown := make([]Entity, len(t.entities), grownCap(need, cap(t.entities)))
 		copy(grown, t.entities)
 		t.entities = grown
 	}

@@ -77,7 +77,7 @@ func (t *colTicks) ensure(n int) {
 	if n <= cap(t.rows) {
 		return
 	}
-	c := max(n, 2*cap(t.rows))
+	c := grownCap(n, cap(t.rows))
 	rows := make([]tickPair, len(t.rows), c)
 	copy(rows, t.rows)
 	t.rows = rows

@@ -82,7 +82,7 @@ func (w *World) allocEntities(out []Entity, t uint32, first int) {
 	if rest := n - take; rest > 0 {
 		base := len(w.records)
 		if need := base + rest; need > cap(w.records) {
-			grown := make([]entityRecord, base, max(need, 2*cap(w.records)))
+			grown := make([]entityRecord, base, grownCap(need, cap(w.records)))
 			copy(grown, w.records)
 			w.records = grown
 		}
