@@ -24,7 +24,38 @@ type Commands struct {
 	parents []Entity      // parents of queued SetParent commands
 	spare   []Entity      // reserved handles not yet used
 	epoch   uint32        // the world's restore count when spare was reserved
+	opsRoom roomKeeper
 }
+
+// roomKeeper lets a buffer that is reused apply after apply give back the
+// room one burst made: it remembers the most the buffer held over a window
+// of applies, and at the window's end says how much room to keep when that
+// is well under the room there is. (A game's first frame that queues half
+// a million commands would otherwise keep their memory for good.)
+type roomKeeper struct {
+	most, applies int
+}
+
+// keep notes an apply of n elements in a buffer with room for have and
+// returns the room to keep, or 0 to keep it all.
+func (k *roomKeeper) keep(n, have int) int {
+	k.most = max(k.most, n)
+	if k.applies++; k.applies < roomWindow {
+		return 0
+	}
+	most := k.most
+	k.most, k.applies = 0, 0
+	if have > minRoomKept && have > 4*most {
+		return max(2*most, minRoomKept)
+	}
+	return 0
+}
+
+// Room keeping: applies per window, and the least room worth giving back.
+const (
+	roomWindow  = 120
+	minRoomKept = 1024
+)
 
 type cmdKind uint8
 
@@ -56,6 +87,7 @@ type valueBuffer interface {
 type values[T any] struct {
 	m    *Map[T]
 	vals []T
+	room roomKeeper
 }
 
 func (v *values[T]) apply(w *World, e Entity, slot int32, set bool) error {
@@ -66,6 +98,10 @@ func (v *values[T]) apply(w *World, e Entity, slot int32, set bool) error {
 }
 
 func (v *values[T]) reset() {
+	if keep := v.room.keep(len(v.vals), cap(v.vals)); keep > 0 {
+		v.vals = make([]T, 0, keep)
+		return
+	}
 	clear(v.vals)
 	v.vals = v.vals[:0]
 }
@@ -168,6 +204,7 @@ func (c *Commands) Apply() error {
 	w := c.w
 	w.checkUnlocked("Commands.Apply")
 	if len(c.ops) == 0 {
+		c.keepRoom()
 		return nil
 	}
 	defer w.actingAs(c.owner, true)()
@@ -197,7 +234,7 @@ func (c *Commands) Apply() error {
 			}
 		}
 	}
-	c.ops = c.ops[:0]
+	c.keepRoom()
 	c.parents = c.parents[:0]
 	if len(c.spare) > 0 && c.epoch == w.reserve.epoch {
 		// The handles reserved and not used go back to the free list, in
@@ -211,11 +248,6 @@ func (c *Commands) Apply() error {
 		w.reserve.mu.Unlock()
 	}
 	c.spare = c.spare[:0]
-	for _, b := range c.vals {
-		if b != nil {
-			b.reset()
-		}
-	}
 	if skipped == 0 {
 		return nil
 	}
@@ -223,6 +255,20 @@ func (c *Commands) Apply() error {
 		errs = append(errs, fmt.Errorf("and %d more", skipped-len(errs)))
 	}
 	return fmt.Errorf("ecs: %d queued commands skipped: %w", skipped, errors.Join(errs...))
+}
+
+// keepRoom empties the buffer after an apply, giving back the room of a
+// burst long past (roomKeeper).
+func (c *Commands) keepRoom() {
+	if keep := c.opsRoom.keep(len(c.ops), cap(c.ops)); keep > 0 {
+		c.ops = make([]command, 0, keep)
+	}
+	c.ops = c.ops[:0]
+	for _, b := range c.vals {
+		if b != nil {
+			b.reset()
+		}
+	}
 }
 
 // applyOther applies the commands Apply does not handle inline.
