@@ -79,7 +79,9 @@ type Options struct {
 	// (then Step, or the Rewind's Exact, plays forward to it). Default 1:
 	// every frame recorded costs the game a copy of what changed, and the
 	// encoding a core's share (on the 100k demo, 1 a second cost 1.01x the
-	// frame, 2 cost 1.03-1.05x, 10 cost 1.07-1.15x).
+	// frame, 2 cost 1.03-1.05x, 10 cost 1.07-1.15x). A world whose copy
+	// takes more than 1% of the time between recorded frames is recorded
+	// less often, so the copies stay at 1% of the game's time.
 	RewindHz float64
 }
 

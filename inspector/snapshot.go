@@ -73,6 +73,7 @@ type Recorder struct {
 	w       frameSink
 	stream  *worldStream
 	period  time.Duration
+	share   float64 // when set, the most of the game's time the captures may take: the period stretches to keep them under it
 	next    time.Time
 	jobs    chan *worldJob
 	done    chan error
@@ -145,6 +146,11 @@ func (r *Recorder) capture(now time.Time) {
 	}
 	r.next = now.Add(r.period)
 	j := r.stream.capture()
+	if r.share > 0 {
+		if took := time.Since(now); float64(took) > r.share*float64(r.period) {
+			r.next = now.Add(time.Duration(float64(took) / r.share))
+		}
+	}
 	r.last = j.bytes
 	r.queued.Add(j.bytes)
 	r.jobs <- j
