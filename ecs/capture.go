@@ -96,6 +96,7 @@ type Capturer struct {
 	free   uint64 // the world's freeSeq at the previous capture
 	epoch  uint32 // the world's restore count at the previous capture
 	taken  bool
+	spare  spareBufs
 }
 
 // NewCapturer returns a capturer whose first capture reports every row as
@@ -126,10 +127,7 @@ func (c *Capturer) Capture(full bool) *Capture {
 		}
 		tc := TableCapture{Archetype: t.id, Components: t.ids, Len: t.len()}
 		if full || moved {
-			tc.Entities = slices.Clone(t.entities)
-			if tc.Entities == nil {
-				tc.Entities = []Entity{}
-			}
+			tc.Entities = append(takeSpare(&c.spare.mu, &c.spare.ents, len(t.entities)), t.entities...)
 		}
 		tc.Columns = make([]ColumnCapture, len(t.ids))
 		dirty := moved || full
@@ -137,7 +135,7 @@ func (c *Capturer) Capture(full bool) *Capture {
 		for j, id := range t.ids {
 			cc := &tc.Columns[j]
 			cc.Component = id
-			cc.Changed, cc.Added = rowsSince(t.ticks[j], t.len(), since)
+			cc.Changed, cc.Added = c.rowsSince(t.ticks[j], t.len(), since)
 			most = max(most, len(cc.Changed))
 			dirty = dirty || len(cc.Changed) > 0
 		}
@@ -146,7 +144,7 @@ func (c *Capturer) Capture(full bool) *Capture {
 		}
 		tc.All = full || moved || 2*most > t.len()
 		for j := range tc.Columns {
-			copyColumn(t, j, &tc.Columns[j], tc.All)
+			c.copyColumn(t, j, &tc.Columns[j], tc.All)
 		}
 		c.shapes[key] = t.shape
 		out.Tables = append(out.Tables, tc)
@@ -182,7 +180,7 @@ func (c *Capturer) alloc(full bool) AllocCapture {
 	w := c.w
 	a := AllocCapture{Slots: len(w.records)}
 	if full {
-		a.Gens = make([]uint32, len(w.records))
+		a.Gens = takeSpare(&c.spare.mu, &c.spare.gens, len(w.records))[:len(w.records)]
 		for i := range w.records {
 			a.Gens[i] = w.records[i].gen
 		}
@@ -200,7 +198,7 @@ func (c *Capturer) alloc(full bool) AllocCapture {
 }
 
 // rowsSince lists the rows of a column changed, and added, after since.
-func rowsSince(tk *colTicks, n int, since uint32) (changed, added []int32) {
+func (c *Capturer) rowsSince(tk *colTicks, n int, since uint32) (changed, added []int32) {
 	dirty := 0 // rows of groups written since: room for them all, made once
 	for g := 0; g<<groupShift < n; g++ {
 		if tk.groupDirty(g, since) {
@@ -210,7 +208,7 @@ func rowsSince(tk *colTicks, n int, since uint32) (changed, added []int32) {
 	if dirty == 0 {
 		return nil, nil
 	}
-	changed = make([]int32, 0, min(dirty, n))
+	changed = takeSpare(&c.spare.mu, &c.spare.rows, min(dirty, n))
 	for lo := 0; lo < n; lo += chunkRows {
 		c, hi := lo>>chunkShift, min(lo+chunkRows, n)
 		if newer(tk.stamp[c], since) {
@@ -254,7 +252,7 @@ func rowsSince(tk *colTicks, n int, since uint32) (changed, added []int32) {
 }
 
 // copyColumn copies column j's values: every row, or the changed ones.
-func copyColumn(t *table, j int, cc *ColumnCapture, all bool) {
+func (c *Capturer) copyColumn(t *table, j int, cc *ColumnCapture, all bool) {
 	n := t.len()
 	if d := &t.raw[j]; d.ok {
 		size := int(d.size)
@@ -264,10 +262,10 @@ func copyColumn(t *table, j int, cc *ColumnCapture, all bool) {
 		}
 		mem := unsafe.Slice((*byte)(d.hdr.ptr), n*size)
 		if all {
-			cc.Raw = slices.Clone(mem)
+			cc.Raw = append(takeSpare(&c.spare.mu, &c.spare.bytes, len(mem)), mem...)
 			return
 		}
-		cc.Raw = make([]byte, 0, len(cc.Changed)*size)
+		cc.Raw = takeSpare(&c.spare.mu, &c.spare.bytes, len(cc.Changed)*size)
 		for _, r := range cc.Changed {
 			cc.Raw = append(cc.Raw, mem[int(r)*size:int(r+1)*size]...)
 		}

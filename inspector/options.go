@@ -79,10 +79,13 @@ type Options struct {
 	// (then Step, or the Rewind's Exact, plays forward to it). Default 1:
 	// every frame recorded costs the game a copy of what changed, and the
 	// encoding a core's share (on the 100k demo, 1 a second cost 1.01x the
-	// frame, 2 cost 1.03-1.05x, 10 cost 1.07-1.15x). A world whose copy
-	// takes more than 1% of the time between recorded frames is recorded
-	// less often, so the copies stay at 1% of the game's time.
+	// frame, 2 cost 1.03-1.05x, 10 cost 1.07-1.15x). At the default rate, a
+	// world whose copy takes more than 1% of the time between recorded
+	// frames is recorded less often, so the copies stay at 1% of the game's
+	// time; a rate the game sets is kept.
 	RewindHz float64
+
+	rewindPaced bool // RewindHz is the default: the ring paces itself
 }
 
 func (o *Options) defaults() {
@@ -129,7 +132,7 @@ func (o *Options) defaults() {
 		o.RewindWindow = 30 * time.Second
 	}
 	if o.RewindHz <= 0 {
-		o.RewindHz = 1
+		o.RewindHz, o.rewindPaced = 1, true
 	}
 }
 

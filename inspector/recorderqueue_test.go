@@ -53,3 +53,31 @@ func TestRecorderQueueIsBoundedInBytes(t *testing.T) {
 	close(sink.release)
 	must(t, r.Stop())
 }
+
+// TestRingPacesItsCopies: at the default rate the in-memory recording
+// stretches its period when a copy of the world takes more than its share
+// of the game's time; a rate the game set is kept.
+func TestRingPacesItsCopies(t *testing.T) {
+	type blob struct{ A, B, C, D uint64 }
+	w := ecs.NewWorld()
+	blobs := ecs.NewMap[blob](w)
+	for i := range 50_000 {
+		must(t, blobs.Add(w.Spawn(), blob{A: uint64(i)}))
+	}
+	for _, paced := range []bool{true, false} {
+		a := New(w, Options{Addr: "127.0.0.1:0", RewindBytes: -1})
+		r := a.startRecorder(&stuckSink{release: make(chan struct{})}, 1000, nil) // 1 ms apart
+		if paced {
+			r.share = ringShare
+		}
+		now := time.Now()
+		r.capture(now) // a copy of 50,000 rows: far more than 1% of 1 ms
+		gap := r.next.Sub(now)
+		if paced && gap < 10*time.Millisecond || !paced && gap != time.Millisecond {
+			t.Errorf("paced %v: the next copy %v after this one", paced, gap)
+		}
+		close(r.w.(*stuckSink).release)
+		must(t, r.Stop())
+		must(t, a.Close())
+	}
+}

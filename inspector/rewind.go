@@ -23,7 +23,9 @@ import (
 func (a *Agent) startRing(seed []ringFrame, bytes int64) {
 	mem := &memRing{limit: a.opts.RewindBytes, window: a.opts.RewindWindow, frames: seed, bytes: bytes}
 	r := a.startRecorder(mem, a.opts.RewindHz, a.closed) // the ring ends with the agent
-	r.share = ringShare
+	if a.opts.rewindPaced {
+		r.share = ringShare
+	}
 	mem.mu.Lock()
 	mem.want = r.stream.enc.RequestKeyframe
 	mem.mu.Unlock()
@@ -31,9 +33,10 @@ func (a *Agent) startRing(seed []ringFrame, bytes int64) {
 }
 
 // ringShare is the most of the game's time the in-memory recording's
-// copies may take: a world whose copy takes longer than this share of the
-// recording's period is recorded less often (a million-entity world's copy
-// of about 100 ms: a frame every 10 s, not every second).
+// copies may take at the default rate: a world whose copy takes longer
+// than this share of the recording's period is recorded less often (a
+// million-entity world's copy of about 100 ms: a frame every 10 s, not
+// every second).
 const ringShare = 0.01
 
 // rewindTypes is what rebuilding a world from frames needs to know of the

@@ -131,7 +131,9 @@ func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 			}
 		}
 	}
-	return s.enc.Encode(in)
+	f, err := s.enc.Encode(in)
+	s.cap.Recycle(j.cap) // the encoder keeps copies: the capture's memory serves the next one
+	return f, err
 }
 
 // rawTravels reports whether a component's memory can travel as is: a

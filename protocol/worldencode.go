@@ -47,6 +47,7 @@ const (
 // NewWorldEncoder returns an encoder whose first frame must be full.
 func NewWorldEncoder() *WorldEncoder {
 	e := &WorldEncoder{state: NewWorldState()}
+	e.state.owned = true
 	e.wantKey.Store(true)
 	return e
 }
@@ -75,6 +76,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*WorldFrame, error) {
 	base := e.state
 	if in.Full {
 		base = NewWorldState()
+		base.owned = true
 	}
 	body := &WorldBody{Links: in.Links, LinksSet: in.LinksSet, Journal: in.Journal, Events: in.Events, Alloc: in.Alloc}
 	if in.Full || e.state.Summary == nil {

@@ -23,6 +23,11 @@ type WorldState struct {
 	seq     uint64
 	valid   bool
 	view    *stateView // derived indexes, built on first use after a change
+	// owned: the state copies the values it keeps into its own memory and
+	// keeps no row lists, so the changes it applies can be reused by
+	// their maker (an encoder's state; a reader's shares the decoded
+	// frames).
+	owned bool
 }
 
 // StateTable is one table's rows: an archetype's, or a sparse component's.
@@ -175,7 +180,12 @@ func (s *WorldState) applyTable(c *TableChange) {
 		cc, col := &c.Columns[j], &t.Columns[j]
 		col.Kind, col.Size = cc.Kind, cc.Size
 		col.Changed, col.Added = cc.Changed, cc.Added
+		if s.owned {
+			col.Changed, col.Added = nil, nil
+		}
 		switch {
+		case cc.Kind == ColumnRaw && c.All && s.owned:
+			col.Raw, col.Values = append(col.Raw[:0], cc.Raw...), nil
 		case cc.Kind == ColumnRaw && c.All:
 			col.Raw, col.Values = cc.Raw, nil
 		case cc.Kind == ColumnRaw:

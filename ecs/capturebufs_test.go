@@ -1,0 +1,52 @@
+package ecs
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+	"unsafe"
+)
+
+// TestCaptureReusesRecycledMemory: a capture handed back is where the next
+// capture's values, row lists and entities go, and what that capture holds
+// is the world as it is then, not the recycled capture's leftovers.
+func TestCaptureReusesRecycledMemory(t *testing.T) {
+	type pos struct{ X, Y float32 }
+	w := NewWorld()
+	ents := make([]Entity, 0, 5000)
+	m := NewMap[pos](w)
+	for i := range 5000 {
+		e := w.Spawn()
+		must(t, m.Add(e, pos{X: float32(i)}))
+		ents = append(ents, e)
+	}
+	all := NewQuery1[pos](w, Mut[pos]())
+	c := w.Inspect().NewCapturer()
+	first := c.Capture(true)
+	raw, rows := unsafe.SliceData(first.Tables[0].Columns[0].Raw), unsafe.SliceData(first.Tables[0].Columns[0].Changed)
+	c.Recycle(first)
+	for p := range all.All() {
+		p.Y = p.X * 2
+	}
+	must(t, w.Tick())
+	must(t, w.Despawn(ents[0])) // the last row moves into row 0: the entities are captured again
+	next := c.Capture(false)
+	if len(next.Tables) != 1 {
+		t.Fatalf("%d tables captured", len(next.Tables))
+	}
+	tc := &next.Tables[0]
+	col := &tc.Columns[0]
+	if unsafe.SliceData(col.Raw) != raw || unsafe.SliceData(col.Changed) != rows {
+		t.Fatal("the capture after a recycled one took new memory for its values or rows")
+	}
+	if !tc.All || len(col.Raw) != 4999*8 || len(tc.Entities) != 4999 || len(col.Changed) != 4999 {
+		t.Fatalf("all %v, %d bytes of values, %d entities, %d rows changed", tc.All, len(col.Raw), len(tc.Entities), len(col.Changed))
+	}
+	for row, e := range tc.Entities {
+		x := math.Float32frombits(binary.NativeEndian.Uint32(col.Raw[row*8:]))
+		y := math.Float32frombits(binary.NativeEndian.Uint32(col.Raw[row*8+4:]))
+		if want := m.Read(e); want == nil || want.X != x || want.Y != y || y != 2*x {
+			t.Fatalf("row %d (%v) captured (%v, %v), the world holds %+v", row, e, x, y, want)
+		}
+	}
+}
