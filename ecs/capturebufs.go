@@ -1,16 +1,30 @@
 package ecs
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // Recycle hands a capture's memory back to its capturer once the caller
 // is done with every slice in it (values, row lists, entities): the next
-// captures copy into it. A million-row capture is tens of megabytes, and
+// capture copies into it. A million-row capture is tens of megabytes, and
 // memory the runtime just returned to the system costs a page fault per
-// page on the game goroutine when touched again. Safe to call from any
-// goroutine.
+// page on the game goroutine when touched again. The capturer keeps one
+// capture's memory, the newest handed back, and lets it go when no
+// capture came for it within spareLife. Safe to call from any goroutine.
 func (c *Capturer) Recycle(cp *Capture) {
 	c.spare.mu.Lock()
 	defer c.spare.mu.Unlock()
+	c.spare.drop()
+	c.spare.gen++
+	gen := c.spare.gen
+	time.AfterFunc(spareLife, func() {
+		c.spare.mu.Lock()
+		defer c.spare.mu.Unlock()
+		if c.spare.gen == gen {
+			c.spare.drop()
+		}
+	})
 	for ti := range cp.Tables {
 		t := &cp.Tables[ti]
 		keepSpare(&c.spare.ents, t.Entities)
@@ -28,10 +42,24 @@ func (c *Capturer) Recycle(cp *Capture) {
 // spareBufs holds recycled capture memory, a few buffers of each kind.
 type spareBufs struct {
 	mu    sync.Mutex
+	gen   uint64 // Recycle calls: a timer drops the buffers only of the one that set it
 	bytes [][]byte
 	rows  [][]int32
 	ents  [][]Entity
 	gens  [][]uint32
+}
+
+// spareLife is how long recycled memory waits for a capture: a recording
+// every frame reuses it, the in-memory one a second or more apart does
+// not hold it.
+const spareLife = 2 * time.Second
+
+func (s *spareBufs) drop() {
+	clear(s.bytes)
+	clear(s.rows)
+	clear(s.ents)
+	clear(s.gens)
+	s.bytes, s.rows, s.ents, s.gens = s.bytes[:0], s.rows[:0], s.ents[:0], s.gens[:0]
 }
 
 // maxSpare bounds the buffers kept of each kind: a world's tables'

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -48,5 +49,18 @@ func TestCaptureReusesRecycledMemory(t *testing.T) {
 		if want := m.Read(e); want == nil || want.X != x || want.Y != y || y != 2*x {
 			t.Fatalf("row %d (%v) captured (%v, %v), the world holds %+v", row, e, x, y, want)
 		}
+	}
+	c.Recycle(next)
+	held := func() int {
+		c.spare.mu.Lock()
+		defer c.spare.mu.Unlock()
+		return len(c.spare.bytes) + len(c.spare.rows) + len(c.spare.ents)
+	}
+	if held() == 0 {
+		t.Fatal("a recycled capture left nothing to reuse")
+	}
+	time.Sleep(spareLife + 300*time.Millisecond)
+	if n := held(); n != 0 {
+		t.Fatalf("%d buffers still held %v after the last capture handed back", n, spareLife)
 	}
 }
