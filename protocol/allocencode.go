@@ -24,29 +24,29 @@ func (a *AllocFrame) EncodeMsgpack(enc *msgpack.Encoder) error {
 	if err := encodeKeyInt(enc, "n", int64(a.Slots)); err != nil {
 		return err
 	}
-	if len(a.Gens) > 0 {
-		if err := encodeKeyArray(enc, "g", len(a.Gens)); err != nil {
-			return err
-		}
-		for _, g := range a.Gens {
-			if err := enc.EncodeUint(uint64(g)); err != nil {
-				return err
-			}
-		}
+	if err := encodeKeyUints(enc, "g", a.Gens); err != nil {
+		return err
 	}
 	if a.Keep != 0 {
 		if err := encodeKeyInt(enc, "k", int64(a.Keep)); err != nil {
 			return err
 		}
 	}
-	if len(a.Free) > 0 {
-		if err := encodeKeyArray(enc, "f", len(a.Free)); err != nil {
+	return encodeKeyUints(enc, "f", a.Free)
+}
+
+// encodeKeyUints writes key and list as an array of unsigned integers,
+// nothing when the list is empty (as omitempty does).
+func encodeKeyUints[T uint32 | EntityID](enc *msgpack.Encoder, key string, list []T) error {
+	if len(list) == 0 {
+		return nil
+	}
+	if err := encodeKeyArray(enc, key, len(list)); err != nil {
+		return err
+	}
+	for _, v := range list {
+		if err := enc.EncodeUint(uint64(v)); err != nil {
 			return err
-		}
-		for _, e := range a.Free {
-			if err := enc.EncodeUint(uint64(e)); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
