@@ -147,11 +147,9 @@ func (s *WorldState) encodeTable(c *TableChange, tf *TableFrame) {
 	}
 }
 
-// marshal encodes v with compact ints, as messages are.
-func marshal(v any) ([]byte, error) { return marshalSized(v, 0) }
-
-// marshalSized is marshal into a buffer that starts with room for size
-// bytes, so a large body is not copied as its buffer doubles.
+// marshalSized encodes v with compact ints, as messages are, into a
+// buffer that starts with room for size bytes, so a large body is not
+// copied as its buffer doubles.
 func marshalSized(v any, size int) ([]byte, error) {
 	buf := bytes.NewBuffer(make([]byte, 0, size))
 	enc := encoders.Get().(*msgpack.Encoder)

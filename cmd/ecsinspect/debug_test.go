@@ -39,9 +39,10 @@ func TestFindTheStarveBug(t *testing.T) {
 	})
 	// The switch is the game's, not the world's: a rewind to before it
 	// would replay with the bug on frames that ran without it. Let it run
-	// a while first, as it does with --bug from the start: over a second,
-	// so the in-memory recording (2 frames a second) holds a tick after it.
-	for frame, start := since, time.Now(); frame < since+90 || time.Since(start) < 1200*time.Millisecond; {
+	// a while first, as it does with --bug from the start: over two
+	// seconds, so the in-memory recording (a frame a second) holds a tick
+	// after it and before the rewind's target.
+	for frame, start := since, time.Now(); frame < since+90 || time.Since(start) < 2500*time.Millisecond; {
 		time.Sleep(20 * time.Millisecond)
 		on(func() { frame = sim.World.Frame() })
 	}
