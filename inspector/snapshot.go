@@ -145,9 +145,10 @@ func (r *Recorder) capture(now time.Time) {
 		return
 	}
 	r.next = now.Add(r.period)
+	started := time.Now()
 	j := r.stream.capture()
 	if r.share > 0 {
-		if took := time.Since(now); float64(took) > r.share*float64(r.period) {
+		if took := time.Since(started); float64(took) > r.share*float64(r.period) {
 			r.next = now.Add(time.Duration(float64(took) / r.share))
 		}
 	}
