@@ -70,7 +70,7 @@ func TestRingPacesItsCopies(t *testing.T) {
 		if paced {
 			r.share = ringShare
 		}
-		now := r.next // due: the first copy, at the start, set when
+		now := r.next  // due: the first copy, at the start, set when
 		r.capture(now) // a copy of 50,000 rows: far more than 1% of 1 ms
 		gap := r.next.Sub(now)
 		if paced && gap < 10*time.Millisecond || !paced && gap != time.Millisecond {
