@@ -39,6 +39,10 @@ type worldJob struct {
 	events  []protocol.EventQueue
 	shared  map[[2]int][]protocol.Value // {table, column}: values converted on the game goroutine
 	bytes   int64                       // estimated, for the client's queue
+	// resources holds, by the summary's resources, copies converted on
+	// the encoder's goroutine (plainCopy); an invalid one was converted
+	// at capture.
+	resources []reflect.Value
 }
 
 // capture copies what the stream's next frame needs; call it in Sync.
@@ -46,7 +50,15 @@ func (s *worldStream) capture() *worldJob {
 	a := s.a
 	full := s.enc.WantKeyframe()
 	c := s.cap.Capture(full)
-	j := &worldJob{tick: a.w.Frame(), cap: c, summary: a.summaryWhole()}
+	j := &worldJob{tick: a.w.Frame(), cap: c}
+	j.summary = a.summaryOf(func(v reflect.Value) protocol.Value {
+		if cp, ok := plainCopy(v, 0); ok {
+			j.resources = append(j.resources, cp)
+			return protocol.Value{}
+		}
+		j.resources = append(j.resources, reflect.Value{})
+		return wholeValue(v)
+	})
 	if entries := a.w.Inspect().JournalSince(s.journal); len(entries) > 0 {
 		s.journal = entries[len(entries)-1].Seq
 		j.journal = foldJournal(entries)
@@ -87,6 +99,11 @@ func convertAll(v reflect.Value) []protocol.Value {
 
 // encode turns a capture into a frame, off the game goroutine.
 func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
+	for i, cp := range j.resources {
+		if cp.IsValid() {
+			j.summary.Resources[i].Value = wholeValue(cp)
+		}
+	}
 	schemas := j.summary.Components
 	in := &protocol.WorldInput{Tick: j.tick, Full: j.cap.Full, Summary: j.summary, Journal: j.journal, Events: j.events, LinksSet: j.cap.LinksChanged}
 	al := &j.cap.Alloc
