@@ -31,24 +31,10 @@ func plainCopy(v reflect.Value, depth int) (reflect.Value, bool) {
 			reflect.Copy(c, v)
 			return c, true
 		}
-		for i := range v.Len() {
-			e, ok := plainCopy(v.Index(i), depth+1)
-			if !ok {
-				return reflect.Value{}, false
-			}
-			c.Index(i).Set(e)
-		}
-		return c, true
+		return c, copyElems(c, v, depth)
 	case reflect.Array:
 		c := reflect.New(t).Elem()
-		for i := range v.Len() {
-			e, ok := plainCopy(v.Index(i), depth+1)
-			if !ok {
-				return reflect.Value{}, false
-			}
-			c.Index(i).Set(e)
-		}
-		return c, true
+		return c, copyElems(c, v, depth)
 	case reflect.Struct:
 		c := reflect.New(t).Elem()
 		c.Set(v) // unexported fields as they are: the converter does not read them
@@ -65,4 +51,17 @@ func plainCopy(v reflect.Value, depth int) (reflect.Value, bool) {
 		return c, true
 	}
 	return reflect.Value{}, false
+}
+
+// copyElems sets each element of c, a slice or array as long as v, to a
+// plainCopy of v's.
+func copyElems(c, v reflect.Value, depth int) bool {
+	for i := range v.Len() {
+		e, ok := plainCopy(v.Index(i), depth+1)
+		if !ok {
+			return false
+		}
+		c.Index(i).Set(e)
+	}
+	return true
 }
