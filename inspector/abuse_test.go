@@ -37,29 +37,32 @@ func bigGame(t *testing.T, n int, opts Options) *game {
 }
 
 // underAttack runs attack while the game runs and fails the test if a Sync
-// took longer than maxSync or the game made less than half its frames of
-// the same time before.
+// took longer than maxSync, or the game went longer than twice that
+// without a frame, or it nearly stopped.
 func underAttack(t *testing.T, g *game, maxSync time.Duration, attack func()) {
 	t.Helper()
 	normal := g.pace(200 * time.Millisecond)
 	g.syncMax.Store(0)
+	g.gapMax.Store(0)
 	at := g.frames.Load()
 	start := time.Now()
 	attack()
 	time.Sleep(100 * time.Millisecond)
 	took := time.Since(start)
 	frames := g.frames.Load() - at
-	// Half the normal rate: the game keeps running. Under the race
-	// detector the agent's own goroutines (converting, encoding) run many
-	// times slower and take the CPU from the game on two cores, so the
-	// rate says nothing there; the Sync bound below, which says the game
-	// never waits on the agent, holds in both.
-	want := int64(float64(normal) * took.Seconds() / 0.2 / 2)
-	if frames < want && !raceEnabled {
-		t.Errorf("the game made %d frames in %v under attack, want at least %d (%d in 200 ms before)", frames, took.Round(time.Millisecond), want, normal)
+	// Not a rate test: the agent's goroutines answering the attack share
+	// two cores with the game and with the other test binaries, so the
+	// frame rate says how busy the machine is (the benchmarks measure the
+	// agent's cost). What an attack must not do is stop the game: no Sync
+	// waits on the agent, and no stretch of time passes without frames.
+	if want := int64(float64(normal)*took.Seconds()/0.2/20) + 1; frames < want {
+		t.Errorf("the game nearly stopped: %d frames in %v under attack, want at least %d (%d in 200 ms before)", frames, took.Round(time.Millisecond), want, normal)
 	}
 	if got := time.Duration(g.syncMax.Load()); got > maxSync {
 		t.Errorf("a Sync took %v under attack, want at most %v", got.Round(time.Microsecond), maxSync)
+	}
+	if got := time.Duration(g.gapMax.Load()); got > 2*maxSync {
+		t.Errorf("the game went %v without a frame under attack, want at most %v", got.Round(time.Microsecond), 2*maxSync)
 	}
 }
 

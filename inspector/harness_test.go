@@ -25,10 +25,13 @@ type game struct {
 	frames atomic.Int64
 	// syncMax is the longest Sync since it was last reset, in ns.
 	syncMax atomic.Int64
-	do      chan func()
-	stop    chan struct{}
-	done    chan struct{}
-	ents    []ecs.Entity
+	// gapMax is the longest time between two frames' ends since it was
+	// last reset, in ns: how long the game went without a frame.
+	gapMax atomic.Int64
+	do     chan func()
+	stop   chan struct{}
+	done   chan struct{}
+	ents   []ecs.Entity
 }
 
 func startGame(t *testing.T, opts Options) *game {
@@ -62,6 +65,7 @@ func startGame(t *testing.T, opts Options) *game {
 		defer close(g.done)
 		tick := time.NewTicker(2 * time.Millisecond)
 		defer tick.Stop()
+		last := time.Now()
 		for {
 			select {
 			case <-g.stop:
@@ -77,6 +81,11 @@ func startGame(t *testing.T, opts Options) *game {
 					g.syncMax.Store(d)
 				}
 				g.frames.Add(1)
+				now := time.Now()
+				if d := now.Sub(last).Nanoseconds(); d > g.gapMax.Load() {
+					g.gapMax.Store(d)
+				}
+				last = now
 			}
 		}
 	}()
