@@ -65,3 +65,31 @@ func TestModalStack(t *testing.T) {
 		t.Fatal("ctrl+c in a prompt did not quit")
 	}
 }
+
+// TestRewindKeyTakesWhatTheHelpSays: R asks for a tick, or -N for N ticks
+// back, as the help and the README write it; both reach the agent as an
+// exact rewind.
+func TestRewindKeyTakesWhatTheHelpSays(t *testing.T) {
+	for _, c := range []struct {
+		typed      string
+		tick, back uint64
+	}{{"-30", 0, 30}, {"1200", 1200, 0}} {
+		src := &fakeSource{}
+		m := newModel(src, "test")
+		fx, _, _ := fixture()
+		m.summary, m.conn = fx.summary, fx.conn
+		m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+		m.Update(keyMsg("R"))
+		for _, r := range c.typed {
+			m.Update(keyMsg(string(r)))
+		}
+		m.Update(keyMsg("enter"))
+		if len(src.reqs) != 1 {
+			t.Fatalf("R %s enter sent %v:\n%s", c.typed, src.reqs, m.View())
+		}
+		rw, ok := src.reqs[0].(*protocol.Rewind)
+		if !ok || rw.Tick != c.tick || rw.Back != c.back || !rw.Exact {
+			t.Errorf("R %s enter sent %+v, want tick %d back %d, exact", c.typed, src.reqs[0], c.tick, c.back)
+		}
+	}
+}

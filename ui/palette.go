@@ -19,7 +19,7 @@ func openPalette(c *common, text string) tea.Cmd {
 		c.nav.flash("read-only agent: commands are off (o opens an entity, :pin charts a number)", true)
 		return nil
 	}
-	return c.nav.push(newPrompt(c, promptCommand, ":", "open E, pin, unpin N, pause resume step N rewind -N set add remove parent despawn spawn; enter runs, esc closes", text,
+	return c.nav.push(newPrompt(c, promptCommand, ":", "open E, pin, unpin N, pause resume step N rewind T or -N set add remove parent despawn spawn; enter runs, esc closes", text,
 		func(text string) (tea.Cmd, string) { return runCommand(c, text) }))
 }
 

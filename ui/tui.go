@@ -317,7 +317,7 @@ func (m *model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Spawn) && !m.detail.shown:
 		return openForm(m.common, true, 0, nil)
 	case key.Matches(msg, k.Rewind) && m.play == nil:
-		return openPalette(m.common, "rewind -")
+		return openPalette(m.common, "rewind ")
 	case key.Matches(msg, k.Watch) && m.play == nil:
 		if m.detail.shown && m.detail.detail != nil { // on this entity
 			return watchPrompt(m.common, m.detail.detail.Entity.String()+" ")
