@@ -50,7 +50,9 @@ func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
 		return protocol.IntValue(v.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return protocol.UintValue(v.Uint())
-	case reflect.Float32, reflect.Float64:
+	case reflect.Float32:
+		return protocol.Float32Value(float32(v.Float()))
+	case reflect.Float64:
 		return protocol.FloatValue(v.Float())
 	case reflect.String:
 		return protocol.StringValue(v.String())

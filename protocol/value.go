@@ -96,6 +96,19 @@ func UintValue(u uint64) Value {
 // FloatValue makes a float value.
 func FloatValue(f float64) Value { return Value{kind: KindFloat, bits: math.Float64bits(f)} }
 
+// single marks a float value that came from a float32: it prints as the
+// shortest decimal that is that float32 (797.30426, not 797.3042602539062)
+// and travels as a msgpack float32, so nothing is lost either way.
+var single byte
+
+// Float32Value makes a float value that remembers it is a float32.
+func Float32Value(f float32) Value {
+	return Value{kind: KindFloat, bits: math.Float64bits(float64(f)), p: unsafe.Pointer(&single)}
+}
+
+// IsFloat32 reports whether v is a float that came from a float32.
+func (v Value) IsFloat32() bool { return v.kind == KindFloat && v.p == unsafe.Pointer(&single) }
+
 // StringValue makes a string value.
 func StringValue(s string) Value { return makeString(KindString, s) }
 
@@ -226,7 +239,11 @@ func (v Value) Equal(o Value) bool {
 // Interface returns v as plain Go: nil, bool, int64, uint64, float64,
 // string, []byte, []any or map[string]any, for code that takes those, such
 // as a field setter.
-func (v Value) Interface() any {
+func (v Value) Interface() any { return v.plain(false) }
+
+// plain is Interface; with keep32 a float32 stays a float32 (JSON then
+// writes it as its shortest decimal).
+func (v Value) plain(keep32 bool) any {
 	switch v.kind {
 	case KindBool:
 		return v.Bool()
@@ -235,6 +252,9 @@ func (v Value) Interface() any {
 	case KindUint:
 		return v.Uint()
 	case KindFloat:
+		if keep32 && v.IsFloat32() {
+			return float32(v.Float())
+		}
 		return v.Float()
 	case KindString:
 		return v.s()
@@ -243,14 +263,14 @@ func (v Value) Interface() any {
 	case KindList:
 		out := make([]any, len(v.items()))
 		for i, e := range v.items() {
-			out[i] = e.Interface()
+			out[i] = e.plain(keep32)
 		}
 		return out
 	case KindMap:
 		out := make(map[string]any, v.Len())
 		for i := range v.Len() {
 			k, e := v.Entry(i)
-			out[k] = e.Interface()
+			out[k] = e.plain(keep32)
 		}
 		return out
 	}
@@ -275,7 +295,11 @@ func (v Value) write(b *strings.Builder) {
 	case KindUint:
 		b.WriteString(strconv.FormatUint(v.bits, 10))
 	case KindFloat:
-		b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
+		if v.IsFloat32() {
+			b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 32))
+		} else {
+			b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
+		}
 	case KindString:
 		b.WriteString(strconv.Quote(v.s()))
 	case KindBytes:
@@ -323,4 +347,4 @@ func (v *Value) DecodeMsgpack(dec *msgpack.Decoder) error {
 }
 
 // MarshalJSON writes the value as JSON: maps as objects, lists as arrays.
-func (v Value) MarshalJSON() ([]byte, error) { return json.Marshal(v.Interface()) }
+func (v Value) MarshalJSON() ([]byte, error) { return json.Marshal(v.plain(true)) }

@@ -94,6 +94,9 @@ func appendValue(b []byte, v *Value) []byte {
 	case KindUint:
 		return appendUint(b, v.bits)
 	case KindFloat:
+		if v.IsFloat32() {
+			return binary.BigEndian.AppendUint32(append(b, 0xca), math.Float32bits(float32(v.Float())))
+		}
 		return binary.BigEndian.AppendUint64(append(b, 0xcb), v.bits)
 	case KindString:
 		return appendString(b, v.s())
@@ -313,7 +316,7 @@ func (r *reader) value(depth int) Value {
 	case 0xc3:
 		return BoolValue(true)
 	case 0xca:
-		return FloatValue(float64(math.Float32frombits(uint32(r.be(4)))))
+		return Float32Value(math.Float32frombits(uint32(r.be(4))))
 	case 0xcb:
 		return FloatValue(math.Float64frombits(r.be(8)))
 	case 0xcc:

@@ -232,7 +232,7 @@ func rawField(f *FieldSchema, b []byte, off, depth int) Value {
 	case "float":
 		switch len(v) {
 		case 4:
-			return FloatValue(float64(math.Float32frombits(binary.LittleEndian.Uint32(v))))
+			return Float32Value(math.Float32frombits(binary.LittleEndian.Uint32(v)))
 		case 8:
 			return FloatValue(math.Float64frombits(binary.LittleEndian.Uint64(v)))
 		}

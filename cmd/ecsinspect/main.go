@@ -114,8 +114,9 @@ Usage:
   ecsinspect dump ADDR|FILE.ecsrec [--query EXPR] [--entity 42v3] [--tick T] [--json]
                         print the world once, for scripts
   ecsinspect exec ADDR COMMAND...
-                        pause, resume, step N, set, add, remove, despawn, spawn,
-                        watch EXPR, wait (until a watchpoint fires)
+                        pause, resume, step N, rewind T|-N, set, add, remove,
+                        despawn, spawn, parent, watch EXPR, unwatch N,
+                        wait (until a watchpoint fires)
   ecsinspect --version  print the version
 
 Run "ecsinspect COMMAND --help" for a command's flags.

@@ -231,6 +231,14 @@ func TestConformance(t *testing.T) {
 		if d.typ != typeDetail || d.body["al"] != true || len(list(d.body["cs"])) == 0 {
 			t.Errorf("GetEntity of a live entity: %v", d.body)
 		}
+		for _, cv := range list(d.body["cs"]) {
+			cv, _ := cv.(map[string]any)
+			if pos, ok := cv["v"].(map[string]any); ok && str(cv["c"]) == "Pos" {
+				if _, ok := pos["X"].(float32); !ok {
+					t.Errorf("Values: a float32 field is a msgpack float32: Pos.X came as %T", pos["X"])
+				}
+			}
+		}
 		wantCode(t, "GetEntity: an entity that is not alive is answered by a Reply with code stale",
 			c.request(5, map[string]any{"e": uint64(9999)}), "stale")
 		wantCode(t, "SetField | not-found | the entity lacks the component",
