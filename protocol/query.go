@@ -304,6 +304,9 @@ func (t Term) Holds(v Value) bool {
 	if !ok {
 		return false
 	}
+	if v.IsFloat32() { // as Go compares a float32 with a constant
+		y = float64(float32(y))
+	}
 	switch t.Op {
 	case "<":
 		return x < y

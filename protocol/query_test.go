@@ -117,6 +117,12 @@ func TestTermHolds(t *testing.T) {
 		{"A.b==true", BoolValue(true), true},
 		{"A.b!=true", BoolValue(true), false},
 		{"A.x<10", StringValue("3"), false}, // a string is not a number
+		// A float32 compares with the number as Go compares it with a
+		// constant: rounded to float32 first.
+		{"A.x==0.1", Float32Value(0.1), true},
+		{"A.x<=797.30426", Float32Value(797.30426), true},
+		{"A.x<797.30426", Float32Value(797.30426), false},
+		{"A.x==0.1", FloatValue(float64(float32(0.1))), false},
 	}
 	for _, c := range cases {
 		ex, err := ParseQuery(c.expr)

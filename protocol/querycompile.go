@@ -326,6 +326,9 @@ func (ft *FieldTest) RawTest() func(raw []byte) bool {
 	if !ok {
 		return nil
 	}
+	if ft.Leaf.Kind == "float" && ft.Leaf.Size == 4 { // as Go compares a float32 with a constant
+		y = float64(float32(y))
+	}
 	var cmp func(x float64) bool
 	switch ft.Term.Op {
 	case "<":

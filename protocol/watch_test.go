@@ -74,27 +74,39 @@ func TestRawTestAgreesWithHoldsRaw(t *testing.T) {
 		binary.LittleEndian.PutUint32(mem[16:], uint32(i))
 		binary.LittleEndian.PutUint64(mem[24:], u)
 	}
-	for _, op := range []string{"<", "<=", ">", ">=", "==", "!="} {
-		for _, field := range []string{"F", "D", "I", "U"} {
-			q, err := CompileQuery("C."+field+op+"3", []Component{comp})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ft := &q.Fields[0]
-			fast := ft.RawTest()
-			if fast == nil {
-				t.Fatalf("C.%s%s3 has no raw test", field, op)
-			}
-			for _, v := range []float64{-7, 2, 3, 4, 1e9} {
-				put(float32(v), v, int32(v), uint64(max(v, 0)))
-				if fast(mem) != ft.HoldsRaw(mem) {
-					t.Errorf("C.%s%s3 at %v: fast %v, general %v", field, op, v, fast(mem), ft.HoldsRaw(mem))
+	for _, lit := range []string{"3", "0.1"} {
+		for _, op := range []string{"<", "<=", ">", ">=", "==", "!="} {
+			for _, field := range []string{"F", "D", "I", "U"} {
+				expr := "C." + field + op + lit
+				q, err := CompileQuery(expr, []Component{comp})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ft := &q.Fields[0]
+				fast := ft.RawTest()
+				if fast == nil {
+					t.Fatalf("%s has no raw test", expr)
+				}
+				for _, v := range []float64{-7, 0.1, 2, 3, 4, 1e9} {
+					put(float32(v), v, int32(v), uint64(max(v, 0)))
+					if fast(mem) != ft.HoldsRaw(mem) {
+						t.Errorf("%s at %v: fast %v, general %v", expr, v, fast(mem), ft.HoldsRaw(mem))
+					}
+				}
+				if fast(mem[:4]) && field != "F" {
+					t.Errorf("%s held on memory too short", expr)
 				}
 			}
-			if fast(mem[:4]) && field != "F" {
-				t.Errorf("C.%s%s3 held on memory too short", field, op)
-			}
 		}
+	}
+	// A float32 set to 0.1 is 0.1 to a query, as it is to Go.
+	q, err := CompileQuery("C.F==0.1", []Component{comp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(0.1, 0.1, 0, 0)
+	if !q.Fields[0].RawTest()(mem) || !q.Fields[0].HoldsRaw(mem) {
+		t.Errorf("C.F==0.1 does not hold for a float32 0.1")
 	}
 }
 
