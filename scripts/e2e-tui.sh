@@ -142,7 +142,7 @@ keys j Enter; wait_for "Entity ";              step "opened the entity of the hi
 keys Escape :; tmux -L "$sock" send-keys -l 'pin mean Energy.Value Herbivore'; keys Enter
 wait_for "pinned mean Energy.Value Herbivore"; step "pinned the herbivores' mean energy"
 keys 9; wait_for "1 mean Energy.Value Herbivore  now"; wait_for "└tick"; step "the chart draws it"
-keys R; tmux -L "$sock" send-keys -l '30'; keys Enter
+keys R; tmux -L "$sock" send-keys -l -- '-30'; keys Enter
 wait_for "rewound to tick";                    step "rewound the live game 30 ticks"
 keys .; wait_for "step: ok";                   step "stepped forward from there"
 keys q
