@@ -1,0 +1,494 @@
+package conformance
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/vmihailenco/msgpack/v5"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector"
+)
+
+// Label travels as Values (it holds a string); Pos, HP and ChildOf as raw
+// memory; Mark is sparse.
+type Label struct{ S string }
+
+// TestWorldFramesAsDocumented: a client that applies WorldFrames as
+// PROTOCOL.md says (zstd, row sets, entity and value columns XORed with
+// the row's previous contents and laid out in byte planes, sparse tables,
+// summary deltas) holds, after keyframes and deltas in which values are
+// written, entities spawned and despawned, sparse components added and
+// removed and parents set, the world the agent answers GetEntity with,
+// entity by entity and field by field.
+func TestWorldFramesAsDocumented(t *testing.T) {
+	addr := churningGame(t, 400)
+	stream, ctl := dialRaw(t, addr), dialRaw(t, addr)
+	for _, c := range []*rawClient{stream, ctl} {
+		if w := c.hello(nil); w.typ != typeWelcome {
+			t.Fatalf("handshake: %v", w.body)
+		}
+	}
+	// The Reply and the first frames may come in either order: read both
+	// kinds, as a client must, and start from the stream's first frame.
+	stream.send(2, map[string]any{"id": 7, "w": "world"})
+	var doc docWorld
+	for doc.frames < 30 { // a keyframe, then deltas over changing ticks
+		doc.apply(t, stream.nextWorld())
+	}
+	wantOK(t, "Pause", ctl.request(11, map[string]any{}))
+	for !doc.paused() { // the first frame that says paused shows the world as it stays
+		doc.apply(t, stream.nextWorld())
+	}
+	if doc.full < 1 || doc.frames-doc.full < 20 {
+		t.Fatalf("%d frames, %d of them full: want deltas to check", doc.frames, doc.full)
+	}
+	rows := 0
+	checked := map[string]int{}
+	for key, tb := range doc.tables {
+		if key.sparse {
+			continue
+		}
+		rows += tb.n
+		for r := range tb.n {
+			e := tb.ents[r]
+			d := ctl.request(5, map[string]any{"e": e})
+			if d.typ != typeDetail {
+				t.Fatalf("GetEntity %d (archetype %d row %d): %v", e, key.id, r, d.body)
+			}
+			got := doc.entity(e)
+			for _, cv := range list(d.body["cs"]) {
+				cv := cv.(map[string]any)
+				name := str(cv["c"])
+				want := canon(cv["v"])
+				if g, ok := got[name]; !ok || g != want {
+					t.Errorf("%s of entity %d: frames say %q (present %v), GetEntity %q", name, e, g, ok, want)
+				}
+				delete(got, name)
+				checked[name]++
+			}
+			if len(got) > 0 {
+				t.Errorf("entity %d: the frames hold components GetEntity does not: %v", e, got)
+			}
+		}
+	}
+	if ne := int(num0(doc.summary["ne"])); rows != ne || ne < 300 {
+		t.Errorf("the archetype tables hold %d rows, the summary says %d entities", rows, ne)
+	}
+	for _, name := range []string{"Pos", "HP", "Mark", "Label", "ChildOf"} {
+		if checked[name] == 0 {
+			t.Errorf("no entity with %s was compared: %v", name, checked)
+		}
+	}
+}
+
+// churningGame runs a world that changes every tick: positions written,
+// an entity despawned and another spawned, a sparse component moved, a
+// label rewritten, a parent set.
+func churningGame(t *testing.T, n int) string {
+	t.Helper()
+	w := ecs.NewWorld()
+	pos, hp, mark, label := ecs.NewMap[Pos](w), ecs.NewMap[HP](w), ecs.NewMap[Mark](w), ecs.NewMap[Label](w)
+	var ents []ecs.Entity
+	spawn := func(i int) {
+		e := w.Spawn()
+		must(t, pos.Add(e, Pos{float32(i) * 0.1, -1.5}))
+		if i%2 == 0 {
+			must(t, hp.Add(e, HP{int32(-i)}))
+		}
+		if i%3 == 0 {
+			must(t, label.Add(e, Label{fmt.Sprintf("unit %d", i)}))
+		}
+		if i%5 == 0 && len(ents) > 0 {
+			must(t, w.SetParent(e, ents[i%len(ents)]))
+		}
+		ents = append(ents, e)
+	}
+	for i := range n {
+		spawn(i)
+	}
+	a := inspector.New(w, inspector.Options{Addr: "127.0.0.1:0", Game: "churn"})
+	must(t, a.Start())
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for tick := 0; ; tick++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			for i := tick % 7; i < len(ents); i += 7 {
+				if p := pos.Get(ents[i]); p != nil {
+					p.X += 0.25
+					p.Y = float32(math.Sin(float64(tick + i)))
+				}
+			}
+			victim := (tick * 31) % len(ents)
+			if w.Alive(ents[victim]) {
+				must(t, w.Despawn(ents[victim]))
+				ents = slices.Delete(ents, victim, victim+1)
+			}
+			spawn(n + tick)
+			m := ents[(tick*13)%len(ents)]
+			if mark.Has(m) {
+				must(t, mark.Remove(m))
+			} else {
+				must(t, mark.Add(m, Mark{int32(tick)}))
+			}
+			if l := label.Get(ents[(tick*17)%len(ents)]); l != nil {
+				l.S = strings.Repeat("x", tick%5) + "!"
+			}
+			if err := w.Tick(); err != nil {
+				t.Error(err)
+			}
+			a.Sync()
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	t.Cleanup(func() { close(stop); <-done; a.Close() })
+	return a.Addr()
+}
+
+// nextWorld reads until a WorldFrame; a Reply on the way must say ok.
+func (c *rawClient) nextWorld() map[string]any {
+	c.t.Helper()
+	for {
+		switch m := c.recv(); m.typ {
+		case typeWorld:
+			return m.body
+		case typeReply:
+			if m.body["ok"] != true {
+				c.t.Fatalf("a request of the stream's client failed: %v", m.body)
+			}
+		}
+	}
+}
+
+// docWorld is the world as a client rebuilds it from WorldFrames.
+type docWorld struct {
+	tables       map[tableKey]*docTable
+	summary      map[string]any
+	comps        map[int64]map[string]any // component id: Component
+	frames, full int
+	last         int64
+}
+
+type tableKey struct {
+	id     int64
+	sparse bool
+}
+
+type docTable struct {
+	comps []int64
+	n     int
+	ents  []uint64
+	cols  map[int64]*docCol
+}
+
+type docCol struct {
+	kind int64
+	size int
+	raw  []byte // raw: n values of size bytes
+	vals []any  // Values: one per row
+}
+
+func (d *docWorld) paused() bool { return d.summary != nil && d.summary["pz"] == true }
+
+// apply applies one WorldFrame as the document says.
+func (d *docWorld) apply(t *testing.T, f map[string]any) {
+	t.Helper()
+	full := f["full"] == true
+	if d.frames == 0 && !full {
+		t.Fatal("a world stream starts with a full frame")
+	}
+	if !full && num0(f["n"]) != d.last+1 {
+		t.Fatalf("a delta numbered %d after %d", num0(f["n"]), d.last)
+	}
+	d.last = num0(f["n"])
+	dec, err := zstd.NewReader(nil)
+	must(t, err)
+	defer dec.Close()
+	raw, err := dec.DecodeAll(f["z"].([]byte), nil)
+	must(t, err)
+	var body map[string]any
+	must(t, msgpack.Unmarshal(raw, &body))
+	d.frames++
+	if full {
+		d.full++
+		d.tables, d.summary, d.comps = map[tableKey]*docTable{}, nil, map[int64]map[string]any{}
+	}
+	d.applySummary(body["sum"].(map[string]any), full)
+	for _, x := range list(body["tb"]) {
+		d.applyTable(t, x.(map[string]any), full)
+	}
+}
+
+func (d *docWorld) applySummary(s map[string]any, full bool) {
+	if full || d.summary == nil {
+		d.summary = s
+	} else {
+		for k, v := range s {
+			d.summary[k] = v
+		}
+		if _, ok := s["pz"]; !ok { // absent means running
+			delete(d.summary, "pz")
+		}
+	}
+	for _, c := range list(s["cs"]) {
+		c := c.(map[string]any)
+		d.comps[num0(c["id"])] = c
+	}
+}
+
+func (d *docWorld) applyTable(t *testing.T, tf map[string]any, full bool) {
+	t.Helper()
+	key := tableKey{num0(tf["a"]), tf["sp"] == true}
+	old := d.tables[key]
+	if old == nil || full {
+		old = &docTable{cols: map[int64]*docCol{}}
+	}
+	n := int(num0(tf["n"]))
+	if n == 0 {
+		delete(d.tables, key)
+		return
+	}
+	nt := &docTable{n: n, ents: old.ents, cols: map[int64]*docCol{}}
+	if tf["m"] == true {
+		planes := unplane(bin(tf["e"]), n, 8)
+		nt.ents = make([]uint64, n)
+		for r := range n {
+			var prev uint64
+			if r < old.n {
+				prev = old.ents[r]
+			}
+			nt.ents[r] = binary.LittleEndian.Uint64(planes[8*r:]) ^ prev
+		}
+	}
+	for j, c := range list(tf["c"]) {
+		id := num0(c)
+		nt.comps = append(nt.comps, id)
+		cf := list(tf["cols"])[j].(map[string]any)
+		kind, size := num0(cf["k"]), int(num0(cf["sz"]))
+		var covered []int
+		if tf["all"] == true {
+			for r := range n {
+				covered = append(covered, r)
+			}
+		} else {
+			covered = rowSet(t, bin(cf["ch"]), n)
+		}
+		oc := old.cols[id]
+		col := &docCol{kind: kind, size: size}
+		if kind == 0 {
+			col.raw = make([]byte, n*size)
+			same := oc != nil && oc.kind == 0 && oc.size == size
+			if same {
+				copy(col.raw, oc.raw)
+			}
+			vals := unplane(bin(cf["r"]), len(covered), size)
+			for i, r := range covered {
+				for b := range size {
+					var prev byte
+					if same && r < old.n {
+						prev = oc.raw[r*size+b]
+					}
+					col.raw[r*size+b] = vals[i*size+b] ^ prev
+				}
+			}
+		} else {
+			col.vals = make([]any, n)
+			if oc != nil && oc.kind == kind {
+				copy(col.vals, oc.vals)
+			}
+			if len(list(cf["v"])) != len(covered) {
+				t.Fatalf("component %d: %d values for %d rows", id, len(list(cf["v"])), len(covered))
+			}
+			for i, r := range covered {
+				col.vals[r] = list(cf["v"])[i]
+			}
+		}
+		nt.cols[id] = col
+	}
+	d.tables[key] = nt
+}
+
+// entity returns e's components as the frames hold them, each in the
+// canonical text canon gives.
+func (d *docWorld) entity(e uint64) map[string]string {
+	out := map[string]string{}
+	for key, tb := range d.tables {
+		r := slices.Index(tb.ents, e)
+		if r < 0 {
+			continue
+		}
+		for _, id := range tb.comps {
+			c, col := d.comps[id], tb.cols[id]
+			if key.sparse && id != key.id {
+				continue
+			}
+			if col.kind != 0 {
+				out[str(c["s"])] = canon(col.vals[r])
+				continue
+			}
+			v := map[string]any{}
+			for _, f := range list(c["fs"]) {
+				f := f.(map[string]any)
+				v[str(f["n"])] = readRaw(f, col.raw[r*col.size:(r+1)*col.size], int(num0(f["o"])))
+			}
+			out[str(c["s"])] = canon(v)
+		}
+	}
+	return out
+}
+
+// readRaw reads a field from a raw value as its schema says.
+func readRaw(f map[string]any, b []byte, off int) any {
+	sz := int(num0(f["sz"]))
+	if off < 0 || off+sz > len(b) {
+		return "out of range"
+	}
+	v := b[off : off+sz]
+	switch str(f["k"]) {
+	case "bool":
+		return v[0] != 0
+	case "int":
+		switch sz {
+		case 1:
+			return float64(int8(v[0]))
+		case 2:
+			return float64(int16(binary.LittleEndian.Uint16(v)))
+		case 4:
+			return float64(int32(binary.LittleEndian.Uint32(v)))
+		case 8:
+			return float64(int64(binary.LittleEndian.Uint64(v)))
+		}
+	case "uint", "entity":
+		switch sz {
+		case 1:
+			return float64(v[0])
+		case 2:
+			return float64(binary.LittleEndian.Uint16(v))
+		case 4:
+			return float64(binary.LittleEndian.Uint32(v))
+		case 8:
+			return float64(binary.LittleEndian.Uint64(v))
+		}
+	case "float":
+		if sz == 4 {
+			return float64(math.Float32frombits(binary.LittleEndian.Uint32(v)))
+		}
+		return math.Float64frombits(binary.LittleEndian.Uint64(v))
+	case "struct":
+		m := map[string]any{}
+		for _, sub := range list(f["fs"]) {
+			sub := sub.(map[string]any)
+			m[str(sub["n"])] = readRaw(sub, b, off+int(num0(sub["o"])))
+		}
+		return m
+	case "array":
+		el := f["el"].(map[string]any)
+		es := int(num0(el["sz"]))
+		l := make([]any, num0(f["len"]))
+		for i := range l {
+			l[i] = readRaw(el, b, off+i*es)
+		}
+		return l
+	}
+	return "kind " + str(f["k"])
+}
+
+// canon prints a decoded value the same way whichever width or type its
+// numbers came in.
+func canon(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + ":" + canon(x[k])
+		}
+		return "{" + strings.Join(parts, " ") + "}"
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = canon(e)
+		}
+		return "[" + strings.Join(parts, " ") + "]"
+	case float32:
+		return fmt.Sprint(float64(x))
+	case float64:
+		return fmt.Sprint(x)
+	case int8, int16, int32, int64, uint8, uint16, uint32, uint64, int, uint:
+		return fmt.Sprint(float64(num0(x)))
+	}
+	return fmt.Sprintf("%v", v)
+}
+
+// rowSet reads a row set: empty, 1 (every row), or 0, the count and each
+// row as the rows skipped since the previous one.
+func rowSet(t *testing.T, b []byte, n int) []int {
+	t.Helper()
+	if len(b) == 0 {
+		return nil
+	}
+	var rows []int
+	if b[0] == 1 {
+		for r := range n {
+			rows = append(rows, r)
+		}
+		return rows
+	}
+	b = b[1:]
+	count, k := binary.Uvarint(b)
+	b = b[k:]
+	prev := -1
+	for range count {
+		gap, k := binary.Uvarint(b)
+		if k <= 0 {
+			t.Fatal("a row set cut short")
+		}
+		b = b[k:]
+		r := prev + 1 + int(gap)
+		rows = append(rows, r)
+		prev = r
+	}
+	return rows
+}
+
+// unplane undoes byte planes: byte 0 of every value, then byte 1, ...
+func unplane(b []byte, count, size int) []byte {
+	out := make([]byte, count*size)
+	for i := range size {
+		for v := range count {
+			if i*count+v < len(b) {
+				out[v*size+i] = b[i*count+v]
+			}
+		}
+	}
+	return out
+}
+
+// num0 is num for a key that may be absent: absent is 0.
+func num0(v any) int64 {
+	if v == nil {
+		return 0
+	}
+	return num(v)
+}
+
+func bin(v any) []byte {
+	b, _ := v.([]byte)
+	return b
+}
