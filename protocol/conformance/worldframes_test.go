@@ -1,9 +1,12 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -29,7 +32,7 @@ type Label struct{ S string }
 // removed and parents set, the world the agent answers GetEntity with,
 // entity by entity and field by field.
 func TestWorldFramesAsDocumented(t *testing.T) {
-	addr := churningGame(t, 400)
+	addr := churningGame(t, 400).Addr()
 	stream, ctl := dialRaw(t, addr), dialRaw(t, addr)
 	for _, c := range []*rawClient{stream, ctl} {
 		if w := c.hello(nil); w.typ != typeWelcome {
@@ -50,21 +53,29 @@ func TestWorldFramesAsDocumented(t *testing.T) {
 	if doc.full < 1 || doc.frames-doc.full < 20 {
 		t.Fatalf("%d frames, %d of them full: want deltas to check", doc.frames, doc.full)
 	}
+	doc.matchesAgent(t, ctl)
+}
+
+// matchesAgent compares every entity the rebuilt world holds with the
+// agent's GetEntity, field by field, and its entity count with the
+// summary's; the agent's world must not change meanwhile (paused).
+func (d *docWorld) matchesAgent(t *testing.T, ctl *rawClient) {
+	t.Helper()
 	rows := 0
 	checked := map[string]int{}
-	for key, tb := range doc.tables {
+	for key, tb := range d.tables {
 		if key.sparse {
 			continue
 		}
 		rows += tb.n
 		for r := range tb.n {
 			e := tb.ents[r]
-			d := ctl.request(5, map[string]any{"e": e})
-			if d.typ != typeDetail {
-				t.Fatalf("GetEntity %d (archetype %d row %d): %v", e, key.id, r, d.body)
+			det := ctl.request(5, map[string]any{"e": e})
+			if det.typ != typeDetail {
+				t.Fatalf("GetEntity %d (archetype %d row %d): %v", e, key.id, r, det.body)
 			}
-			got := doc.entity(e)
-			for _, cv := range list(d.body["cs"]) {
+			got := d.entity(e)
+			for _, cv := range list(det.body["cs"]) {
 				cv := cv.(map[string]any)
 				name := str(cv["c"])
 				want := canon(cv["v"])
@@ -79,7 +90,7 @@ func TestWorldFramesAsDocumented(t *testing.T) {
 			}
 		}
 	}
-	if ne := int(num0(doc.summary["ne"])); rows != ne || ne < 300 {
+	if ne := int(num0(d.summary["ne"])); rows != ne || ne < 300 {
 		t.Errorf("the archetype tables hold %d rows, the summary says %d entities", rows, ne)
 	}
 	for _, name := range []string{"Pos", "HP", "Mark", "Label", "ChildOf"} {
@@ -92,7 +103,7 @@ func TestWorldFramesAsDocumented(t *testing.T) {
 // churningGame runs a world that changes every tick: positions written,
 // an entity despawned and another spawned, a sparse component moved, a
 // label rewritten, a parent set.
-func churningGame(t *testing.T, n int) string {
+func churningGame(t *testing.T, n int) *inspector.Agent {
 	t.Helper()
 	w := ecs.NewWorld()
 	pos, hp, mark, label := ecs.NewMap[Pos](w), ecs.NewMap[HP](w), ecs.NewMap[Mark](w), ecs.NewMap[Label](w)
@@ -154,7 +165,7 @@ func churningGame(t *testing.T, n int) string {
 		}
 	}()
 	t.Cleanup(func() { close(stop); <-done; a.Close() })
-	return a.Addr()
+	return a
 }
 
 // nextWorld reads until a WorldFrame; a Reply on the way must say ok.
@@ -491,4 +502,86 @@ func num0(v any) int64 {
 func bin(v any) []byte {
 	b, _ := v.([]byte)
 	return b
+}
+
+// TestRecordingAsDocumented: a recording read as PROTOCOL.md lays it out
+// (magic, header, records, index, footer) gives, applied from its first
+// keyframe or from its last (a seek), the world the paused game holds.
+func TestRecordingAsDocumented(t *testing.T) {
+	a := churningGame(t, 300)
+	ctl := dialRaw(t, a.Addr())
+	if w := ctl.hello(nil); w.typ != typeWelcome {
+		t.Fatalf("handshake: %v", w.body)
+	}
+	path := filepath.Join(t.TempDir(), "churn.ecsrec")
+	started := make(chan error, 1)
+	var rec *inspector.Recorder
+	a.Do(func() {
+		var err error
+		rec, err = a.Record(path, 0)
+		started <- err
+	})
+	must(t, <-started)
+	time.Sleep(400 * time.Millisecond) // a few hundred frames of churn
+	wantOK(t, "Pause", ctl.request(11, map[string]any{}))
+	stopped := make(chan error, 1)
+	a.Do(func() { stopped <- rec.Stop() })
+	must(t, <-stopped)
+
+	b, err := os.ReadFile(path)
+	must(t, err)
+	if !bytes.HasPrefix(b, []byte("ECSREC\x00\x02")) || !bytes.HasSuffix(b, []byte("ECSEND\x00\x01")) {
+		t.Fatalf("magic % x, footer % x", b[:8], b[len(b)-8:])
+	}
+	at := binary.BigEndian.Uint64(b[len(b)-16:])
+	idx := b[at:]
+	if !bytes.HasPrefix(idx, []byte("ECSIDX\x00\x01")) {
+		t.Fatalf("no index at %d: % x", at, idx[:8])
+	}
+	count := int(binary.BigEndian.Uint32(idx[8:]))
+	type entry struct {
+		tick, offset uint64
+		key          bool
+	}
+	var entries []entry
+	for i := range count {
+		e := idx[12+17*i:]
+		entries = append(entries, entry{binary.BigEndian.Uint64(e), binary.BigEndian.Uint64(e[8:]), e[16]&1 == 1})
+	}
+	if count < 20 || !entries[0].key {
+		t.Fatalf("%d records, the first a keyframe: %v", count, count > 0 && entries[0].key)
+	}
+	frame := func(e entry) map[string]any {
+		r := b[e.offset:]
+		n := binary.BigEndian.Uint32(r)
+		tick, flags := binary.BigEndian.Uint64(r[4:]), r[20]
+		if tick != e.tick || (flags&1 == 1) != e.key {
+			t.Fatalf("record at %d: tick %d flags %d, the index says %d %v", e.offset, tick, flags, e.tick, e.key)
+		}
+		var m []any
+		must(t, unmarshal(r[21:4+n], &m))
+		if len(m) < 2 || num0(m[0]) != typeWorld {
+			t.Fatalf("record at %d is not a WorldFrame: %v", e.offset, m)
+		}
+		return m[1].(map[string]any)
+	}
+	var whole docWorld
+	for _, e := range entries {
+		whole.apply(t, frame(e))
+	}
+	whole.matchesAgent(t, ctl)
+	last := 0
+	for i, e := range entries {
+		if e.key {
+			last = i
+		}
+	}
+	var seek docWorld
+	for _, e := range entries[last:] {
+		seek.apply(t, frame(e))
+	}
+	seek.matchesAgent(t, ctl)
+	if whole.full < 1 || whole.frames-whole.full < 10 {
+		t.Errorf("%d frames, %d full: want deltas to check", whole.frames, whole.full)
+	}
 }
