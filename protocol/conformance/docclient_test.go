@@ -1,5 +1,9 @@
 package conformance
 
+// A client built from PROTOCOL.md alone rebuilds what the agent streams
+// (world frames, recordings, page deltas) and checks it against what the
+// agent answers directly.
+
 import (
 	"bytes"
 	"encoding/binary"
@@ -584,4 +588,144 @@ func TestRecordingAsDocumented(t *testing.T) {
 	if whole.full < 1 || whole.frames-whole.full < 10 {
 		t.Errorf("%d frames, %d full: want deltas to check", whole.frames, whole.full)
 	}
+}
+
+// TestPageDeltasAsDocumented: page subscriptions applied as PROTOCOL.md
+// says (drop rm, replace rows in place, append the rest, arrange by ord)
+// while the world churns end equal to a fresh Query of the same window,
+// sorted and not.
+func TestPageDeltasAsDocumented(t *testing.T) {
+	a := churningGame(t, 300)
+	sub, ctl := dialRaw(t, a.Addr()), dialRaw(t, a.Addr())
+	for _, c := range []*rawClient{sub, ctl} {
+		if w := c.hello(nil); w.typ != typeWelcome {
+			t.Fatalf("handshake: %v", w.body)
+		}
+	}
+	windows := map[int]map[string]any{
+		21: {"q": "Pos ?Label", "o": 5, "l": 40},
+		22: {"q": "Pos HP", "s": "-Pos.X", "o": 3, "l": 25},
+		23: {"q": "Pos.X>20 ?Mark", "s": "Pos.Y", "l": 30},
+	}
+	pages := map[int]*docPage{}
+	for id, w := range windows {
+		body := map[string]any{"id": id, "w": "page"}
+		for k, v := range w {
+			body[k] = v
+		}
+		sub.send(2, body)
+		pages[id] = &docPage{}
+	}
+	frames, deltas, removed, reordered := 0, 0, 0, 0
+	apply := func(m msg) {
+		p := pages[int(num0(m.body["sub"]))]
+		if p == nil {
+			return
+		}
+		if m.body["full"] != true {
+			deltas++
+		}
+		if list(m.body["rm"]) != nil {
+			removed++
+		}
+		if list(m.body["ord"]) != nil {
+			reordered++
+		}
+		p.apply(m.body)
+		frames++
+	}
+	for frames < 90 {
+		m := sub.recv()
+		switch m.typ {
+		case typePage:
+			apply(m)
+		case typeReply:
+			if m.body["ok"] != true {
+				t.Fatalf("subscribe: %v", m.body)
+			}
+		}
+	}
+	wantOK(t, "Pause", ctl.request(11, map[string]any{}))
+	// While paused the agent keeps sending (empty) frames: a page is
+	// settled when two frames in a row carry the same tick.
+	lastTick, settled := map[int]int64{}, map[int]bool{}
+	for len(settled) < len(windows) {
+		m := sub.recv()
+		if m.typ != typePage {
+			continue
+		}
+		apply(m)
+		id, tick := int(num0(m.body["sub"])), num0(m.body["t"])
+		if lastTick[id] == tick {
+			settled[id] = true
+		}
+		lastTick[id] = tick
+	}
+	if deltas < 30 || removed < 10 || reordered < 10 {
+		t.Fatalf("%d frames: %d deltas, %d with rm, %d with ord; want more to check", frames, deltas, removed, reordered)
+	}
+	for id, w := range windows {
+		q := map[string]any{}
+		for k, v := range w {
+			q[k] = v
+		}
+		fresh := ctl.request(4, q)
+		if fresh.typ != typePage {
+			t.Fatalf("Query %v: %v", w, fresh.body)
+		}
+		var want docPage
+		want.apply(fresh.body)
+		if got, exp := pages[id].text(), want.text(); got != exp || num0(fresh.body["tot"]) != pages[id].tot {
+			t.Errorf("page %v after %d frames:\n got %d: %s\nwant %d: %s", w, frames, pages[id].tot, got, num0(fresh.body["tot"]), exp)
+		}
+	}
+}
+
+// docPage is a page as a client rebuilds it from its frames.
+type docPage struct {
+	tot, o int64
+	cols   string
+	rows   []map[string]any
+}
+
+func (p *docPage) apply(b map[string]any) {
+	p.tot, p.o, p.cols = num0(b["tot"]), num0(b["o"]), canon(b["cols"])
+	if b["full"] == true {
+		p.rows = nil
+		for _, r := range list(b["rows"]) {
+			p.rows = append(p.rows, r.(map[string]any))
+		}
+		return
+	}
+	gone := map[int64]bool{}
+	for _, e := range list(b["rm"]) {
+		gone[num0(e)] = true
+	}
+	p.rows = slices.DeleteFunc(p.rows, func(r map[string]any) bool { return gone[num0(r["e"])] })
+	for _, r := range list(b["rows"]) {
+		r := r.(map[string]any)
+		i := slices.IndexFunc(p.rows, func(x map[string]any) bool { return num0(x["e"]) == num0(r["e"]) })
+		if i >= 0 {
+			p.rows[i] = r
+		} else {
+			p.rows = append(p.rows, r)
+		}
+	}
+	if ord := list(b["ord"]); ord != nil {
+		at := map[int64]int{}
+		for i, e := range ord {
+			at[num0(e)] = i
+		}
+		slices.SortStableFunc(p.rows, func(x, y map[string]any) int { return at[num0(x["e"])] - at[num0(y["e"])] })
+	}
+}
+
+// text is the page's window as one line: tot, offset, columns, then each
+// row's entity and values.
+func (p *docPage) text() string {
+	parts := []string{fmt.Sprintf("o=%d cols=%s", p.o, p.cols)}
+	for _, r := range p.rows {
+		parts = append(parts, fmt.Sprintf("%d:%s", num0(r["e"]), canon(r["v"])))
+	}
+	return strings.Join(parts, " ")
 }
