@@ -58,6 +58,14 @@ func TestWorldFramesAsDocumented(t *testing.T) {
 		t.Fatalf("%d frames, %d of them full: want deltas to check", doc.frames, doc.full)
 	}
 	doc.matchesAgent(t, ctl)
+	// "Free entries are reused from the end of the list."
+	if len(doc.free) == 0 {
+		t.Fatal("the churn left no free slot")
+	}
+	r := ctl.request(9, map[string]any{"cs": []any{map[string]any{"c": "HP", "v": map[string]any{"HP": 7}}}})
+	if r.body["ok"] != true || uint64(num0(r.body["e"])) != doc.free[len(doc.free)-1] {
+		t.Errorf("Spawn gave %v; the free list rebuilt from the frames ends with %d", r.body, doc.free[len(doc.free)-1])
+	}
 }
 
 // matchesAgent compares every entity the rebuilt world holds with the
@@ -94,7 +102,7 @@ func (d *docWorld) matchesAgent(t *testing.T, ctl *rawClient) {
 			}
 		}
 	}
-	if ne := int(num0(d.summary["ne"])); rows != ne || ne < 300 {
+	if ne := int(num0(d.summary["ne"])); rows != ne || ne < 200 {
 		t.Errorf("the archetype tables hold %d rows, the summary says %d entities", rows, ne)
 	}
 	for _, name := range []string{"Pos", "HP", "Mark", "Label", "ChildOf"} {
@@ -128,6 +136,10 @@ func churningGame(t *testing.T, n int) *inspector.Agent {
 	}
 	for i := range n {
 		spawn(i)
+	}
+	for i := len(ents) - 1; i >= 0; i -= 20 { // free slots, kept by the churn
+		must(t, w.Despawn(ents[i]))
+		ents = slices.Delete(ents, i, i+1)
 	}
 	a := inspector.New(w, inspector.Options{Addr: "127.0.0.1:0", Game: "churn"})
 	must(t, a.Start())
@@ -194,6 +206,7 @@ type docWorld struct {
 	comps        map[int64]map[string]any // component id: Component
 	frames, full int
 	last         int64
+	free         []uint64 // the allocator's free list, bottom first
 }
 
 type tableKey struct {
@@ -241,6 +254,21 @@ func (d *docWorld) apply(t *testing.T, f map[string]any) {
 		d.tables, d.summary, d.comps = map[tableKey]*docTable{}, nil, map[int64]map[string]any{}
 	}
 	d.applySummary(body["sum"].(map[string]any), full)
+	if al, ok := body["al"].(map[string]any); ok { // free = f, or free[:k] + f
+		var f []uint64
+		for _, e := range list(al["f"]) {
+			f = append(f, uint64(num0(e)))
+		}
+		if full {
+			d.free = f
+		} else {
+			k := int(num0(al["k"]))
+			if k > len(d.free) {
+				t.Fatalf("AllocFrame keeps %d free entries of %d", k, len(d.free))
+			}
+			d.free = append(d.free[:k:k], f...)
+		}
+	}
 	for _, x := range list(body["tb"]) {
 		d.applyTable(t, x.(map[string]any), full)
 	}
