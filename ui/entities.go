@@ -53,6 +53,9 @@ func (p *entitiesPane) visible() int { return max(p.height-3, 1) }
 // show lists a query's or an archetype's entities from the top.
 func (p *entitiesPane) show(query string, arch int64) tea.Cmd {
 	p.query, p.arch, p.offset, p.cursor = query, arch, 0, 0
+	// A new list starts at its top: the entity the cursor was on in the
+	// old one is not "lost" from it.
+	p.selected, p.lost, p.lostID, p.lostNote = 0, 0, 0, ""
 	return p.subscribe()
 }
 

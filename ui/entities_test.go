@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -40,6 +41,17 @@ func TestEntitiesPane(t *testing.T) {
 	pressPane(p, "k") // moving on forgets it
 	if p.lost != 0 {
 		t.Fatal("the note outlived a move")
+	}
+	// A new filter starts at the top of its list: the old cursor's entity
+	// is not reported as lost from it.
+	asked := len(src.reqs)
+	p.show("Position.X>2", 0)
+	p.Update(page(row(3, 3), row(4, 4)))
+	if len(src.reqs) != asked || p.lost != 0 || strings.Contains(strings.Join(p.View(), "\n"), "left the window") {
+		t.Fatalf("a new filter asked about the old cursor's entity: %v\n%s", src.reqs[asked:], p.View())
+	}
+	if p.cursor != 0 || p.selected != protocol.MakeEntityID(3, 1) {
+		t.Fatalf("a new filter's cursor on row %d, entity %v", p.cursor, p.selected)
 	}
 	// A refused query: the error in place, 0 matches, never the old rows.
 	p.show("Health.HP<10", 0)
