@@ -249,7 +249,7 @@ func (r *dumpResult) matches(query string, p *protocol.Page) {
 		de := dumpEntity{Entity: row.Entity.String(), Alive: true, Components: map[string]any{}}
 		for i, v := range row.Values {
 			if v.Kind() != protocol.KindNil {
-				de.Components[r.names([]uint16{p.Columns[i]})[0]] = v.Interface()
+				de.Components[r.names([]uint16{p.Columns[i]})[0]] = v // JSON: a float32 as its shortest decimal
 			}
 		}
 		r.Matches.Entities = append(r.Matches.Entities, de)
@@ -270,7 +270,7 @@ func entityOf(d *protocol.Detail) *dumpEntity {
 		de.Children = append(de.Children, k.String())
 	}
 	for _, c := range d.Components {
-		de.Components[c.Component] = c.Value.Interface()
+		de.Components[c.Component] = c.Value
 	}
 	return &de
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,17 @@ func TestExecAndDump(t *testing.T) {
 	f, _ := res.Entity.Components["Fleeing"].(map[string]any)
 	if res.Entity == nil || !res.Entity.Alive || f["From"] != float64(9+1<<32) {
 		t.Errorf("the edit did not reach the game: %+v", res.Entity)
+	}
+	// Position is float32: its numbers print as the float32 they are
+	// (870.90656), not widened to float64 (870.9065551757812).
+	xs := regexp.MustCompile(`"[XY]": (-?[0-9.]+)`).FindAllStringSubmatch(out, -1)
+	for _, x := range xs {
+		if digits := strings.Count(strings.TrimLeft(strings.ReplaceAll(strings.TrimPrefix(x[1], "-"), ".", ""), "0"), "") - 1; digits > 9 {
+			t.Errorf("a float32 printed with %d digits: %s", digits, x[0])
+		}
+	}
+	if len(xs) == 0 {
+		t.Errorf("no Position in the dump:\n%s", out)
 	}
 	if res.Matches == nil || res.Matches.Total != 1 || res.Matches.Entities[0].Entity != "0v1" {
 		t.Errorf("matches = %+v", res.Matches)
