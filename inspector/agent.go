@@ -28,7 +28,8 @@ type Agent struct {
 
 	inbox  chan inbound
 	wake   chan struct{}
-	calls  chan func() // Do's functions, run at the next Sync
+	calls  chan func()   // Do's functions, run at the next Sync
+	work   chan struct{} // the writers' slots for building and encoding (workers.go)
 	closed chan struct{}
 	wg     sync.WaitGroup
 	once   sync.Once
@@ -121,6 +122,7 @@ func New(w *ecs.World, opts Options) *Agent {
 		w: w, opts: opts,
 		inbox:    make(chan inbound, 4096),
 		calls:    make(chan func(), 64),
+		work:     make(chan struct{}, workSlots()),
 		wake:     make(chan struct{}, 1),
 		closed:   make(chan struct{}),
 		clients:  map[*client]struct{}{},

@@ -223,31 +223,39 @@ func (c *client) writeLoop() {
 				break
 			}
 			for _, o := range out {
-				m := o.msg
-				if o.build != nil {
-					m = o.build()
-				}
+				var b []byte
+				c.a.working(o.heavy, o.size, func() {
+					m := o.msg
+					if o.build != nil {
+						m = o.build()
+					}
+					b = c.encode(m)
+				})
 				if o.heavy {
 					c.release(0, 0, 1)
 				}
-				ok := c.send(m)
+				ok := c.write(b)
 				c.release(o.size, boolInt(o.answers), 0)
 				if !ok {
 					return
 				}
 			}
 			for i, f := range frames {
-				m := f.message()
+				var b []byte
+				c.a.working(f.heavy, f.size, func() {
+					m := f.message()
+					sub := order[i]
+					full := m
+					if prev, ok := last[sub]; ok && !f.reset {
+						m = delta(prev, m)
+					}
+					last[sub] = full
+					b = c.encode(m)
+				})
 				if f.heavy {
 					c.release(0, 0, 1)
 				}
-				sub := order[i]
-				full := m
-				if prev, ok := last[sub]; ok && !f.reset {
-					m = delta(prev, m)
-				}
-				last[sub] = full
-				ok := c.send(m)
+				ok := c.write(b)
 				c.release(f.size, 0, 0)
 				if !ok {
 					return
@@ -311,10 +319,9 @@ func delta(prev, next protocol.Message) protocol.Message {
 	return next
 }
 
-// send encodes and writes one message, dropping the client if the socket
-// takes nothing for StuckTimeout. An answer over the client's frame limit
-// is replaced by an error saying its size.
-func (c *client) send(m protocol.Message) bool {
+// encode encodes m for this client: an error, or an answer over the
+// client's frame limit, becomes a Reply saying so.
+func (c *client) encode(m protocol.Message) []byte {
 	b, err := protocol.Encode(m)
 	if err != nil {
 		c.a.logf("client %d: encode %T: %v", c.id, m, err)
@@ -325,6 +332,12 @@ func (c *client) send(m protocol.Message) bool {
 		b, _ = protocol.Encode(&protocol.Reply{ID: requestIDOf(m), Code: protocol.ErrTooLarge,
 			Message: "the answer is " + byteSize(len(b)) + ", over this client's frame limit of " + byteSize(max) + ": ask for fewer rows"})
 	}
+	return b
+}
+
+// write sends an encoded message, dropping the client if its socket fails
+// or takes nothing for the stuck timeout.
+func (c *client) write(b []byte) bool {
 	_ = c.conn.SetWriteDeadline(time.Now().Add(c.a.opts.StuckTimeout))
 	if err := c.conn.SendEncoded(b); err != nil {
 		var ne net.Error

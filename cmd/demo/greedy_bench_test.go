@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/inspector"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// greedyClients connects n clients that each subscribe the most sorted
+// pages the limits allow (64 of 10,000 rows, 60 a second, each its own
+// query) and read everything they are sent; closing them ends the attack.
+func greedyClients(b *testing.B, addr string, n int) (stop func()) {
+	b.Helper()
+	var wg sync.WaitGroup
+	var conns []*protocol.Conn
+	for i := range n {
+		c, err := dialBench(addr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for j := range inspector.MaxSubscriptions {
+			if err := c.Send(&protocol.Subscribe{ID: uint32(1 + j), What: protocol.SubPage, Hz: 60, Limit: inspector.MaxPageRows,
+				Query: fmt.Sprintf("Position Energy.Value>%d", j), Sort: "Energy.Value", Offset: 100 * i}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		conns = append(conns, c)
+		wg.Go(func() {
+			for {
+				if _, err := c.Receive(); err != nil {
+					return
+				}
+			}
+		})
+	}
+	return func() {
+		for _, c := range conns {
+			c.Close()
+		}
+		wg.Wait()
+	}
+}
+
+// BenchmarkGreedyClients: the 100,000-animal demo's frame (systems and
+// Sync, back to back) while seven clients each keep 64 sorted pages of
+// 10,000 rows at 60 Hz, against the same game with nobody attached. The
+// clients' work runs off the game goroutine but on the same two cores, so
+// the two can't share an iteration: each iteration runs a block of frames
+// attacked and a block quiet (the clients gone and their work drained),
+// in alternating order. Reported as the ratio of the blocks' median
+// frames (x-baseline) and of their 90th percentiles.
+func BenchmarkGreedyClients(b *testing.B) {
+	sim := ecosystem.New(100_000, 1)
+	agent := inspector.New(sim.World, inspector.Options{Addr: "127.0.0.1:0", Game: "greedy", Schedule: sim.Schedule})
+	if err := agent.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer agent.Close()
+	frame := func() time.Duration {
+		start := time.Now()
+		sim.Step()
+		agent.Sync()
+		return time.Since(start)
+	}
+	const frames, warm = 30, 5
+	block := func(attacked bool) []time.Duration {
+		var stop func()
+		if attacked {
+			stop = greedyClients(b, agent.Addr(), 7)
+		}
+		var ts []time.Duration
+		for i := range frames {
+			if t := frame(); i >= warm {
+				ts = append(ts, t)
+			}
+		}
+		if stop != nil {
+			stop()
+			for range 10 { // the agent notices the clients left, and their last work ends
+				frame()
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		return ts
+	}
+	for range 10 {
+		frame()
+	}
+	var attacked, quiet []time.Duration
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 {
+			attacked = append(attacked, block(true)...)
+			quiet = append(quiet, block(false)...)
+		} else {
+			quiet = append(quiet, block(false)...)
+			attacked = append(attacked, block(true)...)
+		}
+		i++
+	}
+	slices.Sort(attacked)
+	slices.Sort(quiet)
+	at := func(ts []time.Duration, q float64) float64 { return float64(ts[int(q*float64(len(ts)-1))]) }
+	b.ReportMetric(at(attacked, 0.5)/at(quiet, 0.5), "x-baseline")
+	b.ReportMetric(at(attacked, 0.9)/at(quiet, 0.9), "x-baseline-p90")
+	b.ReportMetric(at(attacked, 0.5)/1e6, "p50-ms")
+	b.ReportMetric(at(quiet, 0.5)/1e6, "baseline-p50-ms")
+}
