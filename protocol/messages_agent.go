@@ -125,8 +125,8 @@ type Telemetry struct {
 
 // Summary is the world at a tick, in O(archetypes + systems) size. With Full
 // false it is a delta: only the sections that changed since the client's
-// last frame are present (absent slices mean "as before"), and Removed lists
-// archetypes that are gone.
+// last frame are present (absent slices mean "as before"); archetypes are
+// never removed (see ApplySummary).
 type Summary struct {
 	Sub        uint32       `msgpack:"sub"`
 	Tick       uint64       `msgpack:"t"`
