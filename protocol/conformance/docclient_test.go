@@ -54,8 +54,8 @@ func TestWorldFramesAsDocumented(t *testing.T) {
 	for !doc.paused() { // the first frame that says paused shows the world as it stays
 		doc.apply(t, stream.nextWorld())
 	}
-	if doc.full < 1 || doc.frames-doc.full < 20 {
-		t.Fatalf("%d frames, %d of them full: want deltas to check", doc.frames, doc.full)
+	if doc.full < 1 || doc.frames-doc.full < 20 || doc.journaled < 20 {
+		t.Fatalf("%d frames, %d of them full, %d journals checked: want deltas to check", doc.frames, doc.full, doc.journaled)
 	}
 	doc.matchesAgent(t, ctl)
 	// "Free entries are reused from the end of the list."
@@ -210,6 +210,8 @@ type docWorld struct {
 	frames, full int
 	last         int64
 	free         []uint64 // the allocator's free list, bottom first
+	journalTo    int64    // the last journal entry seen
+	journaled    int      // deltas whose journal was checked against the tables
 }
 
 type tableKey struct {
@@ -272,8 +274,63 @@ func (d *docWorld) apply(t *testing.T, f map[string]any) {
 			d.free = append(d.free[:k:k], f...)
 		}
 	}
+	before := d.alive()
 	for _, x := range list(body["tb"]) {
 		d.applyTable(t, x.(map[string]any), full)
+	}
+	d.checkJournal(t, before, list(body["jn"]), full)
+}
+
+// alive is the set of entities in the archetype tables.
+func (d *docWorld) alive() map[uint64]bool {
+	out := map[uint64]bool{}
+	for key, tb := range d.tables {
+		if !key.sparse {
+			for _, e := range tb.ents {
+				out[e] = true
+			}
+		}
+	}
+	return out
+}
+
+// checkJournal: a delta's journal ("structural changes since the previous
+// frame") applied to the entities before it gives the entities after it,
+// unless entries were lost (a gap in s).
+func (d *docWorld) checkJournal(t *testing.T, before map[uint64]bool, jn []any, full bool) {
+	t.Helper()
+	lost := false
+	for _, x := range jn {
+		en := x.(map[string]any)
+		s, to := num0(en["s"]), num0(en["to"])
+		if to == 0 {
+			to = s
+		}
+		if d.journalTo != 0 && s != d.journalTo+1 {
+			lost = true
+		}
+		d.journalTo = to
+		switch str(en["op"]) {
+		case "spawn":
+			before[uint64(num0(en["e"]))] = true
+		case "despawn":
+			delete(before, uint64(num0(en["e"])))
+		}
+	}
+	if full || lost {
+		return
+	}
+	d.journaled++
+	after := d.alive()
+	if len(after) != len(before) {
+		t.Errorf("frame %d: the journal gives %d entities, the tables %d", d.frames, len(before), len(after))
+		return
+	}
+	for e := range after {
+		if !before[e] {
+			t.Errorf("frame %d: entity %d is in the tables but the journal never spawned it", d.frames, e)
+			return
+		}
 	}
 }
 
