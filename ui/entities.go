@@ -31,7 +31,17 @@ type entitiesPane struct {
 	lost      protocol.EntityID // the entity the cursor was on when it left the window
 	lostID    uint32            // the request asking whether lost is alive
 	lostNote  string            // what became of it, once known
+	// typeAhead holds the keys pressed while a new list's first page was
+	// on its way (a new filter, archetype or sort): they act on that page
+	// when it comes, as typed, never on nothing.
+	typeAhead []tea.KeyMsg
 }
+
+// maxTypeAhead bounds the keys kept while a page is on its way.
+const maxTypeAhead = 32
+
+// waiting reports whether the list's first page has not come yet.
+func (p *entitiesPane) waiting() bool { return p.sub != 0 && p.page == nil && p.err == "" }
 
 func (p *entitiesPane) Title() string { return "Entities" }
 
@@ -56,6 +66,7 @@ func (p *entitiesPane) show(query string, arch int64) tea.Cmd {
 	// A new list starts at its top: the entity the cursor was on in the
 	// old one is not "lost" from it.
 	p.selected, p.lost, p.lostID, p.lostNote = 0, 0, 0, ""
+	p.typeAhead = nil
 	return p.subscribe()
 }
 
@@ -96,10 +107,10 @@ func (p *entitiesPane) Update(msg tea.Msg) tea.Cmd {
 			p.offset = max(p.page.Total-1, 0)
 			return tea.Batch(cmd, p.subscribe())
 		}
-		return cmd
+		return tea.Batch(cmd, p.replayTypeAhead())
 	case replyMsg:
 		if !msg.r.OK && msg.r.ID == p.sub { // the agent refused the page: say so in place
-			p.page, p.err = nil, msg.r.Message
+			p.page, p.err, p.typeAhead = nil, msg.r.Message, nil
 		}
 		if msg.r.ID == p.lostID && p.lostID != 0 { // a stale answer: the entity is gone
 			p.lostNote = fmt.Sprintf("%s was despawned", p.lost)
@@ -113,9 +124,32 @@ func (p *entitiesPane) Update(msg tea.Msg) tea.Cmd {
 			}
 		}
 	case tea.KeyMsg:
+		if p.waiting() && !key.Matches(msg, p.keys.Back) {
+			if len(p.typeAhead) < maxTypeAhead {
+				p.typeAhead = append(p.typeAhead, msg)
+			}
+			return nil
+		}
+		p.typeAhead = nil
 		return p.key(msg)
 	}
 	return nil
+}
+
+// replayTypeAhead runs the keys typed while the page was on its way; one
+// that starts a new list (a sort) keeps the rest for that list's page.
+func (p *entitiesPane) replayTypeAhead() tea.Cmd {
+	keys := p.typeAhead
+	p.typeAhead = nil
+	var cmds []tea.Cmd
+	for i, k := range keys {
+		if p.waiting() {
+			p.typeAhead = append(p.typeAhead, keys[i:]...)
+			break
+		}
+		cmds = append(cmds, p.key(k))
+	}
+	return tea.Batch(cmds...)
 }
 
 // key moves the cursor through the matches (paging the agent's window),

@@ -64,3 +64,39 @@ func TestEntitiesPane(t *testing.T) {
 		t.Fatalf("esc from an archetype went to %v", nav.shown)
 	}
 }
+
+// TestEntitiesKeysTypedAheadOfThePage: keys pressed while a new filter's
+// first page is on its way act on it when it comes, in order; a sort among
+// them keeps the rest for the sorted page.
+func TestEntitiesKeysTypedAheadOfThePage(t *testing.T) {
+	c, src, _ := fixture()
+	p := &entitiesPane{common: c}
+	p.SetSize(100, 20)
+	row := func(i uint32, x float64) protocol.Row {
+		return protocol.Row{Entity: protocol.MakeEntityID(i, 1), Values: []protocol.Value{protocol.MapValue(
+			protocol.Field{Name: "X", Value: protocol.FloatValue(x)}, protocol.Field{Name: "Y", Value: protocol.FloatValue(0)})}}
+	}
+	page := func(rows ...protocol.Row) pageMsg {
+		return pageMsg{&protocol.Page{Sub: p.sub, Total: len(rows), Columns: []uint16{1}, Rows: rows}}
+	}
+	p.show("Position", 0)
+	pressPane(p, "l", "s", "j", "j") // typed at once, before any page
+	if src.subs[len(src.subs)-1].Sort != "" {
+		t.Fatal("a sort was asked for before there were columns to sort by")
+	}
+	p.Update(page(row(1, 1), row(2, 2), row(3, 3), row(4, 4)))
+	if s := src.subs[len(src.subs)-1]; s.Sort != "Position.Y" || !p.waiting() {
+		t.Fatalf("after the page, the typed l s asked %+v (waiting %v)", s, p.waiting())
+	}
+	// The sorted page keeps the cursor on its entity (1v1), then j j.
+	p.Update(page(row(1, 1), row(3, 3), row(4, 4), row(2, 2)))
+	if p.cursor != 2 || p.selected != protocol.MakeEntityID(4, 1) {
+		t.Fatalf("the typed j j left the cursor on row %d (%v), want row 2 (4v1)", p.cursor, p.selected)
+	}
+	// esc is never held: it goes back at once.
+	p.show("Position.X>1", 0)
+	pressPane(p, "j", "esc")
+	if p.query != "" || len(p.typeAhead) != 0 {
+		t.Fatalf("esc while waiting: query %q, keys held %d", p.query, len(p.typeAhead))
+	}
+}
