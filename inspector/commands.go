@@ -162,6 +162,10 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 			fail(protocol.ErrNotFound, fmt.Sprintf("no watchpoint %d", m.Watch))
 			return
 		}
+		if !a.watches.list[i].Log && (a.opts.ReadOnly || c.readOnly) {
+			fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: watchpoint %d pauses the game, and only a session that may edit removes it", m.Watch))
+			return
+		}
 		a.watches.list = append(a.watches.list[:i], a.watches.list[i+1:]...)
 		ok()
 	case *protocol.EnableWatch:
@@ -171,8 +175,8 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 			return
 		}
 		wp := a.watches.list[i]
-		if m.On && !wp.Log && (a.opts.ReadOnly || c.readOnly) {
-			fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: watchpoint %d would pause the game", m.Watch))
+		if !wp.Log && (a.opts.ReadOnly || c.readOnly) {
+			fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: watchpoint %d pauses the game, and only a session that may edit turns it on or off", m.Watch))
 			return
 		}
 		wp.On = m.On

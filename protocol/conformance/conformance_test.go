@@ -553,7 +553,19 @@ func TestConformance(t *testing.T) {
 		ro := dialRaw(t, addr)
 		ro.hello(map[string]any{"c": "conformance", "caps": []string{"read"}})
 		wantCode(t, "Watch | read-only | it would pause the game (set log instead)", ro.request(16, map[string]any{"x": "HP.HP<0"}), "read-only")
-		wantOK(t, "a log-only Watch on a read-only session", ro.request(16, map[string]any{"x": "HP.HP<0", "log": true}))
+		logOnly := ro.request(16, map[string]any{"x": "HP.HP<0", "log": true})
+		wantOK(t, "a log-only Watch on a read-only session", logOnly)
+		pausing := c.request(16, map[string]any{"x": "HP.HP<-1000"})
+		wantOK(t, "Watch", pausing)
+		for _, req := range []struct {
+			typ  int
+			body map[string]any
+		}{{18, map[string]any{"w": num(pausing.body["w"]), "on": false}}, {17, map[string]any{"w": num(pausing.body["w"])}}} {
+			wantCode(t, "Unwatch, EnableWatch | read-only | the watchpoint pauses the game and the session or agent is read-only", ro.request(req.typ, req.body), "read-only")
+		}
+		wantOK(t, "a read-only session switches a log-only watchpoint", ro.request(18, map[string]any{"w": num(logOnly.body["w"]), "on": false}))
+		wantOK(t, "a read-only session removes a log-only watchpoint", ro.request(17, map[string]any{"w": num(logOnly.body["w"])}))
+		wantOK(t, "Unwatch", c.request(17, map[string]any{"w": num(pausing.body["w"])}))
 	})
 
 	t.Run("world stream", func(t *testing.T) {
