@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -173,18 +174,49 @@ func (l *list) move(k keyMap, msg tea.KeyMsg, n, page int) bool {
 // clamp keeps the cursor on one of n rows.
 func (l *list) clamp(n int) { l.cursor = max(min(l.cursor, n-1), 0) }
 
-// draw renders the header and the rows around the cursor in the box.
+// draw renders the header and the rows around the cursor in the box. The
+// row under the cursor is shown whole: wider than the box, it goes on over
+// up to maxWrap more lines, indented, where the others are cut.
 func (l *list) draw(st Styles, b box, header string, rows []string) []string {
 	out := []string{st.Header.Render(header)}
-	lo, hi := window(l.cursor, len(rows), b.height-1)
+	var selected []string
+	if l.cursor >= 0 && l.cursor < len(rows) {
+		selected = wrapRow(rows[l.cursor], b.width, max(min(maxWrap, b.height-2), 0))
+	}
+	lo, hi := window(l.cursor, len(rows), b.height-len(selected))
 	for i := lo; i < hi; i++ {
-		if i == l.cursor {
-			out = append(out, st.Selected.Render(fit(rows[i], b.width)))
-		} else {
+		if i != l.cursor {
 			out = append(out, rows[i])
+			continue
+		}
+		for _, line := range selected {
+			out = append(out, st.Selected.Render(fit(line, b.width)))
 		}
 	}
 	return out
+}
+
+// maxWrap is the most lines a selected row goes on over.
+const maxWrap = 3
+
+// wrapRow splits a row wider than width into its first width cells and up
+// to more lines of the rest, each indented two cells; the last one cut
+// says so (fit's …).
+func wrapRow(row string, width, more int) []string {
+	if width <= 2 || ansi.StringWidth(row) <= width || more == 0 {
+		return []string{row}
+	}
+	lines := []string{ansi.Truncate(row, width, "")}
+	rest := ansi.TruncateLeft(row, width, "")
+	for len(lines) <= more && rest != "" {
+		if len(lines) == more || ansi.StringWidth(rest) <= width-2 {
+			lines = append(lines, "  "+rest) // the last: fit cuts it if it must
+			break
+		}
+		lines = append(lines, "  "+ansi.Truncate(rest, width-2, ""))
+		rest = ansi.TruncateLeft(rest, width-2, "")
+	}
+	return lines
 }
 
 // window returns the slice of n lines around cursor that fits h rows.

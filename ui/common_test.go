@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -20,5 +23,37 @@ func TestFieldAtFollowsNestedPaths(t *testing.T) {
 		if got != want {
 			t.Errorf("fieldAt(%q) = %q, want %q", path, got, want)
 		}
+	}
+}
+
+// TestSelectedRowIsShownWhole: the row under the cursor, wider than the
+// pane, goes on over the next lines (at most maxWrap more, the last cut
+// with …); the other rows are cut; the pane never grows past its height.
+func TestSelectedRowIsShownWhole(t *testing.T) {
+	long := "movement  r:Velocity,Position,Energy,Herbivore,Predator w:Position,Velocity,Fleeing,Age"
+	rows := []string{"a short row", long, "another short row"}
+	l := &list{cursor: 1}
+	out := l.draw(Styles{}, box{30, 10}, "header", rows)
+	text := strings.Join(out, "\n")
+	for _, part := range []string{"movement  r:Velocity,Position,", "  Energy,Herbivore,Predator w:", "  Position,Velocity,Fleeing,Ag", "  e", "a short row", "another short row"} {
+		if !strings.Contains(text, part) {
+			t.Fatalf("missing %q:\n%s", part, text)
+		}
+	}
+	for _, line := range out {
+		if ansi.StringWidth(line) > 30 {
+			t.Fatalf("a line wider than the pane: %q", line)
+		}
+	}
+	huge := strings.Repeat("0123456789", 20)
+	for h := 1; h <= 6; h++ {
+		out := (&list{cursor: 0}).draw(Styles{}, box{20, h}, "header", []string{huge, "x", "y"})
+		if len(out) > max(h, 2) {
+			t.Fatalf("height %d: %d lines:\n%s", h, len(out), strings.Join(out, "\n"))
+		}
+	}
+	out = (&list{cursor: 0}).draw(Styles{}, box{20, 10}, "header", []string{huge})
+	if len(out) != 1+1+maxWrap || !strings.HasSuffix(strings.TrimSpace(out[len(out)-1]), "…") {
+		t.Fatalf("a row past maxWrap lines: %q", out)
 	}
 }
