@@ -927,3 +927,77 @@ func names(v any) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// TestSnapshotAsDocumented: a Snapshot of the paused world read as
+// PROTOCOL.md says (an entity's components: its archetype table's and the
+// sparse tables it is in; rows adding up to st.a) is what GetEntity says
+// of each entity.
+func TestSnapshotAsDocumented(t *testing.T) {
+	a := churningGame(t, 300)
+	c := dialRaw(t, a.Addr())
+	if w := c.hello(nil); w.typ != typeWelcome {
+		t.Fatalf("handshake: %v", w.body)
+	}
+	wantOK(t, "Pause", c.request(11, map[string]any{}))
+	time.Sleep(50 * time.Millisecond) // the pause reaches the game
+	s := c.request(14, map[string]any{})
+	if s.typ != typeSnapshot {
+		t.Fatalf("SnapshotRequest: %v", s.body)
+	}
+	names := map[int64]string{}
+	for _, x := range list(s.body["cs"]) {
+		names[num0(x.(map[string]any)["id"])] = str(x.(map[string]any)["s"])
+	}
+	world := map[uint64]map[string]string{}
+	rows := 0
+	read := func(tables []any, sparse bool) {
+		for _, x := range tables {
+			tb := x.(map[string]any)
+			cols, vals := list(tb["c"]), list(tb["v"])
+			for r, e := range list(tb["e"]) {
+				h := uint64(num0(e))
+				if !sparse {
+					rows++
+					if world[h] != nil {
+						t.Errorf("entity %d is in two archetype tables", h)
+					}
+					world[h] = map[string]string{}
+				}
+				if world[h] == nil {
+					t.Errorf("entity %d has a sparse component and no archetype", h)
+					continue
+				}
+				for i, cid := range cols {
+					world[h][names[num0(cid)]] = canon(list(vals[i])[r])
+				}
+			}
+		}
+	}
+	read(list(s.body["tb"]), false)
+	read(list(s.body["sp"]), true)
+	st := s.body["st"].(map[string]any)
+	if rows != int(num0(st["a"])) || rows < 200 {
+		t.Errorf("the archetype tables hold %d rows, st.a says %d", rows, num0(st["a"]))
+	}
+	checked := 0
+	for h, comps := range world {
+		d := c.request(5, map[string]any{"e": h})
+		if d.typ != typeDetail {
+			t.Fatalf("GetEntity %d: %v", h, d.body)
+		}
+		for _, cv := range list(d.body["cs"]) {
+			cv := cv.(map[string]any)
+			if got, want := comps[str(cv["c"])], canon(cv["v"]); got != want {
+				t.Errorf("%s of %d: the snapshot says %q, GetEntity %q", str(cv["c"]), h, got, want)
+			}
+			delete(comps, str(cv["c"]))
+			checked++
+		}
+		if len(comps) > 0 {
+			t.Errorf("entity %d: the snapshot holds components GetEntity does not: %v", h, comps)
+		}
+	}
+	if checked < 400 {
+		t.Errorf("%d components compared", checked)
+	}
+}
