@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -98,5 +100,26 @@ func TestEntitiesKeysTypedAheadOfThePage(t *testing.T) {
 	pressPane(p, "j", "esc")
 	if p.query != "" || len(p.typeAhead) != 0 {
 		t.Fatalf("esc while waiting: query %q, keys held %d", p.query, len(p.typeAhead))
+	}
+}
+
+// TestTypedAheadKeysDieWithTheirList: keys held for a page on its way are
+// dropped when the user moves to another view before it comes.
+func TestTypedAheadKeysDieWithTheirList(t *testing.T) {
+	src := &fakeSource{}
+	m := newModel(src, "test")
+	fx, _, _ := fixture()
+	m.summary, m.conn = fx.summary, fx.conn
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	m.Update(keyMsg("3"))
+	m.entities.show("Position", 0)
+	m.Update(keyMsg("j"))
+	m.Update(keyMsg("enter"))
+	if len(m.entities.typeAhead) != 2 {
+		t.Fatalf("%d keys held while the page is on its way, want 2", len(m.entities.typeAhead))
+	}
+	m.Update(keyMsg("2"))
+	if len(m.entities.typeAhead) != 0 {
+		t.Fatal("keys held for the entities list outlived a move to another view")
 	}
 }

@@ -114,6 +114,9 @@ func (m *model) followEntity(e protocol.EntityID) tea.Cmd { return m.detail.foll
 
 func (m *model) showPane(v int) tea.Cmd {
 	closeDetail := m.detail.close()
+	if v != m.view {
+		m.entities.typeAhead = nil // keys typed for a list no longer on screen
+	}
 	m.view = v
 	return closeDetail
 }
