@@ -84,19 +84,27 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 	return nil
 }
 
-// captureBudget bounds the time one Sync spends copying pages for all
-// clients together; subscriptions past it stay due and go first next frame,
-// so greedy clients cannot hold the game.
+// captureBudget bounds the time one Sync spends building subscription
+// frames for all clients together. Each client has an equal share of it
+// and at least one frame a Sync; subscriptions past its share stay due and
+// go next frame, so a client with many subscriptions can neither hold the
+// game nor starve the others.
 const captureBudget = 2 * time.Millisecond
 
-// capture sends a frame to every subscription that is due.
+// capture sends a frame to every subscription that is due, within the
+// budget.
 func (a *Agent) capture(now time.Time) {
 	var summary *protocol.Summary // built once per Sync, shared by readers
 	start := time.Now()
-	for c := range a.live {
+	share := captureBudget / time.Duration(max(len(a.live), 1))
+	for c := range a.live { // a map: the clients come in another order each Sync
+		mine, built := time.Now(), 0
 		for id, s := range c.subs {
 			if now.Before(s.next) {
 				continue
+			}
+			if built > 0 && time.Since(mine) > share {
+				break // due still: next Sync
 			}
 			if s.heavy() && (time.Since(start) > captureBudget || c.busyHeavy()) {
 				continue // due still: next Sync
@@ -147,6 +155,7 @@ func (a *Agent) capture(now time.Time) {
 			f.reset = s.reset
 			c.frame(id, f)
 			s.reset = false
+			built++
 		}
 	}
 }

@@ -18,8 +18,12 @@ type client struct {
 	id       int
 	name     string
 	conn     *protocol.Conn
-	readOnly bool                     // the session asked for no edits, or the agent allows none
-	subs     map[uint32]*subscription // game goroutine only
+	readOnly bool // the session asked for no edits, or the agent allows none
+	// recentWork is the writer's building and encoding lately, in ns,
+	// decaying since workAt (workers.go); only the writer touches them.
+	recentWork float64
+	workAt     time.Time
+	subs       map[uint32]*subscription // game goroutine only
 
 	mu       sync.Mutex
 	requests []protocol.Message  // read, waiting for Sync, in order
@@ -224,7 +228,7 @@ func (c *client) writeLoop() {
 			}
 			for _, o := range out {
 				var b []byte
-				c.a.working(o.heavy, o.size, func() {
+				worked := c.working(o.heavy, o.size, func() {
 					m := o.msg
 					if o.build != nil {
 						m = o.build()
@@ -234,7 +238,7 @@ func (c *client) writeLoop() {
 				if o.heavy {
 					c.release(0, 0, 1)
 				}
-				ok := c.write(b)
+				ok := worked && c.write(b)
 				c.release(o.size, boolInt(o.answers), 0)
 				if !ok {
 					return
@@ -242,7 +246,7 @@ func (c *client) writeLoop() {
 			}
 			for i, f := range frames {
 				var b []byte
-				c.a.working(f.heavy, f.size, func() {
+				worked := c.working(f.heavy, f.size, func() {
 					m := f.message()
 					sub := order[i]
 					full := m
@@ -255,7 +259,7 @@ func (c *client) writeLoop() {
 				if f.heavy {
 					c.release(0, 0, 1)
 				}
-				ok := c.write(b)
+				ok := worked && c.write(b)
 				c.release(f.size, 0, 0)
 				if !ok {
 					return

@@ -1,6 +1,10 @@
 package inspector
 
-import "runtime"
+import (
+	"math"
+	"runtime"
+	"time"
+)
 
 // The clients' writer goroutines do the agent's heavy lifting off the game
 // goroutine: sorting and filtering copies, building pages and their
@@ -9,9 +13,11 @@ import "runtime"
 // the scheduler shares it evenly: on two cores the game got a fifth of its
 // time. workSlots bounds how many do that work at once, whatever the number
 // of clients: half the cores, at least one. Small work (a summary, a
-// reply, a page of a few rows) takes no slot, so a well-behaved client's
-// frames keep their pace while greedy ones queue for the slots; writing to
-// a socket holds none, so a stuck client never holds up the others.
+// reply, a page of a few rows) from a client that has done little work
+// lately takes no slot, so a well-behaved client's frames keep their pace
+// while greedy ones (big work, or many small frames) queue for the slots;
+// writing to a socket holds none, so a stuck client never holds up the
+// others.
 
 // workSlots is how many writers may build and encode at once.
 func workSlots() int { return max(1, runtime.GOMAXPROCS(0)/2) }
@@ -20,12 +26,55 @@ func workSlots() int { return max(1, runtime.GOMAXPROCS(0)/2) }
 // and encoded without a slot, if its build is not a heavy one.
 const lightWork = 64 << 10
 
+// busyWork is how much building and encoding a client may have done
+// lately (decaying with workMemory) and still skip the slots: a UI's
+// summaries and pages take well under a millisecond a frame; many
+// subscriptions of small frames add up past it.
+const (
+	busyWork   = 5 * time.Millisecond
+	workMemory = 100 * time.Millisecond
+)
+
 // working runs fn, holding one of the agent's work slots if the work is
-// heavy (a copy to filter or sort) or big (its estimated size).
-func (a *Agent) working(heavy bool, size int64, fn func()) {
-	if heavy || size > lightWork {
-		a.work <- struct{}{}
-		defer func() { <-a.work }()
+// heavy (a copy to filter or sort), big (its estimated size), or the
+// client has done much work lately. It returns false, without running fn,
+// if the client is dropped first. Only the client's writer calls it.
+func (c *client) working(heavy bool, size int64, fn func()) bool {
+	select {
+	case <-c.done:
+		return false
+	default:
 	}
+	now := time.Now()
+	c.recentWork *= math.Exp(-float64(now.Sub(c.workAt)) / float64(workMemory))
+	c.workAt = now
+	busy := c.recentWork > float64(busyWork)
+	if heavy || size > lightWork || busy {
+		select {
+		case c.a.work <- struct{}{}:
+		case <-c.done:
+			return false
+		}
+		defer func() { <-c.a.work }()
+	}
+	now = time.Now() // the work, not the wait for a slot
 	fn()
+	took := time.Since(now)
+	c.recentWork += float64(took)
+	if busy {
+		// A busy client keeps its slot idle for busyPause times its work:
+		// however many busy clients queue for the slots, they use at most
+		// a quarter of them, and the game keeps its cores.
+		t := time.NewTimer(busyPause * took)
+		select {
+		case <-t.C:
+		case <-c.done:
+			t.Stop()
+		}
+	}
+	return true
 }
+
+// busyPause is how long a busy client's slot stays idle, in multiples of
+// the work it just did.
+const busyPause = 3

@@ -54,6 +54,7 @@ func TestHeavyWorkWaitsForASlot(t *testing.T) {
 func TestWorkSlotsBoundTheWriters(t *testing.T) {
 	a := New(ecs.NewWorld(), Options{})
 	slots := cap(a.work)
+	writer := func() *client { return newClient(a, 0, nil, "test", false) }
 	if slots != workSlots() || slots < 1 {
 		t.Fatalf("%d slots, want %d", slots, workSlots())
 	}
@@ -61,7 +62,7 @@ func TestWorkSlotsBoundTheWriters(t *testing.T) {
 	done := make(chan struct{})
 	now := 0
 	for range 4 * slots {
-		go a.working(true, 0, func() {
+		go writer().working(true, 0, func() {
 			running <- +1
 			time.Sleep(5 * time.Millisecond)
 			running <- -1
@@ -84,10 +85,81 @@ func TestWorkSlotsBoundTheWriters(t *testing.T) {
 		a.work <- struct{}{}
 	}
 	ran := make(chan struct{})
-	go a.working(false, lightWork, func() { close(ran) })
+	go writer().working(false, lightWork, func() { close(ran) })
 	select {
 	case <-ran:
 	case <-time.After(5 * time.Second):
 		t.Fatal("small work waited for a slot")
+	}
+}
+
+// TestBusyClientsTakeSlotsForSmallWork: a client that has done much work
+// lately takes a slot even for small work; once its work has decayed it
+// no longer does.
+func TestBusyClientsTakeSlotsForSmallWork(t *testing.T) {
+	a := New(ecs.NewWorld(), Options{})
+	w := newClient(a, 0, nil, "busy", false)
+	for range cap(a.work) {
+		a.work <- struct{}{}
+	}
+	w.recentWork, w.workAt = float64(2*busyWork), time.Now()
+	ran := make(chan struct{})
+	go w.working(false, 10, func() { close(ran) })
+	select {
+	case <-ran:
+		t.Fatal("a busy client's small work ran with every slot taken")
+	case <-time.After(200 * time.Millisecond):
+	}
+	<-a.work // a slot frees: it runs
+	<-ran
+	quiet := newClient(a, 1, nil, "quiet", false)
+	quiet.recentWork, quiet.workAt = float64(2*busyWork), time.Now().Add(-10*workMemory)
+	done := make(chan struct{})
+	go quiet.working(false, 10, func() { close(done) })
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("work done long ago still counted")
+	}
+}
+
+// TestDroppedClientsStopWorking: a writer waiting for a slot, or pausing
+// after busy work, gives up as soon as its client is dropped (closing the
+// agent drops every client: it must not first do their queued work).
+func TestDroppedClientsStopWorking(t *testing.T) {
+	a := New(ecs.NewWorld(), Options{})
+	for range cap(a.work) {
+		a.work <- struct{}{}
+	}
+	waiting := newClient(a, 0, nil, "waiting", false)
+	gave := make(chan bool)
+	go func() { gave <- waiting.working(true, 0, func() { t.Error("ran without a slot") }) }()
+	time.Sleep(50 * time.Millisecond)
+	close(waiting.done)
+	select {
+	case worked := <-gave:
+		if worked {
+			t.Error("a dropped client's writer says it worked")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a dropped client's writer still waits for a slot")
+	}
+	for range cap(a.work) {
+		<-a.work
+	}
+	busy := newClient(a, 1, nil, "busy", false)
+	busy.recentWork, busy.workAt = float64(2*busyWork), time.Now()
+	go func() {
+		gave <- busy.working(false, 10, func() { time.Sleep(time.Second) }) // then a 3 s pause
+	}()
+	time.Sleep(1100 * time.Millisecond)
+	close(busy.done)
+	select {
+	case <-gave:
+	case <-time.After(time.Second):
+		t.Fatal("a dropped client's writer sat out its pause")
+	}
+	if len(a.work) != 0 {
+		t.Fatalf("%d slots still held", len(a.work))
 	}
 }

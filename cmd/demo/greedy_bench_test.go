@@ -12,10 +12,11 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// greedyClients connects n clients that each subscribe the most sorted
-// pages the limits allow (64 of 10,000 rows, 60 a second, each its own
-// query) and read everything they are sent; closing them ends the attack.
-func greedyClients(b *testing.B, addr string, n int) (stop func()) {
+// greedyClients connects n clients that each keep the most subscriptions
+// the limits allow (64, at 60 a second) of a kind, and read everything
+// they are sent; closing them ends the attack. Kinds: sorted pages of
+// 10,000 rows, each its own query; entities, each its own; summaries.
+func greedyClients(b *testing.B, addr string, n int, kind string) (stop func()) {
 	b.Helper()
 	var wg sync.WaitGroup
 	var conns []*protocol.Conn
@@ -25,8 +26,15 @@ func greedyClients(b *testing.B, addr string, n int) (stop func()) {
 			b.Fatal(err)
 		}
 		for j := range inspector.MaxSubscriptions {
-			if err := c.Send(&protocol.Subscribe{ID: uint32(1 + j), What: protocol.SubPage, Hz: 60, Limit: inspector.MaxPageRows,
-				Query: fmt.Sprintf("Position Energy.Value>%d", j), Sort: "Energy.Value", Offset: 100 * i}); err != nil {
+			sub := &protocol.Subscribe{ID: uint32(1 + j), What: protocol.SubSummary, Hz: 60}
+			switch kind {
+			case "pages":
+				sub = &protocol.Subscribe{ID: uint32(1 + j), What: protocol.SubPage, Hz: 60, Limit: inspector.MaxPageRows,
+					Query: fmt.Sprintf("Position Energy.Value>%d", j), Sort: "Energy.Value", Offset: 100 * i}
+			case "entities":
+				sub = &protocol.Subscribe{ID: uint32(1 + j), What: protocol.SubEntity, Hz: 60, Entity: protocol.MakeEntityID(uint32(64*i+j), 1)}
+			}
+			if err := c.Send(sub); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -48,14 +56,21 @@ func greedyClients(b *testing.B, addr string, n int) (stop func()) {
 }
 
 // BenchmarkGreedyClients: the 100,000-animal demo's frame (systems and
-// Sync, back to back) while seven clients each keep 64 sorted pages of
-// 10,000 rows at 60 Hz, against the same game with nobody attached. The
+// Sync, back to back) while seven clients each keep 64 subscriptions at
+// 60 Hz (sorted pages of 10,000 rows, entities or summaries), against the
+// same game with nobody attached. The
 // clients' work runs off the game goroutine but on the same two cores, so
 // the two can't share an iteration: each iteration runs a block of frames
 // attacked and a block quiet (the clients gone and their work drained),
 // in alternating order. Reported as the ratio of the blocks' median
 // frames (x-baseline) and of their 90th percentiles.
 func BenchmarkGreedyClients(b *testing.B) {
+	for _, kind := range []string{"pages", "entities", "summaries"} {
+		b.Run("kind="+kind, func(b *testing.B) { greedyBench(b, kind) })
+	}
+}
+
+func greedyBench(b *testing.B, kind string) {
 	sim := ecosystem.New(100_000, 1)
 	agent := inspector.New(sim.World, inspector.Options{Addr: "127.0.0.1:0", Game: "greedy", Schedule: sim.Schedule})
 	if err := agent.Start(); err != nil {
@@ -72,7 +87,7 @@ func BenchmarkGreedyClients(b *testing.B) {
 	block := func(attacked bool) []time.Duration {
 		var stop func()
 		if attacked {
-			stop = greedyClients(b, agent.Addr(), 7)
+			stop = greedyClients(b, agent.Addr(), 7, kind)
 		}
 		var ts []time.Duration
 		for i := range frames {
@@ -82,7 +97,11 @@ func BenchmarkGreedyClients(b *testing.B) {
 		}
 		if stop != nil {
 			stop()
-			for range 10 { // the agent notices the clients left, and their last work ends
+			// The agent notices the clients left, and their last work ends.
+			for deadline := time.Now().Add(10 * time.Second); agent.Clients() > 0; {
+				if time.Now().After(deadline) {
+					b.Fatalf("%d clients still counted 10 s after they left", agent.Clients())
+				}
 				frame()
 			}
 			time.Sleep(100 * time.Millisecond)
