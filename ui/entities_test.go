@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -107,10 +105,7 @@ func TestEntitiesKeysTypedAheadOfThePage(t *testing.T) {
 // dropped when the user moves to another view before it comes.
 func TestTypedAheadKeysDieWithTheirList(t *testing.T) {
 	src := &fakeSource{}
-	m := newModel(src, "test")
-	fx, _, _ := fixture()
-	m.summary, m.conn = fx.summary, fx.conn
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	m := fixtureModel(src)
 	m.Update(keyMsg("3"))
 	m.entities.show("Position", 0)
 	m.Update(keyMsg("j"))

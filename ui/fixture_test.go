@@ -111,3 +111,13 @@ func mustContain(t *testing.T, lines []string, want ...string) {
 		}
 	}
 }
+
+// fixtureModel is the whole UI on the fixture's summary and connection,
+// 100x24, its requests going to src.
+func fixtureModel(src *fakeSource) *model {
+	m := newModel(src, "test")
+	fx, _, _ := fixture()
+	m.summary, m.conn = fx.summary, fx.conn
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	return m
+}

@@ -14,10 +14,7 @@ import (
 // beneath, the detail included.
 func TestModalStack(t *testing.T) {
 	src := &fakeSource{}
-	m := newModel(src, "test")
-	fx, _, _ := fixture()
-	m.summary, m.conn = fx.summary, fx.conn
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	m := fixtureModel(src)
 	e := protocol.MakeEntityID(3, 1)
 	m.Update(keyMsg("o")) // open by handle: the palette, prefilled
 	if p := m.topPrompt(); p == nil || p.input.Value() != "open " {
@@ -75,10 +72,7 @@ func TestRewindKeyTakesWhatTheHelpSays(t *testing.T) {
 		tick, back uint64
 	}{{"-30", 0, 30}, {"1200", 1200, 0}} {
 		src := &fakeSource{}
-		m := newModel(src, "test")
-		fx, _, _ := fixture()
-		m.summary, m.conn = fx.summary, fx.conn
-		m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+		m := fixtureModel(src)
 		m.Update(keyMsg("R"))
 		for _, r := range c.typed {
 			m.Update(keyMsg(string(r)))
