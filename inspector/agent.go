@@ -26,13 +26,14 @@ type Agent struct {
 	opts Options
 	ln   net.Listener
 
-	inbox  chan inbound
-	wake   chan struct{}
-	calls  chan func()   // Do's functions, run at the next Sync
-	work   chan struct{} // the writers' slots for building and encoding (workers.go)
-	closed chan struct{}
-	wg     sync.WaitGroup
-	once   sync.Once
+	inbox   chan inbound
+	wake    chan struct{}
+	calls   chan func()   // Do's functions, run at the next Sync
+	work    chan struct{} // the writers' slots for building and encoding (workers.go)
+	waiting atomic.Int32  // writers waiting for a slot
+	closed  chan struct{}
+	wg      sync.WaitGroup
+	once    sync.Once
 
 	mu         sync.Mutex
 	clients    map[*client]struct{}

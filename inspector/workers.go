@@ -50,9 +50,12 @@ func (c *client) working(heavy bool, size int64, fn func()) bool {
 	c.workAt = now
 	busy := c.recentWork > float64(busyWork)
 	if heavy || size > lightWork || busy {
+		c.a.waiting.Add(1)
 		select {
 		case c.a.work <- struct{}{}:
+			c.a.waiting.Add(-1)
 		case <-c.done:
+			c.a.waiting.Add(-1)
 			return false
 		}
 		defer func() { <-c.a.work }()
@@ -61,10 +64,12 @@ func (c *client) working(heavy bool, size int64, fn func()) bool {
 	fn()
 	took := time.Since(now)
 	c.recentWork += float64(took)
-	if busy {
-		// A busy client keeps its slot idle for busyPause times its work:
-		// however many busy clients queue for the slots, they use at most
-		// a quarter of them, and the game keeps its cores.
+	if busy && c.a.waiting.Load() > 0 {
+		// A busy client that others wait behind keeps its slot idle for
+		// busyPause times its work: however many busy clients queue for
+		// the slots, they use at most a quarter of them, and the game
+		// keeps its cores. Alone (one client recording a big world, say),
+		// it keeps its pace.
 		t := time.NewTimer(busyPause * took)
 		select {
 		case <-t.C:

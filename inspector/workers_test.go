@@ -147,11 +147,18 @@ func TestDroppedClientsStopWorking(t *testing.T) {
 	for range cap(a.work) {
 		<-a.work
 	}
+	for range cap(a.work) - 1 { // one slot free: the busy client's
+		a.work <- struct{}{}
+	}
 	busy := newClient(a, 1, nil, "busy", false)
 	busy.recentWork, busy.workAt = float64(2*busyWork), time.Now()
 	go func() {
 		gave <- busy.working(false, 10, func() { time.Sleep(time.Second) }) // then a 3 s pause
 	}()
+	time.Sleep(100 * time.Millisecond)
+	other := newClient(a, 2, nil, "other", false)
+	otherDone := make(chan struct{})
+	go other.working(true, 0, func() { close(otherDone) }) // waits behind the busy one
 	time.Sleep(1100 * time.Millisecond)
 	close(busy.done)
 	select {
@@ -159,7 +166,9 @@ func TestDroppedClientsStopWorking(t *testing.T) {
 	case <-time.After(time.Second):
 		t.Fatal("a dropped client's writer sat out its pause")
 	}
-	if len(a.work) != 0 {
-		t.Fatalf("%d slots still held", len(a.work))
+	select {
+	case <-otherDone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the slot was not given back")
 	}
 }
