@@ -13,9 +13,7 @@ import (
 // (small work) keep coming; once a slot is free the query is answered.
 func TestHeavyWorkWaitsForASlot(t *testing.T) {
 	g := bigGame(t, 20_000, Options{})
-	for range cap(g.agent.work) {
-		g.agent.work <- struct{}{}
-	}
+	takeSlots(g.agent, cap(g.agent.work))
 	held := true
 	release := func() {
 		if held {
@@ -81,9 +79,7 @@ func TestWorkSlotsBoundTheWriters(t *testing.T) {
 	if most != slots {
 		t.Fatalf("%d writers worked at once, want %d", most, slots)
 	}
-	for range slots {
-		a.work <- struct{}{}
-	}
+	takeSlots(a, slots)
 	ran := make(chan struct{})
 	go writer().working(false, lightWork, func() { close(ran) })
 	select {
@@ -99,9 +95,7 @@ func TestWorkSlotsBoundTheWriters(t *testing.T) {
 func TestBusyClientsTakeSlotsForSmallWork(t *testing.T) {
 	a := New(ecs.NewWorld(), Options{})
 	w := newClient(a, 0, nil, "busy", false)
-	for range cap(a.work) {
-		a.work <- struct{}{}
-	}
+	takeSlots(a, cap(a.work))
 	w.recentWork, w.workAt = float64(2*busyWork), time.Now()
 	ran := make(chan struct{})
 	go w.working(false, 10, func() { close(ran) })
@@ -128,9 +122,7 @@ func TestBusyClientsTakeSlotsForSmallWork(t *testing.T) {
 // agent drops every client: it must not first do their queued work).
 func TestDroppedClientsStopWorking(t *testing.T) {
 	a := New(ecs.NewWorld(), Options{})
-	for range cap(a.work) {
-		a.work <- struct{}{}
-	}
+	takeSlots(a, cap(a.work))
 	waiting := newClient(a, 0, nil, "waiting", false)
 	gave := make(chan bool)
 	go func() { gave <- waiting.working(true, 0, func() { t.Error("ran without a slot") }) }()
@@ -147,9 +139,7 @@ func TestDroppedClientsStopWorking(t *testing.T) {
 	for range cap(a.work) {
 		<-a.work
 	}
-	for range cap(a.work) - 1 { // one slot free: the busy client's
-		a.work <- struct{}{}
-	}
+	takeSlots(a, cap(a.work)-1) // one slot free: the busy client's
 	busy := newClient(a, 1, nil, "busy", false)
 	busy.recentWork, busy.workAt = float64(2*busyWork), time.Now()
 	go func() {
@@ -170,5 +160,12 @@ func TestDroppedClientsStopWorking(t *testing.T) {
 	case <-otherDone:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the slot was not given back")
+	}
+}
+
+// takeSlots holds n of the agent's work slots, as n writers at work would.
+func takeSlots(a *Agent, n int) {
+	for range n {
+		a.work <- struct{}{}
 	}
 }
