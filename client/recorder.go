@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -15,16 +18,26 @@ import (
 // its own: a `world` subscription whose frames (every entity and value,
 // keyframes and deltas, coded by the agent) go to the file as they
 // arrive. `ecsinspect record` and the UI's r both use it.
+//
+// A file's ticks never go backwards: when the game is rewound, the agent
+// starts the stream again from a keyframe and the recording goes on in a
+// new file beside the first ("run.ecsrec", then "run-2.ecsrec", ...);
+// Files lists them.
 type Recorder struct {
-	Path string // the file
+	Path string // the first file
 	o    *OneShot
 	w    *protocol.RecordWriter
+	hdr  protocol.RecordingHeader
 	done chan error
 
-	mu     sync.Mutex
-	frames int
-	bytes  int64
-	last   uint64
+	mu       sync.Mutex
+	frames   int
+	bytes    int64 // in all files
+	closed   int64 // bytes of the files already closed
+	last     uint64
+	files    []string
+	rewinds  []string // what each rewind did, for the user
+	notified int      // rewinds reported by Rewinds
 }
 
 // StartRecording connects to addr and records to path at hz frames per
@@ -34,7 +47,8 @@ func StartRecording(addr, token, path string, hz float64) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := protocol.CreateRecording(path, protocol.RecordingHeader{Game: o.Game, Hz: hz})
+	hdr := protocol.RecordingHeader{Game: o.Game, Hz: hz}
+	w, err := protocol.CreateRecording(path, hdr)
 	if err != nil {
 		o.Close()
 		return nil, err
@@ -44,7 +58,7 @@ func StartRecording(addr, token, path string, hz float64) (*Recorder, error) {
 		_ = w.Close()
 		return nil, err
 	}
-	r := &Recorder{Path: path, o: o, w: w, done: make(chan error, 1)}
+	r := &Recorder{Path: path, o: o, w: w, hdr: hdr, done: make(chan error, 1), files: []string{path}}
 	go r.run()
 	return r, nil
 }
@@ -67,9 +81,14 @@ func (r *Recorder) run() {
 		switch m := m.(type) {
 		case *protocol.WorldFrame:
 			r.mu.Lock()
-			err = r.w.WriteWorld(m)
-			r.frames++
-			r.bytes, r.last = r.w.Bytes(), m.Tick
+			if r.frames > 0 && m.Tick < r.last {
+				err = r.nextFile(m)
+			}
+			if err == nil {
+				err = r.w.WriteWorld(m)
+				r.frames++
+				r.bytes, r.last = r.closed+r.w.Bytes(), m.Tick
+			}
 			r.mu.Unlock()
 			idle.Reset(protocol.FlushEvery)
 		case *protocol.Reply:
@@ -84,6 +103,56 @@ func (r *Recorder) run() {
 			return
 		}
 	}
+}
+
+// nextFile closes the file at a rewind (a frame whose tick is before the
+// last one's) and opens the next, which starts with that frame, a
+// keyframe: the agent starts its streams again from one after a rewind.
+func (r *Recorder) nextFile(f *protocol.WorldFrame) error {
+	if !f.Full {
+		return fmt.Errorf("the game went back from tick %d to %d without a keyframe: the recording stops here", r.last, f.Tick)
+	}
+	if err := r.w.Close(); err != nil {
+		return err
+	}
+	r.closed += r.w.Bytes()
+	name := segmentName(r.Path, len(r.files)+1)
+	w, err := protocol.CreateRecording(name, r.hdr)
+	if err != nil {
+		return err
+	}
+	r.w = w
+	r.files = append(r.files, name)
+	r.rewinds = append(r.rewinds, fmt.Sprintf("the game was rewound from tick %d to %d: the recording goes on in %s", r.last, f.Tick, name))
+	return nil
+}
+
+// segmentName is the name of a recording's nth file: run.ecsrec,
+// run-2.ecsrec, run-3.ecsrec.
+func segmentName(path string, n int) string {
+	if n <= 1 {
+		return path
+	}
+	ext := filepath.Ext(path)
+	return fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), n, ext)
+}
+
+// Files lists the recording's files, the first one first: more than one
+// when the game was rewound while it recorded.
+func (r *Recorder) Files() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.files)
+}
+
+// Rewinds returns what rewinds did to the recording since the last call
+// (each started a new file), for the user.
+func (r *Recorder) Rewinds() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := slices.Clone(r.rewinds[r.notified:])
+	r.notified = len(r.rewinds)
+	return out
 }
 
 // flush pushes written frames to disk when none came for a while.

@@ -126,6 +126,13 @@ func (a *Agent) finishRewind(c *client, id uint32, asked uint64, exact bool, rb 
 		r.end("the game was rewound")
 		a.logf("a recording ended: the game was rewound to tick %d, and a file's ticks do not go backwards", tick)
 	}
+	for c := range a.live { // world streams go on from a keyframe of the rewound world
+		for _, s := range c.subs {
+			if s.world != nil {
+				s.world.enc.RequestKeyframe()
+			}
+		}
+	}
 	msg := fmt.Sprintf("rewound to tick %d", tick)
 	if tick != asked {
 		msg += fmt.Sprintf(" (the newest recorded at or before %d)", asked)

@@ -76,9 +76,12 @@ type Recorder struct {
 	share   float64 // when set, the most of the game's time the captures may take: the period stretches to keep them under it
 	next    time.Time
 	jobs    chan *worldJob
-	done    chan error
+	done    chan struct{}   // closed once the file is closed; err holds the outcome
+	err     error           // the recording's outcome, set before done closes
 	closed  <-chan struct{} // when it closes, the recorder ends (nil: never)
+	ending  sync.Once       // the one way a recording ends (Stop, end)
 	mu      sync.Mutex
+	why     string // why it ended, if it ended by itself (a rewind)
 	written int
 	skipped int
 	bytes   int64
@@ -121,7 +124,7 @@ type frameSink interface {
 // recorder's encoding goroutine, which ends when closed does (nil: when
 // the recorder is stopped).
 func (a *Agent) startRecorder(w frameSink, hz float64, closed <-chan struct{}) *Recorder {
-	r := &Recorder{a: a, w: w, stream: a.newWorldStream(0), jobs: make(chan *worldJob, 8), done: make(chan error, 1), closed: closed}
+	r := &Recorder{a: a, w: w, stream: a.newWorldStream(0), jobs: make(chan *worldJob, 8), done: make(chan struct{}), closed: closed}
 	if hz > 0 {
 		r.period = time.Duration(float64(time.Second) / hz)
 	}
@@ -194,7 +197,8 @@ func (r *Recorder) run() {
 	if cerr := r.w.Close(); err == nil {
 		err = cerr
 	}
-	r.done <- err
+	r.err = err
+	close(r.done)
 }
 
 // Keyframe makes the next recorded frame a keyframe: a place review can
@@ -224,14 +228,38 @@ func (r *Recorder) Bytes() int64 {
 	return r.bytes
 }
 
-// Stop ends the recording, writing the index; call it on the game goroutine.
+// Stop ends the recording, writing the index, and waits for the file to
+// close; call it on the game goroutine. A recording that already ended (a
+// rewind ends it: a file's ticks never go backwards) is closed already:
+// Stop then only reports its outcome. Stop may be called any number of
+// times.
 func (r *Recorder) Stop() error {
-	r.detach()
-	close(r.jobs)
-	if err := <-r.done; err != nil {
-		return fmt.Errorf("inspector: recording: %w", err)
+	r.finish("")
+	<-r.done
+	if r.err != nil {
+		return fmt.Errorf("inspector: recording: %w", r.err)
 	}
 	return nil
+}
+
+// Ended says why the recording ended by itself ("the game was rewound"),
+// or "" while it runs or if Stop ended it.
+func (r *Recorder) Ended() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.why
+}
+
+// finish is the one place a recording ends: it leaves the agent's list and
+// its encoder is told no more frames come, once, whoever asks first.
+func (r *Recorder) finish(why string) {
+	r.ending.Do(func() {
+		r.mu.Lock()
+		r.why = why
+		r.mu.Unlock()
+		r.detach()
+		close(r.jobs)
+	})
 }
 
 // detach takes the recorder off the agent's list: Sync captures no more
@@ -252,11 +280,11 @@ func (r *Recorder) detach() {
 // end ends the recording without waiting for the file to close: for the
 // game goroutine, which does not wait on a disk. Stop waits.
 func (r *Recorder) end(why string) {
-	r.detach()
-	close(r.jobs)
+	r.finish(why)
 	go func() {
-		if err := <-r.done; err != nil {
-			r.a.logf("recording ended (%s): %v", why, err)
+		<-r.done
+		if r.err != nil {
+			r.a.logf("recording ended (%s): %v", why, r.err)
 		}
 	}()
 }

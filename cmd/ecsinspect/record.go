@@ -18,7 +18,9 @@ recorded frame, with resources, events, system timings and the journal.
 The agent codes the frames (keyframes and compressed deltas); this command
 writes them as they arrive. Shows frames, bytes and time as it goes;
 Ctrl-C, SIGTERM, or the end of --duration closes the file cleanly, and a
-file cut short by a crash still opens.
+file cut short by a crash still opens. A file's ticks never go backwards:
+if the game is rewound while it records, the recording goes on in a new
+file beside the first (run.ecsrec, run-2.ecsrec, ...), and says so.
 `
 
 func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
@@ -55,6 +57,9 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 			end = "\n"
 		}
 		frames, bytes, tick := r.Progress()
+		for _, note := range r.Rewinds() {
+			fmt.Fprintf(out, "\n%s\n", note)
+		}
 		fmt.Fprintf(out, "recording %s: %d frames to tick %d, %s, %s%s", *path, frames, tick, client.Size(int(bytes)), time.Since(start).Round(100*time.Millisecond), end)
 	}
 	for {
