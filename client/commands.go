@@ -3,6 +3,7 @@ package client
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,15 +116,19 @@ func ParseCommand(words []string) (func(uint32) protocol.Message, string, error)
 		rec := len(args) > 1 && (args[1] == "--recursive" || args[1] == "-recursive")
 		return func(id uint32) protocol.Message { return &protocol.Despawn{ID: id, Entity: e, Recursive: rec} }, "despawn", nil
 	case "watch":
-		log := len(args) > 0 && (args[0] == "--log" || args[0] == "-log")
-		if log {
+		log, keep := false, false
+		for len(args) > 0 && slices.Contains([]string{"--log", "-log", "--keep", "-keep"}, args[0]) {
+			log, keep = log || strings.HasSuffix(args[0], "log"), keep || strings.HasSuffix(args[0], "keep")
 			args = args[1:]
+		}
+		if keep && !log {
+			return nil, "", fmt.Errorf("watch: --keep goes with --log (a watchpoint that pauses the game stays anyway)")
 		}
 		expr := strings.Join(args, " ")
 		if _, err := protocol.ParseWatch(expr); err != nil {
 			return nil, "", fmt.Errorf("watch: %v", err)
 		}
-		return func(id uint32) protocol.Message { return &protocol.Watch{ID: id, Expr: expr, Log: log} }, "watch " + expr, nil
+		return func(id uint32) protocol.Message { return &protocol.Watch{ID: id, Expr: expr, Log: log, Keep: keep} }, "watch " + expr, nil
 	case "unwatch", "watch-off", "watch-on":
 		if err := need(1, "a watchpoint's number"); err != nil {
 			return nil, "", err

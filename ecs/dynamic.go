@@ -375,3 +375,23 @@ func (w *World) tableMasks(f Filter) (all, none Mask) {
 	}
 	return all, none
 }
+
+// ComponentRows counts the entities that hold component id (its sparse
+// set's, or the rows of the tables that have it), in O(archetypes): what a
+// walk over the component's written rows visits at most.
+func (ins Inspection) ComponentRows(id ComponentID) int {
+	w := ins.w
+	if int(id) >= len(w.reg.regs) {
+		return 0
+	}
+	if int(id) < len(w.sparse) && w.sparse[id] != nil {
+		return w.sparse[id].length()
+	}
+	n := 0
+	for _, t := range w.tables {
+		if t.column(id) >= 0 {
+			n += t.len()
+		}
+	}
+	return n
+}

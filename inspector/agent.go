@@ -443,6 +443,7 @@ func (a *Agent) drain(start time.Time) {
 			default:
 				delete(a.live, in.c)
 				a.turn = slices.DeleteFunc(a.turn, func(c *client) bool { return c == in.c })
+				a.forgetClientWatches(in.c)
 			}
 			continue
 		default:

@@ -150,7 +150,7 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 		a.paused, a.stepLeft = false, int(m.N)
 		ok()
 	case *protocol.Watch:
-		w, err := a.setWatch(m)
+		w, err := a.setWatch(c, m)
 		if err != nil {
 			fail(codeOf(err), err.Error())
 			return
@@ -180,6 +180,9 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 			return
 		}
 		wp.On = m.On
+		if m.On && wp.Suspended != "" {
+			wp.Suspended = "" // try again: its next check is charged afresh
+		}
 		ok()
 	case *protocol.Rewind:
 		tick := m.Tick

@@ -137,6 +137,11 @@ func checkRequest(m protocol.Message, readOnly bool) *requestError {
 		if !utf8.ValidString(m.Expr) {
 			return refuse(protocol.ErrBadValue, "x is not valid UTF-8")
 		}
+		// A watchpoint's query is held to a query's bounds: its terms are
+		// tested on every row the game writes.
+		if spec, err := protocol.ParseWatch(m.Expr); err == nil && spec.Query != "" {
+			return checkQuery(spec.Query)
+		}
 	case *protocol.Step:
 		if m.N == 0 || m.N > MaxStep {
 			return refuse(protocol.ErrBadValue, "step takes 1 to %d frames, got %d", MaxStep, m.N)

@@ -46,6 +46,12 @@ type watchpoint struct {
 	// staleSeen is how many stale uses the audit had counted at the last
 	// check of a stale watchpoint.
 	staleSeen uint64
+	// terms is a value watchpoint's query terms; units, the row tests its
+	// checks were charged this frame; cut, that a check stopped when its
+	// owner's share ran out (watchbudget.go).
+	terms int
+	units int64
+	cut   bool
 }
 
 // watchState is the agent's watchpoints and where the last check left off.
@@ -58,17 +64,41 @@ type watchState struct {
 	// frameLast is the tick after the frame's systems' writes, which their
 	// own checks looked at (checkSystem); 0: none this frame.
 	frameLast uint32
+	// spent is each budget owner's row tests this frame; frameTook, the
+	// time the value checks took; overFrames, the frames in a row they
+	// took more than watchTime (watchbudget.go).
+	spent      map[int]int64
+	frameTook  time.Duration
+	overFrames int
+	tel        struct{ units, suspended, mostUnits int64 } // row tests charged in all, watchpoints suspended, most row tests charged in a frame
 	// mu guards the list and the hits while systems of a parallel stage
 	// check watchpoints at once (checkSystem); the game goroutine holds it
 	// otherwise only when it changes them.
 	mu sync.Mutex
 }
 
-// setWatch compiles and adds a watchpoint; it returns its id.
-func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
+// setWatch compiles and adds client c's watchpoint; it returns its id.
+func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 	ws := &a.watches
 	if len(ws.list) >= MaxWatchpoints {
 		return 0, refuse(protocol.ErrTooLarge, "the agent holds at most %d watchpoints: remove one first", MaxWatchpoints)
+	}
+	wp := &watchpoint{}
+	wp.Watchpoint = protocol.Watchpoint{Expr: m.Expr, Log: m.Log, Keep: m.Keep && m.Log, On: true, Owner: c.id}
+	mine, kept := 0, 0
+	for _, o := range ws.list {
+		switch {
+		case o.kept():
+			kept++
+		case o.Owner == c.id:
+			mine++
+		}
+	}
+	if wp.kept() && kept >= MaxKeptWatchpoints {
+		return 0, refuse(protocol.ErrTooLarge, "the agent keeps at most %d watchpoints that outlive their client (pausing ones, and log-only ones set with keep): remove one first", MaxKeptWatchpoints)
+	}
+	if !wp.kept() && mine >= MaxClientWatchpoints {
+		return 0, refuse(protocol.ErrTooLarge, "a client holds at most %d log-only watchpoints: remove one first", MaxClientWatchpoints)
 	}
 	spec, err := protocol.ParseWatch(m.Expr)
 	if err != nil {
@@ -78,7 +108,7 @@ func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
 		}
 		return 0, refuse(code, "%v", err)
 	}
-	wp := &watchpoint{spec: spec}
+	wp.spec = spec
 	schemas := a.componentSchemas()
 	switch spec.Kind {
 	case "value":
@@ -87,6 +117,9 @@ func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
 			return 0, refuse(protocol.ErrBadQuery, "%v", err)
 		}
 		wp.query = q
+		if ex, err := protocol.ParseQuery(spec.Query); err == nil {
+			wp.terms = len(ex.Terms)
+		}
 		for _, p := range q.preds {
 			if !containsID(wp.comps, p.comp) {
 				wp.comps = append(wp.comps, p.comp)
@@ -119,7 +152,7 @@ func (a *Agent) setWatch(m *protocol.Watch) (uint32, error) {
 		}
 	}
 	ws.next++
-	wp.Watchpoint = protocol.Watchpoint{ID: ws.next, Expr: m.Expr, Kind: spec.Kind, Log: m.Log, On: true}
+	wp.ID, wp.Kind = ws.next, spec.Kind
 	ws.list = append(ws.list, wp)
 	if len(ws.list) == 1 { // the first: checks start from now
 		ws.since, ws.seq = a.w.Inspect().NextChangeTick(), a.journalHead()
@@ -236,7 +269,7 @@ func (a *Agent) checkSystem(run ecs.SystemRun) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	for _, wp := range ws.list {
-		if wp.On && wp.Kind == "value" && writesAll(run.Writes, wp.comps) {
+		if wp.checked("value") && writesAll(run.Writes, wp.comps) {
 			wp.covered = true
 			a.fire(wp, a.checkValue(wp, tickRange{since: run.Since}), a.w.Frame()+1) // the frame in progress
 		}
@@ -256,10 +289,16 @@ func (a *Agent) checkBeforeRun() {
 	since := ws.since
 	ws.since = a.w.Inspect().NextChangeTick()
 	for _, wp := range ws.list {
-		if wp.On && wp.Kind == "value" {
+		if wp.checked("value") {
 			a.fire(wp, a.checkValue(wp, tickRange{since: since}), a.w.Frame())
 		}
 	}
+}
+
+// checked reports whether the watchpoint is of kind and is checked: on,
+// and not suspended.
+func (wp *watchpoint) checked(kind string) bool {
+	return wp.On && wp.Suspended == "" && wp.Kind == kind
 }
 
 // newer reports whether tick a is after tick b, wrap-around safe.
@@ -279,10 +318,10 @@ func writesAll(writes, comps []ecs.ComponentID) bool {
 	return true
 }
 
-// hasKind reports whether a watchpoint of kind is on.
+// hasKind reports whether a watchpoint of kind is checked.
 func (ws *watchState) hasKind(kind string) bool {
 	for _, wp := range ws.list {
-		if wp.On && wp.Kind == kind {
+		if wp.checked(kind) {
 			return true
 		}
 	}
@@ -314,11 +353,12 @@ func (a *Agent) checkWatches() (pause bool) {
 	if len(ws.list) == 0 {
 		return ws.pause
 	}
+	defer a.endWatchFrame()
 	since := ws.since
 	ws.since = a.w.Inspect().NextChangeTick()
 	var entries []ecs.JournalEntry
 	for _, wp := range ws.list {
-		if wp.On && (wp.Kind == "spawn" || wp.Kind == "despawn" || wp.Kind == "add" || wp.Kind == "remove") {
+		if wp.checked("spawn") || wp.checked("despawn") || wp.checked("add") || wp.checked("remove") {
 			entries = a.w.Inspect().JournalSince(ws.seq)
 			break
 		}
@@ -329,7 +369,7 @@ func (a *Agent) checkWatches() (pause bool) {
 		ws.seq = max(ws.seq, a.journalHead())
 	}
 	for _, wp := range ws.list {
-		if !wp.On {
+		if !wp.On || wp.Suspended != "" {
 			continue
 		}
 		var hit *protocol.WatchHit
@@ -369,6 +409,8 @@ func (a *Agent) within(e ecs.Entity, comp ecs.ComponentID, r tickRange) bool {
 // were written in the ranges, for which the query now holds and which has
 // not fired the watchpoint before.
 func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchHit {
+	started := time.Now()
+	defer func() { a.watches.frameTook += time.Since(started) }()
 	var first ecs.Entity
 	var firstComp ecs.ComponentID
 	matches := 0
@@ -378,8 +420,21 @@ func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchH
 		}
 		matches++
 	}
+	// holdsNow runs the whole query on a row that passed the first tests,
+	// if the owner's share affords it; false stops the walk.
+	stop := false
+	holdsNow := func(e ecs.Entity) bool {
+		if !a.afford(wp) {
+			stop = true
+			return false
+		}
+		return a.holds(wp.query, e)
+	}
 	if one := ecsEntity(wp.spec.Entity); one != (ecs.Entity{}) {
 		for _, comp := range wp.comps {
+			if !a.admit(wp, comp) {
+				return nil
+			}
 			for _, r := range ranges {
 				if matches == 0 && a.w.Alive(one) && a.within(one, comp, r) && !wp.fired[one] && a.holds(wp.query, one) {
 					note(one, comp)
@@ -389,15 +444,21 @@ func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchH
 		return a.valueHit(wp, first, firstComp, matches)
 	}
 	for _, comp := range wp.comps {
+		if stop {
+			break
+		}
 		for _, r := range ranges {
+			if !a.admit(wp, comp) {
+				return a.valueHit(wp, first, firstComp, matches)
+			}
 			if bounds, ok := wp.bounds[comp]; ok {
 				// The rows written that pass the tests, found by the
 				// kernel in its loop; the whole query only for those.
 				if a.w.Inspect().EachChangedWhere(comp, r.since, r.until, bounds, func(e ecs.Entity, _ []byte) bool {
-					if !wp.fired[e] && a.holds(wp.query, e) {
+					if !wp.fired[e] && holdsNow(e) {
 						note(e, comp)
 					}
-					return true
+					return !stop
 				}) == nil {
 					continue
 				}
@@ -411,10 +472,10 @@ func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchH
 							return true
 						}
 					}
-					if !wp.fired[e] && a.holds(wp.query, e) {
+					if !wp.fired[e] && holdsNow(e) {
 						note(e, comp)
 					}
-					return true
+					return !stop
 				}) {
 					continue
 				}

@@ -25,6 +25,9 @@ type Watch struct {
 	// Log makes the watchpoint only tell the clients, not pause the game;
 	// a read-only agent takes only these.
 	Log bool `msgpack:"log,omitempty"`
+	// Keep makes a log-only watchpoint stay after the client that set it
+	// disconnects (one that pauses the game always stays).
+	Keep bool `msgpack:"keep,omitempty"`
 }
 
 // Unwatch removes watchpoint W.
@@ -48,6 +51,14 @@ type Watchpoint struct {
 	Log  bool   `msgpack:"log,omitempty"`
 	On   bool   `msgpack:"on"`
 	Hits uint64 `msgpack:"n"`
+	// Owner is the client that set it (its number in the journal's
+	// "client N"); Keep, whether it stays after that client leaves.
+	Owner int  `msgpack:"own,omitempty"`
+	Keep  bool `msgpack:"keep,omitempty"`
+	// Suspended says why the agent stopped checking it ("" while it is
+	// checked): its checks did not fit the frame's budget. EnableWatch
+	// with on true tries again.
+	Suspended string `msgpack:"sus,omitempty"`
 }
 
 // WatchHit tells every client that a watchpoint fired.
@@ -150,10 +161,16 @@ func ParseWatch(expr string) (WatchSpec, error) {
 		rest := words[1:]
 		spec := WatchSpec{Kind: words[0]}
 		if words[0] == "system" {
-			if len(rest) == 0 {
+			// The name is everything before the ">": names may hold spaces.
+			name, bound, found := strings.Cut(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(expr), "system")), ">")
+			name = strings.Join(strings.Fields(name), " ")
+			if name == "" {
 				return WatchSpec{}, fmt.Errorf("system takes a name and a bound: system hunt > 2ms")
 			}
-			spec.System, rest = rest[0], rest[1:]
+			spec.System, rest = name, nil
+			if found {
+				rest = []string{">" + strings.TrimSpace(bound)}
+			}
 		}
 		bound := strings.TrimPrefix(strings.Join(rest, ""), ">")
 		if len(rest) == 0 || !strings.HasPrefix(strings.Join(rest, ""), ">") {

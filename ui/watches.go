@@ -53,8 +53,9 @@ func (p *watchesPane) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, p.keys.ToggleWatch):
 			if p.cursor < len(ws) {
 				w := ws[p.cursor]
-				return p.src.request(fmt.Sprintf("watch %d %s", w.ID, onOff(!w.On)), func(id uint32) protocol.Message {
-					return &protocol.EnableWatch{ID: id, Watch: w.ID, On: !w.On}
+				on := !w.On || w.Suspended != "" // a suspended one: try again
+				return p.src.request(fmt.Sprintf("watch %d %s", w.ID, onOff(on)), func(id uint32) protocol.Message {
+					return &protocol.EnableWatch{ID: id, Watch: w.ID, On: on}
 				})
 			}
 			if i := p.cursor - len(ws); i < len(p.hits) {
@@ -95,7 +96,11 @@ func (p *watchesPane) View() []string {
 		if !w.On {
 			state = "off"
 		}
-		rows = append(rows, fmt.Sprintf("%4d  %-7s %-7s %6d  %s", w.ID, w.Kind, state, w.Hits, w.Expr))
+		line := fmt.Sprintf("%4d  %-7s %-7s %6d  %s", w.ID, w.Kind, state, w.Hits, w.Expr)
+		if w.Suspended != "" && w.On {
+			line = fmt.Sprintf("%4d  %-7s %-7s %6d  %s — suspended (enter tries again): %s", w.ID, w.Kind, "SUSP", w.Hits, w.Expr, w.Suspended)
+		}
+		rows = append(rows, line)
 	}
 	for i := len(p.hits) - 1; i >= 0; i-- {
 		h := p.hits[i]

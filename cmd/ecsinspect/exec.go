@@ -32,7 +32,9 @@ message. Commands:
                              prints its number (see PROTOCOL.md for the forms:
                              42v3 Energy.Value<0, despawn 42v3, add Fleeing,
                              system hunt > 2ms, frame > 20ms)
-  watch --log EXPR           one that only tells, without pausing
+  watch --log EXPR           one that only tells, without pausing; exec
+                             sets it with --keep, so it outlives exec's
+                             connection (the UI's goes when the UI quits)
   unwatch N | watch-off N | watch-on N
   wait [--timeout 60s]       block until a watchpoint fires; print the hit
                              as JSON and exit 0 (1 on timeout)
@@ -68,6 +70,16 @@ func runExec(args []string, out io.Writer) error {
 	build, what, err := client.ParseCommand(rest[1:])
 	if err != nil {
 		return err
+	}
+	if rest[1] == "watch" { // exec's connection ends at once: a log-only watchpoint stays
+		set := build
+		build = func(id uint32) protocol.Message {
+			m := set(id)
+			if w, ok := m.(*protocol.Watch); ok && w.Log {
+				w.Keep = true
+			}
+			return m
+		}
 	}
 	o, err := client.Dial(rest[0], token)
 	if err != nil {

@@ -1,0 +1,133 @@
+package inspector
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// hostileWatch is a log-only watchpoint of n field tests, each true of
+// every row, as a hostile read-only client sends it.
+func hostileWatch(n int) string {
+	terms := make([]string, n)
+	for i := range terms {
+		terms[i] = "Health.HP>-1e9"
+	}
+	return strings.Join(terms, " ")
+}
+
+// TestWatchQueryHasTheQueryBounds: a watchpoint's query is held to the
+// 32 terms a query has, at the door, from a read-only session too.
+func TestWatchQueryHasTheQueryBounds(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
+	r := c.reply(&protocol.Watch{Expr: hostileWatch(121), Log: true})
+	if r.OK || r.Code != protocol.ErrTooLarge || !strings.Contains(r.Message, "32 terms") {
+		t.Fatalf("a 121-term watchpoint: %+v", r)
+	}
+	wantOK(t, "a 32-term watchpoint", c.reply(&protocol.Watch{Expr: hostileWatch(32), Log: true}))
+}
+
+// TestWatchpointsStayWithinTheirBudget: 64 log-only watchpoints from a
+// read-only client on a world whose every row is written each frame: the
+// checks charged in a frame never pass the budget, the ones that do not
+// fit are suspended with the reason (the summary says it), the game keeps
+// running, and the client's watchpoints go when it disconnects; one set
+// with keep stays.
+func TestWatchpointsStayWithinTheirBudget(t *testing.T) {
+	g := bigGame(t, 20000, Options{})
+	c := dial(t, g, protocol.Hello{Client: "hostile", Caps: []string{"read"}})
+	for i := range MaxClientWatchpoints {
+		wantOK(t, "watch", c.reply(&protocol.Watch{Expr: fmt.Sprintf("Position.X<%d", -1-i), Log: true}))
+	}
+	r := c.reply(&protocol.Watch{Expr: "Position.X<-1000", Log: true})
+	if r.OK || r.Code != protocol.ErrTooLarge {
+		t.Fatalf("a client's %dth log-only watchpoint: %+v", MaxClientWatchpoints+1, r)
+	}
+	wantOK(t, "a kept watchpoint", c.reply(&protocol.Watch{Expr: "Health.HP<-5", Log: true, Keep: true}))
+	s := c.summaryWhere(func(s *protocol.Summary) bool {
+		n := 0
+		for _, w := range s.Watches {
+			if w.Suspended != "" {
+				n++
+			}
+		}
+		return n > 0
+	})
+	var checked int
+	for _, w := range s.Watches {
+		switch {
+		case w.Suspended == "":
+			checked++
+		case !strings.Contains(w.Suspended, "row tests a frame") && !strings.Contains(w.Suspended, "checks took"):
+			t.Fatalf("watchpoint %d suspended saying %q", w.ID, w.Suspended)
+		}
+	}
+	if checked == 0 || checked == len(s.Watches) {
+		t.Fatalf("%d of %d watchpoints still checked: want some, not all", checked, len(s.Watches))
+	}
+	before := g.frames.Load()
+	time.Sleep(100 * time.Millisecond)
+	if g.frames.Load() == before {
+		t.Fatal("the game stopped")
+	}
+	var most, suspended int64
+	g.on(func() { most, suspended = g.agent.watches.tel.mostUnits, g.agent.watches.tel.suspended })
+	if most > watchUnits || most == 0 {
+		t.Fatalf("a frame's checks were charged %d row tests, budget %d", most, watchUnits)
+	}
+	if suspended == 0 {
+		t.Fatal("the suspensions were not counted")
+	}
+	// The client leaves: its watchpoints go, the kept one stays.
+	c.conn.Close()
+	other := dial(t, g, protocol.Hello{})
+	s = other.summaryWhere(func(s *protocol.Summary) bool { return len(s.Watches) == 1 })
+	if w := s.Watches[0]; w.Expr != "Health.HP<-5" || !w.Keep || w.Owner == 0 {
+		t.Fatalf("after the client left, the agent holds %+v", s.Watches)
+	}
+}
+
+// TestSuspendedWatchTriesAgain: EnableWatch on a suspended watchpoint
+// checks it again (and suspends it again if it still does not fit).
+func TestSuspendedWatchTriesAgain(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{})
+	r := c.reply(&protocol.Watch{Expr: "Health.HP<-5", Log: true})
+	wantOK(t, "watch", r)
+	g.on(func() { g.agent.suspend(g.agent.watches.list[0], "a test said so") })
+	c.summaryWhere(func(s *protocol.Summary) bool {
+		return len(s.Watches) == 1 && s.Watches[0].Suspended == "a test said so"
+	})
+	wantOK(t, "watch-on", c.reply(&protocol.EnableWatch{Watch: r.Watch, On: true}))
+	c.summaryWhere(func(s *protocol.Summary) bool {
+		return len(s.Watches) == 1 && s.Watches[0].Suspended == "" && s.Watches[0].On
+	})
+}
+
+// TestAlwaysTrueWatchStopsCounting: a watchpoint true of every written
+// row fires for one entity a frame and stops counting matches when its
+// share runs out, instead of testing the whole query on every row.
+func TestAlwaysTrueWatchStopsCounting(t *testing.T) {
+	g := bigGame(t, 100000, Options{})
+	c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
+	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "Position.X>-1e30 Velocity.X>-1e30", Log: true}))
+	h := c.awaitHit()
+	if h.Matches <= 0 || h.Matches >= 100000 {
+		t.Fatalf("the hit counted %d matches: want the count cut short of the 100,020 rows", h.Matches)
+	}
+}
+
+// TestWatchSystemWithASpace: a system's name may hold a space.
+func TestWatchSystemWithASpace(t *testing.T) {
+	spec, err := protocol.ParseWatch("system pack steering > 2ms")
+	if err != nil || spec.System != "pack steering" || spec.Over != 2*time.Millisecond {
+		t.Fatalf("got %+v, %v", spec, err)
+	}
+	if _, err := protocol.ParseWatch("system  > 2ms"); err == nil {
+		t.Fatal("a system watchpoint without a name was taken")
+	}
+}

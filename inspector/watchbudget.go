@@ -1,0 +1,201 @@
+package inspector
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+)
+
+// What value watchpoints may cost the game. A check walks the rows of a
+// tested component that were written, testing each; its cost is counted in
+// row tests (rows walked times the watchpoint's terms, weighted by how the
+// rows are tested), before it runs, from the rows that hold the component
+// (O(archetypes)). Each frame every owner of watchpoints (a client, or the
+// agent for the ones that outlive their client) has an equal share of
+// watchUnits; a check that does not fit what is left of its owner's share
+// is not made, and the watchpoint is suspended with the reason, which the
+// summary carries (Watchpoint.Suspended): the game is never slowed to
+// check it. Turning it on again (EnableWatch) tries again. A measured
+// guard backs the count: when the checks take more than watchTime a frame
+// for watchOverFrames frames in a row, the costliest watchpoint is
+// suspended the same way.
+
+// watchUnits is the row tests all value watchpoints together may make in a
+// frame: about a millisecond of the game's time (a row walked and tested
+// by the kernel's own loop costs about 2 ns a term on this project's
+// 2-core machine).
+const watchUnits = 1 << 19
+
+// The weights of a row test, by how the rows are tested.
+const (
+	unitsKernel = 1  // a number compared in the kernel's loop (ecs.RawBound)
+	unitsRaw    = 2  // a test func on the row's bytes
+	unitsValue  = 16 // a test through the row's Go value (reflection), and the whole query for a row that passes
+)
+
+// The measured guard.
+const (
+	watchTime       = 2 * time.Millisecond
+	watchOverFrames = 8
+)
+
+// The watchpoints a client may set, and those that outlive their client.
+const (
+	// MaxClientWatchpoints bounds the watchpoints one client holds that go
+	// when it disconnects.
+	MaxClientWatchpoints = MaxWatchpoints / 2
+	// MaxKeptWatchpoints bounds the watchpoints that stay after their
+	// client leaves: the ones that pause the game, and log-only ones set
+	// with Keep.
+	MaxKeptWatchpoints = 16
+)
+
+// budgetOwner is whose share a watchpoint's checks come out of: its
+// client's, or the agent's (0) for one that outlives its client.
+func (wp *watchpoint) budgetOwner() int {
+	if wp.kept() {
+		return 0
+	}
+	return wp.Owner
+}
+
+// kept reports whether the watchpoint stays when its client leaves.
+func (wp *watchpoint) kept() bool { return !wp.Log || wp.Keep }
+
+// share is each owner's row tests this frame: an equal part of watchUnits.
+func (ws *watchState) share() int64 {
+	owners := map[int]bool{}
+	for _, wp := range ws.list {
+		if wp.On && wp.Suspended == "" && wp.Kind == "value" {
+			owners[wp.budgetOwner()] = true
+		}
+	}
+	return watchUnits / int64(max(len(owners), 1))
+}
+
+// admit charges a check of wp over comp to its owner's share, or, if it
+// does not fit, suspends the watchpoint and reports false.
+func (a *Agent) admit(wp *watchpoint, comp ecs.ComponentID) bool {
+	ws := &a.watches
+	cost := wp.checkCost(a.w.Inspect(), comp)
+	share := ws.share()
+	owner := wp.budgetOwner()
+	if ws.spent[owner]+cost > share {
+		whose := "its client's"
+		if owner == 0 {
+			whose = "the agent's (watchpoints that outlive their client)"
+		}
+		a.suspend(wp, fmt.Sprintf("a check would test %d rows of %s (%d terms): %s row tests a frame, over what is left of %s share (%s of %s): watch one entity (42v3 %s) or rows fewer systems write",
+			a.w.Inspect().ComponentRows(comp), a.w.Inspect().Component(comp).Short, wp.terms, count(cost), whose, count(max(share-ws.spent[owner], 0)), count(share), wp.spec.Query))
+		return false
+	}
+	if ws.spent == nil {
+		ws.spent = map[int]int64{}
+	}
+	ws.spent[owner] += cost
+	wp.units += cost
+	ws.tel.units += cost
+	return true
+}
+
+// afford charges the whole query's test on a row that passed the first
+// tests; false when the owner's share is spent: the check stops there
+// (the hit found so far stands, its matches counted so far).
+func (a *Agent) afford(wp *watchpoint) bool {
+	ws := &a.watches
+	cost := int64(wp.terms * unitsValue)
+	owner := wp.budgetOwner()
+	if ws.spent[owner]+cost > ws.share() {
+		wp.cut = true
+		return false
+	}
+	ws.spent[owner] += cost
+	wp.units += cost
+	ws.tel.units += cost
+	return true
+}
+
+// checkCost is the row tests a check of wp over comp's written rows costs
+// at most: every row that holds comp, by the way they are tested.
+func (wp *watchpoint) checkCost(ins ecs.Inspection, comp ecs.ComponentID) int64 {
+	terms := int64(max(wp.terms, 1))
+	if wp.spec.Entity != 0 {
+		return terms * unitsValue
+	}
+	rows := int64(ins.ComponentRows(comp))
+	switch {
+	case wp.bounds[comp] != nil:
+		return rows * int64(len(wp.bounds[comp])) * unitsKernel
+	case wp.raw[comp] != nil:
+		return rows * int64(len(wp.raw[comp])) * unitsRaw
+	}
+	return rows * terms * unitsValue
+}
+
+// suspend stops checking wp, saying why (the summary carries it).
+func (a *Agent) suspend(wp *watchpoint, why string) {
+	if wp.Suspended != "" {
+		return
+	}
+	wp.Suspended = why
+	a.watches.tel.suspended++
+	a.logf("watchpoint %d (%s) suspended: %s", wp.ID, wp.Expr, why)
+}
+
+// endWatchFrame closes the frame's accounting: the shares start again,
+// and the measured guard looks at what the checks took.
+func (a *Agent) endWatchFrame() {
+	ws := &a.watches
+	var frame int64
+	for _, n := range ws.spent {
+		frame += n
+	}
+	ws.tel.mostUnits = max(ws.tel.mostUnits, frame)
+	clear(ws.spent)
+	took := ws.frameTook
+	ws.frameTook = 0
+	var costliest *watchpoint
+	for _, wp := range ws.list {
+		if wp.Suspended == "" && wp.units > 0 && (costliest == nil || wp.units > costliest.units) {
+			costliest = wp
+		}
+		wp.units, wp.cut = 0, false
+	}
+	if took <= watchTime || costliest == nil {
+		ws.overFrames = 0
+		return
+	}
+	if ws.overFrames++; ws.overFrames >= watchOverFrames {
+		ws.overFrames = 0
+		a.suspend(costliest, fmt.Sprintf("the watchpoints' checks took %v a frame for %d frames, over %v: this one cost the most", took.Round(time.Microsecond), watchOverFrames, watchTime))
+	}
+}
+
+// forgetClientWatches removes the watchpoints of a client that left,
+// but for those that outlive it.
+func (a *Agent) forgetClientWatches(c *client) {
+	ws := &a.watches
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	kept := ws.list[:0]
+	for _, wp := range ws.list {
+		if wp.Owner == c.id && !wp.kept() {
+			continue
+		}
+		kept = append(kept, wp)
+	}
+	clear(ws.list[len(kept):])
+	ws.list = kept
+}
+
+// count prints a number of row tests: 1.2M, 640k, 12.
+func count(n int64) string {
+	switch {
+	case n >= 1e6:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1e4:
+		return fmt.Sprintf("%dk", n/1000)
+	}
+	return fmt.Sprint(n)
+}
