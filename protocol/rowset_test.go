@@ -13,7 +13,7 @@ func TestRowSetAsDocumented(t *testing.T) {
 	if got := appendRows(nil, []int32{3, 4, 9}, 10); !bytes.Equal(got, want) {
 		t.Errorf("rows 3 4 9 code as % x, the document says % x", got, want)
 	}
-	rows, err := decodeRows(want, 10)
+	rows, err := decodeRows(want, 10, nil)
 	if err != nil || !slices.Equal(rows, []int32{3, 4, 9}) {
 		t.Errorf("% x decodes as %v, %v", want, rows, err)
 	}

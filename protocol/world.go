@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -100,9 +99,7 @@ const (
 
 var (
 	zenc     *zstd.Encoder
-	zdec     *zstd.Decoder
 	zencOnce sync.Once
-	zdecOnce sync.Once
 )
 
 func encoder() *zstd.Encoder {
@@ -110,13 +107,6 @@ func encoder() *zstd.Encoder {
 		zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true))
 	})
 	return zenc
-}
-
-func decoder() *zstd.Decoder {
-	zdecOnce.Do(func() {
-		zdec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(MaxWorldBody), zstd.WithDecoderLowmem(true))
-	})
-	return zdec
 }
 
 // SealBody encodes and compresses a body into a frame.
@@ -158,25 +148,45 @@ func (b *WorldBody) sizeHint() int {
 }
 
 // OpenBody decompresses and decodes a frame's body, checking it as any
-// untrusted message.
-func OpenBody(f *WorldFrame) (*WorldBody, error) { return openBody(f, false) }
+// untrusted message, within DefaultReadLimits.
+func OpenBody(f *WorldFrame) (*WorldBody, error) {
+	body, _, err := openBody(f, false, DefaultReadLimits)
+	return body, err
+}
 
-// openBody is OpenBody; passing leaves out the journal and the events,
-// which only the frame a reader stops at needs.
-func openBody(f *WorldFrame, passing bool) (*WorldBody, error) {
-	raw, err := decoder().DecodeAll(f.Body, nil)
+// openBody is OpenBody within limits; passing leaves out the journal and
+// the events, which only the frame a reader stops at needs. The budget
+// it returns is what applying the body may still allocate.
+func openBody(f *WorldFrame, passing bool, limits ReadLimits) (*WorldBody, *allocBudget, error) {
+	limits = limits.orDefault()
+	raw, err := decompress(f.Body, limits.MaxBody)
 	if err != nil {
-		return nil, fmt.Errorf("world frame at tick %d: decompress: %w", f.Tick, err)
-	}
-	if len(raw) > MaxWorldBody {
-		return nil, errors.New("world frame: body too large")
+		return nil, nil, fmt.Errorf("world frame at tick %d: decompress: %w", f.Tick, err)
 	}
 	if _, err := checkMsgpack(raw, maxDepth, decodeBudget(len(raw))); err != nil {
-		return nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
+		return nil, nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
-	body := &WorldBody{}
-	if err := decodeWorldBody(raw, body, passing); err != nil {
-		return nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
+	body, budget := &WorldBody{}, &allocBudget{left: decodeBudget(len(raw))}
+	if err := decodeWorldBody(raw, body, passing, budget); err != nil {
+		return nil, nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
-	return body, nil
+	return body, budget, nil
+}
+
+// allocBudget is what decoding one body may still allocate: PROTOCOL.md's
+// 64 bytes per byte of the body, counted at the sizes really allocated
+// (a table's struct, a row list), before each allocation is made.
+type allocBudget struct{ left int64 }
+
+// take charges n elements of size bytes, or fails with what was asked.
+func (b *allocBudget) take(n, size int, what string) error {
+	if b == nil {
+		return nil
+	}
+	want := int64(n) * int64(size)
+	if n < 0 || size < 0 || want > b.left || (size > 0 && int64(n) > b.left/int64(size)+1) {
+		return fmt.Errorf("%d %s would take %s, over the 64 bytes per byte a frame's body may decode into", n, what, byteSize(want))
+	}
+	b.left -= want
+	return nil
 }

@@ -38,8 +38,9 @@ func appendRows(dst []byte, rows []int32, n int) []byte {
 	return dst
 }
 
-// decodeRows reads a row set of a table of n rows.
-func decodeRows(b []byte, n int) ([]int32, error) {
+// decodeRows reads a row set of a table of n rows, charging the list to
+// budget.
+func decodeRows(b []byte, n int, budget *allocBudget) ([]int32, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
@@ -47,6 +48,9 @@ func decodeRows(b []byte, n int) ([]int32, error) {
 	case rowsAll:
 		if len(b) != 1 {
 			return nil, errors.New("row set: bytes after \"all\"")
+		}
+		if err := budget.take(n, 4, "rows"); err != nil {
+			return nil, fmt.Errorf("row set: %w", err)
 		}
 		rows := make([]int32, n)
 		for i := range rows {
@@ -63,6 +67,9 @@ func decodeRows(b []byte, n int) ([]int32, error) {
 		return nil, fmt.Errorf("row set: bad count for a table of %d rows", n)
 	}
 	b = b[k:]
+	if err := budget.take(int(count), 4, "rows"); err != nil {
+		return nil, fmt.Errorf("row set: %w", err)
+	}
 	rows := make([]int32, count)
 	next := uint64(0)
 	for i := range rows {
@@ -200,7 +207,7 @@ func RawValue(fs []FieldSchema, b []byte) Value {
 }
 
 func rawField(f *FieldSchema, b []byte, off, depth int) Value {
-	if off < 0 || f.Size < 0 || off+f.Size > len(b) || depth > 16 {
+	if !fits(off, f.Size, len(b)) || depth > 16 {
 		return Nil()
 	}
 	v := b[off : off+f.Size]
@@ -241,13 +248,16 @@ func rawField(f *FieldSchema, b []byte, off, depth int) Value {
 			return UintValue(binary.LittleEndian.Uint64(v))
 		}
 	case "struct":
-		fields := make([]Field, 0, len(f.Fields))
+		fields := make([]Field, 0, min(len(f.Fields), f.Size+1))
 		for i := range f.Fields {
+			if !fits(f.Fields[i].Offset, 0, f.Size) {
+				return Nil()
+			}
 			fields = append(fields, Field{Name: f.Fields[i].Name, Value: rawField(&f.Fields[i], b, off+f.Fields[i].Offset, depth+1)})
 		}
 		return MapValue(fields...)
 	case "array":
-		if f.Elem == nil || f.Len < 0 || f.Elem.Size*f.Len > f.Size {
+		if !arrayFits(f) {
 			return Nil()
 		}
 		items := make([]Value, f.Len)
@@ -257,6 +267,29 @@ func rawField(f *FieldSchema, b []byte, off, depth int) Value {
 		return ListValue(items...)
 	}
 	return Nil()
+}
+
+// fits reports whether size bytes at off lie within n bytes, without
+// overflow whatever a schema claims.
+func fits(off, size, n int) bool {
+	return off >= 0 && size >= 0 && off <= n && size <= n-off
+}
+
+// maxZeroSizeElems bounds an array of zero-size elements a schema may
+// describe: they take no bytes to claim.
+const maxZeroSizeElems = 1024
+
+// arrayFits reports whether an array's elements lie within its size
+// (overflow-safe), so reading one allocates no more than its bytes pay
+// for.
+func arrayFits(f *FieldSchema) bool {
+	if f.Elem == nil || f.Len < 0 || f.Elem.Size < 0 {
+		return false
+	}
+	if f.Elem.Size == 0 {
+		return f.Len <= maxZeroSizeElems
+	}
+	return f.Len <= f.Size/f.Elem.Size
 }
 
 // RawLayout reports whether values of a component with these fields can
@@ -272,7 +305,7 @@ func RawLayout(fs []FieldSchema, size int) bool {
 }
 
 func rawOK(f *FieldSchema, off, size, depth int) bool {
-	if depth > 16 || off < 0 || f.Size < 0 || off+f.Size > size {
+	if depth > 16 || !fits(off, f.Size, size) {
 		return false
 	}
 	switch f.Kind {
@@ -284,13 +317,13 @@ func rawOK(f *FieldSchema, off, size, depth int) bool {
 		return f.Size == 4 || f.Size == 8
 	case "struct":
 		for i := range f.Fields {
-			if !rawOK(&f.Fields[i], off+f.Fields[i].Offset, size, depth+1) {
+			if !fits(f.Fields[i].Offset, 0, f.Size) || !rawOK(&f.Fields[i], off+f.Fields[i].Offset, size, depth+1) {
 				return false
 			}
 		}
 		return true
 	case "array":
-		return f.Elem != nil && f.Len >= 0 && f.Elem.Size*f.Len <= f.Size && (f.Len == 0 || rawOK(f.Elem, off, size, depth+1))
+		return arrayFits(f) && (f.Len == 0 || rawOK(f.Elem, off, size, depth+1))
 	}
 	return false
 }

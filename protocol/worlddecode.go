@@ -1,6 +1,9 @@
 package protocol
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // The hand decoder of a WorldBody's tables: their byte blobs (entities,
 // row sets, raw values) are taken as slices of the decompressed body, not
@@ -10,7 +13,7 @@ import "fmt"
 
 // decodeWorldBody decodes a checked body; passing skips the journal and
 // the events.
-func decodeWorldBody(b []byte, body *WorldBody, passing bool) error {
+func decodeWorldBody(b []byte, body *WorldBody, passing bool, budget *allocBudget) error {
 	r := &reader{b: b}
 	for range r.containerLen(true) {
 		switch r.str() {
@@ -18,9 +21,12 @@ func decodeWorldBody(b []byte, body *WorldBody, passing bool) error {
 			r.summary(&body.Summary)
 		case "tb":
 			n := r.list()
+			if err := budget.take(n, int(unsafe.Sizeof(TableFrame{})), "tables"); err != nil {
+				return err
+			}
 			body.Tables = make([]TableFrame, n)
 			for i := range body.Tables {
-				r.tableFrame(&body.Tables[i])
+				r.tableFrame(&body.Tables[i], budget)
 			}
 		case "lk":
 			r.generic(&body.Links)
@@ -55,7 +61,7 @@ func (r *reader) history(passing bool, v any) {
 	r.generic(v)
 }
 
-func (r *reader) tableFrame(t *TableFrame) {
+func (r *reader) tableFrame(t *TableFrame, budget *allocBudget) {
 	for range r.containerLen(true) {
 		switch r.str() {
 		case "a":
@@ -74,9 +80,13 @@ func (r *reader) tableFrame(t *TableFrame) {
 			t.All = r.boolean()
 		case "cols":
 			n := r.list()
+			if err := budget.take(n, int(unsafe.Sizeof(ColumnFrame{})), "columns"); err != nil {
+				r.fail(err)
+				return
+			}
 			t.Columns = make([]ColumnFrame, n)
 			for i := range t.Columns {
-				r.columnFrame(&t.Columns[i])
+				r.columnFrame(&t.Columns[i], budget)
 			}
 		default:
 			r.skipRaw()
@@ -87,7 +97,7 @@ func (r *reader) tableFrame(t *TableFrame) {
 	}
 }
 
-func (r *reader) columnFrame(c *ColumnFrame) {
+func (r *reader) columnFrame(c *ColumnFrame, budget *allocBudget) {
 	for range r.containerLen(true) {
 		switch r.str() {
 		case "k":
@@ -102,6 +112,10 @@ func (r *reader) columnFrame(c *ColumnFrame) {
 			c.Raw = r.bin()
 		case "v":
 			if n := r.list(); n > 0 {
+				if err := budget.take(n, int(unsafe.Sizeof(Value{})), "values"); err != nil {
+					r.fail(err)
+					return
+				}
 				c.Values = r.values(n)
 				for i := range c.Values {
 					c.Values[i] = r.value(1)

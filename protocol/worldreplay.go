@@ -16,8 +16,14 @@ type Replay struct {
 	at    int // the frame the state holds, -1 for none
 }
 
-// NewReplay returns a replay of rec, at no frame yet.
-func NewReplay(rec *Recording) *Replay { return &Replay{rec: rec, state: NewWorldState(), at: -1} }
+// NewReplay returns a replay of rec, at no frame yet. What it rebuilds
+// is bounded by the file's size (LimitsForFile): a frame that would take
+// it past them is an error.
+func NewReplay(rec *Recording) *Replay {
+	st := NewWorldState()
+	st.Limits = LimitsForFile(rec.size)
+	return &Replay{rec: rec, state: st, at: -1}
+}
 
 // At returns the state at frame i. The state is the replay's own and
 // changes at the next call: copy what must outlive it, or use two replays.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unsafe"
 )
 
 // WorldState is the world as a stream of WorldFrames rebuilds it: every
@@ -20,9 +21,14 @@ type WorldState struct {
 	Journal []JournalEntry
 	Events  []EventQueue
 	Alloc   AllocState // the entity allocator, where the frames carry it
-	seq     uint64
-	valid   bool
-	view    *stateView // derived indexes, built on first use after a change
+	// Limits bound what frames read into the state may make it hold
+	// (the zero value: DefaultReadLimits); a frame past them is an error
+	// and changes nothing.
+	Limits ReadLimits
+	seq    uint64
+	valid  bool
+	bytes  int64      // the tables' footprint (StateTable.footprint)
+	view   *stateView // derived indexes, built on first use after a change
 	// owned: the state copies the values it keeps into its own memory and
 	// keeps no row lists, so the changes it applies can be reused by
 	// their maker (an encoder's state; a reader's shares the decoded
@@ -99,18 +105,25 @@ func (s *WorldState) apply(f *WorldFrame, passing bool) error {
 	if !f.Full && (!s.valid || f.Seq != s.seq+1) {
 		return ErrNeedKeyframe
 	}
-	body, err := openBody(f, passing)
+	body, budget, err := openBody(f, passing, s.Limits)
 	if err != nil {
 		return err
 	}
-	return s.ApplyBody(f, body)
+	return s.applyBody(f, body, budget)
 }
 
 // ApplyBody is Apply for a body already opened.
 func (s *WorldState) ApplyBody(f *WorldFrame, body *WorldBody) error {
+	return s.applyBody(f, body, nil)
+}
+
+// applyBody is ApplyBody charging what decoding allocates to budget (nil:
+// a body the caller made, not bytes from outside).
+func (s *WorldState) applyBody(f *WorldFrame, body *WorldBody, budget *allocBudget) error {
 	base := s
 	if f.Full {
 		base = NewWorldState()
+		base.Limits, base.owned = s.Limits, s.owned
 	}
 	sum := &body.Summary
 	if !f.Full {
@@ -130,9 +143,12 @@ func (s *WorldState) ApplyBody(f *WorldFrame, body *WorldBody) error {
 			return fmt.Errorf("world frame at tick %d: table %d twice", f.Tick, tf.Archetype)
 		}
 		seen[key] = true
-		if err := base.decodeTable(tf, &changes[i]); err != nil {
+		if err := base.decodeTable(tf, &changes[i], budget); err != nil {
 			return fmt.Errorf("world frame at tick %d: table %d: %w", f.Tick, tf.Archetype, err)
 		}
+	}
+	if err := base.checkGrowth(changes); err != nil {
+		return fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
 	alloc := s.Alloc
 	if err := alloc.apply(body.Alloc, f.Full); err != nil {
@@ -168,6 +184,14 @@ func (s *WorldState) applyChanges(changes []TableChange) {
 func (s *WorldState) applyTable(c *TableChange) {
 	key := tableKey(c.Archetype, c.Sparse)
 	t := s.Tables[key]
+	if t != nil {
+		s.bytes -= t.footprint()
+	}
+	defer func() {
+		if t := s.Tables[key]; t != nil {
+			s.bytes += t.footprint()
+		}
+	}()
 	if t == nil {
 		t = &StateTable{Archetype: c.Archetype, Sparse: c.Sparse, Components: slices.Clone(c.Components), Columns: make([]StateColumn, len(c.Columns))}
 		s.Tables[key] = t
@@ -214,8 +238,55 @@ func resize[T any](s []T, n int) []T {
 	return append(s, make([]T, n-len(s))...)
 }
 
-// decodeTable checks a table frame against the state and decodes it.
-func (s *WorldState) decodeTable(tf *TableFrame, c *TableChange) error {
+// valueBytes is what the state counts for a converted value.
+const valueBytes = int64(unsafe.Sizeof(Value{}))
+
+// footprint is the bytes a table holds, as the limits count them.
+func (t *StateTable) footprint() int64 {
+	n := 64 + 8*int64(len(t.Entities))
+	for j := range t.Columns {
+		n += int64(len(t.Columns[j].Raw)) + valueBytes*int64(len(t.Columns[j].Values))
+	}
+	return n
+}
+
+// checkGrowth refuses changes that would take the state past its limits,
+// before any is applied.
+func (s *WorldState) checkGrowth(changes []TableChange) error {
+	lim := s.Limits.orDefault()
+	bytes, tables := s.bytes, len(s.Tables)
+	for i := range changes {
+		c := &changes[i]
+		old := s.Tables[tableKey(c.Archetype, c.Sparse)]
+		n := int64(c.Len)
+		after := 64 + 8*n
+		for j := range c.Columns {
+			switch c.Columns[j].Kind {
+			case ColumnRaw:
+				after += n * int64(c.Columns[j].Size)
+			default:
+				after += n * valueBytes
+			}
+		}
+		if old != nil {
+			bytes -= old.footprint()
+		} else if n > 0 {
+			tables++
+		}
+		bytes += after
+	}
+	switch {
+	case tables > lim.MaxTables:
+		return fmt.Errorf("the world would hold %d tables, over the reader's limit of %d", tables, lim.MaxTables)
+	case bytes > lim.MaxState:
+		return fmt.Errorf("the world would hold %s, over the reader's limit of %s (a recording may rebuild at most 256 times its size)", byteSize(bytes), byteSize(lim.MaxState))
+	}
+	return nil
+}
+
+// decodeTable checks a table frame against the state and decodes it,
+// charging what it allocates to budget.
+func (s *WorldState) decodeTable(tf *TableFrame, c *TableChange, budget *allocBudget) error {
 	if tf.Len < 0 || tf.Len > maxTableRows {
 		return fmt.Errorf("%d rows", tf.Len)
 	}
@@ -238,6 +309,9 @@ func (s *WorldState) decodeTable(tf *TableFrame, c *TableChange) error {
 		if len(tf.Entities) != 8*tf.Len {
 			return fmt.Errorf("%d bytes of entities for %d rows", len(tf.Entities), tf.Len)
 		}
+		if err := budget.take(tf.Len, 16, "entities"); err != nil {
+			return err
+		}
 		plain := make([]byte, len(tf.Entities))
 		undoPlanes(plain, tf.Entities, entityBytes(oldEnts), 8)
 		c.Entities = bytesEntities(plain)
@@ -251,19 +325,19 @@ func (s *WorldState) decodeTable(tf *TableFrame, c *TableChange) error {
 		if old != nil {
 			oldCol = &old.Columns[j]
 		}
-		if err := decodeColumn(cf, cc, oldCol, tf.Len, tf.All); err != nil {
+		if err := decodeColumn(cf, cc, oldCol, tf.Len, tf.All, budget); err != nil {
 			return fmt.Errorf("column %d: %w", tf.Components[j], err)
 		}
 	}
 	return nil
 }
 
-func decodeColumn(cf *ColumnFrame, cc *ColumnChange, old *StateColumn, n int, all bool) error {
+func decodeColumn(cf *ColumnFrame, cc *ColumnChange, old *StateColumn, n int, all bool, budget *allocBudget) error {
 	var err error
-	if cc.Changed, err = decodeRows(cf.Changed, n); err != nil {
+	if cc.Changed, err = decodeRows(cf.Changed, n, budget); err != nil {
 		return err
 	}
-	if cc.Added, err = decodeRows(cf.Added, n); err != nil {
+	if cc.Added, err = decodeRows(cf.Added, n, budget); err != nil {
 		return err
 	}
 	cc.Kind, cc.Size = cf.Kind, cf.Size
@@ -284,6 +358,9 @@ func decodeColumn(cf *ColumnFrame, cc *ColumnChange, old *StateColumn, n int, al
 		}
 		if !all && old == nil && count > 0 {
 			return errors.New("changed rows of a table not seen before")
+		}
+		if err := budget.take(len(cf.Raw), 1, "bytes of values"); err != nil {
+			return err
 		}
 		cc.Raw = make([]byte, len(cf.Raw))
 		if cf.Size > 0 {

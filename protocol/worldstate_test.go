@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -103,12 +104,14 @@ func TestWorldFramesRebuildTheWorld(t *testing.T) {
 func FuzzWorldFrame(f *testing.F) {
 	frames := encodeAll(f)
 	for _, fr := range frames {
-		raw, err := decoder().DecodeAll(fr.Body, nil)
+		raw, err := decompress(fr.Body, MaxWorldBody)
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(raw, fr.Full)
 	}
+	bomb := []byte{0x81, 0xa2, 't', 'b', 0xdd, 0, 0x10, 0, 0} // a million one-byte tables
+	f.Add(append(bomb, bytes.Repeat([]byte{0x80}, 1<<20)...), true)
 	f.Fuzz(func(t *testing.T, body []byte, full bool) {
 		st := NewWorldState()
 		if err := st.Apply(frames[0]); err != nil {
@@ -176,7 +179,7 @@ func TestDiffSaysWhatChanged(t *testing.T) {
 // reflection, field for field.
 func TestWorldBodyHandDecoder(t *testing.T) {
 	for _, f := range encodeAll(t) {
-		raw, err := decoder().DecodeAll(f.Body, nil)
+		raw, err := decompress(f.Body, MaxWorldBody)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +187,7 @@ func TestWorldBodyHandDecoder(t *testing.T) {
 		if err := unmarshal(raw, &generic); err != nil {
 			t.Fatal(err)
 		}
-		if err := decodeWorldBody(raw, &hand, false); err != nil {
+		if err := decodeWorldBody(raw, &hand, false, nil); err != nil {
 			t.Fatal(err)
 		}
 		if len(generic.Tables) != len(hand.Tables) || len(generic.Tables) == 0 {

@@ -1,0 +1,208 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/binary"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// craftedFile is a hostile recording: small on disk, built to make a
+// reader allocate or index past what it holds.
+type craftedFile struct {
+	name string
+	b    []byte
+}
+
+// recordingOf writes frames as a recording.
+func recordingOf(t testing.TB, frames ...*WorldFrame) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewRecordWriter(&buf, RecordingHeader{Game: "crafted", Start: time.Unix(1700000000, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range frames {
+		if err := w.Write(f.Tick, time.Unix(1700000000, 0), f.Full, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// tinyWorldWith is the tiny world's keyframe with Pos's schema replaced.
+func tinyWorldWith(t testing.TB, pos []FieldSchema) *WorldFrame {
+	t.Helper()
+	in := worldInputs()[0]
+	sum := *in.Summary
+	sum.Components = worldSchemas()
+	sum.Components[0].Fields = pos
+	in.Summary = &sum
+	f, err := NewWorldEncoder().Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// sealed compresses a hand-made msgpack body into a frame.
+func sealed(tick, seq uint64, full bool, raw []byte) *WorldFrame {
+	return &WorldFrame{Tick: tick, Seq: seq, Full: full, Body: encoder().EncodeAll(raw, nil)}
+}
+
+// craftedFiles is the corpus: each shape an outside attack found.
+func craftedFiles(t testing.TB) []craftedFile {
+	t.Helper()
+	var files []craftedFile
+	// A schema whose field lies at 2^62 and is 2^62 bytes long: offset
+	// plus size overflows.
+	files = append(files, craftedFile{"schema-overflow", recordingOf(t, tinyWorldWith(t, []FieldSchema{
+		{Name: "X", Kind: "float", Type: "float32", Offset: 1 << 62, Size: 1 << 62}}))})
+	// An array of 2^40 zero-size elements: a list of 2^40 values.
+	files = append(files, craftedFile{"array-bomb", recordingOf(t, tinyWorldWith(t, []FieldSchema{
+		{Name: "A", Kind: "array", Type: "[N]struct{}", Size: 8, Len: 1 << 40, Elem: &FieldSchema{Kind: "int", Type: "int", Size: 0}}}))})
+	// A body of 64M one-byte tables: each an empty map, each a 100-byte
+	// TableFrame.
+	bomb := []byte{0x81, 0xa2, 't', 'b', 0xdd}
+	bomb = binary.BigEndian.AppendUint32(bomb, 64<<20)
+	bomb = append(bomb, bytes.Repeat([]byte{0x80}, 64<<20)...)
+	files = append(files, craftedFile{"table-bomb", recordingOf(t, sealed(1, 0, true, bomb))})
+	// Deltas that each add a table of a million rows of zero handles
+	// (which compress to nothing).
+	frames := []*WorldFrame{tinyWorldWith(t, worldSchemas()[0].Fields)}
+	for i := range 40 {
+		body := &WorldBody{Summary: Summary{}, Tables: []TableFrame{{Archetype: uint32(100 + i), Len: 1 << 20, Moved: true, Entities: make([]byte, 8<<20)}}}
+		f := &WorldFrame{Tick: uint64(11 + i), Seq: uint64(1 + i)}
+		if err := SealBody(f, body); err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+	}
+	files = append(files, craftedFile{"growing-deltas", recordingOf(t, frames...)})
+	// A zstd frame that declares no size and decompresses to 256 MiB of
+	// zeros.
+	var z bytes.Buffer
+	zw, err := zstd.NewWriter(&z, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := make([]byte, 1<<20)
+	for range 256 {
+		if _, err := zw.Write(zero); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, craftedFile{"zstd-no-size", recordingOf(t, &WorldFrame{Tick: 1, Full: true, Body: z.Bytes()})})
+	return files
+}
+
+// readWhole reads a recording as dump and open do: every frame's world,
+// entities' details (a page's worth a table), a page of a query; it
+// returns the first error.
+func readWhole(b []byte) (err error) {
+	rec, err := ReadRecording(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return err
+	}
+	r := NewReplay(rec)
+	for i := range rec.Frames {
+		st, err := r.At(i)
+		if err != nil {
+			return err
+		}
+		for _, tb := range st.Tables {
+			for _, e := range tb.Entities[:min(len(tb.Entities), 100)] {
+				_ = st.Detail(e)
+			}
+		}
+		if _, err := st.Query("Pos", 0, 0, 10); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestCraftedFilesAreRefusedCheaply: each crafted file is under 1 MiB;
+// reading it whole never panics and allocates under 1 GiB in all; the
+// ones that lie are refused with an error that says why.
+func TestCraftedFilesAreRefusedCheaply(t *testing.T) {
+	want := map[string]string{ // "": reads, its lies answered with nothing
+		"schema-overflow": "",
+		"array-bomb":      "",
+		"table-bomb":      "once decompressed",
+		"growing-deltas":  "over the reader's limit",
+		"zstd-no-size":    "once decompressed",
+	}
+	for _, f := range craftedFiles(t) {
+		t.Run(f.name, func(t *testing.T) {
+			if len(f.b) >= 1<<20 {
+				t.Fatalf("the crafted file is %d bytes: the corpus is of files under 1 MiB", len(f.b))
+			}
+			alloc := allocated(func() {
+				err := readWhole(f.b)
+				switch w := want[f.name]; {
+				case w == "" && err != nil:
+					t.Fatalf("read: %v", err)
+				case w != "" && (err == nil || !strings.Contains(err.Error(), w)):
+					t.Fatalf("read: %v, want an error saying %q", err, w)
+				}
+			})
+			if alloc > 1<<30 {
+				t.Fatalf("reading a %d-byte file allocated %d MiB", len(f.b), alloc>>20)
+			}
+		})
+	}
+}
+
+// TestDecodeBudgetCountsRealSizes: with the body limit out of the way,
+// a body of one-byte elements that each decode into a large struct is
+// refused by the 64-bytes-per-byte budget before the slice is made.
+func TestDecodeBudgetCountsRealSizes(t *testing.T) {
+	bomb := []byte{0x81, 0xa2, 't', 'b', 0xdd}
+	bomb = binary.BigEndian.AppendUint32(bomb, 8<<20)
+	bomb = append(bomb, bytes.Repeat([]byte{0x80}, 8<<20)...)
+	st := NewWorldState()
+	var err error
+	alloc := allocated(func() { err = st.Apply(sealed(1, 0, true, bomb)) })
+	if err == nil || !strings.Contains(err.Error(), "64 bytes per byte") {
+		t.Fatalf("apply: %v", err)
+	}
+	if alloc > 256<<20 {
+		t.Fatalf("refusing it allocated %d MiB", alloc>>20)
+	}
+}
+
+// allocated is the bytes fn allocates.
+func allocated(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// BenchmarkReadCraftedFile reads each crafted file whole, as dump does,
+// reporting the bytes it allocates (the heap a reader may need at most).
+func BenchmarkReadCraftedFile(b *testing.B) {
+	for _, f := range craftedFiles(b) {
+		b.Run(f.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var most uint64
+			for b.Loop() {
+				most = max(most, allocated(func() { _ = readWhole(f.b) }))
+			}
+			b.ReportMetric(float64(most)/(1<<20), "MiB/file")
+		})
+	}
+}

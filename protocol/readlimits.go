@@ -1,0 +1,100 @@
+package protocol
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// ReadLimits bound what reading world frames may make a reader hold: a
+// frame's body once decompressed, and the world a stream of frames
+// rebuilds. A recording's reader takes them from the file's size
+// (LimitsForFile): a small file cannot make a reader hold gigabytes,
+// however its bytes are crafted. The zero value is DefaultReadLimits.
+type ReadLimits struct {
+	// MaxBody bounds one frame's body once decompressed (at most
+	// MaxWorldBody).
+	MaxBody int
+	// MaxState bounds the bytes of the world rebuilt: entity handles,
+	// raw values, and a Value's size per converted value.
+	MaxState int64
+	// MaxTables bounds the tables the world rebuilt holds.
+	MaxTables int
+}
+
+// DefaultReadLimits are the limits of a stream read with no size to go
+// by (a live world subscription): the 512 MiB body of PROTOCOL.md, a
+// world of up to 64 GiB in up to 65,536 tables.
+var DefaultReadLimits = ReadLimits{MaxBody: MaxWorldBody, MaxState: 64 << 30, MaxTables: 1 << 16}
+
+// LimitsForFile are the limits for frames read from a file of size bytes:
+// a body at most 128 times the file (at least 32 MiB, at most 512 MiB),
+// a world at most 256 times the file (at least 128 MiB). A real recording
+// holds its keyframes, which hold the world; compressed, they are rarely
+// a hundredth of it (a world of zeros, say, at the floors).
+func LimitsForFile(size int64) ReadLimits {
+	l := DefaultReadLimits
+	l.MaxBody = int(min(max(128*size, 32<<20), MaxWorldBody))
+	l.MaxState = min(max(256*size, 128<<20), DefaultReadLimits.MaxState)
+	return l
+}
+
+// orDefault fills the zero fields.
+func (l ReadLimits) orDefault() ReadLimits {
+	if l.MaxBody <= 0 || l.MaxBody > MaxWorldBody {
+		l.MaxBody = MaxWorldBody
+	}
+	if l.MaxState <= 0 {
+		l.MaxState = DefaultReadLimits.MaxState
+	}
+	if l.MaxTables <= 0 {
+		l.MaxTables = DefaultReadLimits.MaxTables
+	}
+	return l
+}
+
+// zstdDecoders are zstd stream decoders, reused: decompress reads through one.
+var zstdDecoders = sync.Pool{New: func() any {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxMemory(MaxWorldBody))
+	if err != nil {
+		panic(err) // only bad options fail
+	}
+	return d
+}}
+
+// decompress decodes zstd data of at most limit bytes once decompressed.
+// A frame that declares more is refused before anything is allocated;
+// one that declares nothing is read through the stream decoder, its
+// buffer growing as bytes come and never past limit.
+func decompress(b []byte, limit int) ([]byte, error) {
+	var h zstd.Header
+	if err := h.Decode(b); err != nil {
+		return nil, err
+	}
+	if h.HasFCS && h.FrameContentSize > uint64(limit) {
+		return nil, fmt.Errorf("it declares %s once decompressed, over the limit of %s", byteSize(int64(min(h.FrameContentSize, 1<<62))), byteSize(int64(limit)))
+	}
+	d := zstdDecoders.Get().(*zstd.Decoder)
+	defer func() {
+		_ = d.Reset(nil)
+		zstdDecoders.Put(d)
+	}()
+	if err := d.Reset(bytes.NewReader(b)); err != nil {
+		return nil, err
+	}
+	want := 64 << 10
+	if h.HasFCS {
+		want = int(h.FrameContentSize)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, min(want, limit)+1))
+	if _, err := buf.ReadFrom(io.LimitReader(d, int64(limit)+1)); err != nil {
+		return nil, err
+	}
+	if buf.Len() > limit {
+		return nil, fmt.Errorf("it is over %s once decompressed", byteSize(int64(limit)))
+	}
+	return buf.Bytes(), nil
+}
