@@ -57,7 +57,8 @@ type Agent struct {
 	live                     map[*client]bool
 	turn                     []*client // live clients in join order: whose requests Sync takes
 	recorders                []*Recorder
-	ring                     *Recorder // the in-memory recording a Rewind restores from (rewind.go)
+	feeds                    []*worldFeed // world subscriptions' streams, one per rate (worldfeed.go)
+	ring                     *Recorder    // the in-memory recording a Rewind restores from (rewind.go)
 	ringMem                  *memRing
 	rewinding                bool        // a Rewind is being rebuilt
 	snap                     *sharedCopy // the newest world copy, shared by snapshot requests for a second
@@ -391,6 +392,7 @@ func (a *Agent) Sync() {
 	for _, r := range a.recorders {
 		r.capture(start)
 	}
+	a.captureFeeds(start, false)
 	a.tel.syncNs.Store(time.Since(start).Nanoseconds())
 	if !a.paused {
 		return
@@ -417,6 +419,7 @@ func (a *Agent) Sync() {
 		a.runCalls()
 		a.drain(now)
 		a.capture(now)
+		a.captureFeeds(now, true)
 	}
 }
 
@@ -444,6 +447,9 @@ func (a *Agent) drain(start time.Time) {
 				delete(a.live, in.c)
 				a.turn = slices.DeleteFunc(a.turn, func(c *client) bool { return c == in.c })
 				a.forgetClientWatches(in.c)
+				for id := range in.c.subs {
+					a.unsubscribe(in.c, id)
+				}
 			}
 			continue
 		default:

@@ -18,9 +18,9 @@ type subscription struct {
 	next    time.Time
 	reset   bool // the next frame goes out full
 	query   *compiledQuery
-	since   uint32 // change tick of the previous capture
-	journal uint64 // last journal entry sent
-	world   *worldStream
+	since   uint32   // change tick of the previous capture
+	journal uint64   // last journal entry sent
+	feed    *feedSub // a world subscription's place on its feed
 	series  *seriesQuery
 }
 
@@ -28,7 +28,7 @@ type subscription struct {
 // share the Sync's capture budget.
 func (s *subscription) heavy() bool {
 	switch s.req.What {
-	case protocol.SubPage, protocol.SubWorld:
+	case protocol.SubPage:
 		return true
 	case protocol.SubSeries:
 		return s.series.spec.Aggregate != ""
@@ -45,10 +45,15 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 	s := &subscription{req: *m, period: time.Duration(float64(time.Second) / hz), reset: true, since: a.w.Inspect().NextChangeTick()}
 	switch m.What {
 	case protocol.SubWorld:
-		if m.Hz == 0 {
-			s.period = 0 // every frame the agent sees
+		rate := 0.0 // every frame the agent sees
+		if m.Hz > 0 {
+			rate = hz
 		}
-		s.world = a.newWorldStream(m.ID)
+		feed, err := a.joinFeed(c, m.ID, rate)
+		if err != nil {
+			return err
+		}
+		s.feed = feed
 	case protocol.SubSummary, protocol.SubEvents:
 	case protocol.SubJournal:
 		if old, ok := c.subs[m.ID]; ok {
@@ -80,8 +85,17 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 	default:
 		return fmt.Errorf("cannot subscribe to %q: want summary, page, entity, events, journal, world or series", m.What)
 	}
+	a.unsubscribe(c, m.ID)
 	c.subs[m.ID] = s
 	return nil
+}
+
+// unsubscribe ends client c's subscription id, if it has one.
+func (a *Agent) unsubscribe(c *client, id uint32) {
+	if old, ok := c.subs[id]; ok && old.feed != nil {
+		a.leaveFeed(old.feed)
+	}
+	delete(c.subs, id)
 }
 
 // captureBudget bounds the time one Sync spends building subscription
@@ -94,13 +108,14 @@ const captureBudget = 2 * time.Millisecond
 // capture sends a frame to every subscription that is due, within the
 // budget.
 func (a *Agent) capture(now time.Time) {
-	var summary *protocol.Summary // built once per Sync, shared by readers
+	var summary *protocol.Summary                    // built once per Sync, shared by readers
+	journals := map[uint64][]protocol.JournalEntry{} // entries after a sequence number, converted once per Sync
 	start := time.Now()
 	share := captureBudget / time.Duration(max(len(a.live), 1))
 	for c := range a.live { // a map: the clients come in another order each Sync
 		mine, built := time.Now(), 0
 		for id, s := range c.subs {
-			if now.Before(s.next) {
+			if now.Before(s.next) || s.feed != nil { // world subscriptions: their feeds send
 				continue
 			}
 			if built > 0 && time.Since(mine) > share {
@@ -134,18 +149,24 @@ func (a *Agent) capture(now time.Time) {
 				f = a.subscribedPage(id, s)
 			case protocol.SubEntity:
 				m = a.detail(id, ecsEntity(s.req.Entity))
-			case protocol.SubWorld:
-				f = c.worldFrame(s.world)
 			case protocol.SubSeries:
 				f = a.seriesFrame(id, s)
 			case protocol.SubEvents:
 				m = a.events(id, s.req.Sample)
 			case protocol.SubJournal:
-				j := a.journal(id, s)
+				if c.backlog() > a.lagBytes() {
+					// A slow reader: its entries wait in the world's
+					// journal (a ring) and go once it has taken what
+					// waits; older ones than the ring holds are lost, as
+					// the gap in seq says.
+					continue
+				}
+				j := a.journal(id, s, journals)
+				built++
 				if len(j.Entries) == 0 && !s.reset {
 					continue
 				}
-				c.notify(j) // journal entries must all arrive: never coalesced
+				c.notify(j) // journal entries arrive in order, never coalesced
 				s.reset = false
 				continue
 			}
@@ -163,9 +184,14 @@ func (a *Agent) capture(now time.Time) {
 // nextDue is how long until a subscription is due, for a paused Sync.
 func (a *Agent) nextDue(now time.Time) time.Duration {
 	wait := time.Second
+	if len(a.feeds) > 0 {
+		wait = pausedPeriod
+	}
 	for c := range a.live {
 		for _, s := range c.subs {
-			wait = min(wait, s.next.Sub(now))
+			if s.feed == nil {
+				wait = min(wait, s.next.Sub(now))
+			}
 		}
 	}
 	return max(wait, time.Millisecond)
@@ -371,15 +397,20 @@ func (a *Agent) events(id uint32, sample int) *protocol.Events {
 	return ev
 }
 
-// journal captures the entries after the last one sent, filtered.
-func (a *Agent) journal(id uint32, s *subscription) *protocol.Journal {
+// journal captures the entries after the last one sent, filtered; the
+// entries after each sequence number are converted once per Sync (cache).
+func (a *Agent) journal(id uint32, s *subscription, cache map[uint64][]protocol.JournalEntry) *protocol.Journal {
 	j := &protocol.Journal{Sub: id, Tick: a.w.Frame()}
 	f := s.req.Filter
-	entries := a.w.Inspect().JournalSince(s.journal)
-	if len(entries) > 0 {
-		s.journal = entries[len(entries)-1].Seq
+	folded, ok := cache[s.journal]
+	if !ok {
+		folded = foldJournal(a.w.Inspect().JournalSince(s.journal))
+		cache[s.journal] = folded
 	}
-	for _, e := range foldJournal(entries) {
+	if len(folded) > 0 {
+		s.journal = max(folded[len(folded)-1].Seq, folded[len(folded)-1].To)
+	}
+	for _, e := range folded {
 		if f != "" && f != e.Entity.String() && f != a.componentName(e.Component) && f != e.System && !slices.ContainsFunc(e.Components, func(c int) bool { return a.componentName(c) == f }) {
 			continue
 		}

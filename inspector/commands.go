@@ -48,7 +48,7 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 			fail(protocol.ErrNotFound, fmt.Sprintf("no subscription %d", m.Sub))
 			return
 		}
-		delete(c.subs, m.Sub)
+		a.unsubscribe(c, m.Sub)
 		ok()
 	case *protocol.Query:
 		q, err := compileQuery(a.w, a.componentSchemas(), m.Expr, m.Sort, a.lastFrameTick)

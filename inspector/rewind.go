@@ -126,12 +126,8 @@ func (a *Agent) finishRewind(c *client, id uint32, asked uint64, exact bool, rb 
 		r.end("the game was rewound")
 		a.logf("a recording ended: the game was rewound to tick %d, and a file's ticks do not go backwards", tick)
 	}
-	for c := range a.live { // world streams go on from a keyframe of the rewound world
-		for _, s := range c.subs {
-			if s.world != nil {
-				s.world.enc.RequestKeyframe()
-			}
-		}
+	for _, f := range a.feeds { // world streams go on from a keyframe of the rewound world
+		f.rec.Keyframe()
 	}
 	msg := fmt.Sprintf("rewound to tick %d", tick)
 	if tick != asked {

@@ -67,6 +67,8 @@ func estimateSize(m protocol.Message) int64 {
 		return 256 + 128*int64(len(m.Components)+len(m.Children))
 	case *protocol.Events:
 		return 256 + 256*int64(len(m.Queues))
+	case *protocol.WorldFrame:
+		return 64 + int64(len(m.Body))
 	}
 	return 128
 }

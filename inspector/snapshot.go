@@ -69,24 +69,27 @@ func (a *Agent) PanicSnapshot(path string) {
 // PROTOCOL.md). Captures happen in Sync; encoding, compression and writing
 // on the recorder's goroutine.
 type Recorder struct {
-	a       *Agent
-	w       frameSink
-	stream  *worldStream
-	period  time.Duration
-	share   float64 // when set, the most of the game's time the captures may take: the period stretches to keep them under it
-	next    time.Time
-	jobs    chan *worldJob
-	done    chan struct{}   // closed once the file is closed; err holds the outcome
-	err     error           // the recording's outcome, set before done closes
-	closed  <-chan struct{} // when it closes, the recorder ends (nil: never)
-	ending  sync.Once       // the one way a recording ends (Stop, end)
-	mu      sync.Mutex
-	why     string // why it ended, if it ended by itself (a rewind)
-	written int
-	skipped int
-	bytes   int64
-	queued  atomic.Int64 // bytes of captures not yet encoded
-	last    int64        // bytes of the newest capture (game goroutine)
+	a      *Agent
+	w      frameSink
+	stream *worldStream
+	period time.Duration
+	share  float64 // when set, the most of the game's time the captures may take: the period stretches to keep them under it
+	next   time.Time
+	jobs   chan *worldJob
+	done   chan struct{}   // closed once the file is closed; err holds the outcome
+	err    error           // the recording's outcome, set before done closes
+	closed <-chan struct{} // when it closes, the recorder ends (nil: never)
+	// audience, for a world feed, is who listens at a capture: the frame
+	// coded from it goes to them (worldfeed.go).
+	audience func() []*feedSub
+	ending   sync.Once // the one way a recording ends (Stop, end)
+	mu       sync.Mutex
+	why      string // why it ended, if it ended by itself (a rewind)
+	written  int
+	skipped  int
+	bytes    int64
+	queued   atomic.Int64 // bytes of captures not yet encoded
+	last     int64        // bytes of the newest capture (game goroutine)
 }
 
 // recorderQueueBytes bounds the captures a recorder holds waiting for its
@@ -150,6 +153,9 @@ func (r *Recorder) capture(now time.Time) {
 	r.next = now.Add(r.period)
 	started := time.Now()
 	j := r.stream.capture()
+	if r.audience != nil {
+		j.to = r.audience()
+	}
 	if r.share > 0 {
 		if took := time.Since(started); float64(took) > r.share*float64(r.period) {
 			r.next = now.Add(time.Duration(float64(took) / r.share))
@@ -186,7 +192,11 @@ func (r *Recorder) run() {
 		}
 		var f *protocol.WorldFrame
 		if f, err = r.stream.encode(job); err == nil {
-			err = r.w.WriteWorld(f)
+			if fs, ok := r.w.(feedSink); ok {
+				fs.fanOut(f, job.to)
+			} else {
+				err = r.w.WriteWorld(f)
+			}
 		}
 		r.queued.Add(-job.bytes)
 		r.mu.Lock()

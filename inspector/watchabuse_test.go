@@ -57,17 +57,19 @@ func TestWatchpointsStayWithinTheirBudget(t *testing.T) {
 		}
 		return n > 0
 	})
-	var checked int
+	// The budget suspends those that do not fit, not all; the measured
+	// guard may suspend more on a slow machine (the race detector).
+	var overBudget int
 	for _, w := range s.Watches {
 		switch {
-		case w.Suspended == "":
-			checked++
-		case !strings.Contains(w.Suspended, "row tests a frame") && !strings.Contains(w.Suspended, "checks took"):
+		case strings.Contains(w.Suspended, "row tests a frame"):
+			overBudget++
+		case w.Suspended != "" && !strings.Contains(w.Suspended, "checks took"):
 			t.Fatalf("watchpoint %d suspended saying %q", w.ID, w.Suspended)
 		}
 	}
-	if checked == 0 || checked == len(s.Watches) {
-		t.Fatalf("%d of %d watchpoints still checked: want some, not all", checked, len(s.Watches))
+	if overBudget == 0 || overBudget == len(s.Watches) {
+		t.Fatalf("%d of %d watchpoints suspended over the budget: want some, not all", overBudget, len(s.Watches))
 	}
 	before := g.frames.Load()
 	time.Sleep(100 * time.Millisecond)

@@ -43,6 +43,8 @@ type worldJob struct {
 	// the encoder's goroutine (plainCopy); an invalid one was converted
 	// at capture.
 	resources []reflect.Value
+	// to is a world feed's listeners at the capture (worldfeed.go).
+	to []*feedSub
 }
 
 // capture copies what the stream's next frame needs; call it in Sync.
@@ -179,22 +181,4 @@ func (s *worldStream) rawToValues(id ecs.ComponentID, raw []byte, size int) []pr
 		out[i] = wholeValue(reflect.NewAt(typ, unsafe.Pointer(&raw[i*size])).Elem())
 	}
 	return out
-}
-
-// worldFrame captures a world subscription's next frame; it is encoded on
-// the client's writer. A frame over the client's frame limit is answered
-// with too-large and the stream starts again from a keyframe.
-func (c *client) worldFrame(s *worldStream) outFrame {
-	job := s.capture()
-	return outFrame{size: job.bytes / 2, build: func() protocol.Message {
-		f, err := s.encode(job)
-		if err != nil {
-			s.enc.Restart()
-			return &protocol.Reply{ID: s.enc.Sub, Code: protocol.ErrInternal, Message: "world frame: " + err.Error()}
-		}
-		if len(f.Body)+64 > c.conn.MaxWrite() {
-			s.enc.Restart()
-		}
-		return f
-	}}
 }

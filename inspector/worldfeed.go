@@ -1,0 +1,187 @@
+package inspector
+
+import (
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// World subscriptions share feeds: one capture and one encoding per rate,
+// however many subscriptions ask for it. A feed is a Recorder (captured in
+// Sync, encoded in order on its own goroutine, frames skipped while the
+// encoder is behind, the next one holding every change since) whose frames
+// go to its subscribers: each gets the same compressed body under its own
+// subscription id and frame count. A subscriber starts at a keyframe, and
+// one whose client lets frames pile up (past lagBytes unsent) is left out
+// until a later keyframe, so a slow reader costs neither the game nor
+// the agent's memory more than its own queue.
+
+// MaxWorldFeeds bounds the rates the agent streams the world at at once:
+// a world subscription at a fifth rate is refused.
+const MaxWorldFeeds = 4
+
+// lagBytes is what a client may have waiting to be sent and still get
+// the next world frame or journal entries, a quarter of what it may have
+// waiting at all (Options.MaxQueuedBytes); past it a world subscription
+// waits for a keyframe, a journal one for the client to catch up.
+func (a *Agent) lagBytes() int64 { return a.opts.MaxQueuedBytes / 4 }
+
+// keyframeEvery bounds how often subscribers joining or catching up make
+// a feed code a keyframe: those asking within it share the next one.
+const keyframeEvery = time.Second
+
+// pausedPeriod is the pace of a feed's frames while the game is paused
+// (empty deltas with the same tick), as a summary's.
+const pausedPeriod = 100 * time.Millisecond
+
+// worldFeed is one rate's stream of WorldFrames and who listens.
+type worldFeed struct {
+	a      *Agent
+	hz     float64 // as subscribed; 0: every frame
+	rec    *Recorder
+	subs   []*feedSub // game goroutine
+	askAt  atomic.Int64
+	paused time.Time // the last capture while paused
+}
+
+// feedSub is one world subscription on a feed. Its counts belong to the
+// feed's encoding goroutine; gone is set when it unsubscribes.
+type feedSub struct {
+	c       *client
+	id      uint32
+	sent    uint64 // frames sent: the next frame's n
+	started bool   // it got its keyframe
+	lagging bool   // frames were left out: it waits for a keyframe
+	gone    atomic.Bool
+}
+
+// joinFeed subscribes client c's subscription id to the world at hz.
+func (a *Agent) joinFeed(c *client, id uint32, hz float64) (*feedSub, error) {
+	var f *worldFeed
+	for _, x := range a.feeds {
+		if x.hz == hz {
+			f = x
+		}
+	}
+	if f == nil {
+		if len(a.feeds) >= MaxWorldFeeds {
+			var rates []string
+			for _, x := range a.feeds {
+				rates = append(rates, fmt.Sprint(x.hz))
+			}
+			return nil, refuse(protocol.ErrTooLarge, "the agent streams the world at %d rates at most: subscribe at one of hz %v", MaxWorldFeeds, rates)
+		}
+		f = &worldFeed{a: a, hz: hz}
+		f.rec = a.startRecorder(f, hz, a.closed)
+		f.rec.audience = f.audience
+		f.askAt.Store(time.Now().UnixNano()) // the recorder's first frame is a keyframe
+		a.feeds = append(a.feeds, f)
+	}
+	s := &feedSub{c: c, id: id}
+	f.subs = append(f.subs, s)
+	f.askKeyframe()
+	return s, nil
+}
+
+// leaveFeed ends a world subscription; a feed nobody listens to ends.
+func (a *Agent) leaveFeed(s *feedSub) {
+	s.gone.Store(true)
+	for i, f := range a.feeds {
+		f.subs = slices.DeleteFunc(f.subs, func(x *feedSub) bool { return x == s })
+		if len(f.subs) == 0 {
+			f.rec.finish("")
+			a.feeds = slices.Delete(a.feeds, i, i+1)
+			return
+		}
+	}
+}
+
+// captureFeeds is the feeds' turn in Sync; paused, at pausedPeriod.
+func (a *Agent) captureFeeds(now time.Time, paused bool) {
+	for _, f := range a.feeds {
+		if paused {
+			if now.Sub(f.paused) < pausedPeriod {
+				continue
+			}
+			f.paused = now
+		}
+		f.rec.capture(now)
+	}
+}
+
+// audience is who listens when a frame is captured (the game goroutine).
+func (f *worldFeed) audience() []*feedSub { return slices.Clone(f.subs) }
+
+// askKeyframe has the feed code a keyframe soon: now, or with the one
+// asked for within keyframeEvery.
+func (f *worldFeed) askKeyframe() {
+	now := time.Now().UnixNano()
+	last := f.askAt.Load()
+	if now-last < int64(keyframeEvery) && last != 0 {
+		go func() { // the one asked for lately may be coded already: ask again when the time comes
+			t := time.NewTimer(time.Duration(int64(keyframeEvery) - (now - last)))
+			defer t.Stop()
+			select {
+			case <-t.C:
+				f.askKeyframe()
+			case <-f.a.closed:
+			}
+		}()
+		return
+	}
+	if f.askAt.CompareAndSwap(last, now) {
+		f.rec.Keyframe()
+	}
+}
+
+// fanOut sends a coded frame to those who listened when it was captured,
+// on the feed's encoding goroutine.
+func (f *worldFeed) fanOut(fr *protocol.WorldFrame, to []*feedSub) {
+	for _, s := range to {
+		if s.gone.Load() {
+			continue
+		}
+		backlog := s.c.backlog()
+		switch {
+		case !s.started && !fr.Full:
+			continue // waits for its first keyframe
+		case s.lagging && !(fr.Full && backlog < f.a.lagBytes()/2):
+			continue
+		case backlog > f.a.lagBytes():
+			s.lagging = true
+			f.askKeyframe()
+			continue
+		}
+		if len(fr.Body)+64 > s.c.conn.MaxWrite() {
+			s.c.notify(&protocol.Reply{ID: s.id, Code: protocol.ErrTooLarge,
+				Message: fmt.Sprintf("a world frame is %s, over this client's frame limit of %s: the subscription waits for a smaller keyframe", byteSize(len(fr.Body)), byteSize(s.c.conn.MaxWrite()))})
+			s.lagging = true
+			continue
+		}
+		s.started, s.lagging = true, false
+		s.c.notify(&protocol.WorldFrame{Sub: s.id, Tick: fr.Tick, Full: fr.Full, Seq: s.sent, Body: fr.Body})
+		s.sent++
+	}
+}
+
+// The feed is its recorder's sink: frames go to fanOut, nothing to a file.
+func (f *worldFeed) WriteWorld(*protocol.WorldFrame) error { return nil }
+func (f *worldFeed) Flush() error                          { return nil }
+func (f *worldFeed) Close() error                          { return nil }
+func (f *worldFeed) Bytes() int64                          { return 0 }
+
+// feedSinks are sinks that send each frame to those who listened when it
+// was captured.
+type feedSink interface {
+	fanOut(fr *protocol.WorldFrame, to []*feedSub)
+}
+
+// backlog is the bytes waiting to be sent to the client.
+func (c *client) backlog() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.queued
+}

@@ -1,0 +1,124 @@
+package inspector
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// TestWorldSubscriptionsShareAFeed: many world subscriptions at one rate,
+// from several clients, cost one capture and one encoding: the agent
+// keeps one feed; each subscription starts at a keyframe numbered 0 and
+// counts on by one, and the world each rebuilds is the game's. When the
+// clients leave, the feed and what it holds go.
+func TestWorldSubscriptionsShareAFeed(t *testing.T) {
+	g := bigGame(t, 2000, Options{})
+	var clients []*testClient
+	for range 3 {
+		c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
+		for range 10 {
+			c.request(&protocol.Subscribe{What: protocol.SubWorld}) // the replies are read with the frames
+		}
+		clients = append(clients, c)
+	}
+	for _, c := range clients {
+		states := map[uint32]*protocol.WorldState{}
+		next := map[uint32]uint64{}
+		for applied := 0; applied < 60; {
+			m := c.await(func(m protocol.Message) bool {
+				_, ok := m.(*protocol.WorldFrame)
+				r, isReply := m.(*protocol.Reply)
+				return ok || isReply && !r.OK
+			})
+			if r, ok := m.(*protocol.Reply); ok {
+				t.Fatalf("a world subscription was refused: %+v", r)
+			}
+			f := m.(*protocol.WorldFrame)
+			st := states[f.Sub]
+			if st == nil {
+				if !f.Full || f.Seq != 0 {
+					t.Fatalf("subscription %d began with a frame full %v, n %d: want a keyframe numbered 0", f.Sub, f.Full, f.Seq)
+				}
+				st = protocol.NewWorldState()
+				states[f.Sub] = st
+			} else if f.Seq != next[f.Sub] {
+				t.Fatalf("subscription %d: frame n %d after %d", f.Sub, f.Seq, next[f.Sub]-1)
+			}
+			next[f.Sub] = f.Seq + 1
+			if err := st.Apply(f); err != nil {
+				t.Fatalf("subscription %d, frame %d: %v", f.Sub, f.Seq, err)
+			}
+			if st.Entities() != 2020 {
+				t.Fatalf("subscription %d rebuilt %d entities, want 2020", f.Sub, st.Entities())
+			}
+			applied++
+		}
+	}
+	var feeds int
+	g.on(func() { feeds = len(g.agent.feeds) })
+	if feeds != 1 {
+		t.Fatalf("30 world subscriptions at one rate keep %d feeds, want 1", feeds)
+	}
+	for _, c := range clients {
+		c.conn.Close()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		g.on(func() { feeds = len(g.agent.feeds) })
+		if feeds == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d feeds still run after every client left", feeds)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestWorldFeedsAreBounded: the agent streams the world at four rates at
+// most; a fifth is refused, saying which rates there are.
+func TestWorldFeedsAreBounded(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
+	for _, hz := range []float64{0, 1, 2, 3} {
+		wantOK(t, fmt.Sprint("world at ", hz), c.reply(&protocol.Subscribe{What: protocol.SubWorld, Hz: hz}))
+	}
+	r := c.reply(&protocol.Subscribe{What: protocol.SubWorld, Hz: 5})
+	if r.OK || r.Code != protocol.ErrTooLarge || !strings.Contains(r.Message, "4 rates") {
+		t.Fatalf("a fifth rate: %+v", r)
+	}
+	wantOK(t, "a known rate", c.reply(&protocol.Subscribe{What: protocol.SubWorld, Hz: 2}))
+}
+
+// TestSlowWorldReaderHoldsItsOwnBacklog: a client that takes world and
+// journal subscriptions and reads nothing holds at most about lagBytes
+// (plus a frame) waiting: its subscriptions wait for a keyframe instead
+// of piling frames up, and the agent does not drop it for overload.
+func TestSlowWorldReaderHoldsItsOwnBacklog(t *testing.T) {
+	g := bigGame(t, 20000, Options{MaxQueuedBytes: 2 << 20})
+	c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
+	for range 8 {
+		c.request(&protocol.Subscribe{What: protocol.SubWorld})
+		c.request(&protocol.Subscribe{What: protocol.SubJournal})
+	}
+	// Churn: spawns and despawns fill the journal.
+	g.on(func() {})
+	time.Sleep(time.Second)
+	var most int64
+	var dropped uint64
+	g.on(func() {
+		for cl := range g.agent.live {
+			most = max(most, cl.backlog())
+		}
+		dropped = g.agent.tel.dropped.Load()
+	})
+	if lag := g.agent.lagBytes(); most > lag+1<<20 {
+		t.Fatalf("a client that reads nothing has %d KiB waiting, want at most about %d", most>>10, lag>>10)
+	}
+	if dropped != 0 {
+		t.Fatalf("the agent dropped %d clients", dropped)
+	}
+}
