@@ -37,7 +37,7 @@ type Agent struct {
 
 	mu         sync.Mutex
 	clients    map[*client]struct{}
-	handshakes int
+	handshaking []*handshake // connections in their handshake, oldest first
 	nextID     int
 	failures   map[string]*tokenFailures // by remote host: wrong tokens
 
@@ -71,6 +71,7 @@ type Agent struct {
 type telemetry struct {
 	bytesSent, framesSent, coalesced, dropped, tooLarge atomic.Uint64
 	snapshots                                           atomic.Uint64 // world copies for SnapshotRequests
+	evicted                                             atomic.Uint64 // silent connections closed to give their handshake slot to another
 	syncNs                                              atomic.Int64
 	clients                                             atomic.Int64
 	recording                                           atomic.Value // string
@@ -241,18 +242,14 @@ func (a *Agent) serve(nc net.Conn) {
 	conn := protocol.NewConn(nc)
 	conn.SetLimits(a.opts.MaxFrame, protocol.DefaultMaxFrame)
 	host := remoteHost(nc)
-	a.mu.Lock()
-	busy := a.handshakes >= a.opts.MaxHandshakes
-	if !busy {
-		a.handshakes++
-	}
-	a.mu.Unlock()
-	if busy {
-		a.reject(conn, protocol.ErrBusy, fmt.Sprintf("the agent has %d connections in their handshake; try again", a.opts.MaxHandshakes))
+	hs := &handshake{conn: conn, since: time.Now()}
+	if !a.takeHandshakeSlot(hs) {
+		a.reject(conn, protocol.ErrBusy, fmt.Sprintf("the agent has %d connections in their handshake, each of which has sent its hello; try again", a.opts.MaxHandshakes))
 		return
 	}
 	var c *client
 	hello, err := protocol.ServerHandshake(conn, a.opts.HandshakeTimeout, func(h *protocol.Hello) (*protocol.Welcome, *protocol.Reject) {
+		hs.heard.Store(true)
 		welcome, reject := a.checkHello(h, host)
 		if reject != nil {
 			return nil, reject
@@ -268,7 +265,7 @@ func (a *Agent) serve(nc net.Conn) {
 		return welcome, nil
 	})
 	a.mu.Lock()
-	a.handshakes--
+	a.handshaking = slices.DeleteFunc(a.handshaking, func(x *handshake) bool { return x == hs })
 	a.mu.Unlock()
 	if err != nil {
 		a.logf("handshake from %v: %v", nc.RemoteAddr(), err)
@@ -297,6 +294,35 @@ func (a *Agent) serve(nc net.Conn) {
 	a.tel.clients.Add(-1)
 }
 
+// handshake is a connection in its handshake; heard: its hello came.
+type handshake struct {
+	conn  *protocol.Conn
+	since time.Time
+	heard atomic.Bool
+}
+
+// takeHandshakeSlot gives hs one of the MaxHandshakes slots. When they are
+// all taken, the oldest connection that has not sent its hello gives its
+// slot up (it is told it was busy, and closed): connections that say
+// nothing cannot keep one that speaks at once out. False when every slot's
+// connection has spoken.
+func (a *Agent) takeHandshakeSlot(hs *handshake) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.handshaking) >= a.opts.MaxHandshakes {
+		i := slices.IndexFunc(a.handshaking, func(x *handshake) bool { return !x.heard.Load() })
+		if i < 0 {
+			return false
+		}
+		old := a.handshaking[i]
+		a.handshaking = slices.Delete(a.handshaking, i, i+1)
+		a.tel.evicted.Add(1)
+		go a.reject(old.conn, protocol.ErrBusy, fmt.Sprintf("said nothing for %v while others waited for a handshake slot", time.Since(old.since).Round(time.Millisecond)))
+	}
+	a.handshaking = append(a.handshaking, hs)
+	return true
+}
+
 // reject refuses a connection before its handshake, with a reason.
 func (a *Agent) reject(conn *protocol.Conn, code, reason string) {
 	_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
@@ -309,8 +335,8 @@ func (a *Agent) reject(conn *protocol.Conn, code, reason string) {
 // read-only or the client asked for capabilities without "edit".
 func (a *Agent) checkHello(h *protocol.Hello, host string) (*protocol.Welcome, *protocol.Reject) {
 	if a.opts.Token != "" {
-		if wait := a.tokenBackoff(host); wait > 0 {
-			return nil, &protocol.Reject{Code: protocol.ErrToken, Reason: fmt.Sprintf("too many wrong tokens from this address: try again in %v", wait.Round(time.Millisecond))}
+		if !a.waitTokenBackoff(host) {
+			return nil, &protocol.Reject{Code: protocol.ErrState, Reason: "the agent is closing"}
 		}
 		if subtle.ConstantTimeCompare([]byte(h.Token), []byte(a.opts.Token)) != 1 {
 			reason := "the token is wrong"
@@ -320,7 +346,8 @@ func (a *Agent) checkHello(h *protocol.Hello, host string) (*protocol.Welcome, *
 			a.tokenFailed(host)
 			return nil, &protocol.Reject{Code: protocol.ErrToken, Reason: reason}
 		}
-		a.tokenPassed(host)
+		// A right token does not clear the host's back-off: a guesser on
+		// the same host as the holder keeps its wait.
 	}
 	readOnly := a.opts.ReadOnly || (len(h.Caps) > 0 && !slices.Contains(h.Caps, "edit"))
 	caps := []string{"read"}

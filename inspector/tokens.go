@@ -8,29 +8,52 @@ import (
 // tokenFailures is one remote host's run of wrong tokens.
 type tokenFailures struct {
 	count int
-	until time.Time // no token from this host is checked before then
 	last  time.Time
 }
 
-// Back-off after wrong tokens: each doubles the wait before the host's
-// next token is checked, from 100 ms up to 5 s; a host that stays quiet for a minute starts
-// over. Guessing a token costs minutes per thousand tries, not a second.
+// Back-off after wrong tokens, per connection: every connection from a
+// host that sent wrong tokens lately waits before its token is checked,
+// right or wrong (so the wait says nothing of the token), 100 ms after
+// the first wrong one, doubling with each up to 2 s; a host that stays
+// quiet for a minute starts over. No connection is refused for another's
+// wrong tokens: the holder of the right one waits at most tokenBackoffMax
+// and gets in. A guesser gets one try per connection per wait, and its
+// connections hold handshake slots (Options.MaxHandshakes) meanwhile: 64
+// tries every 2 s at most, where a token of 16 random letters takes 10^22.
 const (
 	tokenBackoffStart = 100 * time.Millisecond
-	tokenBackoffMax   = 5 * time.Second
+	tokenBackoffMax   = 2 * time.Second
 	tokenForgetAfter  = time.Minute
 	maxTrackedHosts   = 4096
 )
 
-// tokenBackoff is how long host must still wait before its token is checked.
+// tokenBackoff is how long a connection from host waits before its token
+// is checked.
 func (a *Agent) tokenBackoff(host string) time.Duration {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	f := a.failures[host]
-	if f == nil {
+	if f == nil || time.Since(f.last) > tokenForgetAfter {
 		return 0
 	}
-	return max(time.Until(f.until), 0)
+	return min(tokenBackoffStart<<min(f.count-1, 6), tokenBackoffMax)
+}
+
+// waitTokenBackoff holds a connection from host for its back-off, or
+// until the agent closes; false if it closed.
+func (a *Agent) waitTokenBackoff(host string) bool {
+	wait := a.tokenBackoff(host)
+	if wait <= 0 {
+		return true
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-a.closed:
+		return false
+	}
 }
 
 func (a *Agent) tokenFailed(host string) {
@@ -51,15 +74,8 @@ func (a *Agent) tokenFailed(host string) {
 	}
 	f.count++
 	f.last = now
-	wait := tokenBackoffStart << min(f.count-1, 6)
-	f.until = now.Add(min(wait, tokenBackoffMax))
 }
 
-func (a *Agent) tokenPassed(host string) {
-	a.mu.Lock()
-	delete(a.failures, host)
-	a.mu.Unlock()
-}
 
 // remoteHost is the address a connection comes from, without its port
 // (a Unix socket's peers share one).
