@@ -35,11 +35,11 @@ type Agent struct {
 	wg      sync.WaitGroup
 	once    sync.Once
 
-	mu         sync.Mutex
-	clients    map[*client]struct{}
+	mu          sync.Mutex
+	clients     map[*client]struct{}
 	handshaking []*handshake // connections in their handshake, oldest first
-	nextID     int
-	failures   map[string]*tokenFailures // by remote host: wrong tokens
+	nextID      int
+	failures    map[string]*tokenFailures // by remote host: wrong tokens
 
 	// The game goroutine's own state, touched only in Sync.
 	paused    bool

@@ -76,7 +76,6 @@ func (a *Agent) tokenFailed(host string) {
 	f.last = now
 }
 
-
 // remoteHost is the address a connection comes from, without its port
 // (a Unix socket's peers share one).
 func remoteHost(nc net.Conn) string {
