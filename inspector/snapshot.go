@@ -89,8 +89,13 @@ type Recorder struct {
 	skipped  int
 	bytes    int64
 	queued   atomic.Int64 // bytes of captures not yet encoded
+	encodeNs atomic.Int64 // how long the last frame took to code (run's goroutine)
 	last     int64        // bytes of the newest capture (game goroutine)
 }
+
+// encodeShare is the most of a core a paced recorder's coding may take
+// (see Recorder.share): frames that take longer to code are spaced out.
+const encodeShare = 0.25
 
 // recorderQueueBytes bounds the captures a recorder holds waiting for its
 // encoder: past it a frame is skipped (the next capture holds its
@@ -138,7 +143,7 @@ func (a *Agent) startRecorder(w frameSink, hz float64, closed <-chan struct{}) *
 
 // capture is the recorder's turn in Sync.
 func (r *Recorder) capture(now time.Time) {
-	if r.period > 0 && now.Before(r.next) {
+	if now.Before(r.next) {
 		return
 	}
 	if q := r.queued.Load(); len(r.jobs) == cap(r.jobs) || (q > 0 && q+r.last > recorderQueueBytes) {
@@ -159,6 +164,11 @@ func (r *Recorder) capture(now time.Time) {
 	if r.share > 0 {
 		if took := time.Since(started); float64(took) > r.share*float64(r.period) {
 			r.next = now.Add(time.Duration(float64(took) / r.share))
+		}
+		// The coding runs on another goroutine, but on the game's cores:
+		// it may take encodeShare of a core.
+		if enc := time.Duration(r.encodeNs.Load()); enc > 0 && float64(enc) > encodeShare*float64(r.next.Sub(now)) {
+			r.next = now.Add(time.Duration(float64(enc) / encodeShare))
 		}
 	}
 	r.last = j.bytes
@@ -191,7 +201,10 @@ func (r *Recorder) run() {
 			continue
 		}
 		var f *protocol.WorldFrame
-		if f, err = r.stream.encode(job); err == nil {
+		encStart := time.Now()
+		f, err = r.stream.encode(job)
+		r.encodeNs.Store(int64(time.Since(encStart)))
+		if err == nil {
 			if fs, ok := r.w.(feedSink); ok {
 				fs.fanOut(f, job.to)
 			} else {

@@ -23,6 +23,19 @@ import (
 // a world subscription at a fifth rate is refused.
 const MaxWorldFeeds = 4
 
+// MaxClientWorldStreams bounds one client's world subscriptions: each is
+// the whole world's changes every frame, and more of them on one
+// connection only multiply the bytes the agent writes.
+const MaxClientWorldStreams = 2
+
+// worldShare is the most of the game's time a feed's captures may take: a
+// feed whose capture takes longer than this share of its period is
+// captured less often (the frame after a gap holds every change since).
+// A world of 100,000 changing entities takes about 1.5 ms to copy: at
+// every frame of 13 ms that is 11% of the game, paced to every other
+// frame.
+const worldShare = 0.05
+
 // lagBytes is what a client may have waiting to be sent and still get
 // the next world frame or journal entries, a quarter of what it may have
 // waiting at all (Options.MaxQueuedBytes); past it a world subscription
@@ -60,6 +73,15 @@ type feedSub struct {
 
 // joinFeed subscribes client c's subscription id to the world at hz.
 func (a *Agent) joinFeed(c *client, id uint32, hz float64) (*feedSub, error) {
+	streams := 0
+	for sid, s := range c.subs {
+		if s.feed != nil && sid != id {
+			streams++
+		}
+	}
+	if streams >= MaxClientWorldStreams {
+		return nil, refuse(protocol.ErrTooLarge, "a client has at most %d world subscriptions: each streams every change of the world", MaxClientWorldStreams)
+	}
 	var f *worldFeed
 	for _, x := range a.feeds {
 		if x.hz == hz {
@@ -76,7 +98,7 @@ func (a *Agent) joinFeed(c *client, id uint32, hz float64) (*feedSub, error) {
 		}
 		f = &worldFeed{a: a, hz: hz}
 		f.rec = a.startRecorder(f, hz, a.closed)
-		f.rec.audience = f.audience
+		f.rec.audience, f.rec.share = f.audience, worldShare
 		f.askAt.Store(time.Now().UnixNano()) // the recorder's first frame is a keyframe
 		a.feeds = append(a.feeds, f)
 	}

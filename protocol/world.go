@@ -111,19 +111,20 @@ func encoder() *zstd.Encoder {
 
 // SealBody encodes and compresses a body into a frame.
 func SealBody(f *WorldFrame, body *WorldBody) error {
-	var scratch []byte
-	return sealBody(f, body, &scratch)
+	var scratch, raw []byte
+	return sealBody(f, body, &scratch, &raw)
 }
 
-// sealBody is SealBody compressing into *scratch, which it keeps at the
-// size the largest body needed (so a body is not copied as its buffer
-// grows); the frame gets a copy of exactly its size, as frames are kept
-// (a ring, a file's queue).
-func sealBody(f *WorldFrame, body *WorldBody, scratch *[]byte) error {
-	raw, err := marshalSized(body, body.sizeHint())
+// sealBody is SealBody encoding into *rawBuf and compressing into
+// *scratch, both kept at the size the largest body needed (so a body is
+// not copied, nor its memory cleared, as its buffer grows); the frame gets
+// a copy of exactly its size, as frames are kept (a ring, a file's queue).
+func sealBody(f *WorldFrame, body *WorldBody, scratch, rawBuf *[]byte) error {
+	raw, err := marshalSized(body, body.sizeHint(), *rawBuf)
 	if err != nil {
 		return fmt.Errorf("protocol: encode world body: %w", err)
 	}
+	*rawBuf = raw[:0] // kept at the size the largest body needed
 	*scratch = encoder().EncodeAll(raw, (*scratch)[:0])
 	f.Body = slices.Clone(*scratch)
 	return nil

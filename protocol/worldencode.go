@@ -34,6 +34,7 @@ type WorldEncoder struct {
 	sinceKey  int
 	framesKey int
 	scratch   []byte // compression output, reused frame to frame
+	raw       []byte // the body's msgpack, reused frame to frame
 	wantKey   atomic.Bool
 	Sub       uint32 // the subscription id the frames carry
 }
@@ -90,7 +91,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*WorldFrame, error) {
 	for i := range in.Tables {
 		base.encodeTable(&in.Tables[i], &body.Tables[i])
 	}
-	if err := sealBody(f, body, &e.scratch); err != nil {
+	if err := sealBody(f, body, &e.scratch, &e.raw); err != nil {
 		return nil, err
 	}
 	if in.Full {
@@ -150,8 +151,11 @@ func (s *WorldState) encodeTable(c *TableChange, tf *TableFrame) {
 // marshalSized encodes v with compact ints, as messages are, into a
 // buffer that starts with room for size bytes, so a large body is not
 // copied as its buffer doubles.
-func marshalSized(v any, size int) ([]byte, error) {
-	buf := bytes.NewBuffer(make([]byte, 0, size))
+func marshalSized(v any, size int, into []byte) ([]byte, error) {
+	if cap(into) < size {
+		into = make([]byte, 0, size)
+	}
+	buf := bytes.NewBuffer(into[:0])
 	enc := encoders.Get().(*msgpack.Encoder)
 	defer encoders.Put(enc)
 	enc.ResetWriter(buf)

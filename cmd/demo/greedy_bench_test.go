@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,7 +17,9 @@ import (
 // greedyClients connects n clients that each keep the most subscriptions
 // the limits allow (64, at 60 a second) of a kind, and read everything
 // they are sent; closing them ends the attack. Kinds: sorted pages of
-// 10,000 rows, each its own query; entities, each its own; summaries.
+// 10,000 rows, each its own query; entities, each its own; summaries;
+// series aggregates of 32 terms, each its own; world streams at every
+// frame (read-only sessions: none of these needs more).
 func greedyClients(b *testing.B, addr string, n int, kind string) (stop func()) {
 	b.Helper()
 	var wg sync.WaitGroup
@@ -33,6 +37,10 @@ func greedyClients(b *testing.B, addr string, n int, kind string) (stop func()) 
 					Query: fmt.Sprintf("Position Energy.Value>%d", j), Sort: "Energy.Value", Offset: 100 * i}
 			case "entities":
 				sub = &protocol.Subscribe{ID: uint32(1 + j), What: protocol.SubEntity, Hz: 60, Entity: protocol.MakeEntityID(uint32(64*i+j), 1)}
+			case "series32":
+				sub = &protocol.Subscribe{ID: uint32(1 + j), What: protocol.SubSeries, Hz: 60, Query: "mean Energy.Value " + series32(j)}
+			case "world":
+				sub = &protocol.Subscribe{ID: uint32(1 + j), What: protocol.SubWorld}
 			}
 			if err := c.Send(sub); err != nil {
 				b.Fatal(err)
@@ -54,6 +62,26 @@ func greedyClients(b *testing.B, addr string, n int, kind string) (stop func()) 
 		wg.Wait()
 	}
 }
+
+// series32 is a query of 32 field tests over what the demo writes every
+// frame, told apart by j.
+func series32(j int) string {
+	terms := make([]string, 0, inspector.MaxQueryTerms)
+	for k := range inspector.MaxQueryTerms {
+		terms = append(terms, fmt.Sprintf("Position.X>%d", -1000-j-k))
+	}
+	return strings.Join(terms, " ")
+}
+
+// BenchmarkSeries32Terms: BenchmarkGreedyClients with seven clients each
+// keeping 64 series of a mean over 32 field tests at 60 Hz; the target is
+// at most 1.10 x-baseline.
+func BenchmarkSeries32Terms(b *testing.B) { greedyBench(b, "series32") }
+
+// BenchmarkWorldStreams: BenchmarkGreedyClients with seven clients each
+// keeping 64 world subscriptions at every frame; the targets are at most
+// 1.10 x-baseline and 512 MiB more heap while attacked.
+func BenchmarkWorldStreams(b *testing.B) { greedyBench(b, "world") }
 
 // BenchmarkGreedyClients: the 100,000-animal demo's frame (systems and
 // Sync, back to back) while seven clients each keep 64 subscriptions at
@@ -84,6 +112,7 @@ func greedyBench(b *testing.B, kind string) {
 		return time.Since(start)
 	}
 	const frames, warm = 30, 5
+	var heapAttacked, heapQuiet uint64 // the most heap in use after a block of each
 	block := func(attacked bool) []time.Duration {
 		var stop func()
 		if attacked {
@@ -94,6 +123,13 @@ func greedyBench(b *testing.B, kind string) {
 			if t := frame(); i >= warm {
 				ts = append(ts, t)
 			}
+		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if attacked {
+			heapAttacked = max(heapAttacked, ms.HeapInuse)
+		} else {
+			heapQuiet = max(heapQuiet, ms.HeapInuse)
 		}
 		if stop != nil {
 			stop()
@@ -130,4 +166,5 @@ func greedyBench(b *testing.B, kind string) {
 	b.ReportMetric(at(attacked, 0.9)/at(quiet, 0.9), "x-baseline-p90")
 	b.ReportMetric(at(attacked, 0.5)/1e6, "p50-ms")
 	b.ReportMetric(at(quiet, 0.5)/1e6, "baseline-p50-ms")
+	b.ReportMetric((float64(heapAttacked)-float64(heapQuiet))/(1<<20), "MiB-heap-over-baseline")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,59 +28,108 @@ var benchWatches = []string{
 // worst case for a check that looks only at rows written.
 func BenchmarkWatchpoints(b *testing.B) {
 	for _, n := range []int{0, 1, 10} {
-		b.Run(fmt.Sprintf("watch=%d", n), func(b *testing.B) {
-			watched, plain := ecosystem.New(100_000, 1), ecosystem.New(100_000, 1)
-			agentW := inspector.New(watched.World, inspector.Options{Addr: "127.0.0.1:0", Game: "watched", Schedule: watched.Schedule})
-			agentP := inspector.New(plain.World, inspector.Options{Addr: "127.0.0.1:0", Game: "plain", Schedule: plain.Schedule})
-			for _, a := range []*inspector.Agent{agentW, agentP} {
-				if err := a.Start(); err != nil {
-					b.Fatal(err)
-				}
-				defer a.Close()
+		b.Run(fmt.Sprintf("watch=%d", n), func(b *testing.B) { watchBench(b, [][]string{benchWatches[:n]}, false) })
+	}
+}
+
+// BenchmarkHostileWatch: BenchmarkWatchpoints with what read-only clients
+// may send: one log-only watchpoint of 121 field tests true of every
+// animal (refused at the door: 32 terms at most), and 64 log-only
+// watchpoints that never fire from two clients (each holds 32 at most),
+// on fields every system writes every frame; the target is at most 1.10
+// x-baseline.
+func BenchmarkHostileWatch(b *testing.B) {
+	terms := make([]string, 121)
+	for i := range terms {
+		terms[i] = "Position.X>-1e30"
+	}
+	b.Run("terms=121", func(b *testing.B) { watchBench(b, [][]string{{strings.Join(terms, " ")}}, true) })
+	never := func(from int) []string {
+		var out []string
+		for i := range inspector.MaxClientWatchpoints {
+			out = append(out, fmt.Sprintf("Position.X<%d", -1-from-i))
+		}
+		return out
+	}
+	b.Run("never-true=64", func(b *testing.B) {
+		watchBench(b, [][]string{never(0), never(inspector.MaxClientWatchpoints)}, true)
+	})
+}
+
+// watchBench sets each list of watchpoints (log-only) from a client of its
+// own, which stays connected, and times the watched demo's frames against
+// the same demo with no watchpoint, interleaved. A watchpoint the agent
+// refuses is left out (hostile ones are expected to be).
+func watchBench(b *testing.B, lists [][]string, readOnly bool) {
+	watched, plain := ecosystem.New(100_000, 1), ecosystem.New(100_000, 1)
+	agentW := inspector.New(watched.World, inspector.Options{Addr: "127.0.0.1:0", Game: "watched", Schedule: watched.Schedule})
+	agentP := inspector.New(plain.World, inspector.Options{Addr: "127.0.0.1:0", Game: "plain", Schedule: plain.Schedule})
+	for _, a := range []*inspector.Agent{agentW, agentP} {
+		if err := a.Start(); err != nil {
+			b.Fatal(err)
+		}
+		defer a.Close()
+	}
+	frame := func(s *ecosystem.Sim, a *inspector.Agent) time.Duration {
+		start := time.Now()
+		s.Step()
+		a.Sync()
+		return time.Since(start)
+	}
+	// Set the watchpoints through the protocol, the games running.
+	done := make(chan error, len(lists))
+	for _, exprs := range lists {
+		go func() {
+			o, err := client.Dial(agentW.Addr(), "")
+			if readOnly {
+				o, err = dialReadOnly(agentW.Addr())
 			}
-			frame := func(s *ecosystem.Sim, a *inspector.Agent) time.Duration {
-				start := time.Now()
-				s.Step()
-				a.Sync()
-				return time.Since(start)
+			if err != nil {
+				done <- err
+				return
 			}
-			// Set the watchpoints through the protocol, the games running.
-			done := make(chan error, 1)
-			go func() {
-				o, err := client.Dial(agentW.Addr(), "")
-				if err != nil {
+			b.Cleanup(o.Close)
+			for _, expr := range exprs {
+				if _, err := o.Do(func(id uint32) protocol.Message { return &protocol.Watch{ID: id, Expr: expr, Log: true} }); err != nil && !readOnly {
 					done <- err
 					return
 				}
-				defer o.Close()
-				for _, expr := range benchWatches[:n] {
-					if _, err := o.Do(func(id uint32) protocol.Message { return &protocol.Watch{ID: id, Expr: expr, Log: true} }); err != nil {
-						done <- err
-						return
-					}
-				}
-				done <- nil
-			}()
-			for set := false; !set; {
-				select {
-				case err := <-done:
-					if err != nil {
-						b.Fatal(err)
-					}
-					set = true
-				default:
-				}
-				frame(watched, agentW)
-				frame(plain, agentP)
 			}
-			for range 5 {
-				frame(watched, agentW)
-				frame(plain, agentP)
-			}
-			if watched.World.Len() != plain.World.Len() {
-				b.Fatalf("the worlds differ before the loop: %d and %d entities", watched.World.Len(), plain.World.Len())
-			}
-			framesPaired(b, func() time.Duration { return frame(watched, agentW) }, func() time.Duration { return frame(plain, agentP) })
-		})
+			done <- nil
+		}()
 	}
+	for set := 0; set < len(lists); {
+		select {
+		case err := <-done:
+			if err != nil {
+				b.Fatal(err)
+			}
+			set++
+		default:
+		}
+		frame(watched, agentW)
+		frame(plain, agentP)
+	}
+	for range 5 {
+		frame(watched, agentW)
+		frame(plain, agentP)
+	}
+	if watched.World.Len() != plain.World.Len() {
+		b.Fatalf("the worlds differ before the loop: %d and %d entities", watched.World.Len(), plain.World.Len())
+	}
+	framesPaired(b, func() time.Duration { return frame(watched, agentW) }, func() time.Duration { return frame(plain, agentP) })
+}
+
+// dialReadOnly connects as a session that asks for reads only.
+func dialReadOnly(addr string) (*client.OneShot, error) {
+	nc, err := netDial(addr)
+	if err != nil {
+		return nil, err
+	}
+	c := protocol.NewConn(nc)
+	if _, err := protocol.ClientHandshake(c, protocol.Hello{Client: "read-only", Caps: []string{"read"}}, 2*time.Second); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return &client.OneShot{Conn: c, ID: 100}, nil
 }
