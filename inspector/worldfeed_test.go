@@ -2,10 +2,12 @@ package inspector
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -17,9 +19,9 @@ import (
 func TestWorldSubscriptionsShareAFeed(t *testing.T) {
 	g := bigGame(t, 2000, Options{})
 	var clients []*testClient
-	for range 3 {
+	for range 7 {
 		c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
-		for range 10 {
+		for range MaxClientWorldStreams {
 			c.request(&protocol.Subscribe{What: protocol.SubWorld}) // the replies are read with the frames
 		}
 		clients = append(clients, c)
@@ -60,7 +62,7 @@ func TestWorldSubscriptionsShareAFeed(t *testing.T) {
 	var feeds int
 	g.on(func() { feeds = len(g.agent.feeds) })
 	if feeds != 1 {
-		t.Fatalf("30 world subscriptions at one rate keep %d feeds, want 1", feeds)
+		t.Fatalf("14 world subscriptions at one rate keep %d feeds, want 1", feeds)
 	}
 	for _, c := range clients {
 		c.conn.Close()
@@ -79,14 +81,22 @@ func TestWorldSubscriptionsShareAFeed(t *testing.T) {
 }
 
 // TestWorldFeedsAreBounded: the agent streams the world at four rates at
-// most; a fifth is refused, saying which rates there are.
+// most (a fifth is refused, saying which rates there are), and a client
+// keeps two world subscriptions at most.
 func TestWorldFeedsAreBounded(t *testing.T) {
 	g := startGame(t, Options{})
-	c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
-	for _, hz := range []float64{0, 1, 2, 3} {
+	a := dial(t, g, protocol.Hello{Caps: []string{"read"}})
+	b := dial(t, g, protocol.Hello{Caps: []string{"read"}})
+	for i, hz := range []float64{0, 1, 2, 3} {
+		c := []*testClient{a, b}[i/2]
 		wantOK(t, fmt.Sprint("world at ", hz), c.reply(&protocol.Subscribe{What: protocol.SubWorld, Hz: hz}))
 	}
-	r := c.reply(&protocol.Subscribe{What: protocol.SubWorld, Hz: 5})
+	r := a.reply(&protocol.Subscribe{What: protocol.SubWorld, Hz: 1})
+	if r.OK || r.Code != protocol.ErrTooLarge || !strings.Contains(r.Message, "2 world subscriptions") {
+		t.Fatalf("a client's third world subscription: %+v", r)
+	}
+	c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
+	r = c.reply(&protocol.Subscribe{What: protocol.SubWorld, Hz: 5})
 	if r.OK || r.Code != protocol.ErrTooLarge || !strings.Contains(r.Message, "4 rates") {
 		t.Fatalf("a fifth rate: %+v", r)
 	}
@@ -98,15 +108,25 @@ func TestWorldFeedsAreBounded(t *testing.T) {
 // (plus a frame) waiting: its subscriptions wait for a keyframe instead
 // of piling frames up, and the agent does not drop it for overload.
 func TestSlowWorldReaderHoldsItsOwnBacklog(t *testing.T) {
-	g := bigGame(t, 20000, Options{MaxQueuedBytes: 2 << 20})
+	g := bigGame(t, 50000, Options{MaxQueuedBytes: 1 << 20})
 	c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
-	for range 8 {
+	for range MaxClientWorldStreams {
 		c.request(&protocol.Subscribe{What: protocol.SubWorld})
+	}
+	for range 8 {
 		c.request(&protocol.Subscribe{What: protocol.SubJournal})
 	}
-	// Churn: spawns and despawns fill the journal.
-	g.on(func() {})
-	time.Sleep(time.Second)
+	// Values that change at random every frame: frames that do not
+	// compress, more than the socket holds.
+	rng := rand.New(rand.NewPCG(1, 2))
+	q := ecs.NewQuery1[Position](g.w, ecs.Mut[Position]())
+	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); {
+		g.on(func() {
+			for p := range q.All() {
+				p.X, p.Y = rng.Float64(), rng.Float64()
+			}
+		})
+	}
 	var most int64
 	var dropped uint64
 	g.on(func() {
@@ -115,7 +135,7 @@ func TestSlowWorldReaderHoldsItsOwnBacklog(t *testing.T) {
 		}
 		dropped = g.agent.tel.dropped.Load()
 	})
-	if lag := g.agent.lagBytes(); most > lag+1<<20 {
+	if lag := g.agent.lagBytes(); most > lag+512<<10 {
 		t.Fatalf("a client that reads nothing has %d KiB waiting, want at most about %d", most>>10, lag>>10)
 	}
 	if dropped != 0 {
