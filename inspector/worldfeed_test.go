@@ -117,14 +117,26 @@ func TestSlowWorldReaderHoldsItsOwnBacklog(t *testing.T) {
 		c.request(&protocol.Subscribe{What: protocol.SubJournal})
 	}
 	// Values that change at random every frame: frames that do not
-	// compress, more than the socket holds.
+	// compress, more than the socket holds; spawns and despawns for the
+	// journal.
 	rng := rand.New(rand.NewPCG(1, 2))
 	q := ecs.NewQuery1[Position](g.w, ecs.Mut[Position]())
+	spawn := ecs.NewMap3[Position, Velocity, Health](g.w)
+	var spawned []ecs.Entity
 	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); {
 		g.on(func() {
 			for p := range q.All() {
 				p.X, p.Y = rng.Float64(), rng.Float64()
 			}
+			for range 200 {
+				spawned = append(spawned, spawn.Spawn(Position{}, Velocity{}, Health{}))
+			}
+			for _, e := range spawned[:len(spawned)-100] {
+				if err := g.w.Despawn(e); err != nil {
+					t.Error(err)
+				}
+			}
+			spawned = spawned[len(spawned)-100:]
 		})
 	}
 	var most int64
@@ -140,5 +152,43 @@ func TestSlowWorldReaderHoldsItsOwnBacklog(t *testing.T) {
 	}
 	if dropped != 0 {
 		t.Fatalf("the agent dropped %d clients", dropped)
+	}
+}
+
+// TestSeriesOf32TermsHoldOneCopy: a client's 64 series of means over 32
+// field tests each copy the world to fold off the game goroutine; the
+// client holds one copy at a time, what waits for it stays small, and
+// the game keeps its frames.
+func TestSeriesOf32TermsHoldOneCopy(t *testing.T) {
+	g := bigGame(t, 20000, Options{})
+	c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
+	terms := strings.TrimSpace(strings.Repeat("Position.X>-1e9 ", MaxQueryTerms-1))
+	for i := range MaxSubscriptions {
+		c.request(&protocol.Subscribe{What: protocol.SubSeries, Hz: 60, Query: fmt.Sprintf("mean Health.HP Health.HP>%d %s", -i, terms)})
+	}
+	go func() { // read what comes
+		for {
+			if _, err := c.conn.Receive(); err != nil {
+				return
+			}
+		}
+	}()
+	before := g.frames.Load()
+	var mostHeavy int
+	var mostBacklog int64
+	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		g.on(func() {
+			for cl := range g.agent.live {
+				cl.mu.Lock()
+				mostHeavy, mostBacklog = max(mostHeavy, cl.heavy), max(mostBacklog, cl.queued)
+				cl.mu.Unlock()
+			}
+		})
+	}
+	if g.frames.Load()-before < 10 {
+		t.Fatalf("the game ran %d frames in a second", g.frames.Load()-before)
+	}
+	if mostHeavy > 1 || mostBacklog > 4<<20 {
+		t.Fatalf("a client held %d copies at once and %d KiB waiting; want 1 and little", mostHeavy, mostBacklog>>10)
 	}
 }
