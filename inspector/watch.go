@@ -49,9 +49,10 @@ type watchpoint struct {
 	// terms is a value watchpoint's query terms; units, the row tests its
 	// checks were charged this frame; cut, that a check stopped when its
 	// owner's share ran out (watchbudget.go).
-	terms int
-	units int64
-	cut   bool
+	terms    int
+	units    int64
+	cut      bool
+	admitted bool // its checks of this frame are charged
 }
 
 // watchState is the agent's watchpoints and where the last check left off.
@@ -430,11 +431,11 @@ func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchH
 		}
 		return a.holds(wp.query, e)
 	}
+	if !a.admit(wp) {
+		return nil
+	}
 	if one := ecsEntity(wp.spec.Entity); one != (ecs.Entity{}) {
 		for _, comp := range wp.comps {
-			if !a.admit(wp, comp) {
-				return nil
-			}
 			for _, r := range ranges {
 				if matches == 0 && a.w.Alive(one) && a.within(one, comp, r) && !wp.fired[one] && a.holds(wp.query, one) {
 					note(one, comp)
@@ -448,9 +449,6 @@ func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchH
 			break
 		}
 		for _, r := range ranges {
-			if !a.admit(wp, comp) {
-				return a.valueHit(wp, first, firstComp, matches)
-			}
 			if bounds, ok := wp.bounds[comp]; ok {
 				// The rows written that pass the tests, found by the
 				// kernel in its loop; the whole query only for those.

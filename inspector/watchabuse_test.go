@@ -133,3 +133,36 @@ func TestWatchSystemWithASpace(t *testing.T) {
 		t.Fatal("a system watchpoint without a name was taken")
 	}
 }
+
+// TestMeasuredGuardSuspendsTheCostliest: checks that take more than 2 ms
+// and a fifth of the frame, frame after frame, suspend the watchpoint
+// charged the most; under either bound, nothing is suspended.
+func TestMeasuredGuardSuspendsTheCostliest(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{})
+	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "Health.HP<-5", Log: true}))
+	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "Position.X<-5", Log: true}))
+	frames := func(took time.Duration, frameNs int64) (suspended []string) {
+		g.on(func() {
+			a := g.agent
+			for range watchOverFrames {
+				a.watches.list[0].units, a.watches.list[1].units = 10, 20
+				a.watches.frameTook, a.frameNs = took, frameNs
+				a.endWatchFrame()
+			}
+			for _, wp := range a.watches.list {
+				suspended = append(suspended, wp.Suspended)
+			}
+		})
+		return suspended
+	}
+	if s := frames(3*time.Millisecond, int64(20*time.Millisecond)); s[0] != "" || s[1] != "" {
+		t.Fatalf("3 ms of a 20 ms frame suspended %q", s)
+	}
+	if s := frames(time.Millisecond, int64(2*time.Millisecond)); s[0] != "" || s[1] != "" {
+		t.Fatalf("1 ms of a 2 ms frame suspended %q", s)
+	}
+	if s := frames(5*time.Millisecond, int64(20*time.Millisecond)); s[0] != "" || !strings.Contains(s[1], "cost the most") {
+		t.Fatalf("5 ms of a 20 ms frame suspended %q, want the second, costlier one", s)
+	}
+}

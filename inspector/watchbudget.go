@@ -7,25 +7,29 @@ import (
 	"github.com/ecsinspect/ecsinspect/ecs"
 )
 
-// What value watchpoints may cost the game. A check walks the rows of a
-// tested component that were written, testing each; its cost is counted in
-// row tests (rows walked times the watchpoint's terms, weighted by how the
-// rows are tested), before it runs, from the rows that hold the component
-// (O(archetypes)). Each frame every owner of watchpoints (a client, or the
-// agent for the ones that outlive their client) has an equal share of
-// watchUnits; a check that does not fit what is left of its owner's share
-// is not made, and the watchpoint is suspended with the reason, which the
-// summary carries (Watchpoint.Suspended): the game is never slowed to
-// check it. Turning it on again (EnableWatch) tries again. A measured
-// guard backs the count: when the checks take more than watchTime a frame
-// for watchOverFrames frames in a row, the costliest watchpoint is
-// suspended the same way.
+// What value watchpoints may cost the game. A watchpoint's checks walk the
+// rows of its tested components that were written, testing each; their
+// cost in a frame is counted in row tests (the rows that hold the tested
+// components, as the game may write them all, times the watchpoint's
+// terms, weighted by how the rows are tested), before its first check of
+// the frame, in O(archetypes). Each frame every owner of watchpoints (a
+// client, or the agent for the ones that outlive their client) has an
+// equal share of watchUnits; a watchpoint that does not fit what is left
+// of its owner's share is not checked, and it is suspended with the
+// reason, which the summary carries (Watchpoint.Suspended): the game is
+// never slowed to check it. Turning it on again (EnableWatch) tries
+// again. A measured guard backs the count: when the checks take more than
+// watchTime a frame for watchOverFrames frames in a row, the costliest
+// watchpoint is suspended the same way.
 
 // watchUnits is the row tests all value watchpoints together may make in a
-// frame: about a millisecond of the game's time (a row walked and tested
-// by the kernel's own loop costs about 2 ns a term on this project's
-// 2-core machine).
-const watchUnits = 1 << 19
+// frame. A watchpoint is checked after each system that writes what it
+// tests and at the frame's end, so a row written by three systems is
+// walked about four times: on the 100k demo (a frame of 9-14 ms, every
+// animal written by three systems) a watchpoint of one term on 120,000
+// rows costs about 0.4 ms a frame. 256k lets two such be checked, and 64
+// that never fire cost the game under 10%.
+const watchUnits = 1 << 18
 
 // The weights of a row test, by how the rows are tested.
 const (
@@ -34,9 +38,13 @@ const (
 	unitsValue  = 16 // a test through the row's Go value (reflection), and the whole query for a row that passes
 )
 
-// The measured guard.
+// The measured guard: the checks of a frame over watchTime and over
+// watchFrameShare of the frame, for watchOverFrames frames in a row. Wall
+// time on a busy machine says more than the checks' cost, so the guard is
+// loose: the count above is the budget.
 const (
 	watchTime       = 2 * time.Millisecond
+	watchFrameShare = 0.2
 	watchOverFrames = 8
 )
 
@@ -74,11 +82,20 @@ func (ws *watchState) share() int64 {
 	return watchUnits / int64(max(len(owners), 1))
 }
 
-// admit charges a check of wp over comp to its owner's share, or, if it
-// does not fit, suspends the watchpoint and reports false.
-func (a *Agent) admit(wp *watchpoint, comp ecs.ComponentID) bool {
+// admit charges wp's checks of this frame to its owner's share, at its
+// first check of the frame, or, if they do not fit, suspends the
+// watchpoint and reports false.
+func (a *Agent) admit(wp *watchpoint) bool {
+	if wp.admitted {
+		return true
+	}
 	ws := &a.watches
-	cost := wp.checkCost(a.w.Inspect(), comp)
+	var cost int64
+	rows := 0
+	for _, comp := range wp.comps {
+		cost += wp.checkCost(a.w.Inspect(), comp)
+		rows += a.w.Inspect().ComponentRows(comp)
+	}
 	share := ws.share()
 	owner := wp.budgetOwner()
 	if ws.spent[owner]+cost > share {
@@ -86,8 +103,8 @@ func (a *Agent) admit(wp *watchpoint, comp ecs.ComponentID) bool {
 		if owner == 0 {
 			whose = "the agent's (watchpoints that outlive their client)"
 		}
-		a.suspend(wp, fmt.Sprintf("a check would test %d rows of %s (%d terms): %s row tests a frame, over what is left of %s share (%s of %s): watch one entity (42v3 %s) or rows fewer systems write",
-			a.w.Inspect().ComponentRows(comp), a.w.Inspect().Component(comp).Short, wp.terms, count(cost), whose, count(max(share-ws.spent[owner], 0)), count(share), wp.spec.Query))
+		a.suspend(wp, fmt.Sprintf("its checks would test %d rows (%d terms): %s row tests a frame, over what is left of %s share (%s of %s): watch one entity (42v3 %s) or rows fewer systems write",
+			rows, wp.terms, count(cost), whose, count(max(share-ws.spent[owner], 0)), count(share), wp.spec.Query))
 		return false
 	}
 	if ws.spent == nil {
@@ -95,6 +112,7 @@ func (a *Agent) admit(wp *watchpoint, comp ecs.ComponentID) bool {
 	}
 	ws.spent[owner] += cost
 	wp.units += cost
+	wp.admitted = true
 	ws.tel.units += cost
 	return true
 }
@@ -160,15 +178,15 @@ func (a *Agent) endWatchFrame() {
 		if wp.Suspended == "" && wp.units > 0 && (costliest == nil || wp.units > costliest.units) {
 			costliest = wp
 		}
-		wp.units, wp.cut = 0, false
+		wp.units, wp.cut, wp.admitted = 0, false, false
 	}
-	if took <= watchTime || costliest == nil {
+	if took <= watchTime || float64(took) <= watchFrameShare*float64(a.frameNs) || costliest == nil {
 		ws.overFrames = 0
 		return
 	}
 	if ws.overFrames++; ws.overFrames >= watchOverFrames {
 		ws.overFrames = 0
-		a.suspend(costliest, fmt.Sprintf("the watchpoints' checks took %v a frame for %d frames, over %v: this one cost the most", took.Round(time.Microsecond), watchOverFrames, watchTime))
+		a.suspend(costliest, fmt.Sprintf("the watchpoints' checks took %v a frame for %d frames, over %v and over %.0f%% of the frame: this one cost the most", took.Round(time.Microsecond), watchOverFrames, watchTime, 100*watchFrameShare))
 	}
 }
 

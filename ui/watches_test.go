@@ -42,3 +42,17 @@ func TestWatchesPane(t *testing.T) {
 		t.Fatalf("the prompt sent %+v", src.reqs[len(src.reqs)-1])
 	}
 }
+
+// TestSuspendedWatchSaysWhy: a watchpoint the agent suspended says so and
+// why, and enter asks for it to be checked again.
+func TestSuspendedWatchSaysWhy(t *testing.T) {
+	c, src, _ := fixture()
+	p := sized(&watchesPane{common: c}, 160, 20)
+	c.summary.Watches = []protocol.Watchpoint{{ID: 3, Expr: "Position.X<-5", Kind: "value", Log: true, On: true,
+		Suspended: "a check would test 100000 rows of Position (1 terms): over what is left of its client's share"}}
+	mustContain(t, p.View(), "SUSP", "suspended (enter tries again)", "100000 rows of Position")
+	pressPane(p, "enter")
+	if en, ok := src.reqs[len(src.reqs)-1].(*protocol.EnableWatch); !ok || en.Watch != 3 || !en.On {
+		t.Fatalf("enter on a suspended watchpoint sent %+v", src.reqs)
+	}
+}

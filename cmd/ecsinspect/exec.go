@@ -38,6 +38,9 @@ message. Commands:
   unwatch N | watch-off N | watch-on N
   wait [--timeout 60s]       block until a watchpoint fires; print the hit
                              as JSON and exit 0 (1 on timeout)
+  watches [--json]           list the watchpoints: id, kind, what it does,
+                             hits, who set it, and why the agent suspended
+                             one (its checks did not fit the frame's budget)
 `
 
 // runExec runs one headless command against an agent.
@@ -64,8 +67,11 @@ func runExec(args []string, out io.Writer) error {
 	if len(rest) < 2 {
 		return usageError{fmt.Errorf("want an address and a command\n\n%s", execUsage)}
 	}
-	if rest[1] == "wait" {
+	switch rest[1] {
+	case "wait":
 		return runWait(rest[0], token, rest[2:], out)
+	case "watches":
+		return runWatches(rest[0], token, rest[2:], out)
 	}
 	build, what, err := client.ParseCommand(rest[1:])
 	if err != nil {
@@ -154,4 +160,66 @@ func hitJSON(h *protocol.WatchHit) watchHitJSON {
 		out.Entity = h.Entity.String()
 	}
 	return out
+}
+
+// watchJSON is a watchpoint as exec watches --json prints it: the keys are
+// stable.
+type watchJSON struct {
+	ID        uint32 `json:"id"`
+	Expr      string `json:"expr"`
+	Kind      string `json:"kind"`
+	Log       bool   `json:"log"`
+	On        bool   `json:"on"`
+	Hits      uint64 `json:"hits"`
+	Owner     int    `json:"owner"`
+	Keep      bool   `json:"keep"`
+	Suspended string `json:"suspended,omitempty"`
+}
+
+// runWatches lists the agent's watchpoints, from its summary.
+func runWatches(addr, token string, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("watches", flag.ContinueOnError)
+	fs.SetOutput(out)
+	asJSON := fs.Bool("json", false, "print JSON: a list of {id, expr, kind, log, on, hits, owner, keep, suspended}")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	o, err := client.Dial(addr, token)
+	if err != nil {
+		return err
+	}
+	defer o.Close()
+	s, err := o.Summary()
+	if err != nil {
+		return fmt.Errorf("watches: %w", err)
+	}
+	list := make([]watchJSON, 0, len(s.Watches))
+	for _, w := range s.Watches {
+		list = append(list, watchJSON{ID: w.ID, Expr: w.Expr, Kind: w.Kind, Log: w.Log, On: w.On, Hits: w.Hits, Owner: w.Owner, Keep: w.Keep, Suspended: w.Suspended})
+	}
+	if *asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(out, "no watchpoints")
+		return nil
+	}
+	for _, w := range list {
+		state := "pauses"
+		switch {
+		case !w.On:
+			state = "off"
+		case w.Suspended != "":
+			state = "SUSPENDED"
+		case w.Log:
+			state = "logs"
+		}
+		fmt.Fprintf(out, "%d\t%s\t%s\t%d hits\tclient %d\t%s\n", w.ID, w.Kind, state, w.Hits, w.Owner, w.Expr)
+		if w.Suspended != "" {
+			fmt.Fprintf(out, "\t%s\n", w.Suspended)
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -171,4 +172,31 @@ func waitRunning(t *testing.T, addr string) {
 		}
 	}
 	t.Fatal("the game stayed paused")
+}
+
+// TestExecWatchesListsAndKeeps: a log-only watchpoint set by exec stays
+// after exec leaves (it is set with keep), and exec watches lists it,
+// with who set it, in text and JSON.
+func TestExecWatchesListsAndKeeps(t *testing.T) {
+	addr, _, _ := liveDemo(t)
+	code, out, errs := cli("exec", addr, "watch", "--log", "Energy.Value<-1000")
+	if code != 0 {
+		t.Fatalf("exec watch: %d %s %s", code, out, errs)
+	}
+	id := strings.TrimSpace(out)
+	code, out, errs = cli("exec", addr, "watches", "--json")
+	if code != 0 {
+		t.Fatalf("exec watches: %d %s", code, errs)
+	}
+	var list []watchJSON
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatalf("exec watches --json is not JSON: %v\n%s", err, out)
+	}
+	if len(list) != 1 || fmt.Sprint(list[0].ID) != id || !list[0].Keep || !list[0].Log || list[0].Owner == 0 || list[0].Expr != "Energy.Value<-1000" {
+		t.Fatalf("after exec left, the agent lists %+v", list)
+	}
+	code, out, _ = cli("exec", addr, "watches")
+	if code != 0 || !strings.Contains(out, "logs") || !strings.Contains(out, "Energy.Value<-1000") {
+		t.Fatalf("exec watches: %d %q", code, out)
+	}
 }
