@@ -132,13 +132,25 @@ type frameSink interface {
 // recorder's encoding goroutine, which ends when closed does (nil: when
 // the recorder is stopped).
 func (a *Agent) startRecorder(w frameSink, hz float64, closed <-chan struct{}) *Recorder {
+	r := a.newRecorder(w, hz, closed)
+	r.begin()
+	return r
+}
+
+// newRecorder makes a recorder that has taken nothing yet: begin starts it.
+func (a *Agent) newRecorder(w frameSink, hz float64, closed <-chan struct{}) *Recorder {
 	r := &Recorder{a: a, w: w, stream: a.newWorldStream(0), jobs: make(chan *worldJob, 8), done: make(chan struct{}), closed: closed}
 	if hz > 0 {
 		r.period = time.Duration(float64(time.Second) / hz)
 	}
+	return r
+}
+
+// begin takes the first frame (a keyframe) now and starts the encoding
+// goroutine.
+func (r *Recorder) begin() {
 	r.capture(time.Now())
 	go r.run()
-	return r
 }
 
 // capture is the recorder's turn in Sync.

@@ -58,6 +58,7 @@ type worldFeed struct {
 	subs   []*feedSub // game goroutine
 	askAt  atomic.Int64
 	paused time.Time // the last capture while paused
+	begun  bool      // its recorder took its first frame
 }
 
 // feedSub is one world subscription on a feed. Its counts belong to the
@@ -97,13 +98,16 @@ func (a *Agent) joinFeed(c *client, id uint32, hz float64) (*feedSub, error) {
 			return nil, refuse(protocol.ErrTooLarge, "the agent streams the world at %d rates at most: subscribe at one of hz %v", MaxWorldFeeds, rates)
 		}
 		f = &worldFeed{a: a, hz: hz}
-		f.rec = a.startRecorder(f, hz, a.closed)
+		f.rec = a.newRecorder(f, hz, a.closed)
 		f.rec.audience, f.rec.share = f.audience, worldShare
-		f.askAt.Store(time.Now().UnixNano()) // the recorder's first frame is a keyframe
 		a.feeds = append(a.feeds, f)
 	}
 	s := &feedSub{c: c, id: id}
 	f.subs = append(f.subs, s)
+	if len(f.subs) == 1 { // a new feed: its first frame, a keyframe, goes to this subscriber
+		f.askAt.Store(time.Now().UnixNano())
+		return s, nil
+	}
 	f.askKeyframe()
 	return s, nil
 }
@@ -124,6 +128,11 @@ func (a *Agent) leaveFeed(s *feedSub) {
 // captureFeeds is the feeds' turn in Sync; paused, at pausedPeriod.
 func (a *Agent) captureFeeds(now time.Time, paused bool) {
 	for _, f := range a.feeds {
+		if !f.begun { // after the subscription's reply: the frames follow it
+			f.begun = true
+			f.rec.begin()
+			continue
+		}
 		if paused {
 			if now.Sub(f.paused) < pausedPeriod {
 				continue
