@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -133,4 +134,72 @@ func diffSummary(d *protocol.WorldDiff) []string {
 		out = append(out, "resource "+r.Name)
 	}
 	return out
+}
+
+// TestSIGTERMAfterRewindWhileRecording: the demo records to a file, a
+// client rewinds it twice (each rewind ends the file: its ticks would go
+// backwards), and SIGTERM then stops it cleanly: no panic from stopping a
+// recording the rewind ended, exit status 0, and the file whole.
+func TestSIGTERMAfterRewindWhileRecording(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the demo for seconds")
+	}
+	path := filepath.Join(t.TempDir(), "run.ecsrec")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "ECSINSPECT_DEMO_ARGS=--listen 127.0.0.1:0 --entities 1500 --hz 120 --seed 5 --record "+path)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	addr := make(chan string, 1)
+	go func() {
+		lines := bufio.NewScanner(out)
+		for lines.Scan() {
+			if _, a, ok := strings.Cut(lines.Text(), "agent on "); ok {
+				addr <- a
+			}
+		}
+	}()
+	var o *client.OneShot
+	select {
+	case a := <-addr:
+		if o, err = client.Dial(a, ""); err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the demo never said where its agent listens")
+	}
+	defer o.Close()
+	time.Sleep(1500 * time.Millisecond) // the in-memory recording has frames to rewind to
+	for range 2 {
+		if _, err := o.Do(func(id uint32) protocol.Message { return &protocol.Rewind{ID: id, Back: 30} }); err != nil {
+			t.Fatalf("rewind: %v", err)
+		}
+		if _, err := o.Do(func(id uint32) protocol.Message { return &protocol.Resume{ID: id} }); err != nil {
+			t.Fatalf("resume: %v", err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the demo after SIGTERM: %v\n%s", err, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "panic") {
+		t.Fatalf("the demo panicked:\n%s", stderr.String())
+	}
+	rec, err := protocol.OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	if rec.Truncated || len(rec.Frames) == 0 {
+		t.Fatalf("the file the rewind ended: %d frames, truncated %v (%s)", len(rec.Frames), rec.Truncated, rec.Note)
+	}
 }
