@@ -3,6 +3,8 @@ package protocol
 import (
 	"bytes"
 	"encoding/binary"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -179,6 +181,30 @@ func TestDecodeBudgetCountsRealSizes(t *testing.T) {
 	}
 	if alloc > 256<<20 {
 		t.Fatalf("refusing it allocated %d MiB", alloc>>20)
+	}
+}
+
+// TestCraftedCorpusIsCurrent: the crafted files are kept in
+// testdata/crafted for the commands' tests (dump, open) to read; they are
+// what craftedFiles builds (go test ./protocol -run TestCraftedCorpus
+// -update writes them).
+func TestCraftedCorpusIsCurrent(t *testing.T) {
+	dir := filepath.Join("testdata", "crafted")
+	for _, f := range craftedFiles(t) {
+		path := filepath.Join(dir, f.name+".ecsrec")
+		if *update {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, f.b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		have, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(have, f.b) {
+			t.Errorf("%s is not what craftedFiles builds (%v): run go test ./protocol -run TestCraftedCorpus -update", path, err)
+		}
 	}
 }
 
