@@ -77,15 +77,7 @@ func dialBench(addr string) (*protocol.Conn, error) {
 // x-baseline; the target is at most 1.10.
 func BenchmarkHostileQuery(b *testing.B) {
 	b.Run("predicates=1000", func(b *testing.B) {
-		attacked, quiet := ecosystem.New(100_000, 1), ecosystem.New(100_000, 1)
-		agentA := inspector.New(attacked.World, inspector.Options{Addr: "127.0.0.1:0", Game: "attacked", Schedule: attacked.Schedule})
-		agentQ := inspector.New(quiet.World, inspector.Options{Addr: "127.0.0.1:0", Game: "quiet", Schedule: quiet.Schedule})
-		for _, a := range []*inspector.Agent{agentA, agentQ} {
-			if err := a.Start(); err != nil {
-				b.Fatal(err)
-			}
-			defer a.Close()
-		}
+		attacked, quiet, agentA, agentQ := demoPair(b, "attacked", "quiet")
 		stop := hostile(b, agentA.Addr(), 1000)
 		defer stop()
 		var syncA, syncQ time.Duration

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -46,20 +47,7 @@ func TestKilledRecordingIsExact(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "run.ecsrec")
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), "ECSINSPECT_DEMO_ARGS=--listen 127.0.0.1:0 --entities 1500 --hz 120 --seed 5 --record "+path)
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			lines := bufio.NewScanner(out)
-			go func() {
-				for lines.Scan() {
-				}
-			}()
+			cmd, _ := recordingDemo(t, path, nil)
 			time.Sleep(1500*time.Millisecond + time.Duration(rng.IntN(1500))*time.Millisecond)
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
@@ -92,6 +80,33 @@ func TestKilledRecordingIsExact(t *testing.T) {
 			t.Logf("%v: %d frames recovered to tick %d (%s), exact", sig, len(rec.Frames), got.Tick, rec.Note)
 		})
 	}
+}
+
+// recordingDemo runs this test binary as the demo (1,500 animals at
+// 120 Hz, seed 5) recording every frame to path; the channel yields where
+// its agent listens.
+func recordingDemo(t *testing.T, path string, stderr io.Writer) (*exec.Cmd, <-chan string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "ECSINSPECT_DEMO_ARGS=--listen 127.0.0.1:0 --entities 1500 --hz 120 --seed 5 --record "+path)
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	addr := make(chan string, 1)
+	go func() {
+		lines := bufio.NewScanner(out)
+		for lines.Scan() {
+			if _, a, ok := strings.Cut(lines.Text(), "agent on "); ok {
+				addr <- a
+			}
+		}
+	}()
+	return cmd, addr
 }
 
 // replayTo runs the same seed to tick and returns its state, as a one-frame
@@ -145,27 +160,10 @@ func TestSIGTERMAfterRewindWhileRecording(t *testing.T) {
 		t.Skip("runs the demo for seconds")
 	}
 	path := filepath.Join(t.TempDir(), "run.ecsrec")
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "ECSINSPECT_DEMO_ARGS=--listen 127.0.0.1:0 --entities 1500 --hz 120 --seed 5 --record "+path)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	addr := make(chan string, 1)
-	go func() {
-		lines := bufio.NewScanner(out)
-		for lines.Scan() {
-			if _, a, ok := strings.Cut(lines.Text(), "agent on "); ok {
-				addr <- a
-			}
-		}
-	}()
+	cmd, addr := recordingDemo(t, path, &stderr)
 	var o *client.OneShot
+	var err error
 	select {
 	case a := <-addr:
 		if o, err = client.Dial(a, ""); err != nil {

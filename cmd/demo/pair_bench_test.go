@@ -58,3 +58,20 @@ func demoFrames(b *testing.B, subject *ecosystem.Sim, agent *inspector.Agent, pl
 	}
 	return withAgent, alone
 }
+
+// demoPair starts two 100,000-animal demos from one seed, each with an
+// agent on a free port, closed when the benchmark ends: a subject and its
+// baseline, doing the same work.
+func demoPair(b *testing.B, subject, baseline string) (s, p *ecosystem.Sim, agentS, agentP *inspector.Agent) {
+	b.Helper()
+	s, p = ecosystem.New(100_000, 1), ecosystem.New(100_000, 1)
+	agentS = inspector.New(s.World, inspector.Options{Addr: "127.0.0.1:0", Game: subject, Schedule: s.Schedule})
+	agentP = inspector.New(p.World, inspector.Options{Addr: "127.0.0.1:0", Game: baseline, Schedule: p.Schedule})
+	for _, a := range []*inspector.Agent{agentS, agentP} {
+		if err := a.Start(); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { a.Close() })
+	}
+	return s, p, agentS, agentP
+}

@@ -61,15 +61,7 @@ func BenchmarkHostileWatch(b *testing.B) {
 // the same demo with no watchpoint, interleaved. A watchpoint the agent
 // refuses is left out (hostile ones are expected to be).
 func watchBench(b *testing.B, lists [][]string, readOnly bool) {
-	watched, plain := ecosystem.New(100_000, 1), ecosystem.New(100_000, 1)
-	agentW := inspector.New(watched.World, inspector.Options{Addr: "127.0.0.1:0", Game: "watched", Schedule: watched.Schedule})
-	agentP := inspector.New(plain.World, inspector.Options{Addr: "127.0.0.1:0", Game: "plain", Schedule: plain.Schedule})
-	for _, a := range []*inspector.Agent{agentW, agentP} {
-		if err := a.Start(); err != nil {
-			b.Fatal(err)
-		}
-		defer a.Close()
-	}
+	watched, plain, agentW, agentP := demoPair(b, "watched", "plain")
 	frame := func(s *ecosystem.Sim, a *inspector.Agent) time.Duration {
 		start := time.Now()
 		s.Step()
