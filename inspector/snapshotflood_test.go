@@ -20,7 +20,7 @@ func TestSnapshotFloodCostsOneCopyASecond(t *testing.T) {
 	ticks := map[uint64]int{}
 	before := c.summaryWhere(func(*protocol.Summary) bool { return true }).Agent.Snapshots
 	start := time.Now()
-	underAttack(t, g, slack(), func() {
+	underAttack(t, g, func() {
 		for range n {
 			ids[c.request(&protocol.SnapshotRequest{})] = true
 		}
