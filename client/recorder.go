@@ -85,6 +85,7 @@ func (r *Recorder) run() {
 				err = r.nextFile(m)
 			}
 			if err == nil {
+				m.Sub = 0 // a recording's frames carry 0 (PROTOCOL.md)
 				err = r.w.WriteWorld(m)
 				r.frames++
 				r.bytes, r.last = r.closed+r.w.Bytes(), m.Tick

@@ -327,7 +327,8 @@ func TestAbuseStrictDecoding(t *testing.T) {
 		{"string for a number", []any{5, map[string]any{"id": 10, "e": "42v3"}}, 10, protocol.ErrProtocol, "e"},
 		{"unknown type", []any{40, map[string]any{"id": 11}}, 11, protocol.ErrProtocol, "unknown message type 40"},
 		{"not an array", map[string]any{"id": 12}, 0, protocol.ErrProtocol, ""},
-		{"agent-only type", []any{66, map[string]any{"id": 13}}, 0, protocol.ErrProtocol, "not a request"},
+		{"agent-only type", []any{66, map[string]any{"id": 13}}, 13, protocol.ErrProtocol, "not a request"},
+		{"agent-only type without an id", []any{64, map[string]any{"g": "x"}}, 0, protocol.ErrProtocol, "not a request"},
 	}
 	for _, tc := range cases {
 		sendRaw(t, c, tc.msg)

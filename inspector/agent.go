@@ -409,6 +409,9 @@ func (a *Agent) Sync() {
 	}
 	a.runCalls()
 	a.drain(time.Now()) // the requests' budget is their own: watchpoints took theirs
+	if a.checkEdits() { // an edit made a watchpoint that pauses true: stop here
+		a.paused, a.stepLeft = true, 0
+	}
 	a.capture(start)
 	switch {
 	case a.ring != nil:
@@ -445,6 +448,9 @@ func (a *Agent) Sync() {
 		now := time.Now()
 		a.runCalls()
 		a.drain(now)
+		if a.checkEdits() {
+			a.paused, a.stepLeft = true, 0
+		}
 		a.capture(now)
 		a.captureFeeds(now, true)
 	}

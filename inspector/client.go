@@ -403,7 +403,7 @@ func (c *client) readLoop() {
 		}
 		req, ok := m.(protocol.Request)
 		if !ok {
-			c.refuse(0, protocol.ErrProtocol, "message type "+itoa(int(m.Type()))+" is not a request an agent takes")
+			c.refuse(protocol.IDOf(m), protocol.ErrProtocol, "message type "+itoa(int(m.Type()))+" is not a request an agent takes")
 			continue
 		}
 		if rerr := checkRequest(m, c.readOnly); rerr != nil {

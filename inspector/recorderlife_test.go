@@ -102,6 +102,15 @@ func TestRecorderLifetimesSurviveRewinds(t *testing.T) {
 				if rec.Truncated {
 					t.Fatalf("after %v: %s was not closed: %s", ops, path, rec.Note)
 				}
+				for i := range rec.Frames {
+					m, err := rec.Message(i)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if f, ok := m.(*protocol.WorldFrame); !ok || f.Sub != 0 {
+						t.Fatalf("%s: frame %d is %T, %+v: a recording's world frames carry sub 0", filepath.Base(path), i, m, m)
+					}
+				}
 				rec.Close()
 			}
 			if !strings.Contains(strings.Join(ops, " "), "rewind") {

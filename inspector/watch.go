@@ -279,10 +279,24 @@ func (a *Agent) checkSystem(run ecs.SystemRun) {
 }
 
 // checkBeforeRun checks the value watchpoints over what was written since
-// the last check and before the schedule runs: clients' edits, the game's
-// own code (Schedule.RunStart). Rows the systems write later are theirs to
-// check; rows written before were checked at the last Sync.
-func (a *Agent) checkBeforeRun() {
+// the last check and before the schedule runs: the game's own code between
+// frames (Schedule.RunStart). Rows the systems write later are theirs to
+// check; rows written before were checked at the last Sync, clients' edits
+// as they were applied (checkEdits).
+func (a *Agent) checkBeforeRun() { a.checkWritesSince() }
+
+// checkEdits checks the value watchpoints over clients' edits, right
+// after Sync applied them: a hit an edit causes names the tick the game
+// shows, and one that pauses stops the game there, not a frame later.
+func (a *Agent) checkEdits() (pause bool) {
+	a.checkWritesSince()
+	pause, a.watches.pause = a.watches.pause, false
+	return pause
+}
+
+// checkWritesSince checks the value watchpoints over what was written
+// since the last check, as of the game's tick now.
+func (a *Agent) checkWritesSince() {
 	ws := &a.watches
 	if !ws.hasKind("value") {
 		return

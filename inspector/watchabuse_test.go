@@ -166,3 +166,18 @@ func TestMeasuredGuardSuspendsTheCostliest(t *testing.T) {
 		t.Fatalf("5 ms of a 20 ms frame suspended %q, want the second, costlier one", s)
 	}
 }
+
+// TestEditHitNamesThePausedTick: a client's edit that makes a pausing
+// watchpoint true fires it as the edit is applied: the hit's tick is the
+// tick the game pauses on (it was one less: the game ran a frame on).
+func TestEditHitNamesThePausedTick(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{})
+	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "Health.HP<-2"}))
+	c.request(&protocol.SetField{Entity: wire(g.ents[5]), Path: "Health.HP", Value: protocol.IntValue(-3)})
+	h := c.awaitHit()
+	s := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused })
+	if h.Tick != s.Tick || !h.Paused || h.Entity != wire(g.ents[5]) {
+		t.Fatalf("the edit's hit: tick %d (paused %v, entity %v); the game paused at tick %d", h.Tick, h.Paused, h.Entity, s.Tick)
+	}
+}

@@ -154,9 +154,11 @@ func ServerHandshake(c *Conn, timeout time.Duration, check func(*Hello) (*Welcom
 		if errors.As(err, &ne) && ne.Timeout() {
 			return nil, fmt.Errorf("protocol: no hello within %v", timeout)
 		}
-		if !errors.Is(err, ErrFrameTooLarge) {
-			_ = c.Send(&Reject{Code: ErrProtocol, Reason: "expected a hello: " + err.Error()})
+		code := ErrProtocol
+		if errors.Is(err, ErrFrameTooLarge) {
+			code = ErrTooLarge
 		}
+		_ = c.Send(&Reject{Code: code, Reason: "expected a hello: " + err.Error()})
 		return nil, fmt.Errorf("protocol: reading hello: %w", err)
 	}
 	hello, ok := m.(*Hello)

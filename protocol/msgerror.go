@@ -3,6 +3,8 @@ package protocol
 import (
 	"errors"
 	"math"
+	"reflect"
+	"strings"
 )
 
 // MessageError is a whole frame whose payload is not a message the reader
@@ -46,4 +48,23 @@ func newMessageError(b []byte, err error) error {
 		}
 	}
 	return me
+}
+
+// IDOf is the `id` a message carries, 0 if it has none: what a reply to a
+// message that is not a request answers (a Reply's id, say).
+func IDOf(m Message) uint32 {
+	v := reflect.ValueOf(m)
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return 0
+	}
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if name, _, _ := strings.Cut(f.Tag.Get("msgpack"), ","); name == "id" && f.Type.Kind() == reflect.Uint32 {
+			return uint32(v.Field(i).Uint())
+		}
+	}
+	return 0
 }

@@ -120,12 +120,14 @@ func (f *Fold) Add(x float64) {
 }
 
 // Value is the sample: nil when there is none (nothing to take the min,
-// mean or max of).
+// mean or max of); a count or a sum over no matches is 0.
 func (f *Fold) Value() *float64 {
 	var x float64
 	switch {
 	case f.Aggregate == "count":
 		x = float64(f.N)
+	case f.Aggregate == "sum" && f.N == 0:
+		x = 0
 	case f.N == 0:
 		return nil
 	case f.Aggregate == "min":

@@ -153,6 +153,7 @@ const (
 	typeJournal  = 71
 	typeSnapshot = 72
 	typeWorld    = 73
+	typeSeries   = 75
 )
 
 // num reads any msgpack integer or float as an int64.

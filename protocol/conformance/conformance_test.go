@@ -331,7 +331,9 @@ func TestConformance(t *testing.T) {
 		r := c.await(77)
 		wantCode(t, "A request type the agent does not know ... is answered by a Reply with code protocol and the request's id", r, "protocol")
 		c.send(66, map[string]any{"id": 78, "ok": true})
-		wantCode(t, "a message that is not a request (an agent's type)", c.recv(), "protocol")
+		// "or a message that is not a request, is answered with a Reply
+		// (protocol) carrying the message's id when it could be read"
+		wantCode(t, "a message that is not a request (an agent's type), with its id", c.await(78), "protocol")
 		c.send(4, map[string]any{"id": 79, "q": 12})
 		wantCode(t, "a key of the wrong type", c.await(79), "protocol")
 		c.sendRaw([]byte{0xc1})
@@ -347,6 +349,44 @@ func TestConformance(t *testing.T) {
 			t.Fatal("a frame over mf left the connection open")
 		}
 		wantCode(t, "A reader refuses a longer frame ... the agent first sends a Reject (too-large)", last, "too-large")
+	})
+
+	t.Run("series over no matches", func(t *testing.T) {
+		// "v: the sample; absent when there is none (... nothing matches
+		// for min, mean, max)": a count or a sum over no matches is 0.
+		c := editor(t)
+		for _, agg := range []string{"count HP.HP<-1000000", "sum HP.HP HP.HP<-1000000", "mean HP.HP HP.HP<-1000000"} {
+			wantOK(t, "Subscribe series "+agg, c.request(2, map[string]any{"w": "series", "q": agg, "hz": 30}))
+			sub := c.id
+			for {
+				m := c.recv()
+				if m.typ != typeSeries || num(m.body["sub"]) != int64(sub) {
+					continue
+				}
+				v, has := m.body["v"]
+				switch {
+				case strings.HasPrefix(agg, "mean") && has:
+					t.Errorf("%s over no matches: v %v, want absent", agg, v)
+				case !strings.HasPrefix(agg, "mean") && (!has || num(v) != 0):
+					t.Errorf("%s over no matches: v %v (present %v), want 0", agg, v, has)
+				}
+				break
+			}
+		}
+	})
+
+	t.Run("a frame over the limit before the hello", func(t *testing.T) {
+		// "a frame over the limit before the hello is answered with a
+		// Reject (too-large) first"
+		c := dialRaw(t, g.agent.Addr())
+		if _, err := c.conn.Write(binary.BigEndian.AppendUint32(nil, 1<<20)); err != nil {
+			t.Fatal(err)
+		}
+		last, closed := c.closed(2 * time.Second)
+		if !closed {
+			t.Fatal("a frame over the limit before the hello left the connection open")
+		}
+		wantCode(t, "a frame over the limit before the hello", last, "too-large")
 	})
 
 	t.Run("page and events subscriptions", func(t *testing.T) {
