@@ -107,8 +107,12 @@ func TestRecorderLifetimesSurviveRewinds(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if f, ok := m.(*protocol.WorldFrame); !ok || f.Sub != 0 {
-						t.Fatalf("%s: frame %d is %T, %+v: a recording's world frames carry sub 0", filepath.Base(path), i, m, m)
+					f, ok := m.(*protocol.WorldFrame)
+					if !ok {
+						t.Fatalf("%s: frame %d is a %T", filepath.Base(path), i, m)
+					}
+					if f.Sub != 0 {
+						t.Fatalf("%s: frame %d carries sub %d: a recording's world frames carry 0", filepath.Base(path), i, f.Sub)
 					}
 				}
 				rec.Close()
