@@ -73,7 +73,7 @@ type Recorder struct {
 	w      frameSink
 	stream *worldStream
 	period time.Duration
-	share  float64 // when set, the most of the game's time the captures may take: the period stretches to keep them under it
+	share  float64 // when set, the most of the game's time the captures may take, on average: frames past it are not taken (pacer)
 	next   time.Time
 	jobs   chan *worldJob
 	done   chan struct{}   // closed once the file is closed; err holds the outcome
@@ -87,15 +87,50 @@ type Recorder struct {
 	why      string // why it ended, if it ended by itself (a rewind)
 	written  int
 	skipped  int
+	paced    int // frames not taken to keep the copies and coding to their share
 	bytes    int64
 	queued   atomic.Int64 // bytes of captures not yet encoded
-	encodeNs atomic.Int64 // how long the last frame took to code (run's goroutine)
-	last     int64        // bytes of the newest capture (game goroutine)
+	encodeNs atomic.Int64 // time spent coding frames, in all (run's goroutine)
+	// pace and encodePace hold a paced recorder's captures to share of
+	// the game's time and its coding to encodeShare of a core, on
+	// average (game goroutine); encodeSeen is the coding already spent.
+	pace, encodePace pacer
+	encodeSeen       int64
+	last             int64 // bytes of the newest capture (game goroutine)
 }
 
 // encodeShare is the most of a core a paced recorder's coding may take
 // (see Recorder.share): frames that take longer to code are spaced out.
-const encodeShare = 0.25
+const encodeShare = 0.35
+
+// pacer holds work to a share of the time that passes, on average: its
+// credit grows by share of the time since it was last asked, up to share
+// of paceBurst, and work spends it; while it is overspent, work waits. A
+// keyframe or a collection now and then is paid back over the frames
+// after it, not by a run of frames lost at once.
+type pacer struct {
+	credit float64 // ns
+	at     time.Time
+}
+
+// paceBurst is the time whose share a pacer may save up: a few frames of
+// 100,000 entities, so that a client subscribing anew gets no burst of
+// costly frames, while a world whose captures fit comfortably gets every
+// frame through the jitter of a frame now and then taking longer.
+const paceBurst = 250 * time.Millisecond
+
+// allow reports whether work may run now at share.
+func (p *pacer) allow(now time.Time, share float64) bool {
+	most := share * float64(paceBurst)
+	if !p.at.IsZero() && now.After(p.at) { // a new pacer starts with none saved
+		p.credit = min(p.credit+share*float64(now.Sub(p.at)), most)
+	}
+	p.at = now
+	return p.credit >= 0
+}
+
+// spend charges work of ns.
+func (p *pacer) spend(ns float64) { p.credit -= ns }
 
 // recorderQueueBytes bounds the captures a recorder holds waiting for its
 // encoder: past it a frame is skipped (the next capture holds its
@@ -167,6 +202,17 @@ func (r *Recorder) capture(now time.Time) {
 		r.mu.Unlock()
 		return
 	}
+	if r.share > 0 {
+		enc := r.encodeNs.Load()
+		r.encodePace.spend(float64(enc - r.encodeSeen))
+		r.encodeSeen = enc
+		if !r.pace.allow(now, r.share) || !r.encodePace.allow(now, encodeShare) {
+			r.mu.Lock()
+			r.paced++
+			r.mu.Unlock()
+			return
+		}
+	}
 	r.next = now.Add(r.period)
 	started := time.Now()
 	j := r.stream.capture()
@@ -174,14 +220,7 @@ func (r *Recorder) capture(now time.Time) {
 		j.to = r.audience()
 	}
 	if r.share > 0 {
-		if took := time.Since(started); float64(took) > r.share*float64(r.period) {
-			r.next = now.Add(time.Duration(float64(took) / r.share))
-		}
-		// The coding runs on another goroutine, but on the game's cores:
-		// it may take encodeShare of a core.
-		if enc := time.Duration(r.encodeNs.Load()); enc > 0 && float64(enc) > encodeShare*float64(r.next.Sub(now)) {
-			r.next = now.Add(time.Duration(float64(enc) / encodeShare))
-		}
+		r.pace.spend(float64(time.Since(started)))
 	}
 	r.last = j.bytes
 	r.queued.Add(j.bytes)
@@ -215,7 +254,7 @@ func (r *Recorder) run() {
 		var f *protocol.WorldFrame
 		encStart := time.Now()
 		f, err = r.stream.encode(job)
-		r.encodeNs.Store(int64(time.Since(encStart)))
+		r.encodeNs.Add(int64(time.Since(encStart)))
 		if err == nil {
 			if fs, ok := r.w.(feedSink); ok {
 				fs.fanOut(f, job.to)

@@ -34,7 +34,7 @@ const MaxClientWorldStreams = 2
 // A world of 100,000 changing entities takes about 1.5 ms to copy: at
 // every frame of 13 ms that is 11% of the game, paced to every other
 // frame.
-const worldShare = 0.05
+const worldShare = 0.03
 
 // lagBytes is what a client may have waiting to be sent and still get
 // the next world frame or journal entries, a quarter of what it may have
