@@ -113,11 +113,18 @@ func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case seriesMsg:
 		if pn := p.pinOf(msg.s.Sub); pn != nil {
-			s := sample{tick: msg.s.Tick, ok: msg.s.Value != nil}
+			s := sample{tick: msg.s.Tick, ok: msg.s.Value != nil && !math.IsNaN(*msg.s.Value) && !math.IsInf(*msg.s.Value, 0)}
 			if s.ok {
 				s.v = *msg.s.Value
 			}
-			if n := len(pn.samples); n > 0 && pn.samples[n-1].tick >= s.tick {
+			switch n := len(pn.samples); {
+			case n > 0 && pn.samples[n-1].tick == s.tick:
+				// The same tick again: the game is paused, or stepped no
+				// further. The history stays; the newest sample says it.
+				pn.samples[n-1] = s
+				pn.err = ""
+				return nil
+			case n > 0 && pn.samples[n-1].tick > s.tick:
 				pn.samples = pn.samples[:0] // the game went back (a rewind): a new history
 			}
 			pn.samples = append(pn.samples, s)
@@ -200,16 +207,17 @@ func (p *chartPane) View() []string {
 	for i, c := range pinColors {
 		styles[i] = lipgloss.NewStyle().Foreground(c)
 	}
-	lo, hi, _ := p.pins[p.cursor].scale()
+	lo, hi, scaled := p.pins[p.cursor].scale()
 	axisStyle := styles[p.cursor%len(styles)]
 	for r, row := range cv.rows(styles) {
 		label := ""
-		switch r {
-		case 0:
+		switch {
+		case !scaled: // the selected pin has no value to scale by
+		case r == 0:
 			label = shortNumber(hi)
-		case chartH - 1:
+		case r == chartH-1:
 			label = shortNumber(lo)
-		case (chartH - 1) / 2:
+		case r == (chartH-1)/2:
 			label = shortNumber((hi + lo) / 2)
 		}
 		out = append(out, axisStyle.Render(fmt.Sprintf("%*s", labelW, label))+"│"+row)
@@ -219,6 +227,19 @@ func (p *chartPane) View() []string {
 	pad := max(plotW-len(axis)-len(end), 1)
 	out = append(out, strings.Repeat(" ", labelW)+"└"+axis+strings.Repeat("─", pad)+end)
 	return out
+}
+
+// ended reports the tick from which the pin has had no value after having
+// one (its entity died, or lost the field): where its line ends.
+func (pn *pin) ended() (uint64, bool) {
+	i := len(pn.samples)
+	for i > 0 && !pn.samples[i-1].ok {
+		i--
+	}
+	if i == len(pn.samples) || i == 0 {
+		return 0, false // a value now, or never one
+	}
+	return pn.samples[i].tick, true
 }
 
 // valueRange is the range of the pin's samples.
@@ -274,6 +295,8 @@ func (p *chartPane) legend() []string {
 			now := "none"
 			if last.ok {
 				now = shortNumber(last.v)
+			} else if end, ok := pn.ended(); ok {
+				now = fmt.Sprintf("none since tick %d (✕)", end)
 			}
 			line += fmt.Sprintf("  now %s", now)
 			if lo, hi, ok := pn.valueRange(); ok {

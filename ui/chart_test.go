@@ -119,3 +119,40 @@ func TestPinOnARecording(t *testing.T) {
 		t.Fatalf("a pin on a missing component: %#v", bad)
 	}
 }
+
+// TestChartKeepsHistoryThroughPauses: the same tick again (the game
+// paused, a step, a watchpoint's stop) keeps the history, the newest
+// sample standing for the tick; a pin whose entity dies ends with a mark
+// in the legend, and the axis never shows NaN or Inf.
+func TestChartKeepsHistoryThroughPauses(t *testing.T) {
+	c, _, _ := fixture()
+	p := sized(&chartPane{common: c}, 100, 20)
+	p.add("3v1 Energy.Value")
+	for tick := uint64(100); tick < 140; tick++ {
+		v := float64(tick)
+		p.Update(seriesMsg{&protocol.Series{Sub: subSeriesFirst, Tick: tick, Value: &v, N: 1}})
+	}
+	for range 5 { // paused at 139: samples keep coming with the same tick
+		v := 139.0
+		p.Update(seriesMsg{&protocol.Series{Sub: subSeriesFirst, Tick: 139, Value: &v, N: 1}})
+	}
+	mustContain(t, p.View(), "40 samples, ticks 100-139")
+	// The entity dies at 140: samples without a value (and a NaN).
+	p.Update(seriesMsg{&protocol.Series{Sub: subSeriesFirst, Tick: 140}})
+	nan := math.NaN()
+	p.Update(seriesMsg{&protocol.Series{Sub: subSeriesFirst, Tick: 141, Value: &nan}})
+	v := p.View()
+	mustContain(t, v, "none since tick 140 (✕)", "42 samples")
+	for _, bad := range []string{"NaN", "Inf"} {
+		if strings.Contains(screenText(v), bad) {
+			t.Fatalf("the chart shows %s:\n%s", bad, screenText(v))
+		}
+	}
+	// A pin that never had a value: no numbers on the axis.
+	p.add("9v1 Energy.Value")
+	p.Update(seriesMsg{&protocol.Series{Sub: subSeriesFirst + 1, Tick: 141}})
+	p.cursor = 1
+	if v := screenText(p.View()); strings.Contains(v, "NaN") || strings.Contains(v, "Inf") {
+		t.Fatalf("an empty pin's axis:\n%s", v)
+	}
+}
