@@ -81,8 +81,8 @@ func TestRingPacesItsCopies(t *testing.T) {
 		must(t, r.Stop())
 		taken := sink.frames
 		switch {
-		case paced && (taken < 2 || taken > 200):
-			t.Errorf("paced: %d copies taken of 1001 asked over a second, want a few dozen", taken)
+		case paced && (taken < 1 || taken > 200):
+			t.Errorf("paced: %d copies taken of 1001 asked over a second, want at most a few dozen", taken)
 		case !paced && taken+r.Skipped() < 999: // the first asked may come before the period after the first copy
 			t.Errorf("unpaced: %d copies taken and %d skipped (the coder behind) of 1001 asked", taken, r.Skipped())
 		}
