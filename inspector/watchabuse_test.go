@@ -114,12 +114,12 @@ func TestSuspendedWatchTriesAgain(t *testing.T) {
 // row fires for one entity a frame and stops counting matches when its
 // share runs out, instead of testing the whole query on every row.
 func TestAlwaysTrueWatchStopsCounting(t *testing.T) {
-	g := bigGame(t, 100000, Options{})
+	g := bigGame(t, 60000, Options{})
 	c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
 	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "Position.X>-1e30 Velocity.X>-1e30", Log: true}))
 	h := c.awaitHit()
-	if h.Matches <= 0 || h.Matches >= 100000 {
-		t.Fatalf("the hit counted %d matches: want the count cut short of the 100,020 rows", h.Matches)
+	if h.Matches <= 0 || h.Matches >= 60000 {
+		t.Fatalf("the hit counted %d matches: want the count cut short of the 60,020 rows", h.Matches)
 	}
 }
 

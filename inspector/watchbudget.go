@@ -27,9 +27,10 @@ import (
 // tests and at the frame's end, so a row written by three systems is
 // walked about four times: on the 100k demo (a frame of 9-14 ms, every
 // animal written by three systems) a watchpoint of one term on 120,000
-// rows costs about 0.4 ms a frame. 256k lets two such be checked, and 64
-// that never fire cost the game under 10%.
-const watchUnits = 1 << 18
+// rows costs about 0.4 ms a frame. 192k lets one such be checked by a
+// client alone (at 10,000 animals, sixteen), and 64 that never fire, from
+// two clients, cost the game nothing: neither share fits one.
+const watchUnits = 3 << 16
 
 // The weights of a row test, by how the rows are tested.
 const (
