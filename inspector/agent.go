@@ -43,6 +43,7 @@ type Agent struct {
 
 	// The game goroutine's own state, touched only in Sync.
 	paused    bool
+	edited    bool       // a client's edit was applied since the watchpoints last looked
 	watches   watchState // the watchpoints (watch.go)
 	stepLeft  int
 	lastStart time.Time     // when the previous Sync started

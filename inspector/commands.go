@@ -24,6 +24,7 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 	// Changes a client makes are journaled as the client's, and their
 	// writes attributed to it.
 	if changesWorld(m) {
+		a.edited = true
 		a.w.Inspect().ActAs(c.actor(), func() { a.applyAs(c, m, id, ok, fail) })
 		return
 	}

@@ -289,6 +289,10 @@ func (a *Agent) checkBeforeRun() { a.checkWritesSince() }
 // after Sync applied them: a hit an edit causes names the tick the game
 // shows, and one that pauses stops the game there, not a frame later.
 func (a *Agent) checkEdits() (pause bool) {
+	if !a.edited {
+		return false // nothing written since the frame's own checks
+	}
+	a.edited = false
 	a.checkWritesSince()
 	pause, a.watches.pause = a.watches.pause, false
 	return pause

@@ -72,11 +72,14 @@ func (wp *watchpoint) budgetOwner() int {
 // kept reports whether the watchpoint stays when its client leaves.
 func (wp *watchpoint) kept() bool { return !wp.Log || wp.Keep }
 
-// share is each owner's row tests this frame: an equal part of watchUnits.
+// share is each owner's row tests this frame: an equal part of watchUnits
+// for each owner of a value watchpoint that is on, suspended ones too (a
+// suspended watchpoint does not hand its owner's share to others: removing
+// it does).
 func (ws *watchState) share() int64 {
 	owners := map[int]bool{}
 	for _, wp := range ws.list {
-		if wp.On && wp.Suspended == "" && wp.Kind == "value" {
+		if wp.On && wp.Kind == "value" {
 			owners[wp.budgetOwner()] = true
 		}
 	}
