@@ -2,11 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -123,30 +125,31 @@ func (p *watchesPane) View() []string {
 	return p.draw(p.styles, p.box, head, rows)
 }
 
-// watchPrompt sets a watchpoint: what exec watch takes, --log first for
-// one that only tells; prefilled with an entity when set from its detail.
+// watchPrompt sets a watchpoint: what exec watch takes (--log first for
+// one that only tells, --keep too for one that stays after this UI
+// quits), read by the same parser; prefilled with an entity when set from
+// its detail. A read-only session sets log-only ones.
 func watchPrompt(c *common, text string) tea.Cmd {
-	log := c.readOnly
-	return c.nav.push(newPrompt(c, promptCommand, "watch: ", "Energy.Value<0, 42v3 Energy.Value<0, despawn 42v3, add Fleeing, frame > 20ms; --log first to only tell", text,
+	parse := func(text string) (func(uint32) protocol.Message, string, error) {
+		args := strings.Fields(text)
+		if c.readOnly && !slices.Contains(args, "--log") {
+			args = append([]string{"--log"}, args...)
+		}
+		return client.ParseCommand(append([]string{"watch"}, args...))
+	}
+	return c.nav.push(newPrompt(c, promptCommand, "watch: ", "Energy.Value<0, 42v3 Energy.Value<0, despawn 42v3, add Fleeing, frame > 20ms; --log first to only tell, --keep to outlive this UI", text,
 		func(text string) (tea.Cmd, string) {
-			expr := strings.TrimSpace(text)
-			logOnly := log
-			if rest, ok := strings.CutPrefix(expr, "--log "); ok {
-				expr, logOnly = strings.TrimSpace(rest), true
+			build, what, err := parse(text)
+			if err != nil {
+				return nil, strings.TrimPrefix(err.Error(), "watch: ")
 			}
-			if _, err := protocol.ParseWatch(expr); err != nil {
-				return nil, err.Error()
-			}
-			return c.src.request("watch "+expr, func(id uint32) protocol.Message {
-				return &protocol.Watch{ID: id, Expr: expr, Log: logOnly}
-			}), ""
+			return c.src.request(what, build), ""
 		}).withCheck(func(text string) string {
-		expr := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "--log "))
-		if expr == "" {
+		if strings.TrimSpace(strings.NewReplacer("--log", "", "--keep", "").Replace(text)) == "" {
 			return ""
 		}
-		if _, err := protocol.ParseWatch(expr); err != nil {
-			return err.Error()
+		if _, _, err := parse(text); err != nil {
+			return strings.TrimPrefix(err.Error(), "watch: ")
 		}
 		return ""
 	}))

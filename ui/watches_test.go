@@ -38,8 +38,25 @@ func TestWatchesPane(t *testing.T) {
 	}
 	pr.input.SetValue("--log Energy.Value<-1")
 	pr.Update(keyMsg("enter"))
-	if w, ok := src.reqs[len(src.reqs)-1].(*protocol.Watch); !ok || w.Expr != "Energy.Value<-1" || !w.Log {
+	if w, ok := src.reqs[len(src.reqs)-1].(*protocol.Watch); !ok || w.Expr != "Energy.Value<-1" || !w.Log || w.Keep {
 		t.Fatalf("the prompt sent %+v", src.reqs[len(src.reqs)-1])
+	}
+	// --keep: one that stays after this UI quits, as exec watch takes it.
+	watchPrompt(c, "")
+	pr = nav.pushed[len(nav.pushed)-1].(*prompt)
+	pr.input.SetValue("--log --keep Energy.Value<-2")
+	pr.Update(keyMsg("enter"))
+	if w, ok := src.reqs[len(src.reqs)-1].(*protocol.Watch); !ok || w.Expr != "Energy.Value<-2" || !w.Log || !w.Keep {
+		t.Fatalf("the prompt sent %+v", src.reqs[len(src.reqs)-1])
+	}
+	// A read-only session sets log-only ones without being asked.
+	c.readOnly = true
+	watchPrompt(c, "")
+	pr = nav.pushed[len(nav.pushed)-1].(*prompt)
+	pr.input.SetValue("Energy.Value<-3")
+	pr.Update(keyMsg("enter"))
+	if w, ok := src.reqs[len(src.reqs)-1].(*protocol.Watch); !ok || w.Expr != "Energy.Value<-3" || !w.Log {
+		t.Fatalf("a read-only session's prompt sent %+v", src.reqs[len(src.reqs)-1])
 	}
 }
 
