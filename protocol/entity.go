@@ -39,3 +39,24 @@ func ParseEntityID(s string) (EntityID, error) {
 	}
 	return MakeEntityID(uint32(index), uint32(gen)), nil
 }
+
+// MarshalJSON writes the handle as people read it, "42v3" (the wire keeps
+// the packed msgpack uint): what dump --json and --diff --json print.
+func (e EntityID) MarshalJSON() ([]byte, error) {
+	return strconv.AppendQuote(nil, e.String()), nil
+}
+
+// UnmarshalJSON reads "42v3", or a packed number.
+func (e *EntityID) UnmarshalJSON(b []byte) error {
+	if s, err := strconv.Unquote(string(b)); err == nil {
+		id, err := ParseEntityID(s)
+		*e = id
+		return err
+	}
+	n, err := strconv.ParseUint(string(b), 10, 64)
+	if err != nil {
+		return fmt.Errorf("protocol: entity %s: want \"42v3\" or a packed handle", b)
+	}
+	*e = EntityID(n)
+	return nil
+}

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -236,4 +237,26 @@ func stripValues(t TableFrame) TableFrame {
 	}
 	t.Columns = cols
 	return t
+}
+
+// TestEntityHandlesPrintInJSON: JSON (dump --json, --diff --json) prints
+// handles as people read them, 40v1, and reads them back; msgpack keeps
+// the packed number.
+func TestEntityHandlesPrintInJSON(t *testing.T) {
+	d := WorldDiff{Spawned: []EntityID{MakeEntityID(40, 1)}, Changed: []EntityDiff{{Entity: MakeEntityID(7, 3)}}}
+	b, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"spawned":["40v1"]`) || !strings.Contains(string(b), `"entity":"7v3"`) {
+		t.Fatalf("JSON: %s", b)
+	}
+	var back WorldDiff
+	if err := json.Unmarshal(b, &back); err != nil || back.Spawned[0] != MakeEntityID(40, 1) || back.Changed[0].Entity != MakeEntityID(7, 3) {
+		t.Fatalf("read back %+v, %v", back, err)
+	}
+	m, err := Encode(&Detail{Entity: MakeEntityID(40, 1)})
+	if err != nil || !bytes.Contains(m, []byte{0xcf, 0, 0, 0, 1, 0, 0, 0, 40}) && !bytes.Contains(m, []byte{0xd3, 0, 0, 0, 1, 0, 0, 0, 40}) {
+		t.Fatalf("msgpack of a handle: % x, %v", m, err)
+	}
 }
