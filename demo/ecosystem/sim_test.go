@@ -31,6 +31,9 @@ func TestEcosystemLives(t *testing.T) {
 	}
 	t.Logf("after 60 s: %d entities (%d herbivores, %d predators, %d pack members), births %d, deaths %d, eaten %d",
 		w.Len(), st.Herbivores, st.Predators, packs, st.Births, st.Deaths, st.Eaten)
+	if packs > 0 && st.Packs == 0 || st.Packs > st.Predators {
+		t.Errorf("Stats says %d packs for %d pack members and %d predators", st.Packs, packs, st.Predators)
+	}
 	if w.Len() < 1000 || w.Len() > 2500 {
 		t.Errorf("population drifted to %d from 2000", w.Len())
 	}

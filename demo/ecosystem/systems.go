@@ -235,11 +235,18 @@ func (s *Sim) build(seed uint64) {
 	}, ecs.Reads[Energy](), ecs.Reads[Age](), ecs.Writes[Died](), ecs.Writes[Stats]())
 
 	sc.AddStage("bookkeeping")
+	followers := ecs.NewQuery1[ecs.ChildOf](w)
+	leadersSeen := map[ecs.Entity]bool{} // reused frame to frame
 	sc.Add("clock and stats", func(w *ecs.World, _ *ecs.Commands) {
 		c := ecs.Resource[Clock](w)
 		c.Frame++
 		c.Seconds += float64(dt())
 		st := ecs.Resource[Stats](w)
 		st.Herbivores, st.Predators = herbTag.Len(), predTag.Len()
-	}, ecs.Writes[Clock](), ecs.Writes[Stats]())
+		clear(leadersSeen) // a pack is a leader with members: count the leaders followed
+		for link := range followers.All() {
+			leadersSeen[link.Parent()] = true
+		}
+		st.Packs = len(leadersSeen)
+	}, ecs.Reads[ecs.ChildOf](), ecs.Writes[Clock](), ecs.Writes[Stats]())
 }
