@@ -21,8 +21,8 @@ const staleSamples = 64
 // StaleUse is one use of a dead handle.
 type StaleUse struct {
 	Handle Entity
-	// Generation is the slot's generation at the time (0: the slot was
-	// never issued), so a handle can be told from the entity now there.
+	// Generation is the slot's generation at the time, so a handle can be
+	// told from the entity now there.
 	Generation uint32
 	By         string // the system (or systems running at once), command buffer, or ActAs actor; "outside the schedule"
 	Frame      uint64
@@ -82,10 +82,12 @@ func (w *World) noteIfDead(e Entity) {
 	}
 }
 
-// noteStale notes a use of the dead handle e.
+// noteStale notes a use of the dead handle e. A handle the world never
+// issued (the zero handle, a slot or generation it never reached) is not
+// a dead one: it is not counted (CheckAlive says what it is).
 func (w *World) noteStale(e Entity) {
 	a := &w.stale
-	if !a.on.Load() {
+	if !a.on.Load() || !w.issued(e) {
 		return
 	}
 	use := StaleUse{Handle: e, By: w.staleUser(), Frame: w.frame}

@@ -109,3 +109,29 @@ func BenchmarkStaleAudit(b *testing.B) {
 	}
 	paired(b, n, "ns/entity", get(on, onEnts), get(off, offEnts))
 }
+
+// TestStaleAuditSkipsHandlesNeverIssued: the zero handle, a slot the world
+// never reached and a generation it never issued are not dead handles:
+// the audit does not count them (CheckAlive says what they are); a dead
+// one still counts.
+func TestStaleAuditSkipsHandlesNeverIssued(t *testing.T) {
+	type HP struct{ V int }
+	w := NewWorld()
+	hp := NewMap[HP](w)
+	e := w.Spawn()
+	must(t, hp.Add(e, HP{V: 1}))
+	w.Inspect().EnableStaleAudit(true)
+	for _, never := range []Entity{{}, {index: 9999, gen: 1}, {index: e.index, gen: e.gen + 5}} {
+		if hp.Get(never) != nil {
+			t.Fatalf("Get(%v) found a value", never)
+		}
+	}
+	if r := w.Inspect().StaleUses(); r.Total != 0 {
+		t.Fatalf("handles never issued were counted as dead: %+v", r)
+	}
+	must(t, w.Despawn(e))
+	_ = hp.Get(e)
+	if r := w.Inspect().StaleUses(); r.Total != 1 {
+		t.Fatalf("a dead handle: %d uses counted, want 1", r.Total)
+	}
+}
