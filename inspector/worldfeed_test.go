@@ -147,8 +147,10 @@ func TestSlowWorldReaderHoldsItsOwnBacklog(t *testing.T) {
 		}
 		dropped = g.agent.tel.dropped.Load()
 	})
-	if lag := g.agent.lagBytes(); most > lag+512<<10 {
-		t.Fatalf("a client that reads nothing has %d KiB waiting, want at most about %d", most>>10, lag>>10)
+	// The frame that passes the lag bound is queued whole (50,000 random
+	// positions: under a megabyte), so the bound is the lag and a frame.
+	if lag := g.agent.lagBytes(); most > lag+3<<19 {
+		t.Fatalf("a client that reads nothing has %d KiB waiting, want at most about %d and a frame", most>>10, lag>>10)
 	}
 	if dropped != 0 {
 		t.Fatalf("the agent dropped %d clients", dropped)
