@@ -108,7 +108,7 @@ func TestWorldFeedsAreBounded(t *testing.T) {
 // (plus a frame) waiting: its subscriptions wait for a keyframe instead
 // of piling frames up, and the agent does not drop it for overload.
 func TestSlowWorldReaderHoldsItsOwnBacklog(t *testing.T) {
-	g := bigGame(t, 50000, Options{MaxQueuedBytes: 1 << 20})
+	g := bigGame(t, 50000, Options{MaxQueuedBytes: 4 << 20})
 	c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
 	for range MaxClientWorldStreams {
 		c.request(&protocol.Subscribe{What: protocol.SubWorld})
