@@ -38,6 +38,7 @@ type Recorder struct {
 	files    []string
 	rewinds  []string // what each rewind did, for the user
 	notified int      // rewinds reported by Rewinds
+	stopped  bool     // Stop ended it: the connection closing is no loss
 }
 
 // StartRecording connects to addr and records to path at hz frames per
@@ -70,10 +71,16 @@ func (r *Recorder) run() {
 	for {
 		m, err := r.o.Conn.Receive()
 		if err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
-				err = nil
-			} else {
-				err = fmt.Errorf("connection lost: %w (the recording keeps what arrived)", err)
+			r.mu.Lock()
+			last, stopped := r.last, r.stopped
+			r.mu.Unlock()
+			switch {
+			case stopped && (errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed)):
+				err = nil // Stop closed it
+			case errors.Is(err, io.EOF):
+				err = fmt.Errorf("the game went away at tick %d (the recording keeps what arrived)", last)
+			default:
+				err = fmt.Errorf("connection lost at tick %d: %w (the recording keeps what arrived)", last, err)
 			}
 			r.finish(err)
 			return
@@ -185,6 +192,9 @@ func (r *Recorder) Done() <-chan error { return r.done }
 
 // Stop closes the connection and the file, whole.
 func (r *Recorder) Stop() error {
+	r.mu.Lock()
+	r.stopped = true
+	r.mu.Unlock()
 	r.o.Close()
 	return <-r.done
 }
