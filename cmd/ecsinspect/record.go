@@ -20,7 +20,9 @@ writes them as they arrive. Shows frames, bytes and time as it goes;
 Ctrl-C, SIGTERM, or the end of --duration closes the file cleanly, and a
 file cut short by a crash still opens. A file's ticks never go backwards:
 if the game is rewound while it records, the recording goes on in a new
-file beside the first (run.ecsrec, run-2.ecsrec, ...), and says so.
+file beside the first (run.ecsrec, run-2.ecsrec, ...), and says so. If
+the game goes away, record says at which tick and exits 1; the file keeps
+what arrived.
 `
 
 func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
