@@ -87,7 +87,6 @@ type Recorder struct {
 	why      string // why it ended, if it ended by itself (a rewind)
 	written  int
 	skipped  int
-	paced    int // frames not taken to keep the copies and coding to their share
 	bytes    int64
 	queued   atomic.Int64 // bytes of captures not yet encoded
 	encodeNs atomic.Int64 // time spent coding frames, in all (run's goroutine)
@@ -207,10 +206,7 @@ func (r *Recorder) capture(now time.Time) {
 		r.encodePace.spend(float64(enc - r.encodeSeen))
 		r.encodeSeen = enc
 		if !r.pace.allow(now, r.share) || !r.encodePace.allow(now, encodeShare) {
-			r.mu.Lock()
-			r.paced++
-			r.mu.Unlock()
-			return
+			return // past its share: the next capture holds every change since
 		}
 	}
 	r.next = now.Add(r.period)

@@ -55,10 +55,11 @@ type worldFeed struct {
 	a      *Agent
 	hz     float64 // as subscribed; 0: every frame
 	rec    *Recorder
-	subs   []*feedSub // game goroutine
-	askAt  atomic.Int64
-	paused time.Time // the last capture while paused
-	begun  bool      // its recorder took its first frame
+	subs   []*feedSub   // game goroutine
+	askAt  atomic.Int64 // when a keyframe was last asked for, in Unix ns
+	owed   atomic.Bool  // one was asked for within keyframeEvery of that
+	paused time.Time    // the last capture while paused
+	begun  bool         // its recorder took its first frame
 }
 
 // feedSub is one world subscription on a feed. Its counts belong to the
@@ -133,6 +134,7 @@ func (a *Agent) captureFeeds(now time.Time, paused bool) {
 			f.rec.begin()
 			continue
 		}
+		f.settleKeyframe(now)
 		if paused {
 			if now.Sub(f.paused) < pausedPeriod {
 				continue
@@ -146,25 +148,27 @@ func (a *Agent) captureFeeds(now time.Time, paused bool) {
 // audience is who listens when a frame is captured (the game goroutine).
 func (f *worldFeed) audience() []*feedSub { return slices.Clone(f.subs) }
 
-// askKeyframe has the feed code a keyframe soon: now, or with the one
-// asked for within keyframeEvery.
+// askKeyframe has the feed code a keyframe soon: now, or, within
+// keyframeEvery of the last one asked for, once that time has passed
+// (owed, settled in captureFeeds): any number of asks in the window
+// share one keyframe.
 func (f *worldFeed) askKeyframe() {
 	now := time.Now().UnixNano()
 	last := f.askAt.Load()
-	if now-last < int64(keyframeEvery) && last != 0 {
-		go func() { // the one asked for lately may be coded already: ask again when the time comes
-			t := time.NewTimer(time.Duration(int64(keyframeEvery) - (now - last)))
-			defer t.Stop()
-			select {
-			case <-t.C:
-				f.askKeyframe()
-			case <-f.a.closed:
-			}
-		}()
+	if last != 0 && now-last < int64(keyframeEvery) {
+		f.owed.Store(true)
 		return
 	}
 	if f.askAt.CompareAndSwap(last, now) {
 		f.rec.Keyframe()
+	}
+}
+
+// settleKeyframe asks for the keyframe owed, once its time has come.
+func (f *worldFeed) settleKeyframe(now time.Time) {
+	if f.owed.Load() && now.UnixNano()-f.askAt.Load() >= int64(keyframeEvery) {
+		f.owed.Store(false)
+		f.askKeyframe()
 	}
 }
 
