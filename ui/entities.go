@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -35,6 +36,10 @@ type entitiesPane struct {
 	// on its way (a new filter, archetype or sort): they act on that page
 	// when it comes, as typed, never on nothing.
 	typeAhead []tea.KeyMsg
+	// asked is the window's height as last subscribed; refilled, when a
+	// short window was last asked for again.
+	asked    int
+	refilled time.Time
 }
 
 // maxTypeAhead bounds the keys kept while a page is on its way.
@@ -59,6 +64,13 @@ func (p *entitiesPane) SetSize(width, height int) tea.Cmd {
 // visible is how many rows the window holds: the title and the column
 // names take two lines, the note on a lost entity one more.
 func (p *entitiesPane) visible() int { return max(p.height-3, 1) }
+
+// short reports whether the page holds fewer rows than the window asked
+// for while more entities match past them.
+func (p *entitiesPane) short() bool {
+	n := len(p.page.Rows)
+	return n < p.asked && p.page.Offset+n < p.page.Total
+}
 
 // show lists a query's or an archetype's entities from the top.
 func (p *entitiesPane) show(query string, arch int64) tea.Cmd {
@@ -88,8 +100,9 @@ func (p *entitiesPane) subscribe() tea.Cmd {
 	if p.arch != 0 {
 		sort = ""
 	}
+	p.asked = p.visible()
 	sub := p.src.subscribe(protocol.Subscribe{ID: p.sub, What: protocol.SubPage, Hz: 5, Query: p.query,
-		Archetype: p.arch, Offset: p.offset, Limit: p.visible(), Sort: sort})
+		Archetype: p.arch, Offset: p.offset, Limit: p.asked, Sort: sort})
 	return tea.Batch(unsub, sub)
 }
 
@@ -105,6 +118,13 @@ func (p *entitiesPane) Update(msg tea.Msg) tea.Cmd {
 		cmd := p.keepSelection()
 		if p.page.Total > 0 && p.offset >= p.page.Total { // the list shrank under us
 			p.offset = max(p.page.Total-1, 0)
+			return tea.Batch(cmd, p.subscribe())
+		}
+		if p.short() && time.Since(p.refilled) > time.Second {
+			// Fewer rows than the window holds though more match: the
+			// agent answers an older window (its resize was lost on the
+			// way, a reconnect raced it). Ask again, at most once a second.
+			p.refilled = time.Now()
 			return tea.Batch(cmd, p.subscribe())
 		}
 		return tea.Batch(cmd, p.replayTypeAhead())

@@ -118,3 +118,30 @@ func TestTypedAheadKeysDieWithTheirList(t *testing.T) {
 		t.Fatal("keys held for the entities list outlived a move to another view")
 	}
 }
+
+// A page shorter than the window while more entities match is an answer to
+// an older window (a resize lost on the way): the pane asks again, once,
+// and not again within a second.
+func TestEntitiesPaneRefillsAShortWindow(t *testing.T) {
+	c, src, _ := fixture()
+	p := &entitiesPane{common: c}
+	p.SetSize(100, 20)
+	asked := len(src.subs)
+	one := protocol.Row{Entity: protocol.MakeEntityID(1, 1), Values: []protocol.Value{protocol.IntValue(1)}}
+	p.Update(pageMsg{&protocol.Page{Sub: p.sub, Full: true, Total: 9, Columns: []uint16{1}, Rows: []protocol.Row{one}}})
+	if len(src.subs) != asked+1 || src.subs[len(src.subs)-1].Limit != 17 {
+		t.Fatalf("a 1-row window of 9 matches was not asked for again: %+v", src.subs[asked:])
+	}
+	p.Update(pageMsg{&protocol.Page{Sub: p.sub, Full: true, Total: 9, Columns: []uint16{1}, Rows: []protocol.Row{one}}})
+	if len(src.subs) != asked+1 {
+		t.Fatalf("asked again within a second: %+v", src.subs[asked:])
+	}
+	// All there is: nothing to ask.
+	q := &entitiesPane{common: c}
+	q.SetSize(100, 20)
+	asked = len(src.subs)
+	q.Update(pageMsg{&protocol.Page{Sub: q.sub, Full: true, Total: 1, Columns: []uint16{1}, Rows: []protocol.Row{one}}})
+	if len(src.subs) != asked {
+		t.Fatalf("a whole list was asked for again: %+v", src.subs[asked:])
+	}
+}
