@@ -54,6 +54,14 @@ type Schedule struct {
 	// the systems (by the game's own code, by tools) apart from what each
 	// system wrote.
 	RunStart func(w *World)
+	// Halted, if set, is called when a SystemEnd asked to halt
+	// ([SystemRun.Halt]): on the goroutine that called Run, once no system
+	// runs, before any system of the stage that has not started and before
+	// the stage's commands apply (halt.go). The frame goes on when it
+	// returns.
+	Halted func(w *World, at Halt)
+
+	halt haltState
 }
 
 // SystemRun is one run of a system, as [Schedule.SystemEnd] sees it.
@@ -65,6 +73,8 @@ type SystemRun struct {
 	// Since is the change tick before the run: what it wrote is newer
 	// (pass it as a Filter's Since, or to Inspection.ChangedSince).
 	Since uint32
+
+	sched *Schedule // for Halt
 }
 
 type stage struct {
@@ -83,6 +93,7 @@ type stage struct {
 	left    int
 	running int          // systems running now
 	caught  *SystemPanic // the first panic of this run
+	sched   *Schedule    // for a halt between its systems
 }
 
 type system struct {
@@ -104,13 +115,15 @@ type system struct {
 // NewSchedule returns an empty schedule with one stage, "update", that runs
 // systems in parallel where it can.
 func NewSchedule() *Schedule {
-	return &Schedule{stages: []*stage{{name: "update"}}, Parallel: true}
+	s := &Schedule{Parallel: true}
+	s.stages = []*stage{{name: "update", sched: s}}
+	return s
 }
 
 // AddStage starts a new stage; systems added after it run after every
 // system added before it, and after their commands are applied.
 func (s *Schedule) AddStage(name string) {
-	s.stages = append(s.stages, &stage{name: name})
+	s.stages = append(s.stages, &stage{name: name, sched: s})
 }
 
 // Add registers a system in the current (last) stage.
@@ -135,6 +148,9 @@ func (s *Schedule) Run(w *World) {
 	if s.RunStart != nil {
 		s.RunStart(w)
 	}
+	s.halt.mu.Lock()
+	s.halt.ran, s.halt.want, s.halt.asked = s.halt.ran[:0], false, ""
+	s.halt.mu.Unlock()
 	for _, st := range s.stages {
 		for _, sys := range st.systems { // buffers made here, not by systems running at once
 			if sys.cmdsOf != w {
@@ -158,6 +174,7 @@ func (s *Schedule) Run(w *World) {
 				if caught = sys.runChecked(w); caught != nil {
 					break
 				}
+				s.halted(w, st)
 			}
 		case s.Parallel && len(st.systems) > 1:
 			caught = st.runParallel(w)
@@ -166,6 +183,7 @@ func (s *Schedule) Run(w *World) {
 				if caught = sys.runCaught(w); caught != nil {
 					break
 				}
+				s.halted(w, st)
 			}
 		}
 		w.inSystems.Add(-1)
@@ -190,8 +208,9 @@ func (sys *system) run(w *World) {
 	sys.fn(w, sys.cmds)
 	sys.timing.record(time.Since(start))
 	w.closeWrites(from, sys.cmds.owner, false)
+	sys.sched.ended(sys.name)
 	if end := sys.sched.SystemEnd; end != nil {
-		end(w, SystemRun{Name: sys.name, Writes: sys.writeComps, Since: from - 1})
+		end(w, SystemRun{Name: sys.name, Writes: sys.writeComps, Since: from - 1, sched: sys.sched})
 	}
 }
 
@@ -256,25 +275,35 @@ func (st *stage) runParallel(w *World) *SystemPanic {
 	st.left, st.running, st.caught = n, 0, nil
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), n) - 1 {
-		wg.Go(func() { st.work(w) })
+		wg.Go(func() { st.work(w, false) })
 	}
-	st.work(w)
+	st.work(w, true)
 	wg.Wait()
 	caught := st.caught
 	st.caught = nil
 	return caught
 }
 
-// work runs ready systems until every system of the stage has run.
-func (st *stage) work(w *World) {
+// work runs ready systems until every system of the stage has run. The
+// caller's worker (the goroutine that called Run) takes a halt a system
+// asked for, once none runs; until then no worker starts a system.
+func (st *stage) work(w *World, caller bool) {
 	st.mu.Lock()
 	for {
+		halting := st.sched.wantsHalt() && st.caught == nil
+		if halting && caller && st.running == 0 {
+			st.mu.Unlock()
+			st.sched.halted(w, st)
+			st.mu.Lock()
+			st.wake.Broadcast()
+			continue
+		}
 		if st.left == 0 || (st.caught != nil && st.running == 0) {
 			st.wake.Broadcast()
 			st.mu.Unlock()
 			return
 		}
-		if len(st.ready) == 0 || st.caught != nil {
+		if len(st.ready) == 0 || st.caught != nil || halting {
 			st.wake.Wait()
 			continue
 		}
