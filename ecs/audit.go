@@ -90,7 +90,7 @@ func (w *World) noteStale(e Entity) {
 	if !a.on.Load() || !w.issued(e) {
 		return
 	}
-	use := StaleUse{Handle: e, By: w.staleUser(), Frame: w.frame}
+	use := StaleUse{Handle: e, By: w.staleUser(), Frame: w.changeFrame()}
 	if int(e.index) < len(w.records) {
 		use.Generation = w.records[e.index].gen
 	}

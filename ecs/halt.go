@@ -72,9 +72,12 @@ func (s *Schedule) halted(w *World, st *stage) {
 		return
 	}
 	h := Halt{Asked: s.halt.asked, Stage: st.name, Ran: append([]string(nil), s.halt.ran...), Systems: s.systemCount()}
+	s.halt.mu.Unlock()
+	// Asked until Halted returns: a worker woken meanwhile starts nothing.
+	s.Halted(w, h)
+	s.halt.mu.Lock()
 	s.halt.want, s.halt.asked = false, ""
 	s.halt.mu.Unlock()
-	s.Halted(w, h)
 }
 
 // systemCount is how many systems the schedule runs a frame.

@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -61,6 +62,14 @@ func TestHaltStopsTheFrameAtTheWrite(t *testing.T) {
 			}
 			if v := em.Get(victim).V; v != -40 {
 				t.Errorf("parallel=%v: the halt sees %v, want graze's -40", parallel, v)
+			}
+			// While halted, workers woken meanwhile start nothing.
+			for range 2000 {
+				runtime.Gosched()
+				if running.Load() != 0 || em.Get(victim).V != -40 {
+					t.Errorf("parallel=%v: a system ran during the halt", parallel)
+					break
+				}
 			}
 			halts = append(halts, at)
 		}

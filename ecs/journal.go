@@ -98,7 +98,7 @@ func (j *journal) add(e Entity, comp int, op JournalOp) {
 // base after either changes.
 func (w *World) syncJournal() {
 	if j := &w.journal; j.on() {
-		j.base = packMeta(w.frame, -1, 0, w.actor) &^ (uint64(1<<16-1) << 32)
+		j.base = packMeta(w.changeFrame(), -1, 0, w.actor) &^ (uint64(1<<16-1) << 32)
 	}
 }
 
@@ -144,7 +144,7 @@ func (ins Inspection) Journal() []JournalEntry {
 	out := make([]JournalEntry, 0, n)
 	for s := next - n; s < next; s++ {
 		r := &j.ring[s%uint64(len(j.ring))]
-		out = append(out, JournalEntry{Seq: s + 1, Frame: frameOf(r.frame(), w.frame), Op: r.op(), Entity: r.e, Component: r.comp(), System: w.actorName(r.actor())})
+		out = append(out, JournalEntry{Seq: s + 1, Frame: frameOf(r.frame(), w.frame+1), Op: r.op(), Entity: r.e, Component: r.comp(), System: w.actorName(r.actor())})
 	}
 	return out
 }
@@ -197,6 +197,9 @@ func (w *World) actorName(id uint16) string {
 // called while a schedule runs.
 func (ins Inspection) ActAs(actor string, f func()) {
 	w := ins.w
+	wasTool := w.tool
+	w.tool = true
+	defer func() { w.tool = wasTool; w.syncJournal() }()
 	defer w.actingAs(w.actorID(actor), false)()
 	f()
 }

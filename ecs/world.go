@@ -50,6 +50,7 @@ type World struct {
 	links          uint64              // counts changes to children
 	journal        journal             // the structural journal; off while its ring is empty
 	actor          uint16              // who makes structural changes now: an index into actors
+	tool           bool                // a tool's change (ActAs): it belongs to the frame shown (changeFrame)
 	actors         []string            // names for the journal: "external", "commands", systems
 	writers        writerLog           // who wrote what: the ticks of each run (writers.go)
 	stale          staleAudit          // uses of dead handles (audit.go)
@@ -112,6 +113,19 @@ func (w *World) Tick() error {
 
 // Frame is the number of frames completed: how many times Tick has run.
 func (w *World) Frame() uint64 { return w.frame }
+
+// changeFrame is the frame a change made now belongs to, as the journal,
+// the writer log and the stale audit number it: the first frame whose end
+// shows it. The game's own changes (systems, their commands, its code
+// between frames) belong to the frame in progress, Frame()+1; a tool's,
+// made through [Inspection.ActAs] while the game waits between frames, to
+// Frame(), the state the tool shows.
+func (w *World) changeFrame() uint64 {
+	if w.tool {
+		return w.frame
+	}
+	return w.frame + 1
+}
 
 // Len is the number of live entities.
 func (w *World) Len() int { return w.alive }

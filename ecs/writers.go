@@ -76,7 +76,7 @@ func (w *World) closeWrites(from uint32, actor uint16, commands bool) {
 	if l.runs == nil {
 		l.runs = make([]writerRun, writerRing)
 	}
-	l.runs[l.next] = writerRun{from: from, to: to, frame: uint32(w.frame), actor: actor, commands: commands}
+	l.runs[l.next] = writerRun{from: from, to: to, frame: uint32(w.changeFrame()), actor: actor, commands: commands}
 	l.next = (l.next + 1) % writerRing
 	l.n = min(l.n+1, writerRing)
 	l.mu.Unlock()

@@ -51,12 +51,14 @@ func TestLastWriteNamesTheWriter(t *testing.T) {
 	if !ok {
 		t.Fatal("no provenance for a live entity's component")
 	}
-	check("Energy written", wr, "hunger", 2)
+	// The third run belongs to frame 3: the frame in progress while it
+	// ran (Frame() was 2), the first whose end shows its writes.
+	check("Energy written", wr, "hunger", 3)
 	if add.Known && add.By != "outside the schedule" {
 		t.Errorf("Energy was added before any run, by the game's setup: %+v", add)
 	}
 	wr, _, _ = w.Inspect().LastWrite(ents[3], ComponentIDOf[Pos](w))
-	check("Pos written", wr, "move", 2)
+	check("Pos written", wr, "move", 3)
 	spawned := w.Len() == 101
 	if !spawned {
 		t.Fatalf("the spawner's command did not land: %d alive", w.Len())
@@ -68,15 +70,15 @@ func TestLastWriteNamesTheWriter(t *testing.T) {
 		}
 	}
 	_, add, _ = w.Inspect().LastWrite(born, ComponentIDOf[Energy](w))
-	check("Energy added", add, "spawner (commands)", 2)
+	check("Energy added", add, "spawner (commands)", 3)
 	// An edit made as an actor, and a write by the game's own code.
 	w.Inspect().ActAs("client 1 (ui)", func() { must(t, energy.Set(ents[9], Energy{V: -1})) })
 	wr, _, _ = w.Inspect().LastWrite(ents[9], ComponentIDOf[Energy](w))
-	check("Energy edited", wr, "client 1 (ui)", 3)
+	check("Energy edited", wr, "client 1 (ui)", 3) // a tool's edit between frames: the frame shown
 	s.Run(w)
 	pos.Get(ents[4]).X = 0 // the game, between its schedule and Tick
 	wr, _, _ = w.Inspect().LastWrite(ents[4], ComponentIDOf[Pos](w))
-	check("Pos by the game", wr, "outside the schedule", 3)
+	check("Pos by the game", wr, "outside the schedule", 4)
 	if _, _, ok := w.Inspect().LastWrite(ents[4], ComponentIDOf[ChildOf](w)); ok {
 		t.Error("provenance of a component the entity lacks")
 	}

@@ -43,8 +43,10 @@ type Agent struct {
 
 	// The game goroutine's own state, touched only in Sync.
 	paused    bool
-	edited    bool       // a client's edit was applied since the watchpoints last looked
-	watches   watchState // the watchpoints (watch.go)
+	mid       *protocol.Halt // where the game is stopped inside a frame (halt.go); nil between frames
+	deferred  []deferred     // requests made inside a frame, carried out at its end (halt.go)
+	edited    bool           // a client's edit was applied since the watchpoints last looked
+	watches   watchState     // the watchpoints (watch.go)
 	stepLeft  int
 	lastStart time.Time     // when the previous Sync started
 	pausedFor time.Duration // how long the previous Sync held the game paused
@@ -149,6 +151,13 @@ func New(w *ecs.World, opts Options) *Agent {
 				prevStart(w)
 			}
 			a.checkBeforeRun()
+		}
+		prevHalted := s.Halted
+		s.Halted = func(w *ecs.World, at ecs.Halt) {
+			if prevHalted != nil {
+				prevHalted(w, at)
+			}
+			a.haltMidFrame(at)
 		}
 	}
 	return a
@@ -409,6 +418,7 @@ func (a *Agent) Sync() {
 		a.paused, a.stepLeft = true, 0
 	}
 	a.runCalls()
+	a.applyDeferred()
 	a.drain(time.Now()) // the requests' budget is their own: watchpoints took theirs
 	if a.checkEdits() { // an edit made a watchpoint that pauses true: stop here
 		a.paused, a.stepLeft = true, 0
@@ -429,7 +439,14 @@ func (a *Agent) Sync() {
 		return
 	}
 	pausedAt := time.Now()
-	defer func() { a.pausedFor = time.Since(pausedAt) }()
+	a.hold()
+	a.pausedFor = time.Since(pausedAt)
+}
+
+// hold serves clients while the game is paused, between frames or inside
+// one (a.mid), until a resume or a step lets it go, the last client
+// leaves, or the agent closes.
+func (a *Agent) hold() {
 	for a.paused {
 		if len(a.live) == 0 {
 			a.paused = false // the last client left: let the game go
@@ -447,13 +464,17 @@ func (a *Agent) Sync() {
 		}
 		timer.Stop()
 		now := time.Now()
-		a.runCalls()
+		if a.mid == nil { // Do's functions and the streams' frames wait for the frame's end
+			a.runCalls()
+		}
 		a.drain(now)
 		if a.checkEdits() {
 			a.paused, a.stepLeft = true, 0
 		}
 		a.capture(now)
-		a.captureFeeds(now, true)
+		if a.mid == nil {
+			a.captureFeeds(now, true)
+		}
 	}
 }
 

@@ -215,7 +215,7 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 	w := a.w
 	st := w.Inspect().Stats()
 	s := &protocol.Summary{
-		Tick: w.Frame(), Full: true, FrameNs: a.frameNs, Entities: w.Len(), Paused: a.paused,
+		Tick: a.tick(), Full: true, Halt: a.mid, FrameNs: a.frameNs, Entities: w.Len(), Paused: a.paused,
 		Stats:      protocol.Stats{Alive: st.Alive, Free: st.Free, Retired: st.Retired, Slots: st.Slots, Reserved: st.Reserved},
 		Components: a.componentSchemas(),
 	}
@@ -315,7 +315,7 @@ func (a *Agent) page(id uint32, q *compiledQuery, offset, limit int) *pageCaptur
 
 // detail captures one entity.
 func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
-	d := &protocol.Detail{Sub: id, Tick: a.w.Frame(), Entity: wireEntity(e)}
+	d := &protocol.Detail{Sub: id, Tick: a.tick(), Entity: wireEntity(e)}
 	arch, row, ok := a.w.Inspect().Location(e)
 	if !ok {
 		d.Reason = strings.TrimPrefix(deadReason(a.w, e), "ecs: ") + a.despawnNote(e)
@@ -386,7 +386,7 @@ func (a *Agent) events(id uint32, sample int) *protocol.Events {
 	if sample <= 0 {
 		sample = 8
 	}
-	ev := &protocol.Events{Sub: id, Tick: a.w.Frame()}
+	ev := &protocol.Events{Sub: id, Tick: a.tick()}
 	for _, q := range a.w.Inspect().EventQueues(sample) {
 		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total, Fields: fieldSchemas(q.Fields)}
 		for _, r := range q.Recent {
@@ -400,7 +400,7 @@ func (a *Agent) events(id uint32, sample int) *protocol.Events {
 // journal captures the entries after the last one sent, filtered; the
 // entries after each sequence number are converted once per Sync (cache).
 func (a *Agent) journal(id uint32, s *subscription, cache map[uint64][]protocol.JournalEntry) *protocol.Journal {
-	j := &protocol.Journal{Sub: id, Tick: a.w.Frame()}
+	j := &protocol.Journal{Sub: id, Tick: a.tick()}
 	f := s.req.Filter
 	folded, ok := cache[s.journal]
 	if !ok {

@@ -21,6 +21,14 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 		fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: %s refused", describeRequest(m)))
 		return
 	}
+	if _, ok := m.(*protocol.Rewind); ok && a.mid != nil {
+		a.atFrameEnd(c, m)
+		return
+	}
+	if why := a.midFrameRefusal(m); why != "" {
+		fail(protocol.ErrState, why)
+		return
+	}
 	// Changes a client makes are journaled as the client's, and their
 	// writes attributed to it.
 	if changesWorld(m) {

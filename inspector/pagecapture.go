@@ -35,7 +35,7 @@ type columnCopy struct {
 
 // capturePage copies the values of ents in cols, on the game goroutine.
 func (a *Agent) capturePage(id uint32, ents []ecs.Entity, total, offset int, cols []ecs.ComponentID) *pageCapture {
-	pc := &pageCapture{id: id, tick: a.w.Frame(), total: total, offset: offset, cols: cols, ents: ents, vals: make([]columnCopy, len(cols))}
+	pc := &pageCapture{id: id, tick: a.tick(), total: total, offset: offset, cols: cols, ents: ents, vals: make([]columnCopy, len(cols))}
 	for j, c := range cols {
 		typ := a.w.Inspect().Component(c).Type
 		cc := &pc.vals[j]

@@ -54,7 +54,7 @@ func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*quer
 	f := q.filter
 	f.Match = nil
 	need := copiedColumns(q)
-	qc := &queryCopy{id: id, tick: a.w.Frame(), offset: offset, limit: limit, q: q, sparse: map[ecs.ComponentID]sparseCopy{}}
+	qc := &queryCopy{id: id, tick: a.tick(), offset: offset, limit: limit, q: q, sparse: map[ecs.ComponentID]sparseCopy{}}
 	qc.cands, _ = a.w.Inspect().Scan(f, 0, -1)
 	var tableCols []ecs.ComponentID
 	for _, c := range need {

@@ -41,7 +41,7 @@ func (a *Agent) compileSeries(expr string) (*seriesQuery, error) {
 // seriesFrame samples a series subscription now.
 func (a *Agent) seriesFrame(id uint32, s *subscription) outFrame {
 	sq := s.series
-	m := &protocol.Series{Sub: id, Tick: a.w.Frame()}
+	m := &protocol.Series{Sub: id, Tick: a.tick()}
 	if sq.spec.Aggregate == "" {
 		if v, ok := a.w.Inspect().Value(sq.one, sq.q.sort.comp); ok {
 			if x, ok := numberOf(sq.q.sort, v); ok {

@@ -272,7 +272,11 @@ func (a *Agent) checkSystem(run ecs.SystemRun) {
 	for _, wp := range ws.list {
 		if wp.checked("value") && writesAll(run.Writes, wp.comps) {
 			wp.covered = true
-			a.fire(wp, a.checkValue(wp, tickRange{since: run.Since}), a.w.Frame()+1) // the frame in progress
+			// The run that made it true wrote it: a system that only had
+			// the column mutably finds the rows it holds for remembered.
+			if a.fire(wp, a.checkValue(wp, run.Name, tickRange{since: run.Since}), a.w.Frame()+1) { // the frame in progress
+				run.Halt() // stop right here, before later systems and the stage's commands
+			}
 		}
 	}
 	ws.frameLast = a.w.Inspect().NextChangeTick() // writes after this: another system's (checked by it) or outside the schedule
@@ -309,7 +313,7 @@ func (a *Agent) checkWritesSince() {
 	ws.since = a.w.Inspect().NextChangeTick()
 	for _, wp := range ws.list {
 		if wp.checked("value") {
-			a.fire(wp, a.checkValue(wp, tickRange{since: since}), a.w.Frame())
+			a.fire(wp, a.checkValue(wp, "", tickRange{since: since}), a.w.Frame())
 		}
 	}
 }
@@ -348,11 +352,12 @@ func (ws *watchState) hasKind(kind string) bool {
 }
 
 // fire counts a hit and tells every client; one that pauses stops the game
-// at the end of the frame. tick is the frame that made it true, numbered
-// as the summary numbers it once that frame ends.
-func (a *Agent) fire(wp *watchpoint, hit *protocol.WatchHit, tick uint64) {
+// (inside the frame where a system's write made it true, else at the end
+// of the frame) and fire reports it. tick is the frame that made it true,
+// numbered as the summary numbers it once that frame ends.
+func (a *Agent) fire(wp *watchpoint, hit *protocol.WatchHit, tick uint64) (pauses bool) {
 	if hit == nil {
-		return
+		return false
 	}
 	wp.Hits++
 	hit.Watch, hit.Expr, hit.Tick = wp.ID, wp.Expr, tick
@@ -361,6 +366,7 @@ func (a *Agent) fire(wp *watchpoint, hit *protocol.WatchHit, tick uint64) {
 		a.watches.pause = true
 	}
 	a.broadcast(hit)
+	return hit.Paused
 }
 
 // checkWatches checks every watchpoint over the frame that just ended (the
@@ -398,9 +404,9 @@ func (a *Agent) checkWatches() (pause bool) {
 			// what came before them, checkBeforeRun: here, what came after
 			// the last; all of it if no system checked.
 			if wp.covered && ws.frameLast != 0 && newer(ws.frameLast, since) {
-				hit = a.checkValue(wp, tickRange{since: ws.frameLast})
+				hit = a.checkValue(wp, "", tickRange{since: ws.frameLast})
 			} else {
-				hit = a.checkValue(wp, tickRange{since: since})
+				hit = a.checkValue(wp, "", tickRange{since: since})
 			}
 			wp.covered = false
 		case "spawn", "despawn", "add", "remove":
@@ -426,8 +432,10 @@ func (a *Agent) within(e ecs.Entity, comp ecs.ComponentID, r tickRange) bool {
 
 // checkValue looks for an entity, among those whose tested components
 // were written in the ranges, for which the query now holds and which has
-// not fired the watchpoint before.
-func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchHit {
+// not fired the watchpoint before; every such entity is remembered, so the
+// run that made it true is the one its hit names. by is that run (a
+// system's), or "" to ask the writer log.
+func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *protocol.WatchHit {
 	started := time.Now()
 	defer func() { a.watches.frameTook += time.Since(started) }()
 	var first ecs.Entity
@@ -437,6 +445,7 @@ func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchH
 		if first == (ecs.Entity{}) {
 			first, firstComp = e, comp
 		}
+		wp.remember(e)
 		matches++
 	}
 	// holdsNow runs the whole query on a row that passed the first tests,
@@ -460,7 +469,7 @@ func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchH
 				}
 			}
 		}
-		return a.valueHit(wp, first, firstComp, matches)
+		return a.valueHit(wp, first, firstComp, matches, by)
 	}
 	for _, comp := range wp.comps {
 		if stop {
@@ -509,12 +518,13 @@ func (a *Agent) checkValue(wp *watchpoint, ranges ...tickRange) *protocol.WatchH
 			a.w.Inspect().Scan(f, 0, 0)
 		}
 	}
-	return a.valueHit(wp, first, firstComp, matches)
+	return a.valueHit(wp, first, firstComp, matches, by)
 }
 
 // valueHit makes the hit of a value watchpoint on first (none if zero),
-// and notes the value of a watched entity for the next hit's "before".
-func (a *Agent) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID, matches int) *protocol.WatchHit {
+// and notes the value of a watched entity for the next hit's "before". by
+// is the run that wrote it, if known; else the writer log is asked.
+func (a *Agent) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID, matches int, by string) *protocol.WatchHit {
 	var old reflect.Value
 	if one := ecsEntity(wp.spec.Entity); one != (ecs.Entity{}) {
 		old = wp.last[one]
@@ -525,9 +535,8 @@ func (a *Agent) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID,
 	if first == (ecs.Entity{}) {
 		return nil
 	}
-	wp.remember(first)
-	hit := &protocol.WatchHit{Entity: wireEntity(first), Component: a.w.Inspect().Component(comp).Short, Matches: matches}
-	if wr, _, ok := a.w.Inspect().LastWrite(first, comp); ok && wr.Known {
+	hit := &protocol.WatchHit{Entity: wireEntity(first), Component: a.w.Inspect().Component(comp).Short, Matches: matches, By: by}
+	if wr, _, ok := a.w.Inspect().LastWrite(first, comp); by == "" && ok && wr.Known {
 		hit.By = wr.By
 	}
 	if v, ok := a.w.Inspect().Value(first, comp); ok {

@@ -149,6 +149,19 @@ type Summary struct {
 	// Stale is the stale-handle audit: uses of handles that name no live
 	// entity, by whom (absent until the first).
 	Stale *StaleAudit `msgpack:"sa,omitempty"`
+	// Halt says where the game stopped inside a frame (a watchpoint broke
+	// at a write); absent between frames. While it is set, Tick is the
+	// frame in progress.
+	Halt *Halt `msgpack:"hl,omitempty"`
+}
+
+// Halt is where a frame stopped: right after System's run, before the
+// systems that had not started and before the stage's commands applied.
+type Halt struct {
+	System string   `msgpack:"sys"` // the system whose write made the watchpoint true
+	Stage  string   `msgpack:"stg"`
+	Ran    []string `msgpack:"ran"` // the systems that ran this frame, in the order they ended
+	Of     int      `msgpack:"of"`  // how many systems a frame runs
 }
 
 // StaleAudit counts uses of dead handles (see ecs.Inspection.StaleUses).

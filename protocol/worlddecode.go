@@ -169,6 +169,8 @@ func (r *reader) summary(s *Summary) {
 			r.generic(&s.Watches)
 		case "sa":
 			r.generic(&s.Stale)
+		case "hl":
+			r.generic(&s.Halt)
 		case "ag":
 			r.generic(&s.Agent)
 		default:

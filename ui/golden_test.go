@@ -39,7 +39,7 @@ func (Frozen) Storage() ecs.StorageKind { return ecs.SparseStorage }
 
 // fixedWorld builds the same world every time: three archetypes, a parent
 // with two children, a recycled slot, a sparse tag, events, resources and a
-// schedule that has run once.
+// schedule that has run one frame.
 func fixedWorld() (*ecs.World, *ecs.Schedule) {
 	w := ecs.NewWorld()
 	w.Inspect().EnableJournal(64)
@@ -75,6 +75,9 @@ func fixedWorld() (*ecs.World, *ecs.Schedule) {
 	s.Add("regen", func(w *ecs.World, _ *ecs.Commands) {}, ecs.Writes[Health]())
 	s.Add("physics", func(w *ecs.World, _ *ecs.Commands) {}, ecs.Reads[Gravity](), ecs.Reads[Position]())
 	s.Run(w)
+	if err := w.Tick(); err != nil {
+		panic(err)
+	}
 	return w, s
 }
 

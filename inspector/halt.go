@@ -1,0 +1,91 @@
+package inspector
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// Breaking at the write.
+//
+// A value watchpoint that pauses, hit by a system's write, asks the
+// schedule to halt (checkSystem calls SystemRun.Halt). The schedule stops
+// as soon as no system runs, before the systems that had not started and
+// before the stage's commands (a despawn queued on the entity) apply, and
+// calls haltMidFrame on the game goroutine. The agent then serves clients
+// as it does when paused between frames: every read, with the frame in
+// progress as the tick (tick), and the Summary's Halt saying where. What
+// would change the world or write a frame to a file waits for the frame's
+// end (midFrameRefusal); resume and step finish the frame.
+
+// haltMidFrame holds the game inside the frame until a client lets it go.
+func (a *Agent) haltMidFrame(at ecs.Halt) {
+	ws := &a.watches
+	ws.mu.Lock()
+	ws.pause = false // the pause this hit asked for is this one, not one at the frame's end
+	ws.mu.Unlock()
+	a.mid = &protocol.Halt{System: at.Asked, Stage: at.Stage, Ran: at.Ran, Of: at.Systems}
+	a.paused, a.stepLeft = true, 0
+	start := time.Now()
+	a.capture(start) // the clients see the halt now, not at their next period
+	a.hold()
+	a.mid = nil
+	a.pausedFor += time.Since(start)
+}
+
+// deferred is a request carried out at the frame's end.
+type deferred struct {
+	c *client
+	m protocol.Message
+}
+
+// atFrameEnd lets the frame finish, pausing at its end, where the next
+// Sync carries out m (a Rewind asked for inside the frame: images are of
+// frames' ends).
+func (a *Agent) atFrameEnd(c *client, m protocol.Message) {
+	a.deferred = append(a.deferred, deferred{c, m})
+	a.paused, a.stepLeft = false, 1
+}
+
+// applyDeferred carries out the requests that waited for the frame's end,
+// for the clients still there.
+func (a *Agent) applyDeferred() {
+	for _, d := range a.deferred {
+		if a.live[d.c] {
+			a.apply(d.c, d.m)
+		}
+	}
+	a.deferred = a.deferred[:0]
+}
+
+// tick is the frame the world shows now, as the Summary numbers it: the
+// frames completed between frames, the frame in progress inside one.
+func (a *Agent) tick() uint64 {
+	if a.mid != nil {
+		return a.w.Frame() + 1
+	}
+	return a.w.Frame()
+}
+
+// midFrameRefusal says why m waits for the frame's end while the game is
+// stopped inside it: changes to the world (the frame's own systems and
+// commands are half done) and what writes a frame to a file or a ring.
+// Pause, resume and step are answered: the last two finish the frame.
+func (a *Agent) midFrameRefusal(m protocol.Message) string {
+	if a.mid == nil {
+		return ""
+	}
+	switch m.(type) {
+	case *protocol.Pause, *protocol.Resume, *protocol.Step:
+		return ""
+	case *protocol.SnapshotRequest:
+	default:
+		if !changesWorld(m) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the game is stopped inside frame %d, after %s: %s waits for the frame's end (step or resume finishes it)",
+		a.tick(), a.mid.System, describeRequest(m))
+}

@@ -1,0 +1,133 @@
+package inspector
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// startSim serves the demo's ecosystem with the starve bug, its loop on
+// its own goroutine as a game's would be.
+func startSim(t *testing.T, n int) *game {
+	t.Helper()
+	sim := ecosystem.New(n, 7)
+	if err := sim.SetBug("starve"); err != nil {
+		t.Fatal(err)
+	}
+	g := &game{t: t, w: sim.World, do: make(chan func()), stop: make(chan struct{}), done: make(chan struct{})}
+	g.agent = New(sim.World, Options{Addr: "127.0.0.1:0", Game: "ecosystem", Schedule: sim.Schedule})
+	if err := g.agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(g.done)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-g.stop:
+				return
+			case fn := <-g.do:
+				fn()
+			case <-tick.C:
+				sim.Step()
+				g.agent.Sync()
+				g.frames.Add(1)
+			}
+		}
+	}()
+	t.Cleanup(g.close)
+	return g
+}
+
+// TestBreakAtTheWrite: a pausing watchpoint on the starve bug's value stops
+// the game inside the frame, right after grazing wrote -40 and before
+// death's despawn applies. While stopped every read is served with the
+// frame in progress as the tick, the entity alive with the value and
+// grazing as its writer; edits wait for the frame's end; a step finishes
+// the frame, and the journal numbers the despawn with the hit's frame.
+func TestBreakAtTheWrite(t *testing.T) {
+	g := startSim(t, 400)
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "debugger"})
+	if r := c.reply(&protocol.Watch{Expr: "Energy.Value<-30"}); !r.OK {
+		t.Fatalf("Watch: %+v", r)
+	}
+	c.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	var hit *protocol.WatchHit
+	for hit == nil {
+		m, err := c.conn.Receive()
+		if err != nil {
+			t.Fatalf("no hit: %v", err)
+		}
+		hit, _ = m.(*protocol.WatchHit)
+	}
+	if hit.By != "grazing" || !hit.Paused || hit.Component != "Energy" {
+		t.Fatalf("hit: %+v", hit)
+	}
+	s := c.summaryWhere(func(s *protocol.Summary) bool { return s.Halt != nil })
+	if !s.Paused || s.Tick != hit.Tick || s.Halt.System != "grazing" || s.Halt.Of != 11 || s.Halt.Ran[len(s.Halt.Ran)-1] != "grazing" {
+		t.Fatalf("stopped at tick %d (hit %d), paused %v, halt %+v", s.Tick, hit.Tick, s.Paused, s.Halt)
+	}
+	for _, ran := range s.Halt.Ran {
+		if ran == "hunger" || ran == "death" {
+			t.Fatalf("%s ran before the halt: %v", ran, s.Halt.Ran)
+		}
+	}
+	frames := g.frames.Load()
+	id := c.request(&protocol.GetEntity{Entity: hit.Entity})
+	d := c.await(func(m protocol.Message) bool { d, ok := m.(*protocol.Detail); return ok && d.Sub == id }).(*protocol.Detail)
+	if !d.Alive || d.Tick != hit.Tick {
+		t.Fatalf("the detail mid-frame: alive %v, tick %d (hit %d), %s", d.Alive, d.Tick, hit.Tick, d.Reason)
+	}
+	var energy *protocol.ComponentValue
+	for i := range d.Components {
+		if d.Components[i].Component == "Energy" {
+			energy = &d.Components[i]
+		}
+	}
+	if energy == nil {
+		t.Fatalf("no Energy in %+v", d.Components)
+	}
+	if v, _ := energy.Value.Get("Value"); v.Float() != -40 {
+		t.Fatalf("Energy mid-frame = %v, want -40", energy.Value)
+	}
+	if energy.Written == nil || energy.Written.By != "grazing" || energy.Written.Tick != hit.Tick {
+		t.Fatalf("Energy written: %+v, want grazing at tick %d", energy.Written, hit.Tick)
+	}
+	r := c.reply(&protocol.SetField{Entity: hit.Entity, Path: "Energy.Value", Value: protocol.FloatValue(5)})
+	if r.OK || r.Code != protocol.ErrState || !strings.Contains(r.Message, "inside frame") {
+		t.Fatalf("an edit mid-frame: %+v", r)
+	}
+	if n := g.frames.Load(); n != frames {
+		t.Fatalf("%d frames ran while stopped", n-frames)
+	}
+	// A step finishes the frame and pauses at its end: death has run.
+	if r := c.reply(&protocol.Step{N: 1}); !r.OK {
+		t.Fatalf("Step: %+v", r)
+	}
+	s = c.summaryWhere(func(s *protocol.Summary) bool { return s.Halt == nil && s.Paused })
+	if s.Tick != hit.Tick {
+		t.Fatalf("the step paused at tick %d, want the hit's frame %d ended", s.Tick, hit.Tick)
+	}
+	if r := c.reply(&protocol.GetEntity{Entity: hit.Entity}); r.OK || !strings.Contains(r.Message, fmt.Sprintf("despawned at tick %d by death", hit.Tick)) {
+		t.Fatalf("after the frame: %+v", r)
+	}
+	c.reply(&protocol.Subscribe{What: protocol.SubJournal, Hz: 100})
+	j := c.await(func(m protocol.Message) bool { _, ok := m.(*protocol.Journal); return ok }).(*protocol.Journal)
+	found := false
+	for _, e := range j.Entries {
+		if e.Entity == hit.Entity && e.Op == "despawn" {
+			found = true
+			if e.Frame != hit.Tick || e.System != "death" {
+				t.Fatalf("the journal's despawn: %+v, want frame %d by death", e, hit.Tick)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no despawn of %v in the journal", hit.Entity)
+	}
+}
