@@ -3,6 +3,7 @@ package inspector
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 	"time"
 
@@ -43,6 +44,9 @@ type watchpoint struct {
 	last   map[ecs.Entity]reflect.Value // for a watchpoint on one entity: its values last seen
 	// covered: the systems that write all it tests checked it this frame.
 	covered bool
+	// field is a value watchpoint's first field test: its values at the
+	// hits are what the hit groups bound.
+	field protocol.Term
 	// staleSeen is how many stale uses the audit had counted at the last
 	// check of a stale watchpoint.
 	staleSeen uint64
@@ -120,6 +124,11 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 		wp.query = q
 		if ex, err := protocol.ParseQuery(spec.Query); err == nil {
 			wp.terms = len(ex.Terms)
+			for _, t := range ex.Terms {
+				if t.Kind == protocol.TermField && wp.field.Path == "" {
+					wp.field = t
+				}
+			}
 		}
 		for _, p := range q.preds {
 			if !containsID(wp.comps, p.comp) {
@@ -247,6 +256,7 @@ func (a *Agent) watchList() []protocol.Watchpoint {
 	out := make([]protocol.Watchpoint, len(a.watches.list))
 	for i, wp := range a.watches.list {
 		out[i] = wp.Watchpoint
+		out[i].Groups = slices.Clone(wp.Groups) // counted on as hits come: the copy is the summary's
 	}
 	return out
 }
@@ -361,6 +371,16 @@ func (a *Agent) fire(wp *watchpoint, hit *protocol.WatchHit, tick uint64) (pause
 	}
 	wp.Hits++
 	hit.Watch, hit.Expr, hit.Tick = wp.ID, wp.Expr, tick
+	if hit.By != "" {
+		var v protocol.Value
+		if hit.Value != nil && hit.Component == wp.field.Component {
+			if at, ok := hit.Value.At(wp.field.Path); ok {
+				v = at
+			}
+		}
+		n, numeric := v.Number()
+		wp.Groups = protocol.Count(wp.Groups, hit, n, numeric)
+	}
 	hit.Paused = !wp.Log
 	if hit.Paused {
 		a.watches.pause = true

@@ -176,7 +176,7 @@ func DiffSummary(prev, next *Summary) *Summary {
 	if reflect.DeepEqual(prev.Stale, next.Stale) {
 		d.Stale = nil
 	}
-	if slices.Equal(prev.Watches, next.Watches) {
+	if reflect.DeepEqual(prev.Watches, next.Watches) {
 		d.Watches = nil
 	} else if d.Watches == nil {
 		d.Watches = []Watchpoint{} // emptied: an empty list, not "unchanged"

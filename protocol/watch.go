@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,6 +60,54 @@ type Watchpoint struct {
 	// checked): its checks did not fit the frame's budget. EnableWatch
 	// with on true tries again.
 	Suspended string `msgpack:"sus,omitempty"`
+	// Groups are its hits since it was set, by who made it true and on
+	// which component (at most MaxHitGroups; later writers count in the
+	// last, "others"): the evidence of who writes the values it catches.
+	Groups []HitGroup `msgpack:"hg,omitempty"`
+}
+
+// MaxHitGroups bounds a watchpoint's hit groups.
+const MaxHitGroups = 8
+
+// HitGroup counts a watchpoint's hits by one writer on one component.
+type HitGroup struct {
+	By        string `msgpack:"by"`
+	Component string `msgpack:"c,omitempty"`
+	Hits      uint64 `msgpack:"n"`
+	First     uint64 `msgpack:"t0"` // the tick of the first hit
+	Last      uint64 `msgpack:"t1"` // and of the newest
+	// Min and Max bound the tested field's values at the hits, when
+	// Numeric: the field of the watchpoint's first field test.
+	Min     float64  `msgpack:"lo"`
+	Max     float64  `msgpack:"hi"`
+	Numeric bool     `msgpack:"num,omitempty"`
+	Entity  EntityID `msgpack:"e,omitempty"` // the newest hit's entity
+}
+
+// Count adds a hit to the group list gs (by its writer and component),
+// with the tested field's value v if numeric; past MaxHitGroups new
+// writers count in the last group, named "others".
+func Count(gs []HitGroup, h *WatchHit, v float64, numeric bool) []HitGroup {
+	i := slices.IndexFunc(gs, func(g HitGroup) bool { return g.By == h.By && g.Component == h.Component })
+	if i < 0 && len(gs) == MaxHitGroups {
+		i = len(gs) - 1
+		gs[i].By, gs[i].Component = "others", ""
+	}
+	if i < 0 {
+		gs = append(gs, HitGroup{By: h.By, Component: h.Component, First: h.Tick, Min: v, Max: v, Numeric: numeric})
+		i = len(gs) - 1
+	}
+	g := &gs[i]
+	g.Hits++
+	g.Last, g.Entity = h.Tick, h.Entity
+	switch {
+	case !numeric:
+	case !g.Numeric || g.Hits == 1:
+		g.Min, g.Max, g.Numeric = v, v, true
+	default:
+		g.Min, g.Max = min(g.Min, v), max(g.Max, v)
+	}
+	return gs
 }
 
 // WatchHit tells every client that a watchpoint fired.

@@ -160,6 +160,9 @@ func (m *model) statusBar() string {
 		if m.summary != nil && m.summary.Paused {
 			state = "PAUSED"
 		}
+		if m.summary != nil && m.summary.Halt != nil {
+			state = "STOPPED MID-FRAME"
+		}
 	case stateReconnecting:
 		state = fmt.Sprintf("reconnecting (%d)", m.conn.attempt)
 	case stateClosed:
@@ -171,7 +174,11 @@ func (m *model) statusBar() string {
 	// What the game does first: a narrow terminal cuts from the right.
 	parts := []string{state}
 	if s := m.summary; s != nil {
-		parts = append(parts, fmt.Sprintf("tick %d", s.Tick), "frame "+client.Duration(s.FrameNs), fmt.Sprintf("%d entities", s.Entities))
+		parts = append(parts, fmt.Sprintf("tick %d", s.Tick))
+		if s.Halt != nil {
+			parts = append(parts, haltWhere(s.Halt))
+		}
+		parts = append(parts, "frame "+client.Duration(s.FrameNs), fmt.Sprintf("%d entities", s.Entities))
 		if r := m.rate.perSecond(); r > 0 {
 			parts = append(parts, fmt.Sprintf("%.1f ticks/s", r))
 		}

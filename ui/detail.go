@@ -128,7 +128,7 @@ func (p *detailPane) despawnNote(e protocol.EntityID) string {
 func (p *detailPane) lines(d *protocol.Detail) []detailLine {
 	var out []detailLine
 	for _, c := range d.Components {
-		out = append(out, detailLine{text: c.Component + provenanceNote(c), component: c.Component})
+		out = append(out, detailLine{text: c.Component + provenanceNote(c, p.summary), component: c.Component})
 		var fs []protocol.FieldSchema
 		if p.summary != nil {
 			for _, sc := range p.summary.Components {
@@ -360,11 +360,16 @@ func (p *detailPane) editPrompt(path, text string) *prompt {
 
 // provenanceNote says who wrote a component's value and who added it, as
 // the agent knows: "  written at tick 41 by hunt, added at tick 3 by spawn
-// (commands)".
-func provenanceNote(c protocol.ComponentValue) string {
+// (commands)"; a write of the frame stopped at it, "written by grazing in
+// frame 41, after system 4 of 11 (the frame stopped here)".
+func provenanceNote(c protocol.ComponentValue, s *protocol.Summary) string {
 	var parts []string
 	if w := c.Written; w != nil {
-		parts = append(parts, fmt.Sprintf("written at tick %d by %s", w.Tick, w.By))
+		if s != nil && s.Halt != nil && s.Tick == w.Tick && s.Halt.System == w.By {
+			parts = append(parts, fmt.Sprintf("written by %s in frame %d, %s: the frame stopped here", w.By, w.Tick, haltWhere(s.Halt)))
+		} else {
+			parts = append(parts, fmt.Sprintf("written at tick %d by %s", w.Tick, w.By))
+		}
 	}
 	if a := c.Added; a != nil && (c.Written == nil || *a != *c.Written) {
 		parts = append(parts, fmt.Sprintf("added at tick %d by %s", a.Tick, a.By))

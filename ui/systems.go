@@ -54,6 +54,9 @@ func (p *systemsPane) View() []string {
 		head = fmt.Sprintf("%-14s %9s %9s  %-8s  %s", "system", "last", "mean", "recent", "access")
 	}
 	var rows []string
+	if h := p.summary.Halt; h != nil {
+		rows = append(rows, p.styles.Title.Render(fmt.Sprintf("frame %d stopped %s (▶): ✓ ran, · still to run, and the stage's commands", p.summary.Tick, haltWhere(h))))
+	}
 	for _, st := range stages {
 		sys := byStage[st]
 		sort.SliceStable(sys, func(i, j int) bool { return sys[i].Mean > sys[j].Mean })
@@ -63,6 +66,9 @@ func (p *systemsPane) View() []string {
 		}
 		rows = append(rows, p.styles.Title.Render(fmt.Sprintf("stage %s: %s a frame of a %s budget (60 Hz)", st, client.Duration(sum), client.Duration(frameBudget))))
 		for _, s := range sys {
+			if h := p.summary.Halt; h != nil {
+				s.Name = haltMark(h, s.Name) + s.Name
+			}
 			if narrow {
 				rows = append(rows, fmt.Sprintf("%-14s %9s %9s  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), sparkline(s.Recent, 8), access(s)))
 			} else {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -12,17 +13,31 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// maxHits is how many watchpoint hits the pane keeps.
-const maxHits = 200
+// maxHits is how many watchpoint hits the pane keeps: all of a session's,
+// up to about 2 MB; older ones are dropped and counted.
+const maxHits = 10_000
 
-// watchesPane lists the agent's watchpoints (from the summary) and the
-// hits this UI has seen, newest first. w sets one, x removes the one under
-// the cursor, enter turns it on or off, or opens a hit's entity.
+// watchesPane lists the agent's watchpoints (from the summary), each with
+// its hits grouped by writer and component (the agent counts them) and a
+// narrower watchpoint when the groups point to one (client.Suggest), then
+// the hits this UI has seen, newest first, filtered by /. w sets one, x
+// removes the one under the cursor, enter turns it on or off, opens a
+// group's or a hit's entity, or sets the suggested watchpoint.
 type watchesPane struct {
 	*common
 	box
 	list
-	hits []protocol.WatchHit // newest last
+	hits    []protocol.WatchHit // newest last
+	dropped int                 // hits dropped past maxHits
+	filter  string              // hits shown contain it
+}
+
+// watchRow is one line of the pane and what enter does on it.
+type watchRow struct {
+	text    string
+	watch   *protocol.Watchpoint // a watchpoint: enter turns it on or off
+	entity  protocol.EntityID    // a group or a hit: enter opens it
+	suggest string               // a suggestion: enter sets it
 }
 
 func (p *watchesPane) Title() string                     { return "Watch" }
@@ -30,7 +45,7 @@ func (p *watchesPane) SetSize(width, height int) tea.Cmd { p.box = box{width, he
 
 func (p *watchesPane) KeyMap() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Watch, k.ToggleWatch, k.Unwatch, k.Views, k.Pause, k.Help, k.Quit}
+	return []key.Binding{k.Watch, k.ToggleWatch, k.Unwatch, k.Filter, k.Views, k.Pause, k.Help, k.Quit}
 }
 
 // watches are the agent's watchpoints, as last summarised.
@@ -46,35 +61,49 @@ func (p *watchesPane) Update(msg tea.Msg) tea.Cmd {
 	case watchHitMsg:
 		p.hits = append(p.hits, *msg.h)
 		if len(p.hits) > maxHits {
-			p.hits = p.hits[len(p.hits)-maxHits:]
+			p.dropped += len(p.hits) - maxHits
+			p.hits = append(p.hits[:0:0], p.hits[len(p.hits)-maxHits:]...)
 		}
 	case tea.KeyMsg:
-		ws := p.watches()
-		rows := len(ws) + len(p.hits)
+		rows := p.rows()
 		switch {
+		case key.Matches(msg, p.keys.Filter):
+			return p.nav.push(newPrompt(p.common, promptCommand, "filter hits: ", "text the hits must contain: a system, an entity, a tick; empty shows all", p.filter,
+				func(text string) (tea.Cmd, string) {
+					p.filter, p.cursor = strings.TrimSpace(text), 0
+					return nil, ""
+				}))
 		case key.Matches(msg, p.keys.ToggleWatch):
-			if p.cursor < len(ws) {
-				w := ws[p.cursor]
+			if p.cursor >= len(rows) {
+				return nil
+			}
+			r := rows[p.cursor]
+			switch {
+			case r.watch != nil:
+				w := r.watch
 				on := !w.On || w.Suspended != "" // a suspended one: try again
 				return p.src.request(fmt.Sprintf("watch %d %s", w.ID, onOff(on)), func(id uint32) protocol.Message {
 					return &protocol.EnableWatch{ID: id, Watch: w.ID, On: on}
 				})
-			}
-			if i := p.cursor - len(ws); i < len(p.hits) {
-				if h := p.hits[len(p.hits)-1-i]; h.Entity != 0 {
-					return p.nav.openEntity(h.Entity)
-				}
-				p.nav.flash("this hit names no entity", false)
+			case r.suggest != "":
+				expr := r.suggest
+				return p.src.request("watch "+expr, func(id uint32) protocol.Message {
+					return &protocol.Watch{ID: id, Expr: expr}
+				})
+			case r.entity != 0:
+				return p.nav.openEntity(r.entity)
+			default:
+				p.nav.flash("this line names no entity", false)
 			}
 		case key.Matches(msg, p.keys.Unwatch):
-			if p.cursor < len(ws) {
-				w := ws[p.cursor]
+			if p.cursor < len(rows) && rows[p.cursor].watch != nil {
+				w := rows[p.cursor].watch
 				return p.src.request(fmt.Sprintf("remove watch %d", w.ID), func(id uint32) protocol.Message {
 					return &protocol.Unwatch{ID: id, Watch: w.ID}
 				})
 			}
 		default:
-			p.move(p.keys, msg, rows, p.height)
+			p.move(p.keys, msg, len(rows), p.height)
 		}
 	}
 	return nil
@@ -87,10 +116,13 @@ func onOff(on bool) string {
 	return "off"
 }
 
-func (p *watchesPane) View() []string {
+// rows are the pane's lines: each watchpoint, its hit groups and its
+// suggestion, then the hits that pass the filter, newest first.
+func (p *watchesPane) rows() []watchRow {
 	ws := p.watches()
-	var rows []string
-	for _, w := range ws {
+	var rows []watchRow
+	for i := range ws {
+		w := &ws[i]
 		state := "pauses"
 		if w.Log {
 			state = "logs"
@@ -102,27 +134,84 @@ func (p *watchesPane) View() []string {
 		if w.Suspended != "" && w.On {
 			line = fmt.Sprintf("%4d  %-7s %-7s %6d  %s — suspended (enter tries again): %s", w.ID, w.Kind, "SUSP", w.Hits, w.Expr, w.Suspended)
 		}
-		rows = append(rows, line)
-	}
-	for i := len(p.hits) - 1; i >= 0; i-- {
-		h := p.hits[i]
-		line := fmt.Sprintf("  ⚑ tick %-8d %s", h.Tick, h.Text)
-		if h.Old != nil && h.Value != nil {
-			line += fmt.Sprintf("  (%s → %s)", short(*h.Old), short(*h.Value))
-		} else if h.Value != nil {
-			line += "  = " + short(*h.Value)
+		rows = append(rows, watchRow{text: line, watch: w})
+		for _, g := range w.Groups {
+			rows = append(rows, watchRow{text: "        " + groupLine(g, w), entity: g.Entity})
 		}
-		rows = append(rows, line)
+		if s, ok := client.Suggest(*w); ok {
+			rows = append(rows, watchRow{text: fmt.Sprintf("        ⇒ narrower: %s — %s (enter sets it, pausing)", s.Expr, s.Why), suggest: s.Expr})
+		}
 	}
+	shown := 0
+	for i := len(p.hits) - 1; i >= 0; i-- {
+		line := hitLine(p.hits[i])
+		if p.filter != "" && !strings.Contains(line, p.filter) {
+			continue
+		}
+		shown++
+		rows = append(rows, watchRow{text: line, entity: p.hits[i].Entity})
+	}
+	if p.filter != "" {
+		rows = append(rows, watchRow{text: fmt.Sprintf("  %d of %d hits contain %q (/ changes it)", shown, len(p.hits), p.filter)})
+	}
+	if p.dropped > 0 {
+		rows = append(rows, watchRow{text: fmt.Sprintf("  %d older hits dropped (this view keeps %d; the groups above count all)", p.dropped, maxHits)})
+	}
+	return rows
+}
+
+// groupLine is a hit group: "by grazing on Energy: 8 hits, ticks 120-884,
+// Value -40 .. -40, newest 103v1".
+func groupLine(g protocol.HitGroup, w *protocol.Watchpoint) string {
+	where := g.By
+	if g.Component != "" {
+		where += " on " + g.Component
+	}
+	line := fmt.Sprintf("by %s: %d hits, ticks %d-%d", where, g.Hits, g.First, g.Last)
+	if g.Numeric {
+		field := "value"
+		if ex, err := protocol.ParseQuery(w.Expr); err == nil {
+			for _, t := range ex.Terms {
+				if t.Kind == protocol.TermField {
+					field = t.Path
+					break
+				}
+			}
+		}
+		line += fmt.Sprintf(", %s %s .. %s", field, strconv.FormatFloat(g.Min, 'g', 4, 64), strconv.FormatFloat(g.Max, 'g', 4, 64))
+	}
+	if g.Entity != 0 {
+		line += ", newest " + g.Entity.String()
+	}
+	return line
+}
+
+// hitLine is one hit as the list shows it.
+func hitLine(h protocol.WatchHit) string {
+	line := fmt.Sprintf("  ⚑ tick %-8d %s", h.Tick, h.Text)
+	if h.Old != nil && h.Value != nil {
+		line += fmt.Sprintf("  (%s → %s)", short(*h.Old), short(*h.Value))
+	} else if h.Value != nil {
+		line += "  = " + short(*h.Value)
+	}
+	return line
+}
+
+func (p *watchesPane) View() []string {
+	rows := p.rows()
 	if len(rows) == 0 {
 		return []string{p.styles.Header.Render("Watchpoints"),
-			"none set: w sets one, as exec watch takes it:",
-			"  Energy.Value<0    42v3 Energy.Value<0    despawn 42v3    add Fleeing    system hunt > 2ms    frame > 20ms",
-			"  --log first: it only tells, the game keeps running"}
+			"none set: w sets one, as exec watch takes it. To find who writes a bad value, log first:",
+			"  --log Energy.Value<0    the hits group by writer here, and a narrower watch is offered when one writer stands out",
+			"  42v3 Energy.Value<0    despawn 42v3    add Fleeing    system hunt > 2ms    frame > 20ms"}
 	}
-	p.clamp(len(rows))
-	head := fmt.Sprintf("%4s  %-7s %-7s %6s  %s", "id", "kind", "action", "hits", "watchpoint; then the hits, newest first (enter opens the entity)")
-	return p.draw(p.styles, p.box, head, rows)
+	lines := make([]string, len(rows))
+	for i, r := range rows {
+		lines[i] = r.text
+	}
+	p.clamp(len(lines))
+	head := fmt.Sprintf("%4s  %-7s %-7s %6s  %s", "id", "kind", "action", "hits", "watchpoint, its hits by writer; then the hits, newest first (enter opens the entity, / filters)")
+	return p.draw(p.styles, p.box, head, lines)
 }
 
 // watchPrompt sets a watchpoint: what exec watch takes (--log first for
@@ -137,7 +226,7 @@ func watchPrompt(c *common, text string) tea.Cmd {
 		}
 		return client.ParseCommand(append([]string{"watch"}, args...))
 	}
-	return c.nav.push(newPrompt(c, promptCommand, "watch: ", "Energy.Value<0, 42v3 Energy.Value<0, despawn 42v3, add Fleeing, frame > 20ms; --log first to only tell, --keep to outlive this UI", text,
+	return c.nav.push(newPrompt(c, promptCommand, "watch: ", "--log Energy.Value<0 first (only tells; its hits group by writer), 42v3 Energy.Value<0, despawn 42v3, add Fleeing, frame > 20ms; --keep to outlive this UI", text,
 		func(text string) (tea.Cmd, string) {
 			build, what, err := parse(text)
 			if err != nil {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -71,5 +72,38 @@ func TestSuspendedWatchSaysWhy(t *testing.T) {
 	pressPane(p, "enter")
 	if en, ok := src.reqs[len(src.reqs)-1].(*protocol.EnableWatch); !ok || en.Watch != 3 || !en.On {
 		t.Fatalf("enter on a suspended watchpoint sent %+v", src.reqs)
+	}
+}
+
+// The hits of a broad watch grouped by writer, the narrower watch they
+// point to (enter sets it), a group's entity opened, and / filtering the
+// hits list.
+func TestWatchesPaneGroupsAndSuggests(t *testing.T) {
+	c, src, nav := fixture()
+	p := sized(&watchesPane{common: c}, 160, 20)
+	victim := protocol.MakeEntityID(103, 1)
+	c.summary.Watches = []protocol.Watchpoint{{ID: 1, Expr: "Energy.Value<0", Kind: "value", Log: true, On: true, Hits: 1808, Groups: []protocol.HitGroup{
+		{By: "hunger", Component: "Energy", Hits: 1800, First: 10, Last: 900, Min: -0.04, Max: -0.0001, Numeric: true, Entity: protocol.MakeEntityID(7, 1)},
+		{By: "grazing", Component: "Energy", Hits: 8, First: 120, Last: 884, Min: -40, Max: -40, Numeric: true, Entity: victim}}}}
+	for i, by := range []string{"hunger", "grazing", "hunger"} {
+		p.Update(watchHitMsg{&protocol.WatchHit{Watch: 1, Tick: uint64(100 + i), Entity: protocol.MakeEntityID(uint32(i), 1), By: by,
+			Text: "Energy.Value<0: Energy of x, written by " + by}})
+	}
+	mustContain(t, p.View(), "by hunger on Energy: 1800 hits, ticks 10-900, Value -0.04 .. -0.0001",
+		"by grazing on Energy: 8 hits, ticks 120-884, Value -40 .. -40, newest 103v1",
+		"⇒ narrower: Energy.Value<-20 — only grazing's hits (8) reach -20")
+	pressPane(p, "j", "j", "enter") // the grazing group: its newest entity
+	if len(nav.opened) != 1 || nav.opened[0] != victim {
+		t.Fatalf("enter on the grazing group opened %v", nav.opened)
+	}
+	pressPane(p, "j", "enter") // the suggestion: set, pausing
+	if w, ok := src.reqs[len(src.reqs)-1].(*protocol.Watch); !ok || w.Expr != "Energy.Value<-20" || w.Log {
+		t.Fatalf("enter on the suggestion sent %+v", src.reqs)
+	}
+	p.filter = "grazing"
+	v := p.View()
+	mustContain(t, v, "1 of 3 hits contain \"grazing\"", "tick 101")
+	if all := strings.Join(v, "\n"); strings.Contains(all, "tick 100 ") || strings.Contains(all, "tick 102 ") {
+		t.Fatalf("the filter let other hits through:\n%s", all)
 	}
 }

@@ -124,3 +124,53 @@ func mustValue(t *testing.T, v map[string]any) *protocol.Value {
 	out := protocol.MapValue(fields...)
 	return &out
 }
+
+// TestHitsByWriterPointToTheBug is the way in without the walkthrough: a
+// broad log-only watch that ordinary starvation also makes true, its hits
+// grouped by writer (exec hits --by writer --json), and the narrower watch
+// they point to, which only the bug's writes reach. No hit is credited to
+// a system that only had Energy mutably (reproduction, death's reads).
+func TestHitsByWriterPointToTheBug(t *testing.T) {
+	sim, addr, _, on := testgame.LiveSim(t, 2000, 5)
+	on(func() {
+		if err := sim.SetBug("starve"); err != nil {
+			t.Error(err)
+		}
+	})
+	if code, out, errs := cli("exec", addr, "watch", "--log", "Energy.Value<0"); code != 0 {
+		t.Fatalf("exec watch: %d %q %s", code, out, errs)
+	}
+	var res hitsJSON
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		code, out, errs := cli("exec", addr, "hits", "--by", "writer", "--json")
+		if code != 0 {
+			t.Fatalf("exec hits: %d %s", code, errs)
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("exec hits --json is not JSON: %v\n%s", err, out)
+		}
+		if len(res.Suggestions) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no narrower watch suggested in 60 s; the groups: %+v", res.Groups)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	writers := map[string]hitGroupJSON{}
+	for _, g := range res.Groups {
+		writers[g.By] = g
+	}
+	if _, ok := writers["reproduction"]; ok {
+		t.Errorf("hits credited to reproduction, which only had Energy mutably: %+v", res.Groups)
+	}
+	if g, ok := writers["grazing"]; !ok || g.Min == nil || *g.Min != -40 || *g.Max != -40 || g.Component != "Energy" {
+		t.Fatalf("the grazing group: %+v (all %+v)", g, res.Groups)
+	}
+	if g, ok := writers["hunger"]; !ok || g.Min == nil || *g.Min < -1 {
+		t.Fatalf("the hunger group: %+v (all %+v)", g, res.Groups)
+	}
+	if s := res.Suggestions[0]; s.Expr != "Energy.Value<-20" || !strings.Contains(s.Why, "only grazing's hits") {
+		t.Fatalf("suggested %+v", s)
+	}
+}

@@ -41,6 +41,12 @@ message. Commands:
   watches [--json]           list the watchpoints: id, kind, what it does,
                              hits, who set it, and why the agent suspended
                              one (its checks did not fit the frame's budget)
+  hits [--by writer] [--json]
+                             each watchpoint's hits since it was set, by
+                             the system that made it true and the component:
+                             count, first and last tick, the tested field's
+                             range, the newest entity; and the narrower
+                             watchpoint they point to, if one writer stands out
 `
 
 // runExec runs one headless command against an agent.
@@ -72,6 +78,8 @@ func runExec(args []string, out io.Writer) error {
 		return runWait(rest[0], token, rest[2:], out)
 	case "watches":
 		return runWatches(rest[0], token, rest[2:], out)
+	case "hits":
+		return runHits(rest[0], token, rest[2:], out)
 	}
 	build, what, err := client.ParseCommand(rest[1:])
 	if err != nil {
