@@ -94,3 +94,21 @@ func TestHaltStopsTheFrameAtTheWrite(t *testing.T) {
 		}
 	}
 }
+
+// StageEnd runs after each stage's commands applied, in stage order.
+func TestStageEndSeesTheStagesCommands(t *testing.T) {
+	w := NewWorld()
+	s := NewSchedule()
+	var victim Entity
+	s.Add("spawner", func(w *World, c *Commands) { victim = c.Spawn() })
+	s.AddStage("late")
+	s.Add("idle", func(*World, *Commands) {})
+	var seen []string
+	s.StageEnd = func(w *World, stage string) {
+		seen = append(seen, stage+":"+map[bool]string{true: "alive", false: "unborn"}[w.Alive(victim)])
+	}
+	s.Run(w)
+	if !slices.Equal(seen, []string{"update:alive", "late:alive"}) {
+		t.Fatalf("StageEnd saw %v", seen)
+	}
+}

@@ -60,6 +60,10 @@ type Schedule struct {
 	// the stage's commands apply (halt.go). The frame goes on when it
 	// returns.
 	Halted func(w *World, at Halt)
+	// StageEnd, if set, is called on the goroutine that called Run after
+	// each stage's commands applied: with SystemEnd, a debugger looks at
+	// a value after every run that may have changed it.
+	StageEnd func(w *World, stage string)
 
 	halt haltState
 }
@@ -195,6 +199,9 @@ func (s *Schedule) Run(w *World) {
 			if sys.cmds != nil && sys.cmds.Len() > 0 {
 				_ = sys.cmds.Apply() // skipped commands were for entities already gone
 			}
+		}
+		if s.StageEnd != nil {
+			s.StageEnd(w, st.name)
 		}
 	}
 }

@@ -45,6 +45,7 @@ type Agent struct {
 	paused    bool
 	mid       *protocol.Halt // where the game is stopped inside a frame (halt.go); nil between frames
 	deferred  []deferred     // requests made inside a frame, carried out at its end (halt.go)
+	follow    followed       // the entities clients follow, for who changed their values (followwrites.go)
 	edited    bool           // a client's edit was applied since the watchpoints last looked
 	watches   watchState     // the watchpoints (watch.go)
 	stepLeft  int
@@ -145,12 +146,21 @@ func New(w *ecs.World, opts Options) *Agent {
 				prev(w, run)
 			}
 			a.checkSystem(run)
+			a.look(run.Writes)
 		}
 		s.RunStart = func(w *ecs.World) {
 			if prevStart != nil {
 				prevStart(w)
 			}
 			a.checkBeforeRun()
+			a.look(nil)
+		}
+		prevStage := s.StageEnd
+		s.StageEnd = func(w *ecs.World, stage string) {
+			if prevStage != nil {
+				prevStage(w, stage)
+			}
+			a.look(nil) // the stage's commands
 		}
 		prevHalted := s.Halted
 		s.Halted = func(w *ecs.World, at ecs.Halt) {
@@ -420,6 +430,8 @@ func (a *Agent) Sync() {
 	a.runCalls()
 	a.applyDeferred()
 	a.drain(time.Now()) // the requests' budget is their own: watchpoints took theirs
+	a.look(nil)         // the clients' edits
+	a.followDetails()
 	if a.checkEdits() { // an edit made a watchpoint that pauses true: stop here
 		a.paused, a.stepLeft = true, 0
 	}
@@ -468,6 +480,8 @@ func (a *Agent) hold() {
 			a.runCalls()
 		}
 		a.drain(now)
+		a.look(nil)
+		a.followDetails()
 		if a.checkEdits() {
 			a.paused, a.stepLeft = true, 0
 		}

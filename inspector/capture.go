@@ -334,6 +334,9 @@ func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 		if wr, ad, ok := a.w.Inspect().LastWrite(e, cid); ok {
 			cv.Written, cv.Added = provenance(wr), provenance(ad)
 		}
+		if seen := a.seenWriter(e, cid); seen != nil {
+			cv.Written = seen
+		}
 		d.Components = append(d.Components, cv)
 	}
 	return d

@@ -360,18 +360,21 @@ func (p *detailPane) editPrompt(path, text string) *prompt {
 
 // provenanceNote says who wrote a component's value and who added it, as
 // the agent knows: "  written at tick 41 by hunt, added at tick 3 by spawn
-// (commands)"; a write of the frame stopped at it, "written by grazing in
+// (commands)" when the agent saw hunt change it, "last held mutably at
+// tick 41 by hunt" when only the writer log names hunt; a write of the frame stopped at it, "written by grazing in
 // frame 41, after system 4 of 11 (the frame stopped here)".
 func provenanceNote(c protocol.ComponentValue, s *protocol.Summary) string {
 	var parts []string
 	if w := c.Written; w != nil {
 		if s != nil && s.Halt != nil && s.Tick == w.Tick && s.Halt.System == w.By {
 			parts = append(parts, fmt.Sprintf("written by %s in frame %d, %s: the frame stopped here", w.By, w.Tick, haltWhere(s.Halt)))
-		} else {
+		} else if w.Seen {
 			parts = append(parts, fmt.Sprintf("written at tick %d by %s", w.Tick, w.By))
+		} else { // the writer log's: the last run that held it mutably
+			parts = append(parts, fmt.Sprintf("last held mutably at tick %d by %s", w.Tick, w.By))
 		}
 	}
-	if a := c.Added; a != nil && (c.Written == nil || *a != *c.Written) {
+	if a := c.Added; a != nil && (c.Written == nil || a.Tick != c.Written.Tick || a.By != c.Written.By) {
 		parts = append(parts, fmt.Sprintf("added at tick %d by %s", a.Tick, a.By))
 	}
 	if len(parts) == 0 {

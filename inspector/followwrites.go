@@ -1,0 +1,124 @@
+package inspector
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// Who changed a value, for the entities clients have open.
+//
+// The kernel's writer log names the last run that held a column mutably:
+// a system that iterates Energy mutably and changes nothing is named as
+// much as the one that changed it. For the entities clients follow (their
+// entity subscriptions, at most maxFollowed), the agent looks at the
+// components' bytes after every run that may have changed them: after
+// each system, at the components it declared it writes; after each
+// stage's commands; before the schedule; after clients' edits. A value
+// whose bytes differ from the last look was changed since, and the only
+// run since that could have is the writer log's last one: that run is its
+// writer, "seen" (Provenance.Seen). Until a change is seen, a Detail gives
+// the writer log's answer, unseen. The cost is a copy of the followed
+// entities' components at each look, nothing for other entities, nothing
+// in the kernel.
+
+// maxFollowed bounds the entities whose writes the agent follows.
+const maxFollowed = 256
+
+// followed is the entities followed and their components as last seen.
+type followed struct {
+	mu   sync.Mutex // systems of a parallel stage end at once
+	ents map[ecs.Entity]map[ecs.ComponentID]*seenValue
+}
+
+// seenValue is a component's bytes at the last look, and the write seen
+// to change it.
+type seenValue struct {
+	raw    []byte
+	writer *protocol.Provenance // nil until a change is seen
+}
+
+// followDetails follows the entities of the clients' entity subscriptions,
+// starting from their values now.
+func (a *Agent) followDetails() {
+	f := &a.follow
+	want := map[ecs.Entity]bool{}
+	for c := range a.live {
+		for _, s := range c.subs {
+			if s.req.What == protocol.SubEntity && len(want) < maxFollowed {
+				want[ecsEntity(s.req.Entity)] = true
+			}
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for e := range f.ents {
+		if !want[e] {
+			delete(f.ents, e)
+		}
+	}
+	if len(want) > 0 && f.ents == nil {
+		f.ents = map[ecs.Entity]map[ecs.ComponentID]*seenValue{}
+	}
+	for e := range want {
+		if _, ok := f.ents[e]; !ok {
+			f.ents[e] = map[ecs.ComponentID]*seenValue{}
+			a.lookAt(e, f.ents[e], nil)
+		}
+	}
+}
+
+// look compares the followed entities' components comps (nil: all) with
+// the last look (see above).
+func (a *Agent) look(comps []ecs.ComponentID) {
+	f := &a.follow
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for e, seen := range f.ents {
+		a.lookAt(e, seen, comps)
+	}
+}
+
+// lookAt looks at one followed entity. f.mu is held.
+func (a *Agent) lookAt(e ecs.Entity, seen map[ecs.ComponentID]*seenValue, comps []ecs.ComponentID) {
+	if !a.w.Alive(e) {
+		return
+	}
+	if comps == nil {
+		comps = a.w.Inspect().ComponentsOf(e)
+	}
+	for _, id := range comps {
+		raw, ok := a.w.Inspect().Bytes(e, id)
+		if !ok {
+			delete(seen, id)
+			continue
+		}
+		s, known := seen[id]
+		switch {
+		case !known: // followed from now, or added since: its writer is not seen yet
+			seen[id] = &seenValue{raw: raw}
+		case !bytes.Equal(s.raw, raw):
+			s.raw = raw
+			if wr, _, ok := a.w.Inspect().LastWrite(e, id); ok {
+				if p := provenance(wr); p != nil {
+					p.Seen = true
+					s.writer = p
+				}
+			}
+		}
+	}
+}
+
+// seenWriter is the write seen to change e's component id, if any.
+func (a *Agent) seenWriter(e ecs.Entity, id ecs.ComponentID) *protocol.Provenance {
+	f := &a.follow
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if s := f.ents[e][id]; s != nil && s.writer != nil {
+		p := *s.writer
+		return &p
+	}
+	return nil
+}
