@@ -163,11 +163,11 @@ type ComponentValue struct {
 
 // Provenance is who did something to a component, and when.
 type Provenance struct {
-	Tick uint64 `msgpack:"t"`  // the frame (a Summary's t) during which it happened
+	Tick uint64 `msgpack:"t"` // the frame (a Summary's t) during which it happened
 	// Seen: the agent saw this write change the value (an entity a client
 	// follows); false: the last run that held the column mutably, which
 	// may have left the value as it was.
-	Seen bool `msgpack:"seen,omitempty"`
+	Seen bool   `msgpack:"seen,omitempty"`
 	By   string `msgpack:"by"` // a system; "S (commands)"; "client N (name)"; "outside the schedule"
 }
 
