@@ -42,13 +42,17 @@ type Agent struct {
 	failures    map[string]*tokenFailures // by remote host: wrong tokens
 
 	// The game goroutine's own state, touched only in Sync.
-	paused    bool
-	mid       *protocol.Halt // where the game is stopped inside a frame (halt.go); nil between frames
-	deferred  []deferred     // requests made inside a frame, carried out at its end (halt.go)
-	follow    followed       // the entities clients follow, for who changed their values (followwrites.go)
-	edited    bool           // a client's edit was applied since the watchpoints last looked
-	watches   watchState     // the watchpoints (watch.go)
-	stepLeft  int
+	paused   bool
+	mid      *protocol.Halt // where the game is stopped inside a frame (halt.go); nil between frames
+	deferred []deferred     // requests made inside a frame, carried out at its end (halt.go)
+	follow   followed       // the entities clients follow, for who changed their values (followwrites.go)
+	edited   bool           // a client's edit was applied since the watchpoints last looked
+	watches  watchState     // the watchpoints (watch.go)
+	stepLeft int
+	// held: the pause outlives the clients (a Pause, Step or Rewind with
+	// hold); alone is when the last client left a held pause.
+	held      bool
+	alone     time.Time
 	lastStart time.Time     // when the previous Sync started
 	pausedFor time.Duration // how long the previous Sync held the game paused
 	frameNs   int64
@@ -460,11 +464,13 @@ func (a *Agent) Sync() {
 // leaves, or the agent closes.
 func (a *Agent) hold() {
 	for a.paused {
-		if len(a.live) == 0 {
-			a.paused = false // the last client left: let the game go
+		if a.releaseAlone(time.Now()) {
 			break
 		}
 		wait := a.nextDue(time.Now())
+		if len(a.live) == 0 && a.opts.HoldTimeout > 0 {
+			wait = min(wait, max(a.alone.Add(a.opts.HoldTimeout).Sub(time.Now()), time.Millisecond))
+		}
 		timer := time.NewTimer(wait)
 		select {
 		case <-a.wake:

@@ -147,9 +147,10 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 		ok()
 	case *protocol.Pause: // pausing a paused game is fine: it stays paused
 		a.paused, a.stepLeft = true, 0
+		a.held = a.held || m.Hold
 		ok()
 	case *protocol.Resume: // resuming a running game is fine: it keeps running
-		a.paused, a.stepLeft = false, 0
+		a.paused, a.stepLeft, a.held = false, 0, false
 		ok()
 	case *protocol.Step:
 		if !a.paused && a.stepLeft == 0 {
@@ -157,6 +158,7 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 			return
 		}
 		a.paused, a.stepLeft = false, int(m.N)
+		a.held = a.held || m.Hold
 		ok()
 	case *protocol.Watch:
 		w, err := a.setWatch(c, m)
@@ -198,6 +200,7 @@ func (a *Agent) applyAs(c *client, m protocol.Message, id uint32, ok func(), fai
 		if m.Back > 0 {
 			tick = a.w.Frame() - min(m.Back, a.w.Frame())
 		}
+		a.held = a.held || m.Hold
 		a.rewind(c, id, tick, m.Exact)
 	case *protocol.SnapshotRequest:
 		shared := a.sharedSnapshot()

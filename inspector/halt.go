@@ -89,3 +89,23 @@ func (a *Agent) midFrameRefusal(m protocol.Message) string {
 	return fmt.Sprintf("the game is stopped inside frame %d, after %s: %s waits for the frame's end (step or resume finishes it)",
 		a.tick(), a.mid.System, describeRequest(m))
 }
+
+// releaseAlone ends a pause no client is there to end: at once if it is
+// not held, after Options.HoldTimeout alone if it is (see Pause's hold).
+func (a *Agent) releaseAlone(now time.Time) bool {
+	if len(a.live) > 0 {
+		a.alone = time.Time{}
+		return false
+	}
+	if a.held && a.opts.HoldTimeout != 0 {
+		if a.alone.IsZero() {
+			a.alone = now
+		}
+		if a.opts.HoldTimeout < 0 || now.Sub(a.alone) < a.opts.HoldTimeout {
+			return false
+		}
+		a.logf("the game was held paused with no client for %v: it runs on", a.opts.HoldTimeout)
+	}
+	a.paused, a.held, a.alone = false, false, time.Time{}
+	return true
+}

@@ -132,3 +132,50 @@ func TestBreakAtTheWrite(t *testing.T) {
 		t.Fatalf("no despawn of %v in the journal", hit.Entity)
 	}
 }
+
+// TestHeldPause: a pause sent with hold outlives its client, with nobody
+// connected, until a resume from another client or the game's hold
+// timeout; a pause without hold ends when its client leaves.
+func TestHeldPause(t *testing.T) {
+	runsAgain := func(g *game) bool {
+		before := g.frames.Load()
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if g.frames.Load() > before+2 {
+				return true
+			}
+		}
+		return false
+	}
+	pauseAndLeave := func(g *game, hold bool) {
+		c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "script"})
+		if r := c.reply(&protocol.Pause{Hold: hold}); !r.OK {
+			t.Fatalf("Pause: %+v", r)
+		}
+		c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused })
+		c.conn.Close()
+	}
+	g := startGame(t, Options{})
+	pauseAndLeave(g, false)
+	if !runsAgain(g) {
+		t.Fatal("a pause without hold stayed after its client left")
+	}
+	pauseAndLeave(g, true)
+	frames := g.frames.Load()
+	time.Sleep(200 * time.Millisecond) // frames would run here were the pause not held
+	if n := g.frames.Load(); n != frames {
+		t.Fatalf("%d frames ran under a held pause with no client", n-frames)
+	}
+	other := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "another"})
+	if r := other.reply(&protocol.Resume{}); !r.OK {
+		t.Fatalf("Resume: %+v", r)
+	}
+	if !runsAgain(g) {
+		t.Fatal("the resume did not end the held pause")
+	}
+	other.conn.Close()
+	timed := startGame(t, Options{HoldTimeout: 300 * time.Millisecond})
+	pauseAndLeave(timed, true)
+	if !runsAgain(timed) {
+		t.Fatal("the held pause outlived the game's hold timeout")
+	}
+}

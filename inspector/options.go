@@ -84,6 +84,12 @@ type Options struct {
 	// frames is recorded less often, so the copies stay at 1% of the game's
 	// time; a rate the game sets is kept.
 	RewindHz float64
+	// HoldTimeout is how long a held pause (a Pause, Step or Rewind sent
+	// with hold: exec's) keeps the game paused once no client is
+	// connected; then the game runs on, and the agent logs it. Default 10
+	// minutes; negative: until a client resumes it. A pause not held ends
+	// when the last client leaves.
+	HoldTimeout time.Duration
 
 	rewindPaced bool // RewindHz is the default: the ring paces itself
 }
@@ -127,6 +133,9 @@ func (o *Options) defaults() {
 	}
 	if o.RewindBytes == 0 {
 		o.RewindBytes = 64 << 20
+	}
+	if o.HoldTimeout == 0 {
+		o.HoldTimeout = 10 * time.Minute
 	}
 	if o.RewindWindow <= 0 {
 		o.RewindWindow = 30 * time.Second

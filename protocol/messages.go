@@ -187,6 +187,10 @@ type Despawn struct {
 // Pause stops the game loop at its next sync point.
 type Pause struct {
 	ID uint32 `msgpack:"id"`
+	// Hold keeps the game paused after this client leaves, with no client
+	// connected, until a Resume or the game's hold timeout (a script's
+	// pause: the connection ends, the pause stays).
+	Hold bool `msgpack:"hold,omitempty"`
 }
 
 // Resume lets a paused game loop run.
@@ -196,8 +200,9 @@ type Resume struct {
 
 // Step lets a paused game run N frames, then pauses it again.
 type Step struct {
-	ID uint32 `msgpack:"id"`
-	N  uint32 `msgpack:"n"`
+	ID   uint32 `msgpack:"id"`
+	N    uint32 `msgpack:"n"`
+	Hold bool   `msgpack:"hold,omitempty"` // the pause after the frames is held (see Pause)
 }
 
 // SnapshotRequest asks for the whole world once (a Snapshot reply).

@@ -28,6 +28,8 @@ type Rewind struct {
 	// the one asked for) is earlier, has the agent run the game's frames
 	// on to the tick asked for, then pause.
 	Exact bool `msgpack:"x,omitempty"`
+	// Hold: the pause it leaves is held (see Pause).
+	Hold bool `msgpack:"hold,omitempty"`
 }
 
 // Type implements Message.

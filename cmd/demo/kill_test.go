@@ -173,8 +173,21 @@ func TestSIGTERMAfterRewindWhileRecording(t *testing.T) {
 		t.Fatal("the demo never said where its agent listens")
 	}
 	defer o.Close()
-	time.Sleep(1500 * time.Millisecond) // the in-memory recording has frames to rewind to
 	for range 2 {
+		// The in-memory recording holds a tick 30 back (a busy machine runs
+		// the demo slowly: wait for the frames, not for a time).
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			s, err := o.Summary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := s.Agent.Rewind; r != nil && r.Frames >= 2 && r.From+30 <= s.Tick {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the in-memory recording never held a tick 30 back: %+v at tick %d", s.Agent.Rewind, s.Tick)
+			}
+		}
 		if _, err := o.Do(func(id uint32) protocol.Message { return &protocol.Rewind{ID: id, Back: 30} }); err != nil {
 			t.Fatalf("rewind: %v", err)
 		}

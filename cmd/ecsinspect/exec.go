@@ -17,11 +17,14 @@ const execUsage = `Usage: ecsinspect exec ADDR [--token T] COMMAND...
 
 Runs one command on a live game and exits 0, or non-zero with the agent's
 message. Commands:
-  pause | resume | step N    (step: the game must be paused by a client
-                             that stays connected, the UI say)
+  pause | resume | step N    the game stays paused after exec exits, with
+                             no client connected, until a resume (from any
+                             client that may edit) or the game's hold
+                             timeout (Options.HoldTimeout, 10 minutes by
+                             default); step: the game must be paused
   rewind 4200 | rewind -60   put the live world back to a tick the agent
                              holds in memory (or 60 ticks back): it pauses
-                             there while a client stays connected
+                             there, and stays paused as after exec pause
   set 42v3 Position.X=3.5
   add 42v3 Frozen            add 42v3 'Health={"HP":10}'
   remove 42v3 Frozen
@@ -85,13 +88,25 @@ func runExec(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if rest[1] == "watch" { // exec's connection ends at once: a log-only watchpoint stays
-		set := build
-		build = func(id uint32) protocol.Message {
-			m := set(id)
-			if w, ok := m.(*protocol.Watch); ok && w.Log {
-				w.Keep = true
-			}
+	// exec's connection ends at once: what it sets stays. A log-only
+	// watchpoint is kept; a pause (and the pause a step or a rewind
+	// leaves) is held until a resume or the game's hold timeout.
+	set := build
+	build = func(id uint32) protocol.Message {
+		switch m := set(id).(type) {
+		case *protocol.Watch:
+			m.Keep = m.Keep || m.Log
+			return m
+		case *protocol.Pause:
+			m.Hold = true
+			return m
+		case *protocol.Step:
+			m.Hold = true
+			return m
+		case *protocol.Rewind:
+			m.Hold = true
+			return m
+		default:
 			return m
 		}
 	}

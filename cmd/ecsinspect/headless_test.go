@@ -34,9 +34,8 @@ func cli(args ...string) (int, string, string) {
 
 func TestExecAndDump(t *testing.T) {
 	addr, _, _ := liveDemo(t)
-	// A pause lasts while a client stays: each exec leaves, so the game
-	// runs on between them (the agent resumes when its last client goes).
-	// 0v1 is a pack leader: the simulation never makes a predator flee, so
+	// exec's pause is held: the game stays paused after exec leaves, with
+	// no client, until a resume. 0v1 is a pack leader: the simulation never makes a predator flee, so
 	// the Fleeing we give it stays as we set it.
 	for _, c := range [][]string{{"pause"}, {"add", "0v1", `Fleeing={"From":"7v1"}`}, {"set", "0v1", "Fleeing.From=9v1"}} {
 		if code, out, errs := cli(append([]string{"exec", addr}, c...)...); code != 0 {
@@ -72,7 +71,27 @@ func TestExecAndDump(t *testing.T) {
 	if res.Matches == nil || res.Matches.Total != 1 || res.Matches.Entities[0].Entity != "0v1" {
 		t.Errorf("matches = %+v", res.Matches)
 	}
-	waitRunning(t, addr) // the pause above ends when its client's leaving reaches the game
+	o, err := client.Dial(addr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := o.Summary()
+	if err != nil || !first.Paused {
+		t.Fatalf("after exec pause left, the game runs: %+v %v", first, err)
+	}
+	o.Close()
+	time.Sleep(100 * time.Millisecond) // frames would run here if the pause had ended with exec
+	if o, err = client.Dial(addr, ""); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := o.Summary(); err != nil || !s.Paused || s.Tick != first.Tick {
+		t.Fatalf("exec's pause did not hold with no client: tick %d then %+v %v", first.Tick, s, err)
+	}
+	o.Close()
+	if code, _, errs := cli("exec", addr, "resume"); code != 0 {
+		t.Fatalf("exec resume: %s", errs)
+	}
+	waitRunning(t, addr)
 	if code, _, errs := cli("exec", addr, "step", "2"); code == 0 || !strings.Contains(errs, "running: pause it first") {
 		t.Fatalf("step on a running game should be refused: %d %s", code, errs)
 	}

@@ -61,8 +61,10 @@ func LiveSim(t testing.TB, n int, seed uint64) (*ecosystem.Sim, string, *inspect
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { agent.Close() }) // after the loop has stopped: cleanups run last first
 	onGame := Loop(t, 2*time.Millisecond, func() { sim.Step(); agent.Sync() })
+	// Before the loop stops (cleanups run last first): a pause a script
+	// held outlives its client, and only the agent's close ends it.
+	t.Cleanup(func() { agent.Close() })
 	return sim, agent.Addr(), agent, onGame
 }
 
