@@ -46,6 +46,7 @@ type Agent struct {
 	mid      *protocol.Halt // where the game is stopped inside a frame (halt.go); nil between frames
 	deferred []deferred     // requests made inside a frame, carried out at its end (halt.go)
 	follow   followed       // the entities clients follow, for who changed their values (followwrites.go)
+	restore  restoreMark    // the last rewind's writes, to tell a value restored from one written since (rewind.go)
 	edited   bool           // a client's edit was applied since the watchpoints last looked
 	watches  watchState     // the watchpoints (watch.go)
 	stepLeft int
@@ -469,7 +470,7 @@ func (a *Agent) hold() {
 		}
 		wait := a.nextDue(time.Now())
 		if len(a.live) == 0 && a.opts.HoldTimeout > 0 {
-			wait = min(wait, max(a.alone.Add(a.opts.HoldTimeout).Sub(time.Now()), time.Millisecond))
+			wait = min(wait, max(time.Until(a.alone.Add(a.opts.HoldTimeout)), time.Millisecond))
 		}
 		timer := time.NewTimer(wait)
 		select {

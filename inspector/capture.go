@@ -334,6 +334,10 @@ func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 		if wr, ad, ok := a.w.Inspect().LastWrite(e, cid); ok {
 			cv.Written, cv.Added = provenance(wr), provenance(ad)
 		}
+		if a.restore.holds(a.w, e, cid) { // as the rewind put it: not the client's write
+			at := a.restore.at
+			cv.Restored, cv.Written, cv.Added = &at, nil, nil
+		}
 		if seen := a.seenWriter(e, cid); seen != nil {
 			cv.Written = seen
 		}

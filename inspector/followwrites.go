@@ -25,7 +25,7 @@ import (
 // in the kernel.
 
 // maxFollowed bounds the entities whose writes the agent follows.
-const maxFollowed = 256
+const maxFollowed = 64
 
 // followed is the entities followed and their components as last seen.
 type followed struct {
@@ -33,12 +33,19 @@ type followed struct {
 	ents map[ecs.Entity]map[ecs.ComponentID]*seenValue
 }
 
-// seenValue is a component's bytes at the last look, and the write seen
-// to change it.
+// seenValue is a component's bytes at the last look, and the writes seen
+// to change it, newest last (at most maxSeenWrites): after a rewind, the
+// writer is the newest at or before the tick restored.
 type seenValue struct {
 	raw    []byte
 	writer *protocol.Provenance // nil until a change is seen
+	writes []protocol.Provenance
 }
+
+// maxSeenWrites bounds the writes kept per followed component: one a
+// frame (the frame's last), 17 s at 60 frames a second; with maxFollowed
+// entities of 8 components, 16 MiB at most.
+const maxSeenWrites = 1024
 
 // followDetails follows the entities of the clients' entity subscriptions,
 // starting from their values now.
@@ -105,7 +112,38 @@ func (a *Agent) lookAt(e ecs.Entity, seen map[ecs.ComponentID]*seenValue, comps 
 				if p := provenance(wr); p != nil {
 					p.Seen = true
 					s.writer = p
+					if n := len(s.writes); n > 0 && s.writes[n-1].Tick == p.Tick {
+						s.writes[n-1] = *p // the frame's last write is its writer
+					} else if s.writes = append(s.writes, *p); len(s.writes) > maxSeenWrites {
+						s.writes = s.writes[1:]
+					}
 				}
+			}
+		}
+	}
+}
+
+// rewound takes the followed entities back to tick: their values as
+// restored, their writers the newest seen at or before it (none if the
+// writes seen are all later).
+func (a *Agent) rewound(tick uint64) {
+	f := &a.follow
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for e, seen := range f.ents {
+		for id, s := range seen {
+			raw, ok := a.w.Inspect().Bytes(e, id)
+			if !ok {
+				delete(seen, id)
+				continue
+			}
+			for len(s.writes) > 0 && s.writes[len(s.writes)-1].Tick > tick {
+				s.writes = s.writes[:len(s.writes)-1]
+			}
+			s.raw, s.writer = raw, nil
+			if n := len(s.writes); n > 0 {
+				w := s.writes[n-1]
+				s.writer = &w
 			}
 		}
 	}

@@ -109,6 +109,7 @@ func (a *Agent) finishRewind(c *client, id uint32, asked uint64, exact bool, rb 
 	if err == nil {
 		err = a.resourcesInto(rb)
 	}
+	from := a.w.Inspect().NextChangeTick()
 	if err == nil {
 		a.w.Inspect().ActAs(c.actor(), func() { err = a.w.Restore(rb.img) })
 	}
@@ -119,6 +120,8 @@ func (a *Agent) finishRewind(c *client, id uint32, asked uint64, exact bool, rb 
 	tick := rb.img.Frame
 	a.paused, a.stepLeft = true, 0
 	a.afterRestore()
+	a.rewound(tick)
+	a.restore = restoreMark{from: from, to: a.w.Inspect().NextChangeTick(), at: protocol.Provenance{Tick: tick, By: c.actor()}}
 	seed, bytes := a.ringMem.before(tick)
 	a.ring.end("the game was rewound")
 	a.startRing(seed, bytes)
@@ -334,4 +337,20 @@ func imageEvents(typ reflect.Type, q protocol.EventQueue) (ecs.ImageEvents, stri
 // pointer-free type).
 func unsafeBytes(s reflect.Value, n int) []byte {
 	return unsafe.Slice((*byte)(s.UnsafePointer()), n)
+}
+
+// restoreMark is the last rewind: the change ticks its restore wrote
+// (from up to, not including, to) and the tick restored, by whom.
+type restoreMark struct {
+	from, to uint32
+	at       protocol.Provenance
+}
+
+// holds reports whether e's component id is as the last rewind restored
+// it: written by the restore and not since.
+func (r restoreMark) holds(w *ecs.World, e ecs.Entity, id ecs.ComponentID) bool {
+	if r.to == 0 {
+		return false
+	}
+	return w.Inspect().ChangedSince(e, id, r.from) && !w.Inspect().ChangedSince(e, id, r.to)
 }

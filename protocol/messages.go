@@ -159,6 +159,11 @@ type ComponentValue struct {
 	// knows: a live game, for writes still in its memory).
 	Written *Provenance `msgpack:"wr,omitempty"`
 	Added   *Provenance `msgpack:"ad,omitempty"`
+	// Restored: the value is as a rewind put it back (the tick restored
+	// and the client that asked), not written since. Written is then the
+	// write the agent saw make it before that tick, for an entity a
+	// client followed, else absent.
+	Restored *Provenance `msgpack:"rs,omitempty"`
 }
 
 // Provenance is who did something to a component, and when.

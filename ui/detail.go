@@ -365,6 +365,9 @@ func (p *detailPane) editPrompt(path, text string) *prompt {
 // frame 41, after system 4 of 11 (the frame stopped here)".
 func provenanceNote(c protocol.ComponentValue, s *protocol.Summary) string {
 	var parts []string
+	if r := c.Restored; r != nil { // as a rewind put it back: the writer, if known, is the one before
+		parts = append(parts, fmt.Sprintf("restored at tick %d by %s", r.Tick, r.By))
+	}
 	if w := c.Written; w != nil {
 		if s != nil && s.Halt != nil && s.Tick == w.Tick && s.Halt.System == w.By {
 			parts = append(parts, fmt.Sprintf("written by %s in frame %d, %s: the frame stopped here", w.By, w.Tick, haltWhere(s.Halt)))
