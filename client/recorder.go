@@ -39,6 +39,19 @@ type Recorder struct {
 	rewinds  []string // what each rewind did, for the user
 	notified int      // rewinds reported by Rewinds
 	stopped  bool     // Stop ended it: the connection closing is no loss
+	// dropped counts the game's frames an every-frame recording lacks
+	// (ticks skipped between two frames), and dropWhy says why, as the
+	// agent said in the frame after the gap (WorldFrame.SkipWhy).
+	dropped uint64
+	dropWhy string
+}
+
+// Dropped reports the game's frames an every-frame recording lacks so
+// far, and why, as the agent said at the newest gap ("" if none).
+func (r *Recorder) Dropped() (frames uint64, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dropped, r.dropWhy
 }
 
 // StartRecording connects to addr and records to path at hz frames per
@@ -90,6 +103,12 @@ func (r *Recorder) run() {
 			r.mu.Lock()
 			if r.frames > 0 && m.Tick < r.last {
 				err = r.nextFile(m)
+			} else if r.hdr.Hz == 0 && r.frames > 0 && m.Tick > r.last+1 {
+				r.dropped += m.Tick - r.last - 1
+				r.dropWhy = m.SkipWhy
+				if r.dropWhy == "" {
+					r.dropWhy = "the agent did not say why"
+				}
 			}
 			if err == nil {
 				m.Sub = 0 // a recording's frames carry 0 (PROTOCOL.md)

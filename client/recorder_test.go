@@ -74,3 +74,47 @@ func TestRecordingSaysTheGameWentAway(t *testing.T) {
 		t.Fatalf("the file holds %+v", rec.Frames)
 	}
 }
+
+// TestRecordingMarksItsGaps: frames the agent left out of an every-frame
+// stream are counted live (Dropped, with the agent's reason), kept in the
+// file, and a reader asked for a tick in the gap says so instead of
+// answering with the frame before.
+func TestRecordingMarksItsGaps(t *testing.T) {
+	var frames []*protocol.WorldFrame
+	for i, tick := range []uint64{40, 41, 45, 46} {
+		f := &protocol.WorldFrame{Sub: 1, Tick: tick, Full: i == 0, Seq: uint64(i)}
+		if tick == 45 {
+			f.Skipped, f.SkipWhy = 3, "capturing took more than its share of the game's time"
+		}
+		body := &protocol.WorldBody{Summary: protocol.Summary{Full: i == 0}}
+		if err := protocol.SealBody(f, body); err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+	}
+	path := filepath.Join(t.TempDir(), "run.ecsrec")
+	r, err := StartRecording(fakeAgent(t, frames...), "", path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-r.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the recording did not end")
+	}
+	if n, why := r.Dropped(); n != 3 || !strings.Contains(why, "share of the game's time") {
+		t.Fatalf("Dropped() = %d %q, want the 3 frames and the agent's reason", n, why)
+	}
+	rec, err := protocol.OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	if gaps, ticks := rec.Gaps(); gaps != 1 || ticks != 3 {
+		t.Fatalf("Gaps() = %d, %d", gaps, ticks)
+	}
+	_, _, err = rec.FrameFor(43)
+	if err == nil || !strings.Contains(err.Error(), "no frame recorded for tick 43: the recording skipped ticks 42 to 44 (capturing took more than its share of the game's time)") {
+		t.Fatalf("FrameFor(43) in the gap: %v", err)
+	}
+}

@@ -96,6 +96,19 @@ type Recorder struct {
 	pace, encodePace pacer
 	encodeSeen       int64
 	last             int64 // bytes of the newest capture (game goroutine)
+	// missed counts the frames an every-frame recorder did not capture
+	// since its last capture, and missWhy says why (game goroutine); the
+	// next frame written carries them (WorldFrame.Skipped).
+	missed  uint64
+	missWhy string
+}
+
+// miss notes a frame an every-frame recorder does not capture.
+func (r *Recorder) miss(why string) {
+	if r.period == 0 {
+		r.missed++
+		r.missWhy = why
+	}
 }
 
 // encodeShare is the most of a core a paced recorder's coding may take
@@ -199,14 +212,20 @@ func (r *Recorder) capture(now time.Time) {
 		r.mu.Lock()
 		r.skipped++
 		r.mu.Unlock()
+		r.miss("the encoder or the disk was behind")
 		return
 	}
 	if r.share > 0 {
 		enc := r.encodeNs.Load()
 		r.encodePace.spend(float64(enc - r.encodeSeen))
 		r.encodeSeen = enc
-		if !r.pace.allow(now, r.share) || !r.encodePace.allow(now, encodeShare) {
+		if !r.pace.allow(now, r.share) {
+			r.miss("capturing took more than its share of the game's time")
 			return // past its share: the next capture holds every change since
+		}
+		if !r.encodePace.allow(now, encodeShare) {
+			r.miss("coding took more than its share of a core")
+			return
 		}
 	}
 	r.next = now.Add(r.period)
@@ -219,6 +238,7 @@ func (r *Recorder) capture(now time.Time) {
 		r.pace.spend(float64(time.Since(started)))
 	}
 	r.last = j.bytes
+	j.skipped, j.skipWhy, r.missed, r.missWhy = r.missed, r.missWhy, 0, ""
 	r.queued.Add(j.bytes)
 	r.jobs <- j
 }

@@ -3,6 +3,7 @@ package inspector
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -71,6 +72,10 @@ type feedSub struct {
 	started bool   // it got its keyframe
 	lagging bool   // frames were left out: it waits for a keyframe
 	gone    atomic.Bool
+	// missed counts the coded frames left out for this listener since
+	// the last it was sent, and missWhy says why (the feed's goroutine).
+	missed  uint64
+	missWhy string
 }
 
 // joinFeed subscribes client c's subscription id to the world at hz.
@@ -184,20 +189,34 @@ func (f *worldFeed) fanOut(fr *protocol.WorldFrame, to []*feedSub) {
 		case !s.started && !fr.Full:
 			continue // waits for its first keyframe
 		case s.lagging && !(fr.Full && backlog < f.a.lagBytes()/2):
+			s.missed += 1 + fr.Skipped
+			if backlog < f.a.lagBytes()/2 { // caught up: it needs a keyframe, not the next natural one
+				f.askKeyframe()
+			}
 			continue
 		case backlog > f.a.lagBytes():
 			s.lagging = true
+			s.missed, s.missWhy = s.missed+1+fr.Skipped, "the client read too slowly: frames were left out until a keyframe"
 			f.askKeyframe()
 			continue
 		}
 		if len(fr.Body)+64 > s.c.conn.MaxWrite() {
+			s.missed, s.missWhy = s.missed+1+fr.Skipped, "a frame was over the client's frame limit"
 			s.c.notify(&protocol.Reply{ID: s.id, Code: protocol.ErrTooLarge,
 				Message: fmt.Sprintf("a world frame is %s, over this client's frame limit of %s: the subscription waits for a smaller keyframe", byteSize(len(fr.Body)), byteSize(s.c.conn.MaxWrite()))})
 			s.lagging = true
 			continue
 		}
 		s.started, s.lagging = true, false
-		s.c.notify(&protocol.WorldFrame{Sub: s.id, Tick: fr.Tick, Full: fr.Full, Seq: s.sent, Body: fr.Body})
+		wf := &protocol.WorldFrame{Sub: s.id, Tick: fr.Tick, Full: fr.Full, Seq: s.sent, Body: fr.Body, Skipped: fr.Skipped + s.missed, SkipWhy: fr.SkipWhy}
+		if s.missed > 0 {
+			wf.SkipWhy = strings.TrimPrefix(fr.SkipWhy+"; "+s.missWhy, "; ")
+		}
+		if f.hz > 0 { // a stream at a rate leaves frames out by design
+			wf.Skipped, wf.SkipWhy = 0, ""
+		}
+		s.missed, s.missWhy = 0, ""
+		s.c.notify(wf)
 		s.sent++
 	}
 }

@@ -155,6 +155,34 @@ func TestSlowWorldReaderHoldsItsOwnBacklog(t *testing.T) {
 	if dropped != 0 {
 		t.Fatalf("the agent dropped %d clients", dropped)
 	}
+	// Reading again, every frame after frames left out says how many and
+	// why (the stream is of every frame): the agent's pacing now and then,
+	// and this client's slowness if its frames were left out (on a slow
+	// machine the agent's pacing may leave so few that it never lags).
+	checked := 0
+	last := map[uint32]uint64{}
+	_ = c.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	for {
+		m, err := c.conn.Receive()
+		if err != nil {
+			t.Fatalf("no world frame said what it skipped: %v", err)
+		}
+		wf, ok := m.(*protocol.WorldFrame)
+		if !ok {
+			continue
+		}
+		prev, seen := last[wf.Sub]
+		last[wf.Sub] = wf.Tick
+		switch {
+		case seen && wf.Tick-prev-1 != wf.Skipped:
+			t.Fatalf("after tick %d, tick %d says %d skipped: %q", prev, wf.Tick, wf.Skipped, wf.SkipWhy)
+		case wf.Skipped > 0 && wf.SkipWhy == "":
+			t.Fatalf("tick %d says %d skipped, not why", wf.Tick, wf.Skipped)
+		}
+		if checked++; strings.Contains(wf.SkipWhy, "read too slowly") || checked >= 24 {
+			return
+		}
+	}
 }
 
 // TestSeriesOf32TermsHoldOneCopy: a client's 64 series of means over 32

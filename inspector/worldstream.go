@@ -45,6 +45,10 @@ type worldJob struct {
 	resources []reflect.Value
 	// to is a world feed's listeners at the capture (worldfeed.go).
 	to []*feedSub
+	// skipped counts the frames an every-frame recorder did not capture
+	// before this one, and skipWhy says why (WorldFrame.Skipped).
+	skipped uint64
+	skipWhy string
 }
 
 // capture copies what the stream's next frame needs; call it in Sync.
@@ -152,6 +156,9 @@ func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 	}
 	f, err := s.enc.Encode(in)
 	s.cap.Recycle(j.cap) // the encoder keeps copies: the capture's memory serves the next one
+	if f != nil {
+		f.Skipped, f.SkipWhy = j.skipped, j.skipWhy
+	}
 	return f, err
 }
 

@@ -461,9 +461,54 @@ func (rec *Recording) FrameFor(tick uint64) (i int, note string, err error) {
 	}
 	i = rec.Seek(tick)
 	if got := rec.Frames[i].Tick; got != tick {
+		if rec.Header.Hz == 0 && i+1 < len(rec.Frames) {
+			// A recording of every frame: the ticks between two frames
+			// are a gap, and the state as of the frame before is not the
+			// game's at tick.
+			return i, "", fmt.Errorf("no frame recorded for tick %d: the recording skipped ticks %d to %d (%s)",
+				tick, got+1, rec.Frames[i+1].Tick-1, rec.GapWhy(i+1))
+		}
 		note = fmt.Sprintf("tick %d was not recorded: state as of tick %d, the last recorded before it", tick, got)
 	}
 	return i, note, nil
+}
+
+// Gaps counts the gaps of a recording of every frame (Header.Hz 0): the
+// places where ticks were skipped between two frames, and the ticks
+// skipped in all. A recording at a rate has none: it skips by design.
+func (rec *Recording) Gaps() (gaps int, ticks uint64) {
+	if rec.Header.Hz != 0 {
+		return 0, 0
+	}
+	for i := 1; i < len(rec.Frames); i++ {
+		if d := rec.Frames[i].Tick - rec.Frames[i-1].Tick; rec.Frames[i].Tick > rec.Frames[i-1].Tick && d > 1 {
+			gaps++
+			ticks += d - 1
+		}
+	}
+	return gaps, ticks
+}
+
+// GapWhy says why the ticks before frame i were not recorded, as the
+// frame says (WorldFrame.SkipWhy), or that the file does not say.
+func (rec *Recording) GapWhy(i int) string {
+	const unknown = "the file does not say why"
+	if i < 0 || i >= len(rec.Frames) {
+		return unknown
+	}
+	fi := rec.Frames[i]
+	if rec.r == nil || fi.Size < recordHeaderSize {
+		return unknown
+	}
+	b := make([]byte, fi.Size)
+	if _, err := rec.r.ReadAt(b, fi.Offset); err != nil || len(b) < recordHeaderSize {
+		return unknown
+	}
+	m, err := Decode(b[recordHeaderSize:])
+	if wf, ok := m.(*WorldFrame); err == nil && ok && wf.SkipWhy != "" {
+		return wf.SkipWhy
+	}
+	return unknown
 }
 
 // KeyframeAt returns the index of the last keyframe at or before frame i,

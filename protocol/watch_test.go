@@ -110,9 +110,24 @@ func TestRawTestAgreesWithHoldsRaw(t *testing.T) {
 	}
 }
 
-// TestFrameFor: the frame that shows a tick, and what is said of it.
+// TestFrameFor: the frame that shows a tick, and what is said of it: in a
+// recording at a rate, the state as of the frame before; in a recording of
+// every frame, a tick between two frames is a gap, said as such.
 func TestFrameFor(t *testing.T) {
-	rec := &Recording{Frames: []FrameInfo{{Tick: 10}, {Tick: 12}, {Tick: 20}}}
+	every := &Recording{Frames: []FrameInfo{{Tick: 10}, {Tick: 11}, {Tick: 12}, {Tick: 20}}}
+	if _, _, err := every.FrameFor(15); err == nil || !strings.Contains(err.Error(), "no frame recorded for tick 15: the recording skipped ticks 13 to 19") {
+		t.Errorf("a gap in a recording of every frame: %v", err)
+	}
+	if gaps, ticks := every.Gaps(); gaps != 1 || ticks != 7 {
+		t.Errorf("Gaps() = %d, %d; want 1 gap of 7 ticks", gaps, ticks)
+	}
+	if i, note, err := every.FrameFor(99); err != nil || i != 3 || !strings.Contains(note, "state as of tick 20") {
+		t.Errorf("past the end of a recording of every frame: %d %q %v", i, note, err)
+	}
+	rec := &Recording{Header: RecordingHeader{Hz: 10}, Frames: []FrameInfo{{Tick: 10}, {Tick: 12}, {Tick: 20}}}
+	if gaps, _ := rec.Gaps(); gaps != 0 {
+		t.Errorf("a recording at a rate has %d gaps", gaps)
+	}
 	for _, c := range []struct {
 		tick  uint64
 		frame int

@@ -21,6 +21,12 @@ type WorldFrame struct {
 	Full bool   `msgpack:"full,omitempty"`
 	Seq  uint64 `msgpack:"n"` // frames in this stream before this one; a reader that missed one waits for a Full frame
 	Body []byte `msgpack:"z"`
+	// Skipped, in a stream of every frame (hz 0) or a recording of every
+	// frame, counts the game's frames not carried before this one, and
+	// SkipWhy says why: this frame holds every change since the last one
+	// carried, but the states between were not kept.
+	Skipped uint64 `msgpack:"sk,omitempty"`
+	SkipWhy string `msgpack:"skw,omitempty"`
 }
 
 // Type implements Message.

@@ -29,8 +29,8 @@ done
 grep -q "agent on" "$work/demo.log" || { echo "the demo did not start:"; cat "$work/demo.log"; exit 1; }
 
 screen() { tmux -L "$sock" capture-pane -p; }
-wait_for() { # wait_for TEXT: poll the screen, never a fixed sleep
-  for _ in $(seq 100); do
+wait_for() { # wait_for TEXT [SECONDS]: poll the screen, never a fixed sleep
+  for _ in $(seq $((${2:-10} * 10))); do
     if screen | grep -qF -- "$1"; then return 0; fi
     sleep 0.1
   done
@@ -125,8 +125,9 @@ keys g; wait_for "frame 1/";                   step "went to the first frame"
 keys 3; wait_for "matches";                    step "entities at that tick"
 keys q
 
-# The debugger: a demo with a bug, found with a watchpoint that stops the
-# game at the write and names the system that made it.
+# The debugger, as a stranger finds the demo's planted bug: a wide
+# log-only watch, its hits grouped by writer, the narrower watch they
+# point to, and the stop inside the frame right after the bad write.
 bugport=$((port + 1))
 "$bin" demo --headless --entities 3000 --bug starve --listen "127.0.0.1:$bugport" > "$work/bug.log" 2>&1 &
 bug_pid=$!
@@ -134,12 +135,23 @@ for _ in $(seq 100); do grep -q "agent on" "$work/bug.log" 2>/dev/null && break;
 tmux -L "$sock" kill-server 2>/dev/null || true
 tmux -L "$sock" new-session -d -x 160 -y 48 "$bin attach 127.0.0.1:$bugport"
 wait_for "Generations"
-keys w; tmux -L "$sock" send-keys -l 'Energy.Value<-1'; keys Enter
-wait_for "watch Energy.Value<-1: ok";          step "set a watchpoint from the UI"
-wait_for "written by grazing";                 step "it fired, naming the system that wrote the value"
-wait_for "PAUSED"; wait_for "⚑ watch 1";       step "the game paused on it"
-keys 8; wait_for "value   pauses"; wait_for "Value:-40"; step "the watch view lists it and its hit"
-keys j Enter; wait_for "Entity ";              step "opened the entity of the hit"
+keys w; tmux -L "$sock" send-keys -l -- '--log Energy.Value<0'; keys Enter
+wait_for "watch Energy.Value<0: ok";          step "set a wide log-only watchpoint"
+keys 8; wait_for "by hunger on Energy" 60;     step "the watch view groups its hits by writer"
+wait_for "⇒ narrower: Energy.Value<-20" 60;    step "and offers the watch only grazing's writes reach"
+# The cursor to the suggestion: the rows above it are the watchpoint and its groups.
+above=$(screen | sed -n '/^ *1  value/,/⇒ narrower/p' | wc -l)
+for _ in $(seq $((above - 1))); do keys j; done
+keys Enter
+wait_for "  Energy.Value<-20" 30;           step "set the narrower watchpoint from the suggestion"
+wait_for "STOPPED MID-FRAME" 60; wait_for "after grazing, system"; step "the game stopped inside the frame, right after grazing"
+keys 4; wait_for "▶ grazing";                  step "the systems view marks where the frame stopped"
+victim=$(screen | grep -o 'Energy.Value<-20: Energy of [0-9]*v[0-9]*' | head -1 | sed 's/.* of //')
+[ -n "$victim" ] || { keys 8; victim=$(screen | grep -o 'Energy.Value<-20: Energy of [0-9]*v[0-9]*' | head -1 | sed 's/.* of //'); }
+[ -n "$victim" ] || { echo "FAIL: no hit of the narrower watchpoint on screen"; screen; exit 1; }
+keys o; tmux -L "$sock" send-keys -l "$victim"; keys Enter
+wait_for "Entity $victim"; wait_for "Value = -40"; step "opened the entity alive with the bad value"
+wait_for "written by grazing in frame";        step "the detail names grazing as the writer of that frame"
 keys Escape :; tmux -L "$sock" send-keys -l 'pin mean Energy.Value Herbivore'; keys Enter
 wait_for "pinned mean Energy.Value Herbivore"; step "pinned the herbivores' mean energy"
 keys 9; wait_for "1 mean Energy.Value Herbivore  now"; wait_for "└tick"; step "the chart draws it"

@@ -188,7 +188,11 @@ func (m *model) statusBar() string {
 	}
 	if m.rec != nil {
 		frames, _, _ := m.rec.Progress()
-		parts = append(parts, fmt.Sprintf("● REC %s (%d)", m.rec.Path, frames))
+		rec := fmt.Sprintf("● REC %s (%d)", m.rec.Path, frames)
+		if dropped, _ := m.rec.Dropped(); dropped > 0 {
+			rec = fmt.Sprintf("● REC %s (%d, %d frames missed)", m.rec.Path, frames, dropped)
+		}
+		parts = append(parts, rec)
 	}
 	if s := m.summary; s != nil && s.Agent.Recording != "" {
 		parts = append(parts, "● game records "+s.Agent.Recording)

@@ -28,9 +28,13 @@ type dumpResult struct {
 	Frames     int          `json:"frames,omitempty"`
 	FirstTick  *uint64      `json:"first_tick,omitempty"`
 	LastTick   *uint64      `json:"last_tick,omitempty"`
-	Note       string       `json:"note,omitempty"`
-	AsOf       string       `json:"as_of,omitempty"` // the tick asked for was not recorded
-	compNames  map[uint16]string
+	// Gaps and GapTicks: in a recording of every frame, the places ticks
+	// were skipped and how many in all (the file says why at each).
+	Gaps      int    `json:"gaps,omitempty"`
+	GapTicks  uint64 `json:"gap_ticks,omitempty"`
+	Note      string `json:"note,omitempty"`
+	AsOf      string `json:"as_of,omitempty"` // the tick asked for was not recorded
+	compNames map[uint16]string
 }
 
 type dumpArch struct {
@@ -195,6 +199,7 @@ func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpRe
 	}
 	first, last := rec.Frames[0].Tick, rec.Frames[len(rec.Frames)-1].Tick
 	res.FirstTick, res.LastTick = &first, &last
+	res.Gaps, res.GapTicks = rec.Gaps()
 	i := len(rec.Frames) - 1
 	if tick >= 0 {
 		if i, res.AsOf, err = rec.FrameFor(uint64(tick)); err != nil {
@@ -283,6 +288,9 @@ func printDump(out io.Writer, r *dumpResult) {
 	fmt.Fprintln(out)
 	if r.Frames > 0 {
 		fmt.Fprintf(out, "recording: %d frames, ticks %d to %d\n", r.Frames, *r.FirstTick, *r.LastTick)
+		if r.Gaps > 0 {
+			fmt.Fprintf(out, "gaps: %d ticks not recorded in %d places (dump --tick N in one says why)\n", r.GapTicks, r.Gaps)
+		}
 	}
 	if r.Note != "" {
 		fmt.Fprintln(out, "note:", r.Note)

@@ -62,7 +62,11 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 		for _, note := range r.Rewinds() {
 			fmt.Fprintf(out, "\n%s\n", note)
 		}
-		fmt.Fprintf(out, "recording %s: %d frames to tick %d, %s, %s%s", *path, frames, tick, client.Size(int(bytes)), time.Since(start).Round(100*time.Millisecond), end)
+		missed := ""
+		if n, why := r.Dropped(); n > 0 {
+			missed = fmt.Sprintf(", %d frames missed (%s)", n, why)
+		}
+		fmt.Fprintf(out, "recording %s: %d frames to tick %d%s, %s, %s%s", *path, frames, tick, missed, client.Size(int(bytes)), time.Since(start).Round(100*time.Millisecond), end)
 	}
 	for {
 		select {
