@@ -31,6 +31,12 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, width, height int) *harness {
+	return newHarnessWith(t, width, height, "")
+}
+
+// newHarnessWith is newHarness with one of the demo's planted bugs on
+// ("" for none).
+func newHarnessWith(t *testing.T, width, height int, bug string) *harness {
 	// A smaller world at a gentler pace under the race detector, which
 	// slows every frame many times over.
 	n, period := 2000, 5*time.Millisecond
@@ -38,6 +44,11 @@ func newHarness(t *testing.T, width, height int) *harness {
 		n, period = 600, 20*time.Millisecond
 	}
 	d := ecosystem.New(n, 3)
+	if bug != "" {
+		if err := d.SetBug(bug); err != nil {
+			t.Fatal(err)
+		}
+	}
 	agent := inspector.New(d.World, inspector.Options{Addr: "127.0.0.1:0", Game: "ecosystem", Schedule: d.Schedule})
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
