@@ -108,9 +108,39 @@ func (p *detailPane) set(d *protocol.Detail) {
 		seen[l.path] = v
 	}
 	p.prev = seen
+	p.keepLine(d)
 	p.detail = d
 	if d.Alive {
 		p.lastAlive = d
+	}
+}
+
+// keepLine keeps the cursor on the line it was on (the same field, or the
+// same component's header) when a new frame adds or removes lines above
+// it: a component added or removed does not move it to another field,
+// where x would offer to remove the wrong component.
+func (p *detailPane) keepLine(d *protocol.Detail) {
+	if p.detail == nil || p.detail.Entity != d.Entity {
+		return
+	}
+	old := p.lines(p.detail)
+	if p.line >= len(old) {
+		return
+	}
+	at := old[p.line]
+	next := p.lines(d)
+	for i, l := range next {
+		same := l.text == at.text // a line of no component: the parent, the children
+		switch {
+		case at.path != "":
+			same = l.path == at.path
+		case at.component != "": // a component's header: its provenance note changes
+			same = l.path == "" && l.component == at.component
+		}
+		if same {
+			p.line = i
+			return
+		}
 	}
 }
 

@@ -70,3 +70,60 @@ func TestDetailPane(t *testing.T) {
 		t.Fatal("esc with an empty trail should close the detail")
 	}
 }
+
+// A component added above the cursor, or another removed, leaves the
+// cursor on the field it was on: x then removes what the user looks at.
+func TestDetailCursorStaysOnItsFieldWhenComponentsChange(t *testing.T) {
+	c, src, _ := fixture()
+	p := &detailPane{common: c}
+	p.SetSize(100, 30)
+	e := protocol.MakeEntityID(3, 1)
+	comp := func(name string) protocol.ComponentValue {
+		return protocol.ComponentValue{Component: name, Value: protocol.MapValue(protocol.Field{Name: "V", Value: protocol.IntValue(1)})}
+	}
+	frame := func(names ...string) detailMsg {
+		d := &protocol.Detail{Sub: subDetail, Entity: e, Alive: true}
+		for _, n := range names {
+			d.Components = append(d.Components, comp(n))
+		}
+		return detailMsg{d}
+	}
+	p.open(e)
+	p.Update(frame("Energy", "Position"))
+	for !strings.Contains(p.lines(p.detail)[p.line].path, "Position.V") {
+		pressPane(p, "j")
+	}
+	p.Update(frame("Age", "Energy", "Position")) // added above the cursor
+	if l := p.lines(p.detail)[p.line]; l.path != "Position.V" {
+		t.Fatalf("after an add above, the cursor is on %q", l.text)
+	}
+	p.Update(frame("Age", "Position")) // removed above the cursor
+	if l := p.lines(p.detail)[p.line]; l.path != "Position.V" {
+		t.Fatalf("after a remove above, the cursor is on %q", l.text)
+	}
+	pressPane(p, "x")
+	if len(src.reqs) > 0 {
+		if r, ok := src.reqs[len(src.reqs)-1].(*protocol.RemoveComponent); ok && r.Component != "Position" {
+			t.Fatalf("x removes %s, not Position under the cursor", r.Component)
+		}
+	}
+}
+
+// n and r, listed as keys of every view, work from the detail too: n opens
+// the spawn form over it.
+func TestGlobalKeysWorkInTheDetail(t *testing.T) {
+	src := &fakeSource{}
+	m := fixtureModel(src)
+	m.openEntity(protocol.MakeEntityID(3, 1))
+	m.detail.Update(detailMsg{&protocol.Detail{Sub: subDetail, Entity: protocol.MakeEntityID(3, 1), Alive: true}})
+	for len(m.modals) > 0 {
+		m.closeModal(m.modals[len(m.modals)-1])
+	}
+	m.Update(keyMsg("n"))
+	if len(m.modals) == 0 {
+		t.Fatal("n in the detail opened nothing")
+	}
+	if _, ok := m.modals[len(m.modals)-1].(*componentForm); !ok {
+		t.Fatalf("n in the detail opened %T, want the spawn form", m.modals[len(m.modals)-1])
+	}
+}

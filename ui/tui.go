@@ -315,9 +315,9 @@ func (m *model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.journalPane.Update(msg) // the journal's own filter
 	case key.Matches(msg, k.Filter):
 		return tea.Batch(m.showPane(viewEntities), m.push(m.entities.filterPrompt()))
-	case key.Matches(msg, k.Record) && m.play == nil && !m.detail.shown:
+	case key.Matches(msg, k.Record) && m.play == nil:
 		return m.toggleRecording()
-	case key.Matches(msg, k.Spawn) && !m.detail.shown:
+	case key.Matches(msg, k.Spawn):
 		return openForm(m.common, true, 0, nil)
 	case key.Matches(msg, k.Rewind) && m.play == nil:
 		return openPalette(m.common, "rewind ")
