@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ecsinspect/ecsinspect/client"
 )
@@ -171,20 +172,24 @@ func (m *model) statusBar() string {
 	if m.readOnly {
 		state += " read-only"
 	}
-	// What the game does first: a narrow terminal cuts from the right.
-	parts := []string{state}
+	// Each part with how much it matters: a narrow terminal drops the
+	// least needed whole, never cutting the address in the middle.
+	var parts []statusPart
+	add := func(rank int, text string) { parts = append(parts, statusPart{text, rank}) }
+	add(0, state)
 	if s := m.summary; s != nil {
-		parts = append(parts, fmt.Sprintf("tick %d", s.Tick))
+		add(1, fmt.Sprintf("tick %d", s.Tick))
 		if s.Halt != nil {
-			parts = append(parts, haltWhere(s.Halt))
+			add(1, haltWhere(s.Halt))
 		}
-		parts = append(parts, "frame "+client.Duration(s.FrameNs), fmt.Sprintf("%d entities", s.Entities))
+		add(5, "frame "+client.Duration(s.FrameNs))
+		add(6, fmt.Sprintf("%d entities", s.Entities))
 		if r := m.rate.perSecond(); r > 0 {
-			parts = append(parts, fmt.Sprintf("%.1f ticks/s", r))
+			add(7, fmt.Sprintf("%.1f ticks/s", r))
 		}
 	}
 	if h := m.lastHit; h != nil && h.Paused && m.summary != nil && m.summary.Paused {
-		parts = append(parts, fmt.Sprintf("⚑ watch %d at tick %d", h.Watch, h.Tick))
+		add(3, fmt.Sprintf("⚑ watch %d at tick %d", h.Watch, h.Tick))
 	}
 	if m.rec != nil {
 		frames, _, _ := m.rec.Progress()
@@ -192,13 +197,42 @@ func (m *model) statusBar() string {
 		if dropped, _ := m.rec.Dropped(); dropped > 0 {
 			rec = fmt.Sprintf("● REC %s (%d, %d frames missed)", m.rec.Path, frames, dropped)
 		}
-		parts = append(parts, rec)
+		add(2, rec)
 	}
 	if s := m.summary; s != nil && s.Agent.Recording != "" {
-		parts = append(parts, "● game records "+s.Agent.Recording)
+		add(4, "● game records "+s.Agent.Recording)
 	}
-	parts = append(parts, m.addr)
-	return m.styles.Status.Render(fit(" "+strings.Join(parts, " │ "), m.width))
+	add(2, m.addr)
+	return m.styles.Status.Render(fit(" "+fitParts(parts, m.width-1), m.width))
+}
+
+// statusPart is a part of the status bar and its rank: the higher, the
+// sooner a narrow terminal drops it.
+type statusPart struct {
+	text string
+	rank int
+}
+
+// fitParts joins the parts that fit in width, dropping the highest ranks
+// first (the last of a rank first), each part whole.
+func fitParts(parts []statusPart, width int) string {
+	join := func() string {
+		texts := make([]string, len(parts))
+		for i, p := range parts {
+			texts[i] = p.text
+		}
+		return strings.Join(texts, " │ ")
+	}
+	for len(parts) > 1 && ansi.StringWidth(join()) > width {
+		drop := 0
+		for i, p := range parts {
+			if p.rank >= parts[drop].rank {
+				drop = i
+			}
+		}
+		parts = append(parts[:drop:drop], parts[drop+1:]...)
+	}
+	return join()
 }
 
 // firstLine is s up to its first line break.

@@ -57,3 +57,25 @@ func TestSelectedRowIsShownWhole(t *testing.T) {
 		t.Fatalf("a row past maxWrap lines: %q", out)
 	}
 }
+
+// The status bar drops whole parts, the least needed first, to fit: at
+// 80 columns the agent's address stays whole, never cut in the middle.
+func TestStatusBarKeepsTheAddressWhole(t *testing.T) {
+	parts := []statusPart{{"PAUSED read-only", 0}, {"tick 40213", 1}, {"frame 16.60ms", 5}, {"100000 entities", 6},
+		{"59.8 ticks/s", 7}, {"⚑ watch 2 at tick 40213", 3}, {"192.168.100.200:7777", 2}}
+	got := fitParts(parts, 79)
+	if !strings.Contains(got, "192.168.100.200:7777") || !strings.Contains(got, "tick 40213") {
+		t.Fatalf("at 80 columns: %q", got)
+	}
+	if strings.Contains(got, "ticks/s") || ansi.StringWidth(got) > 79 {
+		t.Fatalf("at 80 columns the least needed parts stay: %q", got)
+	}
+	if got := fitParts(parts, 300); !strings.Contains(got, "59.8 ticks/s") || !strings.HasSuffix(got, "192.168.100.200:7777") {
+		t.Fatalf("a wide terminal shows all, in order: %q", got)
+	}
+	// Stopped inside a frame, where it stopped matters most.
+	halted := []statusPart{{"STOPPED MID-FRAME", 0}, {"tick 40213", 1}, {"after grazing, system 4 of 11", 1}, {"frame 16.60ms", 5}, {"192.168.100.200:7777", 2}}
+	if got := fitParts(halted, 79); !strings.Contains(got, "after grazing, system 4 of 11") || strings.Contains(got, "192.168.100.") && !strings.Contains(got, "192.168.100.200:7777") {
+		t.Fatalf("stopped, at 80 columns: %q", got)
+	}
+}
