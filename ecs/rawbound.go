@@ -120,6 +120,6 @@ func (ins Inspection) EachChangedWhere(id ComponentID, since, until uint32, boun
 		})
 		return nil
 	}
-	w.eachChangedRow(id, since, until, pass, fn)
+	w.eachChangedPassing(id, since, until, &boundScanner{bounds: bounds, size: size, hits: make([]int32, 0, chunkRows)}, pass, fn)
 	return nil
 }

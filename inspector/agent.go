@@ -495,6 +495,11 @@ func (a *Agent) hold() {
 		a.capture(now)
 		if a.mid == nil {
 			a.captureFeeds(now, true)
+			for _, r := range a.recorders {
+				if r.owed() {
+					r.capture(now)
+				}
+			}
 		}
 	}
 }

@@ -111,6 +111,11 @@ func (r *Recorder) miss(why string) {
 	}
 }
 
+// owed reports whether an every-frame recorder's last frame was not
+// captured: a paused game takes it again (Agent.hold), so a recording
+// stopped during a pause ends with the state the game paused in.
+func (r *Recorder) owed() bool { return r.missed > 0 }
+
 // encodeShare is the most of a core a paced recorder's coding may take
 // (see Recorder.share): frames that take longer to code are spaced out.
 const encodeShare = 0.35

@@ -161,7 +161,7 @@ func TestSlowWorldReaderHoldsItsOwnBacklog(t *testing.T) {
 	// machine the agent's pacing may leave so few that it never lags).
 	checked := 0
 	last := map[uint32]uint64{}
-	_ = c.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	_ = c.conn.SetReadDeadline(time.Now().Add(60 * time.Second))
 	for {
 		m, err := c.conn.Receive()
 		if err != nil {
@@ -179,7 +179,7 @@ func TestSlowWorldReaderHoldsItsOwnBacklog(t *testing.T) {
 		case wf.Skipped > 0 && wf.SkipWhy == "":
 			t.Fatalf("tick %d says %d skipped, not why", wf.Tick, wf.Skipped)
 		}
-		if checked++; strings.Contains(wf.SkipWhy, "read too slowly") || checked >= 24 {
+		if checked++; strings.Contains(wf.SkipWhy, "read too slowly") || checked >= 6 {
 			return
 		}
 	}
