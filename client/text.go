@@ -38,6 +38,11 @@ func Duration(ns int64) string {
 // DiffLines renders a diff as text, at most perList items per list.
 func DiffLines(d *protocol.WorldDiff, perList int) []string {
 	lines := []string{fmt.Sprintf("tick %d → tick %d: %d spawned, %d despawned, %d changed", d.From, d.To, len(d.Spawned), len(d.Despawned), len(d.Changed))}
+	for _, note := range []string{d.FromAsOf, d.ToAsOf} {
+		if note != "" {
+			lines = append(lines, "note: "+note)
+		}
+	}
 	ents := func(label string, es []protocol.EntityID) {
 		if len(es) == 0 {
 			return

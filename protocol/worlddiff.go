@@ -18,6 +18,10 @@ type WorldDiff struct {
 	Changed    []EntityDiff      `json:"changed"`
 	Archetypes []ArchetypeDiff   `json:"archetypes"`
 	Resources  []ComponentChange `json:"resources"`
+	// FromAsOf and ToAsOf say, when a tick compared was not recorded (a
+	// recording at a rate), which recorded state stands for it.
+	FromAsOf string `json:"from_as_of,omitempty"`
+	ToAsOf   string `json:"to_as_of,omitempty"`
 }
 
 // EntityDiff is one entity's changes.

@@ -244,7 +244,10 @@ func diffFile(path string, t1, t2 uint64) (*protocol.WorldDiff, error) {
 	if err != nil {
 		return nil, err
 	}
-	return protocol.Diff(a, b), nil
+	d := protocol.Diff(a, b)
+	_, d.FromAsOf, _ = rec.FrameFor(t1) // asked and answered by AtTick: only the note is new
+	_, d.ToAsOf, _ = rec.FrameFor(t2)
+	return d, nil
 }
 
 // matches fills the matches of a query from its page.

@@ -219,3 +219,49 @@ func TestExecWatchesListsAndKeeps(t *testing.T) {
 		t.Fatalf("exec watches: %d %q", code, out)
 	}
 }
+
+// TestDumpDiffSaysWhatItCompares: dump --diff between a recorded tick and
+// one the recording (at a rate) does not hold says which state stands for
+// it, in JSON (to_as_of) and in text; handles print as 40v1.
+func TestDumpDiffSaysWhatItCompares(t *testing.T) {
+	path := testgame.Record(t)
+	rec, err := protocol.OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, last := rec.Frames[0].Tick, rec.Frames[len(rec.Frames)-1].Tick
+	missing := uint64(0)
+	for i := 1; i < len(rec.Frames) && missing == 0; i++ {
+		if rec.Frames[i].Tick > rec.Frames[i-1].Tick+1 {
+			missing = rec.Frames[i-1].Tick + 1
+		}
+	}
+	rec.Close()
+	if missing == 0 {
+		t.Skipf("the recording holds every tick from %d to %d", first, last)
+	}
+	code, out, errs := cli("dump", path, "--diff", fmt.Sprint(first), fmt.Sprint(missing), "--json")
+	if code != 0 {
+		t.Fatalf("dump --diff: %d %s", code, errs)
+	}
+	var d struct {
+		From, To uint64
+		Spawned  []string `json:"spawned"`
+		ToAsOf   string   `json:"to_as_of"`
+		FromAsOf string   `json:"from_as_of"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("dump --diff --json: %v\n%s", err, out)
+	}
+	if d.FromAsOf != "" || !strings.Contains(d.ToAsOf, fmt.Sprintf("tick %d was not recorded", missing)) {
+		t.Fatalf("from_as_of %q, to_as_of %q", d.FromAsOf, d.ToAsOf)
+	}
+	for _, e := range d.Spawned {
+		if !regexp.MustCompile(`^[0-9]+v[0-9]+$`).MatchString(e) {
+			t.Fatalf("a spawned handle prints as %q", e)
+		}
+	}
+	if code, out, _ := cli("dump", path, "--diff", fmt.Sprint(first), fmt.Sprint(missing)); code != 0 || !strings.Contains(out, "note: tick") {
+		t.Fatalf("dump --diff text: %d %s", code, out)
+	}
+}
