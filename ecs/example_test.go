@@ -9,6 +9,7 @@ import (
 type Position struct{ X, Y float64 }
 type Velocity struct{ X, Y float64 }
 type Energy struct{ Value float64 }
+type Health struct{ HP int }
 
 // Starved is an event: sent by the hunger system, read by the reporter.
 type Starved struct{ Who ecs.Entity }
@@ -94,4 +95,19 @@ func ExampleInspection_SetField() {
 	// <nil>
 	// ecs: component Position has no field Z
 	// ecs: Energy.Value wants a number, got "abc"
+}
+
+// ExampleMap_SpawnBatch spawns entities with one component, values set as
+// they are made.
+func ExampleMap_SpawnBatch() {
+	w := ecs.NewWorld()
+	health := ecs.NewMap[Health](w)
+	first := health.Spawn(Health{HP: 1})
+	health.SpawnBatch(3, func(i int, _ ecs.Entity, h *Health) { h.HP = 10 * (i + 1) })
+	total := 0
+	for h := range ecs.NewQuery1[Health](w).All() {
+		total += h.HP
+	}
+	fmt.Println(health.Len(), health.Get(first).HP, total)
+	// Output: 4 1 61
 }

@@ -242,3 +242,62 @@ func (m *Map[T]) Len() int {
 	}
 	return n
 }
+
+// Spawn creates an entity with T alone, set to v. Panics if a query is
+// iterating. For many at once, [Map.SpawnBatch] grows the storage once.
+func (m *Map[T]) Spawn(v T) Entity {
+	w := m.w
+	w.checkUnlocked("Spawn")
+	ent := w.allocEntity()
+	tick := w.writeTick()
+	t := m.spawnTable()
+	row := t.pushZero(ent, tick)
+	rec := &w.records[ent.index]
+	rec.table, rec.row = t.id, uint32(row)
+	w.logStructural(OpSpawn, ent, NoComponent)
+	m.put(t, row, ent, v, tick, rec)
+	return ent
+}
+
+// SpawnBatch creates n entities with T alone, growing the storage once;
+// init, if not nil, sets up each one's value (they start zero): i counts
+// the entities of the batch before ent. Panics if a query is iterating,
+// and if init spawns, despawns, adds or removes (queue that in
+// [Commands]). [World.Reserve] makes room ahead of a spawn loop instead.
+func (m *Map[T]) SpawnBatch(n int, init func(i int, ent Entity, v *T)) {
+	w := m.w
+	w.checkUnlocked("Spawn")
+	if n <= 0 {
+		return
+	}
+	tick := w.writeTick()
+	t := m.spawnTable()
+	t.reserve(n)
+	if init != nil {
+		w.lockForInit()
+		defer w.unlockForInit()
+	}
+	for done := 0; done < n; {
+		k := min(n-done, spawnBlock)
+		first := t.pushN(k, tick)
+		ents := t.entities[first : first+k]
+		w.allocEntities(ents, t.id, first)
+		vs := m.batch(t, first, ents, tick)
+		if init != nil {
+			for i, ent := range ents {
+				init(done+i, ent, &vs[i])
+			}
+		}
+		done += k
+	}
+}
+
+// spawnTable is the table of entities with T alone (with nothing, when T
+// is sparse: the entity is in the sparse set).
+func (m *Map[T]) spawnTable() *table {
+	var mask Mask
+	if m.sparse == nil {
+		mask.Set(m.id)
+	}
+	return m.w.tables[m.w.tableFor(mask)]
+}
