@@ -15,6 +15,8 @@ type eventsPane struct {
 	*common
 	box
 	list
+	freezer
+	still *protocol.Events // what a frozen pane shows
 }
 
 // eventRow is one line of the pane: a queue, or one of its recent events.
@@ -30,12 +32,22 @@ func (p *eventsPane) SetSize(width, height int) tea.Cmd { p.box = box{width, hei
 
 func (p *eventsPane) KeyMap() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Up, k.Down, k.Enter, k.Views, k.Pause, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Enter, k.Freeze, k.Views, k.Pause, k.Help, k.Quit}
 }
 
 func (p *eventsPane) Update(msg tea.Msg) tea.Cmd {
+	if _, ok := msg.(eventsMsg); ok {
+		p.note(1)
+	}
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
+		return nil
+	}
+	if key.Matches(km, p.keys.Freeze) {
+		p.still = nil
+		if p.toggle() {
+			p.still = p.events
+		}
 		return nil
 	}
 	rows := p.rows()
@@ -61,12 +73,16 @@ func (p *eventsPane) Update(msg tea.Msg) tea.Cmd {
 
 // rows are the pane's lines: each queue, then its recent events.
 func (p *eventsPane) rows() []eventRow {
-	if p.events == nil {
+	ev := p.events
+	if p.still != nil {
+		ev = p.still
+	}
+	if ev == nil {
 		return nil
 	}
 	var out []eventRow
-	for i := range p.events.Queues {
-		q := &p.events.Queues[i]
+	for i := range ev.Queues {
+		q := &ev.Queues[i]
 		out = append(out, eventRow{text: fmt.Sprintf("%-20s %10d %10d %10d", q.Name, q.Previous, q.Current, q.Total), queue: q})
 		for _, e := range q.Recent {
 			out = append(out, eventRow{text: "    " + shortFields(e, q.Fields), queue: q, event: e, isItem: true})
@@ -87,7 +103,7 @@ func (p *eventsPane) View() []string {
 	p.clamp(len(rows))
 	// The agent samples after the frame's Tick: what the game sent during
 	// the last frame is "last frame"; "queued now" is what was sent since.
-	return p.draw(p.styles, p.box, fmt.Sprintf("%-20s %10s %10s %10s  %s", "queue", "last frame", "queued now", "total", "recent (enter: its entity)"), text)
+	return p.draw(p.styles, p.box, fmt.Sprintf("%-20s %10s %10s %10s  %s", "queue", "last frame", "queued now", "total", "recent (enter: its entity)")+p.banner("samples"), text)
 }
 
 // entityRef is an entity an event names, with the field that names it.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -22,6 +23,8 @@ type journalPane struct {
 	list
 	op   string // keep entries of this op only ("" all)
 	text string // the filter, as typed
+	freezer
+	still []protocol.JournalEntry // what a frozen pane shows, oldest first
 }
 
 func (p *journalPane) Title() string                     { return "Journal" }
@@ -29,7 +32,7 @@ func (p *journalPane) SetSize(width, height int) tea.Cmd { p.box = box{width, he
 
 func (p *journalPane) KeyMap() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Enter, k.Filter, k.Views, k.Pause, k.Help, k.Quit}
+	return []key.Binding{k.Enter, k.Filter, k.Freeze, k.Views, k.Pause, k.Help, k.Quit}
 }
 
 func (p *journalPane) Update(msg tea.Msg) tea.Cmd {
@@ -42,6 +45,11 @@ func (p *journalPane) Update(msg tea.Msg) tea.Cmd {
 			return p.nav.push(newPrompt(p.common, promptJournal, "journal filter: ",
 				"an entity (42v3), a component, a system, or spawn despawn add remove set; enter applies", p.text,
 				func(text string) (tea.Cmd, string) { return p.filter(text), "" }))
+		case key.Matches(msg, p.keys.Freeze):
+			p.still = nil
+			if p.toggle() {
+				p.still = slices.Clone(p.journal)
+			}
 		case key.Matches(msg, p.keys.Enter):
 			if rows := p.shown(); p.cursor < len(rows) {
 				return p.nav.openEntity(rows[p.cursor].Entity)
@@ -61,11 +69,12 @@ func (p *journalPane) take(msg journalMsg) {
 		p.journal = nil
 	}
 	before := len(p.shown())
+	p.note(len(msg.j.Entries))
 	p.journal = append(p.journal, msg.j.Entries...)
 	if n := len(p.journal); n > maxJournal {
 		p.journal = p.journal[n-maxJournal:]
 	}
-	if shown := len(p.shown()); !msg.replace && p.cursor > 0 {
+	if shown := len(p.shown()); !msg.replace && p.cursor > 0 && !p.freezer.on {
 		p.cursor = min(p.cursor+max(shown-before, 0), max(shown-1, 0))
 	}
 }
@@ -99,6 +108,7 @@ func (p *journalPane) View() []string {
 	if p.text != "" {
 		head += "   (filter: " + p.text + ")"
 	}
+	head += p.banner("entries")
 	p.clamp(len(rows))
 	return p.draw(p.styles, p.box, head, rows)
 }
@@ -106,9 +116,13 @@ func (p *journalPane) View() []string {
 // shown is the journal as the pane lists it: newest first, the op filter
 // applied.
 func (p *journalPane) shown() []protocol.JournalEntry {
+	all := p.journal
+	if p.freezer.on {
+		all = p.still
+	}
 	var out []protocol.JournalEntry
-	for i := len(p.journal) - 1; i >= 0; i-- {
-		if e := p.journal[i]; p.op == "" || e.Op == p.op {
+	for i := len(all) - 1; i >= 0; i-- {
+		if e := all[i]; p.op == "" || e.Op == p.op {
 			out = append(out, e)
 		}
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -40,5 +41,43 @@ func TestJournalPane(t *testing.T) {
 	p.filter("hunt")
 	if got := src.subs[len(src.subs)-1]; got.Filter != "hunt" || got.ID != subJournal {
 		t.Fatalf("a system filter is the agent's: sent %+v", got)
+	}
+}
+
+// f freezes the live journal and events: the rows stay as they were while
+// new ones are counted; f again follows.
+func TestFreezeTheLiveLists(t *testing.T) {
+	c, _, _ := fixture()
+	p := sized(&journalPane{common: c}, 120, 20)
+	entry := func(seq uint64) protocol.JournalEntry {
+		return protocol.JournalEntry{Seq: seq, Frame: seq, Op: "spawn", Entity: protocol.MakeEntityID(uint32(seq), 1), Component: -1, System: "hunt"}
+	}
+	p.Update(journalMsg{j: &protocol.Journal{Entries: []protocol.JournalEntry{entry(1), entry(2)}}})
+	pressPane(p, "f")
+	p.Update(journalMsg{j: &protocol.Journal{Entries: []protocol.JournalEntry{entry(3), entry(4), entry(5)}}})
+	if rows := p.shown(); len(rows) != 2 || rows[0].Seq != 2 {
+		t.Fatalf("frozen, the journal shows %d rows, the first %d", len(rows), rows[0].Seq)
+	}
+	mustContain(t, p.View(), "FROZEN: 3 entries since (f follows)")
+	pressPane(p, "f")
+	if rows := p.shown(); len(rows) != 5 || rows[0].Seq != 5 {
+		t.Fatalf("following again, the journal shows %d rows", len(rows))
+	}
+	ev := &eventsPane{common: c}
+	ev.SetSize(120, 20)
+	sample := func(total int) *protocol.Events {
+		return &protocol.Events{Queues: []protocol.EventQueue{{Name: "Hit", Total: uint64(total)}}}
+	}
+	c.events = sample(10)
+	ev.Update(keyMsg("f"))
+	c.events = sample(99)
+	ev.Update(eventsMsg{c.events})
+	mustContain(t, ev.View(), "FROZEN: 1 samples since")
+	if v := screenText(ev.View()); strings.Contains(v, "99") || !strings.Contains(v, "10") {
+		t.Fatalf("frozen events moved:\n%s", v)
+	}
+	ev.Update(keyMsg("f"))
+	if v := screenText(ev.View()); !strings.Contains(v, "99") {
+		t.Fatalf("following again, the events did not move:\n%s", v)
 	}
 }

@@ -6,7 +6,7 @@ import "github.com/charmbracelet/bubbles/key"
 type keyMap struct {
 	Views, NextView, PrevView, Up, Down, Left, Right, Sort, PageUp, PageDown, Top, Bottom, Enter, Back,
 	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Parent, ToParent, Tree, Open, ShowEmpty, Palette, Record, Help, Quit key.Binding
-	Watch, Unwatch, ToggleWatch, Rewind, Pin key.Binding
+	Watch, Unwatch, ToggleWatch, Rewind, Pin, Freeze key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -45,6 +45,7 @@ func defaultKeys() keyMap {
 		Unwatch:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "remove watchpoint (8)")),
 		ToggleWatch: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "watchpoint on/off, or open a hit's entity (8)")),
 		Pin:         key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin a field to the chart (detail)")),
+		Freeze:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "freeze / follow the live list (journal, events)")),
 		Rewind:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rewind (a tick, or -N back)")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
