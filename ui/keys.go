@@ -45,7 +45,7 @@ func defaultKeys() keyMap {
 		Unwatch:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "remove watchpoint (8)")),
 		ToggleWatch: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "watchpoint on/off, or open a hit's entity (8)")),
 		Pin:         key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin a field to the chart (detail)")),
-		Freeze:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "freeze / follow the live list (journal, events)")),
+		Freeze:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "freeze/follow")),
 		Rewind:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rewind (a tick, or -N back)")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
