@@ -135,7 +135,26 @@ func (m *model) helpGroups() [][]key.Binding {
 			{k.Filter, k.Open, k.ToParent, k.Tree},
 		}
 	}
-	return k.FullHelp()
+	// The view's own keys first, then every view's (those not already
+	// listed).
+	own := m.focused().KeyMap()
+	listed := map[string]bool{}
+	for _, b := range own {
+		listed[b.Help().Key] = true
+	}
+	groups := [][]key.Binding{own}
+	for _, g := range k.FullHelp() {
+		var rest []key.Binding
+		for _, b := range g {
+			if !listed[b.Help().Key] {
+				rest = append(rest, b)
+			}
+		}
+		if len(rest) > 0 {
+			groups = append(groups, rest)
+		}
+	}
+	return groups
 }
 
 // statusBar says what the game is doing: connection, tick, frame, entities.

@@ -203,7 +203,8 @@ func TestGoldenScreens(t *testing.T) {
 		{"add-form", []string{"a"}, []string{"Add a component to 0v1", "Inventory"}},
 		{"add-form-fields", []string{"I", "n", "v", "enter"}, []string{"Slots"}},
 		{"spawn-form", []string{"esc", "esc", "esc", "n", "down", "space", "down", "down", "space", "enter"}, []string{"Spawn an entity", "Health", "Label"}},
-		{"help", []string{"esc", "esc", "?"}, []string{"remove component"}},
+		{"help", []string{"esc", "esc", "?"}, []string{"keys of Entities first", "sort by column"}},
+		{"help-scrolled", []string{"pgdown"}, []string{"remove component"}}, // at 80x24 the rest is below
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {

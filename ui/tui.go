@@ -293,7 +293,7 @@ func (m *model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		return m.push(&helpScreen{common: m.common, groups: m.helpGroups()})
+		return m.push(&helpScreen{common: m.common, groups: m.helpGroups(), title: m.focused().Title()})
 	case key.Matches(msg, k.Pause):
 		if m.summary != nil && m.summary.Paused {
 			return m.src.request("resume", func(id uint32) protocol.Message { return &protocol.Resume{ID: id} })

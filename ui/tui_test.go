@@ -94,7 +94,7 @@ func (h *harness) update(msg tea.Msg) {
 // namedKeys are the keys tests name rather than type.
 var namedKeys = map[string]tea.KeyType{
 	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
-	"up": tea.KeyUp, "down": tea.KeyDown, "backspace": tea.KeyBackspace,
+	"up": tea.KeyUp, "down": tea.KeyDown, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown,
 }
 
 // keyMsg is the key event a person's key press makes.
