@@ -22,8 +22,8 @@ type helpScreen struct {
 	off    int    // the first line shown
 }
 
-func (h *helpScreen) Line() string          { return "" }
-func (h *helpScreen) SetSize(w, ht int)     { h.box = box{w, ht} }
+func (h *helpScreen) Line() string      { return "" }
+func (h *helpScreen) SetSize(w, ht int) { h.box = box{w, ht} }
 func (h *helpScreen) KeyMap() []key.Binding {
 	return []key.Binding{h.keys.Down, h.keys.Up, closeAnyKey}
 }
