@@ -12,6 +12,8 @@ type (
 	gD struct{ V int }
 	gE struct{ V int }
 	gF struct{ V int }
+	gG struct{ V int }
+	gH struct{ V int }
 )
 
 // TestArity1 spawns entities with 1 component and reads them back through Query1: each
@@ -403,6 +405,192 @@ func TestArity6(t *testing.T) {
 	}
 	if f == nil || f.V != 30+6 {
 		t.Fatalf("Get: component 6 is %v", f)
+	}
+	must(t, m.Remove(ents[3]))
+	if m.Has(ents[3]) || !w.Alive(ents[3]) {
+		t.Fatal("Remove left the components, or took the entity")
+	}
+	n = 0
+	for range q.All() {
+		n++
+	}
+	if n != 19 {
+		t.Fatalf("after Remove, %d matches, want 19", n)
+	}
+}
+
+// TestArity7 spawns entities with 7 components through Map7, beside
+// others that lack all but the first, and reads them back through Query7: each
+// match once, each component its own value; Map7.Get reads them, Remove
+// takes them away.
+func TestArity7(t *testing.T) {
+	w := NewWorld()
+	first := NewMap[gA](w)
+	m := NewMap7[gA, gB, gC, gD, gE, gF, gG](w)
+	want := map[Entity]int{}
+	var ents []Entity
+	for i := range 20 {
+		e := m.Spawn(gA{V: i*10 + 1}, gB{V: i*10 + 2}, gC{V: i*10 + 3}, gD{V: i*10 + 4}, gE{V: i*10 + 5}, gF{V: i*10 + 6}, gG{V: i*10 + 7})
+		lacking := w.Spawn()
+		must(t, first.Add(lacking, gA{V: -1}))
+		want[e] = i
+		ents = append(ents, e)
+	}
+	q := NewQuery7[gA, gB, gC, gD, gE, gF, gG](w)
+	seen := map[Entity]bool{}
+	for it := q.Iter(); it.Next(); {
+		a, b, c, d, e, f, g := it.Get()
+		i, ok := want[it.Entity()]
+		if !ok || seen[it.Entity()] {
+			t.Fatalf("%v matched (wanted %v, seen %v)", it.Entity(), ok, seen[it.Entity()])
+		}
+		seen[it.Entity()] = true
+		if a.V != i*10+1 {
+			t.Fatalf("%v: component 1 holds %d", it.Entity(), a.V)
+		}
+		if b.V != i*10+2 {
+			t.Fatalf("%v: component 2 holds %d", it.Entity(), b.V)
+		}
+		if c.V != i*10+3 {
+			t.Fatalf("%v: component 3 holds %d", it.Entity(), c.V)
+		}
+		if d.V != i*10+4 {
+			t.Fatalf("%v: component 4 holds %d", it.Entity(), d.V)
+		}
+		if e.V != i*10+5 {
+			t.Fatalf("%v: component 5 holds %d", it.Entity(), e.V)
+		}
+		if f.V != i*10+6 {
+			t.Fatalf("%v: component 6 holds %d", it.Entity(), f.V)
+		}
+		if g.V != i*10+7 {
+			t.Fatalf("%v: component 7 holds %d", it.Entity(), g.V)
+		}
+	}
+	n := 0
+	for range q.All() {
+		n++
+	}
+	if len(seen) != 20 || n != 20 {
+		t.Fatalf("Iter saw %d, All %d, want 20", len(seen), n)
+	}
+	a, b, c, d, e, f, g := m.Get(ents[3])
+	if a == nil || a.V != 30+1 {
+		t.Fatalf("Get: component 1 is %v", a)
+	}
+	if b == nil || b.V != 30+2 {
+		t.Fatalf("Get: component 2 is %v", b)
+	}
+	if c == nil || c.V != 30+3 {
+		t.Fatalf("Get: component 3 is %v", c)
+	}
+	if d == nil || d.V != 30+4 {
+		t.Fatalf("Get: component 4 is %v", d)
+	}
+	if e == nil || e.V != 30+5 {
+		t.Fatalf("Get: component 5 is %v", e)
+	}
+	if f == nil || f.V != 30+6 {
+		t.Fatalf("Get: component 6 is %v", f)
+	}
+	if g == nil || g.V != 30+7 {
+		t.Fatalf("Get: component 7 is %v", g)
+	}
+	must(t, m.Remove(ents[3]))
+	if m.Has(ents[3]) || !w.Alive(ents[3]) {
+		t.Fatal("Remove left the components, or took the entity")
+	}
+	n = 0
+	for range q.All() {
+		n++
+	}
+	if n != 19 {
+		t.Fatalf("after Remove, %d matches, want 19", n)
+	}
+}
+
+// TestArity8 spawns entities with 8 components through Map8, beside
+// others that lack all but the first, and reads them back through Query8: each
+// match once, each component its own value; Map8.Get reads them, Remove
+// takes them away.
+func TestArity8(t *testing.T) {
+	w := NewWorld()
+	first := NewMap[gA](w)
+	m := NewMap8[gA, gB, gC, gD, gE, gF, gG, gH](w)
+	want := map[Entity]int{}
+	var ents []Entity
+	for i := range 20 {
+		e := m.Spawn(gA{V: i*10 + 1}, gB{V: i*10 + 2}, gC{V: i*10 + 3}, gD{V: i*10 + 4}, gE{V: i*10 + 5}, gF{V: i*10 + 6}, gG{V: i*10 + 7}, gH{V: i*10 + 8})
+		lacking := w.Spawn()
+		must(t, first.Add(lacking, gA{V: -1}))
+		want[e] = i
+		ents = append(ents, e)
+	}
+	q := NewQuery8[gA, gB, gC, gD, gE, gF, gG, gH](w)
+	seen := map[Entity]bool{}
+	for it := q.Iter(); it.Next(); {
+		a, b, c, d, e, f, g, h := it.Get()
+		i, ok := want[it.Entity()]
+		if !ok || seen[it.Entity()] {
+			t.Fatalf("%v matched (wanted %v, seen %v)", it.Entity(), ok, seen[it.Entity()])
+		}
+		seen[it.Entity()] = true
+		if a.V != i*10+1 {
+			t.Fatalf("%v: component 1 holds %d", it.Entity(), a.V)
+		}
+		if b.V != i*10+2 {
+			t.Fatalf("%v: component 2 holds %d", it.Entity(), b.V)
+		}
+		if c.V != i*10+3 {
+			t.Fatalf("%v: component 3 holds %d", it.Entity(), c.V)
+		}
+		if d.V != i*10+4 {
+			t.Fatalf("%v: component 4 holds %d", it.Entity(), d.V)
+		}
+		if e.V != i*10+5 {
+			t.Fatalf("%v: component 5 holds %d", it.Entity(), e.V)
+		}
+		if f.V != i*10+6 {
+			t.Fatalf("%v: component 6 holds %d", it.Entity(), f.V)
+		}
+		if g.V != i*10+7 {
+			t.Fatalf("%v: component 7 holds %d", it.Entity(), g.V)
+		}
+		if h.V != i*10+8 {
+			t.Fatalf("%v: component 8 holds %d", it.Entity(), h.V)
+		}
+	}
+	n := 0
+	for range q.All() {
+		n++
+	}
+	if len(seen) != 20 || n != 20 {
+		t.Fatalf("Iter saw %d, All %d, want 20", len(seen), n)
+	}
+	a, b, c, d, e, f, g, h := m.Get(ents[3])
+	if a == nil || a.V != 30+1 {
+		t.Fatalf("Get: component 1 is %v", a)
+	}
+	if b == nil || b.V != 30+2 {
+		t.Fatalf("Get: component 2 is %v", b)
+	}
+	if c == nil || c.V != 30+3 {
+		t.Fatalf("Get: component 3 is %v", c)
+	}
+	if d == nil || d.V != 30+4 {
+		t.Fatalf("Get: component 4 is %v", d)
+	}
+	if e == nil || e.V != 30+5 {
+		t.Fatalf("Get: component 5 is %v", e)
+	}
+	if f == nil || f.V != 30+6 {
+		t.Fatalf("Get: component 6 is %v", f)
+	}
+	if g == nil || g.V != 30+7 {
+		t.Fatalf("Get: component 7 is %v", g)
+	}
+	if h == nil || h.V != 30+8 {
+		t.Fatalf("Get: component 8 is %v", h)
 	}
 	must(t, m.Remove(ents[3]))
 	if m.Has(ents[3]) || !w.Alive(ents[3]) {

@@ -32,9 +32,9 @@
 //   - [World]: entities (Spawn, Despawn, Alive), relations (SetParent,
 //     Children, DespawnRecursive), the frame (Tick), save and load (Image,
 //     Restore).
-//   - [Map], [Map2] to [Map6]: one entity's components by handle (Get marks
+//   - [Map], [Map2] to [Map8]: one entity's components by handle (Get marks
 //     them written, Read does not), Add, Remove, batch spawns.
-//   - [Query1] to [Query6] with [Term]s (With, Without, Optional, Mut,
+//   - [Query1] to [Query8] with [Term]s (With, Without, Optional, Mut,
 //     Changed, Added): the systems' loops, by entity (Iter, All) or by
 //     column (NextTable, Columns).
 //   - [Commands]: structural changes queued while queries iterate,

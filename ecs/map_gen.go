@@ -1131,3 +1131,623 @@ func (m *Map6[A, B, C, D, E, F]) Remove(ent Entity) error {
 	w.moveTo(ent, rec, dst)
 	return nil
 }
+
+// Map7 spawns entities with A, B, C, D, E, F, G and reaches those components of any entity
+// together. Create it once and keep it.
+type Map7[A, B, C, D, E, F, G any] struct {
+	w     *World
+	table *table // where Spawn puts entities
+	a     *Map[A]
+	b     *Map[B]
+	c     *Map[C]
+	d     *Map[D]
+	e     *Map[E]
+	f     *Map[F]
+	g     *Map[G]
+}
+
+// NewMap7 returns a [Map7], registering the types on first use.
+func NewMap7[A, B, C, D, E, F, G any](w *World) *Map7[A, B, C, D, E, F, G] {
+	m := &Map7[A, B, C, D, E, F, G]{w: w, a: NewMap[A](w), b: NewMap[B](w), c: NewMap[C](w), d: NewMap[D](w), e: NewMap[E](w), f: NewMap[F](w), g: NewMap[G](w)}
+	if m.a.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.b.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.c.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.d.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.e.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.f.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.g.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	var mask Mask
+	if m.a.sparse == nil {
+		mask.Set(m.a.id)
+	}
+	if m.b.sparse == nil {
+		mask.Set(m.b.id)
+	}
+	if m.c.sparse == nil {
+		mask.Set(m.c.id)
+	}
+	if m.d.sparse == nil {
+		mask.Set(m.d.id)
+	}
+	if m.e.sparse == nil {
+		mask.Set(m.e.id)
+	}
+	if m.f.sparse == nil {
+		mask.Set(m.f.id)
+	}
+	if m.g.sparse == nil {
+		mask.Set(m.g.id)
+	}
+	m.table = w.tables[w.tableFor(mask)]
+	return m
+}
+
+// Spawn creates an entity with the given component values. Panics if a query
+// is iterating.
+func (m *Map7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G) Entity {
+	w := m.w
+	w.checkUnlocked("Spawn")
+	ent := w.allocEntity()
+	tick := w.writeTick()
+	t := m.table
+	row := t.pushZero(ent, tick)
+	rec := &w.records[ent.index]
+	rec.table, rec.row = t.id, uint32(row)
+	w.logStructural(OpSpawn, ent, NoComponent)
+	m.a.put(t, row, ent, a, tick, rec)
+	m.b.put(t, row, ent, b, tick, rec)
+	m.c.put(t, row, ent, c, tick, rec)
+	m.d.put(t, row, ent, d, tick, rec)
+	m.e.put(t, row, ent, e, tick, rec)
+	m.f.put(t, row, ent, f, tick, rec)
+	m.g.put(t, row, ent, g, tick, rec)
+	return ent
+}
+
+// SpawnBatch creates n entities with these components, growing the storage
+// once; init, if not nil, sets up each one's values (they start zero). i
+// counts the entities of the batch before ent. Panics if a query is
+// iterating, and if init spawns, despawns, adds or removes (queue that in
+// [Commands]). [Map7.SpawnBatchColumns] is faster when init is simple.
+func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	if init == nil {
+		m.SpawnBatchColumns(n, nil)
+		return
+	}
+	m.SpawnBatchColumns(n, func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F, gs []G) {
+		as = as[:len(ents)]
+		bs = bs[:len(ents)]
+		cs = cs[:len(ents)]
+		ds = ds[:len(ents)]
+		es = es[:len(ents)]
+		fs = fs[:len(ents)]
+		gs = gs[:len(ents)]
+		for i, ent := range ents {
+			init(first+i, ent, &as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i], &gs[i])
+		}
+	})
+}
+
+// SpawnBatchColumns creates n entities with these components, growing the
+// storage once, and hands their values to init, if not nil, a block of up
+// to 256 entities at a time: ents[i] has as[i], bs[i], cs[i], ds[i], es[i], fs[i], gs[i], all zero to begin
+// with, and first counts the entities of the batch before ents[0]. The
+// slices are valid only during the call. Faster than [Map7.SpawnBatch]
+// when init is simple: the loop over a block is the caller's own code,
+// compiled with its body, where SpawnBatch calls init once per entity.
+// Panics if a query is iterating; init may not spawn, despawn, add or
+// remove (that panics too: queue it in [Commands]).
+//
+//	m.SpawnBatchColumns(1000, func(first int, ents []ecs.Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F, gs []G) {
+//		for i := range ents {
+//			// set up as[i], bs[i], cs[i], ds[i], es[i], fs[i], gs[i]
+//		}
+//	})
+func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F, gs []G)) {
+	w := m.w
+	w.checkUnlocked("Spawn")
+	if n <= 0 {
+		return
+	}
+	tick := w.writeTick()
+	t := m.table
+	t.reserve(n)
+	if init != nil {
+		w.lockForInit()
+		defer w.unlockForInit()
+	}
+	// Work in blocks that stay in cache: zeroing a block and then running
+	// init over it touches each line once, not twice.
+	for done := 0; done < n; {
+		k := min(n-done, spawnBlock)
+		first := t.pushN(k, tick)
+		ents := t.entities[first : first+k]
+		w.allocEntities(ents, t.id, first)
+		as := m.a.batch(t, first, ents, tick)
+		bs := m.b.batch(t, first, ents, tick)
+		cs := m.c.batch(t, first, ents, tick)
+		ds := m.d.batch(t, first, ents, tick)
+		es := m.e.batch(t, first, ents, tick)
+		fs := m.f.batch(t, first, ents, tick)
+		gs := m.g.batch(t, first, ents, tick)
+		if init != nil {
+			init(done, ents, as, bs, cs, ds, es, fs, gs)
+		}
+		done += k
+	}
+}
+
+// Get returns pointers to ent's components and marks them changed; nil for
+// each component ent lacks (all nil if ent is not alive).
+func (m *Map7[A, B, C, D, E, F, G]) Get(ent Entity) (*A, *B, *C, *D, *E, *F, *G) {
+	return m.a.Get(ent), m.b.Get(ent), m.c.Get(ent), m.d.Get(ent), m.e.Get(ent), m.f.Get(ent), m.g.Get(ent)
+}
+
+// Has reports whether ent is alive and has all of the components.
+func (m *Map7[A, B, C, D, E, F, G]) Has(ent Entity) bool {
+	return m.a.Has(ent) && m.b.Has(ent) && m.c.Has(ent) && m.d.Has(ent) && m.e.Has(ent) && m.f.Has(ent) && m.g.Has(ent)
+}
+
+// Add gives ent all the components with the given values, overwriting those it
+// has, in a single table move. It returns an [*EntityError] if ent is not
+// alive. Panics if a query is iterating.
+func (m *Map7[A, B, C, D, E, F, G]) Add(ent Entity, a A, b B, c C, d D, e E, f F, g G) error {
+	w := m.w
+	w.checkUnlocked("Add")
+	rec, ok := w.record(ent)
+	if !ok {
+		return w.entityError(ent)
+	}
+	dst := rec.table
+	if m.a.sparse == nil {
+		dst = w.tableWith(dst, m.a.id)
+	}
+	if m.b.sparse == nil {
+		dst = w.tableWith(dst, m.b.id)
+	}
+	if m.c.sparse == nil {
+		dst = w.tableWith(dst, m.c.id)
+	}
+	if m.d.sparse == nil {
+		dst = w.tableWith(dst, m.d.id)
+	}
+	if m.e.sparse == nil {
+		dst = w.tableWith(dst, m.e.id)
+	}
+	if m.f.sparse == nil {
+		dst = w.tableWith(dst, m.f.id)
+	}
+	if m.g.sparse == nil {
+		dst = w.tableWith(dst, m.g.id)
+	}
+	w.moveTo(ent, rec, dst)
+	if err := m.a.Add(ent, a); err != nil {
+		return err
+	}
+	if err := m.b.Add(ent, b); err != nil {
+		return err
+	}
+	if err := m.c.Add(ent, c); err != nil {
+		return err
+	}
+	if err := m.d.Add(ent, d); err != nil {
+		return err
+	}
+	if err := m.e.Add(ent, e); err != nil {
+		return err
+	}
+	if err := m.f.Add(ent, f); err != nil {
+		return err
+	}
+	if err := m.g.Add(ent, g); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Remove takes all of the components away from ent in a single table move;
+// those it lacks are skipped. It returns an [*EntityError] if ent is not alive.
+// Panics if a query is iterating.
+func (m *Map7[A, B, C, D, E, F, G]) Remove(ent Entity) error {
+	w := m.w
+	w.checkUnlocked("Remove")
+	rec, ok := w.record(ent)
+	if !ok {
+		return w.entityError(ent)
+	}
+	dst := rec.table
+	if s := m.a.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.a.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.a.id)
+	}
+	if s := m.b.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.b.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.b.id)
+	}
+	if s := m.c.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.c.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.c.id)
+	}
+	if s := m.d.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.d.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.d.id)
+	}
+	if s := m.e.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.e.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.e.id)
+	}
+	if s := m.f.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.f.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.f.id)
+	}
+	if s := m.g.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.g.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.g.id)
+	}
+	w.moveTo(ent, rec, dst)
+	return nil
+}
+
+// Map8 spawns entities with A, B, C, D, E, F, G, H and reaches those components of any entity
+// together. Create it once and keep it.
+type Map8[A, B, C, D, E, F, G, H any] struct {
+	w     *World
+	table *table // where Spawn puts entities
+	a     *Map[A]
+	b     *Map[B]
+	c     *Map[C]
+	d     *Map[D]
+	e     *Map[E]
+	f     *Map[F]
+	g     *Map[G]
+	h     *Map[H]
+}
+
+// NewMap8 returns a [Map8], registering the types on first use.
+func NewMap8[A, B, C, D, E, F, G, H any](w *World) *Map8[A, B, C, D, E, F, G, H] {
+	m := &Map8[A, B, C, D, E, F, G, H]{w: w, a: NewMap[A](w), b: NewMap[B](w), c: NewMap[C](w), d: NewMap[D](w), e: NewMap[E](w), f: NewMap[F](w), g: NewMap[G](w), h: NewMap[H](w)}
+	if m.a.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.b.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.c.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.d.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.e.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.f.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.g.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	if m.h.id == childOfID {
+		panic(errChildOfDirect.Error())
+	}
+	var mask Mask
+	if m.a.sparse == nil {
+		mask.Set(m.a.id)
+	}
+	if m.b.sparse == nil {
+		mask.Set(m.b.id)
+	}
+	if m.c.sparse == nil {
+		mask.Set(m.c.id)
+	}
+	if m.d.sparse == nil {
+		mask.Set(m.d.id)
+	}
+	if m.e.sparse == nil {
+		mask.Set(m.e.id)
+	}
+	if m.f.sparse == nil {
+		mask.Set(m.f.id)
+	}
+	if m.g.sparse == nil {
+		mask.Set(m.g.id)
+	}
+	if m.h.sparse == nil {
+		mask.Set(m.h.id)
+	}
+	m.table = w.tables[w.tableFor(mask)]
+	return m
+}
+
+// Spawn creates an entity with the given component values. Panics if a query
+// is iterating.
+func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H) Entity {
+	w := m.w
+	w.checkUnlocked("Spawn")
+	ent := w.allocEntity()
+	tick := w.writeTick()
+	t := m.table
+	row := t.pushZero(ent, tick)
+	rec := &w.records[ent.index]
+	rec.table, rec.row = t.id, uint32(row)
+	w.logStructural(OpSpawn, ent, NoComponent)
+	m.a.put(t, row, ent, a, tick, rec)
+	m.b.put(t, row, ent, b, tick, rec)
+	m.c.put(t, row, ent, c, tick, rec)
+	m.d.put(t, row, ent, d, tick, rec)
+	m.e.put(t, row, ent, e, tick, rec)
+	m.f.put(t, row, ent, f, tick, rec)
+	m.g.put(t, row, ent, g, tick, rec)
+	m.h.put(t, row, ent, h, tick, rec)
+	return ent
+}
+
+// SpawnBatch creates n entities with these components, growing the storage
+// once; init, if not nil, sets up each one's values (they start zero). i
+// counts the entities of the batch before ent. Panics if a query is
+// iterating, and if init spawns, despawns, adds or removes (queue that in
+// [Commands]). [Map8.SpawnBatchColumns] is faster when init is simple.
+func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	if init == nil {
+		m.SpawnBatchColumns(n, nil)
+		return
+	}
+	m.SpawnBatchColumns(n, func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F, gs []G, hs []H) {
+		as = as[:len(ents)]
+		bs = bs[:len(ents)]
+		cs = cs[:len(ents)]
+		ds = ds[:len(ents)]
+		es = es[:len(ents)]
+		fs = fs[:len(ents)]
+		gs = gs[:len(ents)]
+		hs = hs[:len(ents)]
+		for i, ent := range ents {
+			init(first+i, ent, &as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i], &gs[i], &hs[i])
+		}
+	})
+}
+
+// SpawnBatchColumns creates n entities with these components, growing the
+// storage once, and hands their values to init, if not nil, a block of up
+// to 256 entities at a time: ents[i] has as[i], bs[i], cs[i], ds[i], es[i], fs[i], gs[i], hs[i], all zero to begin
+// with, and first counts the entities of the batch before ents[0]. The
+// slices are valid only during the call. Faster than [Map8.SpawnBatch]
+// when init is simple: the loop over a block is the caller's own code,
+// compiled with its body, where SpawnBatch calls init once per entity.
+// Panics if a query is iterating; init may not spawn, despawn, add or
+// remove (that panics too: queue it in [Commands]).
+//
+//	m.SpawnBatchColumns(1000, func(first int, ents []ecs.Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F, gs []G, hs []H) {
+//		for i := range ents {
+//			// set up as[i], bs[i], cs[i], ds[i], es[i], fs[i], gs[i], hs[i]
+//		}
+//	})
+func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F, gs []G, hs []H)) {
+	w := m.w
+	w.checkUnlocked("Spawn")
+	if n <= 0 {
+		return
+	}
+	tick := w.writeTick()
+	t := m.table
+	t.reserve(n)
+	if init != nil {
+		w.lockForInit()
+		defer w.unlockForInit()
+	}
+	// Work in blocks that stay in cache: zeroing a block and then running
+	// init over it touches each line once, not twice.
+	for done := 0; done < n; {
+		k := min(n-done, spawnBlock)
+		first := t.pushN(k, tick)
+		ents := t.entities[first : first+k]
+		w.allocEntities(ents, t.id, first)
+		as := m.a.batch(t, first, ents, tick)
+		bs := m.b.batch(t, first, ents, tick)
+		cs := m.c.batch(t, first, ents, tick)
+		ds := m.d.batch(t, first, ents, tick)
+		es := m.e.batch(t, first, ents, tick)
+		fs := m.f.batch(t, first, ents, tick)
+		gs := m.g.batch(t, first, ents, tick)
+		hs := m.h.batch(t, first, ents, tick)
+		if init != nil {
+			init(done, ents, as, bs, cs, ds, es, fs, gs, hs)
+		}
+		done += k
+	}
+}
+
+// Get returns pointers to ent's components and marks them changed; nil for
+// each component ent lacks (all nil if ent is not alive).
+func (m *Map8[A, B, C, D, E, F, G, H]) Get(ent Entity) (*A, *B, *C, *D, *E, *F, *G, *H) {
+	return m.a.Get(ent), m.b.Get(ent), m.c.Get(ent), m.d.Get(ent), m.e.Get(ent), m.f.Get(ent), m.g.Get(ent), m.h.Get(ent)
+}
+
+// Has reports whether ent is alive and has all of the components.
+func (m *Map8[A, B, C, D, E, F, G, H]) Has(ent Entity) bool {
+	return m.a.Has(ent) && m.b.Has(ent) && m.c.Has(ent) && m.d.Has(ent) && m.e.Has(ent) && m.f.Has(ent) && m.g.Has(ent) && m.h.Has(ent)
+}
+
+// Add gives ent all the components with the given values, overwriting those it
+// has, in a single table move. It returns an [*EntityError] if ent is not
+// alive. Panics if a query is iterating.
+func (m *Map8[A, B, C, D, E, F, G, H]) Add(ent Entity, a A, b B, c C, d D, e E, f F, g G, h H) error {
+	w := m.w
+	w.checkUnlocked("Add")
+	rec, ok := w.record(ent)
+	if !ok {
+		return w.entityError(ent)
+	}
+	dst := rec.table
+	if m.a.sparse == nil {
+		dst = w.tableWith(dst, m.a.id)
+	}
+	if m.b.sparse == nil {
+		dst = w.tableWith(dst, m.b.id)
+	}
+	if m.c.sparse == nil {
+		dst = w.tableWith(dst, m.c.id)
+	}
+	if m.d.sparse == nil {
+		dst = w.tableWith(dst, m.d.id)
+	}
+	if m.e.sparse == nil {
+		dst = w.tableWith(dst, m.e.id)
+	}
+	if m.f.sparse == nil {
+		dst = w.tableWith(dst, m.f.id)
+	}
+	if m.g.sparse == nil {
+		dst = w.tableWith(dst, m.g.id)
+	}
+	if m.h.sparse == nil {
+		dst = w.tableWith(dst, m.h.id)
+	}
+	w.moveTo(ent, rec, dst)
+	if err := m.a.Add(ent, a); err != nil {
+		return err
+	}
+	if err := m.b.Add(ent, b); err != nil {
+		return err
+	}
+	if err := m.c.Add(ent, c); err != nil {
+		return err
+	}
+	if err := m.d.Add(ent, d); err != nil {
+		return err
+	}
+	if err := m.e.Add(ent, e); err != nil {
+		return err
+	}
+	if err := m.f.Add(ent, f); err != nil {
+		return err
+	}
+	if err := m.g.Add(ent, g); err != nil {
+		return err
+	}
+	if err := m.h.Add(ent, h); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Remove takes all of the components away from ent in a single table move;
+// those it lacks are skipped. It returns an [*EntityError] if ent is not alive.
+// Panics if a query is iterating.
+func (m *Map8[A, B, C, D, E, F, G, H]) Remove(ent Entity) error {
+	w := m.w
+	w.checkUnlocked("Remove")
+	rec, ok := w.record(ent)
+	if !ok {
+		return w.entityError(ent)
+	}
+	dst := rec.table
+	if s := m.a.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.a.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.a.id)
+	}
+	if s := m.b.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.b.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.b.id)
+	}
+	if s := m.c.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.c.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.c.id)
+	}
+	if s := m.d.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.d.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.d.id)
+	}
+	if s := m.e.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.e.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.e.id)
+	}
+	if s := m.f.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.f.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.f.id)
+	}
+	if s := m.g.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.g.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.g.id)
+	}
+	if s := m.h.sparse; s != nil {
+		if s.remove(ent) {
+			rec.nsparse--
+			w.logStructural(OpRemove, ent, int(m.h.id))
+		}
+	} else {
+		dst = w.tableWithout(dst, m.h.id)
+	}
+	w.moveTo(ent, rec, dst)
+	return nil
+}

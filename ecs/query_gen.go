@@ -5,7 +5,7 @@ package ecs
 import "iter"
 
 // maxArity is the largest query arity generated.
-const maxArity = 6
+const maxArity = 8
 
 // Query1 is a cached query over entities with 1 component, refined by
 // [Term]s. Create it once and run it every frame with [Query1.Iter]; the tables
@@ -1211,6 +1211,469 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
 func (it Iter6[A, B, C, D, E, F]) Close() {
+	if r := it.r; r.seq == it.seq {
+		r.core.close()
+		r.inUse = false
+	}
+}
+
+// Query7 is a cached query over entities with 7 components, refined by
+// [Term]s. Create it once and run it every frame with [Query7.Iter]; the tables
+// it visits are cached and kept up to date as tables are created.
+type Query7[A, B, C, D, E, F, G any] struct {
+	s     *queryState
+	spare *iterRun7[A, B, C, D, E, F, G] // the run state Iter hands out again
+}
+
+// NewQuery7 defines a query over A, B, C, D, E, F, G, registering the types on first use.
+// Panics if a term is contradictory (Optional or Mut of a type the query
+// does not list, or a type both required and excluded).
+func NewQuery7[A, B, C, D, E, F, G any](w *World, terms ...Term) *Query7[A, B, C, D, E, F, G] {
+	ids := []ComponentID{ComponentIDOf[A](w), ComponentIDOf[B](w), ComponentIDOf[C](w), ComponentIDOf[D](w), ComponentIDOf[E](w), ComponentIDOf[F](w), ComponentIDOf[G](w)}
+	return &Query7[A, B, C, D, E, F, G]{s: newQueryState(w, ids, terms), spare: &iterRun7[A, B, C, D, E, F, G]{}}
+}
+
+// Iter starts a run of the query: step through it with [Iter7.Next] (one entity at a
+// time) or [Iter7.NextTable] (a run of rows at a time). The world is locked against
+// structural changes until the iterator is exhausted or closed.
+func (q *Query7[A, B, C, D, E, F, G]) Iter() Iter7[A, B, C, D, E, F, G] {
+	r := q.spare
+	if r.inUse { // a run of this query still going: this one gets its own state
+		r = &iterRun7[A, B, C, D, E, F, G]{}
+	}
+	seq := r.seq + 1
+	*r = iterRun7[A, B, C, D, E, F, G]{seq: seq, inUse: true}
+	w := q.s.w
+	r.a.init(w, q.s.ids[0])
+	r.b.init(w, q.s.ids[1])
+	r.c.init(w, q.s.ids[2])
+	r.d.init(w, q.s.ids[3])
+	r.e.init(w, q.s.ids[4])
+	r.f.init(w, q.s.ids[5])
+	r.g.init(w, q.s.ids[6])
+	r.core.begin(q.s, false)
+	return Iter7[A, B, C, D, E, F, G]{r: r, seq: seq}
+}
+
+// Count is how many entities the query matches now. It is not a run: it
+// marks nothing and leaves Changed and Added filters as they were.
+func (q *Query7[A, B, C, D, E, F, G]) Count() int { return q.s.count() }
+
+// Iter7 is one run of a [Query7]. It is a handle on the run's state,
+// which the query keeps and hands out again: a loop that declares it
+// (for it := q.Iter(); it.Next(); {}) copies a pointer each iteration, not
+// the state. Do not use it after Next returned false or Close; calling
+// Close then does nothing.
+type Iter7[A, B, C, D, E, F, G any] struct {
+	r   *iterRun7[A, B, C, D, E, F, G]
+	seq uint32
+}
+
+// iterRun7 is a run's state.
+type iterRun7[A, B, C, D, E, F, G any] struct {
+	core  iterCore
+	cur   *table
+	a     colAccess[A]
+	b     colAccess[B]
+	c     colAccess[C]
+	d     colAccess[D]
+	e     colAccess[E]
+	f     colAccess[F]
+	g     colAccess[G]
+	seq   uint32 // counts the runs it served: a handle of an older one is stale
+	inUse bool
+}
+
+// Next moves to the next matching entity; it returns false, and unlocks the
+// world, when there is none left.
+func (it Iter7[A, B, C, D, E, F, G]) Next() bool {
+	r := it.r
+	r.core.row++
+	if r.core.row < r.core.end {
+		return true
+	}
+	return it.advance()
+}
+
+func (it Iter7[A, B, C, D, E, F, G]) advance() bool {
+	r := it.r
+	if r.seq != it.seq {
+		return false // a handle of a run that ended
+	}
+	if r.core.quickChanged() {
+		return true
+	}
+	if !r.core.advance() {
+		r.inUse = false
+		return false
+	}
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
+		r.c.load(t)
+		r.d.load(t)
+		r.e.load(t)
+		r.f.load(t)
+		r.g.load(t)
+
+	}
+	if r.core.q.filtered {
+		row, ents := r.core.row, r.core.ents
+		r.a.seek(row, ents)
+		r.b.seek(row, ents)
+		r.c.seek(row, ents)
+		r.d.seek(row, ents)
+		r.e.seek(row, ents)
+		r.f.seek(row, ents)
+		r.g.seek(row, ents)
+
+	}
+	return true
+}
+
+// Get returns pointers to the current entity's components, valid until the
+// next structural change; nil for an Optional component the entity lacks.
+func (it Iter7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) {
+	r := it.r
+	row := r.core.row
+	return r.a.at(row), r.b.at(row), r.c.at(row), r.d.at(row), r.e.at(row), r.f.at(row), r.g.at(row)
+}
+
+// Entity returns the current entity.
+func (it Iter7[A, B, C, D, E, F, G]) Entity() Entity { return it.r.core.ents[it.r.core.row] }
+
+// NextTable moves to the next run of matching rows: a whole table, or, when
+// the query filters rows (Changed, Added, sparse components), a stretch of
+// consecutive matching rows of one table. Use it instead of Next, not mixed.
+func (it Iter7[A, B, C, D, E, F, G]) NextTable() bool {
+	r := it.r
+	if r.seq != it.seq {
+		return false
+	}
+	r.core.batch = true
+	if !r.core.nextRun() {
+		r.inUse = false
+		return false
+	}
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
+		r.c.load(t)
+		r.d.load(t)
+		r.e.load(t)
+		r.f.load(t)
+		r.g.load(t)
+
+	}
+	return true
+}
+
+// Columns returns the current run's component values, one slice per
+// component, indexed alike; nil for a component the table lacks (Optional)
+// or that uses sparse storage (reach those with Get on a Next loop).
+func (it Iter7[A, B, C, D, E, F, G]) Columns() ([]A, []B, []C, []D, []E, []F, []G) {
+	r := it.r
+	lo, hi := r.core.lo, r.core.hi
+	return r.a.run(lo, hi), r.b.run(lo, hi), r.c.run(lo, hi), r.d.run(lo, hi), r.e.run(lo, hi), r.f.run(lo, hi), r.g.run(lo, hi)
+}
+
+// Entities returns the entities of the current run, indexed like [Iter7.Columns].
+func (it Iter7[A, B, C, D, E, F, G]) Entities() []Entity {
+	c := &it.r.core
+	return c.ents[c.lo:c.hi:c.hi]
+}
+
+// Row7 holds pointers to one entity's components, as yielded by [Query7.All].
+type Row7[A, B, C, D, E, F, G any] struct {
+	A *A
+	B *B
+	C *C
+	D *D
+	E *E
+	F *F
+	G *G
+}
+
+// All runs the query as a range-over-func loop, the fastest way to visit
+// every match one at a time:
+//
+//	for r := range q.All() { ... }
+//
+// Its inner loop compiles to a plain slice loop. Use [Query7.Iter] when the
+// body needs the entity handle. Breaking out early is fine; the rows of the
+// run being visited count as written for Mut components.
+func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] {
+	return func(yield func(Row7[A, B, C, D, E, F, G]) bool) {
+		if q.s.filtered || q.s.anyOptional {
+			it := q.Iter()
+			for it.Next() {
+				a, b, c, d, e, f, g := it.Get()
+				if !yield(Row7[A, B, C, D, E, F, G]{a, b, c, d, e, f, g}) {
+					it.Close()
+					return
+				}
+			}
+			return
+		}
+		it := q.Iter()
+		for it.NextTable() {
+			as, bs, cs, ds, es, fs, gs := it.Columns()
+			bs = bs[:len(as)]
+			cs = cs[:len(as)]
+			ds = ds[:len(as)]
+			es = es[:len(as)]
+			fs = fs[:len(as)]
+			gs = gs[:len(as)]
+			for i := range as {
+				if !yield(Row7[A, B, C, D, E, F, G]{&as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i], &gs[i]}) {
+					it.Close()
+					return
+				}
+			}
+		}
+	}
+}
+
+// Close ends the run early and unlocks the world. Calling it after Next or
+// NextTable returned false does nothing, so "defer it.Close()" is safe.
+func (it Iter7[A, B, C, D, E, F, G]) Close() {
+	if r := it.r; r.seq == it.seq {
+		r.core.close()
+		r.inUse = false
+	}
+}
+
+// Query8 is a cached query over entities with 8 components, refined by
+// [Term]s. Create it once and run it every frame with [Query8.Iter]; the tables
+// it visits are cached and kept up to date as tables are created.
+type Query8[A, B, C, D, E, F, G, H any] struct {
+	s     *queryState
+	spare *iterRun8[A, B, C, D, E, F, G, H] // the run state Iter hands out again
+}
+
+// NewQuery8 defines a query over A, B, C, D, E, F, G, H, registering the types on first use.
+// Panics if a term is contradictory (Optional or Mut of a type the query
+// does not list, or a type both required and excluded).
+func NewQuery8[A, B, C, D, E, F, G, H any](w *World, terms ...Term) *Query8[A, B, C, D, E, F, G, H] {
+	ids := []ComponentID{ComponentIDOf[A](w), ComponentIDOf[B](w), ComponentIDOf[C](w), ComponentIDOf[D](w), ComponentIDOf[E](w), ComponentIDOf[F](w), ComponentIDOf[G](w), ComponentIDOf[H](w)}
+	return &Query8[A, B, C, D, E, F, G, H]{s: newQueryState(w, ids, terms), spare: &iterRun8[A, B, C, D, E, F, G, H]{}}
+}
+
+// Iter starts a run of the query: step through it with [Iter8.Next] (one entity at a
+// time) or [Iter8.NextTable] (a run of rows at a time). The world is locked against
+// structural changes until the iterator is exhausted or closed.
+func (q *Query8[A, B, C, D, E, F, G, H]) Iter() Iter8[A, B, C, D, E, F, G, H] {
+	r := q.spare
+	if r.inUse { // a run of this query still going: this one gets its own state
+		r = &iterRun8[A, B, C, D, E, F, G, H]{}
+	}
+	seq := r.seq + 1
+	*r = iterRun8[A, B, C, D, E, F, G, H]{seq: seq, inUse: true}
+	w := q.s.w
+	r.a.init(w, q.s.ids[0])
+	r.b.init(w, q.s.ids[1])
+	r.c.init(w, q.s.ids[2])
+	r.d.init(w, q.s.ids[3])
+	r.e.init(w, q.s.ids[4])
+	r.f.init(w, q.s.ids[5])
+	r.g.init(w, q.s.ids[6])
+	r.h.init(w, q.s.ids[7])
+	r.core.begin(q.s, false)
+	return Iter8[A, B, C, D, E, F, G, H]{r: r, seq: seq}
+}
+
+// Count is how many entities the query matches now. It is not a run: it
+// marks nothing and leaves Changed and Added filters as they were.
+func (q *Query8[A, B, C, D, E, F, G, H]) Count() int { return q.s.count() }
+
+// Iter8 is one run of a [Query8]. It is a handle on the run's state,
+// which the query keeps and hands out again: a loop that declares it
+// (for it := q.Iter(); it.Next(); {}) copies a pointer each iteration, not
+// the state. Do not use it after Next returned false or Close; calling
+// Close then does nothing.
+type Iter8[A, B, C, D, E, F, G, H any] struct {
+	r   *iterRun8[A, B, C, D, E, F, G, H]
+	seq uint32
+}
+
+// iterRun8 is a run's state.
+type iterRun8[A, B, C, D, E, F, G, H any] struct {
+	core  iterCore
+	cur   *table
+	a     colAccess[A]
+	b     colAccess[B]
+	c     colAccess[C]
+	d     colAccess[D]
+	e     colAccess[E]
+	f     colAccess[F]
+	g     colAccess[G]
+	h     colAccess[H]
+	seq   uint32 // counts the runs it served: a handle of an older one is stale
+	inUse bool
+}
+
+// Next moves to the next matching entity; it returns false, and unlocks the
+// world, when there is none left.
+func (it Iter8[A, B, C, D, E, F, G, H]) Next() bool {
+	r := it.r
+	r.core.row++
+	if r.core.row < r.core.end {
+		return true
+	}
+	return it.advance()
+}
+
+func (it Iter8[A, B, C, D, E, F, G, H]) advance() bool {
+	r := it.r
+	if r.seq != it.seq {
+		return false // a handle of a run that ended
+	}
+	if r.core.quickChanged() {
+		return true
+	}
+	if !r.core.advance() {
+		r.inUse = false
+		return false
+	}
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
+		r.c.load(t)
+		r.d.load(t)
+		r.e.load(t)
+		r.f.load(t)
+		r.g.load(t)
+		r.h.load(t)
+
+	}
+	if r.core.q.filtered {
+		row, ents := r.core.row, r.core.ents
+		r.a.seek(row, ents)
+		r.b.seek(row, ents)
+		r.c.seek(row, ents)
+		r.d.seek(row, ents)
+		r.e.seek(row, ents)
+		r.f.seek(row, ents)
+		r.g.seek(row, ents)
+		r.h.seek(row, ents)
+
+	}
+	return true
+}
+
+// Get returns pointers to the current entity's components, valid until the
+// next structural change; nil for an Optional component the entity lacks.
+func (it Iter8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) {
+	r := it.r
+	row := r.core.row
+	return r.a.at(row), r.b.at(row), r.c.at(row), r.d.at(row), r.e.at(row), r.f.at(row), r.g.at(row), r.h.at(row)
+}
+
+// Entity returns the current entity.
+func (it Iter8[A, B, C, D, E, F, G, H]) Entity() Entity { return it.r.core.ents[it.r.core.row] }
+
+// NextTable moves to the next run of matching rows: a whole table, or, when
+// the query filters rows (Changed, Added, sparse components), a stretch of
+// consecutive matching rows of one table. Use it instead of Next, not mixed.
+func (it Iter8[A, B, C, D, E, F, G, H]) NextTable() bool {
+	r := it.r
+	if r.seq != it.seq {
+		return false
+	}
+	r.core.batch = true
+	if !r.core.nextRun() {
+		r.inUse = false
+		return false
+	}
+	if t := r.core.tbl; t != r.cur {
+		r.cur = t
+		r.a.load(t)
+		r.b.load(t)
+		r.c.load(t)
+		r.d.load(t)
+		r.e.load(t)
+		r.f.load(t)
+		r.g.load(t)
+		r.h.load(t)
+
+	}
+	return true
+}
+
+// Columns returns the current run's component values, one slice per
+// component, indexed alike; nil for a component the table lacks (Optional)
+// or that uses sparse storage (reach those with Get on a Next loop).
+func (it Iter8[A, B, C, D, E, F, G, H]) Columns() ([]A, []B, []C, []D, []E, []F, []G, []H) {
+	r := it.r
+	lo, hi := r.core.lo, r.core.hi
+	return r.a.run(lo, hi), r.b.run(lo, hi), r.c.run(lo, hi), r.d.run(lo, hi), r.e.run(lo, hi), r.f.run(lo, hi), r.g.run(lo, hi), r.h.run(lo, hi)
+}
+
+// Entities returns the entities of the current run, indexed like [Iter8.Columns].
+func (it Iter8[A, B, C, D, E, F, G, H]) Entities() []Entity {
+	c := &it.r.core
+	return c.ents[c.lo:c.hi:c.hi]
+}
+
+// Row8 holds pointers to one entity's components, as yielded by [Query8.All].
+type Row8[A, B, C, D, E, F, G, H any] struct {
+	A *A
+	B *B
+	C *C
+	D *D
+	E *E
+	F *F
+	G *G
+	H *H
+}
+
+// All runs the query as a range-over-func loop, the fastest way to visit
+// every match one at a time:
+//
+//	for r := range q.All() { ... }
+//
+// Its inner loop compiles to a plain slice loop. Use [Query8.Iter] when the
+// body needs the entity handle. Breaking out early is fine; the rows of the
+// run being visited count as written for Mut components.
+func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G, H]] {
+	return func(yield func(Row8[A, B, C, D, E, F, G, H]) bool) {
+		if q.s.filtered || q.s.anyOptional {
+			it := q.Iter()
+			for it.Next() {
+				a, b, c, d, e, f, g, h := it.Get()
+				if !yield(Row8[A, B, C, D, E, F, G, H]{a, b, c, d, e, f, g, h}) {
+					it.Close()
+					return
+				}
+			}
+			return
+		}
+		it := q.Iter()
+		for it.NextTable() {
+			as, bs, cs, ds, es, fs, gs, hs := it.Columns()
+			bs = bs[:len(as)]
+			cs = cs[:len(as)]
+			ds = ds[:len(as)]
+			es = es[:len(as)]
+			fs = fs[:len(as)]
+			gs = gs[:len(as)]
+			hs = hs[:len(as)]
+			for i := range as {
+				if !yield(Row8[A, B, C, D, E, F, G, H]{&as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i], &gs[i], &hs[i]}) {
+					it.Close()
+					return
+				}
+			}
+		}
+	}
+}
+
+// Close ends the run early and unlocks the world. Calling it after Next or
+// NextTable returned false does nothing, so "defer it.Close()" is safe.
+func (it Iter8[A, B, C, D, E, F, G, H]) Close() {
 	if r := it.r; r.seq == it.seq {
 		r.core.close()
 		r.inUse = false

@@ -50,7 +50,7 @@ func arities(from, to int) []arity {
 
 // The arities generated: queries of 1 to maxArity components, maps of 2
 // to maxArity (Map itself is the one-component map).
-const maxArity = 6
+const maxArity = 8
 
 func main() {
 	write("query_gen.go", queryTemplate, arities(1, maxArity))
@@ -445,6 +445,8 @@ type (
 	gD struct{ V int }
 	gE struct{ V int }
 	gF struct{ V int }
+	gG struct{ V int }
+	gH struct{ V int }
 )
 {{range .}}
 // TestArity{{.N}} spawns entities with {{.N}} component{{if gt .N 1}}s{{end}}{{if ge .N 2}} through Map{{.N}}, beside
