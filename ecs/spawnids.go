@@ -1,0 +1,86 @@
+package ecs
+
+import "fmt"
+
+// SpawnIDs creates an entity with the components ids, each its zero value,
+// placed at once in the table that holds them all (no move per component,
+// as Spawn then adding would make); set the values through Maps. It is the
+// way to entities wider than the typed maps, or built from data. It
+// returns an error, creating nothing, for an id not registered or for
+// ChildOf (set a parent with SetParent). Panics if a query is iterating.
+//
+//	e, err := w.SpawnIDs(ecs.ComponentIDOf[Position](w), ecs.ComponentIDOf[Health](w))
+func (w *World) SpawnIDs(ids ...ComponentID) (Entity, error) {
+	w.checkUnlocked("Spawn")
+	t, err := w.tableOfIDs(ids)
+	if err != nil {
+		return Entity{}, err
+	}
+	tick := w.writeTick()
+	e := w.allocEntity()
+	row := t.pushZero(e, tick)
+	rec := &w.records[e.index]
+	rec.table, rec.row = t.id, uint32(row)
+	w.logStructural(OpSpawn, e, NoComponent)
+	w.addSparseZero(e, rec, ids, tick)
+	return e, nil
+}
+
+// SpawnBatchIDs creates n entities with the components ids, each its zero
+// value, growing the storage once; init, if not nil, gets each block of up
+// to 256 new entities (first counts those before it) to set values through
+// Maps. The errors are SpawnIDs'. Panics if a query is iterating, and if
+// init spawns, despawns, adds or removes.
+func (w *World) SpawnBatchIDs(n int, ids []ComponentID, init func(first int, ents []Entity)) error {
+	w.checkUnlocked("Spawn")
+	t, err := w.tableOfIDs(ids)
+	if err != nil || n <= 0 {
+		return err
+	}
+	tick := w.writeTick()
+	t.reserve(n)
+	if init != nil {
+		w.lockForInit()
+		defer w.unlockForInit()
+	}
+	for done := 0; done < n; {
+		k := min(n-done, spawnBlock)
+		first := t.pushN(k, tick)
+		ents := t.entities[first : first+k]
+		w.allocEntities(ents, t.id, first)
+		for _, e := range ents {
+			w.addSparseZero(e, &w.records[e.index], ids, tick)
+		}
+		if init != nil {
+			init(done, ents)
+		}
+		done += k
+	}
+	return nil
+}
+
+// tableOfIDs is the table of the table-stored components among ids.
+func (w *World) tableOfIDs(ids []ComponentID) (*table, error) {
+	var mask Mask
+	for _, id := range ids {
+		switch {
+		case int(id) >= len(w.reg.regs) || w.reg.regs[id].info.Type == nil:
+			return nil, fmt.Errorf("ecs: component id %d is not registered", id)
+		case id == childOfID:
+			return nil, errChildOfDirect
+		case w.sparse[id] == nil:
+			mask.Set(id)
+		}
+	}
+	return w.tables[w.tableFor(mask)], nil
+}
+
+// addSparseZero gives a new entity the sparse components among ids.
+func (w *World) addSparseZero(e Entity, rec *entityRecord, ids []ComponentID, tick uint32) {
+	for _, id := range ids {
+		if s := w.sparse[id]; s != nil && s.addZero(e, tick) {
+			rec.nsparse++
+			w.logStructural(OpAdd, e, int(id))
+		}
+	}
+}
