@@ -265,31 +265,15 @@ func (m *Map[T]) Spawn(v T) Entity {
 // and if init spawns, despawns, adds or removes (queue that in
 // [Commands]). [World.Reserve] makes room ahead of a spawn loop instead.
 func (m *Map[T]) SpawnBatch(n int, init func(i int, ent Entity, v *T)) {
-	w := m.w
-	w.checkUnlocked("Spawn")
-	if n <= 0 {
-		return
-	}
-	tick := w.writeTick()
 	t := m.spawnTable()
-	t.reserve(n)
-	if init != nil {
-		w.lockForInit()
-		defer w.unlockForInit()
-	}
-	for done := 0; done < n; {
-		k := min(n-done, spawnBlock)
-		first := t.pushN(k, tick)
-		ents := t.entities[first : first+k]
-		w.allocEntities(ents, t.id, first)
+	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		vs := m.batch(t, first, ents, tick)
 		if init != nil {
 			for i, ent := range ents {
 				init(done+i, ent, &vs[i])
 			}
 		}
-		done += k
-	}
+	})
 }
 
 // spawnTable is the table of entities with T alone (with nothing, when T

@@ -24,24 +24,7 @@ func startSim(t *testing.T, n int) *game {
 	if err := g.agent.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		defer close(g.done)
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-g.stop:
-				return
-			case fn := <-g.do:
-				fn()
-			case <-tick.C:
-				sim.Step()
-				g.agent.Sync()
-				g.frames.Add(1)
-			}
-		}
-	}()
-	t.Cleanup(g.close)
+	g.loop(time.Millisecond, sim.Step)
 	return g
 }
 

@@ -61,9 +61,20 @@ func startGame(t *testing.T, opts Options) *game {
 	if err := g.agent.Start(); err != nil {
 		t.Fatal(err)
 	}
+	g.loop(2*time.Millisecond, func() {
+		s.Run(g.w)
+		_ = g.w.Tick() // an error names commands skipped for entities already gone
+	})
+	return g
+}
+
+// loop runs the game on its own goroutine until the test ends: every
+// period, step (the game's frame) then the agent's Sync, timed; between
+// frames, what on sends.
+func (g *game) loop(period time.Duration, step func()) {
 	go func() {
 		defer close(g.done)
-		tick := time.NewTicker(2 * time.Millisecond)
+		tick := time.NewTicker(period)
 		defer tick.Stop()
 		last := time.Now()
 		for {
@@ -73,8 +84,7 @@ func startGame(t *testing.T, opts Options) *game {
 			case fn := <-g.do:
 				fn()
 			case <-tick.C:
-				s.Run(g.w)
-				_ = g.w.Tick() // an error names commands skipped for entities already gone
+				step()
 				start := time.Now()
 				g.agent.Sync()
 				if d := time.Since(start).Nanoseconds(); d > g.syncMax.Load() {
@@ -89,8 +99,7 @@ func startGame(t *testing.T, opts Options) *game {
 			}
 		}
 	}()
-	t.Cleanup(g.close)
-	return g
+	g.t.Cleanup(g.close)
 }
 
 func (g *game) close() {

@@ -68,7 +68,12 @@ func (h *harness) waitForLong(want string, wait time.Duration) string {
 		case msg := <-h.msgs:
 			h.update(msg)
 		case <-deadline:
-			h.t.Fatalf("the screen never showed %q in %v; it shows:\n%s", want, wait, v)
+			rows := -1
+			if h.m.entities.page != nil {
+				rows = len(h.m.entities.page.Rows)
+			}
+			h.t.Fatalf("the screen never showed %q in %v (detail %v, view %d, rows %d, cursor %d, prompt open %v); it shows:\n%s",
+				want, wait, h.m.detail.shown, h.m.view, rows, h.m.entities.cursor, h.m.topPrompt() != nil, v)
 		}
 	}
 }

@@ -114,27 +114,11 @@ func (h *harness) keys(s ...string) {
 	}
 }
 
-// waitFor feeds messages to the model until its view shows want.
+// waitFor feeds messages to the model until its view shows want, for up
+// to 5 s.
 func (h *harness) waitFor(want string) string {
 	h.t.Helper()
-	deadline := time.After(5 * time.Second)
-	for {
-		v := h.m.View()
-		if strings.Contains(v, want) {
-			return v
-		}
-		select {
-		case msg := <-h.msgs:
-			h.update(msg)
-		case <-deadline:
-			rows := -1
-			if h.m.entities.page != nil {
-				rows = len(h.m.entities.page.Rows)
-			}
-			h.t.Fatalf("the screen never showed %q (detail %v, view %d, rows %d, cursor %d, prompt open %v); it shows:\n%s",
-				want, h.m.detail.shown, h.m.view, rows, h.m.entities.cursor, h.m.topPrompt() != nil, v)
-		}
-	}
+	return h.waitForLong(want, 5*time.Second)
 }
 
 func checkFits(t *testing.T, view string, width, height int) {

@@ -57,21 +57,10 @@ func BenchmarkCreate10Comp(b *testing.B) {
 				}
 			})
 			arks := timedSetup(func() func() int {
-				w := ark.NewWorld()
-				m := ark.NewMap10[k0, k1, k2, k3, k4, k5, k6, k7, k8, k9](w)
-				var c0 k0
-				var c1 k1
-				var c2 k2
-				var c3 k3
-				var c4 k4
-				var c5 k5
-				var c6 k6
-				var c7 k7
-				var c8 k8
-				var c9 k9
+				m, v := arkMap10()
 				return func() int {
 					for range n {
-						m.NewEntity(&c0, &c1, &c2, &c3, &c4, &c5, &c6, &c7, &c8, &c9)
+						m.NewEntity(&v.c0, &v.c1, &v.c2, &v.c3, &v.c4, &v.c5, &v.c6, &v.c7, &v.c8, &v.c9)
 					}
 					return n
 				}
@@ -90,24 +79,33 @@ func BenchmarkCreate10Comp(b *testing.B) {
 				}
 			})
 			arks := timedSetup(func() func() int {
-				w := ark.NewWorld()
-				m := ark.NewMap10[k0, k1, k2, k3, k4, k5, k6, k7, k8, k9](w)
-				var c0 k0
-				var c1 k1
-				var c2 k2
-				var c3 k3
-				var c4 k4
-				var c5 k5
-				var c6 k6
-				var c7 k7
-				var c8 k8
-				var c9 k9
+				m, v := arkMap10()
 				return func() int {
-					m.NewBatch(n, &c0, &c1, &c2, &c3, &c4, &c5, &c6, &c7, &c8, &c9)
+					m.NewBatch(n, &v.c0, &v.c1, &v.c2, &v.c3, &v.c4, &v.c5, &v.c6, &v.c7, &v.c8, &v.c9)
 					return n
 				}
 			})
 			pairedWithArk(b, n, ours, arks)
 		})
 	}
+}
+
+// tenValues holds one value of each of the ten components.
+type tenValues struct {
+	c0 k0
+	c1 k1
+	c2 k2
+	c3 k3
+	c4 k4
+	c5 k5
+	c6 k6
+	c7 k7
+	c8 k8
+	c9 k9
+}
+
+// arkMap10 is ark's map of the ten components in a fresh world, and the
+// values its entities are made with.
+func arkMap10() (*ark.Map10[k0, k1, k2, k3, k4, k5, k6, k7, k8, k9], *tenValues) {
+	return ark.NewMap10[k0, k1, k2, k3, k4, k5, k6, k7, k8, k9](ark.NewWorld()), &tenValues{}
 }
