@@ -206,17 +206,34 @@ func wrapRow(row string, width, more int) []string {
 	if width <= 2 || ansi.StringWidth(row) <= width || more == 0 {
 		return []string{row}
 	}
-	lines := []string{ansi.Truncate(row, width, "")}
-	rest := ansi.TruncateLeft(row, width, "")
+	first, rest := cutAtWord(row, width)
+	lines := []string{first}
 	for len(lines) <= more && rest != "" {
 		if len(lines) == more || ansi.StringWidth(rest) <= width-2 {
 			lines = append(lines, "  "+rest) // the last: fit cuts it if it must
 			break
 		}
-		lines = append(lines, "  "+ansi.Truncate(rest, width-2, ""))
-		rest = ansi.TruncateLeft(rest, width-2, "")
+		var line string
+		line, rest = cutAtWord(rest, width-2)
+		lines = append(lines, "  "+line)
 	}
 	return lines
+}
+
+// cutAtWord splits s after at most width cells: at the last space of the
+// line's second half, so a word is not broken over two lines, else at the
+// width.
+func cutAtWord(s string, width int) (line, rest string) {
+	line = ansi.Truncate(s, width, "")
+	rest = ansi.TruncateLeft(s, width, "")
+	if rest == "" || strings.HasPrefix(rest, " ") || strings.HasSuffix(line, " ") {
+		return strings.TrimRight(line, " "), strings.TrimLeft(rest, " ")
+	}
+	plain := ansi.Strip(line)
+	if at := strings.LastIndex(plain, " "); at >= len(plain)/2 && at > 0 && plain == line {
+		return line[:at], line[at+1:] + rest
+	}
+	return line, rest
 }
 
 // window returns the slice of n lines around cursor that fits h rows.

@@ -28,14 +28,15 @@ func TestFieldAtFollowsNestedPaths(t *testing.T) {
 
 // TestSelectedRowIsShownWhole: the row under the cursor, wider than the
 // pane, goes on over the next lines (at most maxWrap more, the last cut
-// with …); the other rows are cut; the pane never grows past its height.
+// with …), at a space when one is in the line's second half; the other
+// rows are cut; the pane never grows past its height.
 func TestSelectedRowIsShownWhole(t *testing.T) {
 	long := "movement  r:Velocity,Position,Energy,Herbivore,Predator w:Position,Velocity,Fleeing,Age"
 	rows := []string{"a short row", long, "another short row"}
 	l := &list{cursor: 1}
 	out := l.draw(Styles{}, box{30, 10}, "header", rows)
 	text := strings.Join(out, "\n")
-	for _, part := range []string{"movement  r:Velocity,Position,", "  Energy,Herbivore,Predator w:", "  Position,Velocity,Fleeing,Ag", "  e", "a short row", "another short row"} {
+	for _, part := range []string{"movement  r:Velocity,Position,", "  Energy,Herbivore,Predator ", "  w:Position,Velocity,Fleeing,", "  Age", "a short row", "another short row"} {
 		if !strings.Contains(text, part) {
 			t.Fatalf("missing %q:\n%s", part, text)
 		}
@@ -77,5 +78,19 @@ func TestStatusBarKeepsTheAddressWhole(t *testing.T) {
 	halted := []statusPart{{"STOPPED MID-FRAME", 0}, {"tick 40213", 1}, {"after grazing, system 4 of 11", 1}, {"frame 16.60ms", 5}, {"192.168.100.200:7777", 2}}
 	if got := fitParts(halted, 79); !strings.Contains(got, "after grazing, system 4 of 11") || strings.Contains(got, "192.168.100.") && !strings.Contains(got, "192.168.100.200:7777") {
 		t.Fatalf("stopped, at 80 columns: %q", got)
+	}
+}
+
+// A selected row too wide for a narrow terminal goes on over lines at a
+// space, never breaking a word, and no line is wider than the terminal.
+func TestWrapRowKeepsWordsWhole(t *testing.T) {
+	lines := wrapRow("   1        20      240 B  Position Energy Velocity", 40, 3)
+	if len(lines) != 2 || lines[0] != "   1        20      240 B  Position" || lines[1] != "  Energy Velocity" {
+		t.Fatalf("wrapped as %q", lines)
+	}
+	for _, l := range wrapRow(strings.Repeat("abcdefghij", 9), 40, 3) { // one long word: cut at the width
+		if ansi.StringWidth(l) > 40 {
+			t.Fatalf("a line of %d cells: %q", ansi.StringWidth(l), l)
+		}
 	}
 }
