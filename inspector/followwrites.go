@@ -38,8 +38,7 @@ type followed struct {
 // writer is the newest at or before the tick restored.
 type seenValue struct {
 	raw    []byte
-	writer *protocol.Provenance // nil until a change is seen
-	writes []protocol.Provenance
+	writes []protocol.Provenance // the newest last is its writer; none until a change is seen
 }
 
 // maxSeenWrites bounds the writes kept per followed component: one a
@@ -111,7 +110,6 @@ func (a *Agent) lookAt(e ecs.Entity, seen map[ecs.ComponentID]*seenValue, comps 
 			if wr, _, ok := a.w.Inspect().LastWrite(e, id); ok {
 				if p := provenance(wr); p != nil {
 					p.Seen = true
-					s.writer = p
 					if n := len(s.writes); n > 0 && s.writes[n-1].Tick == p.Tick {
 						s.writes[n-1] = *p // the frame's last write is its writer
 					} else if s.writes = append(s.writes, *p); len(s.writes) > maxSeenWrites {
@@ -140,11 +138,7 @@ func (a *Agent) rewound(tick uint64) {
 			for len(s.writes) > 0 && s.writes[len(s.writes)-1].Tick > tick {
 				s.writes = s.writes[:len(s.writes)-1]
 			}
-			s.raw, s.writer = raw, nil
-			if n := len(s.writes); n > 0 {
-				w := s.writes[n-1]
-				s.writer = &w
-			}
+			s.raw = raw
 		}
 	}
 }
@@ -154,8 +148,8 @@ func (a *Agent) seenWriter(e ecs.Entity, id ecs.ComponentID) *protocol.Provenanc
 	f := &a.follow
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if s := f.ents[e][id]; s != nil && s.writer != nil {
-		p := *s.writer
+	if s := f.ents[e][id]; s != nil && len(s.writes) > 0 {
+		p := s.writes[len(s.writes)-1]
 		return &p
 	}
 	return nil
