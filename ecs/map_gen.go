@@ -83,32 +83,14 @@ func (m *Map2[A, B]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B))
 //		}
 //	})
 func (m *Map2[A, B]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B)) {
-	w := m.w
-	w.checkUnlocked("Spawn")
-	if n <= 0 {
-		return
-	}
-	tick := w.writeTick()
 	t := m.table
-	t.reserve(n)
-	if init != nil {
-		w.lockForInit()
-		defer w.unlockForInit()
-	}
-	// Work in blocks that stay in cache: zeroing a block and then running
-	// init over it touches each line once, not twice.
-	for done := 0; done < n; {
-		k := min(n-done, spawnBlock)
-		first := t.pushN(k, tick)
-		ents := t.entities[first : first+k]
-		w.allocEntities(ents, t.id, first)
+	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		if init != nil {
 			init(done, ents, as, bs)
 		}
-		done += k
-	}
+	})
 }
 
 // Get returns pointers to ent's components and marks them changed; nil for
@@ -270,33 +252,15 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *
 //		}
 //	})
 func (m *Map3[A, B, C]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C)) {
-	w := m.w
-	w.checkUnlocked("Spawn")
-	if n <= 0 {
-		return
-	}
-	tick := w.writeTick()
 	t := m.table
-	t.reserve(n)
-	if init != nil {
-		w.lockForInit()
-		defer w.unlockForInit()
-	}
-	// Work in blocks that stay in cache: zeroing a block and then running
-	// init over it touches each line once, not twice.
-	for done := 0; done < n; {
-		k := min(n-done, spawnBlock)
-		first := t.pushN(k, tick)
-		ents := t.entities[first : first+k]
-		w.allocEntities(ents, t.id, first)
+	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)
 		if init != nil {
 			init(done, ents, as, bs, cs)
 		}
-		done += k
-	}
+	})
 }
 
 // Get returns pointers to ent's components and marks them changed; nil for
@@ -481,25 +445,8 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, init func(i int, ent Entity, a *A, 
 //		}
 //	})
 func (m *Map4[A, B, C, D]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D)) {
-	w := m.w
-	w.checkUnlocked("Spawn")
-	if n <= 0 {
-		return
-	}
-	tick := w.writeTick()
 	t := m.table
-	t.reserve(n)
-	if init != nil {
-		w.lockForInit()
-		defer w.unlockForInit()
-	}
-	// Work in blocks that stay in cache: zeroing a block and then running
-	// init over it touches each line once, not twice.
-	for done := 0; done < n; {
-		k := min(n-done, spawnBlock)
-		first := t.pushN(k, tick)
-		ents := t.entities[first : first+k]
-		w.allocEntities(ents, t.id, first)
+	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)
@@ -507,8 +454,7 @@ func (m *Map4[A, B, C, D]) SpawnBatchColumns(n int, init func(first int, ents []
 		if init != nil {
 			init(done, ents, as, bs, cs, ds)
 		}
-		done += k
-	}
+	})
 }
 
 // Get returns pointers to ent's components and marks them changed; nil for
@@ -716,25 +662,8 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, init func(i int, ent Entity, a *
 //		}
 //	})
 func (m *Map5[A, B, C, D, E]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D, es []E)) {
-	w := m.w
-	w.checkUnlocked("Spawn")
-	if n <= 0 {
-		return
-	}
-	tick := w.writeTick()
 	t := m.table
-	t.reserve(n)
-	if init != nil {
-		w.lockForInit()
-		defer w.unlockForInit()
-	}
-	// Work in blocks that stay in cache: zeroing a block and then running
-	// init over it touches each line once, not twice.
-	for done := 0; done < n; {
-		k := min(n-done, spawnBlock)
-		first := t.pushN(k, tick)
-		ents := t.entities[first : first+k]
-		w.allocEntities(ents, t.id, first)
+	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)
@@ -743,8 +672,7 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchColumns(n int, init func(first int, ents
 		if init != nil {
 			init(done, ents, as, bs, cs, ds, es)
 		}
-		done += k
-	}
+	})
 }
 
 // Get returns pointers to ent's components and marks them changed; nil for
@@ -975,25 +903,8 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, init func(i int, ent Entity, 
 //		}
 //	})
 func (m *Map6[A, B, C, D, E, F]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F)) {
-	w := m.w
-	w.checkUnlocked("Spawn")
-	if n <= 0 {
-		return
-	}
-	tick := w.writeTick()
 	t := m.table
-	t.reserve(n)
-	if init != nil {
-		w.lockForInit()
-		defer w.unlockForInit()
-	}
-	// Work in blocks that stay in cache: zeroing a block and then running
-	// init over it touches each line once, not twice.
-	for done := 0; done < n; {
-		k := min(n-done, spawnBlock)
-		first := t.pushN(k, tick)
-		ents := t.entities[first : first+k]
-		w.allocEntities(ents, t.id, first)
+	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)
@@ -1003,8 +914,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchColumns(n int, init func(first int, e
 		if init != nil {
 			init(done, ents, as, bs, cs, ds, es, fs)
 		}
-		done += k
-	}
+	})
 }
 
 // Get returns pointers to ent's components and marks them changed; nil for
@@ -1258,25 +1168,8 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, init func(i int, ent Entit
 //		}
 //	})
 func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F, gs []G)) {
-	w := m.w
-	w.checkUnlocked("Spawn")
-	if n <= 0 {
-		return
-	}
-	tick := w.writeTick()
 	t := m.table
-	t.reserve(n)
-	if init != nil {
-		w.lockForInit()
-		defer w.unlockForInit()
-	}
-	// Work in blocks that stay in cache: zeroing a block and then running
-	// init over it touches each line once, not twice.
-	for done := 0; done < n; {
-		k := min(n-done, spawnBlock)
-		first := t.pushN(k, tick)
-		ents := t.entities[first : first+k]
-		w.allocEntities(ents, t.id, first)
+	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)
@@ -1287,8 +1180,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchColumns(n int, init func(first int
 		if init != nil {
 			init(done, ents, as, bs, cs, ds, es, fs, gs)
 		}
-		done += k
-	}
+	})
 }
 
 // Get returns pointers to ent's components and marks them changed; nil for
@@ -1565,25 +1457,8 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, init func(i int, ent En
 //		}
 //	})
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F, gs []G, hs []H)) {
-	w := m.w
-	w.checkUnlocked("Spawn")
-	if n <= 0 {
-		return
-	}
-	tick := w.writeTick()
 	t := m.table
-	t.reserve(n)
-	if init != nil {
-		w.lockForInit()
-		defer w.unlockForInit()
-	}
-	// Work in blocks that stay in cache: zeroing a block and then running
-	// init over it touches each line once, not twice.
-	for done := 0; done < n; {
-		k := min(n-done, spawnBlock)
-		first := t.pushN(k, tick)
-		ents := t.entities[first : first+k]
-		w.allocEntities(ents, t.id, first)
+	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)
@@ -1595,8 +1470,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchColumns(n int, init func(first 
 		if init != nil {
 			init(done, ents, as, bs, cs, ds, es, fs, gs, hs)
 		}
-		done += k
-	}
+	})
 }
 
 // Get returns pointers to ent's components and marks them changed; nil for

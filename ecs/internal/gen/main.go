@@ -353,31 +353,13 @@ func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatch(n int, init func(i int, ent Entity
 //		}
 //	})
 func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatchColumns(n int, init func(first int, ents []Entity, {{.Join "{v}s []{T}" ", "}})) {
-	w := m.w
-	w.checkUnlocked("Spawn")
-	if n <= 0 {
-		return
-	}
-	tick := w.writeTick()
 	t := m.table
-	t.reserve(n)
-	if init != nil {
-		w.lockForInit()
-		defer w.unlockForInit()
-	}
-	// Work in blocks that stay in cache: zeroing a block and then running
-	// init over it touches each line once, not twice.
-	for done := 0; done < n; {
-		k := min(n-done, spawnBlock)
-		first := t.pushN(k, tick)
-		ents := t.entities[first : first+k]
-		w.allocEntities(ents, t.id, first)
+	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		{{range .Vars}}{{.}}s := m.{{.}}.batch(t, first, ents, tick)
 		{{end}}if init != nil {
 			init(done, ents, {{.Join "{v}s" ", "}})
 		}
-		done += k
-	}
+	})
 }
 
 // Get returns pointers to ent's components and marks them changed; nil for
