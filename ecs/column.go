@@ -11,6 +11,8 @@ type column interface {
 	pushZero(tick uint32)
 	appendFrom(src column, row int)
 	pushN(n int, tick uint32)
+	appendAll(src column)
+	clearRows()
 	swapRemove(row int)
 	reserve(extra int)
 	value(row int) reflect.Value
@@ -57,6 +59,24 @@ func (c *typedColumn[T]) pushN(n int, tick uint32) {
 	c.data = c.data[:old+n]
 	clear(c.data[old:])
 	c.t.pushN(n, tick)
+}
+
+// appendAll appends every row of src (a column of the same type), values
+// and ticks, in one copy: a batch operation moving a whole table.
+func (c *typedColumn[T]) appendAll(src column) {
+	s := src.(*typedColumn[T])
+	c.reserve(len(s.data))
+	c.data = append(c.data, s.data...)
+	c.t.appendRows(&s.t, len(s.data))
+}
+
+// clearRows empties the column, values and ticks, keeping its room.
+func (c *typedColumn[T]) clearRows() {
+	if c.pointers {
+		clear(c.data)
+	}
+	c.data = c.data[:0]
+	c.t.clearRows()
 }
 
 func (c *typedColumn[T]) reserve(extra int) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 )
 
@@ -22,6 +23,7 @@ type Commands struct {
 	ops     []command
 	vals    []valueBuffer // by ComponentID
 	parents []Entity      // parents of queued SetParent commands
+	batches []queuedBatch // filters and components of queued batch commands
 	spare   []Entity      // reserved handles not yet used
 	epoch   uint32        // the world's restore count when spare was reserved
 	opsRoom roomKeeper
@@ -68,7 +70,15 @@ const (
 	cmdRemove
 	cmdSetParent
 	cmdClearParent
+	cmdDespawnWhere
+	cmdExchangeWhere
 )
+
+// queuedBatch is a batch command's filter and components.
+type queuedBatch struct {
+	f           Filter
+	add, remove []ComponentID
+}
 
 // command is 16 bytes: a large buffer stays small in cache.
 type command struct {
@@ -142,6 +152,22 @@ func (c *Commands) Spawn() Entity {
 	c.spare = c.spare[:len(c.spare)-1]
 	c.push(cmdSpawn, e, 0, 0)
 	return e
+}
+
+// DespawnWhere queues [World.DespawnWhere]: the filter is applied when the
+// buffer is, to the world as it is then.
+func (c *Commands) DespawnWhere(f Filter) { c.pushBatch(cmdDespawnWhere, queuedBatch{f: f}) }
+
+// ExchangeWhere queues [World.ExchangeWhere] (AddWhere and RemoveWhere are
+// an exchange with one list empty); the filter is applied when the buffer
+// is, to the world as it is then.
+func (c *Commands) ExchangeWhere(f Filter, add, remove []ComponentID) {
+	c.pushBatch(cmdExchangeWhere, queuedBatch{f: f, add: slices.Clone(add), remove: slices.Clone(remove)})
+}
+
+func (c *Commands) pushBatch(kind cmdKind, b queuedBatch) {
+	c.batches = append(c.batches, b)
+	c.push(kind, Entity{}, 0, int32(len(c.batches)-1))
 }
 
 // Despawn queues the despawn of e; its children are orphaned.
@@ -236,6 +262,8 @@ func (c *Commands) Apply() error {
 	}
 	c.keepRoom()
 	c.parents = c.parents[:0]
+	clear(c.batches) // their filters may hold closures
+	c.batches = c.batches[:0]
 	if len(c.spare) > 0 && c.epoch == w.reserve.epoch {
 		// The handles reserved and not used go back to the free list, in
 		// the order they would have been handed out: between frames the
@@ -283,6 +311,13 @@ func (c *Commands) applyOther(op *command) error {
 		return w.Inspect().RemoveID(op.e, op.id)
 	case cmdSetParent:
 		return w.SetParent(op.e, c.parents[op.slot])
+	case cmdDespawnWhere:
+		w.despawnWhere(c.batches[op.slot].f)
+		return nil
+	case cmdExchangeWhere:
+		b := &c.batches[op.slot]
+		_, err := w.exchangeWhere(b.f, b.add, b.remove, nil)
+		return err
 	default:
 		return w.ClearParent(op.e)
 	}

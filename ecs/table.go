@@ -180,6 +180,36 @@ func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved
 	return newRow, src.swapRemove(row)
 }
 
+// appendTable moves every row of src to the end of t, for the same
+// entities, as moveRowFrom would one row at a time from the first row on:
+// values and ticks of the components both tables hold move along, the
+// others start zero, added at tick; components t lacks are dropped. One
+// copy per column, then src is empty. It returns the first new row.
+func (t *table) appendTable(src *table, tick uint32) (first int) {
+	first, n := len(t.entities), src.len()
+	t.entities = growEntities(t.entities, n)
+	copy(t.entities[first:], src.entities)
+	t.shape++
+	for i, cid := range t.ids {
+		if j := src.colIndex[cid]; j >= 0 {
+			t.cols[i].appendAll(src.cols[j])
+		} else {
+			t.cols[i].pushN(n, tick)
+		}
+	}
+	src.clearRows()
+	return first
+}
+
+// clearRows empties the table, keeping its room.
+func (t *table) clearRows() {
+	for _, c := range t.cols {
+		c.clearRows()
+	}
+	t.shape++
+	t.entities = t.entities[:0]
+}
+
 // logRemoval tells the change logs of t's columns that a row left and,
 // when filled, that row now holds the table's last row. The loops above
 // leave logs to these calls, made only for tables with logs, so tables

@@ -195,6 +195,60 @@ func (t *colTicks) fillTicks(lo, hi int, tick uint32) {
 	}
 }
 
+// appendRows appends the first n rows of src's ticks as they are in
+// effect (chunk stamps folded in), as n pushes would: the chunks the rows
+// enter lose their old stamps first, group maxima and the change log
+// follow. Rows are copied at once; stamps are folded chunk by chunk, and
+// a group's maximum is taken from the maxima of the groups its rows came
+// from (an upper bound, as maxima are).
+func (t *colTicks) appendRows(src *colTicks, n int) {
+	if n <= 0 {
+		return
+	}
+	r := len(t.rows)
+	t.ensure(r + n)
+	for c := r >> chunkShift; c <= (r+n-1)>>chunkShift; c++ {
+		if t.stamp[c] != 0 {
+			t.materialize(c)
+		}
+	}
+	t.rows = t.rows[:r+n]
+	rows := t.rows[r:]
+	copy(rows, src.rows[:n])
+	for c := 0; c <= (n-1)>>chunkShift; c++ {
+		if s := src.stamp[c]; s != 0 {
+			a := src.astamp[c]
+			for i := c << chunkShift; i < min((c+1)<<chunkShift, n); i++ {
+				rows[i] = tickPair{newest(rows[i].changed, s), newest(rows[i].added, a)}
+			}
+		}
+	}
+	for g := r >> groupShift; g <= (r+n-1)>>groupShift; g++ {
+		lo, hi := max(g<<groupShift, r)-r, min((g+1)<<groupShift, r+n)-r // rows of src
+		m := t.max[g]
+		for sg := lo >> groupShift; sg <= (hi-1)>>groupShift; sg++ {
+			m = newest(newest(m, src.max[sg]), src.stamp[sg>>(chunkShift-groupShift)])
+		}
+		t.max[g] = m
+	}
+	if t.log.on {
+		for i, tp := range rows {
+			if newer(tp.changed, t.log.from) {
+				t.logRow(r+i, tp.changed)
+			}
+		}
+	}
+}
+
+// clearRows empties the ticks: every row left the table. Stamps and maxima
+// of the emptied chunks stay, harmless (see colTicks).
+func (t *colTicks) clearRows() {
+	if t.log.on && len(t.rows) > 0 {
+		t.log.moved()
+	}
+	t.rows = t.rows[:0]
+}
+
 // swapRemove removes row, moving the last row into its place.
 func (t *colTicks) swapRemove(row int) {
 	last := len(t.rows) - 1

@@ -1,0 +1,289 @@
+package ecs
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Batch structural operations.
+//
+// A batch operation changes every entity a [Filter] passes, with the same
+// outcome as the single operation applied to each of them in turn, in the
+// order [Inspection.Scan] visits them: the same handles, tables and rows,
+// values, change ticks, journal entries, free list and writer. What differs
+// is the cost. A filter without row tests (With and Without on table
+// components only) passes whole tables, so each table's rows move to their
+// new table in one copy per column (or, to despawn, are freed and the table
+// emptied), instead of a row move and a swap-remove per entity. Filters with
+// row tests (ticks, sparse components, Parent, Match) and tables whose
+// entities are in a hierarchy take the single operations, entity by entity.
+
+// errBothWays is the error of an exchange that names a component to add
+// and to remove at once.
+var errBothWays = errors.New("ecs: a component is both added and removed")
+
+// DespawnWhere despawns every entity f passes, as [World.Despawn] would one
+// by one, and returns how many. Panics if a query is iterating (queue it
+// in [Commands] instead).
+func (w *World) DespawnWhere(f Filter) int {
+	w.checkUnlocked("DespawnWhere")
+	return w.despawnWhere(f)
+}
+
+func (w *World) despawnWhere(f Filter) int {
+	tables, _, ents := w.batchTargets(f)
+	if slices.ContainsFunc(tables, w.tableInHierarchy) {
+		// A despawn orphans children, which then move to other tables:
+		// entity by entity, from the list as it is now.
+		tables, ents = nil, w.tableEntities(tables)
+	}
+	n := 0
+	for _, t := range tables {
+		n += t.len()
+		for _, e := range t.entities {
+			w.dropSparse(e)
+			w.freeEntity(e)
+			w.logStructural(OpDespawn, e, NoComponent)
+		}
+		t.clearRows()
+	}
+	for _, e := range ents {
+		if w.despawn(e) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// AddWhere gives every entity f passes the components ids with zero
+// values (an entity that has one keeps its value), as [Inspection.AddID]
+// would one by one, and returns how many entities f passed. Panics if a
+// query is iterating or an id is not registered.
+func (w *World) AddWhere(f Filter, ids ...ComponentID) (int, error) {
+	return w.ExchangeWhere(f, ids, nil)
+}
+
+// RemoveWhere takes the components ids away from every entity f passes, as
+// [Inspection.RemoveID] would one by one, and returns how many entities f
+// passed. Panics if a query is iterating or an id is not registered.
+func (w *World) RemoveWhere(f Filter, ids ...ComponentID) (int, error) {
+	return w.ExchangeWhere(f, nil, ids)
+}
+
+// ExchangeWhere gives every entity f passes the components add (zero
+// values) and takes remove away, in one move per table, and returns how
+// many entities f passed. Entity by entity it is [Inspection.AddID] for
+// each of add, then [Inspection.RemoveID] for each of remove, both in
+// ascending id order, so the journal lists each entity's additions before
+// its removals. ChildOf is not changed this way ([World.SetParent] keeps
+// the children index), and no component may be in both lists. Panics if a
+// query is iterating or an id is not registered.
+func (w *World) ExchangeWhere(f Filter, add, remove []ComponentID) (int, error) {
+	w.checkUnlocked("ExchangeWhere")
+	return w.exchangeWhere(f, add, remove, nil)
+}
+
+// rowsVisit sees a run of rows a batch operation left in table t, [first,
+// first+n), and whether they moved there (else the entities already had
+// the components added and none of those removed).
+type rowsVisit func(t *table, first, n int, moved bool)
+
+// exchangeWhere is ExchangeWhere once the caller has checked that no query
+// iterates; visit, if not nil, sees every entity's rows after its change,
+// and one entity at a time for entities that take the single operations
+// (its table and row then).
+func (w *World) exchangeWhere(f Filter, add, remove []ComponentID, visit rowsVisit) (int, error) {
+	add, remove = sortedIDs(add), sortedIDs(remove)
+	for _, id := range add {
+		if id == childOfID || slices.Contains(remove, id) {
+			if id == childOfID {
+				return 0, errChildOfDirect
+			}
+			return 0, errBothWays
+		}
+		w.mustBeRegistered(id)
+	}
+	for _, id := range remove {
+		if id == childOfID {
+			return 0, errChildOfDirect
+		}
+		w.mustBeRegistered(id)
+	}
+	var addMask, removeMask Mask
+	var sparseAdd, sparseRemove []ComponentID
+	for _, id := range add {
+		if w.sparse[id] != nil {
+			sparseAdd = append(sparseAdd, id)
+		} else {
+			addMask.Set(id)
+		}
+	}
+	for _, id := range remove {
+		if w.sparse[id] != nil {
+			sparseRemove = append(sparseRemove, id)
+		} else {
+			removeMask.Set(id)
+		}
+	}
+	tables, lens, ents := w.batchTargets(f)
+	tick := w.writeTick()
+	n := 0
+	for ti, src := range tables {
+		m := src.mask
+		for _, id := range addMask.IDs() {
+			m.Set(id)
+		}
+		for _, id := range removeMask.IDs() {
+			m.Clear(id)
+		}
+		dst := w.tables[w.tableFor(m)]
+		rows := src.len()
+		if dst == src {
+			// Rows an earlier table moved here came after the table's own,
+			// and were changed already.
+			rows = lens[ti]
+		}
+		n += rows
+		if len(sparseAdd)+len(sparseRemove) > 0 {
+			// The single operations' journal interleaves sparse and table
+			// components by id: entity by entity it is.
+			for _, e := range slices.Clone(src.entities[:lens[ti]]) {
+				w.exchangeOne(e, add, remove, visit)
+			}
+			continue
+		}
+		if dst == src {
+			if visit != nil {
+				visit(src, 0, rows, false)
+			}
+			continue
+		}
+		first := dst.appendTable(src, tick)
+		moved := dst.entities[first:]
+		for i, e := range moved {
+			rec := &w.records[e.index]
+			rec.table, rec.row = dst.id, uint32(first+i)
+		}
+		if w.journal.on() {
+			for _, e := range moved {
+				w.logMove(e, src, dst)
+			}
+		}
+		if visit != nil {
+			visit(dst, first, rows, true)
+		}
+	}
+	for _, e := range ents {
+		if w.exchangeOne(e, add, remove, visit) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// exchangeOne is an exchange's single operations for one entity; it
+// reports whether e was alive.
+func (w *World) exchangeOne(e Entity, add, remove []ComponentID, visit rowsVisit) bool {
+	ins := w.Inspect()
+	for _, id := range add {
+		if ins.AddID(e, id) != nil {
+			return false
+		}
+	}
+	for _, id := range remove {
+		if ins.RemoveID(e, id) != nil {
+			return false
+		}
+	}
+	if visit != nil {
+		rec := &w.records[e.index]
+		visit(w.tables[rec.table], int(rec.row), 1, true)
+	}
+	return true
+}
+
+// batchTargets is what f passes: whole tables when f tests no row, in
+// table order, with their rows now (rows a batch moves into a table later
+// are not among them, nor are tables it creates), else the entities one by
+// one, in [Inspection.Scan]'s order.
+func (w *World) batchTargets(f Filter) (tables []*table, lens []int, ents []Entity) {
+	if w.rowTests(f) {
+		ents, _ = w.Inspect().Scan(f, 0, -1)
+		return nil, nil, ents
+	}
+	all, none := w.tableMasks(f)
+	for _, t := range w.tables {
+		if t.len() > 0 && t.mask.ContainsAll(&all) && !t.mask.ContainsAny(&none) {
+			tables, lens = append(tables, t), append(lens, t.len())
+		}
+	}
+	return tables, lens, nil
+}
+
+// rowTests reports whether f tests entities one by one rather than by
+// their table alone.
+func (w *World) rowTests(f Filter) bool {
+	if len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil {
+		return true
+	}
+	for _, ids := range [][]ComponentID{f.With, f.Without} {
+		for _, id := range ids {
+			if w.mustBeRegistered(id); w.sparse[id] != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tableEntities lists the entities of tables, in order.
+func (w *World) tableEntities(tables []*table) []Entity {
+	var out []Entity
+	for _, t := range tables {
+		out = append(out, t.entities...)
+	}
+	return out
+}
+
+// tableInHierarchy reports whether an entity of t has a parent or
+// children: its despawn must keep the children index.
+func (w *World) tableInHierarchy(t *table) bool {
+	if t.mask.Has(childOfID) {
+		return true
+	}
+	for _, e := range t.entities {
+		if w.records[e.index].flags&flagHasChildren != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// dropSparse takes e out of every sparse set that holds it.
+func (w *World) dropSparse(e Entity) {
+	rec := &w.records[e.index]
+	for _, s := range w.sparse {
+		if rec.nsparse == 0 {
+			return
+		}
+		if s != nil && s.remove(e) {
+			rec.nsparse--
+		}
+	}
+}
+
+// mustBeRegistered panics with a clear message if id names no registered
+// component.
+func (w *World) mustBeRegistered(id ComponentID) {
+	if int(id) >= len(w.reg.regs) {
+		panic(fmt.Sprintf("ecs: component id %d is not registered", id))
+	}
+}
+
+// sortedIDs is ids in ascending order without repeats (a copy).
+func sortedIDs(ids []ComponentID) []ComponentID {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
