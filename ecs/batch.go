@@ -33,6 +33,7 @@ func (w *World) DespawnWhere(f Filter) int {
 
 func (w *World) despawnWhere(f Filter) int {
 	tables, _, ents := w.batchTargets(f)
+	defer w.batch.done()
 	if slices.ContainsFunc(tables, w.tableInHierarchy) {
 		// A despawn orphans children, which then move to other tables:
 		// entity by entity, from the list as it is now.
@@ -41,10 +42,19 @@ func (w *World) despawnWhere(f Filter) int {
 	n := 0
 	for _, t := range tables {
 		n += t.len()
+		w.alive -= t.len()
+		w.free = slices.Grow(w.free, t.len())
 		for _, e := range t.entities {
-			w.dropSparse(e)
-			w.freeEntity(e)
-			w.logStructural(OpDespawn, e, NoComponent)
+			rec := &w.records[e.index]
+			if rec.nsparse > 0 {
+				w.dropSparse(e)
+			}
+			w.release(e.index, rec)
+		}
+		if w.journal.on() {
+			for _, e := range t.entities {
+				w.logStructural(OpDespawn, e, NoComponent)
+			}
 		}
 		t.clearRows()
 	}
@@ -95,70 +105,59 @@ type rowsVisit func(t *table, first, n int, moved bool)
 // (its table and row then).
 func (w *World) exchangeWhere(f Filter, add, remove []ComponentID, visit rowsVisit) (int, error) {
 	add, remove = sortedIDs(add), sortedIDs(remove)
+	var addMask, removeMask Mask
+	sparse := false
 	for _, id := range add {
-		if id == childOfID || slices.Contains(remove, id) {
-			if id == childOfID {
-				return 0, errChildOfDirect
-			}
+		if id == childOfID {
+			return 0, errChildOfDirect
+		}
+		if slices.Contains(remove, id) {
 			return 0, errBothWays
 		}
 		w.mustBeRegistered(id)
+		if w.sparse[id] != nil {
+			sparse = true
+		} else {
+			addMask.Set(id)
+		}
 	}
 	for _, id := range remove {
 		if id == childOfID {
 			return 0, errChildOfDirect
 		}
 		w.mustBeRegistered(id)
-	}
-	var addMask, removeMask Mask
-	var sparseAdd, sparseRemove []ComponentID
-	for _, id := range add {
 		if w.sparse[id] != nil {
-			sparseAdd = append(sparseAdd, id)
-		} else {
-			addMask.Set(id)
-		}
-	}
-	for _, id := range remove {
-		if w.sparse[id] != nil {
-			sparseRemove = append(sparseRemove, id)
+			sparse = true
 		} else {
 			removeMask.Set(id)
 		}
 	}
 	tables, lens, ents := w.batchTargets(f)
+	defer w.batch.done()
 	tick := w.writeTick()
 	n := 0
 	for ti, src := range tables {
-		m := src.mask
-		for _, id := range addMask.IDs() {
-			m.Set(id)
-		}
-		for _, id := range removeMask.IDs() {
-			m.Clear(id)
-		}
-		dst := w.tables[w.tableFor(m)]
-		rows := src.len()
-		if dst == src {
-			// Rows an earlier table moved here came after the table's own,
-			// and were changed already.
-			rows = lens[ti]
-		}
-		n += rows
-		if len(sparseAdd)+len(sparseRemove) > 0 {
+		if sparse {
 			// The single operations' journal interleaves sparse and table
 			// components by id: entity by entity it is.
+			n += lens[ti]
 			for _, e := range slices.Clone(src.entities[:lens[ti]]) {
 				w.exchangeOne(e, add, remove, visit)
 			}
 			continue
 		}
+		dst := w.exchanged(src, add, remove, &addMask, &removeMask)
 		if dst == src {
+			// Rows an earlier table moved here came after the table's own,
+			// and were changed already.
+			n += lens[ti]
 			if visit != nil {
-				visit(src, 0, rows, false)
+				visit(src, 0, lens[ti], false)
 			}
 			continue
 		}
+		rows := src.len()
+		n += rows
 		first := dst.appendTable(src, tick)
 		moved := dst.entities[first:]
 		for i, e := range moved {
@@ -182,6 +181,26 @@ func (w *World) exchangeWhere(f Filter, add, remove []ComponentID, visit rowsVis
 	return n, nil
 }
 
+// exchanged is the table of src's components with the table components
+// add added and remove removed (their masks given too): one cached edge
+// for a single component, a lookup by mask for more.
+func (w *World) exchanged(src *table, add, remove []ComponentID, addMask, removeMask *Mask) *table {
+	switch {
+	case len(add) == 1 && len(remove) == 0:
+		return w.tables[w.tableWith(src.id, add[0])]
+	case len(add) == 0 && len(remove) == 1:
+		return w.tables[w.tableWithout(src.id, remove[0])]
+	}
+	m := src.mask
+	for i := range m {
+		m[i] = (m[i] | addMask[i]) &^ removeMask[i]
+	}
+	if m == src.mask {
+		return src
+	}
+	return w.tables[w.tableFor(m)]
+}
+
 // exchangeOne is an exchange's single operations for one entity; it
 // reports whether e was alive.
 func (w *World) exchangeOne(e Entity, add, remove []ComponentID, visit rowsVisit) bool {
@@ -203,22 +222,38 @@ func (w *World) exchangeOne(e Entity, add, remove []ComponentID, visit rowsVisit
 	return true
 }
 
+// batchScratch keeps the lists batchTargets hands out, for the next
+// batch operation (they never nest: structural changes are locked out
+// while a batch's callbacks run).
+type batchScratch struct {
+	tables []*table
+	lens   []int
+}
+
+// done drops the tables listed, keeping the room.
+func (b *batchScratch) done() {
+	clear(b.tables)
+	b.tables, b.lens = b.tables[:0], b.lens[:0]
+}
+
 // batchTargets is what f passes: whole tables when f tests no row, in
 // table order, with their rows now (rows a batch moves into a table later
 // are not among them, nor are tables it creates), else the entities one by
-// one, in [Inspection.Scan]'s order.
+// one, in [Inspection.Scan]'s order. The tables are w.batch's: the caller
+// calls w.batch.done when finished with them.
 func (w *World) batchTargets(f Filter) (tables []*table, lens []int, ents []Entity) {
 	if w.rowTests(f) {
 		ents, _ = w.Inspect().Scan(f, 0, -1)
 		return nil, nil, ents
 	}
 	all, none := w.tableMasks(f)
-	for _, t := range w.tables {
-		if t.len() > 0 && t.mask.ContainsAll(&all) && !t.mask.ContainsAny(&none) {
-			tables, lens = append(tables, t), append(lens, t.len())
+	b := &w.batch
+	for _, t := range w.cacheFor(filterKey{all, none}).tables {
+		if t.len() > 0 {
+			b.tables, b.lens = append(b.tables, t), append(b.lens, t.len())
 		}
 	}
-	return tables, lens, nil
+	return b.tables, b.lens, nil
 }
 
 // rowTests reports whether f tests entities one by one rather than by
@@ -252,6 +287,9 @@ func (w *World) tableInHierarchy(t *table) bool {
 	if t.mask.Has(childOfID) {
 		return true
 	}
+	if len(w.children) == 0 { // no parents anywhere
+		return false
+	}
 	for _, e := range t.entities {
 		if w.records[e.index].flags&flagHasChildren != 0 {
 			return true
@@ -281,8 +319,16 @@ func (w *World) mustBeRegistered(id ComponentID) {
 	}
 }
 
-// sortedIDs is ids in ascending order without repeats (a copy).
+// sortedIDs is ids in ascending order without repeats: ids itself when
+// they are, else a copy.
 func sortedIDs(ids []ComponentID) []ComponentID {
+	ascending := true
+	for i := 1; i < len(ids) && ascending; i++ {
+		ascending = ids[i-1] < ids[i]
+	}
+	if ascending {
+		return ids
+	}
 	out := slices.Clone(ids)
 	slices.Sort(out)
 	return slices.Compact(out)

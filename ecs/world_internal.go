@@ -102,7 +102,12 @@ func (w *World) allocEntities(out []Entity, t uint32, first int) {
 
 func (w *World) freeEntity(e Entity) {
 	w.alive--
-	rec := &w.records[e.index]
+	w.release(e.index, &w.records[e.index])
+}
+
+// release frees slot, whose record is rec, for reuse under the next
+// generation, or retires it at the last one.
+func (w *World) release(slot uint32, rec *entityRecord) {
 	rec.table = deadTable
 	rec.nsparse = 0
 	rec.flags = 0
@@ -111,8 +116,10 @@ func (w *World) freeEntity(e Entity) {
 		return
 	}
 	rec.gen++
-	w.recycled.note(e.index, rec.gen)
-	w.pushFree(e.index)
+	if rec.gen > w.recycled.floor {
+		w.recycled.note(slot, rec.gen)
+	}
+	w.pushFree(slot)
 }
 
 // pushFree puts a slot on top of the free list.
