@@ -115,6 +115,7 @@ type queryState struct {
 	logSeen     uint32    // the tick of the last finished run: change logs' entries up to it were read
 	dirty       dirtyBits // with onlyChanged, a run's set of logged rows (see iterCore.takeDirty)
 	dirtyBusy   bool
+	scan        *changedScan // kept between runs with a Changed filter (iter.go)
 }
 
 func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
@@ -200,6 +201,17 @@ func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
 	return q
 }
 
+// takeScan hands a run the query's changedScan, or a new one if another
+// run of the query holds it.
+func (q *queryState) takeScan() *changedScan {
+	s := q.scan
+	if s == nil {
+		return &changedScan{}
+	}
+	q.scan = nil
+	return s
+}
+
 // count returns how many entities the query matches now, without running it.
 func (q *queryState) count() int {
 	if !q.filtered {
@@ -219,6 +231,8 @@ func (q *queryState) count() int {
 		n++
 		c.row++
 	}
+	c.releaseDirty()
+	c.returnScan()
 	return n
 }
 

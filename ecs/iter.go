@@ -5,6 +5,10 @@ import "unsafe"
 // iterCore walks a query's tables, row by row (Next) or run by run
 // (NextTable), applies row filters, and marks what it hands out for writing.
 type iterCore struct {
+	seq    uint32     // counts the runs its state served: a handle of an older one is stale
+	inUse  bool       // a run is going
+	cur    *table     // the table cols were loaded for
+	cols   runColumns // the typed columns of the run (iterRunN)
 	q      *queryState
 	tables []*table
 	ti     int
@@ -25,22 +29,60 @@ type iterCore struct {
 	counting bool // Count: no marks, no lock, no run recorded
 	done     bool
 
-	// With onlyTick, Next takes rows from a batch of candidates found
-	// ahead (see fillChanged): cand[candI:candN] are rows still to hand
-	// out, and rows below scanned have been looked at.
+	// plain: Changed rows need nothing else per row (see quickChanged).
+	// dirtyOn: changedScan.dirty holds the rows a change log names.
+	plain, dirtyOn bool
+	// changedScan is the state of a run with onlyTick, made (or taken
+	// from the query) only then: most runs never need it, and a run's
+	// state is cleared whole when it starts.
+	*changedScan
+}
+
+// changedScan is what a run with onlyTick keeps besides.
+type changedScan struct {
+	// Next takes rows from a batch of candidates found ahead (see
+	// fillChanged): cand[candI:candN] are rows still to hand out, and rows
+	// below scanned have been looked at.
 	cand         [candGroups * groupRows]int32
 	candI, candN int
 	scanned      int
-	plain        bool              // Changed rows need nothing else per row (see quickChanged)
 	touch        [maxArity]*rawCol // the query's columns in tbl, to warm (see fillChanged)
 	ntouch       int
 	warm         uint8 // sums the warming loads so they are not optimized away
-	// With onlyTick and a change log covering the run, dirty holds the
-	// rows of tbl that the log names (see changelog.go); fillChanged takes
-	// rows from it, from dirtyAt on, instead of scanning maxima.
+	// With a change log covering the run, dirty holds the rows of tbl
+	// that the log names (see changelog.go); fillChanged takes rows from
+	// it, from dirtyAt on, instead of scanning maxima.
 	dirty   dirtyBits
-	dirtyOn bool
 	dirtyAt int
+}
+
+// runColumns is a run's typed column access, as iterCore.step reaches it.
+type runColumns interface {
+	load(t *table)               // the columns of a new table
+	seek(row int, ents []Entity) // sparse components of a filtered row
+}
+
+// step is Next's slow path: the next table, or the next row of a filtered
+// run; false when the run is over (or seq is a handle of an older one).
+func (c *iterCore) step(seq uint32) bool {
+	if c.seq != seq {
+		return false
+	}
+	if c.quickChanged() {
+		return true
+	}
+	if !c.advance() {
+		c.inUse = false
+		return false
+	}
+	if t := c.tbl; t != c.cur {
+		c.cur = t
+		c.cols.load(t)
+	}
+	if c.q.filtered && c.q.readsSparse {
+		c.cols.seek(c.row, c.ents)
+	}
+	return true
 }
 
 // candGroups is how many dirty groups of rows fillChanged gathers at once.
@@ -72,6 +114,7 @@ func (c *iterCore) finish() {
 	if !c.counting {
 		c.q.logSeen = c.tick
 	}
+	c.returnScan()
 	c.done = true
 	c.tbl = nil
 	c.end = 0
@@ -119,10 +162,13 @@ func (c *iterCore) nextTable() bool {
 		if q := c.q; q.onlyChanged {
 			c.onlyTick = c.ticks[0]
 		}
-		c.candI, c.candN, c.scanned = 0, 0, 0
 		c.plain = c.onlyTick != nil && c.nwrites == 0 && len(c.q.writeSp) == 0 && !c.q.readsSparse
-		c.ntouch = 0
 		if c.onlyTick != nil {
+			if c.changedScan == nil {
+				c.changedScan = c.q.takeScan()
+			}
+			c.candI, c.candN, c.scanned = 0, 0, 0
+			c.ntouch = 0
 			c.takeDirty()
 			for _, id := range c.q.ids {
 				if j := t.column(id); j >= 0 && t.raw[j].ok && t.raw[j].size > 0 && c.ntouch < maxArity {
@@ -149,6 +195,15 @@ func (c *iterCore) takeDirty() {
 	q.dirtyBusy = true
 	c.dirty, c.dirtyOn, c.dirtyAt = q.dirty, true, 0
 	l.dirtyRows(c.since, c.n, c.dirty)
+}
+
+// returnScan gives the run's changedScan back to the query, for its next
+// run.
+func (c *iterCore) returnScan() {
+	if c.changedScan != nil {
+		c.q.scan = c.changedScan
+		c.changedScan = nil
+	}
 }
 
 // releaseDirty hands the query's bitmap back, cleared.

@@ -28,11 +28,12 @@ func NewQuery1[A any](w *World, terms ...Term) *Query1[A] {
 // structural changes until the iterator is exhausted or closed.
 func (q *Query1[A]) Iter() Iter1[A] {
 	r := q.spare
-	if r.inUse { // a run of this query still going: this one gets its own state
+	if r.core.inUse { // a run of this query still going: this one gets its own state
 		r = &iterRun1[A]{}
 	}
-	seq := r.seq + 1
-	*r = iterRun1[A]{seq: seq, inUse: true}
+	seq := r.core.seq + 1
+	*r = iterRun1[A]{core: iterCore{seq: seq, inUse: true}}
+	r.core.cols = r
 	w := q.s.w
 	r.a.init(w, q.s.ids[0])
 	r.core.begin(q.s, false)
@@ -53,49 +54,29 @@ type Iter1[A any] struct {
 	seq uint32
 }
 
-// iterRun1 is a run's state.
+// iterRun1 is a run's state: the untyped part, and the typed columns.
 type iterRun1[A any] struct {
-	core  iterCore
-	cur   *table
-	a     colAccess[A]
-	seq   uint32 // counts the runs it served: a handle of an older one is stale
-	inUse bool
+	core iterCore
+	a    colAccess[A]
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
-// world, when there is none left.
+// world, when there is none left. Small enough to inline: the loop pays
+// a call only at a new table or a filtered row (iterCore.step).
 func (it Iter1[A]) Next() bool {
-	r := it.r
-	r.core.row++
-	if r.core.row < r.core.end {
-		return true
-	}
-	return it.advance()
+	c := &it.r.core
+	c.row++
+	return c.row < c.end || c.step(it.seq)
 }
 
-func (it Iter1[A]) advance() bool {
-	r := it.r
-	if r.seq != it.seq {
-		return false // a handle of a run that ended
-	}
-	if r.core.quickChanged() {
-		return true
-	}
-	if !r.core.advance() {
-		r.inUse = false
-		return false
-	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
+func (r *iterRun1[A]) load(t *table) {
+	r.a.load(t)
 
-	}
-	if r.core.q.filtered {
-		row, ents := r.core.row, r.core.ents
-		r.a.seek(row, ents)
+}
 
-	}
-	return true
+func (r *iterRun1[A]) seek(row int, ents []Entity) {
+	r.a.seek(row, ents)
+
 }
 
 // Get returns pointers to the current entity's components, valid until the
@@ -114,18 +95,17 @@ func (it Iter1[A]) Entity() Entity { return it.r.core.ents[it.r.core.row] }
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
 func (it Iter1[A]) NextTable() bool {
 	r := it.r
-	if r.seq != it.seq {
+	if r.core.seq != it.seq {
 		return false
 	}
 	r.core.batch = true
 	if !r.core.nextRun() {
-		r.inUse = false
+		r.core.inUse = false
 		return false
 	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-
+	if t := r.core.tbl; t != r.core.cur {
+		r.core.cur = t
+		r.load(t)
 	}
 	return true
 }
@@ -182,9 +162,9 @@ func (q *Query1[A]) All() iter.Seq[*A] {
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
 func (it Iter1[A]) Close() {
-	if r := it.r; r.seq == it.seq {
+	if r := it.r; r.core.seq == it.seq {
 		r.core.close()
-		r.inUse = false
+		r.core.inUse = false
 	}
 }
 
@@ -209,11 +189,12 @@ func NewQuery2[A, B any](w *World, terms ...Term) *Query2[A, B] {
 // structural changes until the iterator is exhausted or closed.
 func (q *Query2[A, B]) Iter() Iter2[A, B] {
 	r := q.spare
-	if r.inUse { // a run of this query still going: this one gets its own state
+	if r.core.inUse { // a run of this query still going: this one gets its own state
 		r = &iterRun2[A, B]{}
 	}
-	seq := r.seq + 1
-	*r = iterRun2[A, B]{seq: seq, inUse: true}
+	seq := r.core.seq + 1
+	*r = iterRun2[A, B]{core: iterCore{seq: seq, inUse: true}}
+	r.core.cols = r
 	w := q.s.w
 	r.a.init(w, q.s.ids[0])
 	r.b.init(w, q.s.ids[1])
@@ -235,52 +216,32 @@ type Iter2[A, B any] struct {
 	seq uint32
 }
 
-// iterRun2 is a run's state.
+// iterRun2 is a run's state: the untyped part, and the typed columns.
 type iterRun2[A, B any] struct {
-	core  iterCore
-	cur   *table
-	a     colAccess[A]
-	b     colAccess[B]
-	seq   uint32 // counts the runs it served: a handle of an older one is stale
-	inUse bool
+	core iterCore
+	a    colAccess[A]
+	b    colAccess[B]
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
-// world, when there is none left.
+// world, when there is none left. Small enough to inline: the loop pays
+// a call only at a new table or a filtered row (iterCore.step).
 func (it Iter2[A, B]) Next() bool {
-	r := it.r
-	r.core.row++
-	if r.core.row < r.core.end {
-		return true
-	}
-	return it.advance()
+	c := &it.r.core
+	c.row++
+	return c.row < c.end || c.step(it.seq)
 }
 
-func (it Iter2[A, B]) advance() bool {
-	r := it.r
-	if r.seq != it.seq {
-		return false // a handle of a run that ended
-	}
-	if r.core.quickChanged() {
-		return true
-	}
-	if !r.core.advance() {
-		r.inUse = false
-		return false
-	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
+func (r *iterRun2[A, B]) load(t *table) {
+	r.a.load(t)
+	r.b.load(t)
 
-	}
-	if r.core.q.filtered {
-		row, ents := r.core.row, r.core.ents
-		r.a.seek(row, ents)
-		r.b.seek(row, ents)
+}
 
-	}
-	return true
+func (r *iterRun2[A, B]) seek(row int, ents []Entity) {
+	r.a.seek(row, ents)
+	r.b.seek(row, ents)
+
 }
 
 // Get returns pointers to the current entity's components, valid until the
@@ -299,19 +260,17 @@ func (it Iter2[A, B]) Entity() Entity { return it.r.core.ents[it.r.core.row] }
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
 func (it Iter2[A, B]) NextTable() bool {
 	r := it.r
-	if r.seq != it.seq {
+	if r.core.seq != it.seq {
 		return false
 	}
 	r.core.batch = true
 	if !r.core.nextRun() {
-		r.inUse = false
+		r.core.inUse = false
 		return false
 	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-
+	if t := r.core.tbl; t != r.core.cur {
+		r.core.cur = t
+		r.load(t)
 	}
 	return true
 }
@@ -369,9 +328,9 @@ func (q *Query2[A, B]) All() iter.Seq2[*A, *B] {
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
 func (it Iter2[A, B]) Close() {
-	if r := it.r; r.seq == it.seq {
+	if r := it.r; r.core.seq == it.seq {
 		r.core.close()
-		r.inUse = false
+		r.core.inUse = false
 	}
 }
 
@@ -396,11 +355,12 @@ func NewQuery3[A, B, C any](w *World, terms ...Term) *Query3[A, B, C] {
 // structural changes until the iterator is exhausted or closed.
 func (q *Query3[A, B, C]) Iter() Iter3[A, B, C] {
 	r := q.spare
-	if r.inUse { // a run of this query still going: this one gets its own state
+	if r.core.inUse { // a run of this query still going: this one gets its own state
 		r = &iterRun3[A, B, C]{}
 	}
-	seq := r.seq + 1
-	*r = iterRun3[A, B, C]{seq: seq, inUse: true}
+	seq := r.core.seq + 1
+	*r = iterRun3[A, B, C]{core: iterCore{seq: seq, inUse: true}}
+	r.core.cols = r
 	w := q.s.w
 	r.a.init(w, q.s.ids[0])
 	r.b.init(w, q.s.ids[1])
@@ -423,55 +383,35 @@ type Iter3[A, B, C any] struct {
 	seq uint32
 }
 
-// iterRun3 is a run's state.
+// iterRun3 is a run's state: the untyped part, and the typed columns.
 type iterRun3[A, B, C any] struct {
-	core  iterCore
-	cur   *table
-	a     colAccess[A]
-	b     colAccess[B]
-	c     colAccess[C]
-	seq   uint32 // counts the runs it served: a handle of an older one is stale
-	inUse bool
+	core iterCore
+	a    colAccess[A]
+	b    colAccess[B]
+	c    colAccess[C]
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
-// world, when there is none left.
+// world, when there is none left. Small enough to inline: the loop pays
+// a call only at a new table or a filtered row (iterCore.step).
 func (it Iter3[A, B, C]) Next() bool {
-	r := it.r
-	r.core.row++
-	if r.core.row < r.core.end {
-		return true
-	}
-	return it.advance()
+	c := &it.r.core
+	c.row++
+	return c.row < c.end || c.step(it.seq)
 }
 
-func (it Iter3[A, B, C]) advance() bool {
-	r := it.r
-	if r.seq != it.seq {
-		return false // a handle of a run that ended
-	}
-	if r.core.quickChanged() {
-		return true
-	}
-	if !r.core.advance() {
-		r.inUse = false
-		return false
-	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-		r.c.load(t)
+func (r *iterRun3[A, B, C]) load(t *table) {
+	r.a.load(t)
+	r.b.load(t)
+	r.c.load(t)
 
-	}
-	if r.core.q.filtered {
-		row, ents := r.core.row, r.core.ents
-		r.a.seek(row, ents)
-		r.b.seek(row, ents)
-		r.c.seek(row, ents)
+}
 
-	}
-	return true
+func (r *iterRun3[A, B, C]) seek(row int, ents []Entity) {
+	r.a.seek(row, ents)
+	r.b.seek(row, ents)
+	r.c.seek(row, ents)
+
 }
 
 // Get returns pointers to the current entity's components, valid until the
@@ -490,20 +430,17 @@ func (it Iter3[A, B, C]) Entity() Entity { return it.r.core.ents[it.r.core.row] 
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
 func (it Iter3[A, B, C]) NextTable() bool {
 	r := it.r
-	if r.seq != it.seq {
+	if r.core.seq != it.seq {
 		return false
 	}
 	r.core.batch = true
 	if !r.core.nextRun() {
-		r.inUse = false
+		r.core.inUse = false
 		return false
 	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-		r.c.load(t)
-
+	if t := r.core.tbl; t != r.core.cur {
+		r.core.cur = t
+		r.load(t)
 	}
 	return true
 }
@@ -569,9 +506,9 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
 func (it Iter3[A, B, C]) Close() {
-	if r := it.r; r.seq == it.seq {
+	if r := it.r; r.core.seq == it.seq {
 		r.core.close()
-		r.inUse = false
+		r.core.inUse = false
 	}
 }
 
@@ -596,11 +533,12 @@ func NewQuery4[A, B, C, D any](w *World, terms ...Term) *Query4[A, B, C, D] {
 // structural changes until the iterator is exhausted or closed.
 func (q *Query4[A, B, C, D]) Iter() Iter4[A, B, C, D] {
 	r := q.spare
-	if r.inUse { // a run of this query still going: this one gets its own state
+	if r.core.inUse { // a run of this query still going: this one gets its own state
 		r = &iterRun4[A, B, C, D]{}
 	}
-	seq := r.seq + 1
-	*r = iterRun4[A, B, C, D]{seq: seq, inUse: true}
+	seq := r.core.seq + 1
+	*r = iterRun4[A, B, C, D]{core: iterCore{seq: seq, inUse: true}}
+	r.core.cols = r
 	w := q.s.w
 	r.a.init(w, q.s.ids[0])
 	r.b.init(w, q.s.ids[1])
@@ -624,58 +562,38 @@ type Iter4[A, B, C, D any] struct {
 	seq uint32
 }
 
-// iterRun4 is a run's state.
+// iterRun4 is a run's state: the untyped part, and the typed columns.
 type iterRun4[A, B, C, D any] struct {
-	core  iterCore
-	cur   *table
-	a     colAccess[A]
-	b     colAccess[B]
-	c     colAccess[C]
-	d     colAccess[D]
-	seq   uint32 // counts the runs it served: a handle of an older one is stale
-	inUse bool
+	core iterCore
+	a    colAccess[A]
+	b    colAccess[B]
+	c    colAccess[C]
+	d    colAccess[D]
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
-// world, when there is none left.
+// world, when there is none left. Small enough to inline: the loop pays
+// a call only at a new table or a filtered row (iterCore.step).
 func (it Iter4[A, B, C, D]) Next() bool {
-	r := it.r
-	r.core.row++
-	if r.core.row < r.core.end {
-		return true
-	}
-	return it.advance()
+	c := &it.r.core
+	c.row++
+	return c.row < c.end || c.step(it.seq)
 }
 
-func (it Iter4[A, B, C, D]) advance() bool {
-	r := it.r
-	if r.seq != it.seq {
-		return false // a handle of a run that ended
-	}
-	if r.core.quickChanged() {
-		return true
-	}
-	if !r.core.advance() {
-		r.inUse = false
-		return false
-	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-		r.c.load(t)
-		r.d.load(t)
+func (r *iterRun4[A, B, C, D]) load(t *table) {
+	r.a.load(t)
+	r.b.load(t)
+	r.c.load(t)
+	r.d.load(t)
 
-	}
-	if r.core.q.filtered {
-		row, ents := r.core.row, r.core.ents
-		r.a.seek(row, ents)
-		r.b.seek(row, ents)
-		r.c.seek(row, ents)
-		r.d.seek(row, ents)
+}
 
-	}
-	return true
+func (r *iterRun4[A, B, C, D]) seek(row int, ents []Entity) {
+	r.a.seek(row, ents)
+	r.b.seek(row, ents)
+	r.c.seek(row, ents)
+	r.d.seek(row, ents)
+
 }
 
 // Get returns pointers to the current entity's components, valid until the
@@ -694,21 +612,17 @@ func (it Iter4[A, B, C, D]) Entity() Entity { return it.r.core.ents[it.r.core.ro
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
 func (it Iter4[A, B, C, D]) NextTable() bool {
 	r := it.r
-	if r.seq != it.seq {
+	if r.core.seq != it.seq {
 		return false
 	}
 	r.core.batch = true
 	if !r.core.nextRun() {
-		r.inUse = false
+		r.core.inUse = false
 		return false
 	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-		r.c.load(t)
-		r.d.load(t)
-
+	if t := r.core.tbl; t != r.core.cur {
+		r.core.cur = t
+		r.load(t)
 	}
 	return true
 }
@@ -776,9 +690,9 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
 func (it Iter4[A, B, C, D]) Close() {
-	if r := it.r; r.seq == it.seq {
+	if r := it.r; r.core.seq == it.seq {
 		r.core.close()
-		r.inUse = false
+		r.core.inUse = false
 	}
 }
 
@@ -803,11 +717,12 @@ func NewQuery5[A, B, C, D, E any](w *World, terms ...Term) *Query5[A, B, C, D, E
 // structural changes until the iterator is exhausted or closed.
 func (q *Query5[A, B, C, D, E]) Iter() Iter5[A, B, C, D, E] {
 	r := q.spare
-	if r.inUse { // a run of this query still going: this one gets its own state
+	if r.core.inUse { // a run of this query still going: this one gets its own state
 		r = &iterRun5[A, B, C, D, E]{}
 	}
-	seq := r.seq + 1
-	*r = iterRun5[A, B, C, D, E]{seq: seq, inUse: true}
+	seq := r.core.seq + 1
+	*r = iterRun5[A, B, C, D, E]{core: iterCore{seq: seq, inUse: true}}
+	r.core.cols = r
 	w := q.s.w
 	r.a.init(w, q.s.ids[0])
 	r.b.init(w, q.s.ids[1])
@@ -832,61 +747,41 @@ type Iter5[A, B, C, D, E any] struct {
 	seq uint32
 }
 
-// iterRun5 is a run's state.
+// iterRun5 is a run's state: the untyped part, and the typed columns.
 type iterRun5[A, B, C, D, E any] struct {
-	core  iterCore
-	cur   *table
-	a     colAccess[A]
-	b     colAccess[B]
-	c     colAccess[C]
-	d     colAccess[D]
-	e     colAccess[E]
-	seq   uint32 // counts the runs it served: a handle of an older one is stale
-	inUse bool
+	core iterCore
+	a    colAccess[A]
+	b    colAccess[B]
+	c    colAccess[C]
+	d    colAccess[D]
+	e    colAccess[E]
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
-// world, when there is none left.
+// world, when there is none left. Small enough to inline: the loop pays
+// a call only at a new table or a filtered row (iterCore.step).
 func (it Iter5[A, B, C, D, E]) Next() bool {
-	r := it.r
-	r.core.row++
-	if r.core.row < r.core.end {
-		return true
-	}
-	return it.advance()
+	c := &it.r.core
+	c.row++
+	return c.row < c.end || c.step(it.seq)
 }
 
-func (it Iter5[A, B, C, D, E]) advance() bool {
-	r := it.r
-	if r.seq != it.seq {
-		return false // a handle of a run that ended
-	}
-	if r.core.quickChanged() {
-		return true
-	}
-	if !r.core.advance() {
-		r.inUse = false
-		return false
-	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-		r.c.load(t)
-		r.d.load(t)
-		r.e.load(t)
+func (r *iterRun5[A, B, C, D, E]) load(t *table) {
+	r.a.load(t)
+	r.b.load(t)
+	r.c.load(t)
+	r.d.load(t)
+	r.e.load(t)
 
-	}
-	if r.core.q.filtered {
-		row, ents := r.core.row, r.core.ents
-		r.a.seek(row, ents)
-		r.b.seek(row, ents)
-		r.c.seek(row, ents)
-		r.d.seek(row, ents)
-		r.e.seek(row, ents)
+}
 
-	}
-	return true
+func (r *iterRun5[A, B, C, D, E]) seek(row int, ents []Entity) {
+	r.a.seek(row, ents)
+	r.b.seek(row, ents)
+	r.c.seek(row, ents)
+	r.d.seek(row, ents)
+	r.e.seek(row, ents)
+
 }
 
 // Get returns pointers to the current entity's components, valid until the
@@ -905,22 +800,17 @@ func (it Iter5[A, B, C, D, E]) Entity() Entity { return it.r.core.ents[it.r.core
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
 func (it Iter5[A, B, C, D, E]) NextTable() bool {
 	r := it.r
-	if r.seq != it.seq {
+	if r.core.seq != it.seq {
 		return false
 	}
 	r.core.batch = true
 	if !r.core.nextRun() {
-		r.inUse = false
+		r.core.inUse = false
 		return false
 	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-		r.c.load(t)
-		r.d.load(t)
-		r.e.load(t)
-
+	if t := r.core.tbl; t != r.core.cur {
+		r.core.cur = t
+		r.load(t)
 	}
 	return true
 }
@@ -990,9 +880,9 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
 func (it Iter5[A, B, C, D, E]) Close() {
-	if r := it.r; r.seq == it.seq {
+	if r := it.r; r.core.seq == it.seq {
 		r.core.close()
-		r.inUse = false
+		r.core.inUse = false
 	}
 }
 
@@ -1017,11 +907,12 @@ func NewQuery6[A, B, C, D, E, F any](w *World, terms ...Term) *Query6[A, B, C, D
 // structural changes until the iterator is exhausted or closed.
 func (q *Query6[A, B, C, D, E, F]) Iter() Iter6[A, B, C, D, E, F] {
 	r := q.spare
-	if r.inUse { // a run of this query still going: this one gets its own state
+	if r.core.inUse { // a run of this query still going: this one gets its own state
 		r = &iterRun6[A, B, C, D, E, F]{}
 	}
-	seq := r.seq + 1
-	*r = iterRun6[A, B, C, D, E, F]{seq: seq, inUse: true}
+	seq := r.core.seq + 1
+	*r = iterRun6[A, B, C, D, E, F]{core: iterCore{seq: seq, inUse: true}}
+	r.core.cols = r
 	w := q.s.w
 	r.a.init(w, q.s.ids[0])
 	r.b.init(w, q.s.ids[1])
@@ -1047,64 +938,44 @@ type Iter6[A, B, C, D, E, F any] struct {
 	seq uint32
 }
 
-// iterRun6 is a run's state.
+// iterRun6 is a run's state: the untyped part, and the typed columns.
 type iterRun6[A, B, C, D, E, F any] struct {
-	core  iterCore
-	cur   *table
-	a     colAccess[A]
-	b     colAccess[B]
-	c     colAccess[C]
-	d     colAccess[D]
-	e     colAccess[E]
-	f     colAccess[F]
-	seq   uint32 // counts the runs it served: a handle of an older one is stale
-	inUse bool
+	core iterCore
+	a    colAccess[A]
+	b    colAccess[B]
+	c    colAccess[C]
+	d    colAccess[D]
+	e    colAccess[E]
+	f    colAccess[F]
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
-// world, when there is none left.
+// world, when there is none left. Small enough to inline: the loop pays
+// a call only at a new table or a filtered row (iterCore.step).
 func (it Iter6[A, B, C, D, E, F]) Next() bool {
-	r := it.r
-	r.core.row++
-	if r.core.row < r.core.end {
-		return true
-	}
-	return it.advance()
+	c := &it.r.core
+	c.row++
+	return c.row < c.end || c.step(it.seq)
 }
 
-func (it Iter6[A, B, C, D, E, F]) advance() bool {
-	r := it.r
-	if r.seq != it.seq {
-		return false // a handle of a run that ended
-	}
-	if r.core.quickChanged() {
-		return true
-	}
-	if !r.core.advance() {
-		r.inUse = false
-		return false
-	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-		r.c.load(t)
-		r.d.load(t)
-		r.e.load(t)
-		r.f.load(t)
+func (r *iterRun6[A, B, C, D, E, F]) load(t *table) {
+	r.a.load(t)
+	r.b.load(t)
+	r.c.load(t)
+	r.d.load(t)
+	r.e.load(t)
+	r.f.load(t)
 
-	}
-	if r.core.q.filtered {
-		row, ents := r.core.row, r.core.ents
-		r.a.seek(row, ents)
-		r.b.seek(row, ents)
-		r.c.seek(row, ents)
-		r.d.seek(row, ents)
-		r.e.seek(row, ents)
-		r.f.seek(row, ents)
+}
 
-	}
-	return true
+func (r *iterRun6[A, B, C, D, E, F]) seek(row int, ents []Entity) {
+	r.a.seek(row, ents)
+	r.b.seek(row, ents)
+	r.c.seek(row, ents)
+	r.d.seek(row, ents)
+	r.e.seek(row, ents)
+	r.f.seek(row, ents)
+
 }
 
 // Get returns pointers to the current entity's components, valid until the
@@ -1123,23 +994,17 @@ func (it Iter6[A, B, C, D, E, F]) Entity() Entity { return it.r.core.ents[it.r.c
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
 func (it Iter6[A, B, C, D, E, F]) NextTable() bool {
 	r := it.r
-	if r.seq != it.seq {
+	if r.core.seq != it.seq {
 		return false
 	}
 	r.core.batch = true
 	if !r.core.nextRun() {
-		r.inUse = false
+		r.core.inUse = false
 		return false
 	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-		r.c.load(t)
-		r.d.load(t)
-		r.e.load(t)
-		r.f.load(t)
-
+	if t := r.core.tbl; t != r.core.cur {
+		r.core.cur = t
+		r.load(t)
 	}
 	return true
 }
@@ -1211,9 +1076,9 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
 func (it Iter6[A, B, C, D, E, F]) Close() {
-	if r := it.r; r.seq == it.seq {
+	if r := it.r; r.core.seq == it.seq {
 		r.core.close()
-		r.inUse = false
+		r.core.inUse = false
 	}
 }
 
@@ -1238,11 +1103,12 @@ func NewQuery7[A, B, C, D, E, F, G any](w *World, terms ...Term) *Query7[A, B, C
 // structural changes until the iterator is exhausted or closed.
 func (q *Query7[A, B, C, D, E, F, G]) Iter() Iter7[A, B, C, D, E, F, G] {
 	r := q.spare
-	if r.inUse { // a run of this query still going: this one gets its own state
+	if r.core.inUse { // a run of this query still going: this one gets its own state
 		r = &iterRun7[A, B, C, D, E, F, G]{}
 	}
-	seq := r.seq + 1
-	*r = iterRun7[A, B, C, D, E, F, G]{seq: seq, inUse: true}
+	seq := r.core.seq + 1
+	*r = iterRun7[A, B, C, D, E, F, G]{core: iterCore{seq: seq, inUse: true}}
+	r.core.cols = r
 	w := q.s.w
 	r.a.init(w, q.s.ids[0])
 	r.b.init(w, q.s.ids[1])
@@ -1269,67 +1135,47 @@ type Iter7[A, B, C, D, E, F, G any] struct {
 	seq uint32
 }
 
-// iterRun7 is a run's state.
+// iterRun7 is a run's state: the untyped part, and the typed columns.
 type iterRun7[A, B, C, D, E, F, G any] struct {
-	core  iterCore
-	cur   *table
-	a     colAccess[A]
-	b     colAccess[B]
-	c     colAccess[C]
-	d     colAccess[D]
-	e     colAccess[E]
-	f     colAccess[F]
-	g     colAccess[G]
-	seq   uint32 // counts the runs it served: a handle of an older one is stale
-	inUse bool
+	core iterCore
+	a    colAccess[A]
+	b    colAccess[B]
+	c    colAccess[C]
+	d    colAccess[D]
+	e    colAccess[E]
+	f    colAccess[F]
+	g    colAccess[G]
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
-// world, when there is none left.
+// world, when there is none left. Small enough to inline: the loop pays
+// a call only at a new table or a filtered row (iterCore.step).
 func (it Iter7[A, B, C, D, E, F, G]) Next() bool {
-	r := it.r
-	r.core.row++
-	if r.core.row < r.core.end {
-		return true
-	}
-	return it.advance()
+	c := &it.r.core
+	c.row++
+	return c.row < c.end || c.step(it.seq)
 }
 
-func (it Iter7[A, B, C, D, E, F, G]) advance() bool {
-	r := it.r
-	if r.seq != it.seq {
-		return false // a handle of a run that ended
-	}
-	if r.core.quickChanged() {
-		return true
-	}
-	if !r.core.advance() {
-		r.inUse = false
-		return false
-	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-		r.c.load(t)
-		r.d.load(t)
-		r.e.load(t)
-		r.f.load(t)
-		r.g.load(t)
+func (r *iterRun7[A, B, C, D, E, F, G]) load(t *table) {
+	r.a.load(t)
+	r.b.load(t)
+	r.c.load(t)
+	r.d.load(t)
+	r.e.load(t)
+	r.f.load(t)
+	r.g.load(t)
 
-	}
-	if r.core.q.filtered {
-		row, ents := r.core.row, r.core.ents
-		r.a.seek(row, ents)
-		r.b.seek(row, ents)
-		r.c.seek(row, ents)
-		r.d.seek(row, ents)
-		r.e.seek(row, ents)
-		r.f.seek(row, ents)
-		r.g.seek(row, ents)
+}
 
-	}
-	return true
+func (r *iterRun7[A, B, C, D, E, F, G]) seek(row int, ents []Entity) {
+	r.a.seek(row, ents)
+	r.b.seek(row, ents)
+	r.c.seek(row, ents)
+	r.d.seek(row, ents)
+	r.e.seek(row, ents)
+	r.f.seek(row, ents)
+	r.g.seek(row, ents)
+
 }
 
 // Get returns pointers to the current entity's components, valid until the
@@ -1348,24 +1194,17 @@ func (it Iter7[A, B, C, D, E, F, G]) Entity() Entity { return it.r.core.ents[it.
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
 func (it Iter7[A, B, C, D, E, F, G]) NextTable() bool {
 	r := it.r
-	if r.seq != it.seq {
+	if r.core.seq != it.seq {
 		return false
 	}
 	r.core.batch = true
 	if !r.core.nextRun() {
-		r.inUse = false
+		r.core.inUse = false
 		return false
 	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-		r.c.load(t)
-		r.d.load(t)
-		r.e.load(t)
-		r.f.load(t)
-		r.g.load(t)
-
+	if t := r.core.tbl; t != r.core.cur {
+		r.core.cur = t
+		r.load(t)
 	}
 	return true
 }
@@ -1439,9 +1278,9 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
 func (it Iter7[A, B, C, D, E, F, G]) Close() {
-	if r := it.r; r.seq == it.seq {
+	if r := it.r; r.core.seq == it.seq {
 		r.core.close()
-		r.inUse = false
+		r.core.inUse = false
 	}
 }
 
@@ -1466,11 +1305,12 @@ func NewQuery8[A, B, C, D, E, F, G, H any](w *World, terms ...Term) *Query8[A, B
 // structural changes until the iterator is exhausted or closed.
 func (q *Query8[A, B, C, D, E, F, G, H]) Iter() Iter8[A, B, C, D, E, F, G, H] {
 	r := q.spare
-	if r.inUse { // a run of this query still going: this one gets its own state
+	if r.core.inUse { // a run of this query still going: this one gets its own state
 		r = &iterRun8[A, B, C, D, E, F, G, H]{}
 	}
-	seq := r.seq + 1
-	*r = iterRun8[A, B, C, D, E, F, G, H]{seq: seq, inUse: true}
+	seq := r.core.seq + 1
+	*r = iterRun8[A, B, C, D, E, F, G, H]{core: iterCore{seq: seq, inUse: true}}
+	r.core.cols = r
 	w := q.s.w
 	r.a.init(w, q.s.ids[0])
 	r.b.init(w, q.s.ids[1])
@@ -1498,70 +1338,50 @@ type Iter8[A, B, C, D, E, F, G, H any] struct {
 	seq uint32
 }
 
-// iterRun8 is a run's state.
+// iterRun8 is a run's state: the untyped part, and the typed columns.
 type iterRun8[A, B, C, D, E, F, G, H any] struct {
-	core  iterCore
-	cur   *table
-	a     colAccess[A]
-	b     colAccess[B]
-	c     colAccess[C]
-	d     colAccess[D]
-	e     colAccess[E]
-	f     colAccess[F]
-	g     colAccess[G]
-	h     colAccess[H]
-	seq   uint32 // counts the runs it served: a handle of an older one is stale
-	inUse bool
+	core iterCore
+	a    colAccess[A]
+	b    colAccess[B]
+	c    colAccess[C]
+	d    colAccess[D]
+	e    colAccess[E]
+	f    colAccess[F]
+	g    colAccess[G]
+	h    colAccess[H]
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
-// world, when there is none left.
+// world, when there is none left. Small enough to inline: the loop pays
+// a call only at a new table or a filtered row (iterCore.step).
 func (it Iter8[A, B, C, D, E, F, G, H]) Next() bool {
-	r := it.r
-	r.core.row++
-	if r.core.row < r.core.end {
-		return true
-	}
-	return it.advance()
+	c := &it.r.core
+	c.row++
+	return c.row < c.end || c.step(it.seq)
 }
 
-func (it Iter8[A, B, C, D, E, F, G, H]) advance() bool {
-	r := it.r
-	if r.seq != it.seq {
-		return false // a handle of a run that ended
-	}
-	if r.core.quickChanged() {
-		return true
-	}
-	if !r.core.advance() {
-		r.inUse = false
-		return false
-	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-		r.c.load(t)
-		r.d.load(t)
-		r.e.load(t)
-		r.f.load(t)
-		r.g.load(t)
-		r.h.load(t)
+func (r *iterRun8[A, B, C, D, E, F, G, H]) load(t *table) {
+	r.a.load(t)
+	r.b.load(t)
+	r.c.load(t)
+	r.d.load(t)
+	r.e.load(t)
+	r.f.load(t)
+	r.g.load(t)
+	r.h.load(t)
 
-	}
-	if r.core.q.filtered {
-		row, ents := r.core.row, r.core.ents
-		r.a.seek(row, ents)
-		r.b.seek(row, ents)
-		r.c.seek(row, ents)
-		r.d.seek(row, ents)
-		r.e.seek(row, ents)
-		r.f.seek(row, ents)
-		r.g.seek(row, ents)
-		r.h.seek(row, ents)
+}
 
-	}
-	return true
+func (r *iterRun8[A, B, C, D, E, F, G, H]) seek(row int, ents []Entity) {
+	r.a.seek(row, ents)
+	r.b.seek(row, ents)
+	r.c.seek(row, ents)
+	r.d.seek(row, ents)
+	r.e.seek(row, ents)
+	r.f.seek(row, ents)
+	r.g.seek(row, ents)
+	r.h.seek(row, ents)
+
 }
 
 // Get returns pointers to the current entity's components, valid until the
@@ -1580,25 +1400,17 @@ func (it Iter8[A, B, C, D, E, F, G, H]) Entity() Entity { return it.r.core.ents[
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
 func (it Iter8[A, B, C, D, E, F, G, H]) NextTable() bool {
 	r := it.r
-	if r.seq != it.seq {
+	if r.core.seq != it.seq {
 		return false
 	}
 	r.core.batch = true
 	if !r.core.nextRun() {
-		r.inUse = false
+		r.core.inUse = false
 		return false
 	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		r.a.load(t)
-		r.b.load(t)
-		r.c.load(t)
-		r.d.load(t)
-		r.e.load(t)
-		r.f.load(t)
-		r.g.load(t)
-		r.h.load(t)
-
+	if t := r.core.tbl; t != r.core.cur {
+		r.core.cur = t
+		r.load(t)
 	}
 	return true
 }
@@ -1674,8 +1486,8 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
 func (it Iter8[A, B, C, D, E, F, G, H]) Close() {
-	if r := it.r; r.seq == it.seq {
+	if r := it.r; r.core.seq == it.seq {
 		r.core.close()
-		r.inUse = false
+		r.core.inUse = false
 	}
 }

@@ -109,11 +109,12 @@ func NewQuery{{.N}}[{{.TypeDecl}}](w *World, terms ...Term) *Query{{.N}}[{{.Type
 // structural changes until the iterator is exhausted or closed.
 func (q *Query{{.N}}[{{.TypeList}}]) Iter() Iter{{.N}}[{{.TypeList}}] {
 	r := q.spare
-	if r.inUse { // a run of this query still going: this one gets its own state
+	if r.core.inUse { // a run of this query still going: this one gets its own state
 		r = &iterRun{{.N}}[{{.TypeList}}]{}
 	}
-	seq := r.seq + 1
-	*r = iterRun{{.N}}[{{.TypeList}}]{seq: seq, inUse: true}
+	seq := r.core.seq + 1
+	*r = iterRun{{.N}}[{{.TypeList}}]{core: iterCore{seq: seq, inUse: true}}
+	r.core.cols = r
 	w := q.s.w
 	{{range $i, $v := .Vars}}r.{{$v}}.init(w, q.s.ids[{{$i}}])
 	{{end}}r.core.begin(q.s, false)
@@ -134,49 +135,30 @@ type Iter{{.N}}[{{.TypeDecl}}] struct {
 	seq uint32
 }
 
-// iterRun{{.N}} is a run's state.
+// iterRun{{.N}} is a run's state: the untyped part, and the typed columns.
 type iterRun{{.N}}[{{.TypeDecl}}] struct {
 	core iterCore
-	cur  *table
 	{{range $i, $v := .Vars}}{{$v}} colAccess[{{index $a.Types $i}}]
-	{{end}}seq   uint32 // counts the runs it served: a handle of an older one is stale
-	inUse bool
+	{{end}}
 }
 
 // Next moves to the next matching entity; it returns false, and unlocks the
-// world, when there is none left.
+// world, when there is none left. Small enough to inline: the loop pays
+// a call only at a new table or a filtered row (iterCore.step).
 func (it Iter{{.N}}[{{.TypeList}}]) Next() bool {
-	r := it.r
-	r.core.row++
-	if r.core.row < r.core.end {
-		return true
-	}
-	return it.advance()
+	c := &it.r.core
+	c.row++
+	return c.row < c.end || c.step(it.seq)
 }
 
-func (it Iter{{.N}}[{{.TypeList}}]) advance() bool {
-	r := it.r
-	if r.seq != it.seq {
-		return false // a handle of a run that ended
-	}
-	if r.core.quickChanged() {
-		return true
-	}
-	if !r.core.advance() {
-		r.inUse = false
-		return false
-	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		{{range .Vars}}r.{{.}}.load(t)
-		{{end}}
-	}
-	if r.core.q.filtered {
-		row, ents := r.core.row, r.core.ents
-		{{range .Vars}}r.{{.}}.seek(row, ents)
-		{{end}}
-	}
-	return true
+func (r *iterRun{{.N}}[{{.TypeList}}]) load(t *table) {
+	{{range .Vars}}r.{{.}}.load(t)
+	{{end}}
+}
+
+func (r *iterRun{{.N}}[{{.TypeList}}]) seek(row int, ents []Entity) {
+	{{range .Vars}}r.{{.}}.seek(row, ents)
+	{{end}}
 }
 
 // Get returns pointers to the current entity's components, valid until the
@@ -195,18 +177,17 @@ func (it Iter{{.N}}[{{.TypeList}}]) Entity() Entity { return it.r.core.ents[it.r
 // consecutive matching rows of one table. Use it instead of Next, not mixed.
 func (it Iter{{.N}}[{{.TypeList}}]) NextTable() bool {
 	r := it.r
-	if r.seq != it.seq {
+	if r.core.seq != it.seq {
 		return false
 	}
 	r.core.batch = true
 	if !r.core.nextRun() {
-		r.inUse = false
+		r.core.inUse = false
 		return false
 	}
-	if t := r.core.tbl; t != r.cur {
-		r.cur = t
-		{{range .Vars}}r.{{.}}.load(t)
-		{{end}}
+	if t := r.core.tbl; t != r.core.cur {
+		r.core.cur = t
+		r.load(t)
 	}
 	return true
 }
@@ -271,9 +252,9 @@ func (q *Query{{.N}}[{{.TypeList}}]) All() {{if eq .N 1}}iter.Seq[*A]{{else if e
 // Close ends the run early and unlocks the world. Calling it after Next or
 // NextTable returned false does nothing, so "defer it.Close()" is safe.
 func (it Iter{{.N}}[{{.TypeList}}]) Close() {
-	if r := it.r; r.seq == it.seq {
+	if r := it.r; r.core.seq == it.seq {
 		r.core.close()
-		r.inUse = false
+		r.core.inUse = false
 	}
 }
 {{end}}`
