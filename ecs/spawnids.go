@@ -1,6 +1,9 @@
 package ecs
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // SpawnIDs creates an entity with the components ids, each its zero value,
 // placed at once in the table that holds them all (no move per component,
@@ -12,7 +15,7 @@ import "fmt"
 //	e, err := w.SpawnIDs(ecs.ComponentIDOf[Position](w), ecs.ComponentIDOf[Health](w))
 func (w *World) SpawnIDs(ids ...ComponentID) (Entity, error) {
 	w.checkUnlocked("Spawn")
-	t, err := w.tableOfIDs(ids)
+	t, sparse, err := w.tableOfIDs(ids)
 	if err != nil {
 		return Entity{}, err
 	}
@@ -22,7 +25,9 @@ func (w *World) SpawnIDs(ids ...ComponentID) (Entity, error) {
 	rec := &w.records[e.index]
 	rec.table, rec.row = t.id, uint32(row)
 	w.logStructural(OpSpawn, e, NoComponent)
-	w.addSparseZero(e, rec, ids, tick)
+	if len(sparse) > 0 {
+		w.addSparseZero(e, rec, sparse, tick)
+	}
 	return e, nil
 }
 
@@ -33,13 +38,15 @@ func (w *World) SpawnIDs(ids ...ComponentID) (Entity, error) {
 // init spawns, despawns, adds or removes.
 func (w *World) SpawnBatchIDs(n int, ids []ComponentID, init func(first int, ents []Entity)) error {
 	w.checkUnlocked("Spawn")
-	t, err := w.tableOfIDs(ids)
+	t, sparse, err := w.tableOfIDs(ids)
 	if err != nil {
 		return err
 	}
 	w.spawnBlocks(t, n, init != nil, func(done, _ int, ents []Entity, tick uint32) {
 		for _, e := range ents {
-			w.addSparseZero(e, &w.records[e.index], ids, tick)
+			if len(sparse) > 0 {
+				w.addSparseZero(e, &w.records[e.index], sparse, tick)
+			}
 		}
 		if init != nil {
 			init(done, ents)
@@ -75,23 +82,40 @@ func (w *World) spawnBlocks(t *table, n int, userCode bool, fill func(done, firs
 	}
 }
 
-// tableOfIDs is the table of the table-stored components among ids.
-func (w *World) tableOfIDs(ids []ComponentID) (*table, error) {
+// tableOfIDs is the table of the table-stored components among ids, and
+// the sparse ones. The last answer is kept: a spawn loop asks again and
+// again for the same ids, and a table, once made, stays.
+func (w *World) tableOfIDs(ids []ComponentID) (*table, []ComponentID, error) {
+	if m := &w.spawnMemo; m.t != nil && slices.Equal(m.ids, ids) {
+		return m.t, m.sparse, nil
+	}
 	var mask Mask
+	var sparse []ComponentID
 	for _, id := range ids {
 		switch {
 		case int(id) >= len(w.reg.regs) || w.reg.regs[id].info.Type == nil:
-			return nil, fmt.Errorf("ecs: component id %d is not registered", id)
+			return nil, nil, fmt.Errorf("ecs: component id %d is not registered", id)
 		case id == childOfID:
-			return nil, errChildOfDirect
+			return nil, nil, errChildOfDirect
 		case w.sparse[id] == nil:
 			mask.Set(id)
+		default:
+			sparse = append(sparse, id)
 		}
 	}
-	return w.tables[w.tableFor(mask)], nil
+	t := w.tables[w.tableFor(mask)]
+	w.spawnMemo = idsTable{ids: slices.Clone(ids), t: t, sparse: sparse}
+	return t, sparse, nil
 }
 
-// addSparseZero gives a new entity the sparse components among ids.
+// idsTable is tableOfIDs' last answer.
+type idsTable struct {
+	ids    []ComponentID
+	t      *table
+	sparse []ComponentID
+}
+
+// addSparseZero gives a new entity the sparse components ids.
 func (w *World) addSparseZero(e Entity, rec *entityRecord, ids []ComponentID, tick uint32) {
 	for _, id := range ids {
 		if s := w.sparse[id]; s != nil && s.addZero(e, tick) {

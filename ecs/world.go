@@ -30,6 +30,7 @@ type World struct {
 	caches     []*queryCache
 	cacheByKey map[filterKey]*queryCache
 	batch      batchScratch // the tables a batch operation visits (batch.go)
+	spawnMemo  idsTable     // the table SpawnIDs found last (spawnids.go)
 	// changeReaders lists, per component watched by a Changed query, those
 	// queries; the component's columns keep change logs (changelog.go).
 	changeReaders map[ComponentID]*changeReaders
