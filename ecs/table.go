@@ -45,7 +45,8 @@ func (t *table) column(id ComponentID) int { return int(t.colIndex[id]) }
 // pushZero appends a row of zero values for e, changed and added at tick.
 func (t *table) pushZero(e Entity, tick uint32) int {
 	row := len(t.entities)
-	t.entities = append(t.entities, e)
+	t.entities = growEntities(t.entities, 1)
+	t.entities[row] = e
 	t.shape++
 	for i := range t.raw {
 		if d := &t.raw[i]; d.ok && d.roomFor() {
@@ -134,7 +135,8 @@ func (t *table) swapRemove(row int) Entity {
 // swapRemove for why there is no call per column).
 func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved Entity) {
 	newRow = len(t.entities)
-	t.entities = append(t.entities, src.entities[row])
+	t.entities = growEntities(t.entities, 1)
+	t.entities[newRow] = src.entities[row]
 	t.shape++
 	for i, cid := range t.ids {
 		d := &t.raw[i]

@@ -57,6 +57,9 @@ func (w *World) allocEntity() Entity {
 		return Entity{index: idx, gen: w.records[idx].gen}
 	}
 	idx := uint32(len(w.records))
+	if len(w.records) == cap(w.records) { // grown as tables grow (grownCap), not by append's quarter
+		w.growRecords(len(w.records) + 1)
+	}
 	w.records = append(w.records, entityRecord{gen: 1, table: deadTable})
 	return Entity{index: idx, gen: 1}
 }
@@ -82,9 +85,7 @@ func (w *World) allocEntities(out []Entity, t uint32, first int) {
 	if rest := n - take; rest > 0 {
 		base := len(w.records)
 		if need := base + rest; need > cap(w.records) {
-			grown := make([]entityRecord, base, grownCap(need, cap(w.records)))
-			copy(grown, w.records)
-			w.records = grown
+			w.growRecords(need)
 		}
 		w.records = w.records[:base+rest]
 		fresh := w.records[base:]
@@ -98,6 +99,13 @@ func (w *World) allocEntities(out []Entity, t uint32, first int) {
 			w.logStructural(OpSpawn, e, NoComponent)
 		}
 	}
+}
+
+// growRecords makes room for need records.
+func (w *World) growRecords(need int) {
+	grown := make([]entityRecord, len(w.records), grownCap(need, cap(w.records)))
+	copy(grown, w.records)
+	w.records = grown
 }
 
 func (w *World) freeEntity(e Entity) {
