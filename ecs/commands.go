@@ -358,6 +358,9 @@ func (w *World) reserveEntities(out []Entity, n int) []Entity {
 func (w *World) recordPending() {
 	w.reserve.mu.Lock()
 	defer w.reserve.mu.Unlock()
+	if need := len(w.records) + w.reserve.pending; need > cap(w.records) {
+		w.growRecords(need)
+	}
 	for ; w.reserve.pending > 0; w.reserve.pending-- {
 		w.records = append(w.records, entityRecord{gen: 1, table: deadTable})
 	}
