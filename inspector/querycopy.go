@@ -191,27 +191,20 @@ func (qc *queryCopy) eachMatch(value func(copyHit, ecs.ComponentID) (reflect.Val
 // game goroutine.
 func (qc *queryCopy) build() *protocol.Page {
 	value := qc.valueOf()
-	var window []copyHit
-	total := 0
-	qc.eachMatch(value, func(h copyHit) {
-		switch {
-		case qc.q.sort != nil: // every match, sorted below
-			window = append(window, h)
-		case total >= qc.offset && len(window) < qc.limit:
-			window = append(window, h)
-		}
-		total++
-	})
-	if s := qc.q.sort; s != nil {
-		window = sortHits(window, func(h copyHit) (protocol.Value, bool) {
-			v, ok := value(h, s.comp)
-			if !ok {
-				return protocol.Nil(), false
-			}
-			return s.of(v)
-		}, s.key)
-		window = window[min(qc.offset, len(window)):min(qc.offset+qc.limit, len(window))]
+	var key *protocol.SortKey
+	if qc.q.sort != nil {
+		key = qc.q.sort.key
 	}
+	win := protocol.NewWindow(qc.offset, qc.limit, key, func(h copyHit) (protocol.Value, bool) {
+		s := qc.q.sort
+		v, ok := value(h, s.comp)
+		if !ok {
+			return protocol.Nil(), false
+		}
+		return s.of(v)
+	})
+	qc.eachMatch(value, win.Add)
+	window, total := win.Rows(), win.Total()
 	p := &protocol.Page{Sub: qc.id, Tick: qc.tick, Full: true, Total: total, Offset: qc.offset, Columns: make([]uint16, len(qc.q.columns))}
 	for i, c := range qc.q.columns {
 		p.Columns[i] = uint16(c)
@@ -301,23 +294,3 @@ func byteSize(n int) string {
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
-
-// sortHits orders hits by their sort field, stably (ties keep the world's
-// order); hits without the field go last.
-func sortHits[H any](hits []H, key func(H) (protocol.Value, bool), k *protocol.SortKey) []H {
-	type keyed struct {
-		h   H
-		v   protocol.Value
-		has bool
-	}
-	ks := make([]keyed, len(hits))
-	for i, h := range hits {
-		v, ok := key(h)
-		ks[i] = keyed{h, v, ok}
-	}
-	slices.SortStableFunc(ks, func(a, b keyed) int { return k.Compare(a.v, a.has, b.v, b.has) })
-	for i := range ks {
-		hits[i] = ks[i].h
-	}
-	return hits
-}

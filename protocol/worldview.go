@@ -186,20 +186,23 @@ func (s *WorldState) QuerySorted(expr, sortBy string, arch int64, offset, limit 
 	if limit <= 0 {
 		limit = DefaultPageLimit
 	}
+	var key *SortKey
 	if sortBy != "" {
-		key, err := CompileSort(sortBy, s.Components())
-		if err != nil {
+		if key, err = CompileSort(sortBy, s.Components()); err != nil {
 			return nil, err
 		}
-		return s.sortedPage(q, key, arch, offset, limit)
 	}
-	page := &Page{Tick: s.Tick, Full: true, Offset: offset, Columns: q.Columns}
-	s.eachMatch(q, arch, func(e EntityID) {
-		if page.Total >= offset && len(page.Rows) < limit {
-			page.Rows = append(page.Rows, s.row(e, q.Columns))
+	win := NewWindow(offset, limit, key, func(e EntityID) (Value, bool) {
+		if cv, ok := s.ComponentValue(e, key.Field.Component); ok {
+			return key.Of(cv)
 		}
-		page.Total++
+		return Nil(), false
 	})
+	s.eachMatch(q, arch, win.Add)
+	page := &Page{Tick: s.Tick, Full: true, Offset: offset, Columns: q.Columns, Total: win.Total()}
+	for _, e := range win.Rows() {
+		page.Rows = append(page.Rows, s.row(e, q.Columns))
+	}
 	return page, nil
 }
 
@@ -360,26 +363,3 @@ func (c *StateColumn) Entities() int {
 	return len(c.Raw) / c.Size
 }
 
-// sortedPage evaluates q over every row, sorts the matches (stably; rows
-// without the field last) and cuts the window.
-func (s *WorldState) sortedPage(q *CompiledQuery, key *SortKey, arch int64, offset, limit int) (*Page, error) {
-	type match struct {
-		e   EntityID
-		v   Value
-		has bool
-	}
-	var all []match
-	s.eachMatch(q, arch, func(e EntityID) {
-		m := match{e: e}
-		if cv, ok := s.ComponentValue(e, key.Field.Component); ok {
-			m.v, m.has = key.Of(cv)
-		}
-		all = append(all, m)
-	})
-	slices.SortStableFunc(all, func(a, b match) int { return key.Compare(a.v, a.has, b.v, b.has) })
-	page := &Page{Tick: s.Tick, Full: true, Offset: offset, Columns: q.Columns, Total: len(all)}
-	for _, m := range all[min(offset, len(all)):min(offset+limit, len(all))] {
-		page.Rows = append(page.Rows, s.row(m.e, q.Columns))
-	}
-	return page, nil
-}
