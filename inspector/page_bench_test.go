@@ -1,0 +1,36 @@
+package inspector
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+)
+
+// BenchmarkEntitiesPage: a page of 100 rows over a million entities,
+// filtered by a field and sorted by another, as the Entities view asks for
+// it: the game goroutine's copy and the writer's evaluation, paging and
+// sorting, in one iteration.
+func BenchmarkEntitiesPage(b *testing.B) {
+	w := ecs.NewWorld()
+	rng := rand.New(rand.NewPCG(1, 2))
+	ecs.NewMap2[churnPos, churnHP](w).SpawnBatch(1_000_000, func(i int, _ ecs.Entity, p *churnPos, h *churnHP) {
+		*p = churnPos{X: rng.Float64() * 100, Y: float64(i)}
+		h.HP = int16(rng.IntN(1000))
+	})
+	a := New(w, Options{Addr: "127.0.0.1:0"})
+	q, err := compileQuery(a.w, a.componentSchemas(), "churnPos.X>50", "-churnHP.HP", 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		qc, err := a.copyQuery(1, q, 100, 100)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if p := qc.build(); p.Total < 400_000 || len(p.Rows) != 100 {
+			b.Fatalf("a page of %d rows of %d matches", len(p.Rows), p.Total)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/page")
+}
