@@ -75,16 +75,18 @@ func (o *OneShot) Do(build func(id uint32) protocol.Message) (*protocol.Reply, e
 	return r, nil
 }
 
-// summary fetches one full summary.
+// summary fetches one full summary: the first frame of a subscription of
+// its own (frames of an earlier one may still be on their way).
 func (o *OneShot) Summary() (*protocol.Summary, error) {
-	if err := o.Conn.Send(&protocol.Subscribe{ID: 1, What: protocol.SubSummary, Hz: 30}); err != nil {
-		return nil, err
-	}
-	m, err := o.Await(func(m protocol.Message) bool { _, ok := m.(*protocol.Summary); return ok })
+	sub, end, err := o.subscribeSummary()
 	if err != nil {
 		return nil, err
 	}
-	_ = o.Conn.Send(&protocol.Unsubscribe{ID: 2, Sub: 1})
+	defer end()
+	m, err := o.Await(func(m protocol.Message) bool { s, ok := m.(*protocol.Summary); return ok && s.Sub == sub })
+	if err != nil {
+		return nil, err
+	}
 	return m.(*protocol.Summary), nil
 }
 
@@ -92,15 +94,30 @@ func (o *OneShot) Summary() (*protocol.Summary, error) {
 // rewind replaying its frames, a step running) and returns that summary,
 // or fails after wait.
 func (o *OneShot) WaitPaused(wait time.Duration) (*protocol.Summary, error) {
-	if err := o.Conn.Send(&protocol.Subscribe{ID: 1, What: protocol.SubSummary, Hz: 30}); err != nil {
+	sub, end, err := o.subscribeSummary()
+	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = o.Conn.Send(&protocol.Unsubscribe{ID: 2, Sub: 1}) }()
-	m, err := o.AwaitFor(wait, func(m protocol.Message) bool { s, ok := m.(*protocol.Summary); return ok && s.Paused })
+	defer end()
+	m, err := o.AwaitFor(wait, func(m protocol.Message) bool { s, ok := m.(*protocol.Summary); return ok && s.Sub == sub && s.Paused })
 	if err != nil {
 		return nil, fmt.Errorf("the game did not pause in %v: %w", wait, err)
 	}
 	return m.(*protocol.Summary), nil
+}
+
+// subscribeSummary subscribes to the summary under a new id; end
+// unsubscribes.
+func (o *OneShot) subscribeSummary() (sub uint32, end func(), err error) {
+	o.ID++
+	sub = o.ID
+	if err := o.Conn.Send(&protocol.Subscribe{ID: sub, What: protocol.SubSummary, Hz: 30}); err != nil {
+		return 0, nil, err
+	}
+	return sub, func() {
+		o.ID++
+		_ = o.Conn.Send(&protocol.Unsubscribe{ID: o.ID, Sub: sub})
+	}, nil
 }
 
 // query fetches the first limit matches of expr.

@@ -145,3 +145,25 @@ func TestEntitiesPaneRefillsAShortWindow(t *testing.T) {
 		t.Fatalf("a whole list was asked for again: %+v", src.subs[asked:])
 	}
 }
+
+// TestOldQueryFramesNeverShowUnderANewTitle: a frame of the query shown
+// before arrives after a new filter was typed: its rows are not shown
+// under the new filter's title; the new query's frame is.
+func TestOldQueryFramesNeverShowUnderANewTitle(t *testing.T) {
+	c, _, _ := fixture()
+	p := &entitiesPane{common: c}
+	p.SetSize(100, 20)
+	old := p.sub
+	p.show("Position.X>100", 0)
+	if p.sub == old {
+		t.Fatalf("a new filter kept the subscription %d", old)
+	}
+	stale := protocol.Row{Entity: protocol.MakeEntityID(7, 1), Values: []protocol.Value{protocol.IntValue(1)}}
+	p.Update(pageMsg{&protocol.Page{Sub: old, Full: true, Total: 1, Columns: []uint16{1}, Rows: []protocol.Row{stale}}})
+	if view := strings.Join(p.View(), "\n"); strings.Contains(view, "7v1") || strings.Contains(view, "1 match") {
+		t.Fatalf("the old query's row shows under the new filter:\n%s", view)
+	}
+	fresh := protocol.Row{Entity: protocol.MakeEntityID(9, 1), Values: []protocol.Value{protocol.IntValue(2)}}
+	p.Update(pageMsg{&protocol.Page{Sub: p.sub, Full: true, Total: 1, Columns: []uint16{1}, Rows: []protocol.Row{fresh}}})
+	mustContain(t, p.View(), "Position.X>100", "9v1")
+}

@@ -1,0 +1,77 @@
+package ecs
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+	"testing"
+)
+
+// TestCaptureSaysWhichRowsMoved: after a capture, rows that moved without
+// a write (a despawn's swap-remove, a batch that empties a table into
+// another) come in the next capture with every row's entity and value, so
+// a reader rebuilds the tables as they are; a table nothing happened to
+// is left out.
+func TestCaptureSaysWhichRowsMoved(t *testing.T) {
+	w := NewWorld()
+	pos := NewMap[Position](w)
+	var ents []Entity
+	for i := range 5 {
+		ents = append(ents, pos.Spawn(Position{X: float64(i)}))
+	}
+	other := NewMap[Health](w)
+	other.Spawn(Health{HP: 1})
+	c := w.Inspect().NewCapturer()
+	if first := c.Capture(false); !first.Full || len(first.Tables) != 2 {
+		t.Fatalf("the first capture: full %v, %d tables", first.Full, len(first.Tables))
+	}
+	if err := w.Despawn(ents[1]); err != nil { // ents[4] moves into row 1
+		t.Fatal(err)
+	}
+	got := c.Capture(false)
+	tc := tableOf(t, got, pos.ID())
+	if want := []Entity{ents[0], ents[4], ents[2], ents[3]}; !slices.Equal(tc.Entities, want) || !tc.All {
+		t.Fatalf("after a swap-remove: entities %v (all %v), want %v", tc.Entities, tc.All, want)
+	}
+	if x := rawFloat(tc.Columns[0].Raw, 16, 1); x != 4 {
+		t.Fatalf("row 1 holds X=%v, want the moved entity's 4", x)
+	}
+	if len(got.Tables) != 1 {
+		t.Fatalf("%d tables captured, want only the one whose rows moved", len(got.Tables))
+	}
+	// A batch moves the whole table: the table it left is empty, the one
+	// it went to holds every row.
+	if _, err := w.AddWhere(Filter{With: []ComponentID{pos.ID()}}, ComponentIDOf[Frozen](w)); err != nil {
+		t.Fatal(err)
+	}
+	got = c.Capture(false)
+	if left := tableOf(t, got, pos.ID()); left.Len != 0 {
+		t.Fatalf("the emptied table says %d rows", left.Len)
+	}
+	var moved *TableCapture
+	for i := range got.Tables {
+		if len(got.Tables[i].Components) == 2 {
+			moved = &got.Tables[i]
+		}
+	}
+	if moved == nil || len(moved.Entities) != 4 || !moved.All {
+		t.Fatalf("the table the batch filled: %+v", moved)
+	}
+}
+
+// tableOf is the captured table holding exactly component id.
+func tableOf(t *testing.T, c *Capture, id ComponentID) *TableCapture {
+	t.Helper()
+	for i := range c.Tables {
+		if tc := &c.Tables[i]; !tc.Sparse && slices.Equal(tc.Components, []ComponentID{id}) {
+			return tc
+		}
+	}
+	t.Fatalf("no table of component %d in the capture", id)
+	return nil
+}
+
+// rawFloat reads the first float64 of row in raw values of size bytes.
+func rawFloat(raw []byte, size, row int) float64 {
+	return math.Float64frombits(binary.NativeEndian.Uint64(raw[row*size:]))
+}
