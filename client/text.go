@@ -8,19 +8,6 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// Size prints a byte count as people read it.
-func Size(n int) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
 // Duration prints nanoseconds as people read them.
 func Duration(ns int64) string {
 	d := time.Duration(ns)

@@ -92,7 +92,7 @@ func (c *client) enqueue(m outMsg) {
 	over := c.queued > c.a.opts.MaxQueuedBytes
 	c.mu.Unlock()
 	if over {
-		c.drop(protocol.ErrOverload, "more than "+byteSize(int(c.a.opts.MaxQueuedBytes))+" of replies wait unread: the client does not read what it asks for")
+		c.drop(protocol.ErrOverload, "more than "+protocol.ByteSize(c.a.opts.MaxQueuedBytes)+" of replies wait unread: the client does not read what it asks for")
 		return
 	}
 	wake(c.signal)
@@ -334,7 +334,7 @@ func (c *client) encode(m protocol.Message) []byte {
 	if max := c.conn.MaxWrite(); len(b) > max {
 		c.a.tel.tooLarge.Add(1)
 		b, _ = protocol.Encode(&protocol.Reply{ID: requestIDOf(m), Code: protocol.ErrTooLarge,
-			Message: "the answer is " + byteSize(len(b)) + ", over this client's frame limit of " + byteSize(max) + ": ask for fewer rows"})
+			Message: "the answer is " + protocol.ByteSize(len(b)) + ", over this client's frame limit of " + protocol.ByteSize(max) + ": ask for fewer rows"})
 	}
 	return b
 }

@@ -103,7 +103,7 @@ func (a *Agent) checkCopy(q *compiledQuery) error {
 		bytes += rows * int64(a.w.Inspect().Component(c).Size)
 	}
 	if bytes > MaxCopyBytes {
-		return refuse(protocol.ErrTooLarge, "this query would copy %s of the world to test its fields (limit %s): narrow it with components", byteSize(int(bytes)), byteSize(MaxCopyBytes))
+		return refuse(protocol.ErrTooLarge, "this query would copy %s of the world to test its fields (limit %s): narrow it with components", protocol.ByteSize(bytes), protocol.ByteSize(MaxCopyBytes))
 	}
 	return nil
 }
@@ -278,19 +278,6 @@ func cloneValue(v reflect.Value, depth int) reflect.Value {
 		out.Set(v)
 	}
 	return out
-}
-
-// byteSize prints a size the way people read it.
-func byteSize(n int) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	case n < 1<<30:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }

@@ -203,7 +203,7 @@ func (f *worldFeed) fanOut(fr *protocol.WorldFrame, to []*feedSub) {
 		if len(fr.Body)+64 > s.c.conn.MaxWrite() {
 			s.missed, s.missWhy = s.missed+1+fr.Skipped, "a frame was over the client's frame limit"
 			s.c.notify(&protocol.Reply{ID: s.id, Code: protocol.ErrTooLarge,
-				Message: fmt.Sprintf("a world frame is %s, over this client's frame limit of %s: the subscription waits for a smaller keyframe", byteSize(len(fr.Body)), byteSize(s.c.conn.MaxWrite()))})
+				Message: fmt.Sprintf("a world frame is %s, over this client's frame limit of %s: the subscription waits for a smaller keyframe", protocol.ByteSize(len(fr.Body)), protocol.ByteSize(s.c.conn.MaxWrite()))})
 			s.lagging = true
 			continue
 		}

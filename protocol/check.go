@@ -121,7 +121,7 @@ func checkMsgpack(b []byte, maxDepth int, budget int64) (int, error) {
 			}
 			alloc += int64(children) * 64
 			if alloc > budget {
-				return 0, fmt.Errorf("protocol: msgpack value would decode into more than %s", byteSize(budget))
+				return 0, fmt.Errorf("protocol: msgpack value would decode into more than %s", ByteSize(budget))
 			}
 			if children > 0 {
 				if len(stack) >= maxDepth {
@@ -132,7 +132,7 @@ func checkMsgpack(b []byte, maxDepth int, budget int64) (int, error) {
 			}
 		}
 		if alloc > budget {
-			return 0, fmt.Errorf("protocol: msgpack value would decode into more than %s", byteSize(budget))
+			return 0, fmt.Errorf("protocol: msgpack value would decode into more than %s", ByteSize(budget))
 		}
 		// One value done: pop finished containers.
 		for len(stack) > 0 {

@@ -58,7 +58,7 @@ func (fr *FrameReader) ReadFrame() ([]byte, error) {
 		return nil, errors.New("protocol: empty frame")
 	}
 	if uint64(n) > uint64(fr.max) {
-		return nil, fmt.Errorf("%w: frame of %s exceeds limit %s", ErrFrameTooLarge, byteSize(int64(n)), byteSize(int64(fr.max)))
+		return nil, fmt.Errorf("%w: frame of %s exceeds limit %s", ErrFrameTooLarge, ByteSize(int64(n)), ByteSize(int64(fr.max)))
 	}
 	if fr.started != nil {
 		fr.started()
@@ -92,14 +92,15 @@ func WriteFrame(w io.Writer, payload []byte, max int) error {
 		return errors.New("protocol: empty frame")
 	}
 	if len(payload) > max {
-		return fmt.Errorf("%w: frame of %s exceeds limit %s", ErrFrameTooLarge, byteSize(int64(len(payload))), byteSize(int64(max)))
+		return fmt.Errorf("%w: frame of %s exceeds limit %s", ErrFrameTooLarge, ByteSize(int64(len(payload))), ByteSize(int64(max)))
 	}
 	_, err := w.Write(AppendFrame(make([]byte, 0, frameHeader+len(payload)), payload))
 	return err
 }
 
 // byteSize prints a size the way people read it: 512 B, 3.2 KiB, 20 MiB.
-func byteSize(n int64) string {
+func ByteSize[N ~int | ~int32 | ~int64 | ~uint32 | ~uint64](size N) string {
+	n := int64(size)
 	switch {
 	case n < 1<<10:
 		return fmt.Sprintf("%d B", n)

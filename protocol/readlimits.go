@@ -75,7 +75,7 @@ func decompress(b []byte, limit int) ([]byte, error) {
 		return nil, err
 	}
 	if h.HasFCS && h.FrameContentSize > uint64(limit) {
-		return nil, fmt.Errorf("it declares %s once decompressed, over the limit of %s", byteSize(int64(min(h.FrameContentSize, 1<<62))), byteSize(int64(limit)))
+		return nil, fmt.Errorf("it declares %s once decompressed, over the limit of %s", ByteSize(int64(min(h.FrameContentSize, 1<<62))), ByteSize(int64(limit)))
 	}
 	d := zstdDecoders.Get().(*zstd.Decoder)
 	defer func() {
@@ -94,7 +94,7 @@ func decompress(b []byte, limit int) ([]byte, error) {
 		return nil, err
 	}
 	if buf.Len() > limit {
-		return nil, fmt.Errorf("it is over %s once decompressed", byteSize(int64(limit)))
+		return nil, fmt.Errorf("it is over %s once decompressed", ByteSize(int64(limit)))
 	}
 	return buf.Bytes(), nil
 }

@@ -192,7 +192,7 @@ func (b *allocBudget) take(n, size int, what string) error {
 	}
 	want := int64(n) * int64(size)
 	if n < 0 || size < 0 || want > b.left || (size > 0 && int64(n) > b.left/int64(size)+1) {
-		return fmt.Errorf("%d %s would take %s, over the 64 bytes per byte a frame's body may decode into", n, what, byteSize(want))
+		return fmt.Errorf("%d %s would take %s, over the 64 bytes per byte a frame's body may decode into", n, what, ByteSize(want))
 	}
 	b.left -= want
 	return nil

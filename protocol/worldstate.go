@@ -279,7 +279,7 @@ func (s *WorldState) checkGrowth(changes []TableChange) error {
 	case tables > lim.MaxTables:
 		return fmt.Errorf("the world would hold %d tables, over the reader's limit of %d", tables, lim.MaxTables)
 	case bytes > lim.MaxState:
-		return fmt.Errorf("the world would hold %s, over the reader's limit of %s (a recording may rebuild at most 256 times its size)", byteSize(bytes), byteSize(lim.MaxState))
+		return fmt.Errorf("the world would hold %s, over the reader's limit of %s (a recording may rebuild at most 256 times its size)", ByteSize(bytes), ByteSize(lim.MaxState))
 	}
 	return nil
 }

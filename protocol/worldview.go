@@ -362,4 +362,3 @@ func (c *StateColumn) Entities() int {
 	}
 	return len(c.Raw) / c.Size
 }
-

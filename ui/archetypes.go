@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -60,7 +59,7 @@ func (p *archetypesPane) View() []string {
 		if set == "" {
 			set = "(no components)"
 		}
-		rows = append(rows, fmt.Sprintf("%5d %9d %10s  %s", a.ID, a.Len, client.Size(a.Bytes), set))
+		rows = append(rows, fmt.Sprintf("%5d %9d %10s  %s", a.ID, a.Len, protocol.ByteSize(a.Bytes), set))
 	}
 	title := "components (enter lists them)"
 	if hidden := len(p.summary.Archetypes) - len(rows); hidden > 0 {

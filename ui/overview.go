@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // overviewPane is the world at a glance: tick, entities, slots, the agent.
@@ -34,7 +35,7 @@ func (p *overviewPane) View() []string {
 	lines := []string{
 		p.styles.Header.Render("World"),
 		fmt.Sprintf("  tick %-12d frame time %-10s %s", s.Tick, client.Duration(s.FrameNs), state),
-		fmt.Sprintf("  entities %-10d archetypes %-6d components %-4d memory %s", s.Entities, len(s.Archetypes), len(s.Components), client.Size(bytes)),
+		fmt.Sprintf("  entities %-10d archetypes %-6d components %-4d memory %s", s.Entities, len(s.Archetypes), len(s.Components), protocol.ByteSize(bytes)),
 		"",
 		p.styles.Header.Render("Generations"),
 		fmt.Sprintf("  alive %-10d free slots %-10d retired slots %-8d highest index %d", s.Stats.Alive, s.Stats.Free, s.Stats.Retired, s.Stats.Slots-1),
@@ -61,7 +62,7 @@ func (p *overviewPane) View() []string {
 	a := s.Agent
 	lines = append(lines, "",
 		p.styles.Header.Render("Agent"),
-		fmt.Sprintf("  clients %-8d sent %-12s frames sent %d", a.Clients, client.Size(int(a.BytesSent)), a.FramesSent),
+		fmt.Sprintf("  clients %-8d sent %-12s frames sent %d", a.Clients, protocol.ByteSize(int(a.BytesSent)), a.FramesSent),
 		fmt.Sprintf("  coalesced %-6d dropped %-10d sync %s a frame", a.Coalesced, a.Dropped, client.Duration(a.SyncNs)))
 	if a.Recording != "" {
 		lines = append(lines, "  recording to "+a.Recording)

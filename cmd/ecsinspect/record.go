@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 const recordUsage = `Usage: ecsinspect record ADDR -o FILE.ecsrec [--duration D] [--hz H] [--token T]
@@ -66,7 +67,7 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 		if n, why := r.Dropped(); n > 0 {
 			missed = fmt.Sprintf(", %d frames missed (%s)", n, why)
 		}
-		fmt.Fprintf(out, "recording %s: %d frames to tick %d%s, %s, %s%s", *path, frames, tick, missed, client.Size(int(bytes)), time.Since(start).Round(100*time.Millisecond), end)
+		fmt.Fprintf(out, "recording %s: %d frames to tick %d%s, %s, %s%s", *path, frames, tick, missed, protocol.ByteSize(int(bytes)), time.Since(start).Round(100*time.Millisecond), end)
 	}
 	for {
 		select {
