@@ -288,7 +288,7 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
 				cols = ar.Components
 			}
 		}
-		pc := a.capturePage(id, ents, total, s.req.Offset, cols)
+		pc := a.capturePage(id, ents, total, s.req.Offset, cols, a.w.Inspect().CopyRows(ents, cols))
 		return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}
 	}
 	s.query.filter.Since = s.since
@@ -309,8 +309,8 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
 // page captures the window [offset, offset+limit) of a query's matches,
 // testing fields on the game goroutine (see needsCopy for when not).
 func (a *Agent) page(id uint32, q *compiledQuery, offset, limit int) *pageCapture {
-	ents, total := a.w.Inspect().Scan(q.filter, offset, limit)
-	return a.capturePage(id, ents, total, offset, q.columns)
+	ents, total, values := a.w.Inspect().CopyWindow(q.filter, offset, limit, q.columns)
+	return a.capturePage(id, ents, total, offset, q.columns, values)
 }
 
 // detail captures one entity.

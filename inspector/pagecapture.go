@@ -33,27 +33,22 @@ type columnCopy struct {
 	conv  []protocol.Value
 }
 
-// capturePage copies the values of ents in cols, on the game goroutine.
-func (a *Agent) capturePage(id uint32, ents []ecs.Entity, total, offset int, cols []ecs.ComponentID) *pageCapture {
+// capturePage keeps a window's values as the kernel copied them (one
+// call for the whole window: ecs.Inspection.CopyWindow or CopyRows), on
+// the game goroutine; values that hold pointers are converted here, the
+// rest on the writer goroutine.
+func (a *Agent) capturePage(id uint32, ents []ecs.Entity, total, offset int, cols []ecs.ComponentID, values []ecs.ColumnWindow) *pageCapture {
 	pc := &pageCapture{id: id, tick: a.tick(), total: total, offset: offset, cols: cols, ents: ents, vals: make([]columnCopy, len(cols))}
-	for j, c := range cols {
-		typ := a.w.Inspect().Component(c).Type
+	for j, cw := range values {
 		cc := &pc.vals[j]
-		if holdsPointers(typ) {
-			cc.conv = make([]protocol.Value, len(ents))
-			for i, e := range ents {
-				if v, ok := a.w.Inspect().Value(e, c); ok {
-					cc.conv[i] = toValue(v)
-				}
-			}
+		if !holdsPointers(cw.Values.Type().Elem()) {
+			cc.slice, cc.has = cw.Values, cw.Has
 			continue
 		}
-		cc.slice = reflect.MakeSlice(reflect.SliceOf(typ), len(ents), len(ents))
-		cc.has = make([]bool, len(ents))
-		for i, e := range ents {
-			if v, ok := a.w.Inspect().Value(e, c); ok {
-				cc.slice.Index(i).Set(v)
-				cc.has[i] = true
+		cc.conv = make([]protocol.Value, len(ents))
+		for i, has := range cw.Has {
+			if has {
+				cc.conv[i] = toValue(cw.Values.Index(i))
 			}
 		}
 	}
