@@ -65,4 +65,3 @@ func TestCopyRowsIsValueRowByRow(t *testing.T) {
 		}
 	}
 }
-
