@@ -105,33 +105,20 @@ type rowsVisit func(t *table, first, n int, moved bool)
 // (its table and row then).
 func (w *World) exchangeWhere(f Filter, add, remove []ComponentID, visit rowsVisit) (int, error) {
 	add, remove = sortedIDs(add), sortedIDs(remove)
-	var addMask, removeMask Mask
-	sparse := false
 	for _, id := range add {
-		if id == childOfID {
-			return 0, errChildOfDirect
-		}
 		if slices.Contains(remove, id) {
 			return 0, errBothWays
 		}
-		w.mustBeRegistered(id)
-		if w.sparse[id] != nil {
-			sparse = true
-		} else {
-			addMask.Set(id)
-		}
 	}
-	for _, id := range remove {
-		if id == childOfID {
-			return 0, errChildOfDirect
-		}
-		w.mustBeRegistered(id)
-		if w.sparse[id] != nil {
-			sparse = true
-		} else {
-			removeMask.Set(id)
-		}
+	addMask, sparseAdd, err := w.exchangedIDs(add)
+	if err != nil {
+		return 0, err
 	}
+	removeMask, sparseRemove, err := w.exchangedIDs(remove)
+	if err != nil {
+		return 0, err
+	}
+	sparse := sparseAdd || sparseRemove
 	tables, lens, ents := w.batchTargets(f)
 	defer w.batch.done()
 	tick := w.writeTick()
@@ -199,6 +186,23 @@ func (w *World) exchanged(src *table, add, remove []ComponentID, addMask, remove
 		return src
 	}
 	return w.tables[w.tableFor(m)]
+}
+
+// exchangedIDs checks the ids of an exchange and returns the mask of the
+// table components among them, and whether any is sparse.
+func (w *World) exchangedIDs(ids []ComponentID) (tables Mask, sparse bool, err error) {
+	for _, id := range ids {
+		if id == childOfID {
+			return Mask{}, false, errChildOfDirect
+		}
+		w.mustBeRegistered(id)
+		if w.sparse[id] != nil {
+			sparse = true
+		} else {
+			tables.Set(id)
+		}
+	}
+	return tables, sparse, nil
 }
 
 // exchangeOne is an exchange's single operations for one entity; it

@@ -178,6 +178,17 @@ func suiteWorkloads() []workload {
 	}
 }
 
+// withBits is base and the extra components whose bit is set in i: the
+// suite's way of spreading entities over archetypes.
+func withBits[ID any](base, extra []ID, i int) []ID {
+	for j, id := range extra {
+		if i&(1<<j) != 0 {
+			base = append(base, id)
+		}
+	}
+	return base
+}
+
 // ecsQuery2 is query2comp (arch 0: n*10 entities of Position alone beside
 // the n of Position and Velocity), query32arch (32: the n spread over up to
 // 32 tables by five more components) or query256arch (256: n of Position
@@ -196,26 +207,14 @@ func ecsQuery2(tables bool, arch int) suiteCase {
 			ecs.NewMap2[position, velocity](w).SpawnBatch(n, func(_ int, _ ecs.Entity, _ *position, v *velocity) { *v = velocity{1, 1} })
 		case 32:
 			for i := range n {
-				ids := []ecs.ComponentID{pos, vel}
-				for j := range 5 {
-					if i&(1<<j) != 0 {
-						ids = append(ids, extra[j])
-					}
-				}
-				e, err := w.SpawnIDs(ids...)
+				e, err := w.SpawnIDs(withBits([]ecs.ComponentID{pos, vel}, extra[:5], i)...)
 				must(b, err)
 				*vm.Get(e) = velocity{1, 1}
 			}
 		case 256:
 			ecs.NewMap2[position, velocity](w).SpawnBatch(n, func(_ int, _ ecs.Entity, _ *position, v *velocity) { *v = velocity{1, 1} })
 			for i := range n * 4 {
-				ids := []ecs.ComponentID{pos}
-				for j := range 8 {
-					if i&(1<<j) != 0 {
-						ids = append(ids, extra[j])
-					}
-				}
-				_, err := w.SpawnIDs(ids...)
+				_, err := w.SpawnIDs(withBits([]ecs.ComponentID{pos}, extra[:8], i)...)
 				must(b, err)
 			}
 		}
@@ -269,25 +268,13 @@ func arkQuery2(tables bool, arch int) suiteCase {
 			ark.NewMap2[position, velocity](w).NewBatchFn(n, func(_ ark.Entity, _ *position, v *velocity) { *v = velocity{1, 1} })
 		case 32:
 			for i := range n {
-				ids := []ark.ID{pos, vel}
-				for j := range 5 {
-					if i&(1<<j) != 0 {
-						ids = append(ids, extra[j])
-					}
-				}
-				e := w.Unsafe().NewEntity(ids...)
+				e := w.Unsafe().NewEntity(withBits([]ark.ID{pos, vel}, extra[:5], i)...)
 				*vm.Get(e) = velocity{1, 1}
 			}
 		case 256:
 			ark.NewMap2[position, velocity](w).NewBatchFn(n, func(_ ark.Entity, _ *position, v *velocity) { *v = velocity{1, 1} })
 			for i := range n * 4 {
-				ids := []ark.ID{pos}
-				for j := range 8 {
-					if i&(1<<j) != 0 {
-						ids = append(ids, extra[j])
-					}
-				}
-				w.Unsafe().NewEntity(ids...)
+				w.Unsafe().NewEntity(withBits([]ark.ID{pos}, extra[:8], i)...)
 			}
 		}
 		f := ark.NewFilter2[position, velocity](w)
