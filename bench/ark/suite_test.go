@@ -159,7 +159,7 @@ func suiteWorkloads() []workload {
 		{name: "query2comp", one: [2]suiteCase{ecsQuery2(false, 0), arkQuery2(false, 0)}, batch: [2]suiteCase{ecsQuery2(true, 0), arkQuery2(true, 0)}},
 		{name: "query32arch", one: [2]suiteCase{ecsQuery2(false, 32), arkQuery2(false, 32)}, batch: [2]suiteCase{ecsQuery2(true, 32), arkQuery2(true, 32)}},
 		{name: "query256arch", one: [2]suiteCase{ecsQuery2(false, 256), arkQuery2(false, 256)}, batch: [2]suiteCase{ecsQuery2(true, 256), arkQuery2(true, 256)}},
-		{name: "random", one: [2]suiteCase{ecsRandom, arkRandom}},
+		{name: "random", one: [2]suiteCase{ecsRandom, arkRandom}, batch: [2]suiteCase{ecsRandomAll, arkRandom}},
 		{name: "create2comp", one: [2]suiteCase{ecsCreate2(false), arkCreate2(false)}, batch: [2]suiteCase{ecsCreate2(true), arkCreate2(true)}},
 		{name: "create2comp_alloc", one: [2]suiteCase{ecsCreate2Alloc(false), arkCreate2Alloc(false)}, batch: [2]suiteCase{ecsCreate2Alloc(true), arkCreate2Alloc(true)}},
 		{name: "create10comp", one: [2]suiteCase{ecsCreate10(false), arkCreate10(false)}, batch: [2]suiteCase{ecsCreate10(true), arkCreate10(true)}},
@@ -335,6 +335,27 @@ func ecsGetSum(m *ecs.Map[position], ents []ecs.Entity) float64 {
 		s += m.Get(e).X
 	}
 	return s
+}
+
+// ecsRandomAll is random with the handles read in one call (Map.ReadAll)
+// into a reused list of pointers, then summed.
+func ecsRandomAll(b *testing.B, n int) round {
+	w := ecs.NewWorld()
+	m := ecs.NewMap[position](w)
+	ents := make([]ecs.Entity, 0, n)
+	for i := range n {
+		ents = append(ents, m.Spawn(position{X: float64(i)}))
+	}
+	rand.New(rand.NewPCG(7, 8)).Shuffle(n, func(i, j int) { ents[i], ents[j] = ents[j], ents[i] })
+	ptrs := make([]*position, 0, n)
+	return timedOnly(func() float64 {
+		ptrs = m.ReadAll(ents, ptrs[:0])
+		s := 0.0
+		for _, p := range ptrs {
+			s += p.X
+		}
+		return s
+	})
 }
 
 func arkRandom(b *testing.B, n int) round {
