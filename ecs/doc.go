@@ -29,11 +29,16 @@
 //
 // # Outline
 //
-//   - [World]: entities (Spawn, Despawn, Alive), relations (SetParent,
-//     Children, DespawnRecursive), the frame (Tick), save and load (Image,
-//     Restore).
+//   - [World]: entities (Spawn, Despawn, Alive, SpawnIDs for any width),
+//     relations (SetParent, Children, DespawnRecursive), the frame (Tick),
+//     save and load (Image, Restore).
+//   - Batch operations over a [Filter]: [World.DespawnWhere],
+//     [World.AddWhere], [World.RemoveWhere], [World.ExchangeWhere],
+//     [Map.AddWhere]: whole tables at a time, with the outcome of the
+//     single operations.
 //   - [Map], [Map2] to [Map8]: one entity's components by handle (Get marks
-//     them written, Read does not), Add, Remove, batch spawns.
+//     them written, Read does not; ReadAll reads a list), Add, Remove,
+//     batch spawns.
 //   - [Query1] to [Query8] with [Term]s (With, Without, Optional, Mut,
 //     Changed, Added): the systems' loops, by entity (Iter, All) or by
 //     column (NextTable, Columns).
