@@ -246,12 +246,17 @@ func (t *table) logNewTicks(row int) {
 	}
 }
 
+// reserve makes room for extra more rows. The columns keep room together
+// with the entity list (they grow by the same rule at the same rows), so a
+// list with room means columns with room: nothing to ask of them.
 func (t *table) reserve(extra int) {
-	if need := len(t.entities) + extra; need > cap(t.entities) {
-		grown := make([]Entity, len(t.entities), grownCap(need, cap(t.entities)))
-		copy(grown, t.entities)
-		t.entities = grown
+	need := len(t.entities) + extra
+	if need <= cap(t.entities) {
+		return
 	}
+	grown := make([]Entity, len(t.entities), grownCap(need, cap(t.entities)))
+	copy(grown, t.entities)
+	t.entities = grown
 	for _, c := range t.cols {
 		c.reserve(extra)
 	}
