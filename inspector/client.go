@@ -17,7 +17,7 @@ type client struct {
 	a        *Agent
 	id       int
 	name     string
-	conn     *protocol.Conn
+	conn     session
 	readOnly bool // the session asked for no edits, or the agent allows none
 	// recentWork is the writer's building and encoding lately, in ns,
 	// decaying since workAt (workers.go); only the writer touches them.
@@ -67,7 +67,7 @@ func (f outFrame) message() protocol.Message {
 	return f.msg
 }
 
-func newClient(a *Agent, id int, conn *protocol.Conn, name string, readOnly bool) *client {
+func newClient(a *Agent, id int, conn session, name string, readOnly bool) *client {
 	return &client{a: a, id: id, name: name, conn: conn, readOnly: readOnly, subs: map[uint32]*subscription{},
 		frames: map[uint32]outFrame{}, room: make(chan struct{}, 1), signal: make(chan struct{}, 1), done: make(chan struct{})}
 }
