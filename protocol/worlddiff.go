@@ -119,6 +119,9 @@ func entityDiff(a, b *WorldState, e EntityID, la, lb entityLoc) EntityDiff {
 		}
 		va, _ := a.ComponentValue(e, c)
 		vb, _ := b.ComponentValue(e, c)
+		if sc := b.v().schemas[c]; sc != nil { // handles as 40v1, as everywhere people read them
+			va, vb = HandlesAsText(va, sc.Fields), HandlesAsText(vb, sc.Fields)
+		}
 		cc := ComponentChange{Name: b.componentName(c), Added: !oka && okb, Removed: oka && !okb}
 		if oka && okb {
 			cc.Fields = fieldChanges("", va, vb, nil)

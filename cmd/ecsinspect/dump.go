@@ -35,6 +35,7 @@ type dumpResult struct {
 	Note      string `json:"note,omitempty"`
 	AsOf      string `json:"as_of,omitempty"` // the tick asked for was not recorded
 	compNames map[uint16]string
+	schemas   map[string][]protocol.FieldSchema // by component name: handles print as 40v1
 }
 
 type dumpArch struct {
@@ -125,9 +126,10 @@ func runDump(args []string, out io.Writer) error {
 
 func fromSummary(res *dumpResult, s *protocol.Summary) {
 	res.Tick, res.FrameNs, res.Paused, res.Entities = s.Tick, s.FrameNs, s.Paused, s.Entities
-	res.compNames = map[uint16]string{}
+	res.compNames, res.schemas = map[uint16]string{}, map[string][]protocol.FieldSchema{}
 	for _, c := range s.Components {
 		res.compNames[c.ID] = c.Short
+		res.schemas[c.Short] = c.Fields
 	}
 	res.Archetypes = []dumpArch{}
 	for _, a := range s.Archetypes {
@@ -182,7 +184,7 @@ func dumpLive(addr, token, query, entity string, limit int) (*dumpResult, error)
 		if err != nil {
 			return nil, err
 		}
-		res.Entity = entityOf(d)
+		res.Entity = res.entityOf(d)
 	}
 	return res, nil
 }
@@ -224,7 +226,7 @@ func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpRe
 		if err != nil {
 			return nil, err
 		}
-		res.Entity = entityOf(st.Detail(e))
+		res.Entity = res.entityOf(st.Detail(e))
 	}
 	return res, nil
 }
@@ -257,7 +259,8 @@ func (r *dumpResult) matches(query string, p *protocol.Page) {
 		de := dumpEntity{Entity: row.Entity.String(), Alive: true, Components: map[string]any{}}
 		for i, v := range row.Values {
 			if v.Kind() != protocol.KindNil {
-				de.Components[r.names([]uint16{p.Columns[i]})[0]] = v // JSON: a float32 as its shortest decimal
+				name := r.names([]uint16{p.Columns[i]})[0]
+				de.Components[name] = protocol.HandlesAsText(v, r.schemas[name]) // JSON: a float32 as its shortest decimal
 			}
 		}
 		r.Matches.Entities = append(r.Matches.Entities, de)
@@ -265,7 +268,7 @@ func (r *dumpResult) matches(query string, p *protocol.Page) {
 }
 
 // entityOf is one entity's detail as dump prints it.
-func entityOf(d *protocol.Detail) *dumpEntity {
+func (r *dumpResult) entityOf(d *protocol.Detail) *dumpEntity {
 	de := dumpEntity{Entity: d.Entity.String(), Alive: d.Alive, Components: map[string]any{}, Reason: d.Reason}
 	if d.Alive {
 		a, row := d.Archetype, d.Row
@@ -278,7 +281,7 @@ func entityOf(d *protocol.Detail) *dumpEntity {
 		de.Children = append(de.Children, k.String())
 	}
 	for _, c := range d.Components {
-		de.Components[c.Component] = c.Value
+		de.Components[c.Component] = protocol.HandlesAsText(c.Value, r.schemas[c.Component])
 	}
 	return &de
 }

@@ -54,7 +54,7 @@ func TestExecAndDump(t *testing.T) {
 		t.Errorf("dump = %+v", res)
 	}
 	f, _ := res.Entity.Components["Fleeing"].(map[string]any)
-	if res.Entity == nil || !res.Entity.Alive || f["From"] != float64(9+1<<32) {
+	if res.Entity == nil || !res.Entity.Alive || f["From"] != "9v1" { // a handle field prints as the handle
 		t.Errorf("the edit did not reach the game: %+v", res.Entity)
 	}
 	// Position is float32: its numbers print as the float32 they are
@@ -147,6 +147,19 @@ func TestDumpRecording(t *testing.T) {
 	}
 	if code, _, errs := cli("dump", filepath.Join(t.TempDir(), "nope.ecsrec")); code == 0 || errs == "" {
 		t.Error("a missing recording dumped")
+	}
+	// A pack member's parent prints as a handle, 40v1, in JSON and text.
+	code, out, errs = cli("dump", path, "--json", "--query", "ChildOf", "--limit", "1")
+	var kids dumpResult
+	if err := json.Unmarshal([]byte(out), &kids); code != 0 || err != nil || kids.Matches == nil || len(kids.Matches.Entities) != 1 {
+		t.Fatalf("dump --query ChildOf: %d %v %s", code, err, errs)
+	}
+	parent, _ := kids.Matches.Entities[0].Components["ChildOf"].(map[string]any)["Parent"].(string)
+	if _, err := protocol.ParseEntityID(parent); err != nil || !strings.Contains(parent, "v") {
+		t.Fatalf("ChildOf's parent printed as %v, want a handle like 40v1", kids.Matches.Entities[0].Components["ChildOf"])
+	}
+	if _, out, _ = cli("dump", path, "--query", "ChildOf", "--limit", "1"); !strings.Contains(out, `{"Parent":"`+parent+`"}`) {
+		t.Fatalf("the text dump does not print the parent as %s:\n%s", parent, out)
 	}
 }
 
