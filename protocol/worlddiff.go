@@ -90,24 +90,16 @@ func Diff(a, b *WorldState) *WorldDiff {
 // entityDiff compares one entity's components in two states.
 func entityDiff(a, b *WorldState, e EntityID, la, lb entityLoc) EntityDiff {
 	ed := EntityDiff{Entity: e}
-	comps := map[uint16]bool{}
-	for _, c := range la.t.Components {
-		comps[c] = true
-	}
-	for _, c := range lb.t.Components {
-		comps[c] = true
-	}
+	var buf [32]uint16
+	ids := append(append(buf[:0], la.t.Components...), lb.t.Components...)
 	for c := range a.v().sparse {
-		comps[c] = true
+		ids = append(ids, c)
 	}
 	for c := range b.v().sparse {
-		comps[c] = true
-	}
-	ids := make([]uint16, 0, len(comps))
-	for c := range comps {
 		ids = append(ids, c)
 	}
 	slices.Sort(ids)
+	ids = slices.Compact(ids)
 	for _, c := range ids {
 		ra, oka := a.rawOf(e, c)
 		rb, okb := b.rawOf(e, c)
