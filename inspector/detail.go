@@ -1,0 +1,73 @@
+package inspector
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// One entity's detail: its components with who wrote and added them, or
+// why it is gone.
+
+// detail captures one entity.
+func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
+	d := &protocol.Detail{Sub: id, Tick: a.tick(), Entity: wireEntity(e)}
+	arch, row, ok := a.w.Inspect().Location(e)
+	if !ok {
+		d.Reason = strings.TrimPrefix(deadReason(a.w, e), "ecs: ") + a.despawnNote(e)
+		return d
+	}
+	d.Alive, d.Archetype, d.Row = true, arch, row
+	if p, ok := a.w.Parent(e); ok {
+		d.Parent = wireEntity(p)
+	}
+	for _, k := range a.w.Children(e) {
+		d.Children = append(d.Children, wireEntity(k))
+	}
+	for _, cid := range a.w.Inspect().ComponentsOf(e) {
+		v, _ := a.w.Inspect().Value(e, cid)
+		cv := protocol.ComponentValue{Component: a.w.Inspect().Component(cid).Short, Value: toValue(v)}
+		if wr, ad, ok := a.w.Inspect().LastWrite(e, cid); ok {
+			cv.Written, cv.Added = provenance(wr), provenance(ad)
+		}
+		if a.restore.holds(a.w, e, cid) { // as the rewind put it: not the client's write
+			at := a.restore.at
+			cv.Restored, cv.Written, cv.Added = &at, nil, nil
+		}
+		if seen := a.seenWriter(e, cid); seen != nil {
+			cv.Written = seen
+		}
+		d.Components = append(d.Components, cv)
+	}
+	return d
+}
+
+// provenance is the kernel's provenance on the wire, nil when unknown.
+func provenance(p ecs.Provenance) *protocol.Provenance {
+	if !p.Known {
+		return nil
+	}
+	return &protocol.Provenance{Tick: p.Frame, By: p.By}
+}
+
+// despawnNote says who despawned the entity e named, and when, if the
+// journal still holds it: "; despawned at tick 812 by hunting (commands)".
+func (a *Agent) despawnNote(e ecs.Entity) string {
+	for _, j := range slices.Backward(a.w.Inspect().Journal()) {
+		if j.Entity == e && j.Op == ecs.OpDespawn {
+			return fmt.Sprintf("; despawned at tick %d by %s", j.Frame, j.System)
+		}
+	}
+	return ""
+}
+
+// deadReason says why e is not alive, in the kernel's words.
+func deadReason(w *ecs.World, e ecs.Entity) string {
+	if err := w.CheckAlive(e); err != nil {
+		return err.Error()
+	}
+	return "entity " + e.String() + " is alive"
+}

@@ -1,0 +1,237 @@
+package inspector
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// Subscriptions: a client's standing requests, and the capture loop that
+// takes each one's frame when it is due, on the game goroutine.
+
+// subscription is one client's standing request, owned by the game goroutine.
+type subscription struct {
+	req     protocol.Subscribe
+	period  time.Duration
+	next    time.Time
+	reset   bool // the next frame goes out full
+	query   *compiledQuery
+	since   uint32   // change tick of the previous capture
+	journal uint64   // last journal entry sent
+	feed    *feedSub // a world subscription's place on its feed
+	series  *seriesQuery
+}
+
+// heavy reports whether the subscription's frames copy many rows: they
+// share the Sync's capture budget.
+func (s *subscription) heavy() bool {
+	switch s.req.What {
+	case protocol.SubPage:
+		return true
+	case protocol.SubSeries:
+		return s.series.spec.Aggregate != ""
+	}
+	return false
+}
+
+func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
+	hz := m.Hz // finite and >= 0: checked at the door
+	if hz <= 0 {
+		hz = a.opts.DefaultHz
+	}
+	hz = min(hz, a.opts.MaxHz)
+	s := &subscription{req: *m, period: time.Duration(float64(time.Second) / hz), reset: true, since: a.w.Inspect().NextChangeTick()}
+	switch m.What {
+	case protocol.SubWorld:
+		rate := 0.0 // every frame the agent sees
+		if m.Hz > 0 {
+			rate = hz
+		}
+		feed, err := a.joinFeed(c, m.ID, rate)
+		if err != nil {
+			return err
+		}
+		s.feed = feed
+	case protocol.SubSummary, protocol.SubEvents:
+	case protocol.SubJournal:
+		if old, ok := c.subs[m.ID]; ok {
+			s.journal = old.journal
+		}
+	case protocol.SubEntity:
+		if m.Entity == 0 {
+			return fmt.Errorf("an entity subscription needs an entity")
+		}
+	case protocol.SubPage:
+		if m.Archetype == 0 {
+			q, err := compileQuery(a.w, a.componentSchemas(), m.Query, m.Sort, 0)
+			if err != nil {
+				return err
+			}
+			if a.needsCopy(q) {
+				if err := a.checkCopy(q); err != nil {
+					return err
+				}
+			}
+			s.query = q
+		}
+	case protocol.SubSeries:
+		sq, err := a.compileSeries(m.Query)
+		if err != nil {
+			return err
+		}
+		s.series = sq
+	default:
+		return fmt.Errorf("cannot subscribe to %q: want summary, page, entity, events, journal, world or series", m.What)
+	}
+	a.unsubscribe(c, m.ID)
+	c.subs[m.ID] = s
+	return nil
+}
+
+// unsubscribe ends client c's subscription id, if it has one.
+func (a *Agent) unsubscribe(c *client, id uint32) {
+	if old, ok := c.subs[id]; ok && old.feed != nil {
+		a.leaveFeed(old.feed)
+	}
+	delete(c.subs, id)
+}
+
+// captureBudget bounds the time one Sync spends building subscription
+// frames for all clients together. Each client has an equal share of it
+// and at least one frame a Sync; subscriptions past its share stay due and
+// go next frame, so a client with many subscriptions can neither hold the
+// game nor starve the others.
+const captureBudget = 2 * time.Millisecond
+
+// capture sends a frame to every subscription that is due, within the
+// budget.
+func (a *Agent) capture(now time.Time) {
+	var summary *protocol.Summary                    // built once per Sync, shared by readers
+	journals := map[uint64][]protocol.JournalEntry{} // entries after a sequence number, converted once per Sync
+	start := time.Now()
+	share := captureBudget / time.Duration(max(len(a.live), 1))
+	for c := range a.live { // a map: the clients come in another order each Sync
+		mine, built := time.Now(), 0
+		for id, s := range c.subs {
+			if now.Before(s.next) || s.feed != nil { // world subscriptions: their feeds send
+				continue
+			}
+			if built > 0 && time.Since(mine) > share {
+				break // due still: next Sync
+			}
+			if s.heavy() && (time.Since(start) > captureBudget || c.busyHeavy()) {
+				continue // due still: next Sync
+			}
+			if !s.reset && c.pending(id) {
+				// The client has not taken the last frame: skip the copy
+				// that would only replace it.
+				s.next = now.Add(s.period)
+				a.tel.coalesced.Add(1)
+				continue
+			}
+			s.next = now.Add(s.period)
+			if s.next.Before(now) {
+				s.next = now
+			}
+			var m protocol.Message
+			var f outFrame
+			switch s.req.What {
+			case protocol.SubSummary:
+				if summary == nil {
+					summary = a.summary()
+				}
+				sum := *summary
+				sum.Sub = id
+				m = &sum
+			case protocol.SubPage:
+				f = a.subscribedPage(id, s)
+			case protocol.SubEntity:
+				m = a.detail(id, ecsEntity(s.req.Entity))
+			case protocol.SubSeries:
+				f = a.seriesFrame(id, s)
+			case protocol.SubEvents:
+				m = a.events(id, s.req.Sample)
+			case protocol.SubJournal:
+				if c.backlog() > a.lagBytes() {
+					// A slow reader: its entries wait in the world's
+					// journal (a ring) and go once it has taken what
+					// waits; older ones than the ring holds are lost, as
+					// the gap in seq says.
+					continue
+				}
+				j := a.journal(id, s, journals)
+				built++
+				if len(j.Entries) == 0 && !s.reset {
+					continue
+				}
+				c.notify(j) // journal entries arrive in order, never coalesced
+				s.reset = false
+				continue
+			}
+			if m != nil {
+				f = outFrame{msg: m, size: estimateSize(m)}
+			}
+			f.reset = s.reset
+			c.frame(id, f)
+			s.reset = false
+			built++
+		}
+	}
+}
+
+// nextDue is how long until a subscription is due, for a paused Sync.
+func (a *Agent) nextDue(now time.Time) time.Duration {
+	wait := time.Second
+	if len(a.feeds) > 0 {
+		wait = pausedPeriod
+	}
+	for c := range a.live {
+		for _, s := range c.subs {
+			if s.feed == nil {
+				wait = min(wait, s.next.Sub(now))
+			}
+		}
+	}
+	return max(wait, time.Millisecond)
+}
+
+// subscribedPage captures a page subscription's window: the copy now, the
+// conversion (and, for a query with many field tests, the tests) on the
+// client's writer goroutine.
+func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
+	limit := pageLimit(s.req.Limit)
+	if s.req.Archetype > 0 {
+		arch := uint32(s.req.Archetype - 1)
+		ents, total := a.w.Inspect().ArchetypeEntities(arch, s.req.Offset, limit)
+		var cols []ecs.ComponentID
+		for _, ar := range a.w.Inspect().Archetypes() {
+			if ar.ID == arch {
+				cols = ar.Components
+			}
+		}
+		pc := a.capturePage(id, ents, total, s.req.Offset, cols, a.w.Inspect().CopyRows(ents, cols))
+		return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}
+	}
+	s.query.filter.Since = s.since
+	defer func() { s.since = a.w.Inspect().NextChangeTick() }()
+	if a.needsCopy(s.query) {
+		qc, err := a.copyQuery(id, s.query, s.req.Offset, limit)
+		if err == nil {
+			return outFrame{build: func() protocol.Message { return qc.build() }, size: qc.size(), heavy: true}
+		}
+		// The world grew past what the query may copy since it was
+		// subscribed: say so where the client looks for the answer.
+		return outFrame{msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, size: 256}
+	}
+	pc := a.page(id, s.query, s.req.Offset, limit)
+	return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}
+}
+
+// page captures the window [offset, offset+limit) of a query's matches,
+// testing fields on the game goroutine (see needsCopy for when not).
+func (a *Agent) page(id uint32, q *compiledQuery, offset, limit int) *pageCapture {
+	ents, total, values := a.w.Inspect().CopyWindow(q.filter, offset, limit, q.columns)
+	return a.capturePage(id, ents, total, offset, q.columns, values)
+}

@@ -1,0 +1,117 @@
+package inspector
+
+import (
+	"reflect"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// The world's summary: archetypes, systems, queues, resources, the
+// stale-handle audit, the agent's telemetry.
+
+func (a *Agent) componentSchemas() []protocol.Component {
+	comps := a.w.Inspect().Components()
+	for i := len(a.schemas); i < len(comps); i++ {
+		a.schemas = append(a.schemas, schemaOf(comps[i]))
+	}
+	return a.schemas
+}
+
+// summary captures the world's summary: O(archetypes + systems + queues).
+func (a *Agent) summary() *protocol.Summary { return a.summaryOf(toValue) }
+
+// summaryWhole is the summary with resources whole, for recordings.
+func (a *Agent) summaryWhole() *protocol.Summary { return a.summaryOf(wholeValue) }
+
+func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.Summary {
+	w := a.w
+	st := w.Inspect().Stats()
+	s := &protocol.Summary{
+		Tick: a.tick(), Full: true, Halt: a.mid, FrameNs: a.frameNs, Entities: w.Len(), Paused: a.paused,
+		Stats:      protocol.Stats{Alive: st.Alive, Free: st.Free, Retired: st.Retired, Slots: st.Slots, Reserved: st.Reserved},
+		Components: a.componentSchemas(),
+	}
+	for _, ar := range w.Inspect().Archetypes() {
+		ids := make([]uint16, len(ar.Components))
+		for i, id := range ar.Components {
+			ids[i] = uint16(id)
+		}
+		s.Archetypes = append(s.Archetypes, protocol.Archetype{ID: ar.ID, Components: ids, Len: ar.Len, Cap: ar.Cap, Bytes: ar.Bytes})
+	}
+	if a.opts.Schedule != nil {
+		for _, si := range a.opts.Schedule.Systems() {
+			sys := protocol.System{Name: si.Name, Stage: si.Stage, Reads: si.Reads, Writes: si.Writes,
+				Last: si.Last.Nanoseconds(), Mean: si.Mean.Nanoseconds(), Max: si.Max.Nanoseconds(), Count: si.Count}
+			for _, d := range si.Recent {
+				sys.Recent = append(sys.Recent, d.Nanoseconds())
+			}
+			s.Systems = append(s.Systems, sys)
+		}
+	}
+	for _, q := range w.Inspect().EventQueues(0) {
+		s.Events = append(s.Events, protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total})
+	}
+	for _, r := range w.Inspect().Resources() {
+		fs, ok := a.resFields[r.Name]
+		if !ok {
+			if a.resFields == nil {
+				a.resFields = map[string][]protocol.FieldSchema{}
+			}
+			fs = fieldSchemas(r.Fields)
+			a.resFields[r.Name] = fs
+		}
+		s.Resources = append(s.Resources, protocol.Resource{Name: r.Short, Value: convert(r.Value), Fields: fs})
+	}
+	// The most reused slots: the world keeps them as it frees slots. A new
+	// list when they changed: summaries already handed out (to writers, to
+	// recorders, as a delta's base) keep theirs.
+	most := w.Inspect().MostRecycled(ecs.MaxRecycledKept)
+	if !sameSlots(a.recycled, most) {
+		a.recycled = make([]protocol.Slot, 0, len(most))
+		for _, sl := range most {
+			a.recycled = append(a.recycled, protocol.Slot{Index: sl.Index, Generation: sl.Generation, Alive: sl.Alive})
+		}
+	}
+	s.Recycled = a.recycled
+	s.Watches = a.watchList()
+	s.Stale = staleAudit(w.Inspect().StaleUses())
+	rec, _ := a.tel.recording.Load().(string)
+	s.Agent = protocol.Telemetry{
+		Clients: int(a.tel.clients.Load()), BytesSent: a.tel.bytesSent.Load(), FramesSent: a.tel.framesSent.Load(),
+		Coalesced: a.tel.coalesced.Load(), Dropped: a.tel.dropped.Load(), DroppedBy: a.tel.dropCounts(), TooLarge: a.tel.tooLarge.Load(), Snapshots: a.tel.snapshots.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
+	}
+	if a.ringMem != nil {
+		s.Agent.Rewind = a.ringMem.describe()
+	}
+	return s
+}
+
+// staleAudit is the kernel's stale-handle audit on the wire: the top 8
+// users and the newest 8 uses; nil before the first use.
+func staleAudit(r ecs.StaleReport) *protocol.StaleAudit {
+	if r.Total == 0 {
+		return nil
+	}
+	out := &protocol.StaleAudit{Total: r.Total}
+	for _, c := range r.By[:min(len(r.By), 8)] {
+		out.By = append(out.By, protocol.StaleCount{By: c.By, Count: c.Count})
+	}
+	for _, u := range r.Recent[max(len(r.Recent)-8, 0):] {
+		out.Recent = append(out.Recent, protocol.StaleUse{Entity: wireEntity(u.Handle), Generation: u.Generation, By: u.By, Tick: u.Frame})
+	}
+	return out
+}
+
+// sameSlots reports whether the summary's list says what the world's does.
+func sameSlots(have []protocol.Slot, now []ecs.SlotInfo) bool {
+	if len(have) != len(now) {
+		return false
+	}
+	for i := range now {
+		if have[i].Index != now[i].Index || have[i].Generation != now[i].Generation || have[i].Alive != now[i].Alive {
+			return false
+		}
+	}
+	return true
+}
