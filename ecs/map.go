@@ -99,16 +99,25 @@ func (m *Map[T]) getSlow(e Entity) *T {
 // Read returns a pointer to e's T for reading only: writes through it are not
 // seen by Changed filters. Nil if e is not alive or lacks T.
 func (m *Map[T]) Read(e Entity) *T {
-	recs := m.w.records
+	if p := readFast(m.w.records, m.cols, e); p != nil {
+		return p
+	}
+	return m.readSlow(e)
+}
+
+// readFast is Read's fast path, with no call: e's T when e is a live
+// entity in a table the Map has seen (cols), else nil (dead slots have
+// table = deadTable, past cols).
+func readFast[T any](recs []entityRecord, cols []*typedColumn[T], e Entity) *T {
 	if uint(e.index) < uint(len(recs)) {
 		rec := &recs[e.index]
-		if rec.gen == e.gen && uint(rec.table) < uint(len(m.cols)) {
-			if col := m.cols[rec.table]; col != nil {
+		if rec.gen == e.gen && uint(rec.table) < uint(len(cols)) {
+			if col := cols[rec.table]; col != nil {
 				return valueAt(col.data, int(rec.row))
 			}
 		}
 	}
-	return m.readSlow(e)
+	return nil
 }
 
 func (m *Map[T]) readSlow(e Entity) *T {
@@ -297,14 +306,7 @@ func (m *Map[T]) ReadAll(ents []Entity, out []*T) []*T {
 	}
 	recs, cols := m.w.records, m.cols
 	for _, e := range ents {
-		var p *T
-		if uint(e.index) < uint(len(recs)) {
-			if rec := &recs[e.index]; rec.gen == e.gen && uint(rec.table) < uint(len(cols)) {
-				if col := cols[rec.table]; col != nil {
-					p = valueAt(col.data, int(rec.row))
-				}
-			}
-		}
+		p := readFast(recs, cols, e)
 		if p == nil {
 			p = m.readSlow(e)
 		}
