@@ -84,11 +84,21 @@ type ColumnCapture struct {
 	// Values is a slice of shallow copies of the values, for a component
 	// with pointers (strings, slices, maps): Raw would hold addresses.
 	Values reflect.Value
+	// WriteMarks and AddMarks, when the capturer keeps marks, say who wrote
+	// and who added each row: WriteMarks over the rows the values hold
+	// (every row with All, else the Changed ones), AddMarks over every row
+	// (All) or the Added ones (capturemarks.go).
+	WriteMarks, AddMarks []MarkRun
 }
 
 // Capturer takes a world's captures, each relative to the one before.
 // Use it on the game goroutine only.
 type Capturer struct {
+	// Marks makes each column carry its rows' write marks (WriteMarks,
+	// AddMarks): a few runs a column, for a recording that must say who
+	// wrote what it restores.
+	Marks bool
+
 	w      *World
 	since  uint32
 	shapes map[uint64]uint64 // table id, or 1<<32|sparse component id -> shape
@@ -145,6 +155,9 @@ func (c *Capturer) Capture(full bool) *Capture {
 		tc.All = full || moved || 2*most > t.len()
 		for j := range tc.Columns {
 			c.copyColumn(t, j, &tc.Columns[j], tc.All)
+			if c.Marks {
+				captureMarks(t.ticks[j], t.len(), &tc.Columns[j], tc.All)
+			}
 		}
 		c.shapes[key] = t.shape
 		out.Tables = append(out.Tables, tc)
@@ -157,7 +170,7 @@ func (c *Capturer) Capture(full bool) *Capture {
 		prev, seen := c.shapes[key]
 		shape := s.shapeCount()
 		tc := TableCapture{Archetype: uint32(id), Sparse: true, Components: []ComponentID{ComponentID(id)}}
-		s.capture(since, prev, full || !seen, &tc)
+		s.capture(since, prev, full || !seen, c.Marks, &tc)
 		c.shapes[key] = shape
 		if tc.Entities != nil || len(tc.Columns[0].Changed) > 0 {
 			out.Tables = append(out.Tables, tc)
@@ -292,7 +305,7 @@ func (s *sparseSet[T]) shapeCount() uint64 { return s.shape }
 
 // capture fills dst with the set's entities (when they moved, or whole)
 // and its values, every one or the changed ones.
-func (s *sparseSet[T]) capture(since uint32, shape uint64, whole bool, dst *TableCapture) {
+func (s *sparseSet[T]) capture(since uint32, shape uint64, whole, marks bool, dst *TableCapture) {
 	n := len(s.dense)
 	dst.Len = n
 	moved := whole || shape != s.shape
@@ -331,6 +344,9 @@ func (s *sparseSet[T]) capture(since uint32, shape uint64, whole bool, dst *Tabl
 			vals[i] = s.dense[r]
 		}
 		cc.Values = reflect.ValueOf(vals)
+	}
+	if marks {
+		s.captureMarks(&cc, dst.All)
 	}
 	dst.Columns = []ColumnCapture{cc}
 }

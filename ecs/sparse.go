@@ -17,7 +17,7 @@ type sparseStore interface {
 	changedSince(e Entity, since uint32) bool
 	addedSince(e Entity, since uint32) bool
 	markChanged(e Entity, tick uint32)
-	capture(since uint32, shape uint64, full bool, dst *TableCapture)
+	capture(since uint32, shape uint64, full, marks bool, dst *TableCapture)
 	shapeCount() uint64
 	changedSinceCount(since uint32) int // how many entities were changed after since (ecsdebug)
 	ticks(e Entity) (changed, added uint32, ok bool)

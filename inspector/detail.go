@@ -35,7 +35,8 @@ func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 		}
 		if a.restore.holds(a.w, e, cid) { // as the rewind put it: not the client's write
 			at := a.restore.at
-			cv.Restored, cv.Written, cv.Added = &at, nil, nil
+			cv.Restored = &at
+			cv.Written, cv.Added = a.restore.marks.provenance(a.w, e, cid)
 		}
 		if seen := a.seenWriter(e, cid); seen != nil {
 			cv.Written = seen

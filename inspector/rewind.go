@@ -22,13 +22,15 @@ import (
 // kept from before a rewind).
 func (a *Agent) startRing(seed []ringFrame, bytes int64) {
 	mem := &memRing{limit: a.opts.RewindBytes, window: a.opts.RewindWindow, frames: seed, bytes: bytes}
-	r := a.startRecorder(mem, a.opts.RewindHz, a.closed) // the ring ends with the agent
+	r := a.newRecorder(mem, a.opts.RewindHz, a.closed) // the ring ends with the agent
+	r.stream.cap.Marks = true                          // who wrote what a rewind restores: rewindmarks.go
 	if a.opts.rewindPaced {
 		r.share = ringShare
 	}
 	mem.mu.Lock()
 	mem.want = r.stream.enc.RequestKeyframe
 	mem.mu.Unlock()
+	r.begin()
 	a.ring, a.ringMem = r, mem
 }
 
@@ -100,6 +102,7 @@ type rebuilt struct {
 	img       *ecs.Image
 	resources []protocol.Resource
 	notes     []string
+	marks     restoredMarks // who wrote each restored row
 }
 
 // finishRewind restores the rebuilt tick, on the game goroutine; exact
@@ -121,7 +124,7 @@ func (a *Agent) finishRewind(c *client, id uint32, asked uint64, exact bool, rb 
 	a.paused, a.stepLeft = true, 0
 	a.afterRestore()
 	a.rewound(tick)
-	a.restore = restoreMark{from: from, to: a.w.Inspect().NextChangeTick(), at: protocol.Provenance{Tick: tick, By: c.actor()}}
+	a.restore = restoreMark{from: from, to: a.w.Inspect().NextChangeTick(), at: protocol.Provenance{Tick: tick, By: c.actor()}, marks: rb.marks}
 	seed, bytes := a.ringMem.before(tick)
 	a.ring.end("the game was rewound")
 	a.startRing(seed, bytes)
@@ -193,15 +196,22 @@ func (a *Agent) resourcesInto(rb *rebuilt) error {
 
 // rebuild replays frames (a keyframe and the deltas after it) and turns
 // the tick they reach into an image of the world.
-func rebuild(frames []*protocol.WorldFrame, types *rewindTypes) (*rebuilt, error) {
+func rebuild(frames []ringFrame, types *rewindTypes) (*rebuilt, error) {
 	st := protocol.NewWorldState()
-	for i, f := range frames {
+	marks := restoredMarks{}
+	for i, fr := range frames {
 		apply := st.Pass // the frames on the way: the last one's events count
 		if i == len(frames)-1 {
 			apply = st.Apply
 		}
-		if err := apply(f); err != nil {
+		if err := apply(fr.f); err != nil {
 			return nil, err
+		}
+		if fr.marks == nil {
+			marks = nil // a frame without marks: who wrote its rows is not known
+		}
+		if marks != nil {
+			marks.follow(st, fr.marks)
 		}
 	}
 	if !st.Alloc.Known {
@@ -241,7 +251,7 @@ func rebuild(frames []*protocol.WorldFrame, types *rewindTypes) (*rebuilt, error
 		}
 		img.Links = append(img.Links, cl)
 	}
-	rb := &rebuilt{img: img, resources: st.Summary.Resources}
+	rb := &rebuilt{img: img, resources: st.Summary.Resources, marks: marks}
 	for _, q := range st.Events {
 		typ := types.events[q.Name]
 		if typ == nil {
@@ -344,6 +354,7 @@ func unsafeBytes(s reflect.Value, n int) []byte {
 type restoreMark struct {
 	from, to uint32
 	at       protocol.Provenance
+	marks    restoredMarks // who wrote and added the values restored
 }
 
 // holds reports whether e's component id is as the last rewind restored

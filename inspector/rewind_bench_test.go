@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
-	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // BenchmarkRewind is a Rewind of the 100k demo: the frames from the
@@ -29,7 +28,7 @@ func BenchmarkRewind(b *testing.B) {
 		// The tick farthest from its keyframe: the most deltas to apply.
 		rr := a.ringMem.describe()
 		var tick uint64
-		var frames []*protocol.WorldFrame
+		var frames []ringFrame
 		for t := rr.From; t <= rr.To; t++ {
 			if f, err := a.ringMem.span(t); err == nil && len(f) > len(frames) {
 				tick, frames = t, f

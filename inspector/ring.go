@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -32,16 +33,20 @@ type memRing struct {
 const ringKeyGap = 4
 
 type ringFrame struct {
-	f    *protocol.WorldFrame
-	wall time.Time
-	size int64
+	f     *protocol.WorldFrame
+	marks []tableMarks // who wrote the rows the frame holds (rewindmarks.go)
+	wall  time.Time
+	size  int64
 }
 
 // ringOverhead is what a frame costs in memory beyond its body.
 const ringOverhead = 128
 
-func (r *memRing) WriteWorld(f *protocol.WorldFrame) error {
-	size := int64(len(f.Body)) + ringOverhead
+func (r *memRing) WriteWorld(f *protocol.WorldFrame) error { return r.writeMarked(f, nil) }
+
+// writeMarked keeps a frame and its capture's write marks.
+func (r *memRing) writeMarked(f *protocol.WorldFrame, marks []tableMarks) error {
+	size := int64(len(f.Body)) + ringOverhead + marksBytes(marks)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if f.Full || len(r.frames) == 0 {
@@ -50,7 +55,7 @@ func (r *memRing) WriteWorld(f *protocol.WorldFrame) error {
 		}
 		r.sinceKey, r.keyGap = 0, 0
 	}
-	r.frames = append(r.frames, ringFrame{f: f, wall: time.Now(), size: size})
+	r.frames = append(r.frames, ringFrame{f: f, marks: marks, wall: time.Now(), size: size})
 	r.bytes += size
 	r.sinceKey += size
 	r.keyGap++
@@ -101,7 +106,7 @@ func (r *memRing) Bytes() int64 {
 // span returns the frames that rebuild the newest recorded tick at or
 // before tick (the newest of all for a tick after it): its keyframe and
 // every frame after it up to that tick.
-func (r *memRing) span(tick uint64) ([]*protocol.WorldFrame, error) {
+func (r *memRing) span(tick uint64) ([]ringFrame, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.frames) == 0 {
@@ -119,11 +124,7 @@ func (r *memRing) span(tick uint64) ([]*protocol.WorldFrame, error) {
 	for !r.frames[key].f.Full {
 		key--
 	}
-	out := make([]*protocol.WorldFrame, 0, end-key+1)
-	for _, fr := range r.frames[key : end+1] {
-		out = append(out, fr.f)
-	}
-	return out, nil
+	return slices.Clone(r.frames[key : end+1]), nil
 }
 
 // before returns the frames of ticks before tick, for a new ring that

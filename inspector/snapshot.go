@@ -182,6 +182,12 @@ type frameSink interface {
 	Bytes() int64
 }
 
+// marksSink is a sink that keeps each frame's write marks beside it (the
+// in-memory ring, for a rewind's provenance).
+type marksSink interface {
+	writeMarked(f *protocol.WorldFrame, marks []tableMarks) error
+}
+
 // startRecorder takes the first frame (a keyframe) now and starts the
 // recorder's encoding goroutine, which ends when closed does (nil: when
 // the recorder is stopped).
@@ -281,6 +287,8 @@ func (r *Recorder) run() {
 		if err == nil {
 			if fs, ok := r.w.(feedSink); ok {
 				fs.fanOut(f, job.to)
+			} else if ms, ok := r.w.(marksSink); ok {
+				err = ms.writeMarked(f, job.marks)
 			} else {
 				err = r.w.WriteWorld(f)
 			}

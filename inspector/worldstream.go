@@ -49,6 +49,9 @@ type worldJob struct {
 	// before this one, and skipWhy says why (WorldFrame.Skipped).
 	skipped uint64
 	skipWhy string
+	// marks are the capture's write marks, when the stream keeps them
+	// (the in-memory ring: rewindmarks.go).
+	marks []tableMarks
 }
 
 // capture copies what the stream's next frame needs; call it in Sync.
@@ -57,6 +60,9 @@ func (s *worldStream) capture() *worldJob {
 	full := s.enc.WantKeyframe()
 	c := s.cap.Capture(full)
 	j := &worldJob{tick: a.w.Frame(), cap: c}
+	if s.cap.Marks {
+		j.marks = marksOf(c)
+	}
 	j.summary = a.summaryOf(func(v reflect.Value) protocol.Value {
 		if cp, ok := plainCopy(v, 0); ok {
 			j.resources = append(j.resources, cp)

@@ -160,9 +160,9 @@ type ComponentValue struct {
 	Written *Provenance `msgpack:"wr,omitempty"`
 	Added   *Provenance `msgpack:"ad,omitempty"`
 	// Restored: the value is as a rewind put it back (the tick restored
-	// and the client that asked), not written since. Written is then the
-	// write the agent saw make it before that tick, for an entity a
-	// client followed, else absent.
+	// and the client that asked), not written since. Written and Added are
+	// then who wrote and added it as it was at that tick (for an entity a
+	// client followed, the write the agent saw), when the agent knows.
 	Restored *Provenance `msgpack:"rs,omitempty"`
 }
 
