@@ -20,7 +20,8 @@ const AgentVersion = "ecsinspect-agent 0.1"
 type Agent struct {
 	w            *ecs.World
 	opts         Options
-	socketServer // the listener and the handshakes of socket clients (server.go)
+	socketServer             // the listener and the handshakes of socket clients (server.go)
+	broker       brokerState // the broker's connection, sessions and announcements (broker.go)
 
 	inbox   chan inbound
 	wake    chan struct{}
@@ -253,6 +254,8 @@ func (a *Agent) Sync() {
 	}
 	a.captureFeeds(start, false)
 	a.tel.syncNs.Store(time.Since(start).Nanoseconds())
+	a.noteFrame()
+	a.noteStatus(start, false)
 	if !a.paused {
 		return
 	}
@@ -269,6 +272,7 @@ func (a *Agent) hold() {
 		if a.releaseAlone(time.Now()) {
 			break
 		}
+		a.noteStatus(time.Now(), false)
 		wait := a.nextDue(time.Now())
 		if len(a.live) == 0 && a.opts.HoldTimeout > 0 {
 			wait = min(wait, max(time.Until(a.alone.Add(a.opts.HoldTimeout)), time.Millisecond))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/fleet"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -135,7 +136,14 @@ type testClient struct {
 
 func dial(t *testing.T, g *game, hello protocol.Hello) *testClient {
 	t.Helper()
-	c, err := tryDial(g, hello)
+	return dialAddr(t, g.agent.Addr(), hello)
+}
+
+// dialAddr connects to an agent's socket, or to an instance over a broker
+// (nats://host:port/instance).
+func dialAddr(t *testing.T, addr string, hello protocol.Hello) *testClient {
+	t.Helper()
+	c, err := tryDialAddr(addr, hello)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +153,17 @@ func dial(t *testing.T, g *game, hello protocol.Hello) *testClient {
 }
 
 func tryDial(g *game, hello protocol.Hello) (*testClient, error) {
-	nc, err := net.Dial("tcp", g.agent.Addr())
+	return tryDialAddr(g.agent.Addr(), hello)
+}
+
+func tryDialAddr(addr string, hello protocol.Hello) (*testClient, error) {
+	var nc net.Conn
+	var err error
+	if fleet.IsURL(addr) {
+		nc, err = fleet.DialURL(addr, 3*time.Second)
+	} else {
+		nc, err = net.Dial("tcp", addr)
+	}
 	if err != nil {
 		return nil, err
 	}

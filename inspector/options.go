@@ -91,12 +91,33 @@ type Options struct {
 	// when the last client leaves.
 	HoldTimeout time.Duration
 
+	// Broker, "nats://host:4222" (credentials may go in it:
+	// nats://user:pass@host:4222), makes the agent dial out to a NATS
+	// server, announce the game there and serve clients over it as over
+	// its socket (PROTOCOL.md, "Over NATS"). A broker that is down is
+	// retried in the background with backoff; the game never waits on it.
+	// With Broker set and Addr empty, the agent listens on no socket.
+	// Anyone who can publish on the fleet's subjects reaches the agent:
+	// set Token (or ReadOnly) on a shared broker.
+	Broker string
+	// Instance names this game among others on the broker: 1 to 64 of
+	// letters, digits, '-' and '_'. Default: the host's name and the pid.
+	Instance string
+	// BrokerPrefix begins the fleet's subjects. Default "ecsinspect".
+	BrokerPrefix string
+	// AnnounceEvery is how often the agent announces itself on the broker.
+	// Default 2 s.
+	AnnounceEvery time.Duration
+
 	rewindPaced bool // RewindHz is the default: the ring paces itself
 }
 
 func (o *Options) defaults() {
-	if o.Addr == "" {
+	if o.Addr == "" && o.Broker == "" {
 		o.Addr = DefaultAddr
+	}
+	if o.Broker != "" && o.Instance == "" {
+		o.Instance = defaultInstance()
 	}
 	if o.MaxClients <= 0 {
 		o.MaxClients = 8

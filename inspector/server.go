@@ -43,13 +43,23 @@ type socketServer struct {
 // background. It returns the listening error, if any: a refused address
 // (see Options.AllowRemote) or a port in use.
 func (a *Agent) Start() error {
-	ln, err := a.opts.listen()
-	if err != nil {
-		return err
+	if a.opts.Addr != "" {
+		ln, err := a.opts.listen()
+		if err != nil {
+			return err
+		}
+		a.ln = ln
+		a.wg.Add(1)
+		go a.acceptLoop(ln)
 	}
-	a.ln = ln
-	a.wg.Add(1)
-	go a.acceptLoop()
+	if a.opts.Broker != "" {
+		if err := a.startBroker(); err != nil {
+			if a.ln != nil {
+				_ = a.ln.Close()
+			}
+			return err
+		}
+	}
 	return nil
 }
 
@@ -76,6 +86,7 @@ func (a *Agent) Close() error {
 		if a.ln != nil {
 			err = a.ln.Close()
 		}
+		a.closeBroker()
 		a.mu.Lock()
 		for c := range a.clients {
 			c.drop(protocol.ErrState, "the agent is closing")
@@ -86,10 +97,12 @@ func (a *Agent) Close() error {
 	return err
 }
 
-func (a *Agent) acceptLoop() {
+// acceptLoop serves ln's connections (a socket's, or sessions over the
+// broker) until the agent closes.
+func (a *Agent) acceptLoop(ln net.Listener) {
 	defer a.wg.Done()
 	for {
-		nc, err := a.ln.Accept()
+		nc, err := ln.Accept()
 		if err != nil {
 			select {
 			case <-a.closed:

@@ -1,0 +1,172 @@
+package fleet
+
+import (
+	"crypto/rand"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// Target is what a broker URL names: the broker, the subjects' prefix and,
+// for one game, its instance.
+//
+//	nats://host:4222              the fleet on that broker
+//	nats://user:pass@host:4222/match-17?prefix=studio.ecs
+//	                              one instance, credentials and a prefix
+type Target struct {
+	Server   string // the broker's URL, as nats.Connect takes it (credentials kept)
+	Prefix   string
+	Instance string // "" for the fleet
+}
+
+// IsURL reports whether addr names a broker rather than a socket.
+func IsURL(addr string) bool {
+	return strings.HasPrefix(addr, "nats://") || strings.HasPrefix(addr, "tls://")
+}
+
+// ParseURL reads a broker URL.
+func ParseURL(s string) (Target, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "nats" && u.Scheme != "tls") || u.Host == "" {
+		return Target{}, fmt.Errorf("fleet: %q: want nats://host:port[/instance]", s)
+	}
+	t := Target{Prefix: DefaultPrefix, Instance: strings.Trim(u.Path, "/")}
+	if p := u.Query().Get("prefix"); p != "" {
+		t.Prefix = p
+	}
+	if err := CheckName("prefix", t.Prefix, true); err != nil {
+		return Target{}, err
+	}
+	if t.Instance != "" {
+		if err := CheckName("instance", t.Instance, false); err != nil {
+			return Target{}, err
+		}
+	}
+	u.Path, u.RawQuery, u.RawPath = "", "", ""
+	t.Server = u.String()
+	return t, nil
+}
+
+// String is the target as a URL, credentials left out.
+func (t Target) String() string {
+	u, err := url.Parse(t.Server)
+	if err != nil {
+		return t.Server
+	}
+	u.User = nil
+	s := u.String()
+	if t.Instance != "" {
+		s += "/" + t.Instance
+	}
+	if t.Prefix != DefaultPrefix {
+		s += "?prefix=" + t.Prefix
+	}
+	return s
+}
+
+// WithInstance is the target of one instance of t's fleet.
+func (t Target) WithInstance(instance string) Target { t.Instance = instance; return t }
+
+// Connect connects a client (a tool, not a game) to the broker: it fails
+// at once with the broker's reason (unreachable, wrong credentials)
+// rather than retrying.
+func Connect(t Target, name string, timeout time.Duration, opts ...nats.Option) (*nats.Conn, error) {
+	opts = append([]nats.Option{nats.Name(name), nats.Timeout(timeout), nats.MaxReconnects(0), nats.NoCallbacksAfterClientClose()}, opts...)
+	nc, err := nats.Connect(t.Server, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("cannot reach the broker at %s: %w", t.String(), err)
+	}
+	return nc, nil
+}
+
+// DialURL opens a session with the instance a URL names, on a connection
+// of its own that closes with the session.
+func DialURL(addr string, timeout time.Duration) (net.Conn, error) {
+	t, err := ParseURL(addr)
+	if err != nil {
+		return nil, err
+	}
+	if t.Instance == "" {
+		return nil, fmt.Errorf("%s names a fleet, not one game: add the instance (%s/INSTANCE), or attach to see the fleet", t, t)
+	}
+	var mu sync.Mutex
+	var session *streamConn
+	lost := func(nc *nats.Conn) {
+		mu.Lock()
+		defer mu.Unlock()
+		if session != nil {
+			err := nc.LastError()
+			if err == nil {
+				err = errors.New("the connection closed")
+			}
+			session.lose(fmt.Errorf("fleet: lost the broker at %s: %v", t.WithInstance(""), err))
+		}
+	}
+	nc, err := Connect(t, "ecsinspect client", timeout, nats.ClosedHandler(lost), nats.DisconnectHandler(lost))
+	if err != nil {
+		return nil, err
+	}
+	c, err := Dial(nc, t, timeout)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	mu.Lock()
+	session = c.(*streamConn)
+	mu.Unlock()
+	c.(*streamConn).alsoClose(func() { _ = nc.FlushTimeout(time.Second); nc.Close() })
+	return c, nil
+}
+
+// Dial opens a session with t's instance over nc. The instance must answer
+// its ping first, so a name nobody serves fails at once.
+func Dial(nc *nats.Conn, t Target, timeout time.Duration) (net.Conn, error) {
+	if _, err := nc.Request(PingSubject(t.Prefix, t.Instance), nil, timeout); err != nil {
+		if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) {
+			return nil, fmt.Errorf("no instance %q answers on the broker at %s (attach to the broker's URL to see the fleet)", t.Instance, t.WithInstance(""))
+		}
+		return nil, fmt.Errorf("ask %s: %w", t, err)
+	}
+	id := newSessionID()
+	c := newStreamConn(nc, UpSubject(t.Prefix, t.Instance, id), Addr("nats"), Addr("nats:"+t.Instance))
+	sub, err := nc.Subscribe(DownSubject(t.Prefix, t.Instance, id), c.deliver)
+	if err != nil {
+		_ = c.closeWith("could not subscribe")
+		return nil, err
+	}
+	if err := sub.SetPendingLimits(-1, maxBuffered); err != nil {
+		_ = sub.Unsubscribe()
+		return nil, err
+	}
+	if err := nc.FlushTimeout(timeout); err != nil { // the subscription is in place before the first byte goes
+		_ = sub.Unsubscribe()
+		return nil, err
+	}
+	c.onClose = func() { _ = sub.Unsubscribe() }
+	return c, nil
+}
+
+// alsoClose runs f after the session's own close.
+func (c *streamConn) alsoClose(f func()) {
+	prev := c.onClose
+	c.onClose = func() {
+		if prev != nil {
+			prev()
+		}
+		f()
+	}
+}
+
+// newSessionID is 26 random characters: nobody guesses a session's subjects.
+func newSessionID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+}

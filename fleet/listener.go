@@ -1,0 +1,166 @@
+package fleet
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nats-io/nats.go"
+)
+
+// Listener is an instance's end of the broker, a net.Listener: each new
+// session a client opens on the instance's up subjects is Accepted as a
+// net.Conn, which the agent serves as it serves a socket's connection.
+type Listener struct {
+	nc       *nats.Conn
+	prefix   string
+	instance string
+	sub      *nats.Subscription
+	pending  chan net.Conn
+	closed   chan struct{}
+	once     sync.Once
+
+	mu       sync.Mutex
+	sessions map[string]*streamConn
+
+	// Refused counts sessions refused (too many open, or a stranger's
+	// message that opened none); Stray counts messages for no session.
+	Refused, Stray atomic.Uint64
+}
+
+// MaxSessions bounds an instance's open sessions over the broker (those in
+// their handshake included); more are refused at once. The agent's own
+// MaxHandshakes and MaxClients apply inside it.
+const MaxSessions = 256
+
+// Listen starts taking sessions for instance on nc.
+func Listen(nc *nats.Conn, prefix, instance string) (*Listener, error) {
+	if err := CheckName("instance", instance, false); err != nil {
+		return nil, err
+	}
+	l := &Listener{nc: nc, prefix: prefix, instance: instance, pending: make(chan net.Conn, 16), closed: make(chan struct{}), sessions: map[string]*streamConn{}}
+	sub, err := nc.Subscribe(UpSubject(prefix, instance, "*"), l.route)
+	if err != nil {
+		return nil, err
+	}
+	// A flood past these is dropped by the broker's client, not queued:
+	// the sessions it hit see the gap and end.
+	if err := sub.SetPendingLimits(8192, 64<<20); err != nil {
+		return nil, err
+	}
+	l.sub = sub
+	return l, nil
+}
+
+// route hands a message to its session, opening one for a first message.
+func (l *Listener) route(m *nats.Msg) {
+	id := sessionOf(m.Subject, l.prefix, l.instance)
+	if id == "" {
+		l.Stray.Add(1)
+		return
+	}
+	l.mu.Lock()
+	c := l.sessions[id]
+	if c == nil {
+		opening := m.Header.Get(SeqHeader) == "1" && m.Header.Get(OpHeader) == ""
+		if !opening {
+			l.mu.Unlock()
+			l.Stray.Add(1)
+			return
+		}
+		down := DownSubject(l.prefix, l.instance, id)
+		if len(l.sessions) >= MaxSessions {
+			l.mu.Unlock()
+			l.refuse(down, "the instance has "+strconv.Itoa(MaxSessions)+" sessions open over the broker")
+			return
+		}
+		c = newStreamConn(l.nc, down, Addr("nats:"+l.instance), Addr("nats"))
+		c.onClose = func() { l.forget(id) }
+		select {
+		case l.pending <- c:
+		default:
+			l.mu.Unlock()
+			c.onClose = nil
+			_ = c.closeWith("busy: sessions wait to be served")
+			l.Refused.Add(1)
+			return
+		}
+		l.sessions[id] = c
+	}
+	l.mu.Unlock()
+	c.deliver(m)
+}
+
+// refuse tells a client its session was not opened.
+func (l *Listener) refuse(down, reason string) {
+	l.Refused.Add(1)
+	m := nats.NewMsg(down)
+	m.Header.Set(SeqHeader, "1")
+	m.Header.Set(OpHeader, "close")
+	m.Header.Set(ReasonHeader, reason)
+	_ = l.nc.PublishMsg(m)
+}
+
+func (l *Listener) forget(id string) {
+	l.mu.Lock()
+	delete(l.sessions, id)
+	l.mu.Unlock()
+}
+
+// Lost ends every open session with err: the connection to the broker
+// broke, so their messages in flight were lost. Call it from the
+// connection's disconnect handler.
+func (l *Listener) Lost(err error) {
+	l.mu.Lock()
+	open := make([]*streamConn, 0, len(l.sessions))
+	for _, c := range l.sessions {
+		open = append(open, c)
+	}
+	l.mu.Unlock()
+	for _, c := range open {
+		c.lose(fmt.Errorf("fleet: the connection to the broker broke: %v", err))
+	}
+}
+
+// Sessions is how many sessions are open.
+func (l *Listener) Sessions() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.sessions)
+}
+
+// Accept implements net.Listener.
+func (l *Listener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.pending:
+		return c, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+// Close implements net.Listener: it stops taking sessions and closes the
+// open ones.
+func (l *Listener) Close() error {
+	l.once.Do(func() {
+		close(l.closed)
+		_ = l.sub.Unsubscribe()
+		l.mu.Lock()
+		open := make([]*streamConn, 0, len(l.sessions))
+		for _, c := range l.sessions {
+			open = append(open, c)
+		}
+		l.mu.Unlock()
+		for _, c := range open {
+			_ = c.closeWith("the instance stopped serving the broker")
+		}
+	})
+	return nil
+}
+
+// Addr implements net.Listener.
+func (l *Listener) Addr() net.Addr { return Addr("nats:" + l.instance) }
+
+var _ net.Listener = (*Listener)(nil)

@@ -1,0 +1,93 @@
+// Package localbroker runs a NATS server inside the process, on loopback:
+// the broker of `ecsinspect fleet` and of the fleet's tests. Games never
+// link it; they dial a broker with the fleet package.
+//
+//	b, err := localbroker.Start(localbroker.Options{})
+//	if err != nil { ... }
+//	defer b.Shutdown()
+//	fmt.Println(b.URL()) // nats://127.0.0.1:PORT
+package localbroker
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// Options configure a local broker.
+type Options struct {
+	Port     int    // 0: a free port
+	User     string // with Password: clients must present them
+	Password string
+	// MaxPayload bounds a message (default the server's, 1 MiB).
+	MaxPayload int32
+}
+
+// Broker is a running local broker.
+type Broker struct {
+	srv  *server.Server
+	opts Options
+	port int
+}
+
+// Start starts a broker on 127.0.0.1 and waits until it takes clients.
+func Start(o Options) (*Broker, error) {
+	port := o.Port
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	so := &server.Options{Host: "127.0.0.1", Port: port, NoLog: true, NoSigs: true, Username: o.User, Password: o.Password, MaxPayload: o.MaxPayload}
+	srv, err := server.NewServer(so)
+	if err != nil {
+		return nil, fmt.Errorf("local broker: %w", err)
+	}
+	srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		srv.Shutdown()
+		return nil, errors.New("local broker: not ready for clients after 10 s")
+	}
+	u, err := url.Parse(srv.ClientURL())
+	if err != nil {
+		srv.Shutdown()
+		return nil, err
+	}
+	b := &Broker{srv: srv, opts: o}
+	_, _ = fmt.Sscanf(u.Port(), "%d", &b.port)
+	return b, nil
+}
+
+// URL is the broker's client URL, without credentials.
+func (b *Broker) URL() string { return fmt.Sprintf("nats://127.0.0.1:%d", b.port) }
+
+// URLWithCredentials is the URL with the broker's user and password in it.
+func (b *Broker) URLWithCredentials() string {
+	if b.opts.User == "" {
+		return b.URL()
+	}
+	return fmt.Sprintf("nats://%s:%s@127.0.0.1:%d", url.PathEscape(b.opts.User), url.PathEscape(b.opts.Password), b.port)
+}
+
+// Port is the port it listens on.
+func (b *Broker) Port() int { return b.port }
+
+// Shutdown stops the broker; its clients lose their connection.
+func (b *Broker) Shutdown() {
+	b.srv.Shutdown()
+	b.srv.WaitForShutdown()
+}
+
+// Restart starts a broker again on the same port, as a broker restarted
+// by its operator: clients that retry reconnect to it.
+func (b *Broker) Restart() error {
+	o := b.opts
+	o.Port = b.port
+	nb, err := Start(o)
+	if err != nil {
+		return err
+	}
+	b.srv = nb.srv
+	return nil
+}

@@ -1,0 +1,273 @@
+package inspector
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/fleet"
+	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
+	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/nats-io/nats.go"
+)
+
+// Over a broker: a real NATS server embedded in the test, games dialing
+// out to it, clients reaching them through it.
+
+func startLocalBroker(t *testing.T, o localbroker.Options) *localbroker.Broker {
+	t.Helper()
+	b, err := localbroker.Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Shutdown)
+	return b
+}
+
+// roster follows the fleet on b until the test ends.
+func roster(t *testing.T, url string) *fleet.Roster {
+	t.Helper()
+	target, err := fleet.ParseURL(url)
+	must(t, err)
+	nc, err := fleet.Connect(target, "test roster", 3*time.Second)
+	must(t, err)
+	t.Cleanup(nc.Close)
+	r, err := fleet.WatchRoster(nc, target.Prefix)
+	must(t, err)
+	t.Cleanup(r.Close)
+	return r
+}
+
+// member waits until the roster holds an instance as wanted.
+func member(t *testing.T, r *fleet.Roster, instance string, want func(fleet.Member) bool) fleet.Member {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		for _, m := range r.Members() {
+			if m.Instance == instance && want(m) {
+				return m
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no member %s as wanted in 10 s: %+v", instance, r.Members())
+		}
+		select {
+		case <-r.Changed():
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// TestAGameOverNATS: a game that dials out to a broker is discovered,
+// attached to, paged, edited and watched through it, as over its socket.
+func TestAGameOverNATS(t *testing.T) {
+	b := startLocalBroker(t, localbroker.Options{})
+	g := startGame(t, Options{Broker: b.URL(), Instance: "match-1", AnnounceEvery: 100 * time.Millisecond})
+	r := roster(t, b.URL())
+	m := member(t, r, "match-1", func(m fleet.Member) bool { return m.Tick > 0 && m.TPS > 0 })
+	if m.Game != "test" || m.Entities != 20 || m.Gone || m.PID == 0 || m.FrameP99 <= 0 {
+		t.Fatalf("discovered %+v", m)
+	}
+	c := dialAddr(t, b.URL()+"/match-1", protocol.Hello{Version: protocol.Version, Client: "fleet-ui"})
+	sub := c.request(&protocol.Subscribe{What: protocol.SubPage, Query: "Health", Limit: 5, Hz: 20})
+	page := c.await(func(m protocol.Message) bool { p, ok := m.(*protocol.Page); return ok && p.Sub == sub }).(*protocol.Page)
+	if len(page.Rows) != 5 || page.Total != 20 {
+		t.Fatalf("page over the broker: %d rows of %d", len(page.Rows), page.Total)
+	}
+	w := c.reply(&protocol.Watch{Expr: "Health.HP>1000"})
+	wantOK(t, "watch", w)
+	wantOK(t, "edit", c.reply(&protocol.SetField{Entity: wire(g.ents[4]), Path: "Health.HP", Value: protocol.IntValue(5000)}))
+	hit := c.awaitHit()
+	if hit.Watch != w.Watch || hit.Entity != wire(g.ents[4]) || !hit.Paused {
+		t.Fatalf("hit over the broker: %+v", hit)
+	}
+	member(t, r, "match-1", func(m fleet.Member) bool { return m.Paused && m.Hits == 1 && m.Clients == 1 })
+	id := c.request(&protocol.GetEntity{Entity: wire(g.ents[4])})
+	d := c.await(func(m protocol.Message) bool { d, ok := m.(*protocol.Detail); return ok && d.Sub == id }).(*protocol.Detail)
+	hp := int64(0)
+	for _, cv := range d.Components {
+		if cv.Component == "Health" {
+			v, _ := cv.Value.Get("HP")
+			hp = v.Int()
+		}
+	}
+	if hp != 5000 {
+		t.Fatalf("the edit over the broker: %+v", d.Components)
+	}
+	// A snapshot is bigger than one broker message: it comes in several.
+	snap := c.request(&protocol.SnapshotRequest{})
+	c.await(func(m protocol.Message) bool { s, ok := m.(*protocol.Snapshot); return ok && s.ID == snap })
+}
+
+// TestBrokerTokensAndReadOnly: the token and read-only rules hold over
+// the broker as over the socket.
+func TestBrokerTokensAndReadOnly(t *testing.T) {
+	b := startLocalBroker(t, localbroker.Options{})
+	g := startGame(t, Options{Broker: b.URL(), Instance: "locked", Token: "s3cret"})
+	url := b.URL() + "/locked"
+	member(t, roster(t, b.URL()), "locked", func(fleet.Member) bool { return true })
+	_, err := tryDialAddr(url, protocol.Hello{Version: protocol.Version, Token: "wrong"})
+	var rej *protocol.RejectError
+	if !errors.As(err, &rej) || rej.Code != protocol.ErrToken {
+		t.Fatalf("a wrong token over the broker: %v", err)
+	}
+	ro := dialAddr(t, url, protocol.Hello{Version: protocol.Version, Token: "s3cret", Caps: []string{"read"}})
+	if r := ro.reply(&protocol.SetField{Entity: wire(g.ents[1]), Path: "Health.HP", Value: protocol.IntValue(1)}); r.OK || r.Code != protocol.ErrReadOnly {
+		t.Fatalf("a read-only session's edit: %+v", r)
+	}
+}
+
+// TestBrokerFailures: the game runs on whatever the broker does: an
+// instance name nobody serves fails at once, wrong credentials are named,
+// a broker restart ends open sessions with an error and new ones work
+// once it is back, and a closed instance is shown gone.
+func TestBrokerFailures(t *testing.T) {
+	b := startLocalBroker(t, localbroker.Options{User: "game", Password: "pw"})
+	if _, err := tryDialAddr(b.URL()+"/nobody", protocol.Hello{}); err == nil || !strings.Contains(strings.ToLower(err.Error()), "authorization") {
+		t.Fatalf("no credentials: %v", err)
+	}
+	url := b.URLWithCredentials()
+	if _, err := tryDialAddr(url+"/nobody", protocol.Hello{}); err == nil || !strings.Contains(err.Error(), `no instance "nobody"`) {
+		t.Fatalf("an instance nobody serves: %v", err)
+	}
+	// Wrong credentials in the game: it starts, runs, and keeps trying.
+	wrong := startGame(t, Options{Broker: strings.Replace(url, ":pw@", ":nope@", 1), Instance: "wrong"})
+	before := wrong.frames.Load()
+	g := startGame(t, Options{Broker: url, Instance: "solid", AnnounceEvery: 100 * time.Millisecond})
+	r := roster(t, url)
+	member(t, r, "solid", func(fleet.Member) bool { return true })
+	c := dialAddr(t, url+"/solid", protocol.Hello{Version: protocol.Version})
+	c.request(&protocol.Subscribe{What: protocol.SubSummary, Hz: 10})
+	c.summary()
+	b.Shutdown()
+	_ = c.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	for {
+		if _, err := c.conn.Receive(); err != nil {
+			break // the session ended: the client sees it
+		}
+	}
+	framesAtRestart := g.frames.Load()
+	must(t, b.Restart())
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c2, err := tryDialAddr(url+"/solid", protocol.Hello{Version: protocol.Version})
+		if err == nil {
+			c2.t = t
+			c2.request(&protocol.Subscribe{What: protocol.SubSummary, Hz: 10})
+			c2.summary()
+			c2.conn.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no session with the game 30 s after the broker came back: %v", err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if g.frames.Load() <= framesAtRestart || wrong.frames.Load() <= before {
+		t.Fatalf("the games stopped: %d -> %d frames, the one with wrong credentials %d -> %d", framesAtRestart, g.frames.Load(), before, wrong.frames.Load())
+	}
+	if g.agent.broker.brokerErrs.Load() == 0 {
+		t.Fatal("the broker's restart was not counted")
+	}
+	r = roster(t, url) // the old roster's connection did not retry
+	member(t, r, "solid", func(fleet.Member) bool { return true })
+	g.close()
+	if m := member(t, r, "solid", func(m fleet.Member) bool { return m.Gone }); m.Why != "closed" {
+		t.Fatalf("a closed instance: %+v", m)
+	}
+	for _, m := range r.Members() {
+		if m.Instance == "wrong" {
+			t.Fatalf("an instance with wrong credentials was seen: %+v", m)
+		}
+	}
+}
+
+// TestHostilePublishersOnTheFleet: garbage, floods and forged session
+// messages on the fleet's subjects cost the game nothing it notices: it
+// keeps its frames, answers within its reply rate, ends only the session
+// a forger wrote into, and serves a new client afterwards.
+func TestHostilePublishersOnTheFleet(t *testing.T) {
+	b := startLocalBroker(t, localbroker.Options{})
+	g := startGame(t, Options{Broker: b.URL(), Instance: "victim", AnnounceEvery: 100 * time.Millisecond})
+	r := roster(t, b.URL())
+	member(t, r, "victim", func(fleet.Member) bool { return true })
+	target, err := fleet.ParseURL(b.URL())
+	must(t, err)
+	evil, err := fleet.Connect(target, "evil", 3*time.Second)
+	must(t, err)
+	defer evil.Close()
+	// Learn the sessions' subjects as a publisher with wide permissions would.
+	seen := make(chan string, 64)
+	spy, err := evil.Subscribe("ecsinspect.i.victim.s.*.up", func(m *nats.Msg) {
+		select {
+		case seen <- m.Subject:
+		default:
+		}
+	})
+	must(t, err)
+	must(t, evil.Flush())
+	honest := dialAddr(t, b.URL()+"/victim", protocol.Hello{Version: protocol.Version, Client: "honest"})
+	honest.request(&protocol.Subscribe{What: protocol.SubSummary, Hz: 20})
+	honest.summary()
+	bystander := dialAddr(t, b.URL()+"/victim", protocol.Hello{Version: protocol.Version, Client: "bystander"})
+	bystander.request(&protocol.Subscribe{What: protocol.SubSummary, Hz: 20})
+	bystander.summary()
+	must(t, spy.Unsubscribe())
+	framesBefore := g.frames.Load()
+	garbage := []byte{0xc1, 0xff, 0x00, 0x92}
+	for i := range 20000 {
+		must(t, evil.Publish(fleet.AnnounceSubject("ecsinspect"), garbage))
+		must(t, evil.PublishRequest(fleet.DiscoverSubject("ecsinspect"), "evil.inbox", nil))
+		must(t, evil.Publish(fleet.UpSubject("ecsinspect", "victim", "nosuchsession"), garbage))
+		if i%40 == 0 { // sessions opened with garbage for their hello
+			m := nats.NewMsg(fleet.UpSubject("ecsinspect", "victim", "flood"+strconv.Itoa(i)))
+			m.Header.Set(fleet.SeqHeader, "1")
+			m.Data = garbage
+			must(t, evil.PublishMsg(m))
+		}
+	}
+	// A forged message in the honest client's session, out of its order.
+	forged := nats.NewMsg(<-seen)
+	forged.Header.Set(fleet.SeqHeader, "2")
+	forged.Data = garbage
+	must(t, evil.PublishMsg(forged))
+	must(t, evil.Flush())
+	forgedAt := time.Now()
+	ended := false
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !ended; {
+		_ = honest.conn.SetReadDeadline(deadline)
+		if _, err := honest.conn.Receive(); err != nil {
+			ended = true
+		}
+	}
+	t.Logf("the forged session ended after %v", time.Since(forgedAt))
+	bystander.summary() // the other session goes on
+	if !ended {
+		t.Fatal("a session a forger wrote into went on")
+	}
+	if g.agent.broker.presence.Throttled.Load() == 0 || r.Bad.Load() == 0 || g.agent.broker.ln.Stray.Load() == 0 {
+		t.Fatalf("the flood was not seen: throttled %d, bad statuses %d, stray %d", g.agent.broker.presence.Throttled.Load(), r.Bad.Load(), g.agent.broker.ln.Stray.Load())
+	}
+	for deadline := time.Now().Add(5 * time.Second); g.frames.Load() < framesBefore+50; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the game made %d frames in 5 s after the flood", g.frames.Load()-framesBefore)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := tryDialAddr(b.URL()+"/victim", protocol.Hello{Version: protocol.Version})
+		if err == nil {
+			c.conn.Close()
+			t.Logf("a new client got in %v after the forgery", time.Since(forgedAt))
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no new client 20 s after the flood: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	member(t, r, "victim", func(m fleet.Member) bool { return !m.Gone })
+}
