@@ -71,6 +71,18 @@ func (t Target) String() string {
 	return s
 }
 
+// URL is the target as a URL to dial, credentials kept.
+func (t Target) URL() string {
+	s := t.Server
+	if t.Instance != "" {
+		s += "/" + t.Instance
+	}
+	if t.Prefix != DefaultPrefix {
+		s += "?prefix=" + t.Prefix
+	}
+	return s
+}
+
 // WithInstance is the target of one instance of t's fleet.
 func (t Target) WithInstance(instance string) Target { t.Instance = instance; return t }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/nats-io/nats.go"
 )
@@ -51,6 +52,7 @@ func Listen(nc *nats.Conn, prefix, instance string) (*Listener, error) {
 		return nil, err
 	}
 	l.sub = sub
+	_ = nc.FlushTimeout(time.Second) // in place before Listen returns, when the broker is reached
 	return l, nil
 }
 

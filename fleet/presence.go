@@ -54,6 +54,7 @@ func Present(nc *nats.Conn, prefix string, every time.Duration, status func() St
 		}
 		p.subs = append(p.subs, sub)
 	}
+	_ = nc.FlushTimeout(time.Second) // answers from now on (a broker not reached yet gets the subscriptions when it is)
 	go p.run()
 	return p, nil
 }

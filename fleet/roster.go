@@ -146,3 +146,59 @@ func (r *Roster) Close() {
 		_ = s.Unsubscribe()
 	}
 }
+
+// List asks the fleet under prefix for its instances and returns the live
+// ones once answers stop coming (quiet, 300 ms if 0) or at most wait (2 s
+// if 0) after asking.
+func List(nc *nats.Conn, prefix string, quiet, wait time.Duration) ([]Member, error) {
+	if quiet <= 0 {
+		quiet = 300 * time.Millisecond
+	}
+	if wait <= 0 {
+		wait = 2 * time.Second
+	}
+	r, err := WatchRoster(nc, prefix)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	end := time.NewTimer(wait)
+	defer end.Stop()
+	var lull <-chan time.Time
+	for {
+		select {
+		case <-r.Changed():
+			lull = time.After(quiet)
+			continue
+		case <-lull:
+		case <-end.C:
+		}
+		break
+	}
+	var live []Member
+	for _, m := range r.Members() {
+		if !m.Gone {
+			live = append(live, m)
+		}
+	}
+	return live, nil
+}
+
+// Match reports whether m passes a filter on its discovery fields: terms
+// separated by commas, each key=value (the value a glob: demo-0*) or
+// key>number / key<number for numbers; keys: instance, game, host, build,
+// paused, pid, tick, tps, p99, entities, hits, clients. An empty filter
+// passes everything.
+func Match(m Member, filter string) (bool, error) {
+	for _, term := range strings.Split(filter, ",") {
+		term = strings.TrimSpace(term)
+		if term == "" {
+			continue
+		}
+		ok, err := matchTerm(m, term)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}

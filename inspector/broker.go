@@ -194,3 +194,11 @@ func defaultInstance() string {
 	}
 	return fmt.Sprintf("%s-%d", string(clean), os.Getpid())
 }
+
+// Instance is the agent's name on the broker ("" without one).
+func (a *Agent) Instance() string {
+	if a.opts.Broker == "" {
+		return ""
+	}
+	return a.opts.Instance
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/demo"
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/fleet"
 	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -37,13 +38,16 @@ type options struct {
 	seed                  uint64
 	readOnly, bench       bool
 	bug                   string
+	broker, instance      string
 }
 
 func run(args []string, out io.Writer, stop <-chan os.Signal) error {
 	var o options
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(out)
-	fs.StringVar(&o.listen, "listen", inspector.DefaultAddr, "where the agent listens: host:port or unix:/path")
+	fs.StringVar(&o.listen, "listen", inspector.DefaultAddr, "where the agent listens: host:port or unix:/path (empty, with --broker: no socket)")
+	fs.StringVar(&o.broker, "broker", "", "also reach clients through this NATS broker: nats://host:4222 (the agent dials out; see ecsinspect attach nats://...)")
+	fs.StringVar(&o.instance, "instance", "", "with --broker: this game's name among the fleet's (default: the host's name and the pid)")
 	fs.IntVar(&o.entities, "entities", 10_000, "animals to start with (100 to 1000000)")
 	fs.Float64Var(&o.hz, "hz", 60, "fixed timestep: steps per second")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed: the same seed replays the same run")
@@ -80,12 +84,16 @@ func newSim(o options) *ecosystem.Sim {
 
 func serve(o options, out io.Writer, stop <-chan os.Signal) error {
 	g, err := demo.Start(demo.Options{Entities: o.entities, Hz: o.hz, Seed: o.seed, Frames: o.frames,
-		Agent:  inspector.Options{Addr: o.listen, Token: o.token, ReadOnly: o.readOnly},
+		Agent:  inspector.Options{Addr: o.listen, Token: o.token, ReadOnly: o.readOnly, Broker: o.broker, Instance: o.instance},
 		Record: o.record, RecordHz: o.recordHz, PostMortem: o.postMortem, Status: out, Bug: o.bug})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "demo: %d animals at %g Hz, seed %d; agent on %s\n", o.entities, o.hz, o.seed, g.Agent.Addr())
+	if o.broker != "" {
+		t, _ := fleet.ParseURL(o.broker) // checked by Start
+		fmt.Fprintf(out, "demo: on the broker %s as %s\n", t, g.Agent.Instance())
+	}
 	quit := make(chan struct{})
 	go func() {
 		if _, ok := <-stop; ok {

@@ -72,6 +72,7 @@ type dumpEntity struct {
 
 const dumpUsage = `Usage: ecsinspect dump ADDR|FILE.ecsrec [--tick T] [--query EXPR] [--entity 42v3] [--limit N] [--json]
        ecsinspect dump FILE.ecsrec --diff T1 T2 [--json]
+       ecsinspect dump --all [--filter F] [--query EXPR] [--json] nats://host:4222
 
 Prints a game's summary, archetypes and systems, with the entities matching
 a query or one entity, from a live agent or a recording (at --tick T: the
@@ -80,6 +81,10 @@ prints one JSON object with tick, entities, archetypes and systems (plus
 matches, entity, and for recordings frames, first_tick and last_tick).
 --diff compares two ticks of a recording: entities spawned, despawned and
 changed (field by field, old and new), archetype counts and resources.
+--all asks every instance on a broker: one line each with its discovery
+fields (and with --query its total and first matches); --json prints one
+object with an "instances" array. ADDR may be one game on a broker,
+nats://host:4222/INSTANCE.
 `
 
 var errHelp = flag.ErrHelp
@@ -95,8 +100,19 @@ func runDump(args []string, out io.Writer) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	token := fs.String("token", "", "the agent's token")
 	diff := fs.String("diff", "", "recordings: compare tick T1 with tick T2 (--diff T1 T2)")
+	all := fs.Bool("all", false, "every instance on the broker nats://host:4222 names: one line each (with --query: its total and first matches)")
+	filter := fs.String("filter", "", "with --all: only instances passing this filter on their discovery fields (game=ecosystem,instance=demo-0*,hits>0)")
 	if err := fs.Parse(reorder(fs, args)); err != nil {
 		return err
+	}
+	if *all {
+		if fs.NArg() != 1 {
+			return usageError{fmt.Errorf("--all wants the broker's URL\n\n%s", dumpUsage)}
+		}
+		return dumpAll(fs.Arg(0), *filter, *token, *query, *entity, *limit, *asJSON, out)
+	}
+	if *filter != "" {
+		return usageError{fmt.Errorf("--filter picks instances for --all")}
 	}
 	if *diff != "" {
 		return runDiff(fs.Args(), *diff, *asJSON, out)
@@ -166,7 +182,7 @@ func dumpLive(addr, token, query, entity string, limit int) (*dumpResult, error)
 	if err != nil {
 		return nil, err
 	}
-	res := &dumpResult{Source: addr}
+	res := &dumpResult{Source: shownAddr(addr)}
 	fromSummary(res, s)
 	if query != "" {
 		p, err := o.Query(query, limit)

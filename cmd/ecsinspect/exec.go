@@ -14,9 +14,16 @@ import (
 )
 
 const execUsage = `Usage: ecsinspect exec ADDR [--token T] COMMAND...
+       ecsinspect exec --all [--filter F] nats://host:4222 COMMAND...
 
 Runs one command on a live game and exits 0, or non-zero with the agent's
-message. Commands:
+message. ADDR is host:port, unix:/path, or one game on a broker,
+nats://host:4222/INSTANCE. With --all, the command runs on every instance
+on the broker (those passing --filter, terms on the discovery fields like
+game=ecosystem,instance=demo-0*,hits>0), each result under its instance's
+name; exec fails if any instance did. wait --all prints the first hit of any
+instance, with "instance" in the JSON; a watchpoint set on the fleet pauses
+only the instance it fires on. Commands:
   pause | resume | step N    the game stays paused after exec exits, with
                              no client connected, until a resume (from any
                              client that may edit) or the game's hold
@@ -52,20 +59,29 @@ message. Commands:
                              watchpoint they point to, if one writer stands out
 `
 
-// runExec runs one headless command against an agent.
+// runExec runs one headless command against an agent, or every instance
+// of a fleet (--all).
 func runExec(args []string, out io.Writer) error {
-	token := ""
+	token, filter, all := "", "", false
 	var rest []string
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
-		case a == "--token" || a == "-token":
+		case a == "--token" || a == "-token" || a == "--filter" || a == "-filter":
 			if i+1 >= len(args) {
-				return usageError{errors.New("--token needs a value")}
+				return usageError{fmt.Errorf("%s needs a value", a)}
 			}
-			token = args[i+1]
+			if strings.HasSuffix(a, "token") {
+				token = args[i+1]
+			} else {
+				filter = args[i+1]
+			}
 			i++
 		case strings.HasPrefix(a, "--token="):
 			token = strings.TrimPrefix(a, "--token=")
+		case strings.HasPrefix(a, "--filter="):
+			filter = strings.TrimPrefix(a, "--filter=")
+		case a == "--all" || a == "-all":
+			all = true
 		case a == "-h" || a == "--help":
 			fmt.Fprint(out, execUsage)
 			return errHelp
@@ -76,6 +92,18 @@ func runExec(args []string, out io.Writer) error {
 	if len(rest) < 2 {
 		return usageError{fmt.Errorf("want an address and a command\n\n%s", execUsage)}
 	}
+	if filter != "" && !all {
+		return usageError{errors.New("--filter picks instances for --all")}
+	}
+	if all {
+		return execAll(rest[0], filter, token, rest[1:], out)
+	}
+	return execOne(rest[0], token, rest[1:], out)
+}
+
+// execOne runs one command (args: its words) on one game.
+func execOne(addr, token string, args []string, out io.Writer) error {
+	rest := append([]string{addr}, args...)
 	switch rest[1] {
 	case "wait":
 		return runWait(rest[0], token, rest[2:], out)

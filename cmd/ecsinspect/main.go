@@ -36,6 +36,7 @@ var commands = []command{
 	{name: "record", run: func(args []string, out, _ io.Writer, stop <-chan os.Signal) error { return runRecord(args, out, stop) }, signals: true},
 	{name: "dump", run: func(args []string, out, _ io.Writer, _ <-chan os.Signal) error { return runDump(args, out) }},
 	{name: "exec", run: func(args []string, out, _ io.Writer, _ <-chan os.Signal) error { return runExec(args, out) }},
+	{name: "fleet", run: func(args []string, out, _ io.Writer, stop <-chan os.Signal) error { return runFleet(args, out, stop) }, signals: true},
 }
 
 // usageError is a mistake in how a command was called: exit code 2.
@@ -106,17 +107,22 @@ Usage:
                         run the demo ecosystem with an agent and open the UI on it
   ecsinspect attach [ADDR] [--token T]
                         open the UI on a running game (default 127.0.0.1:7777,
-                        or unix:/path/to/socket)
+                        or unix:/path/to/socket, or nats://host:4222/INSTANCE);
+                        on a broker's URL, nats://host:4222, the Fleet view
   ecsinspect open FILE.ecsrec
                         review a recording: scrub the timeline, compare ticks
   ecsinspect record ADDR -o FILE.ecsrec [--duration D] [--hz H]
                         record a running game for offline review
   ecsinspect dump ADDR|FILE.ecsrec [--query EXPR] [--entity 42v3] [--tick T] [--json]
-                        print the world once, for scripts
+                        print the world once, for scripts (--all nats://...:
+                        every instance on a broker)
   ecsinspect exec ADDR COMMAND...
                         pause, resume, step N, rewind T|-N, set, add, remove,
                         despawn, spawn, parent, watch EXPR, unwatch N,
-                        wait (until a watchpoint fires)
+                        wait (until a watchpoint fires); --all nats://...:
+                        on every instance on a broker
+  ecsinspect fleet [--instances N]
+                        a local fleet: a broker and N demo games in one process
   ecsinspect --version  print the version
 
 Run "ecsinspect COMMAND --help" for a command's flags.

@@ -1,0 +1,299 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/fleet"
+)
+
+// Fan-out: dump --all and exec --all run on every instance of a fleet
+// that passes a filter on its discovery fields, a few at once, and report
+// each instance's result or failure by name.
+
+// fanOutWidth is how many instances are worked on at once.
+const fanOutWidth = 16
+
+// fleetOf lists the live instances on the broker addr names that pass
+// filter.
+func fleetOf(addr, filter string) (fleet.Target, []fleet.Member, error) {
+	t, err := fleet.ParseURL(addr)
+	if err != nil {
+		return t, nil, usageError{err}
+	}
+	if t.Instance != "" {
+		return t, nil, usageError{fmt.Errorf("--all takes the broker's URL, not one instance's (%s)", t.WithInstance(""))}
+	}
+	if _, err := fleet.Match(fleet.Member{}, filter); err != nil {
+		return t, nil, usageError{err}
+	}
+	nc, err := fleet.Connect(t, "ecsinspect fan-out", 3*time.Second)
+	if err != nil {
+		return t, nil, err
+	}
+	defer nc.Close()
+	all, err := fleet.List(nc, t.Prefix, 0, 0)
+	if err != nil {
+		return t, nil, err
+	}
+	var picked []fleet.Member
+	for _, m := range all {
+		if ok, _ := fleet.Match(m, filter); ok {
+			picked = append(picked, m)
+		}
+	}
+	if len(all) == 0 {
+		return t, nil, fmt.Errorf("no instance answered on the broker at %s within 2 s", t)
+	}
+	if len(picked) == 0 {
+		return t, nil, fmt.Errorf("none of the %d instances on %s passes the filter %q", len(all), t, filter)
+	}
+	return t, picked, nil
+}
+
+// fanOut runs fn for each member, fanOutWidth at once; the results come in
+// the members' order.
+func fanOut[R any](members []fleet.Member, fn func(fleet.Member) R) []R {
+	out := make([]R, len(members))
+	sem := make(chan struct{}, fanOutWidth)
+	var wg sync.WaitGroup
+	for i, m := range members {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i] = fn(m)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// instanceEntry is one instance in dump --all --json: its discovery fields
+// and, with --query, its total and first matches; or why it failed.
+type instanceEntry struct {
+	Instance string       `json:"instance"`
+	Game     string       `json:"game"`
+	Host     string       `json:"host"`
+	PID      int          `json:"pid"`
+	Build    string       `json:"build,omitempty"`
+	Started  string       `json:"started"`
+	Tick     uint64       `json:"tick"`
+	TPS      float64      `json:"tps"`
+	FrameP99 float64      `json:"frame_p99_ms"`
+	Entities int          `json:"entities"`
+	Paused   bool         `json:"paused"`
+	Hits     uint64       `json:"hits"`
+	Query    string       `json:"query,omitempty"`
+	Total    *int         `json:"total,omitempty"`
+	Matches  []dumpEntity `json:"matches,omitempty"`
+	Entity   *dumpEntity  `json:"entity,omitempty"`
+	Error    string       `json:"error,omitempty"`
+}
+
+// fleetDump is dump --all --json's one object.
+type fleetDump struct {
+	Broker    string          `json:"broker"`
+	Filter    string          `json:"filter,omitempty"`
+	Instances []instanceEntry `json:"instances"`
+}
+
+// dumpAll runs dump on every instance.
+func dumpAll(addr, filter, token, query, entity string, limit int, asJSON bool, out io.Writer) error {
+	t, members, err := fleetOf(addr, filter)
+	if err != nil {
+		return err
+	}
+	entries := fanOut(members, func(m fleet.Member) instanceEntry {
+		e := instanceEntry{Instance: m.Instance, Game: m.Game, Host: m.Host, PID: m.PID, Build: m.Build,
+			Started: time.UnixMilli(m.Started).UTC().Format(time.RFC3339), Tick: m.Tick, TPS: m.TPS, FrameP99: m.FrameP99,
+			Entities: m.Entities, Paused: m.Paused, Hits: m.Hits, Query: query}
+		res, err := dumpLive(t.WithInstance(m.Instance).URL(), token, query, entity, limit)
+		if err != nil {
+			e.Error = err.Error()
+			return e
+		}
+		e.Tick, e.Entities, e.Paused = res.Tick, res.Entities, res.Paused
+		if res.Matches != nil {
+			total := res.Matches.Total
+			e.Total, e.Matches = &total, res.Matches.Entities
+		}
+		e.Entity = res.Entity
+		return e
+	})
+	failed := 0
+	for _, e := range entries {
+		if e.Error != "" {
+			failed++
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(fleetDump{Broker: t.String(), Filter: filter, Instances: entries}); err != nil {
+			return err
+		}
+	} else {
+		printFleetDump(out, t, entries, query)
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d instances failed (named above)", failed, len(entries))
+	}
+	return nil
+}
+
+// printFleetDump prints one line an instance, and its first matches.
+func printFleetDump(out io.Writer, t fleet.Target, entries []instanceEntry, query string) {
+	holding := 0
+	for _, e := range entries {
+		if e.Total != nil && *e.Total > 0 {
+			holding++
+		}
+	}
+	fmt.Fprintf(out, "%s: %d instances", t, len(entries))
+	if query != "" {
+		fmt.Fprintf(out, ", %d hold a match for %s", holding, query)
+	}
+	fmt.Fprintln(out)
+	for _, e := range entries {
+		fmt.Fprintf(out, "  %-20s %-12s tick %-8d %6.1f/s  p99 %6.2f ms  %8d entities", e.Instance, e.Game, e.Tick, e.TPS, e.FrameP99, e.Entities)
+		if e.Paused {
+			fmt.Fprint(out, "  PAUSED")
+		}
+		if e.Hits > 0 {
+			fmt.Fprintf(out, "  %d hits", e.Hits)
+		}
+		if e.Error != "" {
+			fmt.Fprintf(out, "  FAILED: %s\n", e.Error)
+			continue
+		}
+		if e.Total != nil {
+			fmt.Fprintf(out, "  %d match", *e.Total)
+		}
+		fmt.Fprintln(out)
+		for i, m := range e.Matches {
+			if i == 5 {
+				fmt.Fprintf(out, "      ... %d more\n", *e.Total-5)
+				break
+			}
+			fmt.Fprintf(out, "      %s %s\n", m.Entity, compactComponents(m.Components))
+		}
+		if e.Entity != nil {
+			fmt.Fprintf(out, "      %s %s\n", e.Entity.Entity, compactComponents(e.Entity.Components))
+		}
+	}
+}
+
+// compactComponents prints components on one line, as JSON.
+func compactComponents(c map[string]any) string {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Sprint(c)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// execAll runs one command on every instance that passes filter.
+func execAll(addr, filter, token string, args []string, out io.Writer) error {
+	t, members, err := fleetOf(addr, filter)
+	if err != nil {
+		return err
+	}
+	if args[0] == "wait" {
+		return waitAll(t, members, token, args[1:], out)
+	}
+	type result struct {
+		out string
+		err error
+	}
+	results := fanOut(members, func(m fleet.Member) result {
+		var b strings.Builder
+		err := execOne(t.WithInstance(m.Instance).URL(), token, args, &b)
+		return result{b.String(), err}
+	})
+	failed := 0
+	for i, r := range results {
+		name := members[i].Instance
+		if r.err != nil {
+			failed++
+			fmt.Fprintf(out, "%s: FAILED: %v\n", name, r.err)
+			continue
+		}
+		lines := strings.Split(strings.TrimRight(r.out, "\n"), "\n")
+		if len(lines) == 1 {
+			fmt.Fprintf(out, "%s: %s\n", name, lines[0])
+			continue
+		}
+		fmt.Fprintf(out, "== %s\n%s\n", name, strings.Join(lines, "\n"))
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d instances failed (named above)", failed, len(results))
+	}
+	return nil
+}
+
+// waitAll waits for the first watchpoint hit on any instance.
+func waitAll(t fleet.Target, members []fleet.Member, token string, args []string, out io.Writer) error {
+	timeout := time.Minute
+	for i := 0; i < len(args); i++ {
+		if a := args[i]; (a == "--timeout" || a == "-timeout") && i+1 < len(args) {
+			d, err := time.ParseDuration(args[i+1])
+			if err != nil {
+				return usageError{fmt.Errorf("wait --timeout: %v", err)}
+			}
+			timeout = d
+			i++
+		}
+	}
+	type hit struct {
+		Instance string `json:"instance"`
+		watchHitJSON
+	}
+	hits := make(chan hit, len(members))
+	errs := make(chan error, len(members))
+	for _, m := range members {
+		go func() {
+			o, err := client.Dial(t.WithInstance(m.Instance).URL(), token)
+			if err != nil {
+				errs <- fmt.Errorf("%s: %w", m.Instance, err)
+				return
+			}
+			defer o.Close()
+			h, err := o.WaitHit(timeout)
+			if err != nil {
+				errs <- fmt.Errorf("%s: %w", m.Instance, err)
+				return
+			}
+			hits <- hit{m.Instance, hitJSON(h)}
+		}()
+	}
+	var failures []string
+	for range members {
+		select {
+		case h := <-hits:
+			enc := json.NewEncoder(out)
+			enc.SetIndent("", "  ")
+			return enc.Encode(h)
+		case err := <-errs:
+			failures = append(failures, err.Error())
+		}
+	}
+	return fmt.Errorf("wait: no watchpoint fired on %d instances in %v: %s", len(members), timeout, strings.Join(failures, "; "))
+}
+
+// shownAddr is an address as output shows it: a broker URL without its
+// credentials.
+func shownAddr(addr string) string {
+	if !fleet.IsURL(addr) {
+		return addr
+	}
+	if t, err := fleet.ParseURL(addr); err == nil {
+		return t.String()
+	}
+	return addr
+}

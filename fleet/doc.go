@@ -1,0 +1,24 @@
+// Package fleet carries the inspector's protocol over a NATS broker, so one
+// UI reaches every game of a fleet: games dial out (no port to open, NAT
+// and firewalls as the broker handles them), announce themselves, and
+// serve sessions whose bytes are exactly a socket's.
+//
+// A game's agent uses it through inspector.Options{Broker, Instance}.
+// Tools use it through client.DialAddr("nats://host:4222/INSTANCE") for one
+// game, and a Roster for the fleet:
+//
+//	t, _ := fleet.ParseURL("nats://127.0.0.1:4222")
+//	nc, err := fleet.Connect(t, "my tool", 3*time.Second)
+//	if err != nil { ... }
+//	r, err := fleet.WatchRoster(nc, t.Prefix)
+//	if err != nil { ... }
+//	<-r.Changed()
+//	for _, m := range r.Members() {
+//		fmt.Println(m.Instance, m.Tick, m.Entities, m.Gone)
+//	}
+//
+// PROTOCOL.md, "Over NATS", is the contract: subjects, how bytes map to
+// messages, discovery, and what a broker's credentials do and do not
+// protect. The local broker for development and tests is in the
+// localbroker package.
+package fleet

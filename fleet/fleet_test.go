@@ -1,0 +1,313 @@
+package fleet
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
+	"github.com/nats-io/nats.go"
+)
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pair starts a broker, an instance listening and a client session to it.
+func pair(t *testing.T) (client, server net.Conn, ln *Listener, nc *nats.Conn) {
+	t.Helper()
+	b, err := localbroker.Start(localbroker.Options{})
+	must(t, err)
+	t.Cleanup(b.Shutdown)
+	target, err := ParseURL(b.URL())
+	must(t, err)
+	nc, err = Connect(target, "test instance", 3*time.Second)
+	must(t, err)
+	t.Cleanup(nc.Close)
+	ln, err = Listen(nc, target.Prefix, "inst")
+	must(t, err)
+	t.Cleanup(func() { _ = ln.Close() })
+	p, err := Present(nc, target.Prefix, time.Second, func() Status { return Status{Instance: "inst", Game: "g"} })
+	must(t, err)
+	t.Cleanup(p.Stop)
+	client, err = DialURL(b.URL()+"/inst", 3*time.Second)
+	must(t, err)
+	t.Cleanup(func() { _ = client.Close() })
+	if _, err := client.Write([]byte("hello")); err != nil { // a session opens with its first message
+		t.Fatal(err)
+	}
+	server, err = ln.Accept()
+	must(t, err)
+	t.Cleanup(func() { _ = server.Close() })
+	got := make([]byte, 5)
+	_, err = io.ReadFull(server, got)
+	must(t, err)
+	if string(got) != "hello" {
+		t.Fatalf("the first bytes: %q", got)
+	}
+	return client, server, ln, nc
+}
+
+// TestSessionCarriesBytesBothWays: writes larger than a broker message,
+// in both directions, arrive whole and in order.
+func TestSessionCarriesBytesBothWays(t *testing.T) {
+	client, server, _, _ := pair(t)
+	for _, dir := range []struct {
+		name     string
+		from, to net.Conn
+	}{{"client to instance", client, server}, {"instance to client", server, client}} {
+		want := make([]byte, 3<<20+12345)
+		rng := rand.New(rand.NewPCG(1, 2))
+		for i := range want {
+			want[i] = byte(rng.IntN(256))
+		}
+		go func() {
+			for off := 0; off < len(want); off += 700_001 {
+				if _, err := dir.from.Write(want[off:min(off+700_001, len(want))]); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+		got := make([]byte, len(want))
+		_ = dir.to.SetReadDeadline(time.Now().Add(10 * time.Second))
+		_, err := io.ReadFull(dir.to, got)
+		must(t, err)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s: the bytes differ", dir.name)
+		}
+	}
+	must(t, client.Close())
+	_ = server.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := server.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Fatalf("after the client closed, the instance reads %v, want EOF", err)
+	}
+}
+
+// TestReadDeadline: a read waits no longer than its deadline, and a
+// deadline moved while it waits counts.
+func TestReadDeadline(t *testing.T) {
+	client, _, _, _ := pair(t)
+	must(t, client.SetReadDeadline(time.Now().Add(50*time.Millisecond)))
+	if _, err := client.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("a read past its deadline: %v", err)
+	}
+	must(t, client.SetReadDeadline(time.Now().Add(time.Hour)))
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		_ = client.SetReadDeadline(time.Now())
+	}()
+	if _, err := client.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("a read whose deadline moved: %v", err)
+	}
+}
+
+// TestForgedAndLostMessagesEndTheSession: a message out of order or
+// without its number ends the session with an error that says so; the
+// reader never sees the forged bytes.
+func TestForgedAndLostMessagesEndTheSession(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		seq  string
+		want string
+	}{{"a forged number", "7", "came where"}, {"no number", "", "without its number"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			client, server, _, nc := pair(t)
+			up := client.(*streamConn).out
+			m := nats.NewMsg(up)
+			if tc.seq != "" {
+				m.Header.Set(SeqHeader, tc.seq)
+			}
+			m.Data = []byte("forged")
+			must(t, nc.PublishMsg(m))
+			_ = server.SetReadDeadline(time.Now().Add(5 * time.Second))
+			buf := make([]byte, 64)
+			n, err := server.Read(buf)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(string(buf[:n]), "forged") {
+				t.Fatalf("read %q, %v", buf[:n], err)
+			}
+		})
+	}
+}
+
+// TestSilentPeerIsGone: a peer that vanished without closing (its broker
+// connection dropped) is noticed within the idle timeout.
+func TestSilentPeerIsGone(t *testing.T) {
+	prevPing, prevIdle := PingEvery, IdleTimeout
+	PingEvery, IdleTimeout = 20*time.Millisecond, 100*time.Millisecond
+	defer func() { PingEvery, IdleTimeout = prevPing, prevIdle }()
+	client, server, _, _ := pair(t)
+	client.(*streamConn).nc.Close() // its process died: no close message, no pings
+	_ = server.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := server.Read(make([]byte, 1)); err == nil || !strings.Contains(err.Error(), "nothing heard") {
+		t.Fatalf("a silent peer: %v", err)
+	}
+}
+
+// TestSessionsAreBounded: openings past MaxSessions are refused with a
+// reason the client reads, and count.
+func TestSessionsAreBounded(t *testing.T) {
+	_, _, ln, nc := pair(t)
+	for i := range MaxSessions + 20 {
+		m := nats.NewMsg(UpSubject(DefaultPrefix, "inst", "s"+strconv.Itoa(i)))
+		m.Header.Set(SeqHeader, "1")
+		m.Data = []byte{1}
+		must(t, nc.PublishMsg(m))
+	}
+	must(t, nc.Flush())
+	deadline := time.Now().Add(5 * time.Second)
+	for ln.Refused.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if ln.Refused.Load() == 0 || ln.Sessions() > MaxSessions {
+		t.Fatalf("%d sessions open, %d refused", ln.Sessions(), ln.Refused.Load())
+	}
+}
+
+// TestRosterSeesComingAndGoing: instances are discovered on request and
+// by their announcements; one that closes is gone ("closed"), one that
+// goes silent is gone ("silent"), and neither is dropped.
+func TestRosterSeesComingAndGoing(t *testing.T) {
+	b, err := localbroker.Start(localbroker.Options{})
+	must(t, err)
+	defer b.Shutdown()
+	target, err := ParseURL(b.URL())
+	must(t, err)
+	var stops []func()
+	for _, name := range []string{"a", "b", "c"} {
+		nc, err := Connect(target, name, time.Second)
+		must(t, err)
+		defer nc.Close()
+		p, err := Present(nc, DefaultPrefix, 50*time.Millisecond, func() Status { return Status{Instance: name, Game: "g", Tick: 7} })
+		must(t, err)
+		stops = append(stops, func() { p.Stop() })
+		if name == "c" {
+			stops[2] = func() { close(p.stop); <-p.done; p.unsubscribe() } // silent: no goodbye
+		}
+	}
+	nc, err := Connect(target, "roster", time.Second)
+	must(t, err)
+	defer nc.Close()
+	r, err := WatchRoster(nc, DefaultPrefix)
+	must(t, err)
+	defer r.Close()
+	wait := func(what string, ok func(map[string]Member) bool) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			byName := map[string]Member{}
+			for _, m := range r.Members() {
+				byName[m.Instance] = m
+			}
+			if ok(byName) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %+v", what, byName)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	wait("three live", func(m map[string]Member) bool { return len(m) == 3 && !m["a"].Gone && m["b"].Tick == 7 })
+	stops[0]()
+	stops[2]()
+	wait("a closed, c silent, b live", func(m map[string]Member) bool {
+		return m["a"].Gone && m["a"].Why == "closed" && m["c"].Gone && m["c"].Why == "silent" && !m["b"].Gone
+	})
+	stops[1]()
+}
+
+// TestStatusRoundTrip: a status decodes as it was encoded; what no agent
+// sends is refused.
+func TestStatusRoundTrip(t *testing.T) {
+	s := Status{Game: "g", Instance: "match-1", Host: "h", PID: 3, Tick: 9, TPS: 60, FrameP99: 1.5, Entities: 100, Paused: true, Hits: 2, At: 5, Every: 2}
+	b, err := EncodeStatus(s)
+	must(t, err)
+	got, err := DecodeStatus(b)
+	must(t, err)
+	if got != s {
+		t.Fatalf("%+v, want %+v", got, s)
+	}
+	bad := s
+	bad.Instance = "a.b"
+	if b, err := EncodeStatus(bad); err == nil {
+		if _, err := DecodeStatus(b); err == nil {
+			t.Fatal("an instance name with a dot was taken")
+		}
+	}
+	for _, b := range [][]byte{nil, {0xc0}, {0x91, 0x01}, append(b, 0x00), bytes.Repeat([]byte{0x81}, MaxStatus+1)} {
+		if _, err := DecodeStatus(b); err == nil {
+			t.Fatalf("% x was taken as a status", b)
+		}
+	}
+}
+
+// FuzzDecodeStatus: any bytes from the broker give a status that passes
+// the checks, or an error; never a panic.
+func FuzzDecodeStatus(f *testing.F) {
+	good, _ := EncodeStatus(Status{Game: "g", Instance: "i", Tick: 1, TPS: 2})
+	f.Add(good)
+	f.Add([]byte{0x81, 0xa4, 'i', 'n', 's', 't', 0xdb, 0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := DecodeStatus(b)
+		if err != nil {
+			return
+		}
+		if CheckName("instance", s.Instance, false) != nil || s.TPS < 0 || s.Entities < 0 {
+			t.Fatalf("a status that fails its checks was taken: %+v", s)
+		}
+	})
+}
+
+// FuzzSessionMessages: whatever messages reach a session (numbers, ops,
+// payloads in any order), its reader gets the payloads of the messages in
+// order up to the first that breaks it, then an error; never a panic.
+func FuzzSessionMessages(f *testing.F) {
+	f.Add([]byte{1, 0, 3, 'a', 'b', 'c', 2, 1, 0, 3, 0, 1, 'x'})
+	f.Fuzz(func(t *testing.T, script []byte) {
+		c := &streamConn{readDL: newDeadline(), closed: make(chan struct{}), nextIn: 1, arrived: make(chan struct{}, 1)}
+		var want []byte
+		broken := false
+		next := uint64(1)
+		for len(script) >= 3 {
+			seq, op, n := uint64(script[0]), script[1]%4, int(script[2])
+			script = script[3:]
+			n = min(n, len(script))
+			data := script[:n]
+			script = script[n:]
+			m := nats.NewMsg("x")
+			if seq != 0 {
+				m.Header.Set(SeqHeader, strconv.FormatUint(seq, 10))
+			}
+			m.Header.Set(OpHeader, []string{"", "ping", "close", "bogus"}[op])
+			m.Data = data
+			c.deliver(m)
+			if broken {
+				continue
+			}
+			if seq != next || op == 3 || op == 2 {
+				broken = true
+				continue
+			}
+			next++
+			if op == 0 {
+				want = append(want, data...)
+			}
+		}
+		c.readDL.set(time.Now()) // read what is there, then stop
+		got, err := io.ReadAll(c)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("read %q, want %q (%v)", got, want, err)
+		}
+	})
+}
