@@ -20,7 +20,7 @@ type Status struct {
 	Started  int64   `msgpack:"start"`           // when the agent started, Unix ms
 	Tick     uint64  `msgpack:"t"`               // the game's frame
 	TPS      float64 `msgpack:"tps"`             // frames a second, lately (0 while paused)
-	FrameP99 float64 `msgpack:"p99"`             // the 99th percentile of recent frame times, ms
+	FrameP99 float64 `msgpack:"p99"`             // the 99th percentile of the last 128 frames' times (the schedule's run and the agent's turn, not the wait between frames), ms
 	Entities int     `msgpack:"ents"`
 	Paused   bool    `msgpack:"paused,omitempty"`
 	Hits     uint64  `msgpack:"hits,omitempty"` // watchpoint hits of the watchpoints set now

@@ -152,6 +152,7 @@ func New(w *ecs.World, opts Options) *Agent {
 			if prevStart != nil {
 				prevStart(w)
 			}
+			a.broker.runStarted = time.Now()
 			a.checkBeforeRun()
 			a.look(nil)
 		}
@@ -254,7 +255,7 @@ func (a *Agent) Sync() {
 	}
 	a.captureFeeds(start, false)
 	a.tel.syncNs.Store(time.Since(start).Nanoseconds())
-	a.noteFrame()
+	a.noteFrame(time.Now())
 	a.noteStatus(start, false)
 	if !a.paused {
 		return

@@ -34,6 +34,7 @@ type brokerState struct {
 	notedTick  uint64
 	frameTimes [128]int64
 	frameN     int
+	runStarted time.Time // the schedule's last run began
 	started    time.Time
 	host, bld  string
 	// brokerErrs counts the broker connection's errors (slow consumers,
@@ -125,14 +126,23 @@ func (a *Agent) closeBroker() {
 	b.nc.Close()
 }
 
-// noteFrame keeps the frame's time for the status's percentile; game
-// goroutine.
-func (a *Agent) noteFrame() {
+// noteFrame keeps the frame's time for the status's percentile: from the
+// schedule's start to the end of this Sync (the game's work and the
+// agent's, not the wait between frames), or with no schedule, from one
+// Sync to the next; game goroutine.
+func (a *Agent) noteFrame(now time.Time) {
 	b := &a.broker
-	if b.nc == nil || a.frameNs <= 0 {
+	if b.nc == nil {
 		return
 	}
-	b.frameTimes[b.frameN%len(b.frameTimes)] = a.frameNs
+	ns := a.frameNs
+	if !b.runStarted.IsZero() {
+		ns = now.Sub(b.runStarted).Nanoseconds()
+	}
+	if ns <= 0 {
+		return
+	}
+	b.frameTimes[b.frameN%len(b.frameTimes)] = ns
 	b.frameN++
 }
 

@@ -57,6 +57,7 @@ type watchpoint struct {
 	units    int64
 	cut      bool
 	admitted bool // its checks of this frame are charged
+	hold     bool // a hit's pause is held (protocol.Watch.Hold)
 }
 
 // watchState is the agent's watchpoints and where the last check left off.
@@ -90,6 +91,7 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 	}
 	wp := &watchpoint{}
 	wp.Watchpoint = protocol.Watchpoint{Expr: m.Expr, Log: m.Log, Keep: m.Keep && m.Log, On: true, Owner: c.id}
+	wp.hold = m.Hold && !m.Log
 	mine, kept := 0, 0
 	for _, o := range ws.list {
 		switch {
@@ -384,6 +386,7 @@ func (a *Agent) fire(wp *watchpoint, hit *protocol.WatchHit, tick uint64) (pause
 	hit.Paused = !wp.Log
 	if hit.Paused {
 		a.watches.pause = true
+		a.held = a.held || wp.hold // under the watches' lock; the game goroutine reads it after the stage
 	}
 	a.broadcast(hit)
 	return hit.Paused

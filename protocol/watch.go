@@ -29,6 +29,10 @@ type Watch struct {
 	// Keep makes a log-only watchpoint stay after the client that set it
 	// disconnects (one that pauses the game always stays).
 	Keep bool `msgpack:"keep,omitempty"`
+	// Hold makes the pause a hit makes held, as Pause.Hold does: it
+	// outlives the clients until a resume or the game's hold timeout (a
+	// watchpoint set by exec, or on a fleet, fires with nobody connected).
+	Hold bool `msgpack:"hold,omitempty"`
 }
 
 // Unwatch removes watchpoint W.

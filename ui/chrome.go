@@ -119,6 +119,8 @@ func (m *model) hints() []key.Binding {
 		return m.detail.KeyMap()
 	case m.timeline != nil:
 		return append(append([]key.Binding{k.Views}, m.timeline.KeyMap()...), k.Filter, k.Help, k.Quit)
+	case m.fromFleet:
+		return append([]key.Binding{k.Fleet}, m.focused().KeyMap()...)
 	}
 	return m.focused().KeyMap()
 }
@@ -143,6 +145,9 @@ func (m *model) helpGroups() [][]key.Binding {
 		listed[b.Help().Key] = true
 	}
 	groups := [][]key.Binding{own}
+	if m.fromFleet {
+		groups = append(groups, []key.Binding{k.Fleet})
+	}
 	for _, g := range k.FullHelp() {
 		var rest []key.Binding
 		for _, b := range g {

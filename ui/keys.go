@@ -6,7 +6,7 @@ import "github.com/charmbracelet/bubbles/key"
 type keyMap struct {
 	Views, NextView, PrevView, Up, Down, Left, Right, Sort, PageUp, PageDown, Top, Bottom, Enter, Back,
 	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Parent, ToParent, Tree, Open, ShowEmpty, Palette, Record, Help, Quit key.Binding
-	Watch, Unwatch, ToggleWatch, Rewind, Pin, Freeze key.Binding
+	Watch, Unwatch, ToggleWatch, Rewind, Pin, Freeze, Fleet key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -48,6 +48,7 @@ func defaultKeys() keyMap {
 		Freeze:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "freeze/follow")),
 		Rewind:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rewind (a tick, or -N back)")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Fleet:       key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "back to the Fleet view (opened from one)")),
 	}
 }
 

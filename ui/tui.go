@@ -51,6 +51,10 @@ type model struct {
 
 	rec   *client.Recorder // r: the recording running, or nil
 	token string           // the agent's token, for the recorder's own connection
+
+	// fromFleet: the UI was opened from the Fleet view, and F goes back
+	// to it (backToFleet says it was asked for).
+	fromFleet, backToFleet bool
 }
 
 func newModel(src source, addr string) *model {
@@ -291,6 +295,9 @@ func (m *model) key(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Fleet) && m.fromFleet:
+		m.backToFleet = true
 		return m.quit()
 	case key.Matches(msg, k.Help):
 		return m.push(&helpScreen{common: m.common, groups: m.helpGroups(), title: m.focused().Title()})

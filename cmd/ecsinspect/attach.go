@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/fleet"
 	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/ui"
 )
@@ -16,7 +17,7 @@ func runAttach(args []string, out, errOut io.Writer) error {
 	fs := flag.NewFlagSet("attach", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.Usage = func() {
-		fmt.Fprint(out, "Usage: ecsinspect attach [ADDR] [--token T]\n\nOpens the terminal UI on the game whose agent listens at ADDR\n(host:port, default "+inspector.DefaultAddr+", or unix:/path).\n\n")
+		fmt.Fprint(out, "Usage: ecsinspect attach [ADDR] [--token T]\n\nOpens the terminal UI on the game whose agent listens at ADDR\n(host:port, default "+inspector.DefaultAddr+", or unix:/path, or one game on a\nbroker: nats://host:4222/INSTANCE). On a broker's URL, nats://host:4222,\nit opens the Fleet view: every game on the broker; enter attaches to one,\nF comes back.\n\n")
 		fs.PrintDefaults()
 	}
 	token := fs.String("token", "", "the agent's token, if it wants one")
@@ -30,6 +31,9 @@ func runAttach(args []string, out, errOut io.Writer) error {
 		addr = fs.Arg(0)
 	default:
 		return usageError{fmt.Errorf("one address, please; got %v", fs.Args())}
+	}
+	if t, err := fleet.ParseURL(addr); err == nil && t.Instance == "" {
+		return ui.Run(addr, *token, errOut) // the Fleet view: it says if the broker is not there
 	}
 	// Fail fast with a clear message if nothing listens there.
 	c, _, err := client.Connect(addr, *token, "ecsinspect "+client.Version)

@@ -38,8 +38,9 @@ only the instance it fires on. Commands:
   despawn 42v3 [--recursive]
   parent 42v3 7v1            parent 42v3 none
   spawn 'Position={"X":1,"Y":2}' Velocity
-  watch 'Energy.Value<0'     a watchpoint: the game pauses when it fires;
-                             prints its number (see PROTOCOL.md for the forms:
+  watch 'Energy.Value<0'     a watchpoint: the game pauses when it fires,
+                             and stays paused as after exec pause, client
+                             or not; prints its number (see PROTOCOL.md for the forms:
                              42v3 Energy.Value<0, despawn 42v3, add Fleeing,
                              system hunt > 2ms, frame > 20ms)
   watch --log EXPR           one that only tells, without pausing; exec
@@ -116,28 +117,9 @@ func execOne(addr, token string, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// exec's connection ends at once: what it sets stays. A log-only
-	// watchpoint is kept; a pause (and the pause a step or a rewind
-	// leaves) is held until a resume or the game's hold timeout.
+	// exec's connection ends at once: what it sets stays (client.Held).
 	set := build
-	build = func(id uint32) protocol.Message {
-		switch m := set(id).(type) {
-		case *protocol.Watch:
-			m.Keep = m.Keep || m.Log
-			return m
-		case *protocol.Pause:
-			m.Hold = true
-			return m
-		case *protocol.Step:
-			m.Hold = true
-			return m
-		case *protocol.Rewind:
-			m.Hold = true
-			return m
-		default:
-			return m
-		}
-	}
+	build = func(id uint32) protocol.Message { return client.Held(set(id)) }
 	o, err := client.Dial(rest[0], token)
 	if err != nil {
 		return err

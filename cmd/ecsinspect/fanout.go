@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/client"
@@ -15,64 +14,6 @@ import (
 // Fan-out: dump --all and exec --all run on every instance of a fleet
 // that passes a filter on its discovery fields, a few at once, and report
 // each instance's result or failure by name.
-
-// fanOutWidth is how many instances are worked on at once.
-const fanOutWidth = 16
-
-// fleetOf lists the live instances on the broker addr names that pass
-// filter.
-func fleetOf(addr, filter string) (fleet.Target, []fleet.Member, error) {
-	t, err := fleet.ParseURL(addr)
-	if err != nil {
-		return t, nil, usageError{err}
-	}
-	if t.Instance != "" {
-		return t, nil, usageError{fmt.Errorf("--all takes the broker's URL, not one instance's (%s)", t.WithInstance(""))}
-	}
-	if _, err := fleet.Match(fleet.Member{}, filter); err != nil {
-		return t, nil, usageError{err}
-	}
-	nc, err := fleet.Connect(t, "ecsinspect fan-out", 3*time.Second)
-	if err != nil {
-		return t, nil, err
-	}
-	defer nc.Close()
-	all, err := fleet.List(nc, t.Prefix, 0, 0)
-	if err != nil {
-		return t, nil, err
-	}
-	var picked []fleet.Member
-	for _, m := range all {
-		if ok, _ := fleet.Match(m, filter); ok {
-			picked = append(picked, m)
-		}
-	}
-	if len(all) == 0 {
-		return t, nil, fmt.Errorf("no instance answered on the broker at %s within 2 s", t)
-	}
-	if len(picked) == 0 {
-		return t, nil, fmt.Errorf("none of the %d instances on %s passes the filter %q", len(all), t, filter)
-	}
-	return t, picked, nil
-}
-
-// fanOut runs fn for each member, fanOutWidth at once; the results come in
-// the members' order.
-func fanOut[R any](members []fleet.Member, fn func(fleet.Member) R) []R {
-	out := make([]R, len(members))
-	sem := make(chan struct{}, fanOutWidth)
-	var wg sync.WaitGroup
-	for i, m := range members {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			out[i] = fn(m)
-		}()
-	}
-	wg.Wait()
-	return out
-}
 
 // instanceEntry is one instance in dump --all --json: its discovery fields
 // and, with --query, its total and first matches; or why it failed.
@@ -105,11 +46,11 @@ type fleetDump struct {
 
 // dumpAll runs dump on every instance.
 func dumpAll(addr, filter, token, query, entity string, limit int, asJSON bool, out io.Writer) error {
-	t, members, err := fleetOf(addr, filter)
+	t, members, err := client.ListFleet(addr, filter)
 	if err != nil {
 		return err
 	}
-	entries := fanOut(members, func(m fleet.Member) instanceEntry {
+	entries := client.FanOut(members, func(m fleet.Member) instanceEntry {
 		e := instanceEntry{Instance: m.Instance, Game: m.Game, Host: m.Host, PID: m.PID, Build: m.Build,
 			Started: time.UnixMilli(m.Started).UTC().Format(time.RFC3339), Tick: m.Tick, TPS: m.TPS, FrameP99: m.FrameP99,
 			Entities: m.Entities, Paused: m.Paused, Hits: m.Hits, Query: query}
@@ -200,7 +141,7 @@ func compactComponents(c map[string]any) string {
 
 // execAll runs one command on every instance that passes filter.
 func execAll(addr, filter, token string, args []string, out io.Writer) error {
-	t, members, err := fleetOf(addr, filter)
+	t, members, err := client.ListFleet(addr, filter)
 	if err != nil {
 		return err
 	}
@@ -211,7 +152,7 @@ func execAll(addr, filter, token string, args []string, out io.Writer) error {
 		out string
 		err error
 	}
-	results := fanOut(members, func(m fleet.Member) result {
+	results := client.FanOut(members, func(m fleet.Member) result {
 		var b strings.Builder
 		err := execOne(t.WithInstance(m.Instance).URL(), token, args, &b)
 		return result{b.String(), err}
