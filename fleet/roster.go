@@ -140,6 +140,13 @@ func (r *Roster) Members() []Member {
 	return out
 }
 
+// size is how many members the roster holds.
+func (r *Roster) size() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.members)
+}
+
 // Close stops following the fleet.
 func (r *Roster) Close() {
 	for _, s := range r.subs {
@@ -148,8 +155,8 @@ func (r *Roster) Close() {
 }
 
 // List asks the fleet under prefix for its instances and returns the live
-// ones once answers stop coming (quiet, 300 ms if 0) or at most wait (2 s
-// if 0) after asking.
+// ones once no new instance answered for quiet (300 ms if 0), or at most
+// wait (2 s if 0) after asking.
 func List(nc *nats.Conn, prefix string, quiet, wait time.Duration) ([]Member, error) {
 	if quiet <= 0 {
 		quiet = 300 * time.Millisecond
@@ -165,10 +172,13 @@ func List(nc *nats.Conn, prefix string, quiet, wait time.Duration) ([]Member, er
 	end := time.NewTimer(wait)
 	defer end.Stop()
 	var lull <-chan time.Time
+	known := 0
 	for {
 		select {
 		case <-r.Changed():
-			lull = time.After(quiet)
+			if n := r.size(); n > known { // a new one: wait for more
+				known, lull = n, time.After(quiet)
+			}
 			continue
 		case <-lull:
 		case <-end.C:

@@ -269,6 +269,11 @@ func (a *Agent) Sync() {
 // one (a.mid), until a resume or a step lets it go, the last client
 // leaves, or the agent closes.
 func (a *Agent) hold() {
+	defer func() {
+		a.watches.mu.Lock()
+		a.watches.pausedOn = nil // the game runs on: no longer paused on it
+		a.watches.mu.Unlock()
+	}()
 	for a.paused {
 		if a.releaseAlone(time.Now()) {
 			break
@@ -330,6 +335,9 @@ func (a *Agent) drain(start time.Time) {
 			case in.joined:
 				a.live[in.c] = true
 				a.turn = append(a.turn, in.c)
+				if h := a.watches.pausedOn; h != nil && a.paused {
+					in.c.notify(h) // what the game is paused on, for a client that was not there
+				}
 			default:
 				delete(a.live, in.c)
 				a.turn = slices.DeleteFunc(a.turn, func(c *client) bool { return c == in.c })

@@ -77,6 +77,9 @@ type watchState struct {
 	frameTook  time.Duration
 	overFrames int
 	tel        struct{ units, suspended, mostUnits int64 } // row tests charged in all, watchpoints suspended, most row tests charged in a frame
+	// pausedOn is the hit the game is paused on, for clients that join
+	// while it is (hold clears it when the game runs on).
+	pausedOn *protocol.WatchHit
 	// mu guards the list and the hits while systems of a parallel stage
 	// check watchpoints at once (checkSystem); the game goroutine holds it
 	// otherwise only when it changes them.
@@ -387,6 +390,7 @@ func (a *Agent) fire(wp *watchpoint, hit *protocol.WatchHit, tick uint64) (pause
 	if hit.Paused {
 		a.watches.pause = true
 		a.held = a.held || wp.hold // under the watches' lock; the game goroutine reads it after the stage
+		a.watches.pausedOn = hit
 	}
 	a.broadcast(hit)
 	return hit.Paused
