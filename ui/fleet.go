@@ -39,7 +39,7 @@ var fleetColumns = []struct {
 	{"ENTITIES", 9, func(m fleet.Member) string { return strconv.Itoa(m.Entities) }, func(m fleet.Member) float64 { return float64(m.Entities) }},
 	{"PAUSED", 6, func(m fleet.Member) string { return map[bool]string{true: "yes", false: ""}[m.Paused] }, nil},
 	{"HITS", 5, func(m fleet.Member) string { return strconv.FormatUint(m.Hits, 10) }, func(m fleet.Member) float64 { return float64(m.Hits) }},
-	{"SEEN", 16, nil, nil}, // filled in by seen()
+	{"SEEN", 24, nil, nil}, // filled in by seen()
 }
 
 // fleetModel is the Fleet view's program.

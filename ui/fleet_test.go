@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ecsinspect/ecsinspect/fleet"
+	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
+)
+
+// fakeFleet announces instances on a local broker, as games' agents do.
+func fakeFleet(t *testing.T, statuses ...fleet.Status) (fleet.Target, map[string]*fleet.Presence) {
+	t.Helper()
+	b, err := localbroker.Start(localbroker.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Shutdown)
+	target, err := fleet.ParseURL(b.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := fleet.Connect(target, "fake games", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	out := map[string]*fleet.Presence{}
+	for _, s := range statuses {
+		p, err := fleet.Present(nc, target.Prefix, 50*time.Millisecond, func() fleet.Status { return s })
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(p.Stop)
+		out[s.Instance] = p
+	}
+	return target, out
+}
+
+// fleetScreen updates f until its screen holds want (or 5 s pass).
+func fleetScreen(t *testing.T, f *fleetModel, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		f.Update(fleetTickMsg{})
+		s := ansi.Strip(f.View())
+		if strings.Contains(s, want) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q on the Fleet view in 5 s:\n%s", want, s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func keys(f *fleetModel, ks ...string) {
+	for _, k := range ks {
+		switch k {
+		case "enter":
+			f.Update(tea.KeyMsg{Type: tea.KeyEnter})
+		case "esc":
+			f.Update(tea.KeyMsg{Type: tea.KeyEsc})
+		default:
+			f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+		}
+	}
+}
+
+// rowOrder is the instances in the order the table shows them.
+func rowOrder(f *fleetModel) string {
+	var names []string
+	for _, r := range f.rows {
+		names = append(names, r.Instance)
+	}
+	return strings.Join(names, " ")
+}
+
+// TestFleetView: instances are listed with their discovery fields, sorted
+// and filtered like the entities table; one that closes stays, marked
+// gone; enter on a live one attaches to it, on a gone one says why not.
+func TestFleetView(t *testing.T) {
+	target, games := fakeFleet(t,
+		fleet.Status{Game: "arena", Instance: "match-1", Host: "box-a", Tick: 900, TPS: 60, FrameP99: 4.5, Entities: 1200},
+		fleet.Status{Game: "arena", Instance: "match-2", Host: "box-b", Tick: 300, TPS: 59, FrameP99: 9.25, Entities: 50000, Paused: true, Hits: 2},
+		fleet.Status{Game: "lobby", Instance: "lobby-1", Host: "box-a", Tick: 10, TPS: 20, FrameP99: 1, Entities: 40},
+	)
+	f, err := newFleetModel(target, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.close()
+	f.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+	s := fleetScreen(t, f, "match-2")
+	for _, want := range []string{"3 instances, 3 live", "INSTANCE↑", "FRAME p99", "50000", "9.2 ms", "yes"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the Fleet view lacks %q:\n%s", want, s)
+		}
+	}
+	fleetScreen(t, f, "lobby-1")
+	if got := rowOrder(f); got != "lobby-1 match-1 match-2" {
+		t.Fatalf("by instance: %s", got)
+	}
+	keys(f, "s", "s", "s", "S") // TICK, descending
+	if got := rowOrder(f); got != "match-1 match-2 lobby-1" {
+		t.Fatalf("by tick, descending: %s", got)
+	}
+	keys(f, "s", "s", "s", "S") // ENTITIES, ascending (numbers as numbers)
+	if got := rowOrder(f); got != "lobby-1 match-1 match-2" {
+		t.Fatalf("by entities: %s", got)
+	}
+	keys(f, "/arena")
+	if got := rowOrder(f); got != "match-1 match-2" {
+		t.Fatalf("filtered by a word as typed: %s", got)
+	}
+	keys(f, "enter", "esc", "/hits>0,host=box-*", "enter")
+	if got := rowOrder(f); got != "match-2" {
+		t.Fatalf("filtered on fields: %s", got)
+	}
+	keys(f, "esc")
+	games["match-1"].Stop()
+	s = fleetScreen(t, f, "gone")
+	if !strings.Contains(s, "(closed)") || !strings.Contains(s, "3 instances, 2 live") {
+		t.Fatalf("a closed instance:\n%s", s)
+	}
+	f.moveTo("match-1")
+	keys(f, "enter")
+	if f.attach != "" || !strings.Contains(f.flashText, "gone") {
+		t.Fatalf("enter on a gone instance: attach %q, %q", f.attach, f.flashText)
+	}
+	f.moveTo("match-2")
+	_, cmd := f.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if f.attach != "match-2" || cmd == nil {
+		t.Fatalf("enter on match-2: attach %q", f.attach)
+	}
+	// Keys typed in a burst open the command line and fill it.
+	f.attach = ""
+	f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":query Energy")})
+	if f.inputKind != ':' || f.input.Value() != "query Energy" {
+		t.Fatalf("a burst: input %q %q", string(f.inputKind), f.input.Value())
+	}
+}
