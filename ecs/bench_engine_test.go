@@ -61,7 +61,7 @@ func scheduleWorld(parallel bool) (*World, *Schedule) {
 	}
 	more := NewMap4[sc4, sc5, sc6, sc7](w)
 	for _, e := range ents {
-		_ = more.Add(e, sc4{}, sc5{}, sc6{}, sc7{})
+		noErr(more.Add(e, sc4{}, sc5{}, sc6{}, sc7{}))
 	}
 	SetResource(w, chain{})
 	s := NewSchedule()

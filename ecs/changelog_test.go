@@ -48,7 +48,7 @@ func positionWorld(n int) (*World, *Map[Position], []Entity) {
 	ents := make([]Entity, n)
 	for i := range ents {
 		ents[i] = w.Spawn()
-		_ = pos.Add(ents[i], Position{})
+		noErr(pos.Add(ents[i], Position{}))
 	}
 	return w, pos, ents
 }

@@ -119,7 +119,9 @@ func TestFailedCommandsSayWhyAndChangeNothing(t *testing.T) {
 	var stale ecs.Entity
 	g.on(func() {
 		stale = g.ents[5]
-		_ = g.w.Despawn(stale)
+		if err := g.w.Despawn(stale); err != nil {
+			t.Error(err) // on the game goroutine: no Fatal
+		}
 		g.w.Spawn() // takes slot 5 with a new generation
 	})
 	e := wire(g.ents[6])

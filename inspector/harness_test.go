@@ -43,9 +43,9 @@ func startGame(t *testing.T, opts Options) *game {
 		g.ents = append(g.ents, spawn.Spawn(Position{X: float64(i)}, Velocity{X: 1}, Health{HP: i}))
 	}
 	names := ecs.NewMap[Name](g.w)
-	_ = names.Add(g.ents[0], Name{Value: "orc chief"})
-	_ = ecs.NewMap[Frozen](g.w).Add(g.ents[1], Frozen{})
-	_ = g.w.SetParent(g.ents[2], g.ents[0])
+	must(t, names.Add(g.ents[0], Name{Value: "orc chief"}))
+	must(t, ecs.NewMap[Frozen](g.w).Add(g.ents[1], Frozen{}))
+	must(t, g.w.SetParent(g.ents[2], g.ents[0]))
 	move := ecs.NewQuery2[Position, Velocity](g.w, ecs.Mut[Position]())
 	s := ecs.NewSchedule()
 	s.Add("movement", func(*ecs.World, *ecs.Commands) {

@@ -160,4 +160,29 @@ wait_for "rewound to tick";                    step "rewound the live game 30 ti
 keys .; wait_for "step: ok";                   step "stepped forward from there"
 keys q
 kill "$bug_pid" 2>/dev/null || true; wait "$bug_pid" 2>/dev/null || true
+
+# A fleet: a broker and six demo games in one process, the Fleet view at
+# 80x24, a query on every instance, a fleet watchpoint that fires on the
+# one with the bug, attaching to it, and back.
+"$bin" fleet --instances 6 --entities 1500 --port 0 --bug starve > "$work/fleet.log" 2>&1 &
+fleet_pid=$!
+for _ in $(seq 100); do grep -q "ecsinspect attach nats://" "$work/fleet.log" 2>/dev/null && break; sleep 0.1; done
+url=$(grep -o 'nats://127.0.0.1:[0-9]*' "$work/fleet.log" | head -1)
+[ -n "$url" ] || { echo "FAIL: the fleet did not start:"; cat "$work/fleet.log"; exit 1; }
+tmux -L "$sock" kill-server 2>/dev/null || true
+tmux -L "$sock" new-session -d -x 80 -y 24 "$bin attach $url"
+wait_for "6 instances, 6 live";                step "the Fleet view lists six instances at 80x24"
+wait_for "demo-06"
+keys :; tmux -L "$sock" send-keys -l 'query Predator'; keys Enter
+wait_for "Predator: 6 of 6 instances hold a match" 30; step "a query on every instance"
+keys Escape :; tmux -L "$sock" send-keys -l 'watch Energy.Value<-20'; keys Enter
+wait_for "done on 6 instances, 0 failed" 30;   step "a watchpoint set on the fleet"
+wait_for "a watchpoint fired on demo-" 120;    step "it fired on one instance, named: $(screen | grep -o 'fired on demo-[0-9]*')"
+keys Enter; wait_for "STOPPED MID-FRAME" 30;   step "enter attached to it, stopped at the write"
+keys F; wait_for "6 instances" 30;             step "F came back to the fleet"
+"$bin" dump --all "$url" > "$work/fleet.txt"
+[ "$(grep -c PAUSED "$work/fleet.txt")" = 1 ] || { echo "FAIL: want one instance paused:"; cat "$work/fleet.txt"; exit 1; }
+step "dump --all: only that instance is paused"
+keys q
+kill "$fleet_pid" 2>/dev/null || true; wait "$fleet_pid" 2>/dev/null || true
 echo "e2e: all steps passed"

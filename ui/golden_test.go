@@ -37,6 +37,14 @@ type (
 // Storage keeps the often-toggled tag in a sparse set.
 func (Frozen) Storage() ecs.StorageKind { return ecs.SparseStorage }
 
+// mustBuild stops a test whose fixture the kernel refused: the screens
+// would show another world than the one meant.
+func mustBuild(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
 // fixedWorld builds the same world every time: three archetypes, a parent
 // with two children, a recycled slot, a sparse tag, events, resources and a
 // schedule that has run one frame.
@@ -52,13 +60,13 @@ func fixedWorld() (*ecs.World, *ecs.Schedule) {
 	for _, name := range []string{"camera", "sun", "spawner"} {
 		labels.Spawn(Position{X: 5, Y: 5}, Label{Text: name})
 	}
-	w.Despawn(es[5])
+	mustBuild(w.Despawn(es[5]))
 	chest := w.Spawn() // takes the recycled slot
-	ecs.NewMap[Inventory](w).Add(chest, Inventory{Slots: [3]int{4, 0, 2}, Owner: es[0]})
+	mustBuild(ecs.NewMap[Inventory](w).Add(chest, Inventory{Slots: [3]int{4, 0, 2}, Owner: es[0]}))
 	frozen := ecs.NewMap[Frozen](w)
-	frozen.Add(es[3], Frozen{})
-	_ = w.SetParent(es[1], es[0])
-	_ = w.SetParent(es[2], es[0])
+	mustBuild(frozen.Add(es[3], Frozen{}))
+	mustBuild(w.SetParent(es[1], es[0]))
+	mustBuild(w.SetParent(es[2], es[0]))
 	ecs.SetResource(w, Gravity{G: 9.81})
 	hits := ecs.EventsOf[Hit](w)
 	hits.Send(Hit{Target: es[1], Damage: 3})

@@ -203,7 +203,9 @@ func arkWarm() *ark.Map2[position, velocity] {
 func ecsWarm() *ecs.Map2[position, velocity] {
 	w, ents := ecsWorld(million)
 	for _, e := range ents {
-		_ = w.Despawn(e)
+		if err := w.Despawn(e); err != nil {
+			panic(err)
+		}
 	}
 	return ecs.NewMap2[position, velocity](w)
 }
@@ -265,8 +267,12 @@ func arkAddRemove(m *ark.Map[tag], ents []ark.Entity) {
 //go:noinline
 func ecsAddRemove(m *ecs.Map[tag], ents []ecs.Entity) {
 	for _, e := range ents {
-		_ = m.Add(e, tag{})
-		_ = m.Remove(e)
+		if err := m.Add(e, tag{}); err != nil {
+			panic(err)
+		}
+		if err := m.Remove(e); err != nil {
+			panic(err)
+		}
 	}
 }
 

@@ -1,6 +1,6 @@
 module github.com/ecsinspect/ecsinspect/bench/ark
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/ecsinspect/ecsinspect v0.0.0

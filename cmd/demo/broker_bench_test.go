@@ -1,0 +1,85 @@
+package main
+
+import (
+	"net"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
+	"github.com/ecsinspect/ecsinspect/inspector"
+)
+
+// BenchmarkBrokerCosts: the 100,000-animal demo's frame with its agent on
+// a broker, against the same world's agent without one, interleaved:
+// broker=up (announcing, nobody attached), broker=down (nothing listens
+// at the broker's address: the agent retries with backoff), and
+// broker=restarting (the broker stops and starts again every 40 frames).
+// The game never waits on the broker: each should be about 1.0x.
+func BenchmarkBrokerCosts(b *testing.B) {
+	for _, mode := range []string{"up", "down", "restarting"} {
+		b.Run("broker="+mode, func(b *testing.B) {
+			var br *localbroker.Broker
+			url := "nats://127.0.0.1:" + strconv.Itoa(freePort(b))
+			if mode != "down" {
+				var err error
+				if br, err = localbroker.Start(localbroker.Options{}); err != nil {
+					b.Fatal(err)
+				}
+				defer func() { br.Shutdown() }()
+				url = br.URL()
+			}
+			s, p := ecosystem.New(100_000, 1), ecosystem.New(100_000, 1)
+			withBroker := inspector.New(s.World, inspector.Options{Addr: "127.0.0.1:0", Game: "demo", Schedule: s.Schedule, Broker: url, Instance: "bench"})
+			plain := inspector.New(p.World, inspector.Options{Addr: "127.0.0.1:0", Game: "demo", Schedule: p.Schedule})
+			for _, a := range []*inspector.Agent{withBroker, plain} {
+				if err := a.Start(); err != nil {
+					b.Fatal(err)
+				}
+				defer a.Close()
+			}
+			frame := func(sim *ecosystem.Sim, a *inspector.Agent) func() time.Duration {
+				return func() time.Duration {
+					start := time.Now()
+					sim.Step()
+					a.Sync()
+					return time.Since(start)
+				}
+			}
+			subject, baseline := frame(s, withBroker), frame(p, plain)
+			for range 3 {
+				subject()
+				baseline()
+			}
+			if s.World.Len() != p.World.Len() {
+				b.Fatalf("the worlds differ before the loop: %d and %d entities", s.World.Len(), p.World.Len())
+			}
+			if mode == "restarting" {
+				inner, n := subject, 0
+				subject = func() time.Duration {
+					switch n++; n % 40 {
+					case 0:
+						br.Shutdown()
+					case 20:
+						if err := br.Restart(); err != nil {
+							b.Fatal(err)
+						}
+					}
+					return inner()
+				}
+			}
+			framesPaired(b, subject, baseline)
+		})
+	}
+}
+
+// freePort is a loopback port nothing listens on.
+func freePort(b *testing.B) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
