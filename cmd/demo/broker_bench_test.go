@@ -15,7 +15,8 @@ import (
 // a broker, against the same world's agent without one, interleaved:
 // broker=up (announcing, nobody attached), broker=down (nothing listens
 // at the broker's address: the agent retries with backoff), and
-// broker=restarting (the broker stops and starts again every 40 frames).
+// broker=restarting (the broker stops, and 20 frames later starts again,
+// every 40 frames).
 // The game never waits on the broker: each should be about 1.0x.
 func BenchmarkBrokerCosts(b *testing.B) {
 	for _, mode := range []string{"up", "down", "restarting"} {
@@ -56,15 +57,17 @@ func BenchmarkBrokerCosts(b *testing.B) {
 				b.Fatalf("the worlds differ before the loop: %d and %d entities", s.World.Len(), p.World.Len())
 			}
 			if mode == "restarting" {
-				inner, n := subject, 0
+				inner, n, down := subject, 0, false
 				subject = func() time.Duration {
-					switch n++; n % 40 {
-					case 0:
+					switch n++; {
+					case n%40 == 0 && !down:
 						br.Shutdown()
-					case 20:
+						down = true
+					case n%40 == 20 && down:
 						if err := br.Restart(); err != nil {
 							b.Fatal(err)
 						}
+						down = false
 					}
 					return inner()
 				}
