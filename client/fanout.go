@@ -39,9 +39,9 @@ type InstanceResult struct {
 	Err      error
 }
 
-// QueryEach runs a query on every member of t's fleet: each instance's
-// total and its first limit matches, in words.
-func QueryEach(t fleet.Target, token string, members []fleet.Member, expr string, limit int) []InstanceResult {
+// onEach connects to every member in turn of a fan-out and runs fn on the
+// connection, with the result so far (the instance named).
+func onEach(t fleet.Target, token string, members []fleet.Member, fn func(o *OneShot, r InstanceResult) InstanceResult) []InstanceResult {
 	return FanOut(members, func(m fleet.Member) InstanceResult {
 		r := InstanceResult{Instance: m.Instance}
 		o, err := Dial(t.WithInstance(m.Instance).URL(), token)
@@ -50,6 +50,14 @@ func QueryEach(t fleet.Target, token string, members []fleet.Member, expr string
 			return r
 		}
 		defer o.Close()
+		return fn(o, r)
+	})
+}
+
+// QueryEach runs a query on every member of t's fleet: each instance's
+// total and its first limit matches, in words.
+func QueryEach(t fleet.Target, token string, members []fleet.Member, expr string, limit int) []InstanceResult {
+	return onEach(t, token, members, func(o *OneShot, r InstanceResult) InstanceResult {
 		p, err := o.Query(expr, limit)
 		if err != nil {
 			r.Err = err
@@ -72,14 +80,7 @@ func CommandEach(t fleet.Target, token string, members []fleet.Member, words []s
 	if err != nil {
 		return nil, err
 	}
-	return FanOut(members, func(m fleet.Member) InstanceResult {
-		r := InstanceResult{Instance: m.Instance}
-		o, err := Dial(t.WithInstance(m.Instance).URL(), token)
-		if err != nil {
-			r.Err = err
-			return r
-		}
-		defer o.Close()
+	return onEach(t, token, members, func(o *OneShot, r InstanceResult) InstanceResult {
 		reply, err := o.Do(func(id uint32) protocol.Message { return Held(build(id)) })
 		if err != nil {
 			r.Err = fmt.Errorf("%s: %w", what, err)

@@ -115,15 +115,20 @@ func (l *Listener) forget(id string) {
 // broke, so their messages in flight were lost. Call it from the
 // connection's disconnect handler.
 func (l *Listener) Lost(err error) {
-	l.mu.Lock()
-	open := make([]*streamConn, 0, len(l.sessions))
-	for _, c := range l.sessions {
-		open = append(open, c)
-	}
-	l.mu.Unlock()
-	for _, c := range open {
+	for _, c := range l.open() {
 		c.lose(fmt.Errorf("fleet: the connection to the broker broke: %v", err))
 	}
+}
+
+// open is the sessions open now.
+func (l *Listener) open() []*streamConn {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]*streamConn, 0, len(l.sessions))
+	for _, c := range l.sessions {
+		out = append(out, c)
+	}
+	return out
 }
 
 // Sessions is how many sessions are open.
@@ -149,13 +154,7 @@ func (l *Listener) Close() error {
 	l.once.Do(func() {
 		close(l.closed)
 		_ = l.sub.Unsubscribe()
-		l.mu.Lock()
-		open := make([]*streamConn, 0, len(l.sessions))
-		for _, c := range l.sessions {
-			open = append(open, c)
-		}
-		l.mu.Unlock()
-		for _, c := range open {
+		for _, c := range l.open() {
 			_ = c.closeWith("the instance stopped serving the broker")
 		}
 	})
