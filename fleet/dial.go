@@ -133,7 +133,7 @@ func DialURL(addr string, timeout time.Duration) (net.Conn, error) {
 	mu.Lock()
 	session = c.(*streamConn)
 	mu.Unlock()
-	c.(*streamConn).alsoClose(func() { _ = nc.FlushTimeout(time.Second); nc.Close() })
+	c.(*streamConn).alsoClose(func() { Flush(nc); nc.Close() })
 	return c, nil
 }
 
@@ -181,4 +181,12 @@ func newSessionID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+}
+
+// Flush waits up to a second for the broker to have what nc sent, when nc
+// is connected (a broker not reached yet gets it when it is: no wait).
+func Flush(nc *nats.Conn) {
+	if nc.IsConnected() {
+		_ = nc.FlushTimeout(time.Second)
+	}
 }

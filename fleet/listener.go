@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/nats-io/nats.go"
 )
@@ -52,7 +51,7 @@ func Listen(nc *nats.Conn, prefix, instance string) (*Listener, error) {
 		return nil, err
 	}
 	l.sub = sub
-	_ = nc.FlushTimeout(time.Second) // in place before Listen returns, when the broker is reached
+	Flush(nc) // in place before Listen returns, when the broker is reached
 	return l, nil
 }
 

@@ -54,7 +54,7 @@ func Present(nc *nats.Conn, prefix string, every time.Duration, status func() St
 		}
 		p.subs = append(p.subs, sub)
 	}
-	_ = nc.FlushTimeout(time.Second) // answers from now on (a broker not reached yet gets the subscriptions when it is)
+	Flush(nc) // answers from now on (a broker not reached yet gets the subscriptions when it is)
 	go p.run()
 	return p, nil
 }
@@ -121,6 +121,6 @@ func (p *Presence) Stop() {
 		<-p.done
 		p.unsubscribe()
 		p.publish(AnnounceSubject(p.prefix), true)
-		_ = p.nc.FlushTimeout(time.Second)
+		Flush(p.nc)
 	})
 }

@@ -72,6 +72,7 @@ func (a *Agent) startBroker() error {
 	nc, err := nats.Connect(t.Server,
 		nats.Name("ecsinspect agent "+a.opts.Instance),
 		nats.RetryOnFailedConnect(true), nats.MaxReconnects(-1),
+		nats.IgnoreAuthErrorAbort(), // wrong credentials are logged and retried: the game starts regardless
 		nats.CustomReconnectDelay(reconnectDelay),
 		nats.ReconnectBufSize(8<<20), nats.FlusherTimeout(5*time.Second),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
@@ -122,7 +123,7 @@ func (a *Agent) closeBroker() {
 	}
 	b.presence.Stop()
 	_ = b.ln.Close()
-	_ = b.nc.FlushTimeout(time.Second)
+	fleet.Flush(b.nc)
 	b.nc.Close()
 }
 
