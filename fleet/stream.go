@@ -33,7 +33,7 @@ const (
 )
 
 // Session timing: a peer that vanished without a word is noticed within
-// IdleTimeout.
+// IdleTimeout. A session takes them when it is made.
 var (
 	PingEvery   = 5 * time.Second
 	IdleTimeout = 20 * time.Second
@@ -54,6 +54,7 @@ type streamConn struct {
 	closed        chan struct{}
 	closeOnce     sync.Once
 	onClose       func()
+	ping, idle    time.Duration // PingEvery and IdleTimeout when it was made
 
 	wmu     sync.Mutex // one writer at a time: numbers in order
 	nextOut uint64
@@ -83,7 +84,8 @@ func newStreamConn(nc *nats.Conn, out string, local, remote Addr) *streamConn {
 		chunk = 4 << 10
 	}
 	c := &streamConn{nc: nc, out: out, local: local, remote: remote, chunk: chunk, readDL: newDeadline(),
-		closed: make(chan struct{}), nextOut: 1, nextIn: 1, arrived: make(chan struct{}, 1), lastHeard: time.Now()}
+		closed: make(chan struct{}), nextOut: 1, nextIn: 1, arrived: make(chan struct{}, 1), lastHeard: time.Now(),
+		ping: PingEvery, idle: IdleTimeout}
 	go c.keepAlive()
 	return c
 }
@@ -237,7 +239,7 @@ func (c *streamConn) publishLocked(data []byte, op string, kv ...string) error {
 
 // keepAlive pings the peer and ends a session the peer went silent on.
 func (c *streamConn) keepAlive() {
-	t := time.NewTicker(PingEvery)
+	t := time.NewTicker(c.ping)
 	defer t.Stop()
 	for {
 		select {
@@ -249,7 +251,7 @@ func (c *streamConn) keepAlive() {
 		_ = c.publishLocked(nil, "ping") // a broker that is down: the silence below ends it
 		c.wmu.Unlock()
 		c.mu.Lock()
-		if silent := time.Since(c.lastHeard); silent > IdleTimeout {
+		if silent := time.Since(c.lastHeard); silent > c.idle {
 			c.failLocked(fmt.Errorf("fleet: nothing heard from the peer for %v: it is gone, or the broker is", silent.Round(time.Second)))
 		}
 		c.mu.Unlock()
