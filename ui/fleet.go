@@ -71,7 +71,8 @@ type fleetModel struct {
 	attach string
 }
 
-type fleetTickMsg struct{}
+type fleetTickMsg struct{}    // the clock: ages change
+type fleetChangedMsg struct{} // the roster changed
 type fleetResultMsg struct {
 	lines []string
 	flash string
@@ -103,7 +104,7 @@ func (f *fleetModel) Init() tea.Cmd { return tea.Batch(f.watch(), fleetTick()) }
 // watch waits for the roster to change.
 func (f *fleetModel) watch() tea.Cmd {
 	ch := f.roster.Changed()
-	return func() tea.Msg { <-ch; return fleetTickMsg{} }
+	return func() tea.Msg { <-ch; return fleetChangedMsg{} }
 }
 
 func fleetTick() tea.Cmd {
@@ -115,8 +116,9 @@ func (f *fleetModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		f.width, f.height = msg.Width, msg.Height
 	case fleetTickMsg:
-		cmd := f.refresh()
-		return f, tea.Batch(cmd, f.watch(), fleetTick())
+		return f, tea.Batch(f.refresh(), fleetTick())
+	case fleetChangedMsg: // one watcher at a time: the next starts here
+		return f, tea.Batch(f.refresh(), f.watch())
 	case fleetResultMsg:
 		f.busy = false
 		f.results, f.flashText = msg.lines, msg.flash
