@@ -184,25 +184,53 @@ func dumpLive(addr, token, query, entity string, limit int) (*dumpResult, error)
 	}
 	res := &dumpResult{Source: shownAddr(addr)}
 	fromSummary(res, s)
+	return res, res.look(liveWorld{o}, query, entity, limit)
+}
+
+// worldSource is what dump reads matches and an entity from: a live game,
+// or a recording's state at a tick.
+type worldSource interface {
+	query(expr string, limit int) (*protocol.Page, error)
+	entity(e protocol.EntityID) (*protocol.Detail, error)
+}
+
+type liveWorld struct{ o *client.OneShot }
+
+func (w liveWorld) query(expr string, limit int) (*protocol.Page, error) {
+	return w.o.Query(expr, limit)
+}
+func (w liveWorld) entity(e protocol.EntityID) (*protocol.Detail, error) { return w.o.Entity(e) }
+
+type recordedWorld struct{ st *protocol.WorldState }
+
+func (w recordedWorld) query(expr string, limit int) (*protocol.Page, error) {
+	return w.st.Query(expr, 0, 0, limit)
+}
+func (w recordedWorld) entity(e protocol.EntityID) (*protocol.Detail, error) {
+	return w.st.Detail(e), nil
+}
+
+// look adds the query's matches and the entity asked for, from src.
+func (r *dumpResult) look(src worldSource, query, entity string, limit int) error {
 	if query != "" {
-		p, err := o.Query(query, limit)
+		p, err := src.query(query, limit)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		res.matches(query, p)
+		r.matches(query, p)
 	}
 	if entity != "" {
 		e, err := protocol.ParseEntityID(entity)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		d, err := o.Entity(e)
+		d, err := src.entity(e)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		res.Entity = res.entityOf(d)
+		r.Entity = r.entityOf(d)
 	}
-	return res, nil
+	return nil
 }
 
 func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpResult, error) {
@@ -230,21 +258,7 @@ func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpRe
 	}
 	fromSummary(res, st.Summary)
 	res.Tick, res.Entities = st.Tick, st.Entities()
-	if query != "" {
-		p, err := st.Query(query, 0, 0, limit)
-		if err != nil {
-			return nil, err
-		}
-		res.matches(query, p)
-	}
-	if entity != "" {
-		e, err := protocol.ParseEntityID(entity)
-		if err != nil {
-			return nil, err
-		}
-		res.Entity = res.entityOf(st.Detail(e))
-	}
-	return res, nil
+	return res, res.look(recordedWorld{st}, query, entity, limit)
 }
 
 // diffFile compares the states of a recording at two ticks.
