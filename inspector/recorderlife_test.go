@@ -26,7 +26,7 @@ func TestRecorderLifetimesSurviveRewinds(t *testing.T) {
 			dir := t.TempDir()
 			var recs []*Recorder
 			var files []string
-			var sockets []*ecsclient.Recorder
+			var sockets []*ecsclient.Recording
 			var ops []string
 			for step := range 14 {
 				time.Sleep(time.Duration(5+rng.IntN(20)) * time.Millisecond)

@@ -28,7 +28,7 @@ func (m *model) toggleRecording() tea.Cmd {
 }
 
 // stopRecording closes a recording in a command.
-func stopRecording(r *client.Recorder) tea.Cmd {
+func stopRecording(r *client.Recording) tea.Cmd {
 	return func() tea.Msg {
 		frames, _, _ := r.Progress()
 		return recordingMsg{path: r.Path, frames: frames, err: r.Stop()}
@@ -37,7 +37,7 @@ func stopRecording(r *client.Recorder) tea.Cmd {
 
 // recordingMsg is a recording started (started set) or stopped.
 type recordingMsg struct {
-	started *client.Recorder
+	started *client.Recording
 	path    string
 	frames  int
 	err     error

@@ -49,8 +49,8 @@ type model struct {
 	rate      tickRate // the game's real tick rate, from the summaries
 	lastHit   *protocol.WatchHit
 
-	rec   *client.Recorder // r: the recording running, or nil
-	token string           // the agent's token, for the recorder's own connection
+	rec   *client.Recording // r: the recording running, or nil
+	token string            // the agent's token, for the recorder's own connection
 
 	// fromFleet: the UI was opened from the Fleet view, and F goes back
 	// to it (backToFleet says it was asked for).

@@ -14,7 +14,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// Recorder records a running game from outside, over a connection of
+// Recording is a running game recorded from outside, over a connection of
 // its own: a `world` subscription whose frames (every entity and value,
 // keyframes and deltas, coded by the agent) go to the file as they
 // arrive. `ecsinspect record` and the UI's r both use it.
@@ -23,7 +23,7 @@ import (
 // starts the stream again from a keyframe and the recording goes on in a
 // new file beside the first ("run.ecsrec", then "run-2.ecsrec", ...);
 // Files lists them.
-type Recorder struct {
+type Recording struct {
 	Path string // the first file
 	o    *OneShot
 	w    *protocol.RecordWriter
@@ -48,7 +48,7 @@ type Recorder struct {
 
 // Dropped reports the game's frames an every-frame recording lacks so
 // far, and why, as the agent said at the newest gap ("" if none).
-func (r *Recorder) Dropped() (frames uint64, why string) {
+func (r *Recording) Dropped() (frames uint64, why string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.dropped, r.dropWhy
@@ -56,7 +56,7 @@ func (r *Recorder) Dropped() (frames uint64, why string) {
 
 // StartRecording connects to addr and records to path at hz frames per
 // second (every frame the game runs when 0).
-func StartRecording(addr, token, path string, hz float64) (*Recorder, error) {
+func StartRecording(addr, token, path string, hz float64) (*Recording, error) {
 	o, err := Dial(addr, token)
 	if err != nil {
 		return nil, err
@@ -72,12 +72,12 @@ func StartRecording(addr, token, path string, hz float64) (*Recorder, error) {
 		_ = w.Close()
 		return nil, err
 	}
-	r := &Recorder{Path: path, o: o, w: w, hdr: hdr, done: make(chan error, 1), files: []string{path}}
+	r := &Recording{Path: path, o: o, w: w, hdr: hdr, done: make(chan error, 1), files: []string{path}}
 	go r.run()
 	return r, nil
 }
 
-func (r *Recorder) run() {
+func (r *Recording) run() {
 	_ = r.o.Conn.SetReadDeadline(time.Time{})
 	idle := time.AfterFunc(protocol.FlushEvery, r.flush)
 	defer idle.Stop()
@@ -135,7 +135,7 @@ func (r *Recorder) run() {
 // nextFile closes the file at a rewind (a frame whose tick is before the
 // last one's) and opens the next, which starts with that frame, a
 // keyframe: the agent starts its streams again from one after a rewind.
-func (r *Recorder) nextFile(f *protocol.WorldFrame) error {
+func (r *Recording) nextFile(f *protocol.WorldFrame) error {
 	if !f.Full {
 		return fmt.Errorf("the game went back from tick %d to %d without a keyframe: the recording stops here", r.last, f.Tick)
 	}
@@ -166,7 +166,7 @@ func segmentName(path string, n int) string {
 
 // Files lists the recording's files, the first one first: more than one
 // when the game was rewound while it recorded.
-func (r *Recorder) Files() []string {
+func (r *Recording) Files() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.files)
@@ -174,7 +174,7 @@ func (r *Recorder) Files() []string {
 
 // Rewinds returns what rewinds did to the recording since the last call
 // (each started a new file), for the user.
-func (r *Recorder) Rewinds() []string {
+func (r *Recording) Rewinds() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := slices.Clone(r.rewinds[r.notified:])
@@ -183,13 +183,13 @@ func (r *Recorder) Rewinds() []string {
 }
 
 // flush pushes written frames to disk when none came for a while.
-func (r *Recorder) flush() {
+func (r *Recording) flush() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	_ = r.w.Flush()
 }
 
-func (r *Recorder) finish(err error) {
+func (r *Recording) finish(err error) {
 	r.mu.Lock()
 	cerr := r.w.Close()
 	r.mu.Unlock()
@@ -200,17 +200,17 @@ func (r *Recorder) finish(err error) {
 }
 
 // Progress reports frames and bytes written and the last tick.
-func (r *Recorder) Progress() (frames int, bytes int64, tick uint64) {
+func (r *Recording) Progress() (frames int, bytes int64, tick uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.frames, r.bytes, r.last
 }
 
 // Done yields the outcome once the recording has ended by itself.
-func (r *Recorder) Done() <-chan error { return r.done }
+func (r *Recording) Done() <-chan error { return r.done }
 
 // Stop closes the connection and the file, whole.
-func (r *Recorder) Stop() error {
+func (r *Recording) Stop() error {
 	r.mu.Lock()
 	r.stopped = true
 	r.mu.Unlock()
