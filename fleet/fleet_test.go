@@ -275,7 +275,7 @@ func FuzzDecodeStatus(f *testing.F) {
 func FuzzSessionMessages(f *testing.F) {
 	f.Add([]byte{1, 0, 3, 'a', 'b', 'c', 2, 1, 0, 3, 0, 1, 'x'})
 	f.Fuzz(func(t *testing.T, script []byte) {
-		c := &streamConn{readDL: newDeadline(), closed: make(chan struct{}), nextIn: 1, arrived: make(chan struct{}, 1)}
+		c := &streamConn{readDL: newDeadline(), closed: make(chan struct{}), nextIn: 1, arrived: make(chan struct{}, 1), limit: maxBuffered}
 		var want []byte
 		broken := false
 		next := uint64(1)
@@ -310,4 +310,34 @@ func FuzzSessionMessages(f *testing.F) {
 			t.Fatalf("read %q, want %q (%v)", got, want, err)
 		}
 	})
+}
+
+// TestUnreadBytesAreBounded: a client that writes without end into a
+// session its instance does not read ends that session at the session's
+// bound; the instance's sessions together stay under the instance's, and
+// a closed session gives its bytes back.
+func TestUnreadBytesAreBounded(t *testing.T) {
+	_, server, ln, _ := pair(t)
+	s := server.(*streamConn)
+	chunk := make([]byte, 512<<10)
+	for range 2 * sessionBuffered / len(chunk) { // numbered right, as the broker would deliver them
+		s.mu.Lock()
+		next := s.nextIn
+		s.mu.Unlock()
+		m := nats.NewMsg("flood")
+		m.Header.Set(SeqHeader, strconv.FormatUint(next, 10))
+		m.Data = chunk
+		s.deliver(m)
+	}
+	if held := ln.unread.held.Load(); held > sessionBuffered {
+		t.Fatalf("the instance holds %d bytes unread, more than a session's %d", held, sessionBuffered)
+	}
+	_ = server.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.ReadAll(server); err == nil || !strings.Contains(err.Error(), "arrived unread") {
+		t.Fatalf("a session flooded past its bound: %v", err)
+	}
+	must(t, server.Close())
+	if held := ln.unread.held.Load(); held != 0 {
+		t.Fatalf("a closed session still holds %d bytes of the instance's", held)
+	}
 }

@@ -24,6 +24,7 @@ type Listener struct {
 
 	mu       sync.Mutex
 	sessions map[string]*streamConn
+	unread   budget // bytes its sessions hold unread
 
 	// Refused counts sessions refused (too many open, or a stranger's
 	// message that opened none); Stray counts messages for no session.
@@ -41,6 +42,7 @@ func Listen(nc *nats.Conn, prefix, instance string) (*Listener, error) {
 		return nil, err
 	}
 	l := &Listener{nc: nc, prefix: prefix, instance: instance, pending: make(chan net.Conn, 16), closed: make(chan struct{}), sessions: map[string]*streamConn{}}
+	l.unread.limit = instanceBuffered
 	sub, err := nc.Subscribe(UpSubject(prefix, instance, "*"), l.route)
 	if err != nil {
 		return nil, err
@@ -78,6 +80,7 @@ func (l *Listener) route(m *nats.Msg) {
 			return
 		}
 		c = newStreamConn(l.nc, down, Addr("nats:"+l.instance), Addr("nats"))
+		c.limit, c.shared = sessionBuffered, &l.unread
 		c.onClose = func() { l.forget(id) }
 		select {
 		case l.pending <- c:

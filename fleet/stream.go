@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -39,10 +40,24 @@ var (
 	IdleTimeout = 20 * time.Second
 )
 
-// maxBuffered bounds the bytes received and not yet read on one session:
-// past it the reader is too slow and the session ends (the agent's reader
-// takes frames of at most its MaxFrame, a client's reads as they come).
-const maxBuffered = 256 << 20
+// Bytes received and not yet read: past a bound the reader is too slow
+// (or the writer hostile: a broker gives no back-pressure as TCP does) and
+// the session ends. A client reads big world frames as they come
+// (maxBuffered); an instance reads small requests, and all its sessions
+// together hold at most instanceBuffered (a session at most
+// sessionBuffered), so clients that write without end cannot bloat the
+// game.
+const (
+	maxBuffered      = 256 << 20
+	sessionBuffered  = 4 << 20
+	instanceBuffered = 64 << 20
+)
+
+// budget is bytes held unread, shared by an instance's sessions.
+type budget struct {
+	held  atomic.Int64
+	limit int64
+}
 
 // streamConn is one side of a session, a net.Conn.
 type streamConn struct {
@@ -55,6 +70,8 @@ type streamConn struct {
 	closeOnce     sync.Once
 	onClose       func()
 	ping, idle    time.Duration // PingEvery and IdleTimeout when it was made
+	limit         int           // bytes held unread at most
+	shared        *budget       // the instance's, for its sessions; nil for a client
 
 	wmu     sync.Mutex // one writer at a time: numbers in order
 	nextOut uint64
@@ -85,7 +102,7 @@ func newStreamConn(nc *nats.Conn, out string, local, remote Addr) *streamConn {
 	}
 	c := &streamConn{nc: nc, out: out, local: local, remote: remote, chunk: chunk, readDL: newDeadline(),
 		closed: make(chan struct{}), nextOut: 1, nextIn: 1, arrived: make(chan struct{}, 1), lastHeard: time.Now(),
-		ping: PingEvery, idle: IdleTimeout}
+		ping: PingEvery, idle: IdleTimeout, limit: maxBuffered}
 	go c.keepAlive()
 	return c
 }
@@ -127,9 +144,16 @@ func (c *streamConn) deliver(m *nats.Msg) {
 	if len(m.Data) == 0 {
 		return
 	}
-	if c.buffered+len(m.Data) > maxBuffered {
-		c.failLocked(fmt.Errorf("fleet: more than %d MiB arrived unread: the reader is too slow", maxBuffered>>20))
+	if c.buffered+len(m.Data) > c.limit {
+		c.failLocked(fmt.Errorf("fleet: more than %s arrived unread: the reader is too slow, or the writer sends without end", mib(c.limit)))
 		return
+	}
+	if s := c.shared; s != nil {
+		if s.held.Add(int64(len(m.Data))) > s.limit {
+			s.held.Add(-int64(len(m.Data)))
+			c.failLocked(fmt.Errorf("fleet: the instance's sessions hold more than %s unread: this one, the last to write, ends", mib(int(s.limit))))
+			return
+		}
 	}
 	c.inbox = append(c.inbox, m.Data)
 	c.buffered += len(m.Data)
@@ -158,6 +182,17 @@ func (c *streamConn) failLocked(err error) {
 	wake(c.arrived)
 }
 
+// release drops what was received and not read, giving its bytes back to
+// the instance, when the session closes; c.mu is held.
+func (c *streamConn) release() {
+	if c.shared != nil {
+		c.shared.held.Add(-int64(c.buffered))
+	}
+	c.inbox, c.head, c.buffered = nil, nil, 0
+}
+
+func mib(n int) string { return strconv.Itoa(n>>20) + " MiB" }
+
 func wake(ch chan struct{}) {
 	select {
 	case ch <- struct{}{}:
@@ -177,6 +212,9 @@ func (c *streamConn) Read(p []byte) (int, error) {
 			n := copy(p, c.head)
 			c.head = c.head[n:]
 			c.buffered -= n
+			if c.shared != nil {
+				c.shared.held.Add(-int64(n))
+			}
 			c.mu.Unlock()
 			return n, nil
 		}
@@ -270,6 +308,9 @@ func (c *streamConn) closeWith(reason string) error {
 		_ = c.publishLocked(nil, "close", ReasonHeader, reason)
 		c.wmu.Unlock()
 		close(c.closed)
+		c.mu.Lock()
+		c.release()
+		c.mu.Unlock()
 		if c.onClose != nil {
 			c.onClose()
 		}
