@@ -31,6 +31,10 @@ type Agent struct {
 	closed  chan struct{}
 	wg      sync.WaitGroup
 	once    sync.Once
+	// released is closed by Release: the game is shutting down, and no
+	// pause holds it.
+	released    chan struct{}
+	releaseOnce sync.Once
 
 	mu      sync.Mutex
 	clients map[*client]struct{} // every connected client, whatever carries it
@@ -132,6 +136,7 @@ func New(w *ecs.World, opts Options) *Agent {
 		work:         make(chan struct{}, workSlots()),
 		wake:         make(chan struct{}, 1),
 		closed:       make(chan struct{}),
+		released:     make(chan struct{}),
 		clients:      map[*client]struct{}{},
 		live:         map[*client]bool{},
 		socketServer: socketServer{failures: map[string]*tokenFailures{}},
@@ -172,6 +177,16 @@ func New(w *ecs.World, opts Options) *Agent {
 		}
 	}
 	return a
+}
+
+// Release ends any pause (a client's, a held one, a stop inside a frame)
+// and keeps the game from pausing again, so a game that is shutting down
+// gets out of Sync: call it from any goroutine, for instance on Ctrl-C,
+// before waiting for the game loop to end. Clients stay connected until
+// Close.
+func (a *Agent) Release() {
+	a.releaseOnce.Do(func() { close(a.released) })
+	a.wakeSync()
 }
 
 // logf notes what the agent did (clients dropped, ...) to Logf.
@@ -290,6 +305,10 @@ func (a *Agent) hold() {
 		case <-a.closed:
 			timer.Stop()
 			a.paused = false
+			return
+		case <-a.released:
+			timer.Stop()
+			a.paused, a.held, a.stepLeft = false, false, 0
 			return
 		}
 		timer.Stop()

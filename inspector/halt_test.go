@@ -162,3 +162,28 @@ func TestHeldPause(t *testing.T) {
 		t.Fatal("the held pause outlived the game's hold timeout")
 	}
 }
+
+// TestReleaseEndsEveryPause: a game held paused by a watchpoint hit (set
+// to hold, its client gone) runs on once Release is called, as a game
+// shutting down on Ctrl-C needs, and is not paused again.
+func TestReleaseEndsEveryPause(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "script"})
+	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "Health.HP>1000", Hold: true}))
+	wantOK(t, "edit", c.reply(&protocol.SetField{Entity: wire(g.ents[2]), Path: "Health.HP", Value: protocol.IntValue(5000)}))
+	c.awaitHit()
+	c.conn.Close()
+	frames := g.frames.Load()
+	time.Sleep(200 * time.Millisecond)
+	if n := g.frames.Load(); n != frames {
+		t.Fatalf("%d frames ran while a held watchpoint's pause should hold", n-frames)
+	}
+	g.agent.Release()
+	deadline := time.Now().Add(10 * time.Second)
+	for g.frames.Load() < frames+3 {
+		if time.Now().After(deadline) {
+			t.Fatal("the game stayed paused after Release")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -99,6 +99,7 @@ func serve(o options, out io.Writer, stop <-chan os.Signal) error {
 		if _, ok := <-stop; ok {
 			fmt.Fprintln(out, "demo: interrupted")
 			close(quit)
+			g.Agent.Release() // a held pause does not keep Ctrl-C waiting
 		}
 	}()
 	runErr := g.Run(quit)

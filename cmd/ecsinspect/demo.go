@@ -46,6 +46,7 @@ func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error 
 		go func() {
 			if _, ok := <-stop; ok {
 				close(quit)
+				g.Agent.Release() // a held pause does not keep Ctrl-C waiting
 			}
 		}()
 		runErr := g.Run(quit)
@@ -65,6 +66,7 @@ func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error 
 	}()
 	uiErr := ui.Run(g.Agent.Addr(), "", errOut)
 	close(quit)
+	g.Agent.Release()
 	runErr := <-ran
 	if err := g.Close(); runErr == nil {
 		runErr = err

@@ -98,6 +98,9 @@ func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
 	case <-done:
 	}
 	close(quit)
+	for _, g := range games {
+		g.Agent.Release() // a game paused on a fleet watchpoint ends too
+	}
 	<-done
 	for _, g := range games {
 		errs = append(errs, g.Close())
