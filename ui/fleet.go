@@ -423,7 +423,9 @@ func (f *fleetModel) View() string {
 	}
 	var body []string
 	var head strings.Builder
-	for i, c := range fleetColumns {
+	shown := shownColumns(f.width)
+	for _, i := range shown {
+		c := fleetColumns[i]
 		t := c.title
 		if i == f.sortCol {
 			t += map[bool]string{false: "↑", true: "↓"}[f.sortDesc]
@@ -440,7 +442,8 @@ func (f *fleetModel) View() string {
 	for i := start; i < len(f.rows) && i < start+tableRows; i++ {
 		m := f.rows[i]
 		var line strings.Builder
-		for _, c := range fleetColumns {
+		for _, ci := range shown {
+			c := fleetColumns[ci]
 			cell := seen(m, now)
 			if c.key != nil {
 				cell = c.key(m)
@@ -480,6 +483,35 @@ func (f *fleetModel) View() string {
 	}
 	status := f.styles.Status.Render(fit(fmt.Sprintf(" FLEET | %d live of %d | bad messages %d", live, len(f.members), f.roster.Bad.Load()), f.width))
 	return screen(title, body, bottom, status, f.width, f.height)
+}
+
+// shownColumns are the columns that fit in width, in order: on a narrow
+// terminal HOST, GAME, TPS and FRAME p99 go first, so INSTANCE, TICK,
+// ENTITIES, PAUSED, HITS and SEEN stay (at 80 columns too).
+func shownColumns(width int) []int {
+	drop := map[string]bool{}
+	total := func() int {
+		n := 0
+		for _, c := range fleetColumns {
+			if !drop[c.title] {
+				n += c.width + 1
+			}
+		}
+		return n - 1
+	}
+	for _, t := range []string{"HOST", "GAME", "TPS", "FRAME p99"} {
+		if total() <= width {
+			break
+		}
+		drop[t] = true
+	}
+	var out []int
+	for i, c := range fleetColumns {
+		if !drop[c.title] {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // truncate cuts s to n cells with an ellipsis.

@@ -144,3 +144,24 @@ func TestFleetView(t *testing.T) {
 		t.Fatalf("a burst: input %q %q", string(f.inputKind), f.input.Value())
 	}
 }
+
+// TestFleetViewAt80Columns: on a narrow terminal the columns that say
+// what an instance is doing stay, and the descriptive ones go first.
+func TestFleetViewAt80Columns(t *testing.T) {
+	target, _ := fakeFleet(t, fleet.Status{Game: "arena", Instance: "match-1", Host: "box-a", Tick: 900, TPS: 60, Entities: 1200, Paused: true, Hits: 3})
+	f, err := newFleetModel(target, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.close()
+	f.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	s := fleetScreen(t, f, "match-1")
+	for _, want := range []string{"TICK", "ENTITIES", "PAUSED", "HITS", "SEEN", "yes"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("at 80 columns the Fleet view lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "HOST") {
+		t.Fatalf("at 80 columns HOST should make room:\n%s", s)
+	}
+}
