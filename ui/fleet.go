@@ -253,6 +253,8 @@ func (f *fleetModel) key(k tea.KeyMsg) tea.Cmd {
 	case "S":
 		f.sortDesc = !f.sortDesc
 		f.layout()
+	case "?":
+		f.results = fleetHelp
 	case "r":
 		if err := f.roster.Refresh(); err != nil {
 			f.flashText = err.Error()
@@ -379,6 +381,17 @@ func (f *fleetModel) runCommand(words []string, skip string) tea.Cmd {
 	}
 }
 
+// fleetHelp is the Fleet view's keys, shown in its results pane on ?.
+var fleetHelp = []string{
+	"enter      attach to the instance: every view; F comes back here",
+	"↑↓ j k g G move      s  sort by the next column      S  reverse the sort",
+	"/          filter: words (any of instance, game, host), or fields: hits>0,game=arena,instance=match-1*",
+	":          run on every live instance shown: query EXPR (who holds a match), pause, resume, step N,",
+	"           watch EXPR (fires on any, pauses that one; watch --pause-all EXPR pauses the others too),",
+	"           unwatch N, set/add/remove/despawn as exec takes them",
+	"r          ask every instance now      esc  clear the filter and this pane      q  quit",
+}
+
 func resultLine(r client.InstanceResult) string {
 	if r.Err != nil {
 		return fmt.Sprintf("%-18s FAILED: %v", r.Instance, r.Err)
@@ -472,7 +485,7 @@ func (f *fleetModel) View() string {
 	for _, r := range f.results[:resultRows] {
 		body = append(body, "  "+r)
 	}
-	bottom := f.styles.Faint.Render("enter attach  / filter  s S sort  : command on all shown (query EXPR, pause, watch EXPR)  r refresh  esc clear  q quit")
+	bottom := f.styles.Faint.Render("enter attach  / filter  s S sort  : command on all shown (query EXPR, pause, watch EXPR)  ? help  q quit")
 	switch {
 	case f.inputKind != 0:
 		bottom = string(f.inputKind) + f.input.View()
