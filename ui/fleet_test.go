@@ -58,6 +58,29 @@ func fleetScreen(t *testing.T, f *fleetModel, want string) string {
 	}
 }
 
+// openFleet opens the Fleet view on target at width x height, closed when
+// the test ends.
+func openFleet(t *testing.T, target fleet.Target, width, height int) *fleetModel {
+	t.Helper()
+	f, err := newFleetModel(target, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.close)
+	f.Update(tea.WindowSizeMsg{Width: width, Height: height})
+	return f
+}
+
+// screenHolds fails the test unless the screen s shows every one of want.
+func screenHolds(t *testing.T, s string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(s, w) {
+			t.Fatalf("the Fleet view lacks %q:\n%s", w, s)
+		}
+	}
+}
+
 func keys(f *fleetModel, ks ...string) {
 	for _, k := range ks {
 		switch k {
@@ -89,18 +112,8 @@ func TestFleetView(t *testing.T) {
 		fleet.Status{Game: "arena", Instance: "match-2", Host: "box-b", Tick: 300, TPS: 59, FrameP99: 9.25, Entities: 50000, Paused: true, Hits: 2},
 		fleet.Status{Game: "lobby", Instance: "lobby-1", Host: "box-a", Tick: 10, TPS: 20, FrameP99: 1, Entities: 40},
 	)
-	f, err := newFleetModel(target, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.close()
-	f.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
-	s := fleetScreen(t, f, "match-2")
-	for _, want := range []string{"3 instances, 3 live", "INSTANCE↑", "FRAME p99", "50000", "9.2 ms", "yes"} {
-		if !strings.Contains(s, want) {
-			t.Fatalf("the Fleet view lacks %q:\n%s", want, s)
-		}
-	}
+	f := openFleet(t, target, 120, 20)
+	screenHolds(t, fleetScreen(t, f, "match-2"), "3 instances, 3 live", "INSTANCE↑", "FRAME p99", "50000", "9.2 ms", "yes")
 	fleetScreen(t, f, "lobby-1")
 	if got := rowOrder(f); got != "lobby-1 match-1 match-2" {
 		t.Fatalf("by instance: %s", got)
@@ -123,7 +136,7 @@ func TestFleetView(t *testing.T) {
 	}
 	keys(f, "esc")
 	games["match-1"].Stop()
-	s = fleetScreen(t, f, "gone")
+	s := fleetScreen(t, f, "gone")
 	if !strings.Contains(s, "(closed)") || !strings.Contains(s, "3 instances, 2 live") {
 		t.Fatalf("a closed instance:\n%s", s)
 	}
@@ -149,18 +162,9 @@ func TestFleetView(t *testing.T) {
 // what an instance is doing stay, and the descriptive ones go first.
 func TestFleetViewAt80Columns(t *testing.T) {
 	target, _ := fakeFleet(t, fleet.Status{Game: "arena", Instance: "match-1", Host: "box-a", Tick: 900, TPS: 60, Entities: 1200, Paused: true, Hits: 3})
-	f, err := newFleetModel(target, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.close()
-	f.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	f := openFleet(t, target, 80, 24)
 	s := fleetScreen(t, f, "match-1")
-	for _, want := range []string{"TICK", "ENTITIES", "PAUSED", "HITS", "SEEN", "yes"} {
-		if !strings.Contains(s, want) {
-			t.Fatalf("at 80 columns the Fleet view lacks %q:\n%s", want, s)
-		}
-	}
+	screenHolds(t, s, "TICK", "ENTITIES", "PAUSED", "HITS", "SEEN", "yes")
 	if strings.Contains(s, "HOST") {
 		t.Fatalf("at 80 columns HOST should make room:\n%s", s)
 	}
