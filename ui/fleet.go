@@ -383,13 +383,12 @@ func (f *fleetModel) runCommand(words []string, skip string) tea.Cmd {
 
 // fleetHelp is the Fleet view's keys, shown in its results pane on ?.
 var fleetHelp = []string{
-	"enter      attach to the instance: every view; F comes back here",
-	"↑↓ j k g G move      s  sort by the next column      S  reverse the sort",
-	"/          filter: words (any of instance, game, host), or fields: hits>0,game=arena,instance=match-1*",
-	":          run on every live instance shown: query EXPR (who holds a match), pause, resume, step N,",
-	"           watch EXPR (fires on any, pauses that one; watch --pause-all EXPR pauses the others too),",
-	"           unwatch N, set/add/remove/despawn as exec takes them",
-	"r          ask every instance now      esc  clear the filter and this pane      q  quit",
+	"enter  attach: every view; F comes back     s S  sort by next column, reverse",
+	"/      filter: words, or fields (hits>0,game=arena,instance=match-1*)",
+	":      on every live instance shown: query EXPR (who holds a match),",
+	"       pause, resume, step N, unwatch N, set/add/remove as exec takes them,",
+	"       watch EXPR (pauses the one it fires on; --pause-all: the others too)",
+	"r      ask every instance now     esc  clear     ↑↓ j k g G  move     q  quit",
 }
 
 func resultLine(r client.InstanceResult) string {
