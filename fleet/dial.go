@@ -61,19 +61,15 @@ func (t Target) String() string {
 		return t.Server
 	}
 	u.User = nil
-	s := u.String()
-	if t.Instance != "" {
-		s += "/" + t.Instance
-	}
-	if t.Prefix != DefaultPrefix {
-		s += "?prefix=" + t.Prefix
-	}
-	return s
+	return t.on(u.String())
 }
 
 // URL is the target as a URL to dial, credentials kept.
-func (t Target) URL() string {
-	s := t.Server
+func (t Target) URL() string { return t.on(t.Server) }
+
+// on is the target's instance and prefix after a server's URL.
+func (t Target) on(server string) string {
+	s := server
 	if t.Instance != "" {
 		s += "/" + t.Instance
 	}

@@ -38,7 +38,7 @@ type brokerState struct {
 	started    time.Time
 	host, bld  string
 	// brokerErrs counts the broker connection's errors (slow consumers,
-	// lost connections), for the summary's telemetry.
+	// lost connections); each is also logged as it comes.
 	brokerErrs atomic.Uint64
 }
 
