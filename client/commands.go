@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // Commands lists the commands ParseCommand knows, for messages.
@@ -125,7 +126,7 @@ func ParseCommand(words []string) (func(uint32) protocol.Message, string, error)
 			return nil, "", fmt.Errorf("watch: --keep goes with --log (a watchpoint that pauses the game stays anyway)")
 		}
 		expr := strings.Join(args, " ")
-		if _, err := protocol.ParseWatch(expr); err != nil {
+		if _, err := query.ParseWatch(expr); err != nil {
 			return nil, "", fmt.Errorf("watch: %v", err)
 		}
 		return func(id uint32) protocol.Message { return &protocol.Watch{ID: id, Expr: expr, Log: log, Keep: keep} }, "watch " + expr, nil

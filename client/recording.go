@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // Recording is a running game recorded from outside, over a connection of
@@ -26,8 +27,8 @@ import (
 type Recording struct {
 	Path string // the first file
 	o    *OneShot
-	w    *protocol.RecordWriter
-	hdr  protocol.RecordingHeader
+	w    *recording.RecordWriter
+	hdr  recording.RecordingHeader
 	done chan error
 
 	mu       sync.Mutex
@@ -61,8 +62,8 @@ func StartRecording(addr, token, path string, hz float64) (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
-	hdr := protocol.RecordingHeader{Game: o.Game, Hz: hz}
-	w, err := protocol.CreateRecording(path, hdr)
+	hdr := recording.RecordingHeader{Game: o.Game, Hz: hz}
+	w, err := recording.CreateRecording(path, hdr)
 	if err != nil {
 		o.Close()
 		return nil, err
@@ -79,7 +80,7 @@ func StartRecording(addr, token, path string, hz float64) (*Recording, error) {
 
 func (r *Recording) run() {
 	_ = r.o.Conn.SetReadDeadline(time.Time{})
-	idle := time.AfterFunc(protocol.FlushEvery, r.flush)
+	idle := time.AfterFunc(recording.FlushEvery, r.flush)
 	defer idle.Stop()
 	for {
 		m, err := r.o.Conn.Receive()
@@ -117,7 +118,7 @@ func (r *Recording) run() {
 				r.bytes, r.last = r.closed+r.w.Bytes(), m.Tick
 			}
 			r.mu.Unlock()
-			idle.Reset(protocol.FlushEvery)
+			idle.Reset(recording.FlushEvery)
 		case *protocol.Reply:
 			if !m.OK {
 				err = fmt.Errorf("the agent refused to stream the world: %s", m.Message)
@@ -144,7 +145,7 @@ func (r *Recording) nextFile(f *protocol.WorldFrame) error {
 	}
 	r.closed += r.w.Bytes()
 	name := segmentName(r.Path, len(r.files)+1)
-	w, err := protocol.CreateRecording(name, r.hdr)
+	w, err := recording.CreateRecording(name, r.hdr)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // fakeAgent accepts one client, welcomes it, sends frames and hangs up
@@ -65,7 +66,7 @@ func TestRecordingSaysTheGameWentAway(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the recording did not end when the game went away")
 	}
-	rec, err := protocol.OpenRecording(path)
+	rec, err := recording.OpenRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestRecordingMarksItsGaps(t *testing.T) {
 	if n, why := r.Dropped(); n != 3 || !strings.Contains(why, "share of the game's time") {
 		t.Fatalf("Dropped() = %d %q, want the 3 frames and the agent's reason", n, why)
 	}
-	rec, err := protocol.OpenRecording(path)
+	rec, err := recording.OpenRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // Suggestion is a narrower watchpoint the hits of a broad one point to.
@@ -25,8 +26,8 @@ func Suggest(w protocol.Watchpoint) (Suggestion, bool) {
 	if w.Kind != "value" {
 		return Suggestion{}, false
 	}
-	ex, err := protocol.ParseQuery(w.Expr)
-	if err != nil || len(ex.Terms) != 1 || ex.Terms[0].Kind != protocol.TermField {
+	ex, err := query.ParseQuery(w.Expr)
+	if err != nil || len(ex.Terms) != 1 || ex.Terms[0].Kind != query.TermField {
 		return Suggestion{}, false
 	}
 	t := ex.Terms[0]

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // Duration prints nanoseconds as people read them.
@@ -23,7 +24,7 @@ func Duration(ns int64) string {
 }
 
 // DiffLines renders a diff as text, at most perList items per list.
-func DiffLines(d *protocol.WorldDiff, perList int) []string {
+func DiffLines(d *recording.WorldDiff, perList int) []string {
 	lines := []string{fmt.Sprintf("tick %d → tick %d: %d spawned, %d despawned, %d changed", d.From, d.To, len(d.Spawned), len(d.Despawned), len(d.Changed))}
 	for _, note := range []string{d.FromAsOf, d.ToAsOf} {
 		if note != "" {
@@ -67,7 +68,7 @@ func DiffLines(d *protocol.WorldDiff, perList int) []string {
 	return lines
 }
 
-func changeText(c protocol.ComponentChange) string {
+func changeText(c recording.ComponentChange) string {
 	switch {
 	case c.Added:
 		return c.Name + " added"

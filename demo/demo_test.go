@@ -8,7 +8,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector"
-	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // TestAPanicLeavesAPostMortem: a system that panics ends Run with
@@ -34,7 +34,7 @@ func TestAPanicLeavesAPostMortem(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"crash.ecsrec", "run.ecsrec"} {
-		rec, err := protocol.OpenRecording(filepath.Join(dir, name))
+		rec, err := recording.OpenRecording(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 	"github.com/vmihailenco/msgpack/v5"
 )
 
@@ -253,7 +254,7 @@ func TestAbuseParallelPanicLeavesAPostMortem(t *testing.T) {
 	if !ok || sp.System != "exploder" {
 		t.Fatalf("the loop's recover got %T %v, want the exploder's *ecs.SystemPanic", got, got)
 	}
-	r, err := protocol.OpenRecording(path)
+	r, err := recording.OpenRecording(path)
 	if err != nil {
 		t.Fatalf("no post-mortem snapshot: %v", err)
 	}
@@ -262,7 +263,7 @@ func TestAbuseParallelPanicLeavesAPostMortem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := protocol.NewWorldState()
+	st := recording.NewWorldState()
 	if err := st.Apply(m.(*protocol.WorldFrame)); err != nil || st.Entities() != 100 {
 		t.Fatalf("post-mortem snapshot holds %d entities (%v)", st.Entities(), err)
 	}

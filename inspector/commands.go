@@ -8,6 +8,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // apply carries out one client request on the game goroutine and answers
@@ -87,7 +88,7 @@ func (a *Agent) answerPage(c *client, id uint32, q *compiledQuery, offset, limit
 
 // codeOf picks the error code for a failed command.
 func codeOf(err error) string {
-	var qe *protocol.QueryError
+	var qe *query.QueryError
 	var re *requestError
 	msg := err.Error()
 	switch {
@@ -116,7 +117,7 @@ func trimPkg(err error) string { return strings.TrimPrefix(err.Error(), "ecs: ")
 func (a *Agent) newValue(name string, v protocol.Value) (reflect.Value, ecs.ComponentID, error) {
 	info, found := a.w.Inspect().ComponentByName(name)
 	if !found {
-		return reflect.Value{}, 0, fmt.Errorf("no component named %s%s", name, protocol.SuggestComponent(a.componentSchemas(), name))
+		return reflect.Value{}, 0, fmt.Errorf("no component named %s%s", name, query.SuggestComponent(a.componentSchemas(), name))
 	}
 	var fields map[string]any
 	switch v.Kind() {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // The bounds on what one request may ask, checked on the client's reader
@@ -139,7 +140,7 @@ func checkRequest(m protocol.Message, readOnly bool) *requestError {
 		}
 		// A watchpoint's query is held to a query's bounds: its terms are
 		// tested on every row the game writes.
-		if spec, err := protocol.ParseWatch(m.Expr); err == nil && spec.Query != "" {
+		if spec, err := query.ParseWatch(m.Expr); err == nil && spec.Query != "" {
 			return checkQuery(spec.Query)
 		}
 	case *protocol.Step:
@@ -164,7 +165,7 @@ func checkQuery(expr string) *requestError {
 	if len(expr) > MaxQueryBytes {
 		return refuse(protocol.ErrTooLarge, "a query is at most %d bytes, got %d", MaxQueryBytes, len(expr))
 	}
-	ex, err := protocol.ParseQuery(expr)
+	ex, err := query.ParseQuery(expr)
 	if err != nil {
 		return refuse(protocol.ErrBadQuery, "%v", err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // compiledQuery is a query expression resolved against a world.
@@ -17,7 +18,7 @@ type compiledQuery struct {
 
 // sortSpec is a page's sort: the key and where it sits in Go values.
 type sortSpec struct {
-	key   *protocol.SortKey
+	key   *query.SortKey
 	comp  ecs.ComponentID
 	steps []pathStep // nil: the value is converted whole (ChildOf)
 }
@@ -46,19 +47,19 @@ type fieldPred struct {
 	test func(reflect.Value) bool
 }
 
-// compileQuery compiles expr with protocol.CompileQuery, the compiler
+// compileQuery compiles expr with query.CompileQuery, the compiler
 // recordings and dump use too (so names, paths, errors and suggestions are
 // the same live and offline), and turns it into the kernel's filter and
 // field tests on Go values. since is the change tick that changed() and
 // added() compare with.
 func compileQuery(w *ecs.World, schemas []protocol.Component, expr, sortBy string, since uint32) (*compiledQuery, error) {
-	pq, err := protocol.CompileQuery(expr, schemas)
+	pq, err := query.CompileQuery(expr, schemas)
 	if err != nil {
 		return nil, err
 	}
 	var sort *sortSpec
 	if sortBy != "" {
-		key, err := protocol.CompileSort(sortBy, schemas)
+		key, err := query.CompileSort(sortBy, schemas)
 		if err != nil {
 			return nil, err
 		}
@@ -106,7 +107,7 @@ func compileQuery(w *ecs.World, schemas []protocol.Component, expr, sortBy strin
 // of the component: it walks the path by field index and element where the
 // Go type allows (the leaf alone is converted), else converts the whole
 // value (ChildOf's parent is unexported, for one).
-func fieldPredicate(typ reflect.Type, ft *protocol.FieldTest) func(reflect.Value) bool {
+func fieldPredicate(typ reflect.Type, ft *query.FieldTest) func(reflect.Value) bool {
 	steps, ok := reflectPath(typ, ft.Steps)
 	if !ok {
 		return func(v reflect.Value) bool { return ft.HoldsValue(toValue(v)) }
@@ -127,7 +128,7 @@ func fieldPredicate(typ reflect.Type, ft *protocol.FieldTest) func(reflect.Value
 }
 
 // reflectPath resolves compiled path steps on a Go type.
-func reflectPath(typ reflect.Type, path []protocol.PathStep) ([]pathStep, bool) {
+func reflectPath(typ reflect.Type, path []query.PathStep) ([]pathStep, bool) {
 	var steps []pathStep
 	for _, p := range path {
 		if p.Index >= 0 {

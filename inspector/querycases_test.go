@@ -9,6 +9,8 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 type (
@@ -61,12 +63,12 @@ func TestQueryMeansTheSameLiveAndRecorded(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	file, err := protocol.OpenRecording(path)
+	file, err := recording.OpenRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer file.Close()
-	st, err := protocol.NewReplay(file).At(len(file.Frames) - 1)
+	st, err := recording.NewReplay(file).At(len(file.Frames) - 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +143,7 @@ func TestQueryMeansTheSameLiveAndRecorded(t *testing.T) {
 				t.Fatalf("%q sorted by %s: row %d is %v live, %v recorded", c.q, c.sort, i, live.Rows[i].Entity, off.Rows[i].Entity)
 			}
 		}
-		key, _ := protocol.CompileSort(c.sort, st.Components())
+		key, _ := query.CompileSort(c.sort, st.Components())
 		for i := 1; i < len(off.Rows); i++ {
 			a, _ := key.Of(off.Rows[i-1].Values[slices.Index(off.Columns, key.Field.Component)])
 			b, _ := key.Of(off.Rows[i].Values[slices.Index(off.Columns, key.Field.Component)])

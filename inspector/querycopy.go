@@ -7,6 +7,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // A query with field tests over many rows is not evaluated on the game
@@ -191,11 +192,11 @@ func (qc *queryCopy) eachMatch(value func(copyHit, ecs.ComponentID) (reflect.Val
 // game goroutine.
 func (qc *queryCopy) build() *protocol.Page {
 	value := qc.valueOf()
-	var key *protocol.SortKey
+	var key *query.SortKey
 	if qc.q.sort != nil {
 		key = qc.q.sort.key
 	}
-	win := protocol.NewWindow(qc.offset, qc.limit, key, func(h copyHit) (protocol.Value, bool) {
+	win := query.NewWindow(qc.offset, qc.limit, key, func(h copyHit) (protocol.Value, bool) {
 		s := qc.q.sort
 		v, ok := value(h, s.comp)
 		if !ok {

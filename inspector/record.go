@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // Recorder records the game's run to a file: every entity and value at
@@ -106,7 +107,7 @@ const recorderQueueBytes = 32 << 20
 // Recorder.Stop. Call it on the game goroutine: the first frame, a
 // keyframe, is taken there and then.
 func (a *Agent) Record(path string, hz float64) (*Recorder, error) {
-	w, err := protocol.CreateRecording(path, protocol.RecordingHeader{Game: a.opts.Game, Hz: max(hz, 0)})
+	w, err := recording.CreateRecording(path, recording.RecordingHeader{Game: a.opts.Game, Hz: max(hz, 0)})
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +202,7 @@ func (r *Recorder) capture(now time.Time) {
 
 func (r *Recorder) run() {
 	var err error
-	idle := time.NewTicker(protocol.FlushEvery) // frames may stop (a paused game): flush anyway
+	idle := time.NewTicker(recording.FlushEvery) // frames may stop (a paused game): flush anyway
 	defer idle.Stop()
 	for {
 		var job *worldJob

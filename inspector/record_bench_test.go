@@ -9,6 +9,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // BenchmarkRecordFrame is the game goroutine's cost of recording one frame
@@ -70,7 +71,7 @@ func BenchmarkRecordBytes(b *testing.B) {
 		a := New(sim.World, Options{Addr: "127.0.0.1:0", Schedule: sim.Schedule})
 		s := a.newWorldStream(0)
 		path := filepath.Join(b.TempDir(), "bytes.ecsrec")
-		w, err := protocol.CreateRecording(path, protocol.RecordingHeader{Game: "ecosystem"})
+		w, err := recording.CreateRecording(path, recording.RecordingHeader{Game: "ecosystem"})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -156,12 +157,12 @@ func BenchmarkSeek(b *testing.B) {
 		b.ReportMetric(float64(st.Size()), "file-bytes")
 		b.ResetTimer()
 		for b.Loop() {
-			rec, err := protocol.OpenRecording(path)
+			rec, err := recording.OpenRecording(path)
 			if err != nil {
 				b.Fatal(err)
 			}
 			i := rng.IntN(len(rec.Frames))
-			s, err := protocol.NewReplay(rec).At(i)
+			s, err := recording.NewReplay(rec).At(i)
 			if err != nil || s.Entities() == 0 {
 				b.Fatalf("frame %d: %v", i, err)
 			}

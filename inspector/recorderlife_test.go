@@ -10,6 +10,7 @@ import (
 
 	ecsclient "github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // TestRecorderLifetimesSurviveRewinds drives random sequences of file
@@ -90,7 +91,7 @@ func TestRecorderLifetimesSurviveRewinds(t *testing.T) {
 				files = append(files, r.Files()...)
 			}
 			for _, path := range files {
-				rec, err := protocol.OpenRecording(path)
+				rec, err := recording.OpenRecording(path)
 				if err != nil {
 					t.Fatalf("after %v: %s: %v", ops, path, err)
 				}

@@ -10,6 +10,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // TestRecordingIsTheGamesMemory runs the demo's world with a recorder on
@@ -46,7 +47,7 @@ func TestRecordingIsTheGamesMemory(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	file, err := protocol.OpenRecording(path)
+	file, err := recording.OpenRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestRecordingIsTheGamesMemory(t *testing.T) {
 	if keys < 2 {
 		t.Errorf("%d keyframes in %d frames: the interval never closed", keys, frames)
 	}
-	replay := protocol.NewReplay(file)
+	replay := recording.NewReplay(file)
 	checked := 0
 	// Out of order on purpose: backwards seeks start from a keyframe.
 	ticks := make([]uint64, 0, len(truth))
@@ -89,7 +90,7 @@ func TestRecordingIsTheGamesMemory(t *testing.T) {
 }
 
 // compareWithSnapshot checks a rebuilt state against a live snapshot.
-func compareWithSnapshot(t *testing.T, st *protocol.WorldState, snap *protocol.Snapshot) {
+func compareWithSnapshot(t *testing.T, st *recording.WorldState, snap *protocol.Snapshot) {
 	t.Helper()
 	names := map[uint16]string{}
 	for _, c := range snap.Components {
@@ -240,12 +241,12 @@ func TestRecordingOfChurn(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	file, err := protocol.OpenRecording(path)
+	file, err := recording.OpenRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer file.Close()
-	replay := protocol.NewReplay(file)
+	replay := recording.NewReplay(file)
 	checked := 0
 	for tick, snap := range truth {
 		st, _, err := replay.AtTick(tick)

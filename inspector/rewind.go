@@ -10,6 +10,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // Rewind: the agent records the last moments of the run into a ring in
@@ -197,7 +198,7 @@ func (a *Agent) resourcesInto(rb *rebuilt) error {
 // rebuild replays frames (a keyframe and the deltas after it) and turns
 // the tick they reach into an image of the world.
 func rebuild(frames []ringFrame, types *rewindTypes) (*rebuilt, error) {
-	st := protocol.NewWorldState()
+	st := recording.NewWorldState()
 	marks := restoredMarks{}
 	for i, fr := range frames {
 		apply := st.Pass // the frames on the way: the last one's events count
@@ -272,7 +273,7 @@ func rebuild(frames []ringFrame, types *rewindTypes) (*rebuilt, error) {
 
 // imageTable turns a recorded table into an image's: its entities (whose
 // generations it writes into slots) and a slice per column.
-func imageTable(t *protocol.StateTable, types *rewindTypes, slots []uint32) (ecs.ImageTable, error) {
+func imageTable(t *recording.StateTable, types *rewindTypes, slots []uint32) (ecs.ImageTable, error) {
 	it := ecs.ImageTable{Entities: make([]ecs.Entity, len(t.Entities))}
 	for i, e := range t.Entities {
 		if int(e.Index()) >= len(slots) {
@@ -298,7 +299,7 @@ func imageTable(t *protocol.StateTable, types *rewindTypes, slots []uint32) (ecs
 
 // columnOf turns a recorded column into a slice of the component's type:
 // raw memory is copied as it is; values are converted one by one.
-func columnOf(info *ecs.ComponentInfo, c *protocol.StateColumn, n int) (reflect.Value, error) {
+func columnOf(info *ecs.ComponentInfo, c *recording.StateColumn, n int) (reflect.Value, error) {
 	out := reflect.MakeSlice(reflect.SliceOf(info.Type), n, n)
 	switch c.Kind {
 	case protocol.ColumnRaw:

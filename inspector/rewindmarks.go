@@ -3,6 +3,7 @@ package inspector
 import (
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // Who wrote what a rewind restores. The in-memory ring's captures keep
@@ -16,7 +17,7 @@ import (
 // tableMarks is one captured table's write marks, column by column in the
 // table's order.
 type tableMarks struct {
-	key  uint64 // the table's key in a protocol.WorldState
+	key  uint64 // the table's key in a recording.WorldState
 	all  bool   // marks for every row, else for the rows the frame lists
 	cols []colMarks
 }
@@ -27,7 +28,7 @@ type colMarks struct {
 	write, add []ecs.MarkRun
 }
 
-// stateKey is a table's key in a protocol.WorldState.
+// stateKey is a table's key in a recording.WorldState.
 func stateKey(archetype uint32, sparse bool) uint64 {
 	if sparse {
 		return 1<<32 | uint64(archetype)
@@ -72,7 +73,7 @@ type rowMarks struct {
 }
 
 // follow updates the marks with a frame's, once st has applied the frame.
-func (rm restoredMarks) follow(st *protocol.WorldState, ms []tableMarks) {
+func (rm restoredMarks) follow(st *recording.WorldState, ms []tableMarks) {
 	for _, tm := range ms {
 		t := st.Tables[tm.key]
 		if t == nil { // emptied

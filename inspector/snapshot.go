@@ -5,6 +5,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // WriteSnapshot saves the whole world to path as a one-frame .ecsrec
@@ -16,7 +17,7 @@ func (a *Agent) WriteSnapshot(path string) <-chan error {
 	stream := a.newWorldStream(0)
 	job := stream.capture()
 	go func() {
-		w, err := protocol.CreateRecording(path, protocol.RecordingHeader{Game: a.opts.Game})
+		w, err := recording.CreateRecording(path, recording.RecordingHeader{Game: a.opts.Game})
 		if err != nil {
 			done <- err
 			return

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 func TestWriteSnapshotAndPanicSnapshot(t *testing.T) {
@@ -16,7 +17,7 @@ func TestWriteSnapshotAndPanicSnapshot(t *testing.T) {
 	if err := <-errc; err != nil {
 		t.Fatal(err)
 	}
-	rec, err := protocol.OpenRecording(path)
+	rec, err := recording.OpenRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +26,7 @@ func TestWriteSnapshotAndPanicSnapshot(t *testing.T) {
 	if err != nil || len(rec.Frames) != 1 || !rec.Frames[0].Keyframe {
 		t.Fatalf("snapshot file: %d frames, %v", len(rec.Frames), err)
 	}
-	st := protocol.NewWorldState()
+	st := recording.NewWorldState()
 	if err := st.Apply(m.(*protocol.WorldFrame)); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestWriteSnapshotAndPanicSnapshot(t *testing.T) {
 		defer agent.PanicSnapshot(crash)
 		panic("boom")
 	}()
-	rec2, err := protocol.OpenRecording(crash)
+	rec2, err := recording.OpenRecording(crash)
 	if err != nil {
 		t.Fatalf("post-mortem snapshot: %v", err)
 	}
@@ -71,7 +72,7 @@ func TestRecordTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := protocol.OpenRecording(path)
+	rec, err := recording.OpenRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestRecordTheRun(t *testing.T) {
 	if rec.Truncated || len(rec.Frames) < 10 || !rec.Frames[0].Keyframe || rec.Header.Hz != 100 {
 		t.Fatalf("recorded %d frames (truncated %v, first a keyframe: %v, hz %v)", len(rec.Frames), rec.Truncated, rec.Frames[0].Keyframe, rec.Header.Hz)
 	}
-	replay := protocol.NewReplay(rec)
+	replay := recording.NewReplay(rec)
 	for i := range rec.Frames {
 		st, err := replay.At(i)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // Watchpoints, checked at the end of every frame (the start of Sync),
@@ -28,7 +29,7 @@ const maxFiredEntities = 4096
 // watchpoint is a watchpoint as the agent holds it.
 type watchpoint struct {
 	protocol.Watchpoint
-	spec  protocol.WatchSpec
+	spec  query.WatchSpec
 	query *compiledQuery    // value: the query; spawn: the filter, or nil
 	comps []ecs.ComponentID // value: the tested components
 	comp  ecs.ComponentID   // add, remove: the component
@@ -46,7 +47,7 @@ type watchpoint struct {
 	covered bool
 	// field is a value watchpoint's first field test: its values at the
 	// hits are what the hit groups bound.
-	field protocol.Term
+	field query.Term
 	// staleSeen is how many stale uses the audit had counted at the last
 	// check of a stale watchpoint.
 	staleSeen uint64
@@ -110,10 +111,10 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 	if !wp.kept() && mine >= MaxClientWatchpoints {
 		return 0, refuse(protocol.ErrTooLarge, "a client holds at most %d log-only watchpoints: remove one first", MaxClientWatchpoints)
 	}
-	spec, err := protocol.ParseWatch(m.Expr)
+	spec, err := query.ParseWatch(m.Expr)
 	if err != nil {
 		code := protocol.ErrBadValue
-		if _, isQuery := err.(*protocol.QueryError); isQuery {
+		if _, isQuery := err.(*query.QueryError); isQuery {
 			code = protocol.ErrBadQuery
 		}
 		return 0, refuse(code, "%v", err)
@@ -127,10 +128,10 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 			return 0, refuse(protocol.ErrBadQuery, "%v", err)
 		}
 		wp.query = q
-		if ex, err := protocol.ParseQuery(spec.Query); err == nil {
+		if ex, err := query.ParseQuery(spec.Query); err == nil {
 			wp.terms = len(ex.Terms)
 			for _, t := range ex.Terms {
-				if t.Kind == protocol.TermField && wp.field.Path == "" {
+				if t.Kind == query.TermField && wp.field.Path == "" {
 					wp.field = t
 				}
 			}
@@ -180,7 +181,7 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 // components whose every test is a number compared with a constant, the
 // same tests as the kernel's bounds.
 func rawTests(expr string, schemas []protocol.Component) (map[ecs.ComponentID][]func([]byte) bool, map[ecs.ComponentID][]ecs.RawBound) {
-	pq, err := protocol.CompileQuery(expr, schemas)
+	pq, err := query.CompileQuery(expr, schemas)
 	if err != nil {
 		return nil, nil
 	}
@@ -212,7 +213,7 @@ func rawTests(expr string, schemas []protocol.Component) (map[ecs.ComponentID][]
 
 // rawBound turns a field test into the kernel's bound, when it is a number
 // at a fixed place compared with a constant.
-func rawBound(ft *protocol.FieldTest) (ecs.RawBound, bool) {
+func rawBound(ft *query.FieldTest) (ecs.RawBound, bool) {
 	kinds := map[string]ecs.NumKind{"float4": ecs.Float32, "float8": ecs.Float64, "int4": ecs.Int32, "int8": ecs.Int64, "uint4": ecs.Uint32, "uint8": ecs.Uint64}
 	ops := map[string]ecs.CmpOp{"<": ecs.Less, "<=": ecs.LessEqual, ">": ecs.Greater, ">=": ecs.GreaterEqual, "==": ecs.Equal, "!=": ecs.NotEqual}
 	kind, okKind := kinds[fmt.Sprintf("%s%d", ft.Leaf.Kind, ft.Leaf.Size)]

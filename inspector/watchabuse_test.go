@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // hostileWatch is a log-only watchpoint of n field tests, each true of
@@ -125,11 +126,11 @@ func TestAlwaysTrueWatchStopsCounting(t *testing.T) {
 
 // TestWatchSystemWithASpace: a system's name may hold a space.
 func TestWatchSystemWithASpace(t *testing.T) {
-	spec, err := protocol.ParseWatch("system pack steering > 2ms")
+	spec, err := query.ParseWatch("system pack steering > 2ms")
 	if err != nil || spec.System != "pack steering" || spec.Over != 2*time.Millisecond {
 		t.Fatalf("got %+v, %v", spec, err)
 	}
-	if _, err := protocol.ParseWatch("system  > 2ms"); err == nil {
+	if _, err := query.ParseWatch("system  > 2ms"); err == nil {
 		t.Fatal("a system watchpoint without a name was taken")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // TestWorldSubscriptionsShareAFeed: many world subscriptions at one rate,
@@ -27,7 +28,7 @@ func TestWorldSubscriptionsShareAFeed(t *testing.T) {
 		clients = append(clients, c)
 	}
 	for _, c := range clients {
-		states := map[uint32]*protocol.WorldState{}
+		states := map[uint32]*recording.WorldState{}
 		next := map[uint32]uint64{}
 		for applied := 0; applied < 60; {
 			m := c.await(func(m protocol.Message) bool {
@@ -44,7 +45,7 @@ func TestWorldSubscriptionsShareAFeed(t *testing.T) {
 				if !f.Full || f.Seq != 0 {
 					t.Fatalf("subscription %d began with a frame full %v, n %d: want a keyframe numbered 0", f.Sub, f.Full, f.Seq)
 				}
-				st = protocol.NewWorldState()
+				st = recording.NewWorldState()
 				states[f.Sub] = st
 			} else if f.Seq != next[f.Sub] {
 				t.Fatalf("subscription %d: frame n %d after %d", f.Sub, f.Seq, next[f.Sub]-1)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // worldStream is one stream of WorldFrames: a recording, or a client's
@@ -17,12 +18,12 @@ import (
 type worldStream struct {
 	a       *Agent
 	cap     *ecs.Capturer
-	enc     *protocol.WorldEncoder
+	enc     *recording.WorldEncoder
 	journal uint64 // last journal entry captured
 }
 
 func (a *Agent) newWorldStream(sub uint32) *worldStream {
-	s := &worldStream{a: a, cap: a.w.Inspect().NewCapturer(), enc: protocol.NewWorldEncoder()}
+	s := &worldStream{a: a, cap: a.w.Inspect().NewCapturer(), enc: recording.NewWorldEncoder()}
 	s.enc.Sub = sub
 	if j := a.w.Inspect().Journal(); len(j) > 0 {
 		s.journal = j[len(j)-1].Seq
@@ -117,7 +118,7 @@ func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 		}
 	}
 	schemas := j.summary.Components
-	in := &protocol.WorldInput{Tick: j.tick, Full: j.cap.Full, Summary: j.summary, Journal: j.journal, Events: j.events, LinksSet: j.cap.LinksChanged}
+	in := &recording.WorldInput{Tick: j.tick, Full: j.cap.Full, Summary: j.summary, Journal: j.journal, Events: j.events, LinksSet: j.cap.LinksChanged}
 	al := &j.cap.Alloc
 	in.Alloc = &protocol.AllocFrame{Slots: al.Slots, Gens: al.Gens, Keep: al.Keep, Free: make([]protocol.EntityID, len(al.Free))}
 	for i, e := range al.Free {
@@ -130,11 +131,11 @@ func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 		}
 		in.Links = append(in.Links, cl)
 	}
-	in.Tables = make([]protocol.TableChange, len(j.cap.Tables))
+	in.Tables = make([]recording.TableChange, len(j.cap.Tables))
 	for ti := range j.cap.Tables {
 		tc, out := &j.cap.Tables[ti], &in.Tables[ti]
-		*out = protocol.TableChange{Archetype: tc.Archetype, Sparse: tc.Sparse, Len: tc.Len, All: tc.All,
-			Components: make([]uint16, len(tc.Components)), Columns: make([]protocol.ColumnChange, len(tc.Columns))}
+		*out = recording.TableChange{Archetype: tc.Archetype, Sparse: tc.Sparse, Len: tc.Len, All: tc.All,
+			Components: make([]uint16, len(tc.Components)), Columns: make([]recording.ColumnChange, len(tc.Columns))}
 		for i, id := range tc.Components {
 			out.Components[i] = uint16(id)
 		}

@@ -111,7 +111,7 @@ func decodeList[T any](dec *msgpack.Decoder, out *[]T, next func() (T, error)) e
 		*out = nil
 		return err
 	}
-	if n > maxTableRows {
+	if n > MaxTableRows {
 		return fmt.Errorf("a list of %d entries", n)
 	}
 	s := make([]T, 0, min(n, 4096))

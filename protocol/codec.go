@@ -204,3 +204,13 @@ func decodeSafe(dec *msgpack.Decoder, v any) (err error) {
 	}()
 	return dec.Decode(v)
 }
+
+// UnmarshalChecked decodes b into v after checking it as Decode checks a
+// message (lengths within b, nesting at most maxDepth): for the msgpack
+// records of a file (a recording's header), read as hostile bytes.
+func UnmarshalChecked(b []byte, maxDepth int, v any) error {
+	if _, err := checkMsgpack(b, maxDepth, decodeBudget(len(b))); err != nil {
+		return err
+	}
+	return unmarshal(b, v)
+}

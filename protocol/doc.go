@@ -1,8 +1,10 @@
 // Package protocol is the wire between the inspector agent in a game and
 // its clients: typed messages encoded as msgpack, one per length-prefixed
-// frame, a handshake, the query language, and the .ecsrec recording format.
-// It speaks only in wire types and never imports package ecs. PROTOCOL.md
-// beside this file is the specification.
+// frame, a handshake, and the world stream's frames. It speaks only in wire
+// types and never imports package ecs. PROTOCOL.md beside this file is the
+// specification. The query language is package query beside it; the
+// .ecsrec recording format and the world rebuilt from frames (a recording's,
+// or a world stream's) are package recording.
 //
 //	c := protocol.NewConn(netConn)
 //	welcome, err := protocol.ClientHandshake(c, protocol.Hello{Client: "me"}, 5*time.Second)

@@ -143,9 +143,9 @@ func (p *Page) decodeBody(r *reader) error {
 	return r.err
 }
 
-// check reports a table whose shape does not hold together: a column per
+// Check reports a table whose shape does not hold together: a column per
 // component, a value per entity in every column.
-func (t *Table) check() error {
+func (t *Table) Check() error {
 	if len(t.Columns) != len(t.Components) {
 		return fmt.Errorf("table has %d columns for %d components", len(t.Columns), len(t.Components))
 	}
@@ -227,7 +227,7 @@ func decodeTables(r *reader, into *[]Table, what string) error {
 	for i := range *into {
 		(*into)[i].decodeBody(r)
 		if r.err == nil {
-			if err := (*into)[i].check(); err != nil {
+			if err := (*into)[i].Check(); err != nil {
 				return fmt.Errorf("snapshot %s %d: %w", what, i, err)
 			}
 		}

@@ -42,8 +42,8 @@ func LimitsForFile(size int64) ReadLimits {
 	return l
 }
 
-// orDefault fills the zero fields.
-func (l ReadLimits) orDefault() ReadLimits {
+// OrDefault fills the zero fields.
+func (l ReadLimits) OrDefault() ReadLimits {
 	if l.MaxBody <= 0 || l.MaxBody > MaxWorldBody {
 		l.MaxBody = MaxWorldBody
 	}
@@ -65,11 +65,11 @@ var zstdDecoders = sync.Pool{New: func() any {
 	return d
 }}
 
-// decompress decodes zstd data of at most limit bytes once decompressed.
+// Decompress decodes zstd data of at most limit bytes once decompressed.
 // A frame that declares more is refused before anything is allocated;
 // one that declares nothing is read through the stream decoder, its
 // buffer growing as bytes come and never past limit.
-func decompress(b []byte, limit int) ([]byte, error) {
+func Decompress(b []byte, limit int) ([]byte, error) {
 	var h zstd.Header
 	if err := h.Decode(b); err != nil {
 		return nil, err

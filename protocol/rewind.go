@@ -68,14 +68,14 @@ type AllocState struct {
 	Free  []EntityID
 }
 
-// apply folds a frame's allocator part into the state; a keyframe's
+// Apply folds a frame's allocator part into the state; a keyframe's
 // starts it anew. It checks before it changes anything.
-func (s *AllocState) apply(a *AllocFrame, full bool) error {
+func (s *AllocState) Apply(a *AllocFrame, full bool) error {
 	if a == nil {
 		*s = AllocState{}
 		return nil
 	}
-	if a.Slots < 0 || a.Slots > maxTableRows {
+	if a.Slots < 0 || a.Slots > MaxTableRows {
 		return fmt.Errorf("allocator: %d slots", a.Slots)
 	}
 	for _, e := range a.Free {

@@ -152,6 +152,6 @@ func (t *Table) DecodeMsgpack(dec *msgpack.Decoder) error {
 		if r.err != nil {
 			return r.err
 		}
-		return t.check()
+		return t.Check()
 	})
 }

@@ -1,11 +1,13 @@
 package protocol
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/vmihailenco/msgpack/v5"
 )
 
 // TypeWorldFrame tags a WorldFrame.
@@ -100,7 +102,7 @@ type ColumnFrame struct {
 const (
 	// MaxWorldBody bounds a frame's body once decompressed.
 	MaxWorldBody = 512 << 20
-	maxTableRows = 1 << 28
+	MaxTableRows = 1 << 28
 )
 
 var (
@@ -118,14 +120,14 @@ func encoder() *zstd.Encoder {
 // SealBody encodes and compresses a body into a frame.
 func SealBody(f *WorldFrame, body *WorldBody) error {
 	var scratch, raw []byte
-	return sealBody(f, body, &scratch, &raw)
+	return SealBodyReusing(f, body, &scratch, &raw)
 }
 
-// sealBody is SealBody encoding into *rawBuf and compressing into
+// SealBodyReusing is SealBody encoding into *rawBuf and compressing into
 // *scratch, both kept at the size the largest body needed (so a body is
 // not copied, nor its memory cleared, as its buffer grows); the frame gets
 // a copy of exactly its size, as frames are kept (a ring, a file's queue).
-func sealBody(f *WorldFrame, body *WorldBody, scratch, rawBuf *[]byte) error {
+func SealBodyReusing(f *WorldFrame, body *WorldBody, scratch, rawBuf *[]byte) error {
 	raw, err := marshalSized(body, body.sizeHint(), *rawBuf)
 	if err != nil {
 		return fmt.Errorf("protocol: encode world body: %w", err)
@@ -157,36 +159,36 @@ func (b *WorldBody) sizeHint() int {
 // OpenBody decompresses and decodes a frame's body, checking it as any
 // untrusted message, within DefaultReadLimits.
 func OpenBody(f *WorldFrame) (*WorldBody, error) {
-	body, _, err := openBody(f, false, DefaultReadLimits)
+	body, _, err := OpenBodyLimited(f, false, DefaultReadLimits)
 	return body, err
 }
 
-// openBody is OpenBody within limits; passing leaves out the journal and
+// OpenBodyLimited is OpenBody within limits; passing leaves out the journal and
 // the events, which only the frame a reader stops at needs. The budget
 // it returns is what applying the body may still allocate.
-func openBody(f *WorldFrame, passing bool, limits ReadLimits) (*WorldBody, *allocBudget, error) {
-	limits = limits.orDefault()
-	raw, err := decompress(f.Body, limits.MaxBody)
+func OpenBodyLimited(f *WorldFrame, passing bool, limits ReadLimits) (*WorldBody, *AllocBudget, error) {
+	limits = limits.OrDefault()
+	raw, err := Decompress(f.Body, limits.MaxBody)
 	if err != nil {
 		return nil, nil, fmt.Errorf("world frame at tick %d: decompress: %w", f.Tick, err)
 	}
 	if _, err := checkMsgpack(raw, maxDepth, decodeBudget(len(raw))); err != nil {
 		return nil, nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
-	body, budget := &WorldBody{}, &allocBudget{left: decodeBudget(len(raw))}
-	if err := decodeWorldBody(raw, body, passing, budget); err != nil {
+	body, budget := &WorldBody{}, &AllocBudget{left: decodeBudget(len(raw))}
+	if err := DecodeWorldBody(raw, body, passing, budget); err != nil {
 		return nil, nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
 	return body, budget, nil
 }
 
-// allocBudget is what decoding one body may still allocate: PROTOCOL.md's
+// AllocBudget is what decoding one body may still allocate: PROTOCOL.md's
 // 64 bytes per byte of the body, counted at the sizes really allocated
 // (a table's struct, a row list), before each allocation is made.
-type allocBudget struct{ left int64 }
+type AllocBudget struct{ left int64 }
 
-// take charges n elements of size bytes, or fails with what was asked.
-func (b *allocBudget) take(n, size int, what string) error {
+// Take charges n elements of size bytes, or fails with what was asked.
+func (b *AllocBudget) Take(n, size int, what string) error {
 	if b == nil {
 		return nil
 	}
@@ -196,4 +198,22 @@ func (b *allocBudget) take(n, size int, what string) error {
 	}
 	b.left -= want
 	return nil
+}
+
+// marshalSized encodes v with compact ints, as messages are, into a
+// buffer that starts with room for size bytes, so a large body is not
+// copied as its buffer doubles.
+func marshalSized(v any, size int, into []byte) ([]byte, error) {
+	if cap(into) < size {
+		into = make([]byte, 0, size)
+	}
+	buf := bytes.NewBuffer(into[:0])
+	enc := encoders.Get().(*msgpack.Encoder)
+	defer encoders.Put(enc)
+	enc.ResetWriter(buf)
+	enc.UseCompactInts(true)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

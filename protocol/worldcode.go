@@ -20,8 +20,8 @@ const (
 	rowsAll  = 1 // every row of the table, 0 to Len-1
 )
 
-// appendRows codes a set of rows, ascending, of a table of n rows.
-func appendRows(dst []byte, rows []int32, n int) []byte {
+// AppendRows codes a set of rows, ascending, of a table of n rows.
+func AppendRows(dst []byte, rows []int32, n int) []byte {
 	if len(rows) == 0 {
 		return dst
 	}
@@ -38,9 +38,9 @@ func appendRows(dst []byte, rows []int32, n int) []byte {
 	return dst
 }
 
-// decodeRows reads a row set of a table of n rows, charging the list to
+// DecodeRows reads a row set of a table of n rows, charging the list to
 // budget.
-func decodeRows(b []byte, n int, budget *allocBudget) ([]int32, error) {
+func DecodeRows(b []byte, n int, budget *AllocBudget) ([]int32, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
@@ -49,7 +49,7 @@ func decodeRows(b []byte, n int, budget *allocBudget) ([]int32, error) {
 		if len(b) != 1 {
 			return nil, errors.New("row set: bytes after \"all\"")
 		}
-		if err := budget.take(n, 4, "rows"); err != nil {
+		if err := budget.Take(n, 4, "rows"); err != nil {
 			return nil, fmt.Errorf("row set: %w", err)
 		}
 		rows := make([]int32, n)
@@ -67,7 +67,7 @@ func decodeRows(b []byte, n int, budget *allocBudget) ([]int32, error) {
 		return nil, fmt.Errorf("row set: bad count for a table of %d rows", n)
 	}
 	b = b[k:]
-	if err := budget.take(int(count), 4, "rows"); err != nil {
+	if err := budget.Take(int(count), 4, "rows"); err != nil {
 		return nil, fmt.Errorf("row set: %w", err)
 	}
 	rows := make([]int32, count)
@@ -91,9 +91,9 @@ func decodeRows(b []byte, n int, budget *allocBudget) ([]int32, error) {
 	return rows, nil
 }
 
-// appendPlanes appends vals (values of size bytes each), each XORed with
+// AppendPlanes appends vals (values of size bytes each), each XORed with
 // base's value at the same index (zero past base's end), in byte planes.
-func appendPlanes(dst, vals, base []byte, size int) []byte {
+func AppendPlanes(dst, vals, base []byte, size int) []byte {
 	if size == 0 {
 		return dst
 	}
@@ -133,9 +133,9 @@ func appendPlanes(dst, vals, base []byte, size int) []byte {
 	return dst
 }
 
-// undoPlanes turns coded (n values in byte planes, XORed) back into
+// UndoPlanes turns coded (n values in byte planes, XORed) back into
 // values, XORing with base as appendPlanes did; it writes into out.
-func undoPlanes(out, coded, base []byte, size int) {
+func UndoPlanes(out, coded, base []byte, size int) {
 	n := len(coded) / size
 	out = out[:n*size]
 	switch size {
@@ -176,8 +176,8 @@ func xorInto(x, base []byte) {
 	}
 }
 
-// entityBytes lays entity handles out as 8 little-endian bytes each.
-func entityBytes(ents []EntityID) []byte {
+// EntityBytes lays entity handles out as 8 little-endian bytes each.
+func EntityBytes(ents []EntityID) []byte {
 	b := make([]byte, 8*len(ents))
 	for i, e := range ents {
 		binary.LittleEndian.PutUint64(b[8*i:], uint64(e))
@@ -185,8 +185,8 @@ func entityBytes(ents []EntityID) []byte {
 	return b
 }
 
-// bytesEntities is entityBytes undone.
-func bytesEntities(b []byte) []EntityID {
+// BytesEntities is entityBytes undone.
+func BytesEntities(b []byte) []EntityID {
 	ents := make([]EntityID, len(b)/8)
 	for i := range ents {
 		ents[i] = EntityID(binary.LittleEndian.Uint64(b[8*i:]))
@@ -201,12 +201,12 @@ func bytesEntities(b []byte) []EntityID {
 func RawValue(fs []FieldSchema, b []byte) Value {
 	fields := make([]Field, 0, len(fs))
 	for i := range fs {
-		fields = append(fields, Field{Name: fs[i].Name, Value: rawField(&fs[i], b, fs[i].Offset, 0)})
+		fields = append(fields, Field{Name: fs[i].Name, Value: RawField(&fs[i], b, fs[i].Offset, 0)})
 	}
 	return MapValue(fields...)
 }
 
-func rawField(f *FieldSchema, b []byte, off, depth int) Value {
+func RawField(f *FieldSchema, b []byte, off, depth int) Value {
 	if !fits(off, f.Size, len(b)) || depth > 16 {
 		return Nil()
 	}
@@ -253,7 +253,7 @@ func rawField(f *FieldSchema, b []byte, off, depth int) Value {
 			if !fits(f.Fields[i].Offset, 0, f.Size) {
 				return Nil()
 			}
-			fields = append(fields, Field{Name: f.Fields[i].Name, Value: rawField(&f.Fields[i], b, off+f.Fields[i].Offset, depth+1)})
+			fields = append(fields, Field{Name: f.Fields[i].Name, Value: RawField(&f.Fields[i], b, off+f.Fields[i].Offset, depth+1)})
 		}
 		return MapValue(fields...)
 	case "array":
@@ -262,7 +262,7 @@ func rawField(f *FieldSchema, b []byte, off, depth int) Value {
 		}
 		items := make([]Value, f.Len)
 		for i := range items {
-			items[i] = rawField(f.Elem, b, off+i*f.Elem.Size, depth+1)
+			items[i] = RawField(f.Elem, b, off+i*f.Elem.Size, depth+1)
 		}
 		return ListValue(items...)
 	}

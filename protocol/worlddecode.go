@@ -11,9 +11,9 @@ import (
 // through the generic decoder. TestWorldBodyHandDecoder holds it to the
 // struct tags.
 
-// decodeWorldBody decodes a checked body; passing skips the journal and
+// DecodeWorldBody decodes a checked body; passing skips the journal and
 // the events.
-func decodeWorldBody(b []byte, body *WorldBody, passing bool, budget *allocBudget) error {
+func DecodeWorldBody(b []byte, body *WorldBody, passing bool, budget *AllocBudget) error {
 	r := &reader{b: b}
 	for range r.containerLen(true) {
 		switch r.str() {
@@ -21,7 +21,7 @@ func decodeWorldBody(b []byte, body *WorldBody, passing bool, budget *allocBudge
 			r.summary(&body.Summary)
 		case "tb":
 			n := r.list()
-			if err := budget.take(n, int(unsafe.Sizeof(TableFrame{})), "tables"); err != nil {
+			if err := budget.Take(n, int(unsafe.Sizeof(TableFrame{})), "tables"); err != nil {
 				return err
 			}
 			body.Tables = make([]TableFrame, n)
@@ -61,7 +61,7 @@ func (r *reader) history(passing bool, v any) {
 	r.generic(v)
 }
 
-func (r *reader) tableFrame(t *TableFrame, budget *allocBudget) {
+func (r *reader) tableFrame(t *TableFrame, budget *AllocBudget) {
 	for range r.containerLen(true) {
 		switch r.str() {
 		case "a":
@@ -80,7 +80,7 @@ func (r *reader) tableFrame(t *TableFrame, budget *allocBudget) {
 			t.All = r.boolean()
 		case "cols":
 			n := r.list()
-			if err := budget.take(n, int(unsafe.Sizeof(ColumnFrame{})), "columns"); err != nil {
+			if err := budget.Take(n, int(unsafe.Sizeof(ColumnFrame{})), "columns"); err != nil {
 				r.fail(err)
 				return
 			}
@@ -97,7 +97,7 @@ func (r *reader) tableFrame(t *TableFrame, budget *allocBudget) {
 	}
 }
 
-func (r *reader) columnFrame(c *ColumnFrame, budget *allocBudget) {
+func (r *reader) columnFrame(c *ColumnFrame, budget *AllocBudget) {
 	for range r.containerLen(true) {
 		switch r.str() {
 		case "k":
@@ -112,7 +112,7 @@ func (r *reader) columnFrame(c *ColumnFrame, budget *allocBudget) {
 			c.Raw = r.bin()
 		case "v":
 			if n := r.list(); n > 0 {
-				if err := budget.take(n, int(unsafe.Sizeof(Value{})), "values"); err != nil {
+				if err := budget.Take(n, int(unsafe.Sizeof(Value{})), "values"); err != nil {
 					r.fail(err)
 					return
 				}

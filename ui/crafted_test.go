@@ -12,7 +12,7 @@ import (
 // them with an error or shows what they hold, and every view's frame
 // (summary, pages, an entity) is built without a panic.
 func TestOpenCraftedFiles(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "protocol", "testdata", "crafted", "*.ecsrec"))
+	files, err := filepath.Glob(filepath.Join("..", "protocol", "recording", "testdata", "crafted", "*.ecsrec"))
 	if err != nil || len(files) < 5 {
 		t.Fatalf("the crafted corpus: %v, %v", files, err)
 	}

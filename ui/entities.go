@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // entitiesPane is a query's or an archetype's entities as a table (the
@@ -254,14 +255,14 @@ func (p *entitiesPane) filterPrompt() *prompt {
 	pr := newPrompt(p.common, promptFilter, "/", "enter applies, esc keeps the list", p.query,
 		func(text string) (tea.Cmd, string) {
 			q := strings.TrimSpace(text)
-			if _, err := protocol.ParseQuery(q); err != nil {
+			if _, err := query.ParseQuery(q); err != nil {
 				return nil, err.Error()
 			}
 			return p.show(q, 0), ""
 		})
 	pr.input.Placeholder = `Position !Fleeing Energy.Value<10`
 	return pr.withCheck(func(text string) string {
-		if _, err := protocol.ParseQuery(text); err != nil {
+		if _, err := query.ParseQuery(text); err != nil {
 			return err.Error() // the list keeps its last good result
 		}
 		return ""

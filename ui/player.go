@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // source is where the UI gets the world: a live session or a recording.
@@ -19,10 +20,10 @@ type source interface {
 // sends, computed from the world state rebuilt at the current position.
 type player struct {
 	path   string
-	rec    *protocol.Recording
-	replay *protocol.Replay
+	rec    *recording.Recording
+	replay *recording.Replay
 	idx    int
-	state  *protocol.WorldState
+	state  *recording.WorldState
 	asOf   string // set when the tick asked for was not recorded: what is shown instead
 	alive  int    // entities alive at the position
 
@@ -33,7 +34,7 @@ type player struct {
 	// The chart's pins read the frames before the position through their
 	// own handle on the file, so the panes' frames do not wait for them.
 	historyMu  sync.Mutex
-	historyRec *protocol.Recording
+	historyRec *recording.Recording
 }
 
 // historyFrames is how many frames before the position a pin's history
@@ -41,11 +42,11 @@ type player struct {
 const historyFrames = 600
 
 func openPlayer(path string) (*player, error) {
-	rec, err := protocol.OpenFrames(path)
+	rec, err := recording.OpenFrames(path)
 	if err != nil {
 		return nil, err
 	}
-	p := &player{path: path, rec: rec, replay: protocol.NewReplay(rec), subs: map[uint32]protocol.Subscribe{}, nextID: 1 << 20}
+	p := &player{path: path, rec: rec, replay: recording.NewReplay(rec), subs: map[uint32]protocol.Subscribe{}, nextID: 1 << 20}
 	if err := p.seek(len(rec.Frames) - 1); err != nil {
 		rec.Close()
 		return nil, err
@@ -203,11 +204,11 @@ func (p *player) history(id uint32, expr string, at int) tea.Msg {
 	p.historyMu.Lock()
 	defer p.historyMu.Unlock()
 	if p.historyRec == nil {
-		if p.historyRec, err = protocol.OpenFrames(p.path); err != nil {
+		if p.historyRec, err = recording.OpenFrames(p.path); err != nil {
 			return fail(protocol.ErrInternal, err)
 		}
 	}
-	r := protocol.NewReplay(p.historyRec)
+	r := recording.NewReplay(p.historyRec)
 	var out []sample
 	for i := max(0, at-historyFrames); i <= at; i++ {
 		st, err := r.At(i)

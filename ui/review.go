@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ecsinspect/ecsinspect/client"
-	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // timeline is a review's position in its recording and the keys that
@@ -170,7 +170,7 @@ func compareTicks(p *player, header func(...string) string, a, b int) []string {
 	if a > b {
 		a, b = b, a
 	}
-	ra, rb := protocol.NewReplay(p.rec), protocol.NewReplay(p.rec)
+	ra, rb := recording.NewReplay(p.rec), recording.NewReplay(p.rec)
 	sa, err := ra.At(a)
 	if err != nil {
 		return []string{"cannot rebuild frame " + strconv.Itoa(a+1) + ": " + err.Error()}
@@ -179,7 +179,7 @@ func compareTicks(p *player, header func(...string) string, a, b int) []string {
 	if err != nil {
 		return []string{"cannot rebuild frame " + strconv.Itoa(b+1) + ": " + err.Error()}
 	}
-	lines := client.DiffLines(protocol.Diff(sa, sb), 5000)
+	lines := client.DiffLines(recording.Diff(sa, sb), 5000)
 	lines[0] = header(lines[0] + "  (j k scroll, any other key closes)")
 	return lines
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/internal/testgame"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
@@ -254,7 +255,7 @@ func TestUIRecords(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("files = %v", files)
 	}
-	rec, err := protocol.OpenRecording(files[0])
+	rec, err := recording.OpenRecording(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}

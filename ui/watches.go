@@ -11,6 +11,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // maxHits is how many watchpoint hits the pane keeps: all of a session's,
@@ -170,9 +171,9 @@ func groupLine(g protocol.HitGroup, w *protocol.Watchpoint) string {
 	line := fmt.Sprintf("by %s: %d hits, ticks %d-%d", where, g.Hits, g.First, g.Last)
 	if g.Numeric {
 		field := "value"
-		if ex, err := protocol.ParseQuery(w.Expr); err == nil {
+		if ex, err := query.ParseQuery(w.Expr); err == nil {
 			for _, t := range ex.Terms {
-				if t.Kind == protocol.TermField {
+				if t.Kind == query.TermField {
 					field = t.Path
 					break
 				}

@@ -17,6 +17,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // TestMain lets the kill tests run this test binary as the demo itself.
@@ -53,7 +54,7 @@ func TestKilledRecordingIsExact(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = cmd.Wait()
-			rec, err := protocol.OpenRecording(path)
+			rec, err := recording.OpenRecording(path)
 			if err != nil {
 				t.Fatalf("after %v: %v", sig, err)
 			}
@@ -68,12 +69,12 @@ func TestKilledRecordingIsExact(t *testing.T) {
 				t.Errorf("a cut file should say what was recovered")
 			}
 			last := len(rec.Frames) - 1
-			got, err := protocol.NewReplay(rec).At(last)
+			got, err := recording.NewReplay(rec).At(last)
 			if err != nil {
 				t.Fatalf("rebuilding the last recovered frame: %v", err)
 			}
 			want := replayTo(t, got.Tick)
-			d := protocol.Diff(want, got)
+			d := recording.Diff(want, got)
 			if len(d.Spawned)+len(d.Despawned)+len(d.Changed)+len(d.Resources) != 0 || want.Entities() != got.Entities() {
 				t.Fatalf("after %v, tick %d differs from a replay of the seed: %s", sig, got.Tick, strings.Join(diffSummary(d), "; "))
 			}
@@ -111,7 +112,7 @@ func recordingDemo(t *testing.T, path string, stderr io.Writer) (*exec.Cmd, <-ch
 
 // replayTo runs the same seed to tick and returns its state, as a one-frame
 // snapshot file rebuilds it.
-func replayTo(t *testing.T, tick uint64) *protocol.WorldState {
+func replayTo(t *testing.T, tick uint64) *recording.WorldState {
 	t.Helper()
 	sim := ecosystem.New(1500, 5)
 	sim.Dt = float32(1.0 / 120)
@@ -123,19 +124,19 @@ func replayTo(t *testing.T, tick uint64) *protocol.WorldState {
 	if err := <-a.WriteSnapshot(path); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := protocol.OpenRecording(path)
+	rec, err := recording.OpenRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rec.Close()
-	st, err := protocol.NewReplay(rec).At(0)
+	st, err := recording.NewReplay(rec).At(0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return st
 }
 
-func diffSummary(d *protocol.WorldDiff) []string {
+func diffSummary(d *recording.WorldDiff) []string {
 	out := []string{fmt.Sprintf("%d spawned, %d despawned, %d changed", len(d.Spawned), len(d.Despawned), len(d.Changed))}
 	for i, c := range d.Changed {
 		if i == 3 {
@@ -205,7 +206,7 @@ func TestSIGTERMAfterRewindWhileRecording(t *testing.T) {
 	if strings.Contains(stderr.String(), "panic") {
 		t.Fatalf("the demo panicked:\n%s", stderr.String())
 	}
-	rec, err := protocol.OpenRecording(path)
+	rec, err := recording.OpenRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 func TestServeRecordsAndStops(t *testing.T) {
@@ -20,7 +20,7 @@ func TestServeRecordsAndStops(t *testing.T) {
 	if !strings.Contains(out.String(), "tick 200 ") || !strings.Contains(out.String(), "recording written") {
 		t.Errorf("output:\n%s", out.String())
 	}
-	rec, err := protocol.OpenRecording(path)
+	rec, err := recording.OpenRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}

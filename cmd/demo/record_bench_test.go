@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/client"
-	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // BenchmarkRecordSocket: the 100,000-animal demo recorded every frame over
@@ -45,7 +45,7 @@ func BenchmarkRecordSocket(b *testing.B) {
 	if err := rec.Stop(); err != nil {
 		b.Fatal(err)
 	}
-	file, err := protocol.OpenRecording(path)
+	file, err := recording.OpenRecording(path)
 	if err != nil {
 		b.Fatal(err)
 	}

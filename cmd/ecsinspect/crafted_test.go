@@ -9,10 +9,10 @@ import (
 
 // TestDumpCraftedFiles: dump, dump --entity, --query and --diff on the
 // crafted recordings (files under 1 MiB built to make a reader allocate or
-// index past what it holds, protocol/testdata/crafted) answer with output
+// index past what it holds, protocol/recording/testdata/crafted) answer with output
 // or a clear error, never a panic, and allocate under 1 GiB each.
 func TestDumpCraftedFiles(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "protocol", "testdata", "crafted", "*.ecsrec"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "protocol", "recording", "testdata", "crafted", "*.ecsrec"))
 	if err != nil || len(files) < 5 {
 		t.Fatalf("the crafted corpus: %v, %v", files, err)
 	}

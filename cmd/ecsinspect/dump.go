@@ -11,6 +11,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // dumpResult is dump's output: the JSON is stable (see the README) and the
@@ -201,7 +202,7 @@ func (w liveWorld) query(expr string, limit int) (*protocol.Page, error) {
 }
 func (w liveWorld) entity(e protocol.EntityID) (*protocol.Detail, error) { return w.o.Entity(e) }
 
-type recordedWorld struct{ st *protocol.WorldState }
+type recordedWorld struct{ st *recording.WorldState }
 
 func (w recordedWorld) query(expr string, limit int) (*protocol.Page, error) {
 	return w.st.Query(expr, 0, 0, limit)
@@ -234,7 +235,7 @@ func (r *dumpResult) look(src worldSource, query, entity string, limit int) erro
 }
 
 func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpResult, error) {
-	rec, err := protocol.OpenFrames(path)
+	rec, err := recording.OpenFrames(path)
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +253,7 @@ func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpRe
 			return nil, err
 		}
 	}
-	st, err := protocol.NewReplay(rec).At(i)
+	st, err := recording.NewReplay(rec).At(i)
 	if err != nil {
 		return nil, err
 	}
@@ -262,21 +263,21 @@ func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpRe
 }
 
 // diffFile compares the states of a recording at two ticks.
-func diffFile(path string, t1, t2 uint64) (*protocol.WorldDiff, error) {
-	rec, err := protocol.OpenFrames(path)
+func diffFile(path string, t1, t2 uint64) (*recording.WorldDiff, error) {
+	rec, err := recording.OpenFrames(path)
 	if err != nil {
 		return nil, err
 	}
 	defer rec.Close()
-	a, _, err := protocol.NewReplay(rec).AtTick(t1)
+	a, _, err := recording.NewReplay(rec).AtTick(t1)
 	if err != nil {
 		return nil, err
 	}
-	b, _, err := protocol.NewReplay(rec).AtTick(t2)
+	b, _, err := recording.NewReplay(rec).AtTick(t2)
 	if err != nil {
 		return nil, err
 	}
-	d := protocol.Diff(a, b)
+	d := recording.Diff(a, b)
 	_, d.FromAsOf, _ = rec.FrameFor(t1) // asked and answered by AtTick: only the note is new
 	_, d.ToAsOf, _ = rec.FrameFor(t2)
 	return d, nil

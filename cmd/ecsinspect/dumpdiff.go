@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/ecsinspect/ecsinspect/client"
-	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // runDiff prints what changed in a recording between two ticks.
@@ -36,7 +36,7 @@ func runDiff(args []string, from string, asJSON bool, out io.Writer) error {
 // changes to a line: a diff of a busy world is tens of megabytes, which an
 // indenting encoder would hold twice and walk again (6 s at 100k
 // entities); this streams it as it goes, and no line is huge.
-func writeDiffJSON(out io.Writer, d *protocol.WorldDiff) error {
+func writeDiffJSON(out io.Writer, d *recording.WorldDiff) error {
 	w := bufio.NewWriterSize(out, 1<<16)
 	field := func(name string, v any, last bool) error {
 		b, err := json.Marshal(v)
@@ -102,7 +102,7 @@ func writeDiffJSON(out io.Writer, d *protocol.WorldDiff) error {
 	return w.Flush()
 }
 
-func printDiff(out io.Writer, d *protocol.WorldDiff) {
+func printDiff(out io.Writer, d *recording.WorldDiff) {
 	for _, line := range client.DiffLines(d, 20) {
 		fmt.Fprintln(out, line)
 	}

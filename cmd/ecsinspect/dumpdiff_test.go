@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // TestDiffJSONIsTheDiff: the streamed JSON of a diff reads back as the
@@ -15,15 +16,15 @@ import (
 // entity to a line.
 func TestDiffJSONIsTheDiff(t *testing.T) {
 	e := protocol.MakeEntityID
-	for _, d := range []*protocol.WorldDiff{
+	for _, d := range []*recording.WorldDiff{
 		{From: 1, To: 2},
 		{From: 10, To: 20, Spawned: []protocol.EntityID{e(1, 1), e(2, 1)}, Despawned: []protocol.EntityID{e(3, 2)},
-			Changed: []protocol.EntityDiff{
-				{Entity: e(4, 1), Components: []protocol.ComponentChange{{Name: "Health", Fields: []protocol.FieldChange{{Path: "HP", Old: protocol.IntValue(3), New: protocol.IntValue(4)}}}}},
-				{Entity: e(5, 1), Components: []protocol.ComponentChange{{Name: "Frozen", Added: true}}},
+			Changed: []recording.EntityDiff{
+				{Entity: e(4, 1), Components: []recording.ComponentChange{{Name: "Health", Fields: []recording.FieldChange{{Path: "HP", Old: protocol.IntValue(3), New: protocol.IntValue(4)}}}}},
+				{Entity: e(5, 1), Components: []recording.ComponentChange{{Name: "Frozen", Added: true}}},
 			},
-			Archetypes: []protocol.ArchetypeDiff{{ID: 2, Components: []string{"Health"}, From: 3, To: 4}},
-			Resources:  []protocol.ComponentChange{{Name: "Clock", Fields: []protocol.FieldChange{{Path: "T", Old: protocol.FloatValue(1.5), New: protocol.FloatValue(2)}}}},
+			Archetypes: []recording.ArchetypeDiff{{ID: 2, Components: []string{"Health"}, From: 3, To: 4}},
+			Resources:  []recording.ComponentChange{{Name: "Clock", Fields: []recording.FieldChange{{Path: "T", Old: protocol.FloatValue(1.5), New: protocol.FloatValue(2)}}}},
 			FromAsOf:   "the state as of tick 8", ToAsOf: "tick 20 was not recorded"},
 		{From: 1, To: 2, ToAsOf: "only the second"},
 	} {
@@ -37,8 +38,8 @@ func TestDiffJSONIsTheDiff(t *testing.T) {
 		}
 		n := *d // lists print as [] when empty, never null
 		n.Spawned, n.Despawned = append([]protocol.EntityID{}, d.Spawned...), append([]protocol.EntityID{}, d.Despawned...)
-		n.Changed, n.Archetypes = append([]protocol.EntityDiff{}, d.Changed...), append([]protocol.ArchetypeDiff{}, d.Archetypes...)
-		n.Resources = append([]protocol.ComponentChange{}, d.Resources...)
+		n.Changed, n.Archetypes = append([]recording.EntityDiff{}, d.Changed...), append([]recording.ArchetypeDiff{}, d.Archetypes...)
+		n.Resources = append([]recording.ComponentChange{}, d.Resources...)
 		b, _ := json.Marshal(&n)
 		if err := json.Unmarshal(b, &want); err != nil {
 			t.Fatal(err)

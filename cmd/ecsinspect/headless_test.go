@@ -14,6 +14,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/internal/testgame"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 
 	"github.com/ecsinspect/ecsinspect/inspector"
 )
@@ -238,7 +239,7 @@ func TestExecWatchesListsAndKeeps(t *testing.T) {
 // it, in JSON (to_as_of) and in text; handles print as 40v1.
 func TestDumpDiffSaysWhatItCompares(t *testing.T) {
 	path := testgame.Record(t)
-	rec, err := protocol.OpenRecording(path)
+	rec, err := recording.OpenRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,12 @@
-package protocol
+package recording
 
 import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // Views of a WorldState: an entity's detail, a page of a query, the value
@@ -17,10 +20,10 @@ type entityLoc struct {
 
 type stateView struct {
 	tables   []*StateTable // archetype tables by id
-	where    map[EntityID]entityLoc
-	sparse   map[uint16]map[EntityID]int // sparse component -> entity -> row
-	children map[EntityID][]EntityID
-	schemas  map[uint16]*Component
+	where    map[protocol.EntityID]entityLoc
+	sparse   map[uint16]map[protocol.EntityID]int // sparse component -> entity -> row
+	children map[protocol.EntityID][]protocol.EntityID
+	schemas  map[uint16]*protocol.Component
 	childOf  int // ChildOf's component id, or -1
 	bits     map[*StateColumn][2][]uint64
 }
@@ -29,11 +32,11 @@ func (s *WorldState) v() *stateView {
 	if s.view != nil {
 		return s.view
 	}
-	v := &stateView{where: map[EntityID]entityLoc{}, sparse: map[uint16]map[EntityID]int{}, children: map[EntityID][]EntityID{},
-		schemas: map[uint16]*Component{}, childOf: -1, bits: map[*StateColumn][2][]uint64{}}
+	v := &stateView{where: map[protocol.EntityID]entityLoc{}, sparse: map[uint16]map[protocol.EntityID]int{}, children: map[protocol.EntityID][]protocol.EntityID{},
+		schemas: map[uint16]*protocol.Component{}, childOf: -1, bits: map[*StateColumn][2][]uint64{}}
 	for _, t := range s.Tables {
 		if t.Sparse {
-			m := make(map[EntityID]int, len(t.Entities))
+			m := make(map[protocol.EntityID]int, len(t.Entities))
 			for i, e := range t.Entities {
 				m[e] = i
 			}
@@ -63,7 +66,7 @@ func (s *WorldState) v() *stateView {
 }
 
 // Components lists the component schemas at this state.
-func (s *WorldState) Components() []Component {
+func (s *WorldState) Components() []protocol.Component {
 	if s.Summary == nil {
 		return nil
 	}
@@ -71,7 +74,7 @@ func (s *WorldState) Components() []Component {
 }
 
 // Alive reports whether e is alive at this state.
-func (s *WorldState) Alive(e EntityID) bool {
+func (s *WorldState) Alive(e protocol.EntityID) bool {
 	_, ok := s.v().where[e]
 	return ok
 }
@@ -80,27 +83,27 @@ func (s *WorldState) Alive(e EntityID) bool {
 func (s *WorldState) Entities() int { return len(s.v().where) }
 
 // value returns column j of row as a Value.
-func (s *WorldState) value(t *StateTable, j, row int) Value {
+func (s *WorldState) value(t *StateTable, j, row int) protocol.Value {
 	col := &t.Columns[j]
-	if col.Kind == ColumnValues {
+	if col.Kind == protocol.ColumnValues {
 		if row < len(col.Values) {
 			return col.Values[row]
 		}
-		return Nil()
+		return protocol.Nil()
 	}
 	c := s.v().schemas[t.Components[j]]
 	if c == nil || col.Size == 0 {
-		return MapValue()
+		return protocol.MapValue()
 	}
 	end := (row + 1) * col.Size
 	if end > len(col.Raw) {
-		return Nil()
+		return protocol.Nil()
 	}
-	return RawValue(c.Fields, col.Raw[row*col.Size:end])
+	return protocol.RawValue(c.Fields, col.Raw[row*col.Size:end])
 }
 
 // ComponentValue returns component c of entity e, if it has it.
-func (s *WorldState) ComponentValue(e EntityID, c uint16) (Value, bool) {
+func (s *WorldState) ComponentValue(e protocol.EntityID, c uint16) (protocol.Value, bool) {
 	v := s.v()
 	if l, ok := v.where[e]; ok {
 		if j := slices.Index(l.t.Components, c); j >= 0 {
@@ -112,11 +115,11 @@ func (s *WorldState) ComponentValue(e EntityID, c uint16) (Value, bool) {
 			return s.value(s.Tables[tableKey(uint32(c), true)], 0, r), true
 		}
 	}
-	return Nil(), false
+	return protocol.Nil(), false
 }
 
 // Parent returns e's parent, 0 if none.
-func (s *WorldState) Parent(e EntityID) EntityID {
+func (s *WorldState) Parent(e protocol.EntityID) protocol.EntityID {
 	v := s.v()
 	if v.childOf < 0 {
 		return 0
@@ -126,7 +129,7 @@ func (s *WorldState) Parent(e EntityID) EntityID {
 		return 0
 	}
 	if pv, ok := p.Get("Parent"); ok {
-		return EntityID(pv.Uint())
+		return protocol.EntityID(pv.Uint())
 	}
 	return 0
 }
@@ -134,9 +137,9 @@ func (s *WorldState) Parent(e EntityID) EntityID {
 // Detail is entity e as the state holds it, as the agent would answer a
 // GetEntity: alive or not (and why), archetype and row, parent, children,
 // every component with its value.
-func (s *WorldState) Detail(e EntityID) *Detail {
+func (s *WorldState) Detail(e protocol.EntityID) *protocol.Detail {
 	v := s.v()
-	d := &Detail{Tick: s.Tick, Entity: e}
+	d := &protocol.Detail{Tick: s.Tick, Entity: e}
 	l, ok := v.where[e]
 	if !ok {
 		d.Reason = fmt.Sprintf("%s is not alive at tick %d", e, s.Tick)
@@ -152,11 +155,11 @@ func (s *WorldState) Detail(e EntityID) *Detail {
 	d.Parent = s.Parent(e)
 	d.Children = v.children[e]
 	for j, c := range l.t.Components {
-		d.Components = append(d.Components, ComponentValue{Component: s.componentName(c), Value: s.value(l.t, j, l.row)})
+		d.Components = append(d.Components, protocol.ComponentValue{Component: s.componentName(c), Value: s.value(l.t, j, l.row)})
 	}
 	for c, rows := range v.sparse {
 		if r, ok := rows[e]; ok {
-			d.Components = append(d.Components, ComponentValue{Component: s.componentName(c), Value: s.value(s.Tables[tableKey(uint32(c), true)], 0, r)})
+			d.Components = append(d.Components, protocol.ComponentValue{Component: s.componentName(c), Value: s.value(s.Tables[tableKey(uint32(c), true)], 0, r)})
 		}
 	}
 	return d
@@ -170,36 +173,36 @@ func (s *WorldState) componentName(id uint16) string {
 }
 
 // Query runs a page request on the state: expr (or archetype arch-1 when
-// arch > 0), rows from offset, at most limit (DefaultPageLimit when 0).
+// arch > 0), rows from offset, at most limit (protocol.DefaultPageLimit when 0).
 // changed() and added() compare with the frame before this one.
-func (s *WorldState) Query(expr string, arch int64, offset, limit int) (*Page, error) {
+func (s *WorldState) Query(expr string, arch int64, offset, limit int) (*protocol.Page, error) {
 	return s.QuerySorted(expr, "", arch, offset, limit)
 }
 
 // QuerySorted is Query with the rows sorted by a field (see CompileSort;
 // "" keeps the world's order), as the agent sorts a page.
-func (s *WorldState) QuerySorted(expr, sortBy string, arch int64, offset, limit int) (*Page, error) {
-	q, err := CompileQuery(expr, s.Components())
+func (s *WorldState) QuerySorted(expr, sortBy string, arch int64, offset, limit int) (*protocol.Page, error) {
+	q, err := query.CompileQuery(expr, s.Components())
 	if err != nil {
 		return nil, err
 	}
 	if limit <= 0 {
-		limit = DefaultPageLimit
+		limit = protocol.DefaultPageLimit
 	}
-	var key *SortKey
+	var key *query.SortKey
 	if sortBy != "" {
-		if key, err = CompileSort(sortBy, s.Components()); err != nil {
+		if key, err = query.CompileSort(sortBy, s.Components()); err != nil {
 			return nil, err
 		}
 	}
-	win := NewWindow(offset, limit, key, func(e EntityID) (Value, bool) {
+	win := query.NewWindow(offset, limit, key, func(e protocol.EntityID) (protocol.Value, bool) {
 		if cv, ok := s.ComponentValue(e, key.Field.Component); ok {
 			return key.Of(cv)
 		}
-		return Nil(), false
+		return protocol.Nil(), false
 	})
 	s.eachMatch(q, arch, win.Add)
-	page := &Page{Tick: s.Tick, Full: true, Offset: offset, Columns: q.Columns, Total: win.Total()}
+	page := &protocol.Page{Tick: s.Tick, Full: true, Offset: offset, Columns: q.Columns, Total: win.Total()}
 	for _, e := range win.Rows() {
 		page.Rows = append(page.Rows, s.row(e, q.Columns))
 	}
@@ -208,7 +211,7 @@ func (s *WorldState) QuerySorted(expr, sortBy string, arch int64, offset, limit 
 
 // eachMatch calls fn with every entity matching q (in archetype arch-1
 // only, when arch > 0), in the agent's order: by archetype, then row.
-func (s *WorldState) eachMatch(q *CompiledQuery, arch int64, fn func(EntityID)) {
+func (s *WorldState) eachMatch(q *query.CompiledQuery, arch int64, fn func(protocol.EntityID)) {
 	for _, t := range s.v().tables {
 		if arch > 0 && int64(t.Archetype) != arch-1 {
 			continue
@@ -226,20 +229,17 @@ func (s *WorldState) eachMatch(q *CompiledQuery, arch int64, fn func(EntityID)) 
 }
 
 // row is e's values of the page's columns (Nil where it lacks one).
-func (s *WorldState) row(e EntityID, cols []uint16) Row {
-	r := Row{Entity: e, Values: make([]Value, len(cols))}
+func (s *WorldState) row(e protocol.EntityID, cols []uint16) protocol.Row {
+	r := protocol.Row{Entity: e, Values: make([]protocol.Value, len(cols))}
 	for i, c := range cols {
 		r.Values[i], _ = s.ComponentValue(e, c)
 	}
 	return r
 }
 
-// DefaultPageLimit is the rows of a page that asks for none.
-const DefaultPageLimit = 100
-
 // tableAdmits checks a query's component tests that a table answers for
 // every row; cols maps a component to its column here (-1: sparse).
-func (s *WorldState) tableAdmits(t *StateTable, q *CompiledQuery) (map[uint16]int, bool) {
+func (s *WorldState) tableAdmits(t *StateTable, q *query.CompiledQuery) (map[uint16]int, bool) {
 	v := s.v()
 	cols := map[uint16]int{}
 	need := func(c uint16) bool {
@@ -273,7 +273,7 @@ func (s *WorldState) tableAdmits(t *StateTable, q *CompiledQuery) (map[uint16]in
 
 // rowPasses checks the per-row tests: sparse components, changed and
 // added, the parent, field tests.
-func (s *WorldState) rowPasses(t *StateTable, row int, e EntityID, q *CompiledQuery, cols map[uint16]int) bool {
+func (s *WorldState) rowPasses(t *StateTable, row int, e protocol.EntityID, q *query.CompiledQuery, cols map[uint16]int) bool {
 	v := s.v()
 	// column finds component c of this row: in the table, or in its sparse set.
 	column := func(c uint16) (*StateTable, int, int, bool) {
@@ -313,7 +313,7 @@ func (s *WorldState) rowPasses(t *StateTable, row int, e EntityID, q *CompiledQu
 			return false
 		}
 		col := &st.Columns[j]
-		if col.Kind == ColumnRaw && ft.Fixed && col.Size > 0 && (r+1)*col.Size <= len(col.Raw) {
+		if col.Kind == protocol.ColumnRaw && ft.Fixed && col.Size > 0 && (r+1)*col.Size <= len(col.Raw) {
 			if !ft.HoldsRaw(col.Raw[r*col.Size : (r+1)*col.Size]) {
 				return false
 			}
@@ -354,7 +354,7 @@ func lastRow(rows []int32) int32 {
 
 // Entities is how many rows the column holds values for.
 func (c *StateColumn) Entities() int {
-	if c.Kind == ColumnValues {
+	if c.Kind == protocol.ColumnValues {
 		return len(c.Values)
 	}
 	if c.Size == 0 {

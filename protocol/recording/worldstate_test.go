@@ -1,4 +1,4 @@
-package protocol
+package recording
 
 import (
 	"bytes"
@@ -7,17 +7,21 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/vmihailenco/msgpack/v5"
 )
 
 // worldSchemas is a tiny world's schema: Pos{X, Y float32} and a sparse
 // Note{S string} (sent as values).
-func worldSchemas() []Component {
-	return []Component{
-		{ID: 1, Short: "Pos", Size: 8, Storage: "table", Fields: []FieldSchema{{Name: "X", Kind: "float", Type: "float32", Size: 4}, {Name: "Y", Kind: "float", Type: "float32", Offset: 4, Size: 4}}},
-		{ID: 2, Short: "Note", Size: 16, Storage: "sparse", Fields: []FieldSchema{{Name: "S", Kind: "string", Type: "string", Size: 16}}},
+func worldSchemas() []protocol.Component {
+	return []protocol.Component{
+		{ID: 1, Short: "Pos", Size: 8, Storage: "table", Fields: []protocol.FieldSchema{{Name: "X", Kind: "float", Type: "float32", Size: 4}, {Name: "Y", Kind: "float", Type: "float32", Offset: 4, Size: 4}}},
+		{ID: 2, Short: "Note", Size: 16, Storage: "sparse", Fields: []protocol.FieldSchema{{Name: "S", Kind: "string", Type: "string", Size: 16}}},
 	}
 }
 
@@ -31,42 +35,42 @@ func posBytes(xy ...float32) []byte {
 
 // worldInputs is a keyframe and two deltas of the tiny world.
 func worldInputs() []*WorldInput {
-	sum := &Summary{Full: true, Components: worldSchemas(), Resources: []Resource{{Name: "Clock", Value: MapValue(Field{Name: "Frame", Value: IntValue(7)})}}}
-	e1, e2, e3 := MakeEntityID(1, 1), MakeEntityID(2, 1), MakeEntityID(3, 1)
+	sum := &protocol.Summary{Full: true, Components: worldSchemas(), Resources: []protocol.Resource{{Name: "Clock", Value: protocol.MapValue(protocol.Field{Name: "Frame", Value: protocol.IntValue(7)})}}}
+	e1, e2, e3 := protocol.MakeEntityID(1, 1), protocol.MakeEntityID(2, 1), protocol.MakeEntityID(3, 1)
 	return []*WorldInput{
 		{Tick: 10, Full: true, Summary: sum, Tables: []TableChange{
-			{Archetype: 1, Components: []uint16{1}, Len: 2, Entities: []EntityID{e1, e2}, All: true,
-				Columns: []ColumnChange{{Kind: ColumnRaw, Size: 8, Changed: []int32{0, 1}, Raw: posBytes(1, 2, 3, 4)}}},
-			{Archetype: 2, Sparse: true, Components: []uint16{2}, Len: 1, Entities: []EntityID{e2}, All: true,
-				Columns: []ColumnChange{{Kind: ColumnValues, Values: []Value{MapValue(Field{Name: "S", Value: StringValue("hi")})}}}},
+			{Archetype: 1, Components: []uint16{1}, Len: 2, Entities: []protocol.EntityID{e1, e2}, All: true,
+				Columns: []ColumnChange{{Kind: protocol.ColumnRaw, Size: 8, Changed: []int32{0, 1}, Raw: posBytes(1, 2, 3, 4)}}},
+			{Archetype: 2, Sparse: true, Components: []uint16{2}, Len: 1, Entities: []protocol.EntityID{e2}, All: true,
+				Columns: []ColumnChange{{Kind: protocol.ColumnValues, Values: []protocol.Value{protocol.MapValue(protocol.Field{Name: "S", Value: protocol.StringValue("hi")})}}}},
 		}},
 		{Tick: 11, Summary: sum, Tables: []TableChange{
-			{Archetype: 1, Components: []uint16{1}, Len: 2, Columns: []ColumnChange{{Kind: ColumnRaw, Size: 8, Changed: []int32{1}, Raw: posBytes(3, 5)}}},
+			{Archetype: 1, Components: []uint16{1}, Len: 2, Columns: []ColumnChange{{Kind: protocol.ColumnRaw, Size: 8, Changed: []int32{1}, Raw: posBytes(3, 5)}}},
 		}},
 		{Tick: 12, Summary: sum, Tables: []TableChange{
-			{Archetype: 1, Components: []uint16{1}, Len: 2, Entities: []EntityID{e1, e3}, All: true,
-				Columns: []ColumnChange{{Kind: ColumnRaw, Size: 8, Changed: []int32{1}, Added: []int32{1}, Raw: posBytes(1, 2, 9, 9)}}},
+			{Archetype: 1, Components: []uint16{1}, Len: 2, Entities: []protocol.EntityID{e1, e3}, All: true,
+				Columns: []ColumnChange{{Kind: protocol.ColumnRaw, Size: 8, Changed: []int32{1}, Added: []int32{1}, Raw: posBytes(1, 2, 9, 9)}}},
 		}},
 	}
 }
 
-func encodeAll(t testing.TB) []*WorldFrame {
+func encodeAll(t testing.TB) []*protocol.WorldFrame {
 	enc := NewWorldEncoder()
-	var out []*WorldFrame
+	var out []*protocol.WorldFrame
 	for _, in := range worldInputs() {
 		f, err := enc.Encode(in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := Encode(f) // and through the wire codec
+		b, err := protocol.Encode(f) // and through the wire codec
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := Decode(b)
+		m, err := protocol.Decode(b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, m.(*WorldFrame))
+		out = append(out, m.(*protocol.WorldFrame))
 	}
 	return out
 }
@@ -79,7 +83,7 @@ func TestWorldFramesRebuildTheWorld(t *testing.T) {
 			t.Fatalf("tick %d: %v", f.Tick, err)
 		}
 	}
-	e1, e2, e3 := MakeEntityID(1, 1), MakeEntityID(2, 1), MakeEntityID(3, 1)
+	e1, e2, e3 := protocol.MakeEntityID(1, 1), protocol.MakeEntityID(2, 1), protocol.MakeEntityID(3, 1)
 	if !st.Alive(e1) || st.Alive(e2) || !st.Alive(e3) || st.Entities() != 2 {
 		t.Fatalf("alive: %v %v %v, %d entities", st.Alive(e1), st.Alive(e2), st.Alive(e3), st.Entities())
 	}
@@ -105,7 +109,7 @@ func TestWorldFramesRebuildTheWorld(t *testing.T) {
 func FuzzWorldFrame(f *testing.F) {
 	frames := encodeAll(f)
 	for _, fr := range frames {
-		raw, err := decompress(fr.Body, MaxWorldBody)
+		raw, err := protocol.Decompress(fr.Body, protocol.MaxWorldBody)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -119,8 +123,8 @@ func FuzzWorldFrame(f *testing.F) {
 			t.Fatal(err)
 		}
 		before := st.Entities()
-		for _, b := range [][]byte{encoder().EncodeAll(body, nil), body} {
-			fr := &WorldFrame{Tick: 99, Full: full, Seq: 1, Body: b}
+		for _, b := range [][]byte{zstdEncoder().EncodeAll(body, nil), body} {
+			fr := &protocol.WorldFrame{Tick: 99, Full: full, Seq: 1, Body: b}
 			if err := st.Apply(fr); err != nil {
 				if st.Tick != 10 || st.Entities() != before {
 					t.Fatalf("a refused frame changed the state: tick %d, %d entities", st.Tick, st.Entities())
@@ -151,7 +155,7 @@ func TestDiffSaysWhatChanged(t *testing.T) {
 		}
 	}
 	d := Diff(a, b)
-	e2, e3 := MakeEntityID(2, 1), MakeEntityID(3, 1)
+	e2, e3 := protocol.MakeEntityID(2, 1), protocol.MakeEntityID(3, 1)
 	if d.From != 10 || d.To != 12 || len(d.Spawned) != 1 || d.Spawned[0] != e3 || len(d.Despawned) != 1 || d.Despawned[0] != e2 {
 		t.Fatalf("diff = %+v", d)
 	}
@@ -180,15 +184,15 @@ func TestDiffSaysWhatChanged(t *testing.T) {
 // reflection, field for field.
 func TestWorldBodyHandDecoder(t *testing.T) {
 	for _, f := range encodeAll(t) {
-		raw, err := decompress(f.Body, MaxWorldBody)
+		raw, err := protocol.Decompress(f.Body, protocol.MaxWorldBody)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var generic, hand WorldBody
-		if err := unmarshal(raw, &generic); err != nil {
+		var generic, hand protocol.WorldBody
+		if err := msgpack.Unmarshal(raw, &generic); err != nil {
 			t.Fatal(err)
 		}
-		if err := decodeWorldBody(raw, &hand, false, nil); err != nil {
+		if err := protocol.DecodeWorldBody(raw, &hand, false, nil); err != nil {
 			t.Fatal(err)
 		}
 		if len(generic.Tables) != len(hand.Tables) || len(generic.Tables) == 0 {
@@ -200,13 +204,13 @@ func TestWorldBodyHandDecoder(t *testing.T) {
 				t.Fatalf("table %d:\n generic %+v\n hand    %+v", i, g, h)
 			}
 			for j := range g.Columns {
-				if !equalValues(g.Columns[j].Values, h.Columns[j].Values) {
+				if fmt.Sprint(g.Columns[j].Values) != fmt.Sprint(h.Columns[j].Values) {
 					t.Fatalf("table %d column %d values differ", i, j)
 				}
 			}
 		}
 		gs, hs := generic.Summary, hand.Summary
-		if !equalResources(gs.Resources, hs.Resources) || len(gs.Resources) == 0 && f.Full {
+		if fmt.Sprint(gs.Resources) != fmt.Sprint(hs.Resources) || len(gs.Resources) == 0 && f.Full {
 			t.Fatalf("resources: generic %v, hand %v", gs.Resources, hs.Resources)
 		}
 		gs.Resources, hs.Resources = nil, nil
@@ -215,8 +219,8 @@ func TestWorldBodyHandDecoder(t *testing.T) {
 		}
 	}
 	// Every TableFrame and ColumnFrame key is one the hand decoder reads.
-	for _, typ := range []reflect.Type{reflect.TypeFor[TableFrame](), reflect.TypeFor[ColumnFrame](), reflect.TypeFor[WorldBody](), reflect.TypeFor[Summary](), reflect.TypeFor[Resource]()} {
-		src, err := os.ReadFile("worlddecode.go")
+	for _, typ := range []reflect.Type{reflect.TypeFor[protocol.TableFrame](), reflect.TypeFor[protocol.ColumnFrame](), reflect.TypeFor[protocol.WorldBody](), reflect.TypeFor[protocol.Summary](), reflect.TypeFor[protocol.Resource]()} {
+		src, err := os.ReadFile(filepath.Join("..", "worlddecode.go"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,8 +233,8 @@ func TestWorldBodyHandDecoder(t *testing.T) {
 	}
 }
 
-func stripValues(t TableFrame) TableFrame {
-	cols := make([]ColumnFrame, len(t.Columns))
+func stripValues(t protocol.TableFrame) protocol.TableFrame {
+	cols := make([]protocol.ColumnFrame, len(t.Columns))
 	for i, c := range t.Columns {
 		c.Values = nil
 		cols[i] = c
@@ -243,7 +247,7 @@ func stripValues(t TableFrame) TableFrame {
 // handles as people read them, 40v1, and reads them back; msgpack keeps
 // the packed number.
 func TestEntityHandlesPrintInJSON(t *testing.T) {
-	d := WorldDiff{Spawned: []EntityID{MakeEntityID(40, 1)}, Changed: []EntityDiff{{Entity: MakeEntityID(7, 3)}}}
+	d := WorldDiff{Spawned: []protocol.EntityID{protocol.MakeEntityID(40, 1)}, Changed: []EntityDiff{{Entity: protocol.MakeEntityID(7, 3)}}}
 	b, err := json.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
@@ -252,10 +256,10 @@ func TestEntityHandlesPrintInJSON(t *testing.T) {
 		t.Fatalf("JSON: %s", b)
 	}
 	var back WorldDiff
-	if err := json.Unmarshal(b, &back); err != nil || back.Spawned[0] != MakeEntityID(40, 1) || back.Changed[0].Entity != MakeEntityID(7, 3) {
+	if err := json.Unmarshal(b, &back); err != nil || back.Spawned[0] != protocol.MakeEntityID(40, 1) || back.Changed[0].Entity != protocol.MakeEntityID(7, 3) {
 		t.Fatalf("read back %+v, %v", back, err)
 	}
-	m, err := Encode(&Detail{Entity: MakeEntityID(40, 1)})
+	m, err := protocol.Encode(&protocol.Detail{Entity: protocol.MakeEntityID(40, 1)})
 	if err != nil || !bytes.Contains(m, []byte{0xcf, 0, 0, 0, 1, 0, 0, 0, 40}) && !bytes.Contains(m, []byte{0xd3, 0, 0, 0, 1, 0, 0, 0, 40}) {
 		t.Fatalf("msgpack of a handle: % x, %v", m, err)
 	}

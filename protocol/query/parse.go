@@ -1,9 +1,11 @@
-package protocol
+package query
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // The query language, one parser for agent and client alike:
@@ -35,12 +37,12 @@ const (
 // Term is one parsed query term.
 type Term struct {
 	Kind      TermKind
-	Component string   // every kind but TermChildOf
-	Entity    EntityID // TermChildOf
-	Path      string   // TermField: the field path after the component, "HP" or "Pos.X"
-	Op        string   // TermField: < <= > >= == != ~
-	Value     Value    // TermField: a float, string or bool
-	Col       int      // 1-based column where the term starts
+	Component string            // every kind but TermChildOf
+	Entity    protocol.EntityID // TermChildOf
+	Path      string            // TermField: the field path after the component, "HP" or "Pos.X"
+	Op        string            // TermField: < <= > >= == != ~
+	Value     protocol.Value    // TermField: a float, string or bool
+	Col       int               // 1-based column where the term starts
 }
 
 // Expr is a parsed query expression.
@@ -163,11 +165,11 @@ func (p *queryParser) term() (Term, error) {
 		return t, err
 	}
 	switch {
-	case t.Value.Kind() == KindString && (t.Op != "==" && t.Op != "!=" && t.Op != "~"):
+	case t.Value.Kind() == protocol.KindString && (t.Op != "==" && t.Op != "!=" && t.Op != "~"):
 		return t, p.errf(opStart, "%s compares numbers; use ==, != or ~ with a string", t.Op)
-	case t.Value.Kind() == KindBool && t.Op != "==" && t.Op != "!=":
+	case t.Value.Kind() == protocol.KindBool && t.Op != "==" && t.Op != "!=":
 		return t, p.errf(opStart, "%s does not compare true or false; use == or !=", t.Op)
-	case t.Value.Kind() == KindFloat && t.Op == "~":
+	case t.Value.Kind() == protocol.KindFloat && t.Op == "~":
 		return t, p.errf(valStart, "~ wants a string in quotes")
 	}
 	return t, nil
@@ -193,7 +195,7 @@ func (p *queryParser) call(t Term, fn string) (Term, error) {
 		for p.pos < len(p.src) && p.src[p.pos] != ')' && p.src[p.pos] != ' ' {
 			p.pos++
 		}
-		e, err := ParseEntityID(p.src[start:p.pos])
+		e, err := protocol.ParseEntityID(p.src[start:p.pos])
 		if err != nil || e == 0 {
 			return t, p.errf(start, "expected an entity like 42v3 in childof(...)")
 		}
@@ -209,9 +211,9 @@ func (p *queryParser) call(t Term, fn string) (Term, error) {
 	return t, nil
 }
 
-func (p *queryParser) literal() (Value, error) {
+func (p *queryParser) literal() (protocol.Value, error) {
 	if p.pos >= len(p.src) {
-		return Value{}, p.errf(p.pos, "expected a value: a number, \"string\", true or false")
+		return protocol.Value{}, p.errf(p.pos, "expected a value: a number, \"string\", true or false")
 	}
 	start := p.pos
 	if p.src[p.pos] == '"' {
@@ -225,10 +227,10 @@ func (p *queryParser) literal() (Value, error) {
 			p.pos++
 		}
 		if p.pos >= len(p.src) {
-			return Value{}, p.errf(start, "string is not closed: add a \"")
+			return protocol.Value{}, p.errf(start, "string is not closed: add a \"")
 		}
 		p.pos++
-		return StringValue(b.String()), nil
+		return protocol.StringValue(b.String()), nil
 	}
 	for p.pos < len(p.src) && p.src[p.pos] != ' ' && p.src[p.pos] != '\t' {
 		p.pos++
@@ -236,15 +238,15 @@ func (p *queryParser) literal() (Value, error) {
 	word := p.src[start:p.pos]
 	switch word {
 	case "true":
-		return BoolValue(true), nil
+		return protocol.BoolValue(true), nil
 	case "false":
-		return BoolValue(false), nil
+		return protocol.BoolValue(false), nil
 	}
 	f, err := strconv.ParseFloat(word, 64)
 	if err != nil {
-		return Value{}, p.errf(start, "expected a number, \"string\", true or false, not %q", word)
+		return protocol.Value{}, p.errf(start, "expected a number, \"string\", true or false, not %q", word)
 	}
-	return FloatValue(f), nil
+	return protocol.FloatValue(f), nil
 }
 
 // String prints the expression in canonical form; parsing it again gives
@@ -271,7 +273,7 @@ func (t Term) String() string {
 	case TermChildOf:
 		return "childof(" + t.Entity.String() + ")"
 	case TermField:
-		if t.Value.Kind() == KindString {
+		if t.Value.Kind() == protocol.KindString {
 			r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 			return t.Component + "." + t.Path + t.Op + `"` + r.Replace(t.Value.Str()) + `"`
 		}
@@ -283,9 +285,9 @@ func (t Term) String() string {
 // Holds reports whether a field term holds for the field's value v: the
 // term's comparison, on numbers, strings or bools. Clients evaluating a
 // query on recorded data use it, and so does the agent.
-func (t Term) Holds(v Value) bool {
+func (t Term) Holds(v protocol.Value) bool {
 	switch t.Value.Kind() {
-	case KindString:
+	case protocol.KindString:
 		s, w := v.Str(), t.Value.Str()
 		switch t.Op {
 		case "==":
@@ -296,8 +298,8 @@ func (t Term) Holds(v Value) bool {
 			return strings.Contains(s, w)
 		}
 		return false
-	case KindBool:
-		return v.Kind() == KindBool && (v.Bool() == t.Value.Bool()) == (t.Op == "==")
+	case protocol.KindBool:
+		return v.Kind() == protocol.KindBool && (v.Bool() == t.Value.Bool()) == (t.Op == "==")
 	}
 	x, ok := v.Number()
 	y, _ := t.Value.Number()

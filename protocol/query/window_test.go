@@ -1,9 +1,10 @@
-package protocol
+package query
 
 import (
 	"slices"
 	"testing"
 
+	"github.com/ecsinspect/ecsinspect/protocol"
 	"pgregory.net/rapid"
 )
 
@@ -27,13 +28,13 @@ func TestWindowIsTheSortedSlice(t *testing.T) {
 		if rapid.Bool().Draw(rt, "sorted") {
 			key = &SortKey{Desc: rapid.Bool().Draw(rt, "desc")}
 		}
-		win := NewWindow(offset, limit, key, func(m match) (Value, bool) { return IntValue(m.v), m.has })
+		win := NewWindow(offset, limit, key, func(m match) (protocol.Value, bool) { return protocol.IntValue(m.v), m.has })
 		for _, m := range all {
 			win.Add(m)
 		}
 		want := slices.Clone(all)
 		if key != nil {
-			slices.SortStableFunc(want, func(a, b match) int { return key.Compare(IntValue(a.v), a.has, IntValue(b.v), b.has) })
+			slices.SortStableFunc(want, func(a, b match) int { return key.Compare(protocol.IntValue(a.v), a.has, protocol.IntValue(b.v), b.has) })
 		}
 		lo := min(max(offset, 0), len(want))
 		hi := min(lo+max(limit, 0), len(want))

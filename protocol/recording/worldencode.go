@@ -1,23 +1,22 @@
-package protocol
+package recording
 
 import (
-	"bytes"
 	"sync/atomic"
 
-	"github.com/vmihailenco/msgpack/v5"
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // WorldInput is one capture of the world, in the clear, for a WorldEncoder.
 type WorldInput struct {
 	Tick     uint64
 	Full     bool
-	Summary  *Summary // full
+	Summary  *protocol.Summary // full
 	Tables   []TableChange
-	Links    []ChildList
+	Links    []protocol.ChildList
 	LinksSet bool
-	Journal  []JournalEntry
-	Events   []EventQueue
-	Alloc    *AllocFrame
+	Journal  []protocol.JournalEntry
+	Events   []protocol.EventQueue
+	Alloc    *protocol.AllocFrame
 }
 
 // WorldEncoder turns captures into WorldFrames, each coded against the
@@ -66,11 +65,11 @@ func (e *WorldEncoder) RequestKeyframe() { e.wantKey.Store(true) }
 func (e *WorldEncoder) Restart() { e.wantKey.Store(true); e.started = false }
 
 // Encode codes one capture. A delta before any keyframe is an error.
-func (e *WorldEncoder) Encode(in *WorldInput) (*WorldFrame, error) {
+func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	if !in.Full && !e.started {
 		return nil, ErrNeedKeyframe
 	}
-	f := &WorldFrame{Sub: e.Sub, Tick: in.Tick, Full: in.Full}
+	f := &protocol.WorldFrame{Sub: e.Sub, Tick: in.Tick, Full: in.Full}
 	if e.started {
 		f.Seq = e.seq + 1
 	}
@@ -79,19 +78,19 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*WorldFrame, error) {
 		base = NewWorldState()
 		base.owned = true
 	}
-	body := &WorldBody{Links: in.Links, LinksSet: in.LinksSet, Journal: in.Journal, Events: in.Events, Alloc: in.Alloc}
+	body := &protocol.WorldBody{Links: in.Links, LinksSet: in.LinksSet, Journal: in.Journal, Events: in.Events, Alloc: in.Alloc}
 	if in.Full || e.state.Summary == nil {
 		body.Summary = *in.Summary
 		body.Summary.Full = true
 	} else {
-		body.Summary = *DiffSummary(e.state.Summary, in.Summary)
+		body.Summary = *protocol.DiffSummary(e.state.Summary, in.Summary)
 	}
 	body.Summary.Sub = 0
-	body.Tables = make([]TableFrame, len(in.Tables))
+	body.Tables = make([]protocol.TableFrame, len(in.Tables))
 	for i := range in.Tables {
 		base.encodeTable(&in.Tables[i], &body.Tables[i])
 	}
-	if err := sealBody(f, body, &e.scratch, &e.raw); err != nil {
+	if err := protocol.SealBodyReusing(f, body, &e.scratch, &e.raw); err != nil {
 		return nil, err
 	}
 	if in.Full {
@@ -120,23 +119,23 @@ func (e *WorldEncoder) account(n int, key bool) {
 }
 
 // encodeTable codes one table's change against the state before it.
-func (s *WorldState) encodeTable(c *TableChange, tf *TableFrame) {
-	*tf = TableFrame{Archetype: c.Archetype, Sparse: c.Sparse, Components: c.Components, Len: c.Len, All: c.All, Moved: c.Entities != nil}
+func (s *WorldState) encodeTable(c *TableChange, tf *protocol.TableFrame) {
+	*tf = protocol.TableFrame{Archetype: c.Archetype, Sparse: c.Sparse, Components: c.Components, Len: c.Len, All: c.All, Moved: c.Entities != nil}
 	old := s.Tables[tableKey(c.Archetype, c.Sparse)]
 	if c.Entities != nil {
 		var base []byte
 		if old != nil {
-			base = entityBytes(old.Entities)
+			base = protocol.EntityBytes(old.Entities)
 		}
-		tf.Entities = appendPlanes(nil, entityBytes(c.Entities), base, 8)
+		tf.Entities = protocol.AppendPlanes(nil, protocol.EntityBytes(c.Entities), base, 8)
 	}
-	tf.Columns = make([]ColumnFrame, len(c.Columns))
+	tf.Columns = make([]protocol.ColumnFrame, len(c.Columns))
 	for j := range c.Columns {
 		cc, cf := &c.Columns[j], &tf.Columns[j]
 		cf.Kind, cf.Size = cc.Kind, cc.Size
-		cf.Changed = appendRows(nil, cc.Changed, c.Len)
-		cf.Added = appendRows(nil, cc.Added, c.Len)
-		if cc.Kind == ColumnValues {
+		cf.Changed = protocol.AppendRows(nil, cc.Changed, c.Len)
+		cf.Added = protocol.AppendRows(nil, cc.Added, c.Len)
+		if cc.Kind == protocol.ColumnValues {
 			cf.Values = cc.Values
 			continue
 		}
@@ -144,24 +143,6 @@ func (s *WorldState) encodeTable(c *TableChange, tf *TableFrame) {
 		if old != nil {
 			oldCol = &old.Columns[j]
 		}
-		cf.Raw = appendPlanes(nil, cc.Raw, xorBase(oldCol, cc.Size, cc.Changed, c.All), cc.Size)
+		cf.Raw = protocol.AppendPlanes(nil, cc.Raw, xorBase(oldCol, cc.Size, cc.Changed, c.All), cc.Size)
 	}
-}
-
-// marshalSized encodes v with compact ints, as messages are, into a
-// buffer that starts with room for size bytes, so a large body is not
-// copied as its buffer doubles.
-func marshalSized(v any, size int, into []byte) ([]byte, error) {
-	if cap(into) < size {
-		into = make([]byte, 0, size)
-	}
-	buf := bytes.NewBuffer(into[:0])
-	enc := encoders.Get().(*msgpack.Encoder)
-	defer encoders.Put(enc)
-	enc.ResetWriter(buf)
-	enc.UseCompactInts(true)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

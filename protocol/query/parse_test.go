@@ -1,8 +1,10 @@
-package protocol
+package query
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 func TestParseQueryFullExample(t *testing.T) {
@@ -26,7 +28,7 @@ func TestParseQueryFullExample(t *testing.T) {
 			t.Errorf("term %d = %+v, want %v %s", i, ex.Terms[i], w.kind, w.comp)
 		}
 	}
-	if e := ex.Terms[6].Entity; e != MakeEntityID(42, 3) {
+	if e := ex.Terms[6].Entity; e != protocol.MakeEntityID(42, 3) {
 		t.Errorf("childof = %v", e)
 	}
 	hp := ex.Terms[7]
@@ -104,25 +106,25 @@ func FuzzParseQuery(f *testing.F) {
 func TestTermHolds(t *testing.T) {
 	cases := []struct {
 		expr string
-		v    Value
+		v    protocol.Value
 		want bool
 	}{
-		{"A.x<10", IntValue(3), true},
-		{"A.x<10", FloatValue(10), false},
-		{"A.x>=2.5", FloatValue(2.5), true},
-		{"A.x!=1", UintValue(1), false},
-		{`A.s~"rc"`, StringValue("orc"), true},
-		{`A.s=="orc"`, StringValue("elf"), false},
-		{`A.s!="orc"`, StringValue("elf"), true},
-		{"A.b==true", BoolValue(true), true},
-		{"A.b!=true", BoolValue(true), false},
-		{"A.x<10", StringValue("3"), false}, // a string is not a number
+		{"A.x<10", protocol.IntValue(3), true},
+		{"A.x<10", protocol.FloatValue(10), false},
+		{"A.x>=2.5", protocol.FloatValue(2.5), true},
+		{"A.x!=1", protocol.UintValue(1), false},
+		{`A.s~"rc"`, protocol.StringValue("orc"), true},
+		{`A.s=="orc"`, protocol.StringValue("elf"), false},
+		{`A.s!="orc"`, protocol.StringValue("elf"), true},
+		{"A.b==true", protocol.BoolValue(true), true},
+		{"A.b!=true", protocol.BoolValue(true), false},
+		{"A.x<10", protocol.StringValue("3"), false}, // a string is not a number
 		// A float32 compares with the number as Go compares it with a
 		// constant: rounded to float32 first.
-		{"A.x==0.1", Float32Value(0.1), true},
-		{"A.x<=797.30426", Float32Value(797.30426), true},
-		{"A.x<797.30426", Float32Value(797.30426), false},
-		{"A.x==0.1", FloatValue(float64(float32(0.1))), false},
+		{"A.x==0.1", protocol.Float32Value(0.1), true},
+		{"A.x<=797.30426", protocol.Float32Value(797.30426), true},
+		{"A.x<797.30426", protocol.Float32Value(797.30426), false},
+		{"A.x==0.1", protocol.FloatValue(float64(float32(0.1))), false},
 	}
 	for _, c := range cases {
 		ex, err := ParseQuery(c.expr)
@@ -142,11 +144,11 @@ func FuzzParseEntityID(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		e, err := ParseEntityID(s)
+		e, err := protocol.ParseEntityID(s)
 		if err != nil {
 			return
 		}
-		again, err := ParseEntityID(e.String())
+		again, err := protocol.ParseEntityID(e.String())
 		if err != nil || again != e {
 			t.Fatalf("%q -> %v -> %q -> %v, %v", s, e, e.String(), again, err)
 		}

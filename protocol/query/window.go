@@ -1,8 +1,10 @@
-package protocol
+package query
 
 import (
 	"container/heap"
 	"slices"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // Window is a page's window over a query's matches: the rows from offset,
@@ -16,7 +18,7 @@ import (
 type Window[H any] struct {
 	offset, limit int
 	key           *SortKey
-	keyOf         func(H) (Value, bool)
+	keyOf         func(H) (protocol.Value, bool)
 	total         int
 	rows          []H         // unsorted: the window itself
 	best          bestHeap[H] // sorted: the offset+limit best so far
@@ -25,7 +27,7 @@ type Window[H any] struct {
 // NewWindow starts a window of at most limit rows from offset (a negative
 // offset counts as 0, a limit below 1 gives no rows); key, if not nil,
 // sorts the matches by keyOf's value of each.
-func NewWindow[H any](offset, limit int, key *SortKey, keyOf func(H) (Value, bool)) *Window[H] {
+func NewWindow[H any](offset, limit int, key *SortKey, keyOf func(H) (protocol.Value, bool)) *Window[H] {
 	w := &Window[H]{offset: max(offset, 0), limit: max(limit, 0), key: key, keyOf: keyOf}
 	w.best.key = key
 	return w
@@ -86,7 +88,7 @@ func (w *Window[H]) Rows() []H {
 // world's order, which breaks ties.
 type ranked[H any] struct {
 	h   H
-	v   Value
+	v   protocol.Value
 	has bool
 	seq int
 }

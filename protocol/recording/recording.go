@@ -1,4 +1,4 @@
-package protocol
+package recording
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/vmihailenco/msgpack/v5"
 )
 
@@ -89,13 +90,13 @@ func CreateRecording(path string, hdr RecordingHeader) (*RecordWriter, error) {
 // NewRecordWriter writes a recording to w, starting with its header.
 func NewRecordWriter(w io.Writer, h RecordingHeader) (*RecordWriter, error) {
 	rw := &RecordWriter{f: w, bw: bufio.NewWriterSize(w, 256<<10)}
-	h.Version, h.Protocol, h.Start = recordingVersion, Version, h.Start.UTC()
+	h.Version, h.Protocol, h.Start = recordingVersion, protocol.Version, h.Start.UTC()
 	hdr, err := msgpack.Marshal(&h)
 	if err != nil {
 		return nil, err
 	}
 	b := append(append([]byte{}, recMagic...), recordingVersion)
-	b = AppendFrame(b, hdr)
+	b = protocol.AppendFrame(b, hdr)
 	if _, err := rw.bw.Write(b); err != nil {
 		return nil, fmt.Errorf("protocol: write recording header: %w", err)
 	}
@@ -111,12 +112,12 @@ func NewRecordWriter(w io.Writer, h RecordingHeader) (*RecordWriter, error) {
 
 // Write appends one frame: the world at tick, sent at wall; key marks a
 // full frame (a keyframe).
-func (w *RecordWriter) Write(tick uint64, wall time.Time, key bool, m Message) error {
+func (w *RecordWriter) Write(tick uint64, wall time.Time, key bool, m protocol.Message) error {
 	if w.err != nil {
 		return w.err
 	}
 	var err error
-	w.buf, err = AppendEncode(w.buf[:0], m)
+	w.buf, err = protocol.AppendEncode(w.buf[:0], m)
 	if err != nil {
 		return err
 	}
@@ -124,7 +125,7 @@ func (w *RecordWriter) Write(tick uint64, wall time.Time, key bool, m Message) e
 }
 
 // WriteWorld appends one world frame (a keyframe if it is full).
-func (w *RecordWriter) WriteWorld(f *WorldFrame) error {
+func (w *RecordWriter) WriteWorld(f *protocol.WorldFrame) error {
 	return w.Write(f.Tick, time.Now(), f.Full, f)
 }
 
@@ -306,10 +307,7 @@ func ReadRecording(r io.ReaderAt, size int64) (*Recording, error) {
 	if _, err := r.ReadAt(hb, 12); err != nil {
 		return nil, err
 	}
-	if _, err := checkMsgpack(hb, 4, decodeBudget(len(hb))); err != nil {
-		return nil, fmt.Errorf("recording header: %w", err)
-	}
-	if err := unmarshal(hb, &rec.Header); err != nil {
+	if err := protocol.UnmarshalChecked(hb, 4, &rec.Header); err != nil {
 		return nil, fmt.Errorf("recording header: %w", err)
 	}
 	first := 12 + hlen
@@ -400,7 +398,7 @@ func (rec *Recording) scan(first int64) {
 }
 
 // Message reads and decodes frame i.
-func (rec *Recording) Message(i int) (Message, error) {
+func (rec *Recording) Message(i int) (protocol.Message, error) {
 	if i < 0 || i >= len(rec.Frames) {
 		return nil, fmt.Errorf("protocol: frame %d of %d", i, len(rec.Frames))
 	}
@@ -418,7 +416,7 @@ func (rec *Recording) Message(i int) (Message, error) {
 	if fi.Wall.IsZero() {
 		fi.Wall = time.Unix(0, int64(binary.BigEndian.Uint64(b[12:])))
 	}
-	m, err := Decode(b[recordHeaderSize:])
+	m, err := protocol.Decode(b[recordHeaderSize:])
 	if err != nil {
 		return nil, fmt.Errorf("protocol: frame %d: %w", i, err)
 	}
@@ -426,7 +424,7 @@ func (rec *Recording) Message(i int) (Message, error) {
 }
 
 // Type returns the message type of frame i without decoding it.
-func (rec *Recording) Type(i int) (Type, error) {
+func (rec *Recording) Type(i int) (protocol.Type, error) {
 	if i < 0 || i >= len(rec.Frames) {
 		return 0, fmt.Errorf("protocol: frame %d of %d", i, len(rec.Frames))
 	}
@@ -437,7 +435,7 @@ func (rec *Recording) Type(i int) (Type, error) {
 	if b[0] != 0x92 {
 		return 0, fmt.Errorf("protocol: frame %d is not a message", i)
 	}
-	return Type(b[1]), nil
+	return protocol.Type(b[1]), nil
 }
 
 // Seek returns the index of the last frame at or before tick (0 if tick is
@@ -504,8 +502,8 @@ func (rec *Recording) GapWhy(i int) string {
 	if _, err := rec.r.ReadAt(b, fi.Offset); err != nil || len(b) < recordHeaderSize {
 		return unknown
 	}
-	m, err := Decode(b[recordHeaderSize:])
-	if wf, ok := m.(*WorldFrame); err == nil && ok && wf.SkipWhy != "" {
+	m, err := protocol.Decode(b[recordHeaderSize:])
+	if wf, ok := m.(*protocol.WorldFrame); err == nil && ok && wf.SkipWhy != "" {
 		return wf.SkipWhy
 	}
 	return unknown

@@ -1,8 +1,10 @@
-package protocol
+package recording
 
 import (
 	"errors"
 	"fmt"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // Replay rebuilds world states from a recording: the state at a frame is
@@ -21,7 +23,7 @@ type Replay struct {
 // it past them is an error.
 func NewReplay(rec *Recording) *Replay {
 	st := NewWorldState()
-	st.Limits = LimitsForFile(rec.size)
+	st.Limits = protocol.LimitsForFile(rec.size)
 	return &Replay{rec: rec, state: st, at: -1}
 }
 
@@ -45,7 +47,7 @@ func (r *Replay) At(i int) (*WorldState, error) {
 			r.at = -1
 			return nil, err
 		}
-		f, ok := m.(*WorldFrame)
+		f, ok := m.(*protocol.WorldFrame)
 		if !ok {
 			r.at = -1
 			return nil, fmt.Errorf("frame %d is a %T, not a world frame", j, m)

@@ -1,4 +1,4 @@
-package protocol
+package recording
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -21,7 +22,7 @@ type craftedFile struct {
 }
 
 // recordingOf writes frames as a recording.
-func recordingOf(t testing.TB, frames ...*WorldFrame) []byte {
+func recordingOf(t testing.TB, frames ...*protocol.WorldFrame) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := NewRecordWriter(&buf, RecordingHeader{Game: "crafted", Start: time.Unix(1700000000, 0)})
@@ -40,7 +41,7 @@ func recordingOf(t testing.TB, frames ...*WorldFrame) []byte {
 }
 
 // tinyWorldWith is the tiny world's keyframe with Pos's schema replaced.
-func tinyWorldWith(t testing.TB, pos []FieldSchema) *WorldFrame {
+func tinyWorldWith(t testing.TB, pos []protocol.FieldSchema) *protocol.WorldFrame {
 	t.Helper()
 	in := worldInputs()[0]
 	sum := *in.Summary
@@ -55,8 +56,8 @@ func tinyWorldWith(t testing.TB, pos []FieldSchema) *WorldFrame {
 }
 
 // sealed compresses a hand-made msgpack body into a frame.
-func sealed(tick, seq uint64, full bool, raw []byte) *WorldFrame {
-	return &WorldFrame{Tick: tick, Seq: seq, Full: full, Body: encoder().EncodeAll(raw, nil)}
+func sealed(tick, seq uint64, full bool, raw []byte) *protocol.WorldFrame {
+	return &protocol.WorldFrame{Tick: tick, Seq: seq, Full: full, Body: zstdEncoder().EncodeAll(raw, nil)}
 }
 
 // craftedFiles is the corpus: each shape an outside attack found.
@@ -65,11 +66,11 @@ func craftedFiles(t testing.TB) []craftedFile {
 	var files []craftedFile
 	// A schema whose field lies at 2^62 and is 2^62 bytes long: offset
 	// plus size overflows.
-	files = append(files, craftedFile{"schema-overflow", recordingOf(t, tinyWorldWith(t, []FieldSchema{
+	files = append(files, craftedFile{"schema-overflow", recordingOf(t, tinyWorldWith(t, []protocol.FieldSchema{
 		{Name: "X", Kind: "float", Type: "float32", Offset: 1 << 62, Size: 1 << 62}}))})
 	// An array of 2^40 zero-size elements: a list of 2^40 values.
-	files = append(files, craftedFile{"array-bomb", recordingOf(t, tinyWorldWith(t, []FieldSchema{
-		{Name: "A", Kind: "array", Type: "[N]struct{}", Size: 8, Len: 1 << 40, Elem: &FieldSchema{Kind: "int", Type: "int", Size: 0}}}))})
+	files = append(files, craftedFile{"array-bomb", recordingOf(t, tinyWorldWith(t, []protocol.FieldSchema{
+		{Name: "A", Kind: "array", Type: "[N]struct{}", Size: 8, Len: 1 << 40, Elem: &protocol.FieldSchema{Kind: "int", Type: "int", Size: 0}}}))})
 	// A body of 64M one-byte tables: each an empty map, each a 100-byte
 	// TableFrame.
 	bomb := []byte{0x81, 0xa2, 't', 'b', 0xdd}
@@ -78,11 +79,11 @@ func craftedFiles(t testing.TB) []craftedFile {
 	files = append(files, craftedFile{"table-bomb", recordingOf(t, sealed(1, 0, true, bomb))})
 	// Deltas that each add a table of a million rows of zero handles
 	// (which compress to nothing).
-	frames := []*WorldFrame{tinyWorldWith(t, worldSchemas()[0].Fields)}
+	frames := []*protocol.WorldFrame{tinyWorldWith(t, worldSchemas()[0].Fields)}
 	for i := range 40 {
-		body := &WorldBody{Summary: Summary{}, Tables: []TableFrame{{Archetype: uint32(100 + i), Len: 1 << 20, Moved: true, Entities: make([]byte, 8<<20)}}}
-		f := &WorldFrame{Tick: uint64(11 + i), Seq: uint64(1 + i)}
-		if err := SealBody(f, body); err != nil {
+		body := &protocol.WorldBody{Summary: protocol.Summary{}, Tables: []protocol.TableFrame{{Archetype: uint32(100 + i), Len: 1 << 20, Moved: true, Entities: make([]byte, 8<<20)}}}
+		f := &protocol.WorldFrame{Tick: uint64(11 + i), Seq: uint64(1 + i)}
+		if err := protocol.SealBody(f, body); err != nil {
 			t.Fatal(err)
 		}
 		frames = append(frames, f)
@@ -104,7 +105,7 @@ func craftedFiles(t testing.TB) []craftedFile {
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	files = append(files, craftedFile{"zstd-no-size", recordingOf(t, &WorldFrame{Tick: 1, Full: true, Body: z.Bytes()})})
+	files = append(files, craftedFile{"zstd-no-size", recordingOf(t, &protocol.WorldFrame{Tick: 1, Full: true, Body: z.Bytes()})})
 	return files
 }
 

@@ -1,4 +1,4 @@
-package protocol
+package recording
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // writeSample records n frames, a keyframe every 10 ticks, into memory.
@@ -18,7 +20,7 @@ func writeSample(t testing.TB, n int) []byte {
 	}
 	for i := range n {
 		tick := uint64(100 + 2*i)
-		var m Message = &Summary{Sub: 1, Tick: tick, Full: i%10 == 0, Entities: i}
+		var m protocol.Message = &protocol.Summary{Sub: 1, Tick: tick, Full: i%10 == 0, Entities: i}
 		if err := w.Write(tick, time.Unix(1700000000, int64(i)), i%10 == 0, m); err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +45,7 @@ func TestRecordingRoundTripAndSeek(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s := m.(*Summary); s.Entities != i || s.Tick != rec.Frames[i].Tick {
+		if s := m.(*protocol.Summary); s.Entities != i || s.Tick != rec.Frames[i].Tick {
 			t.Fatalf("frame %d = %+v", i, s)
 		}
 	}
@@ -112,7 +114,7 @@ func TestRecordingFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = w.Write(5, time.Now(), true, &Snapshot{Tick: 5, Game: "g"})
+	_ = w.Write(5, time.Now(), true, &protocol.Snapshot{Tick: 5, Game: "g"})
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +124,7 @@ func TestRecordingFile(t *testing.T) {
 	}
 	defer rec.Close()
 	m, err := rec.Message(0)
-	if err != nil || m.(*Snapshot).Tick != 5 {
+	if err != nil || m.(*protocol.Snapshot).Tick != 5 {
 		t.Errorf("snapshot = %+v, %v", m, err)
 	}
 	if _, err := OpenRecording(filepath.Join(t.TempDir(), "missing.ecsrec")); err == nil {
@@ -156,13 +158,13 @@ func FuzzOpenRecording(f *testing.F) {
 			}
 			// What decodes holds together: a reader may index it freely.
 			switch m := m.(type) {
-			case *Snapshot:
+			case *protocol.Snapshot:
 				for ti := range m.Tables {
-					if err := m.Tables[ti].check(); err != nil {
+					if err := m.Tables[ti].Check(); err != nil {
 						t.Fatalf("frame %d decoded a misshapen table: %v", i, err)
 					}
 				}
-			case *Page:
+			case *protocol.Page:
 				for _, r := range m.Rows {
 					if len(r.Values) != len(m.Columns) {
 						t.Fatalf("frame %d decoded a row of %d values for %d columns", i, len(r.Values), len(m.Columns))
@@ -177,28 +179,28 @@ func FuzzOpenRecording(f *testing.F) {
 // together (fewer values than entities, more columns than components) is
 // an error when read, so no reader indexes past a column.
 func TestMisshapenTablesAreRefused(t *testing.T) {
-	good := Table{Components: []uint16{1}, Entities: []EntityID{1, 2}, Columns: [][]Value{{IntValue(1), IntValue(2)}}}
-	short := Table{Components: []uint16{1}, Entities: []EntityID{1, 2}, Columns: [][]Value{{IntValue(1)}}}
-	wide := Table{Components: []uint16{1}, Entities: []EntityID{1}, Columns: [][]Value{{IntValue(1)}, {IntValue(2)}}}
+	good := protocol.Table{Components: []uint16{1}, Entities: []protocol.EntityID{1, 2}, Columns: [][]protocol.Value{{protocol.IntValue(1), protocol.IntValue(2)}}}
+	short := protocol.Table{Components: []uint16{1}, Entities: []protocol.EntityID{1, 2}, Columns: [][]protocol.Value{{protocol.IntValue(1)}}}
+	wide := protocol.Table{Components: []uint16{1}, Entities: []protocol.EntityID{1}, Columns: [][]protocol.Value{{protocol.IntValue(1)}, {protocol.IntValue(2)}}}
 	for _, tc := range []struct {
 		name string
-		tb   Table
+		tb   protocol.Table
 		ok   bool
 	}{{"good", good, true}, {"short column", short, false}, {"more columns than components", wide, false}} {
-		b, err := Encode(&Snapshot{Tick: 5, Tables: []Table{tc.tb}})
+		b, err := protocol.Encode(&protocol.Snapshot{Tick: 5, Tables: []protocol.Table{tc.tb}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Decode(b)
+		_, err = protocol.Decode(b)
 		if (err == nil) != tc.ok {
 			t.Errorf("%s: Decode error = %v", tc.name, err)
 		}
 	}
-	b, err := Encode(&Page{Columns: []uint16{1, 2}, Rows: []Row{{Entity: 1, Values: []Value{IntValue(1)}}}})
+	b, err := protocol.Encode(&protocol.Page{Columns: []uint16{1, 2}, Rows: []protocol.Row{{Entity: 1, Values: []protocol.Value{protocol.IntValue(1)}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Decode(b); err == nil {
+	if _, err := protocol.Decode(b); err == nil {
 		t.Error("a page row with fewer values than columns decoded")
 	}
 }
@@ -216,23 +218,23 @@ func TestBigRecordsAreRecovered(t *testing.T) {
 	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
 		t.Fatalf("header not on disk before the first frame: %v %v", fi, err)
 	}
-	vals := make([]Value, 1_200_000)
-	ents := make([]EntityID, len(vals))
+	vals := make([]protocol.Value, 1_200_000)
+	ents := make([]protocol.EntityID, len(vals))
 	for i := range vals {
-		vals[i] = FloatValue(float64(i) + 0.5)
-		ents[i] = MakeEntityID(uint32(i), 1)
+		vals[i] = protocol.FloatValue(float64(i) + 0.5)
+		ents[i] = protocol.MakeEntityID(uint32(i), 1)
 	}
-	snap := &Snapshot{Tick: 1, Tables: []Table{{Components: []uint16{0}, Entities: ents, Columns: [][]Value{vals}}}}
+	snap := &protocol.Snapshot{Tick: 1, Tables: []protocol.Table{{Components: []uint16{0}, Entities: ents, Columns: [][]protocol.Value{vals}}}}
 	if err := w.Write(1, time.Now(), true, snap); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(2, time.Now(), false, &Summary{Tick: 2}); err != nil {
+	if err := w.Write(2, time.Now(), false, &protocol.Summary{Tick: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Flush(); err != nil { // no Close: as if the process died here
 		t.Fatal(err)
 	}
-	if w.Bytes() <= DefaultMaxFrame {
+	if w.Bytes() <= protocol.DefaultMaxFrame {
 		t.Fatalf("the test record is only %d bytes", w.Bytes())
 	}
 	rec, err := OpenRecording(path)
@@ -247,7 +249,7 @@ func TestBigRecordsAreRecovered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := m.(*Snapshot).Tables[0].Columns[0][1_199_999].Float(); got != 1_199_999.5 {
+	if got := m.(*protocol.Snapshot).Tables[0].Columns[0][1_199_999].Float(); got != 1_199_999.5 {
 		t.Fatalf("last value = %v", got)
 	}
 }

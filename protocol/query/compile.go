@@ -1,4 +1,4 @@
-package protocol
+package query
 
 import (
 	"encoding/binary"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // CompiledQuery is a query expression resolved against a world's
@@ -16,8 +18,8 @@ import (
 type CompiledQuery struct {
 	Expr           *Expr
 	With, Without  []uint16
-	Changed, Added []uint16 // each also required
-	Parent         EntityID // childof(...); 0 for none
+	Changed, Added []uint16          // each also required
+	Parent         protocol.EntityID // childof(...); 0 for none
 	Fields         []FieldTest
 	Columns        []uint16 // a page's columns: named components in order (every one for an empty query)
 	HasParent      bool
@@ -27,7 +29,7 @@ type CompiledQuery struct {
 type FieldTest struct {
 	Component uint16
 	Steps     []PathStep
-	Leaf      *FieldSchema
+	Leaf      *protocol.FieldSchema
 	Term      Term
 	// Offset is where the leaf sits in the value's memory, when every step
 	// is a struct field or an array element (Fixed); raw values are then
@@ -44,13 +46,13 @@ type PathStep struct {
 }
 
 // CompileQuery parses expr and resolves it against comps.
-func CompileQuery(expr string, comps []Component) (*CompiledQuery, error) {
+func CompileQuery(expr string, comps []protocol.Component) (*CompiledQuery, error) {
 	ex, err := ParseQuery(expr)
 	if err != nil {
 		return nil, err
 	}
 	q := &CompiledQuery{Expr: ex}
-	byName := make(map[string]*Component, len(comps))
+	byName := make(map[string]*protocol.Component, len(comps))
 	for i := range comps {
 		byName[comps[i].Short] = &comps[i]
 	}
@@ -62,7 +64,7 @@ func CompileQuery(expr string, comps []Component) (*CompiledQuery, error) {
 		}
 	}
 	for _, t := range ex.Terms {
-		var c *Component
+		var c *protocol.Component
 		if t.Kind != TermChildOf {
 			if c = byName[t.Component]; c == nil {
 				return nil, &QueryError{Col: t.Col, Msg: fmt.Sprintf("no component named %s%s", t.Component, SuggestComponent(comps, t.Component))}
@@ -104,7 +106,7 @@ func CompileQuery(expr string, comps []Component) (*CompiledQuery, error) {
 
 // SuggestComponent names a component close to name, for error messages:
 // " (did you mean Health?)", or the list of components when it is short.
-func SuggestComponent(comps []Component, name string) string {
+func SuggestComponent(comps []protocol.Component, name string) string {
 	var names []string
 	for _, c := range comps {
 		if strings.EqualFold(c.Short, name) || strings.HasPrefix(strings.ToLower(c.Short), strings.ToLower(name)) {
@@ -118,13 +120,13 @@ func SuggestComponent(comps []Component, name string) string {
 	return ""
 }
 
-func compileField(c *Component, t Term) (FieldTest, error) {
+func compileField(c *protocol.Component, t Term) (FieldTest, error) {
 	ft := FieldTest{Component: c.ID, Term: t, Fixed: true}
 	fail := func(format string, args ...any) (FieldTest, error) {
 		return ft, &QueryError{Col: t.Col, Msg: fmt.Sprintf("%s.%s: ", t.Component, t.Path) + fmt.Sprintf(format, args...)}
 	}
 	fields := c.Fields
-	var leaf *FieldSchema
+	var leaf *protocol.FieldSchema
 	typeName := c.Short
 	for part := range strings.SplitSeq(t.Path, ".") {
 		name, rest, _ := strings.Cut(part, "[")
@@ -134,7 +136,7 @@ func compileField(c *Component, t Term) (FieldTest, error) {
 		if leaf != nil {
 			fields = leaf.Fields
 		}
-		var f *FieldSchema
+		var f *protocol.FieldSchema
 		for i := range fields {
 			if fields[i].Name == name {
 				f = &fields[i]
@@ -177,11 +179,11 @@ func compileField(c *Component, t Term) (FieldTest, error) {
 		return ft, &QueryError{Col: t.Col, Msg: fmt.Sprintf("%s.%s is a %s, compared with %s", t.Component, t.Path, leaf.Type, what)}
 	}
 	switch {
-	case t.Value.Kind() == KindString && kind != "string":
+	case t.Value.Kind() == protocol.KindString && kind != "string":
 		return mismatch("a string")
-	case t.Value.Kind() == KindFloat && kind != "number":
+	case t.Value.Kind() == protocol.KindFloat && kind != "number":
 		return mismatch("a number")
-	case t.Value.Kind() == KindBool && kind != "bool":
+	case t.Value.Kind() == protocol.KindBool && kind != "bool":
 		return mismatch("true or false")
 	}
 	return ft, nil
@@ -196,10 +198,10 @@ func leafKind(k string) string {
 }
 
 // HoldsValue tests the term on a component's value in wire form.
-func (ft *FieldTest) HoldsValue(v Value) bool {
+func (ft *FieldTest) HoldsValue(v protocol.Value) bool {
 	for _, s := range ft.Steps {
 		if s.Index >= 0 {
-			if (v.Kind() != KindList) || s.Index >= v.Len() {
+			if (v.Kind() != protocol.KindList) || s.Index >= v.Len() {
 				return false
 			}
 			v = v.Index(s.Index)
@@ -219,7 +221,7 @@ func (ft *FieldTest) HoldsRaw(b []byte) bool {
 	if !ft.Fixed {
 		return false
 	}
-	return ft.Term.Holds(rawField(ft.Leaf, b, ft.Offset, 0))
+	return ft.Term.Holds(protocol.RawField(ft.Leaf, b, ft.Offset, 0))
 }
 
 // SortKey is a compiled sort: a field of a component, ascending or not.
@@ -231,7 +233,7 @@ type SortKey struct {
 // CompileSort resolves a sort expression, "Component.Field[.Field...]"
 // for ascending or "-Component.Field" for descending, against comps. The
 // field must be a number, a string, a bool or an entity.
-func CompileSort(expr string, comps []Component) (*SortKey, error) {
+func CompileSort(expr string, comps []protocol.Component) (*SortKey, error) {
 	k := &SortKey{}
 	src := strings.TrimSpace(expr)
 	if rest, ok := strings.CutPrefix(src, "-"); ok {
@@ -241,7 +243,7 @@ func CompileSort(expr string, comps []Component) (*SortKey, error) {
 	if !ok || name == "" || path == "" {
 		return nil, &QueryError{Col: 1, Msg: fmt.Sprintf("sort by a field, like Energy.Value or -Energy.Value, not %q", expr)}
 	}
-	var c *Component
+	var c *protocol.Component
 	for i := range comps {
 		if comps[i].Short == name {
 			c = &comps[i]
@@ -263,7 +265,7 @@ func CompileSort(expr string, comps []Component) (*SortKey, error) {
 
 // Less orders two values of the sort's field (numbers, strings, bools;
 // a missing value sorts last either way is the caller's to decide).
-func (k *SortKey) Less(a, b Value) bool {
+func (k *SortKey) Less(a, b protocol.Value) bool {
 	if k.Desc {
 		a, b = b, a
 	}
@@ -271,7 +273,7 @@ func (k *SortKey) Less(a, b Value) bool {
 		y, _ := b.Number()
 		return x < y
 	}
-	if a.Kind() == KindBool {
+	if a.Kind() == protocol.KindBool {
 		return !a.Bool() && b.Bool()
 	}
 	return a.Str() < b.Str()
@@ -280,7 +282,7 @@ func (k *SortKey) Less(a, b Value) bool {
 // Compare orders two rows by the sort field: rows without it (has false)
 // last, whichever the direction; equal keys compare 0 (a stable sort keeps
 // the world's order for them).
-func (k *SortKey) Compare(a Value, aHas bool, b Value, bHas bool) int {
+func (k *SortKey) Compare(a protocol.Value, aHas bool, b protocol.Value, bHas bool) int {
 	switch {
 	case aHas != bHas:
 		if aHas {
@@ -298,18 +300,18 @@ func (k *SortKey) Compare(a Value, aHas bool, b Value, bHas bool) int {
 }
 
 // Of returns the sort field of a component's value, and whether it has it.
-func (k *SortKey) Of(v Value) (Value, bool) {
+func (k *SortKey) Of(v protocol.Value) (protocol.Value, bool) {
 	for _, s := range k.Field.Steps {
 		if s.Index >= 0 {
-			if v.Kind() != KindList || s.Index >= v.Len() {
-				return Nil(), false
+			if v.Kind() != protocol.KindList || s.Index >= v.Len() {
+				return protocol.Nil(), false
 			}
 			v = v.Index(s.Index)
 			continue
 		}
 		var ok bool
 		if v, ok = v.Get(s.Name); !ok {
-			return Nil(), false
+			return protocol.Nil(), false
 		}
 	}
 	return v, true

@@ -1,10 +1,12 @@
-package protocol
+package recording
 
 import (
 	"errors"
 	"fmt"
 	"slices"
 	"unsafe"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // WorldState is the world as a stream of WorldFrames rebuilds it: every
@@ -15,16 +17,16 @@ import (
 // what the reader will hold.
 type WorldState struct {
 	Tick    uint64
-	Summary *Summary // full: stats, archetypes, schemas, systems, events, resources
+	Summary *protocol.Summary // full: stats, archetypes, schemas, systems, events, resources
 	Tables  map[uint64]*StateTable
-	Links   []ChildList // every parent's children, in link order, by parent index
-	Journal []JournalEntry
-	Events  []EventQueue
-	Alloc   AllocState // the entity allocator, where the frames carry it
+	Links   []protocol.ChildList // every parent's children, in link order, by parent index
+	Journal []protocol.JournalEntry
+	Events  []protocol.EventQueue
+	Alloc   protocol.AllocState // the entity allocator, where the frames carry it
 	// Limits bound what frames read into the state may make it hold
 	// (the zero value: DefaultReadLimits); a frame past them is an error
 	// and changes nothing.
-	Limits ReadLimits
+	Limits protocol.ReadLimits
 	seq    uint64
 	valid  bool
 	bytes  int64      // the tables' footprint (StateTable.footprint)
@@ -41,7 +43,7 @@ type StateTable struct {
 	Archetype  uint32
 	Sparse     bool
 	Components []uint16
-	Entities   []EntityID
+	Entities   []protocol.EntityID
 	Columns    []StateColumn
 }
 
@@ -49,9 +51,9 @@ type StateTable struct {
 type StateColumn struct {
 	Kind           uint8
 	Size           int
-	Raw            []byte  // ColumnRaw: Size bytes per row
-	Values         []Value // ColumnValues: one per row
-	Changed, Added []int32 // rows written, or added, by the last frame applied
+	Raw            []byte           // ColumnRaw: Size bytes per row
+	Values         []protocol.Value // ColumnValues: one per row
+	Changed, Added []int32          // rows written, or added, by the last frame applied
 }
 
 // TableChange is one table's change with its values in the clear: what
@@ -61,7 +63,7 @@ type TableChange struct {
 	Sparse     bool
 	Components []uint16
 	Len        int
-	Entities   []EntityID // every row's entity, when rows moved; nil when not
+	Entities   []protocol.EntityID // every row's entity, when rows moved; nil when not
 	All        bool
 	Columns    []ColumnChange
 }
@@ -71,8 +73,8 @@ type ColumnChange struct {
 	Kind           uint8
 	Size           int
 	Changed, Added []int32
-	Raw            []byte  // ColumnRaw: every row's (All) or the Changed rows' values
-	Values         []Value // ColumnValues: likewise
+	Raw            []byte           // ColumnRaw: every row's (All) or the Changed rows' values
+	Values         []protocol.Value // ColumnValues: likewise
 }
 
 // ErrNeedKeyframe is returned when a delta frame does not follow the frame
@@ -94,18 +96,18 @@ func (s *WorldState) Valid() bool { return s.valid }
 
 // Apply applies one frame. A bad frame is an error and changes nothing;
 // a delta that does not follow the last frame applied is ErrNeedKeyframe.
-func (s *WorldState) Apply(f *WorldFrame) error { return s.apply(f, false) }
+func (s *WorldState) Apply(f *protocol.WorldFrame) error { return s.apply(f, false) }
 
 // Pass applies a frame on the way to a later one: its entities, values,
 // links, summary and allocator, not its journal and events (left empty),
 // which cost most to decode and which the next frame replaces.
-func (s *WorldState) Pass(f *WorldFrame) error { return s.apply(f, true) }
+func (s *WorldState) Pass(f *protocol.WorldFrame) error { return s.apply(f, true) }
 
-func (s *WorldState) apply(f *WorldFrame, passing bool) error {
+func (s *WorldState) apply(f *protocol.WorldFrame, passing bool) error {
 	if !f.Full && (!s.valid || f.Seq != s.seq+1) {
 		return ErrNeedKeyframe
 	}
-	body, budget, err := openBody(f, passing, s.Limits)
+	body, budget, err := protocol.OpenBodyLimited(f, passing, s.Limits)
 	if err != nil {
 		return err
 	}
@@ -113,13 +115,13 @@ func (s *WorldState) apply(f *WorldFrame, passing bool) error {
 }
 
 // ApplyBody is Apply for a body already opened.
-func (s *WorldState) ApplyBody(f *WorldFrame, body *WorldBody) error {
+func (s *WorldState) ApplyBody(f *protocol.WorldFrame, body *protocol.WorldBody) error {
 	return s.applyBody(f, body, nil)
 }
 
 // applyBody is ApplyBody charging what decoding allocates to budget (nil:
 // a body the caller made, not bytes from outside).
-func (s *WorldState) applyBody(f *WorldFrame, body *WorldBody, budget *allocBudget) error {
+func (s *WorldState) applyBody(f *protocol.WorldFrame, body *protocol.WorldBody, budget *protocol.AllocBudget) error {
 	base := s
 	if f.Full {
 		base = NewWorldState()
@@ -128,7 +130,7 @@ func (s *WorldState) applyBody(f *WorldFrame, body *WorldBody, budget *allocBudg
 	sum := &body.Summary
 	if !f.Full {
 		var err error
-		if sum, err = ApplySummary(s.Summary, &body.Summary); err != nil {
+		if sum, err = protocol.ApplySummary(s.Summary, &body.Summary); err != nil {
 			return fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 		}
 	} else if !body.Summary.Full {
@@ -151,7 +153,7 @@ func (s *WorldState) applyBody(f *WorldFrame, body *WorldBody, budget *allocBudg
 		return fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
 	alloc := s.Alloc
-	if err := alloc.apply(body.Alloc, f.Full); err != nil {
+	if err := alloc.Apply(body.Alloc, f.Full); err != nil {
 		return fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
 	// Everything checked: from here on nothing fails.
@@ -208,11 +210,11 @@ func (s *WorldState) applyTable(c *TableChange) {
 			col.Changed, col.Added = nil, nil
 		}
 		switch {
-		case cc.Kind == ColumnRaw && c.All && s.owned:
+		case cc.Kind == protocol.ColumnRaw && c.All && s.owned:
 			col.Raw, col.Values = append(col.Raw[:0], cc.Raw...), nil
-		case cc.Kind == ColumnRaw && c.All:
+		case cc.Kind == protocol.ColumnRaw && c.All:
 			col.Raw, col.Values = cc.Raw, nil
-		case cc.Kind == ColumnRaw:
+		case cc.Kind == protocol.ColumnRaw:
 			col.Raw = resize(col.Raw, n*cc.Size)
 			for i, r := range cc.Changed {
 				copy(col.Raw[int(r)*cc.Size:int(r+1)*cc.Size], cc.Raw[i*cc.Size:(i+1)*cc.Size])
@@ -239,7 +241,7 @@ func resize[T any](s []T, n int) []T {
 }
 
 // valueBytes is what the state counts for a converted value.
-const valueBytes = int64(unsafe.Sizeof(Value{}))
+const valueBytes = int64(unsafe.Sizeof(protocol.Value{}))
 
 // footprint is the bytes a table holds, as the limits count them.
 func (t *StateTable) footprint() int64 {
@@ -253,7 +255,7 @@ func (t *StateTable) footprint() int64 {
 // checkGrowth refuses changes that would take the state past its limits,
 // before any is applied.
 func (s *WorldState) checkGrowth(changes []TableChange) error {
-	lim := s.Limits.orDefault()
+	lim := s.Limits.OrDefault()
 	bytes, tables := s.bytes, len(s.Tables)
 	for i := range changes {
 		c := &changes[i]
@@ -262,7 +264,7 @@ func (s *WorldState) checkGrowth(changes []TableChange) error {
 		after := 64 + 8*n
 		for j := range c.Columns {
 			switch c.Columns[j].Kind {
-			case ColumnRaw:
+			case protocol.ColumnRaw:
 				after += n * int64(c.Columns[j].Size)
 			default:
 				after += n * valueBytes
@@ -279,15 +281,15 @@ func (s *WorldState) checkGrowth(changes []TableChange) error {
 	case tables > lim.MaxTables:
 		return fmt.Errorf("the world would hold %d tables, over the reader's limit of %d", tables, lim.MaxTables)
 	case bytes > lim.MaxState:
-		return fmt.Errorf("the world would hold %s, over the reader's limit of %s (a recording may rebuild at most 256 times its size)", ByteSize(bytes), ByteSize(lim.MaxState))
+		return fmt.Errorf("the world would hold %s, over the reader's limit of %s (a recording may rebuild at most 256 times its size)", protocol.ByteSize(bytes), protocol.ByteSize(lim.MaxState))
 	}
 	return nil
 }
 
 // decodeTable checks a table frame against the state and decodes it,
 // charging what it allocates to budget.
-func (s *WorldState) decodeTable(tf *TableFrame, c *TableChange, budget *allocBudget) error {
-	if tf.Len < 0 || tf.Len > maxTableRows {
+func (s *WorldState) decodeTable(tf *protocol.TableFrame, c *TableChange, budget *protocol.AllocBudget) error {
+	if tf.Len < 0 || tf.Len > protocol.MaxTableRows {
 		return fmt.Errorf("%d rows", tf.Len)
 	}
 	if len(tf.Columns) != len(tf.Components) || len(tf.Components) > 256 {
@@ -301,7 +303,7 @@ func (s *WorldState) decodeTable(tf *TableFrame, c *TableChange, budget *allocBu
 		return errors.New("its components changed")
 	}
 	*c = TableChange{Archetype: tf.Archetype, Sparse: tf.Sparse, Components: tf.Components, Len: tf.Len, All: tf.All}
-	var oldEnts []EntityID
+	var oldEnts []protocol.EntityID
 	if old != nil {
 		oldEnts = old.Entities
 	}
@@ -309,12 +311,12 @@ func (s *WorldState) decodeTable(tf *TableFrame, c *TableChange, budget *allocBu
 		if len(tf.Entities) != 8*tf.Len {
 			return fmt.Errorf("%d bytes of entities for %d rows", len(tf.Entities), tf.Len)
 		}
-		if err := budget.take(tf.Len, 16, "entities"); err != nil {
+		if err := budget.Take(tf.Len, 16, "entities"); err != nil {
 			return err
 		}
 		plain := make([]byte, len(tf.Entities))
-		undoPlanes(plain, tf.Entities, entityBytes(oldEnts), 8)
-		c.Entities = bytesEntities(plain)
+		protocol.UndoPlanes(plain, tf.Entities, protocol.EntityBytes(oldEnts), 8)
+		c.Entities = protocol.BytesEntities(plain)
 	} else if len(oldEnts) != tf.Len {
 		return fmt.Errorf("%d rows without moves, but %d before", tf.Len, len(oldEnts))
 	}
@@ -332,12 +334,12 @@ func (s *WorldState) decodeTable(tf *TableFrame, c *TableChange, budget *allocBu
 	return nil
 }
 
-func decodeColumn(cf *ColumnFrame, cc *ColumnChange, old *StateColumn, n int, all bool, budget *allocBudget) error {
+func decodeColumn(cf *protocol.ColumnFrame, cc *ColumnChange, old *StateColumn, n int, all bool, budget *protocol.AllocBudget) error {
 	var err error
-	if cc.Changed, err = decodeRows(cf.Changed, n, budget); err != nil {
+	if cc.Changed, err = protocol.DecodeRows(cf.Changed, n, budget); err != nil {
 		return err
 	}
-	if cc.Added, err = decodeRows(cf.Added, n, budget); err != nil {
+	if cc.Added, err = protocol.DecodeRows(cf.Added, n, budget); err != nil {
 		return err
 	}
 	cc.Kind, cc.Size = cf.Kind, cf.Size
@@ -349,7 +351,7 @@ func decodeColumn(cf *ColumnFrame, cc *ColumnChange, old *StateColumn, n int, al
 		return errors.New("its kind or size changed without every row")
 	}
 	switch cf.Kind {
-	case ColumnRaw:
+	case protocol.ColumnRaw:
 		if cf.Size < 0 || cf.Size > 1<<16 {
 			return fmt.Errorf("values of %d bytes", cf.Size)
 		}
@@ -359,14 +361,14 @@ func decodeColumn(cf *ColumnFrame, cc *ColumnChange, old *StateColumn, n int, al
 		if !all && old == nil && count > 0 {
 			return errors.New("changed rows of a table not seen before")
 		}
-		if err := budget.take(len(cf.Raw), 1, "bytes of values"); err != nil {
+		if err := budget.Take(len(cf.Raw), 1, "bytes of values"); err != nil {
 			return err
 		}
 		cc.Raw = make([]byte, len(cf.Raw))
 		if cf.Size > 0 {
-			undoPlanes(cc.Raw, cf.Raw, xorBase(old, cf.Size, cc.Changed, all), cf.Size)
+			protocol.UndoPlanes(cc.Raw, cf.Raw, xorBase(old, cf.Size, cc.Changed, all), cf.Size)
 		}
-	case ColumnValues:
+	case protocol.ColumnValues:
 		if len(cf.Values) != count {
 			return fmt.Errorf("%d values for %d rows", len(cf.Values), count)
 		}
@@ -396,7 +398,7 @@ func gather(raw []byte, rows []int32, size int) []byte {
 // reader holds at the same rows (every row, or the changed ones), when the
 // column held raw values of the same size; nothing otherwise.
 func xorBase(old *StateColumn, size int, rows []int32, all bool) []byte {
-	if old == nil || old.Kind != ColumnRaw || old.Size != size {
+	if old == nil || old.Kind != protocol.ColumnRaw || old.Size != size {
 		return nil
 	}
 	if all {

@@ -1,9 +1,11 @@
-package protocol
+package recording
 
 import (
 	"bytes"
 	"slices"
 	"sort"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // WorldDiff is what changed between two states of a world: entities
@@ -11,13 +13,13 @@ import (
 // (field by field), archetypes whose counts changed, resources that
 // changed. Lists are sorted by entity (index, then generation).
 type WorldDiff struct {
-	From       uint64            `json:"from"`
-	To         uint64            `json:"to"`
-	Spawned    []EntityID        `json:"spawned"`
-	Despawned  []EntityID        `json:"despawned"`
-	Changed    []EntityDiff      `json:"changed"`
-	Archetypes []ArchetypeDiff   `json:"archetypes"`
-	Resources  []ComponentChange `json:"resources"`
+	From       uint64              `json:"from"`
+	To         uint64              `json:"to"`
+	Spawned    []protocol.EntityID `json:"spawned"`
+	Despawned  []protocol.EntityID `json:"despawned"`
+	Changed    []EntityDiff        `json:"changed"`
+	Archetypes []ArchetypeDiff     `json:"archetypes"`
+	Resources  []ComponentChange   `json:"resources"`
 	// FromAsOf and ToAsOf say, when a tick compared was not recorded (a
 	// recording at a rate), which recorded state stands for it.
 	FromAsOf string `json:"from_as_of,omitempty"`
@@ -26,7 +28,7 @@ type WorldDiff struct {
 
 // EntityDiff is one entity's changes.
 type EntityDiff struct {
-	Entity     EntityID          `json:"entity"`
+	Entity     protocol.EntityID `json:"entity"`
 	Components []ComponentChange `json:"components"`
 }
 
@@ -41,9 +43,9 @@ type ComponentChange struct {
 
 // FieldChange is one field's old and new value ("" path: the whole value).
 type FieldChange struct {
-	Path string `json:"path"`
-	Old  Value  `json:"old"`
-	New  Value  `json:"new"`
+	Path string         `json:"path"`
+	Old  protocol.Value `json:"old"`
+	New  protocol.Value `json:"new"`
 }
 
 // ArchetypeDiff is one archetype's entity count before and after.
@@ -73,7 +75,7 @@ func Diff(a, b *WorldState) *WorldDiff {
 			d.Changed = append(d.Changed, ed)
 		}
 	}
-	byEntity := func(x, y EntityID) int {
+	byEntity := func(x, y protocol.EntityID) int {
 		if x.Index() != y.Index() {
 			return int(x.Index()) - int(y.Index())
 		}
@@ -88,7 +90,7 @@ func Diff(a, b *WorldState) *WorldDiff {
 }
 
 // entityDiff compares one entity's components in two states.
-func entityDiff(a, b *WorldState, e EntityID, la, lb entityLoc) EntityDiff {
+func entityDiff(a, b *WorldState, e protocol.EntityID, la, lb entityLoc) EntityDiff {
 	ed := EntityDiff{Entity: e}
 	var buf [32]uint16
 	ids := append(append(buf[:0], la.t.Components...), lb.t.Components...)
@@ -112,7 +114,7 @@ func entityDiff(a, b *WorldState, e EntityID, la, lb entityLoc) EntityDiff {
 		va, _ := a.ComponentValue(e, c)
 		vb, _ := b.ComponentValue(e, c)
 		if sc := b.v().schemas[c]; sc != nil { // handles as 40v1, as everywhere people read them
-			va, vb = HandlesAsText(va, sc.Fields), HandlesAsText(vb, sc.Fields)
+			va, vb = protocol.HandlesAsText(va, sc.Fields), protocol.HandlesAsText(vb, sc.Fields)
 		}
 		cc := ComponentChange{Name: b.componentName(c), Added: !oka && okb, Removed: oka && !okb}
 		if oka && okb {
@@ -128,7 +130,7 @@ func entityDiff(a, b *WorldState, e EntityID, la, lb entityLoc) EntityDiff {
 
 // rawOf returns component c of e as memory (nil for values kept as
 // Values) and whether e has it.
-func (s *WorldState) rawOf(e EntityID, c uint16) ([]byte, bool) {
+func (s *WorldState) rawOf(e protocol.EntityID, c uint16) ([]byte, bool) {
 	v := s.v()
 	t, row := (*StateTable)(nil), 0
 	j := -1
@@ -145,7 +147,7 @@ func (s *WorldState) rawOf(e EntityID, c uint16) ([]byte, bool) {
 		t, row, j = s.Tables[tableKey(uint32(c), true)], r, 0
 	}
 	col := &t.Columns[j]
-	if col.Kind != ColumnRaw {
+	if col.Kind != protocol.ColumnRaw {
 		return nil, true
 	}
 	if col.Size == 0 {
@@ -155,8 +157,8 @@ func (s *WorldState) rawOf(e EntityID, c uint16) ([]byte, bool) {
 }
 
 // fieldChanges lists the leaves that differ between two values.
-func fieldChanges(path string, a, b Value, out []FieldChange) []FieldChange {
-	if a.Kind() == KindMap && b.Kind() == KindMap && a.Len() == b.Len() {
+func fieldChanges(path string, a, b protocol.Value, out []FieldChange) []FieldChange {
+	if a.Kind() == protocol.KindMap && b.Kind() == protocol.KindMap && a.Len() == b.Len() {
 		for i := range a.Len() {
 			ka, xa := a.Entry(i)
 			kb, xb := b.Entry(i)
@@ -167,7 +169,7 @@ func fieldChanges(path string, a, b Value, out []FieldChange) []FieldChange {
 		}
 		return out
 	}
-	if a.Kind() == KindList && b.Kind() == KindList && a.Len() == b.Len() {
+	if a.Kind() == protocol.KindList && b.Kind() == protocol.KindList && a.Len() == b.Len() {
 		for i := range a.Len() {
 			out = fieldChanges(path+"["+itoa(i)+"]", a.Index(i), b.Index(i), out)
 		}
@@ -237,7 +239,7 @@ func resourceDiff(a, b *WorldState) []ComponentChange {
 	if a.Summary == nil || b.Summary == nil {
 		return nil
 	}
-	old := map[string]Value{}
+	old := map[string]protocol.Value{}
 	for _, r := range a.Summary.Resources {
 		old[r.Name] = r.Value
 	}

@@ -1,0 +1,136 @@
+package query
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// WatchSpec is a parsed watchpoint expression.
+type WatchSpec struct {
+	Kind string // value, spawn, despawn, add, remove, system, frame, stale
+	// Query is a value watchpoint's query (the query language), or the
+	// filter a spawn must match ("" for any).
+	Query string
+	// Entity limits the watchpoint to one entity (0: any).
+	Entity protocol.EntityID
+	// Component is what an add or remove watchpoint watches.
+	Component string
+	// System and Over are a timing watchpoint's system ("" for the frame)
+	// and bound.
+	System string
+	Over   time.Duration
+}
+
+// ParseWatch reads a watchpoint expression:
+//
+//	Energy.Value<0                   a value: the query language, with at least one field test
+//	42v3 Energy.Value<0              the same, for one entity
+//	spawn [QUERY]                    an entity spawned (with the query's components)
+//	despawn [E]                      an entity (E) despawned
+//	add COMP [to E]                  a component added (to E)
+//	remove COMP [from E]             a component removed (from E)
+//	system NAME > 2ms                a system's run took longer
+//	frame > 20ms                     a frame took longer
+//	stale                            a handle that names no live entity is used
+//
+// A value watchpoint fires for an entity when a write makes its query
+// hold: only entities whose tested components were written during the
+// frame are checked, so a set watchpoint costs in proportion to what the
+// game writes. Each entity fires it once.
+func ParseWatch(expr string) (WatchSpec, error) {
+	words := strings.Fields(expr)
+	if len(words) == 0 {
+		return WatchSpec{}, fmt.Errorf("an empty watchpoint: try Energy.Value<0, despawn 42v3, add Fleeing, system hunt > 2ms or frame > 20ms")
+	}
+	entity := func(s, what string) (protocol.EntityID, error) {
+		e, err := protocol.ParseEntityID(s)
+		if err != nil || e == 0 {
+			return 0, fmt.Errorf("%s: %q is not an entity like 42v3", what, s)
+		}
+		return e, nil
+	}
+	switch words[0] {
+	case "stale":
+		if len(words) > 1 {
+			return WatchSpec{}, fmt.Errorf("stale takes nothing: it fires on the first use of a dead handle")
+		}
+		return WatchSpec{Kind: "stale"}, nil
+	case "spawn":
+		return WatchSpec{Kind: "spawn", Query: strings.Join(words[1:], " ")}, nil
+	case "despawn":
+		switch len(words) {
+		case 1:
+			return WatchSpec{Kind: "despawn"}, nil
+		case 2:
+			e, err := entity(words[1], "despawn")
+			return WatchSpec{Kind: "despawn", Entity: e}, err
+		}
+		return WatchSpec{}, fmt.Errorf("despawn takes at most one entity: despawn 42v3")
+	case "add", "remove":
+		prep := map[string]string{"add": "to", "remove": "from"}[words[0]]
+		switch {
+		case len(words) == 2:
+			return WatchSpec{Kind: words[0], Component: words[1]}, nil
+		case len(words) == 4 && words[2] == prep:
+			e, err := entity(words[3], words[0])
+			return WatchSpec{Kind: words[0], Component: words[1], Entity: e}, err
+		}
+		return WatchSpec{}, fmt.Errorf("%s takes a component and, if you like, an entity: %s Fleeing %s 42v3", words[0], words[0], prep)
+	case "system", "frame":
+		rest := words[1:]
+		spec := WatchSpec{Kind: words[0]}
+		if words[0] == "system" {
+			// The name is everything before the ">": names may hold spaces.
+			name, bound, found := strings.Cut(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(expr), "system")), ">")
+			name = strings.Join(strings.Fields(name), " ")
+			if name == "" {
+				return WatchSpec{}, fmt.Errorf("system takes a name and a bound: system hunt > 2ms")
+			}
+			spec.System, rest = name, nil
+			if found {
+				rest = []string{">" + strings.TrimSpace(bound)}
+			}
+		}
+		bound := strings.TrimPrefix(strings.Join(rest, ""), ">")
+		if len(rest) == 0 || !strings.HasPrefix(strings.Join(rest, ""), ">") {
+			return WatchSpec{}, fmt.Errorf("%s watchpoints compare with >: %s > 2ms", words[0], strings.TrimSpace(words[0]+" "+spec.System))
+		}
+		d, err := time.ParseDuration(bound)
+		if err != nil || d <= 0 {
+			return WatchSpec{}, fmt.Errorf("%q is not a duration like 2ms or 500us", bound)
+		}
+		spec.Over = d
+		return spec, nil
+	}
+	spec := WatchSpec{Kind: "value", Query: expr}
+	if e, err := protocol.ParseEntityID(words[0]); err == nil && e != 0 {
+		spec.Entity, spec.Query = e, strings.Join(words[1:], " ")
+	}
+	q, err := ParseQuery(spec.Query)
+	if err != nil {
+		return WatchSpec{}, err
+	}
+	if !hasFieldTest(q) {
+		return WatchSpec{}, fmt.Errorf("a value watchpoint needs a field test, like Energy.Value<0 (for spawns and adds: spawn %s, add COMP)", spec.Query)
+	}
+	return spec, nil
+}
+
+// FormatDuration prints a timing bound as ParseWatch reads it.
+func FormatDuration(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/1e6, 'g', 4, 64) + "ms"
+}
+
+// hasFieldTest reports whether a query tests a field's value.
+func hasFieldTest(q *Expr) bool {
+	for _, t := range q.Terms {
+		if t.Kind == TermField {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,39 @@
+package recording
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFrameFor: the frame that shows a tick, and what is said of it: in a
+// recording at a rate, the state as of the frame before; in a recording of
+// every frame, a tick between two frames is a gap, said as such.
+func TestFrameFor(t *testing.T) {
+	every := &Recording{Frames: []FrameInfo{{Tick: 10}, {Tick: 11}, {Tick: 12}, {Tick: 20}}}
+	if _, _, err := every.FrameFor(15); err == nil || !strings.Contains(err.Error(), "no frame recorded for tick 15: the recording skipped ticks 13 to 19") {
+		t.Errorf("a gap in a recording of every frame: %v", err)
+	}
+	if gaps, ticks := every.Gaps(); gaps != 1 || ticks != 7 {
+		t.Errorf("Gaps() = %d, %d; want 1 gap of 7 ticks", gaps, ticks)
+	}
+	if i, note, err := every.FrameFor(99); err != nil || i != 3 || !strings.Contains(note, "state as of tick 20") {
+		t.Errorf("past the end of a recording of every frame: %d %q %v", i, note, err)
+	}
+	rec := &Recording{Header: RecordingHeader{Hz: 10}, Frames: []FrameInfo{{Tick: 10}, {Tick: 12}, {Tick: 20}}}
+	if gaps, _ := rec.Gaps(); gaps != 0 {
+		t.Errorf("a recording at a rate has %d gaps", gaps)
+	}
+	for _, c := range []struct {
+		tick  uint64
+		frame int
+		note  string
+	}{{10, 0, ""}, {12, 1, ""}, {15, 1, "tick 15 was not recorded: state as of tick 12"}, {99, 2, "state as of tick 20"}} {
+		i, note, err := rec.FrameFor(c.tick)
+		if err != nil || i != c.frame || !strings.Contains(note, c.note) || (c.note == "") != (note == "") {
+			t.Errorf("FrameFor(%d) = %d %q %v, want %d %q", c.tick, i, note, err, c.frame, c.note)
+		}
+	}
+	if _, _, err := rec.FrameFor(9); err == nil || !strings.Contains(err.Error(), "before the recording starts") {
+		t.Errorf("a tick before the recording: %v", err)
+	}
+}
