@@ -70,16 +70,17 @@ func heavyRequest(m protocol.Message) bool {
 	return false
 }
 
-// answerPage answers a one-off query: at once if its field tests are few,
-// else on a copy off the game goroutine.
+// answerPage answers a one-off query: the kernel's window when its tests
+// are the whole query, else the plan run on a copy off the game goroutine
+// (a heavy job when it tests many rows or sorts).
 func (a *Agent) answerPage(c *client, id uint32, q *compiledQuery, offset, limit int) {
-	if a.needsCopy(q) {
+	if q.evaluates() {
 		qc, err := a.copyQuery(id, q, offset, limit)
 		if err != nil {
 			c.answer(&protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()})
 			return
 		}
-		c.job(qc.size(), true, func() protocol.Message { return qc.build() })
+		c.job(qc.size(), a.heavyQuery(q), func() protocol.Message { return qc.build() })
 		return
 	}
 	pc := a.page(id, q, offset, limit)

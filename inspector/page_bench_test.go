@@ -19,7 +19,7 @@ func BenchmarkEntitiesPage(b *testing.B) {
 		h.HP = int16(rng.IntN(1000))
 	})
 	a := New(w, Options{Addr: "127.0.0.1:0"})
-	q, err := compileQuery(a.w, a.componentSchemas(), "churnPos.X>50", "-churnHP.HP", 0)
+	q, err := compileQuery(a.componentSchemas(), "churnPos.X>50", "-churnHP.HP", 0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func BenchmarkPageCapture(b *testing.B) {
 		*p, h.HP, n.Value = churnPos{X: float64(i)}, int16(i), "animal"
 	})
 	a := New(w, Options{Addr: "127.0.0.1:0"})
-	q, err := compileQuery(a.w, a.componentSchemas(), "churnPos churnHP ?Name", "", 0)
+	q, err := compileQuery(a.componentSchemas(), "churnPos churnHP ?Name", "", 0)
 	if err != nil {
 		b.Fatal(err)
 	}

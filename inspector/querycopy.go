@@ -7,7 +7,6 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
-	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // A query with field tests over many rows is not evaluated on the game
@@ -33,17 +32,13 @@ type queryCopy struct {
 	sparse        map[ecs.ComponentID]sparseCopy
 }
 
-// needsCopy reports whether q may test more fields than a frame affords.
-func (a *Agent) needsCopy(q *compiledQuery) bool {
-	if q.sort != nil {
-		return true // sorting reads every match: never on the game goroutine
+// heavyQuery reports whether q may test more fields than a frame affords:
+// its copy then shares the Sync's capture budget as a heavy job.
+func (a *Agent) heavyQuery(q *compiledQuery) bool {
+	if q.sorts() {
+		return true // sorting reads every match
 	}
-	if len(q.preds) == 0 {
-		return false
-	}
-	f := q.filter
-	f.Match = nil
-	return a.w.Inspect().CandidateRows(f)*len(q.preds) > inlineTests
+	return a.w.Inspect().CandidateRows(q.filter)*len(q.plan.Query().Fields) > inlineTests
 }
 
 // copyQuery takes the game goroutine's half of q: the kernel's tests and
@@ -52,13 +47,10 @@ func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*quer
 	if err := a.checkCopy(q); err != nil {
 		return nil, err
 	}
-	f := q.filter
-	f.Match = nil
-	need := copiedColumns(q)
 	qc := &queryCopy{id: id, tick: a.tick(), offset: offset, limit: limit, q: q, sparse: map[ecs.ComponentID]sparseCopy{}}
-	qc.cands, _ = a.w.Inspect().Scan(f, 0, -1)
+	qc.cands, _ = a.w.Inspect().Scan(q.filter, 0, -1)
 	var tableCols []ecs.ComponentID
-	for _, c := range need {
+	for _, c := range copiedColumns(q) {
 		if a.w.Inspect().Component(c).Storage == ecs.SparseStorage {
 			ents, vals := a.w.Inspect().CopySparse(c)
 			qc.sparse[c] = sparseCopy{id: c, ents: ents, vals: cloneIfShared(vals)}
@@ -69,7 +61,7 @@ func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*quer
 	if tableCols == nil {
 		tableCols = []ecs.ComponentID{} // entities only
 	}
-	qc.tables = a.w.Inspect().CopyTablesFor(f, tableCols)
+	qc.tables = a.w.Inspect().CopyTablesFor(q.filter, tableCols)
 	for i := range qc.tables {
 		for j, col := range qc.tables[i].Columns {
 			qc.tables[i].Columns[j] = cloneIfShared(col)
@@ -79,16 +71,16 @@ func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*quer
 }
 
 // copiedColumns are the components a copy of q holds: the page's columns
-// and those the field tests read.
+// and those the field tests and the sort read.
 func copiedColumns(q *compiledQuery) []ecs.ComponentID {
 	need := slices.Clone(q.columns)
-	for _, p := range q.preds {
-		if !slices.Contains(need, p.comp) {
-			need = append(need, p.comp)
+	for _, c := range q.fields {
+		if !slices.Contains(need, c) {
+			need = append(need, c)
 		}
 	}
-	if q.sort != nil && !slices.Contains(need, q.sort.comp) {
-		need = append(need, q.sort.comp)
+	if q.sorts() && !slices.Contains(need, q.sortBy) {
+		need = append(need, q.sortBy)
 	}
 	return need
 }
@@ -96,9 +88,7 @@ func copiedColumns(q *compiledQuery) []ecs.ComponentID {
 // checkCopy refuses a query whose copy would pass MaxCopyBytes, counted
 // from the archetypes' sizes before anything is copied.
 func (a *Agent) checkCopy(q *compiledQuery) error {
-	f := q.filter
-	f.Match = nil
-	rows := int64(a.w.Inspect().CandidateRows(f))
+	rows := int64(a.w.Inspect().CandidateRows(q.filter))
 	bytes := rows * 16
 	for _, c := range copiedColumns(q) {
 		bytes += rows * int64(a.w.Inspect().Component(c).Size)
@@ -124,43 +114,20 @@ func (qc *queryCopy) size() int64 {
 	return n
 }
 
-// copyHit is a row of a copy that passed the query.
-type copyHit struct {
-	ti, row int
-	e       ecs.Entity
-}
-
-// valueOf returns a way to read a component's value at a row of the copy.
-func (qc *queryCopy) valueOf() func(h copyHit, c ecs.ComponentID) (reflect.Value, bool) {
-	sparseAt := map[ecs.ComponentID]map[ecs.Entity]int{}
+// world is the copy as the query evaluator reads it, off the game
+// goroutine: each admitted table's rows that the kernel passed.
+func (qc *queryCopy) world() copyWorld {
+	sparse := make(map[ecs.ComponentID]*sparseIndex, len(qc.sparse))
 	for c, s := range qc.sparse {
 		at := make(map[ecs.Entity]int, len(s.ents))
 		for i, e := range s.ents {
 			at[e] = i
 		}
-		sparseAt[c] = at
+		sparse[c] = &sparseIndex{vals: s.vals, at: at}
 	}
-	return func(h copyHit, c ecs.ComponentID) (reflect.Value, bool) {
-		if s, ok := qc.sparse[c]; ok {
-			i, ok := sparseAt[c][h.e]
-			if !ok {
-				return reflect.Value{}, false
-			}
-			return s.vals.Index(i), true
-		}
-		t := &qc.tables[h.ti]
-		j := slices.Index(t.Components, c)
-		if j < 0 {
-			return reflect.Value{}, false
-		}
-		return t.Columns[j].Index(h.row), true
-	}
-}
-
-// eachMatch runs the field tests over the copy, off the game goroutine,
-// and calls fn with every row that passes, in the world's order.
-func (qc *queryCopy) eachMatch(value func(copyHit, ecs.ComponentID) (reflect.Value, bool), fn func(copyHit)) {
+	var w copyWorld
 	ti, row := 0, 0
+	var cur *copyTable
 	for _, e := range qc.cands {
 		// Candidates come in table and row order, a subsequence of the
 		// admitted tables' rows: walk both together.
@@ -172,40 +139,25 @@ func (qc *queryCopy) eachMatch(value func(copyHit, ecs.ComponentID) (reflect.Val
 		if ti >= len(qc.tables) {
 			break // cannot happen: the copy and the scan saw one world
 		}
-		h := copyHit{ti, row, e}
-		pass := true
-		for _, p := range qc.q.preds {
-			v, ok := value(h, p.comp)
-			if !ok || !p.test(v) {
-				pass = false
-				break
-			}
+		if cur == nil || cur.tc != &qc.tables[ti] {
+			cur = &copyTable{tc: &qc.tables[ti], rows: make([]int, 0, len(qc.tables[ti].Entities)), sparse: sparse}
+			w.tables = append(w.tables, cur)
 		}
-		if pass {
-			fn(h)
-		}
+		cur.rows = append(cur.rows, row)
 		row++
 	}
+	for _, t := range w.tables {
+		if t := t.(*copyTable); len(t.rows) == len(t.tc.Entities) {
+			t.rows = nil // every row: no index needed
+		}
+	}
+	return w
 }
 
-// build runs the field tests over the copy and makes the page, off the
-// game goroutine.
+// build runs the plan over the copy and makes the page, off the game
+// goroutine.
 func (qc *queryCopy) build() *protocol.Page {
-	value := qc.valueOf()
-	var key *query.SortKey
-	if qc.q.sort != nil {
-		key = qc.q.sort.key
-	}
-	win := query.NewWindow(qc.offset, qc.limit, key, func(h copyHit) (protocol.Value, bool) {
-		s := qc.q.sort
-		v, ok := value(h, s.comp)
-		if !ok {
-			return protocol.Nil(), false
-		}
-		return s.of(v)
-	})
-	qc.eachMatch(value, win.Add)
-	window, total := win.Rows(), win.Total()
+	window, total := qc.q.plan.Page(qc.world(), qc.offset, qc.limit)
 	p := &protocol.Page{Sub: qc.id, Tick: qc.tick, Full: true, Total: total, Offset: qc.offset, Columns: make([]uint16, len(qc.q.columns))}
 	for i, c := range qc.q.columns {
 		p.Columns[i] = uint16(c)
@@ -213,12 +165,12 @@ func (qc *queryCopy) build() *protocol.Page {
 	p.Rows = make([]protocol.Row, len(window))
 	for i, h := range window {
 		vals := make([]protocol.Value, len(qc.q.columns))
-		for j, c := range qc.q.columns {
-			if v, ok := value(h, c); ok {
-				vals[j] = toValue(v)
+		for j, c := range p.Columns {
+			if col := h.Table().Column(c); col != nil && col.Has(h.Row) {
+				vals[j] = col.Value(h.Row)
 			}
 		}
-		p.Rows[i] = protocol.Row{Entity: wireEntity(h.e), Values: vals}
+		p.Rows[i] = protocol.Row{Entity: h.Entity(), Values: vals}
 	}
 	return p
 }

@@ -1,8 +1,6 @@
 package inspector
 
 import (
-	"reflect"
-
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -25,7 +23,7 @@ func (a *Agent) compileSeries(expr string) (*seriesQuery, error) {
 	if err != nil {
 		return nil, refuse(protocol.ErrBadValue, "%s", err.Error())
 	}
-	q, err := compileQuery(a.w, a.componentSchemas(), spec.Over(), spec.Field, 0)
+	q, err := compileQuery(a.componentSchemas(), spec.Over(), spec.Field, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -43,9 +41,13 @@ func (a *Agent) seriesFrame(id uint32, s *subscription) outFrame {
 	sq := s.series
 	m := &protocol.Series{Sub: id, Tick: a.tick()}
 	if sq.spec.Aggregate == "" {
-		if v, ok := a.w.Inspect().Value(sq.one, sq.q.sort.comp); ok {
-			if x, ok := numberOf(sq.q.sort, v); ok {
-				m.Value, m.N = &x, 1
+		if key := sq.q.plan.Sort(); key != nil {
+			if v, ok := a.w.Inspect().Value(sq.one, sq.q.sortBy); ok {
+				if f, ok := key.Of(toValue(v)); ok {
+					if x, ok := f.Number(); ok {
+						m.Value, m.N = &x, 1
+					}
+				}
 			}
 		}
 		return outFrame{msg: m, size: 64}
@@ -57,34 +59,9 @@ func (a *Agent) seriesFrame(id uint32, s *subscription) outFrame {
 	return outFrame{build: func() protocol.Message { return qc.aggregate(m, sq.spec.Aggregate) }, size: qc.size(), heavy: true}
 }
 
-// numberOf reads a series' field from a component's value as a number.
-func numberOf(field *sortSpec, v reflect.Value) (float64, bool) {
-	if field == nil {
-		return 0, false
-	}
-	x, ok := field.of(v)
-	if !ok {
-		return 0, false
-	}
-	return x.Number()
-}
-
 // aggregate folds the copy's matches into the sample, off the game
 // goroutine.
 func (qc *queryCopy) aggregate(m *protocol.Series, agg string) *protocol.Series {
-	value := qc.valueOf()
-	fold := protocol.NewFold(agg)
-	qc.eachMatch(value, func(h copyHit) {
-		if agg == "count" {
-			fold.Count()
-			return
-		}
-		if v, ok := value(h, qc.q.sort.comp); ok {
-			if x, ok := numberOf(qc.q.sort, v); ok {
-				fold.Add(x)
-			}
-		}
-	})
-	m.Value, m.N = fold.Value(), fold.N
+	m.Value, m.N = qc.q.plan.Sample(qc.world(), agg)
 	return m
 }

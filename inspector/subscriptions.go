@@ -65,11 +65,11 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 		}
 	case protocol.SubPage:
 		if m.Archetype == 0 {
-			q, err := compileQuery(a.w, a.componentSchemas(), m.Query, m.Sort, 0)
+			q, err := compileQuery(a.componentSchemas(), m.Query, m.Sort, 0)
 			if err != nil {
 				return err
 			}
-			if a.needsCopy(q) {
+			if q.evaluates() {
 				if err := a.checkCopy(q); err != nil {
 					return err
 				}
@@ -216,10 +216,10 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
 	}
 	s.query.filter.Since = s.since
 	defer func() { s.since = a.w.Inspect().NextChangeTick() }()
-	if a.needsCopy(s.query) {
+	if s.query.evaluates() {
 		qc, err := a.copyQuery(id, s.query, s.req.Offset, limit)
 		if err == nil {
-			return outFrame{build: func() protocol.Message { return qc.build() }, size: qc.size(), heavy: true}
+			return outFrame{build: func() protocol.Message { return qc.build() }, size: qc.size(), heavy: a.heavyQuery(s.query)}
 		}
 		// The world grew past what the query may copy since it was
 		// subscribed: say so where the client looks for the answer.
@@ -229,8 +229,8 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
 	return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}
 }
 
-// page captures the window [offset, offset+limit) of a query's matches,
-// testing fields on the game goroutine (see needsCopy for when not).
+// page captures the window [offset, offset+limit) of a query the kernel's
+// tests answer whole (no field tests, no sort): the kernel pages it.
 func (a *Agent) page(id uint32, q *compiledQuery, offset, limit int) *pageCapture {
 	ents, total, values := a.w.Inspect().CopyWindow(q.filter, offset, limit, q.columns)
 	return a.capturePage(id, ents, total, offset, q.columns, values)

@@ -36,7 +36,7 @@ type watchpoint struct {
 	// raw holds a value watchpoint's field tests by component, when each
 	// sits at a fixed place in pointer-free memory: the rows written are
 	// then tested on their bytes, without building Go values.
-	raw map[ecs.ComponentID][]func(raw []byte) bool
+	raw map[ecs.ComponentID][]*query.FieldTest
 	// bounds holds them as the kernel tests them in its own loop (numbers
 	// at fixed places only), by component.
 	bounds map[ecs.ComponentID][]ecs.RawBound
@@ -123,7 +123,7 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 	schemas := a.componentSchemas()
 	switch spec.Kind {
 	case "value":
-		q, err := compileQuery(a.w, schemas, spec.Query, "", 0)
+		q, err := compileQuery(schemas, spec.Query, "", 0)
 		if err != nil {
 			return 0, refuse(protocol.ErrBadQuery, "%v", err)
 		}
@@ -136,19 +136,15 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 				}
 			}
 		}
-		for _, p := range q.preds {
-			if !containsID(wp.comps, p.comp) {
-				wp.comps = append(wp.comps, p.comp)
-			}
-		}
-		wp.raw, wp.bounds = rawTests(spec.Query, schemas)
+		wp.comps = slices.Clone(q.fields)
+		wp.raw, wp.bounds = rawTests(q)
 		wp.fired = map[ecs.Entity]bool{}
 		if spec.Entity != 0 {
 			wp.last = map[ecs.Entity]reflect.Value{}
 		}
 	case "spawn":
 		if spec.Query != "" {
-			q, err := compileQuery(a.w, schemas, spec.Query, "", 0)
+			q, err := compileQuery(schemas, spec.Query, "", 0)
 			if err != nil {
 				return 0, refuse(protocol.ErrBadQuery, "%v", err)
 			}
@@ -176,16 +172,13 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 	return wp.ID, nil
 }
 
-// rawTests compiles a query's field tests for testing on memory, or nil if
-// one of them cannot be (a path through a slice, a string); and, for the
-// components whose every test is a number compared with a constant, the
-// same tests as the kernel's bounds.
-func rawTests(expr string, schemas []protocol.Component) (map[ecs.ComponentID][]func([]byte) bool, map[ecs.ComponentID][]ecs.RawBound) {
-	pq, err := query.CompileQuery(expr, schemas)
-	if err != nil {
-		return nil, nil
-	}
-	out := map[ecs.ComponentID][]func([]byte) bool{}
+// rawTests are a query's field tests by component, for testing on memory,
+// or nil if one of them cannot be (a path through a slice, a string); and,
+// for the components whose every test is a number compared with a
+// constant, the same tests as the kernel's bounds.
+func rawTests(q *compiledQuery) (map[ecs.ComponentID][]*query.FieldTest, map[ecs.ComponentID][]ecs.RawBound) {
+	pq := q.plan.Query()
+	out := map[ecs.ComponentID][]*query.FieldTest{}
 	bounds := map[ecs.ComponentID][]ecs.RawBound{}
 	noBound := map[ecs.ComponentID]bool{}
 	for i := range pq.Fields {
@@ -193,12 +186,8 @@ func rawTests(expr string, schemas []protocol.Component) (map[ecs.ComponentID][]
 		if !ft.Fixed || ft.Leaf == nil || ft.Leaf.Kind == "string" {
 			return nil, nil
 		}
-		test := ft.RawTest() // a number: read and compared in place
-		if test == nil {
-			test = ft.HoldsRaw
-		}
 		c := ecs.ComponentID(ft.Component)
-		out[c] = append(out[c], test)
+		out[c] = append(out[c], ft)
 		if b, ok := rawBound(ft); ok && littleEndian {
 			bounds[c] = append(bounds[c], b)
 		} else {
@@ -212,15 +201,20 @@ func rawTests(expr string, schemas []protocol.Component) (map[ecs.ComponentID][]
 }
 
 // rawBound turns a field test into the kernel's bound, when it is a number
-// at a fixed place compared with a constant.
+// (or a handle) of 4 or 8 bytes at a fixed place compared with a constant.
+// A float32 is compared with the float32 nearest the constant, as Go
+// compares them and as query.Term.Holds does.
 func rawBound(ft *query.FieldTest) (ecs.RawBound, bool) {
-	kinds := map[string]ecs.NumKind{"float4": ecs.Float32, "float8": ecs.Float64, "int4": ecs.Int32, "int8": ecs.Int64, "uint4": ecs.Uint32, "uint8": ecs.Uint64}
+	kinds := map[string]ecs.NumKind{"float4": ecs.Float32, "float8": ecs.Float64, "int4": ecs.Int32, "int8": ecs.Int64, "uint4": ecs.Uint32, "uint8": ecs.Uint64, "entity8": ecs.Uint64}
 	ops := map[string]ecs.CmpOp{"<": ecs.Less, "<=": ecs.LessEqual, ">": ecs.Greater, ">=": ecs.GreaterEqual, "==": ecs.Equal, "!=": ecs.NotEqual}
 	kind, okKind := kinds[fmt.Sprintf("%s%d", ft.Leaf.Kind, ft.Leaf.Size)]
 	op, okOp := ops[ft.Term.Op]
 	y, okNum := ft.Term.Value.Number()
 	if !ft.Fixed || !okKind || !okOp || !okNum {
 		return ecs.RawBound{}, false
+	}
+	if kind == ecs.Float32 {
+		y = float64(float32(y))
 	}
 	return ecs.RawBound{Offset: ft.Offset, Kind: kind, Op: op, Value: y}, true
 }
@@ -521,7 +515,7 @@ func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *prot
 				// (its other components and tests) only where these hold.
 				if a.w.Inspect().EachChanged(comp, r.since, r.until, func(e ecs.Entity, raw []byte) bool {
 					for _, test := range tests {
-						if !test(raw) {
+						if !test.HoldsRaw(raw) {
 							return true
 						}
 					}
@@ -535,9 +529,8 @@ func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *prot
 			}
 			f := wp.query.filter
 			f.Changed, f.Since = []ecs.ComponentID{comp}, r.since
-			test := f.Match // the field tests: a value watchpoint has one at least
 			f.Match = func(e ecs.Entity) bool {
-				if r.until != 0 && a.w.Inspect().ChangedSince(e, comp, r.until) || !test(e) || wp.fired[e] {
+				if r.until != 0 && a.w.Inspect().ChangedSince(e, comp, r.until) || wp.fired[e] || !a.holds(wp.query, e) {
 					return false
 				}
 				note(e, comp)
@@ -583,28 +576,6 @@ func (a *Agent) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID,
 		hit.Text += fmt.Sprintf(" (and %d more)", matches-1)
 	}
 	return hit
-}
-
-// holds reports whether a compiled query holds for e now: its components,
-// parent and field tests (its changed() and added() terms are not asked).
-func (a *Agent) holds(q *compiledQuery, e ecs.Entity) bool {
-	f := &q.filter
-	for _, id := range f.With {
-		if !a.has(e, id) {
-			return false
-		}
-	}
-	for _, id := range f.Without {
-		if a.has(e, id) {
-			return false
-		}
-	}
-	if !f.Parent.IsZero() {
-		if p, ok := a.w.Parent(e); !ok || p != f.Parent {
-			return false
-		}
-	}
-	return f.Match == nil || f.Match(e)
 }
 
 // remember notes that e fired the watchpoint, forgetting the oldest past

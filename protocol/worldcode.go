@@ -206,6 +206,8 @@ func RawValue(fs []FieldSchema, b []byte) Value {
 	return MapValue(fields...)
 }
 
+// RawField reads field f at byte off of a value's raw memory (little-endian,
+// as a raw column holds it) as a Value; Nil when it does not fit b.
 func RawField(f *FieldSchema, b []byte, off, depth int) Value {
 	if !fits(off, f.Size, len(b)) || depth > 16 {
 		return Nil()

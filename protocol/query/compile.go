@@ -1,9 +1,7 @@
 package query
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -315,61 +313,4 @@ func (k *SortKey) Of(v protocol.Value) (protocol.Value, bool) {
 		}
 	}
 	return v, true
-}
-
-// RawTest returns the test as one function on a value's memory, reading
-// the number at its offset with no Value built (what HoldsRaw does, faster
-// for a hot loop), or nil when the leaf is not a number at a fixed place.
-func (ft *FieldTest) RawTest() func(raw []byte) bool {
-	if !ft.Fixed || ft.Leaf == nil {
-		return nil
-	}
-	y, ok := ft.Term.Value.Number()
-	if !ok {
-		return nil
-	}
-	if ft.Leaf.Kind == "float" && ft.Leaf.Size == 4 { // as Go compares a float32 with a constant
-		y = float64(float32(y))
-	}
-	var cmp func(x float64) bool
-	switch ft.Term.Op {
-	case "<":
-		cmp = func(x float64) bool { return x < y }
-	case "<=":
-		cmp = func(x float64) bool { return x <= y }
-	case ">":
-		cmp = func(x float64) bool { return x > y }
-	case ">=":
-		cmp = func(x float64) bool { return x >= y }
-	case "==":
-		cmp = func(x float64) bool { return x == y }
-	case "!=":
-		cmp = func(x float64) bool { return x != y }
-	default:
-		return nil
-	}
-	off, size := ft.Offset, ft.Leaf.Size
-	if off < 0 || size <= 0 {
-		return nil
-	}
-	end := off + size
-	switch kind := ft.Leaf.Kind; {
-	case kind == "float" && size == 4:
-		return func(b []byte) bool {
-			return len(b) >= end && cmp(float64(math.Float32frombits(binary.LittleEndian.Uint32(b[off:]))))
-		}
-	case kind == "float" && size == 8:
-		return func(b []byte) bool {
-			return len(b) >= end && cmp(math.Float64frombits(binary.LittleEndian.Uint64(b[off:])))
-		}
-	case kind == "int" && size == 4:
-		return func(b []byte) bool { return len(b) >= end && cmp(float64(int32(binary.LittleEndian.Uint32(b[off:])))) }
-	case kind == "int" && size == 8:
-		return func(b []byte) bool { return len(b) >= end && cmp(float64(int64(binary.LittleEndian.Uint64(b[off:])))) }
-	case kind == "uint" && size == 4:
-		return func(b []byte) bool { return len(b) >= end && cmp(float64(binary.LittleEndian.Uint32(b[off:]))) }
-	case kind == "uint" && size == 8:
-		return func(b []byte) bool { return len(b) >= end && cmp(float64(binary.LittleEndian.Uint64(b[off:]))) }
-	}
-	return nil
 }

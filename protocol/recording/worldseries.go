@@ -10,40 +10,24 @@ import (
 // when there is no sample (the entity is not alive or lacks the field;
 // nothing matches for min, mean, max); n counts the entities it is over.
 func (s *WorldState) Sample(spec protocol.SeriesSpec) (value *float64, n int, err error) {
-	comps := s.Components()
-	var key *query.SortKey
-	if spec.Field != "" {
-		if key, err = query.CompileSort(spec.Field, comps); err != nil {
+	if spec.Aggregate == "" {
+		key, err := query.CompileSort(spec.Field, s.Components())
+		if err != nil {
 			return nil, 0, err
 		}
-	}
-	number := func(e protocol.EntityID) (float64, bool) {
-		v, ok := s.ComponentValue(e, key.Field.Component)
-		if !ok {
-			return 0, false
+		v, ok := s.ComponentValue(spec.Entity, key.Field.Component)
+		if ok {
+			v, ok = key.Of(v)
 		}
-		if v, ok = key.Of(v); !ok {
-			return 0, false
-		}
-		return v.Number()
-	}
-	if spec.Aggregate == "" {
-		if x, ok := number(spec.Entity); ok {
+		if x, isNum := v.Number(); ok && isNum {
 			return &x, 1, nil
 		}
 		return nil, 0, nil
 	}
-	q, err := query.CompileQuery(spec.Over(), comps)
+	plan, err := s.plan(spec.Over(), spec.Field)
 	if err != nil {
 		return nil, 0, err
 	}
-	fold := protocol.NewFold(spec.Aggregate)
-	s.eachMatch(q, 0, func(e protocol.EntityID) {
-		if key == nil {
-			fold.Count()
-		} else if x, ok := number(e); ok {
-			fold.Add(x)
-		}
-	})
-	return fold.Value(), fold.N, nil
+	value, n = plan.Sample(s.world(0), spec.Aggregate)
+	return value, n, nil
 }

@@ -173,7 +173,7 @@ func (s *WorldState) componentName(id uint16) string {
 }
 
 // Query runs a page request on the state: expr (or archetype arch-1 when
-// arch > 0), rows from offset, at most limit (protocol.DefaultPageLimit when 0).
+// arch > 0), rows from offset, at most limit (DefaultPageLimit when 0).
 // changed() and added() compare with the frame before this one.
 func (s *WorldState) Query(expr string, arch int64, offset, limit int) (*protocol.Page, error) {
 	return s.QuerySorted(expr, "", arch, offset, limit)
@@ -182,12 +182,28 @@ func (s *WorldState) Query(expr string, arch int64, offset, limit int) (*protoco
 // QuerySorted is Query with the rows sorted by a field (see CompileSort;
 // "" keeps the world's order), as the agent sorts a page.
 func (s *WorldState) QuerySorted(expr, sortBy string, arch int64, offset, limit int) (*protocol.Page, error) {
-	q, err := query.CompileQuery(expr, s.Components())
+	plan, err := s.plan(expr, sortBy)
 	if err != nil {
 		return nil, err
 	}
 	if limit <= 0 {
 		limit = protocol.DefaultPageLimit
+	}
+	cols := plan.Query().Columns
+	window, total := plan.Page(s.world(arch), offset, limit)
+	page := &protocol.Page{Tick: s.Tick, Full: true, Offset: offset, Columns: cols, Total: total}
+	for _, h := range window {
+		page.Rows = append(page.Rows, s.row(h.Entity(), cols))
+	}
+	return page, nil
+}
+
+// plan compiles a query and a sort ("" for none) against the state's
+// components.
+func (s *WorldState) plan(expr, sortBy string) (*query.Plan, error) {
+	q, err := query.CompileQuery(expr, s.Components())
+	if err != nil {
+		return nil, err
 	}
 	var key *query.SortKey
 	if sortBy != "" {
@@ -195,37 +211,7 @@ func (s *WorldState) QuerySorted(expr, sortBy string, arch int64, offset, limit 
 			return nil, err
 		}
 	}
-	win := query.NewWindow(offset, limit, key, func(e protocol.EntityID) (protocol.Value, bool) {
-		if cv, ok := s.ComponentValue(e, key.Field.Component); ok {
-			return key.Of(cv)
-		}
-		return protocol.Nil(), false
-	})
-	s.eachMatch(q, arch, win.Add)
-	page := &protocol.Page{Tick: s.Tick, Full: true, Offset: offset, Columns: q.Columns, Total: win.Total()}
-	for _, e := range win.Rows() {
-		page.Rows = append(page.Rows, s.row(e, q.Columns))
-	}
-	return page, nil
-}
-
-// eachMatch calls fn with every entity matching q (in archetype arch-1
-// only, when arch > 0), in the agent's order: by archetype, then row.
-func (s *WorldState) eachMatch(q *query.CompiledQuery, arch int64, fn func(protocol.EntityID)) {
-	for _, t := range s.v().tables {
-		if arch > 0 && int64(t.Archetype) != arch-1 {
-			continue
-		}
-		cols, ok := s.tableAdmits(t, q)
-		if !ok {
-			continue
-		}
-		for row, e := range t.Entities {
-			if s.rowPasses(t, row, e, q, cols) {
-				fn(e)
-			}
-		}
-	}
+	return query.NewPlan(q, key), nil
 }
 
 // row is e's values of the page's columns (Nil where it lacks one).
@@ -237,93 +223,94 @@ func (s *WorldState) row(e protocol.EntityID, cols []uint16) protocol.Row {
 	return r
 }
 
-// tableAdmits checks a query's component tests that a table answers for
-// every row; cols maps a component to its column here (-1: sparse).
-func (s *WorldState) tableAdmits(t *StateTable, q *query.CompiledQuery) (map[uint16]int, bool) {
-	v := s.v()
-	cols := map[uint16]int{}
-	need := func(c uint16) bool {
-		if j := slices.Index(t.Components, c); j >= 0 {
-			cols[c] = j
-			return true
-		}
-		if _, ok := v.sparse[c]; ok {
-			cols[c] = -1
-			return true
-		}
-		return false
-	}
-	for _, list := range [][]uint16{q.With, q.Changed, q.Added} {
-		for _, c := range list {
-			if !need(c) {
-				return nil, false
-			}
+// world is the state as the query evaluator reads it: its archetype
+// tables in order (archetype arch-1 alone when arch > 0).
+func (s *WorldState) world(arch int64) query.World {
+	w := stateWorld{s: s}
+	for _, t := range s.v().tables {
+		if arch <= 0 || int64(t.Archetype) == arch-1 {
+			w.tables = append(w.tables, stateTable{s: s, t: t})
 		}
 	}
-	for _, c := range q.Without {
-		if slices.Contains(t.Components, c) {
-			return nil, false
-		}
-		if _, ok := v.sparse[c]; ok {
-			cols[c] = -1
-		}
-	}
-	return cols, true
+	return w
 }
 
-// rowPasses checks the per-row tests: sparse components, changed and
-// added, the parent, field tests.
-func (s *WorldState) rowPasses(t *StateTable, row int, e protocol.EntityID, q *query.CompiledQuery, cols map[uint16]int) bool {
-	v := s.v()
-	// column finds component c of this row: in the table, or in its sparse set.
-	column := func(c uint16) (*StateTable, int, int, bool) {
-		if j := cols[c]; j >= 0 {
-			return t, j, row, true
-		}
-		r, ok := v.sparse[c][e]
-		return s.Tables[tableKey(uint32(c), true)], 0, r, ok
+// stateWorld is a state's tables for the query evaluator.
+type stateWorld struct {
+	s      *WorldState
+	tables []query.Table
+}
+
+func (w stateWorld) Tables() []query.Table                        { return w.tables }
+func (w stateWorld) Parent(e protocol.EntityID) protocol.EntityID { return w.s.Parent(e) }
+func (w stateWorld) Filtered() bool                               { return false }
+
+// stateTable is one archetype table of a state.
+type stateTable struct {
+	s *WorldState
+	t *StateTable
+}
+
+func (t stateTable) Len() int                         { return len(t.t.Entities) }
+func (t stateTable) Entity(row int) protocol.EntityID { return t.t.Entities[row] }
+func (t stateTable) Column(c uint16) query.Column {
+	if j := slices.Index(t.t.Components, c); j >= 0 {
+		return stateColumn{s: t.s, t: t.t, j: j}
 	}
-	for _, c := range q.With {
-		if _, _, _, ok := column(c); !ok {
-			return false
-		}
+	if at, ok := t.s.v().sparse[c]; ok {
+		return stateColumn{s: t.s, t: t.s.Tables[tableKey(uint32(c), true)], rows: t.t, at: at}
 	}
-	for _, c := range q.Without {
-		if cols[c] == -1 {
-			if _, ok := v.sparse[c][e]; ok {
-				return false
-			}
-		}
+	return nil
+}
+
+// stateColumn is a component's values over a table's rows: column j of t,
+// or, for a sparse component (at not nil), the sparse table t's values of
+// the entities in rows.
+type stateColumn struct {
+	s    *WorldState
+	t    *StateTable
+	j    int
+	rows *StateTable
+	at   map[protocol.EntityID]int
+}
+
+// locate is the row of t holding the value of the row'th entity.
+func (c stateColumn) locate(row int) (int, bool) {
+	if c.at == nil {
+		return row, true
 	}
-	for i, list := range [][]uint16{q.Changed, q.Added} {
-		for _, c := range list {
-			st, j, r, ok := column(c)
-			if !ok || !s.rowIn(&st.Columns[j], r, i) {
-				return false
-			}
-		}
+	r, ok := c.at[c.rows.Entities[row]]
+	return r, ok
+}
+
+func (c stateColumn) Has(row int) bool {
+	_, ok := c.locate(row)
+	return ok
+}
+
+func (c stateColumn) Raw(row int) []byte {
+	r, ok := c.locate(row)
+	col := &c.t.Columns[c.j]
+	if !ok || col.Kind != protocol.ColumnRaw || col.Size <= 0 || (r+1)*col.Size > len(col.Raw) {
+		return nil
 	}
-	if q.HasParent && s.Parent(e) != q.Parent {
-		return false
+	return col.Raw[r*col.Size : (r+1)*col.Size]
+}
+
+func (c stateColumn) Value(row int) protocol.Value {
+	r, ok := c.locate(row)
+	if !ok {
+		return protocol.Nil()
 	}
-	for i := range q.Fields {
-		ft := &q.Fields[i]
-		st, j, r, ok := column(ft.Component)
-		if !ok {
-			return false
-		}
-		col := &st.Columns[j]
-		if col.Kind == protocol.ColumnRaw && ft.Fixed && col.Size > 0 && (r+1)*col.Size <= len(col.Raw) {
-			if !ft.HoldsRaw(col.Raw[r*col.Size : (r+1)*col.Size]) {
-				return false
-			}
-			continue
-		}
-		if !ft.HoldsValue(s.value(st, j, r)) {
-			return false
-		}
-	}
-	return true
+	return c.s.value(c.t, c.j, r)
+}
+
+func (c stateColumn) Changed(row int) bool { return c.in(row, 0) }
+func (c stateColumn) Added(row int) bool   { return c.in(row, 1) }
+
+func (c stateColumn) in(row, which int) bool {
+	r, ok := c.locate(row)
+	return ok && c.s.rowIn(&c.t.Columns[c.j], r, which)
 }
 
 // rowIn reports whether row is in the column's changed (which 0) or added

@@ -1,0 +1,143 @@
+package inspector
+
+import (
+	"reflect"
+	"slices"
+	"unsafe"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
+)
+
+// The agent's two views for the query evaluator (query.Plan): a query's
+// copy of the kernel's tables, holding the rows the kernel's own tests
+// passed, and one live entity, which watchpoints test.
+
+// copyWorld is a query's copy as the evaluator reads it.
+type copyWorld struct{ tables []query.Table }
+
+func (w copyWorld) Tables() []query.Table                      { return w.tables }
+func (w copyWorld) Parent(protocol.EntityID) protocol.EntityID { return 0 } // the kernel tested it
+func (w copyWorld) Filtered() bool                             { return true }
+
+// copyTable is the rows of one copied table that the kernel passed.
+type copyTable struct {
+	tc     *ecs.TableCopy
+	rows   []int // rows of tc, in order; nil for every row
+	sparse map[ecs.ComponentID]*sparseIndex
+}
+
+func (t *copyTable) Len() int {
+	if t.rows == nil {
+		return len(t.tc.Entities)
+	}
+	return len(t.rows)
+}
+
+func (t *copyTable) Entity(row int) protocol.EntityID { return wireEntity(t.tc.Entities[t.at(row)]) }
+
+// at is the row of the copy holding the view's row.
+func (t *copyTable) at(row int) int {
+	if t.rows == nil {
+		return row
+	}
+	return t.rows[row]
+}
+
+func (t *copyTable) Column(c uint16) query.Column {
+	id := ecs.ComponentID(c)
+	if j := slices.Index(t.tc.Components, id); j >= 0 {
+		return &goColumn{vals: t.tc.Columns[j], table: t, plain: !holdsPointers(t.tc.Columns[j].Type().Elem())}
+	}
+	if s, ok := t.sparse[id]; ok {
+		return &goColumn{vals: s.vals, table: t, sparse: s, plain: !holdsPointers(s.vals.Type().Elem())}
+	}
+	return nil
+}
+
+// sparseIndex is a sparse component's copied values, by entity.
+type sparseIndex struct {
+	vals reflect.Value
+	at   map[ecs.Entity]int
+}
+
+// goColumn is Go values the evaluator reads: for the view's row r, element
+// r of vals (no table: one live value), or the element of the table's row
+// (or, sparse, of its entity). Its change bits are the kernel's: every row
+// a view holds passed them (or they are not asked).
+type goColumn struct {
+	vals   reflect.Value // a slice, addressable elements
+	table  *copyTable    // nil: vals is indexed by the view's row
+	sparse *sparseIndex  // not nil: vals is indexed by entity
+	plain  bool          // no pointers: its memory can be read as bytes
+}
+
+// index is the element of vals holding row r's value.
+func (c *goColumn) index(r int) (int, bool) {
+	switch {
+	case c.table == nil:
+		return r, true
+	case c.sparse != nil:
+		i, ok := c.sparse.at[c.table.tc.Entities[c.table.at(r)]]
+		return i, ok
+	}
+	return c.table.at(r), true
+}
+
+func (c *goColumn) Has(r int) bool {
+	_, ok := c.index(r)
+	return ok
+}
+
+func (c *goColumn) Raw(r int) []byte {
+	i, ok := c.index(r)
+	if !ok || !c.plain || !littleEndian {
+		return nil
+	}
+	return valueBytes(c.vals.Index(i))
+}
+
+func (c *goColumn) Value(r int) protocol.Value {
+	i, ok := c.index(r)
+	if !ok {
+		return protocol.Nil()
+	}
+	return toValue(c.vals.Index(i))
+}
+
+func (c *goColumn) Changed(int) bool { return true }
+func (c *goColumn) Added(int) bool   { return true }
+
+// valueBytes is an addressable value's memory, in place.
+func valueBytes(v reflect.Value) []byte {
+	size := v.Type().Size()
+	if size == 0 {
+		return []byte{}
+	}
+	return unsafe.Slice((*byte)(v.Addr().UnsafePointer()), size)
+}
+
+// liveEntity is one live entity as a world of one row, on the game
+// goroutine: its components, its parent. changed() and added() are not
+// asked of it (a watchpoint's checks find the written rows first).
+type liveEntity struct {
+	a *Agent
+	e ecs.Entity
+}
+
+func (l liveEntity) Tables() []query.Table { return []query.Table{l} }
+func (l liveEntity) Parent(e protocol.EntityID) protocol.EntityID {
+	p, _ := l.a.w.Parent(ecsEntity(e))
+	return wireEntity(p)
+}
+func (l liveEntity) Filtered() bool               { return false }
+func (l liveEntity) Len() int                     { return 1 }
+func (l liveEntity) Entity(int) protocol.EntityID { return wireEntity(l.e) }
+func (l liveEntity) Column(c uint16) query.Column {
+	v, ok := l.a.w.Inspect().Value(l.e, ecs.ComponentID(c))
+	if !ok {
+		return nil
+	}
+	return &goColumn{vals: reflect.SliceAt(v.Type(), v.Addr().UnsafePointer(), 1), plain: !holdsPointers(v.Type())}
+}
