@@ -70,21 +70,31 @@ func heavyRequest(m protocol.Message) bool {
 	return false
 }
 
-// answerPage answers a one-off query: the kernel's window when its tests
-// are the whole query, else the plan run on a copy off the game goroutine
-// (a heavy job when it tests many rows or sorts).
+// answerPage answers a one-off query with its page (queryPage).
 func (a *Agent) answerPage(c *client, id uint32, q *compiledQuery, offset, limit int) {
+	f, err := a.queryPage(id, q, offset, limit)
+	if err != nil {
+		c.answer(&protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()})
+		return
+	}
+	c.job(f.size, f.heavy, f.build)
+}
+
+// queryPage takes a query's page on the game goroutine: the kernel's
+// window when its tests are the whole query, else a copy of the rows the
+// kernel passed, on which the plan runs off the game goroutine (a heavy
+// frame when it tests many rows or sorts). Query requests and page
+// subscriptions both take their pages here.
+func (a *Agent) queryPage(id uint32, q *compiledQuery, offset, limit int) (outFrame, error) {
 	if q.evaluates() {
 		qc, err := a.copyQuery(id, q, offset, limit)
 		if err != nil {
-			c.answer(&protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()})
-			return
+			return outFrame{}, err
 		}
-		c.job(qc.size(), a.heavyQuery(q), func() protocol.Message { return qc.build() })
-		return
+		return outFrame{build: func() protocol.Message { return qc.build() }, size: qc.size(), heavy: a.heavyQuery(q)}, nil
 	}
 	pc := a.page(id, q, offset, limit)
-	c.job(pc.size(), false, func() protocol.Message { return pc.build() })
+	return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}, nil
 }
 
 // codeOf picks the error code for a failed command.

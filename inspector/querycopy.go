@@ -30,6 +30,7 @@ type queryCopy struct {
 	cands         []ecs.Entity    // entities that passed the kernel's tests, in table order
 	tables        []ecs.TableCopy // the admitted tables, with the columns needed
 	sparse        map[ecs.ComponentID]sparseCopy
+	raw           map[ecs.ComponentID]bool // the copied components read as memory
 }
 
 // heavyQuery reports whether q may test more fields than a frame affords:
@@ -50,7 +51,9 @@ func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*quer
 	qc := &queryCopy{id: id, tick: a.tick(), offset: offset, limit: limit, q: q, sparse: map[ecs.ComponentID]sparseCopy{}}
 	qc.cands, _ = a.w.Inspect().Scan(q.filter, 0, -1)
 	var tableCols []ecs.ComponentID
+	qc.raw = map[ecs.ComponentID]bool{}
 	for _, c := range copiedColumns(q) {
+		qc.raw[c] = a.rawReadable(c)
 		if a.w.Inspect().Component(c).Storage == ecs.SparseStorage {
 			ents, vals := a.w.Inspect().CopySparse(c)
 			qc.sparse[c] = sparseCopy{id: c, ents: ents, vals: cloneIfShared(vals)}
@@ -140,7 +143,7 @@ func (qc *queryCopy) world() copyWorld {
 			break // cannot happen: the copy and the scan saw one world
 		}
 		if cur == nil || cur.tc != &qc.tables[ti] {
-			cur = &copyTable{tc: &qc.tables[ti], rows: make([]int, 0, len(qc.tables[ti].Entities)), sparse: sparse}
+			cur = &copyTable{tc: &qc.tables[ti], rows: make([]int, 0, len(qc.tables[ti].Entities)), sparse: sparse, raw: qc.raw}
 			w.tables = append(w.tables, cur)
 		}
 		cur.rows = append(cur.rows, row)

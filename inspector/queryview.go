@@ -26,6 +26,7 @@ type copyTable struct {
 	tc     *ecs.TableCopy
 	rows   []int // rows of tc, in order; nil for every row
 	sparse map[ecs.ComponentID]*sparseIndex
+	raw    map[ecs.ComponentID]bool // components whose memory is read as is (rawReadable)
 }
 
 func (t *copyTable) Len() int {
@@ -48,10 +49,10 @@ func (t *copyTable) at(row int) int {
 func (t *copyTable) Column(c uint16) query.Column {
 	id := ecs.ComponentID(c)
 	if j := slices.Index(t.tc.Components, id); j >= 0 {
-		return &goColumn{vals: t.tc.Columns[j], table: t, plain: !holdsPointers(t.tc.Columns[j].Type().Elem())}
+		return &goColumn{vals: t.tc.Columns[j], table: t, plain: t.raw[id]}
 	}
 	if s, ok := t.sparse[id]; ok {
-		return &goColumn{vals: s.vals, table: t, sparse: s, plain: !holdsPointers(s.vals.Type().Elem())}
+		return &goColumn{vals: s.vals, table: t, sparse: s, plain: t.raw[id]}
 	}
 	return nil
 }
@@ -70,7 +71,7 @@ type goColumn struct {
 	vals   reflect.Value // a slice, addressable elements
 	table  *copyTable    // nil: vals is indexed by the view's row
 	sparse *sparseIndex  // not nil: vals is indexed by entity
-	plain  bool          // no pointers: its memory can be read as bytes
+	plain  bool          // its memory can be read as bytes (rawReadable)
 }
 
 // index is the element of vals holding row r's value.
@@ -92,7 +93,7 @@ func (c *goColumn) Has(r int) bool {
 
 func (c *goColumn) Raw(r int) []byte {
 	i, ok := c.index(r)
-	if !ok || !c.plain || !littleEndian {
+	if !ok || !c.plain {
 		return nil
 	}
 	return valueBytes(c.vals.Index(i))
@@ -139,5 +140,13 @@ func (l liveEntity) Column(c uint16) query.Column {
 	if !ok {
 		return nil
 	}
-	return &goColumn{vals: reflect.SliceAt(v.Type(), v.Addr().UnsafePointer(), 1), plain: !holdsPointers(v.Type())}
+	return &goColumn{vals: reflect.SliceAt(v.Type(), v.Addr().UnsafePointer(), 1), plain: l.a.rawReadable(ecs.ComponentID(c))}
+}
+
+// rawReadable reports whether component id's values may be read as memory
+// by the evaluator: the layout a recording's raw columns carry (numbers,
+// bools and handles, in structs and arrays, on a little-endian machine),
+// so a test reads the same bytes live and offline.
+func (a *Agent) rawReadable(id ecs.ComponentID) bool {
+	return rawTravels(a.componentSchemas(), uint16(id), int(a.w.Inspect().Component(id).Size))
 }

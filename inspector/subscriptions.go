@@ -216,17 +216,13 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
 	}
 	s.query.filter.Since = s.since
 	defer func() { s.since = a.w.Inspect().NextChangeTick() }()
-	if s.query.evaluates() {
-		qc, err := a.copyQuery(id, s.query, s.req.Offset, limit)
-		if err == nil {
-			return outFrame{build: func() protocol.Message { return qc.build() }, size: qc.size(), heavy: a.heavyQuery(s.query)}
-		}
+	f, err := a.queryPage(id, s.query, s.req.Offset, limit)
+	if err != nil {
 		// The world grew past what the query may copy since it was
 		// subscribed: say so where the client looks for the answer.
 		return outFrame{msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, size: 256}
 	}
-	pc := a.page(id, s.query, s.req.Offset, limit)
-	return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}
+	return f
 }
 
 // page captures the window [offset, offset+limit) of a query the kernel's
