@@ -2,7 +2,6 @@ package query
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -118,11 +117,6 @@ func ParseWatch(expr string) (WatchSpec, error) {
 		return WatchSpec{}, fmt.Errorf("a value watchpoint needs a field test, like Energy.Value<0 (for spawns and adds: spawn %s, add COMP)", spec.Query)
 	}
 	return spec, nil
-}
-
-// FormatDuration prints a timing bound as ParseWatch reads it.
-func FormatDuration(d time.Duration) string {
-	return strconv.FormatFloat(float64(d)/1e6, 'g', 4, 64) + "ms"
 }
 
 // hasFieldTest reports whether a query tests a field's value.
