@@ -114,11 +114,12 @@ func TestNewerWrapsAround(t *testing.T) {
 		if newer(c.a, c.b) != c.want || (newerBit(c.a, c.b) == 1) != c.want {
 			t.Errorf("newer(%d, %d) = %v, bit %d; want %v", c.a, c.b, newer(c.a, c.b), newerBit(c.a, c.b), c.want)
 		}
-		if want := c.a; newer(c.b, c.a) {
+		want := c.a
+		if newer(c.b, c.a) {
 			want = c.b
-			if newest(c.a, c.b) != want {
-				t.Errorf("newest(%d, %d) = %d", c.a, c.b, newest(c.a, c.b))
-			}
+		}
+		if newest(c.a, c.b) != want {
+			t.Errorf("newest(%d, %d) = %d, want %d", c.a, c.b, newest(c.a, c.b), want)
 		}
 	}
 }
