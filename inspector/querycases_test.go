@@ -48,30 +48,13 @@ func TestQueryMeansTheSameLiveAndRecorded(t *testing.T) {
 		must(t, w.SetParent(ents[i], ents[0]))
 	}
 	agent := New(w, Options{Addr: "127.0.0.1:0"})
-	path := filepath.Join(t.TempDir(), "cases.ecsrec")
-	rec, err := agent.Record(path, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// One more frame in which a few Positions are written: changed() offline.
 	written := []ecs.Entity{ents[3], ents[77], ents[200]}
-	for _, e := range written {
-		pos.Get(e).X += 0.5
-	}
-	must(t, w.Tick())
-	agent.Sync()
-	if err := rec.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	file, err := recording.OpenRecording(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	st, err := recording.NewReplay(file).At(len(file.Frames) - 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recordOneFrame(t, agent, filepath.Join(t.TempDir(), "cases.ecsrec"), func() {
+		for _, e := range written {
+			pos.Get(e).X += 0.5
+		}
+	})
 	if st.Tick != w.Frame() {
 		t.Fatalf("the recording ends at tick %d, the world is at %d", st.Tick, w.Frame())
 	}
@@ -172,6 +155,32 @@ func TestQueryMeansTheSameLiveAndRecorded(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("changed(churnPos) in the last recorded frame = %v, want the entities written then %v", got, want)
 	}
+}
+
+// recordOneFrame records the agent's world, runs one frame in which write
+// changes it, and returns the world rebuilt from the file at that frame.
+func recordOneFrame(t *testing.T, agent *Agent, path string, write func()) *recording.WorldState {
+	t.Helper()
+	rec, err := agent.Record(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write()
+	must(t, agent.w.Tick())
+	agent.Sync()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	file, err := recording.OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	st, err := recording.NewReplay(file).At(len(file.Frames) - 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
 
 // liveQuery evaluates a query the way the agent answers a Query request.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
-	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // propF32 is a float32 field: compared with a constant as Go compares it.
@@ -63,30 +62,13 @@ func TestEveryPathAnswersAQueryAlike(t *testing.T) {
 			}
 		}
 		agent := New(w, Options{Addr: "127.0.0.1:0"})
-		path := filepath.Join(dir, fmt.Sprintf("prop%d.ecsrec", runs))
-		rec, err := agent.Record(path, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range ents { // a frame that writes some Positions: changed()
-			if p := pos.Get(e); p != nil && rapid.Bool().Draw(rt, "write") {
-				p.X += 0.5
+		st := recordOneFrame(t, agent, filepath.Join(dir, fmt.Sprintf("prop%d.ecsrec", runs)), func() {
+			for _, e := range ents { // a frame that writes some Positions: changed()
+				if p := pos.Get(e); p != nil && rapid.Bool().Draw(rt, "write") {
+					p.X += 0.5
+				}
 			}
-		}
-		must(t, w.Tick())
-		agent.Sync()
-		if err := rec.Stop(); err != nil {
-			t.Fatal(err)
-		}
-		file, err := recording.OpenRecording(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer file.Close()
-		st, err := recording.NewReplay(file).At(len(file.Frames) - 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		})
 
 		terms := []string{
 			"churnPos", "!churnHP", "?churnMark", "churnMark", "!churnMark", "churnName", "caseTag", "!caseTag",
