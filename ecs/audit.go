@@ -51,13 +51,11 @@ type staleAudit struct {
 	n      int
 }
 
-// EnableStaleAudit turns the stale-handle audit on or off.
-func (ins Inspection) EnableStaleAudit(on bool) { ins.w.stale.on.Store(on) }
+// inspectEnableStaleAudit is [Inspection.EnableStaleAudit].
+func (w *World) inspectEnableStaleAudit(on bool) { w.stale.on.Store(on) }
 
-// StaleUses reports the audit: the uses of dead handles since it was
-// turned on, by whom, and the newest ones.
-func (ins Inspection) StaleUses() StaleReport {
-	w := ins.w
+// inspectStaleUses is [Inspection.StaleUses].
+func (w *World) inspectStaleUses() StaleReport {
 	a := &w.stale
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -11,7 +11,7 @@ import (
 // A batch operation changes every entity a [Filter] passes, with the same
 // outcome as the single operation applied to each of them in turn, in the
 // order [Inspection.Scan] visits them: the same handles, tables and rows,
-// values, change ticks, journal entries, free list and writer. What differs
+// values, change stamps, journal entries, free list and writer. What differs
 // is the cost. A filter without row tests (With and Without on table
 // components only) passes whole tables, so each table's rows move to their
 // new table in one copy per column (or, to despawn, are freed and the table
@@ -121,7 +121,7 @@ func (w *World) exchangeWhere(f Filter, add, remove []ComponentID, visit rowsVis
 	sparse := sparseAdd || sparseRemove
 	tables, lens, ents := w.batchTargets(f)
 	defer w.batch.done()
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	n := 0
 	for ti, src := range tables {
 		if sparse {

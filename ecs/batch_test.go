@@ -210,7 +210,7 @@ type batchOp struct {
 func (op batchOp) filter(tw *twin) Filter {
 	f := Filter{With: tw.ids(op.with), Without: tw.ids(op.wout)}
 	if op.changedPos {
-		f.Changed, f.Since = []ComponentID{tw.id("Position")}, tw.k.w.changeTick.Load()-1
+		f.Changed, f.Since = []ComponentID{tw.id("Position")}, tw.k.w.changeStamp.Load()-1
 	}
 	return f
 }

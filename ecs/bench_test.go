@@ -278,7 +278,7 @@ func BenchmarkSpawn2Batch(b *testing.B) {
 // an entity per row and a location record per entity.
 type plainStore struct {
 	pos, vel   []bPos
-	posT, velT []tickPair
+	posT, velT []stampPair
 	ents       []Entity
 	recs       []entityRecord
 	free       []uint32
@@ -292,8 +292,8 @@ func plainSpawnBatch(s *plainStore, n int, init func(i int, e Entity, p *bPos, v
 		clear(s.pos[lo:hi])
 		clear(s.vel[lo:hi])
 		for r := lo; r < hi; r++ {
-			s.posT[r] = tickPair{7, 7}
-			s.velT[r] = tickPair{7, 7}
+			s.posT[r] = stampPair{7, 7}
+			s.velT[r] = stampPair{7, 7}
 			idx := s.free[len(s.free)-1-(r-lo)-done]
 			rec := &s.recs[idx]
 			rec.table, rec.row = 1, uint32(r)
@@ -312,7 +312,7 @@ func plainSpawnBatch(s *plainStore, n int, init func(i int, e Entity, p *bPos, v
 func BenchmarkBaselineSpawnBatch(b *testing.B) {
 	const n = 1_000_000
 	b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-		s := &plainStore{pos: make([]bPos, n), vel: make([]bPos, n), posT: make([]tickPair, n), velT: make([]tickPair, n),
+		s := &plainStore{pos: make([]bPos, n), vel: make([]bPos, n), posT: make([]stampPair, n), velT: make([]stampPair, n),
 			ents: make([]Entity, n), recs: make([]entityRecord, n), free: make([]uint32, n)}
 		for i := range s.free {
 			s.free[i] = uint32(n - 1 - i)
@@ -485,7 +485,7 @@ func BenchmarkGet(b *testing.B) {
 type plainLookup struct {
 	recs  []entityRecord
 	data  []bPos
-	ticks []tickPair
+	ticks []stampPair
 }
 
 func plainLookupOf(w *World, m *Map[bPos]) plainLookup {

@@ -10,7 +10,7 @@ import (
 // whole or as what changed since the previous capture, for a recorder that
 // turns them into files elsewhere. What changed comes from the kernel's own
 // bookkeeping, never from comparing worlds: a table's shape counter says
-// whether rows were added, removed or moved, and the change ticks say which
+// whether rows were added, removed or moved, and the change stamps say which
 // rows' values were written.
 
 // Capture is one capture of a world.
@@ -109,10 +109,8 @@ type Capturer struct {
 	spare  spareBufs
 }
 
-// NewCapturer returns a capturer whose first capture reports every row as
-// changed.
-func (ins Inspection) NewCapturer() *Capturer {
-	w := ins.w
+// inspectNewCapturer is [Inspection.NewCapturer].
+func (w *World) inspectNewCapturer() *Capturer {
 	return &Capturer{w: w, shapes: map[uint64]uint64{}}
 }
 
@@ -124,7 +122,7 @@ func (c *Capturer) Capture(full bool) *Capture {
 	full = full || !c.taken || c.epoch != w.reserve.epoch // a restore changed what no delta says
 	since := c.since
 	if !c.taken {
-		since = w.changeTick.Load() - 1<<31 // every tick the world handed out is newer
+		since = w.changeStamp.Load() - 1<<31 // every tick the world handed out is newer
 	}
 	out := &Capture{Full: full}
 	for _, t := range w.tables {
@@ -182,7 +180,7 @@ func (c *Capturer) Capture(full bool) *Capture {
 		c.links = w.links
 	}
 	out.Alloc = c.alloc(full)
-	c.since = w.changeTick.Add(1)
+	c.since = w.changeStamp.Add(1)
 	c.taken, c.epoch = true, w.reserve.epoch
 	return out
 }
@@ -211,7 +209,7 @@ func (c *Capturer) alloc(full bool) AllocCapture {
 }
 
 // rowsSince lists the rows of a column changed, and added, after since.
-func (c *Capturer) rowsSince(tk *colTicks, n int, since uint32) (changed, added []int32) {
+func (c *Capturer) rowsSince(tk *colStamps, n int, since uint32) (changed, added []int32) {
 	dirty := 0 // rows of groups written since: room for them all, made once
 	for g := 0; g<<groupShift < n; g++ {
 		if tk.groupDirty(g, since) {

@@ -2,7 +2,7 @@ package ecs
 
 // Write marks in captures: who wrote each captured row, for a recording
 // that must say so after the world is rebuilt from it (a rewind). A row's
-// change tick is the mark of the run that wrote it (writers.go); a capture
+// change stamp is the mark of the run that wrote it (writers.go); a capture
 // that keeps marks lists them beside the values, as runs (the rows a query
 // run wrote share one mark, so a column written by one system is one run),
 // and [Inspection.MarkProvenance] names the run while the writer log still
@@ -14,11 +14,9 @@ type MarkRun struct {
 	Mark uint32 // 0: never written; else [Inspection.MarkProvenance] names who
 }
 
-// MarkProvenance names the run that made a write of component id carrying
-// mark (a [MarkRun]'s): the system, command buffer or actor, and the frame.
-// Known is false once the writer log no longer holds the run.
-func (ins Inspection) MarkProvenance(id ComponentID, mark uint32) Provenance {
-	return ins.w.provenance(mark, id)
+// inspectMarkProvenance is [Inspection.MarkProvenance].
+func (w *World) inspectMarkProvenance(id ComponentID, mark uint32) Provenance {
+	return w.provenance(mark, id)
 }
 
 // markRuns are the runs of marks of rows 0 to n-1 (all), else of the rows
@@ -46,7 +44,7 @@ func markRuns(all bool, n int, rows []int32, mark func(r int) uint32) []MarkRun 
 
 // captureMarks fills a table column's marks: every row's when all, else
 // the changed rows' and the added rows'.
-func captureMarks(tk *colTicks, n int, cc *ColumnCapture, all bool) {
+func captureMarks(tk *colStamps, n int, cc *ColumnCapture, all bool) {
 	cc.WriteMarks = markRuns(all, n, cc.Changed, tk.effective)
 	cc.AddMarks = markRuns(all, n, cc.Added, tk.effectiveAdded)
 }

@@ -60,10 +60,10 @@ type changeReaders struct{ queries []*queryState }
 const minLogEntries = 256
 
 // logLimit bounds the log's entries.
-func (t *colTicks) logLimit() int { return max(minLogEntries, cap(t.rows)>>4) }
+func (t *colStamps) logLimit() int { return max(minLogEntries, cap(t.rows)>>4) }
 
 // enableLog starts logging rows whose changed tick is set after tick.
-func (t *colTicks) enableLog(tick uint32, readers *changeReaders) {
+func (t *colStamps) enableLog(tick uint32, readers *changeReaders) {
 	if t.log.on {
 		return
 	}
@@ -71,7 +71,7 @@ func (t *colTicks) enableLog(tick uint32, readers *changeReaders) {
 }
 
 // logRow appends that row's changed tick was set to tick.
-func (t *colTicks) logRow(row int, tick uint32) {
+func (t *colStamps) logRow(row int, tick uint32) {
 	l := &t.log
 	if limit := t.logLimit(); len(l.entries) >= limit {
 		l.trim(limit)
@@ -86,7 +86,7 @@ func (t *colTicks) logRow(row int, tick uint32) {
 // logWrite logs a write of row at tick, which is about to be stored: once
 // per row and tick, only when it makes the row's tick newer, and only when
 // the log is to name it.
-func (t *colTicks) logWrite(row int, tick uint32) {
+func (t *colStamps) logWrite(row int, tick uint32) {
 	if newer(tick, t.log.from) && newer(tick, t.rows[row].changed) {
 		t.logRow(row, tick)
 	}
@@ -94,7 +94,7 @@ func (t *colTicks) logWrite(row int, tick uint32) {
 
 // restartLog forgets every entry: from now on the log is complete only for
 // ticks newer than tick and everything logged so far.
-func (t *colTicks) restartLog(tick uint32) {
+func (t *colStamps) restartLog(tick uint32) {
 	l := &t.log
 	l.from = newest(l.from, newest(l.top, tick))
 	l.top = l.from

@@ -3,11 +3,11 @@ package ecs
 import "reflect"
 
 // column is one table column: the values of one component type for every row
-// of a table, contiguous, with their change ticks. The world sees it through
+// of a table, contiguous, with their change stamps. The world sees it through
 // this interface on structural changes, one call per column per change;
 // queries and maps reach the typed slice directly.
 type column interface {
-	ticks() *colTicks
+	ticks() *colStamps
 	pushZero(tick uint32)
 	appendFrom(src column, row int)
 	pushN(n int, tick uint32)
@@ -22,13 +22,13 @@ type column interface {
 // typedColumn stores the values of component type T and their ticks.
 type typedColumn[T any] struct {
 	data     []T
-	t        colTicks
+	t        colStamps
 	pointers bool // T holds pointers: clear vacated slots so the GC can free
 }
 
 func newTypedColumn[T any](pointers bool) column { return &typedColumn[T]{pointers: pointers} }
 
-func (c *typedColumn[T]) ticks() *colTicks { return &c.t }
+func (c *typedColumn[T]) ticks() *colStamps { return &c.t }
 
 // pushZero and appendFrom grow a full column as reserve does, never by
 // append: columns of a table keep room together, so the byte path

@@ -236,7 +236,7 @@ func (c *Commands) Apply() error {
 	defer w.actingAs(c.owner, true)()
 	var errs []error
 	skipped := 0
-	tick := w.writeTick() // no query runs while Apply does: one tick for all
+	tick := w.writeStamp() // no query runs while Apply does: one tick for all
 	for i := 0; i < len(c.ops); i++ {
 		op := &c.ops[i]
 		var err error

@@ -12,9 +12,9 @@ import (
 //   - the unchecked accessors of rawcol.go check their index against the
 //     slice's length or capacity, and panic with the index when it is out;
 //   - Map.Get runs its slow path too and panics if the fast path found
-//     another value or left other change ticks than markWrite would;
+//     another value or left other change stamps than markWrite would;
 //   - a table move that copies bytes checks the ticks it wrote against what
-//     colTicks.push would have written;
+//     colStamps.push would have written;
 //   - the schedule runs a stage's systems one at a time and, after each
 //     system that declared its access, panics if it wrote (marked changed)
 //     rows of a component it did not declare with Writes: in a release
@@ -50,19 +50,19 @@ func (m *Map[T]) getChecked(e Entity) *T {
 	if col == nil {
 		return slow
 	}
-	tick := m.w.writeTick()
+	tick := m.w.writeStamp()
 	switch {
 	case slow != fast:
 		panic(fmt.Sprintf("ecsdebug: Map[%s].Get(%v): the fast path's value is not the slow path's", reflect.TypeFor[T](), e))
 	case col.t.effective(row) != tick || col.t.max[row>>groupShift] != tick:
-		panic(fmt.Sprintf("ecsdebug: Map[%s].Get(%v): row %d's change ticks are %d (group %d), want %d as the fast path writes",
+		panic(fmt.Sprintf("ecsdebug: Map[%s].Get(%v): row %d's change stamps are %d (group %d), want %d as the fast path writes",
 			reflect.TypeFor[T](), e, row, col.t.effective(row), col.t.max[row>>groupShift], tick))
 	}
 	return slow
 }
 
-// debugMovedTicks checks the ticks a byte-copying move wrote at row n.
-func debugMovedTicks(t *colTicks, n int, changed, added uint32) {
+// debugMovedStamps checks the ticks a byte-copying move wrote at row n.
+func debugMovedStamps(t *colStamps, n int, changed, added uint32) {
 	if t.effective(n) != changed || t.effectiveAdded(n) != added || t.max[n>>groupShift] < changed {
 		panic(fmt.Sprintf("ecsdebug: a moved row's ticks are changed %d added %d (group %d), want %d %d as push writes",
 			t.effective(n), t.effectiveAdded(n), t.max[n>>groupShift], changed, added))
@@ -98,7 +98,7 @@ func (sys *system) runChecked(w *World) *SystemPanic {
 	}
 	// Writes made before the run carry at most the world's tick plus one;
 	// the run's, newer ticks (writers.go).
-	since := w.changeTick.Load() + 1
+	since := w.changeStamp.Load() + 1
 	if caught := sys.runCaught(w); caught != nil {
 		return caught
 	}

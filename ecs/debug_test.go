@@ -43,7 +43,7 @@ func TestDebugUndeclaredWrite(t *testing.T) {
 	if msg := panicText(func() { honest.Run(w) }); msg != "" {
 		t.Fatalf("a system that declared its writes was stopped: %s", msg)
 	}
-	w.Inspect().NextChangeTick()
+	w.Inspect().NextStamp()
 	sneaky := NewSchedule()
 	sneaky.Add("sneaky", func(w *World, _ *Commands) {
 		vel.Get(ents[2]).X = 5 // Get marks the row written: Vel was declared read

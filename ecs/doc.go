@@ -49,7 +49,7 @@
 //     run in parallel where the access allows, each timed.
 //   - [Inspection] (w.Inspect()): what tools use, kept out of the game's
 //     way: components and values by id, dynamic edits, scans and copies,
-//     change ticks, the journal, who wrote what, the stale-handle audit.
+//     change stamps, the journal, who wrote what, the stale-handle audit.
 package ecs
 
 //go:generate go run ./internal/gen

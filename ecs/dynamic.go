@@ -10,16 +10,11 @@ import (
 // Dynamic access by component id, for tools that learn the components at
 // run time (the inspector). Not for hot paths.
 
-// NextChangeTick advances the world's change tick and returns it, as a
-// query run does: every write made before the call is at or before the
-// tick returned, every write after it is newer. Pass it back as since to
-// [Inspection.ChangedSince] or a [Filter] to see what changed in between.
-func (ins Inspection) NextChangeTick() uint32 { return ins.w.changeTick.Add(1) }
+// inspectNextStamp is [Inspection.NextStamp].
+func (w *World) inspectNextStamp() uint32 { return w.changeStamp.Add(1) }
 
-// ChangedSince reports whether e's component id was written or added after
-// tick since.
-func (ins Inspection) ChangedSince(e Entity, id ComponentID, since uint32) bool {
-	w := ins.w
+// inspectChangedSince is [Inspection.ChangedSince].
+func (w *World) inspectChangedSince(e Entity, id ComponentID, since uint32) bool {
 	rec, ok := w.record(e)
 	if !ok || int(id) >= len(w.sparse) {
 		return false
@@ -32,9 +27,8 @@ func (ins Inspection) ChangedSince(e Entity, id ComponentID, since uint32) bool 
 	return j >= 0 && t.ticks[j].changedSince(int(rec.row), since)
 }
 
-// AddedSince reports whether e got its component id after tick since.
-func (ins Inspection) AddedSince(e Entity, id ComponentID, since uint32) bool {
-	w := ins.w
+// inspectAddedSince is [Inspection.AddedSince].
+func (w *World) inspectAddedSince(e Entity, id ComponentID, since uint32) bool {
 	rec, ok := w.record(e)
 	if !ok || int(id) >= len(w.sparse) {
 		return false
@@ -47,15 +41,8 @@ func (ins Inspection) AddedSince(e Entity, id ComponentID, since uint32) bool {
 	return j >= 0 && t.ticks[j].addedSince(int(rec.row), since)
 }
 
-// Scan visits the entities that pass f in archetype order, skipping the
-// first offset matches and stopping after limit (limit < 0: no limit). It
-// returns the window and the number of matches in all. Without row tests
-// (sparse components, ticks, parent, Match) the count costs O(archetypes)
-// and the window O(limit); with them, every candidate row is tested, except
-// that Changed and Added tests on table components read the tick columns by
-// row and skip a group of 8 clean rows with a comparison or two.
-func (ins Inspection) Scan(f Filter, offset, limit int) (window []Entity, total int) {
-	w := ins.w
+// inspectScan is [Inspection.Scan].
+func (w *World) inspectScan(f Filter, offset, limit int) (window []Entity, total int) {
 	var all, none Mask
 	var sparseWith, sparseWithout []sparseStore
 	for _, id := range f.With {
@@ -114,7 +101,7 @@ func (ins Inspection) Scan(f Filter, offset, limit int) (window []Entity, total 
 		}
 		return f.Match == nil || f.Match(e)
 	}
-	var changedCols, addedCols, tickCols []*colTicks
+	var changedCols, addedCols, tickCols []*colStamps
 	want := func() bool { return limit < 0 || len(window) < limit }
 	for _, t := range w.tables {
 		if t.len() == 0 || !t.mask.ContainsAll(&all) || t.mask.ContainsAny(&none) {
@@ -168,11 +155,8 @@ func (ins Inspection) Scan(f Filter, offset, limit int) (window []Entity, total 
 	return window, total
 }
 
-// NewValue makes a value of component id's type from a map of field values
-// (nested maps for struct fields, lists for arrays and slices), converted as
-// [Inspection.SetField] converts; missing fields are zero. It changes nothing.
-func (ins Inspection) NewValue(id ComponentID, fields map[string]any) (reflect.Value, error) {
-	w := ins.w
+// inspectNewValue is [Inspection.NewValue].
+func (w *World) inspectNewValue(id ComponentID, fields map[string]any) (reflect.Value, error) {
 	if int(id) >= len(w.reg.regs) {
 		return reflect.Value{}, fmt.Errorf("ecs: no component with id %d", id)
 	}
@@ -231,11 +215,8 @@ func (w *World) fillValue(v reflect.Value, path string, x any, nonFinite bool) e
 	return w.setValue(path, v, x, nonFinite)
 }
 
-// AddValue gives e the component id with value v (of the component's
-// type), or overwrites it. It returns an [*EntityError] if e is not alive.
-// Panics if a query is iterating.
-func (ins Inspection) AddValue(e Entity, id ComponentID, v reflect.Value) error {
-	w := ins.w
+// inspectAddValue is [Inspection.AddValue].
+func (w *World) inspectAddValue(e Entity, id ComponentID, v reflect.Value) error {
 	if id == childOfID {
 		return errChildOfDirect
 	}
@@ -260,19 +241,11 @@ type TableCopy struct {
 	Columns    []reflect.Value // slices, parallel to Components
 }
 
-// CopyTables copies every non-empty archetype: what a snapshot takes on the
-// game goroutine, at memory speed; turn it into anything slower elsewhere.
-// Sparse components are not in tables: see [Inspection.CopySparse].
-func (ins Inspection) CopyTables() []TableCopy { return ins.CopyTablesFor(Filter{}, nil) }
+// inspectCopyTables is [Inspection.CopyTables].
+func (w *World) inspectCopyTables() []TableCopy { return w.Inspect().CopyTablesFor(Filter{}, nil) }
 
-// CopyTablesFor copies the non-empty archetypes that f's component tests
-// on table components (With, Changed, Added, Without) admit, each with its
-// entities and only the columns of cols it has (every column if cols is
-// nil); Columns and Components then list those. Row tests (ticks, sparse
-// components, Parent, Match) are not applied: pair it with [Inspection.Scan]
-// to find the rows. Memory copies only, as CopyTables.
-func (ins Inspection) CopyTablesFor(f Filter, cols []ComponentID) []TableCopy {
-	w := ins.w
+// inspectCopyTablesFor is [Inspection.CopyTablesFor].
+func (w *World) inspectCopyTablesFor(f Filter, cols []ComponentID) []TableCopy {
 	all, none := w.tableMasks(f)
 	var out []TableCopy
 	for _, t := range w.tables {
@@ -297,11 +270,8 @@ func (ins Inspection) CopyTablesFor(f Filter, cols []ComponentID) []TableCopy {
 	return out
 }
 
-// CopySparse copies the entities that have sparse component id and their
-// values (a slice of the component's type), or returns nothing for a table
-// component.
-func (ins Inspection) CopySparse(id ComponentID) ([]Entity, reflect.Value) {
-	w := ins.w
+// inspectCopySparse is [Inspection.CopySparse].
+func (w *World) inspectCopySparse(id ComponentID) ([]Entity, reflect.Value) {
 	if int(id) >= len(w.sparse) || w.sparse[id] == nil {
 		return nil, reflect.Value{}
 	}
@@ -319,7 +289,7 @@ func (ins Inspection) CopySparse(id ComponentID) ([]Entity, reflect.Value) {
 
 // groupMayPass reports whether a row of group g may pass every tick test
 // on cols (a group's maximum bounds both its changed and added ticks).
-func groupMayPass(cols []*colTicks, g int, since uint32) bool {
+func groupMayPass(cols []*colStamps, g int, since uint32) bool {
 	for _, tk := range cols {
 		if !tk.groupDirty(g, since) {
 			return false
@@ -329,7 +299,7 @@ func groupMayPass(cols []*colTicks, g int, since uint32) bool {
 }
 
 // rowPasses reports whether row passes every tick test.
-func rowPasses(changed, added []*colTicks, row int, since uint32) bool {
+func rowPasses(changed, added []*colStamps, row int, since uint32) bool {
 	for _, tk := range changed {
 		if !tk.changedSince(row, since) {
 			return false
@@ -343,11 +313,8 @@ func rowPasses(changed, added []*colTicks, row int, since uint32) bool {
 	return true
 }
 
-// CandidateRows counts the rows of the archetypes that f's tests on table
-// components admit: an upper bound on [Inspection.Scan]'s total, in
-// O(archetypes), for a caller deciding what a scan will cost.
-func (ins Inspection) CandidateRows(f Filter) int {
-	w := ins.w
+// inspectCandidateRows is [Inspection.CandidateRows].
+func (w *World) inspectCandidateRows(f Filter) int {
 	all, none := w.tableMasks(f)
 	n := 0
 	for _, t := range w.tables {
@@ -376,11 +343,8 @@ func (w *World) tableMasks(f Filter) (all, none Mask) {
 	return all, none
 }
 
-// ComponentRows counts the entities that hold component id (its sparse
-// set's, or the rows of the tables that have it), in O(archetypes): what a
-// walk over the component's written rows visits at most.
-func (ins Inspection) ComponentRows(id ComponentID) int {
-	w := ins.w
+// inspectComponentRows is [Inspection.ComponentRows].
+func (w *World) inspectComponentRows(id ComponentID) int {
 	if int(id) >= len(w.reg.regs) {
 		return 0
 	}

@@ -34,7 +34,7 @@ func TestScan(t *testing.T) {
 	if total != 1 || got[0] != ents[5] {
 		t.Errorf("sparse: %v", got)
 	}
-	since := w.Inspect().NextChangeTick()
+	since := w.Inspect().NextStamp()
 	NewMap[Health](w).Get(ents[7]).HP = 70
 	got, _ = w.Inspect().Scan(Filter{Changed: []ComponentID{hp}, Since: since}, 0, -1)
 	if !slices.Equal(got, []Entity{ents[7]}) {

@@ -118,10 +118,8 @@ func (q *Events[T]) info(sample int) EventQueueInfo {
 	return in
 }
 
-// EventQueues describes every event queue of w, sorted by name, with up to
-// sample recent events of each.
-func (ins Inspection) EventQueues(sample int) []EventQueueInfo {
-	w := ins.w
+// inspectEventQueues is [Inspection.EventQueues].
+func (w *World) inspectEventQueues(sample int) []EventQueueInfo {
 	out := make([]EventQueueInfo, 0, len(w.events))
 	for _, q := range w.events {
 		out = append(out, q.info(sample))

@@ -56,8 +56,8 @@ func Added[T any]() Term { return termOf[T](termAdded) }
 // (A system's access to the world, for the schedule, is [Writes].)
 func Mut[T any]() Term { return termOf[T](termWrite) }
 
-// maxTickFilters bounds Changed and Added terms per query.
-const maxTickFilters = 8
+// maxStampFilters bounds Changed and Added terms per query.
+const maxStampFilters = 8
 
 // filterKey identifies the tables a query visits; queries with equal keys
 // share one cache.
@@ -89,8 +89,8 @@ func (w *World) cacheFor(key filterKey) *queryCache {
 	return c
 }
 
-// tickFilter is a Changed or Added term resolved to a component.
-type tickFilter struct {
+// stampFilter is a Changed or Added term resolved to a component.
+type stampFilter struct {
 	id     ComponentID
 	added  bool
 	sparse sparseStore
@@ -106,7 +106,7 @@ type queryState struct {
 	writeSp     []sparseStore // writable sparse components
 	sparseAll   []sparseStore
 	sparseNone  []sparseStore
-	tickF       []tickFilter
+	stampF      []stampFilter
 	filtered    bool // rows are filtered one by one
 	anyOptional bool
 	onlyChanged bool // the only row filter is one Changed on a table component
@@ -144,10 +144,10 @@ func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
 		case termChanged, termAdded:
 			id := t.id(w)
 			withs = append(withs, id)
-			if len(q.tickF) == maxTickFilters {
-				panic(fmt.Sprintf("ecs: a query takes at most %d Changed and Added terms", maxTickFilters))
+			if len(q.stampF) == maxStampFilters {
+				panic(fmt.Sprintf("ecs: a query takes at most %d Changed and Added terms", maxStampFilters))
 			}
-			q.tickF = append(q.tickF, tickFilter{id: id, added: t.kind == termAdded, sparse: w.sparse[id]})
+			q.stampF = append(q.stampF, stampFilter{id: id, added: t.kind == termAdded, sparse: w.sparse[id]})
 		case termWithout:
 			id := t.id(w)
 			if s := w.sparse[id]; s != nil {
@@ -188,15 +188,15 @@ func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
 	if key.all.ContainsAny(&key.none) {
 		panic("ecs: a query both requires and excludes the same component")
 	}
-	q.onlyChanged = !q.filtered && len(q.sparseAll)+len(q.sparseNone) == 0 && len(q.tickF) == 1 &&
-		!q.tickF[0].added && q.tickF[0].sparse == nil
-	q.filtered = q.filtered || len(q.sparseAll)+len(q.sparseNone)+len(q.tickF) > 0
+	q.onlyChanged = !q.filtered && len(q.sparseAll)+len(q.sparseNone) == 0 && len(q.stampF) == 1 &&
+		!q.stampF[0].added && q.stampF[0].sparse == nil
+	q.filtered = q.filtered || len(q.sparseAll)+len(q.sparseNone)+len(q.stampF) > 0
 	for _, id := range ids {
 		q.readsSparse = q.readsSparse || w.sparse[id] != nil
 	}
 	q.cache = w.cacheFor(key)
 	if q.onlyChanged {
-		w.logChanges(q.tickF[0].id, q)
+		w.logChanges(q.stampF[0].id, q)
 	}
 	return q
 }

@@ -162,7 +162,7 @@ func (w *World) Restore(img *Image) error {
 	for _, f := range img.Free {
 		used[f] = true
 	}
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	plain := w.plainComponents()
 	for _, it := range img.Tables {
 		var m Mask

@@ -1,8 +1,10 @@
 package ecs
 
+import "reflect"
+
 // Inspection is the world as tools see it: the inspector's reflection and
 // observation API (components and values by id, dynamic edits, scans and
-// copies, change ticks, the journal, provenance, the stale-handle audit,
+// copies, change stamps, the journal, provenance, the stale-handle audit,
 // captures), kept apart from the game's API so a game's autocomplete shows
 // what a game calls. Get it with [World.Inspect]; it is a view of the
 // world, not a copy, and follows the world's rules (the game goroutine,
@@ -15,3 +17,256 @@ type Inspection struct{ w *World }
 
 // Inspect returns the world's inspection API.
 func (w *World) Inspect() Inspection { return Inspection{w: w} }
+
+// The inspection API, one documented delegate per method; each does its
+// work in the file of its topic (values, scans and copies in dynamic.go
+// and observe.go, the journal in journal.go, ...).
+
+// EnableStaleAudit turns the stale-handle audit on or off.
+func (ins Inspection) EnableStaleAudit(on bool) { ins.w.inspectEnableStaleAudit(on) }
+
+// StaleUses reports the audit: the uses of dead handles since it was
+// turned on, by whom, and the newest ones.
+func (ins Inspection) StaleUses() StaleReport { return ins.w.inspectStaleUses() }
+
+// NewCapturer returns a capturer whose first capture reports every row as
+// changed.
+func (ins Inspection) NewCapturer() *Capturer { return ins.w.inspectNewCapturer() }
+
+// MarkProvenance names the run that made a write of component id carrying
+// mark (a [MarkRun]'s): the system, command buffer or actor, and the frame.
+// Known is false once the writer log no longer holds the run.
+func (ins Inspection) MarkProvenance(id ComponentID, mark uint32) Provenance {
+	return ins.w.inspectMarkProvenance(id, mark)
+}
+
+// NextStamp advances the world's change stamp and returns it, as a
+// query run does: every write made before the call is at or before the
+// tick returned, every write after it is newer. Pass it back as since to
+// [Inspection.ChangedSince] or a [Filter] to see what changed in between.
+func (ins Inspection) NextStamp() uint32 { return ins.w.inspectNextStamp() }
+
+// ChangedSince reports whether e's component id was written or added after
+// tick since.
+func (ins Inspection) ChangedSince(e Entity, id ComponentID, since uint32) bool {
+	return ins.w.inspectChangedSince(e, id, since)
+}
+
+// AddedSince reports whether e got its component id after tick since.
+func (ins Inspection) AddedSince(e Entity, id ComponentID, since uint32) bool {
+	return ins.w.inspectAddedSince(e, id, since)
+}
+
+// Scan visits the entities that pass f in archetype order, skipping the
+// first offset matches and stopping after limit (limit < 0: no limit). It
+// returns the window and the number of matches in all. Without row tests
+// (sparse components, ticks, parent, Match) the count costs O(archetypes)
+// and the window O(limit); with them, every candidate row is tested, except
+// that Changed and Added tests on table components read the tick columns by
+// row and skip a group of 8 clean rows with a comparison or two.
+func (ins Inspection) Scan(f Filter, offset, limit int) (window []Entity, total int) {
+	return ins.w.inspectScan(f, offset, limit)
+}
+
+// NewValue makes a value of component id's type from a map of field values
+// (nested maps for struct fields, lists for arrays and slices), converted as
+// [Inspection.SetField] converts; missing fields are zero. It changes nothing.
+func (ins Inspection) NewValue(id ComponentID, fields map[string]any) (reflect.Value, error) {
+	return ins.w.inspectNewValue(id, fields)
+}
+
+// AddValue gives e the component id with value v (of the component's
+// type), or overwrites it. It returns an [*EntityError] if e is not alive.
+// Panics if a query is iterating.
+func (ins Inspection) AddValue(e Entity, id ComponentID, v reflect.Value) error {
+	return ins.w.inspectAddValue(e, id, v)
+}
+
+// CopyTables copies every non-empty archetype: what a snapshot takes on the
+// game goroutine, at memory speed; turn it into anything slower elsewhere.
+// Sparse components are not in tables: see [Inspection.CopySparse].
+func (ins Inspection) CopyTables() []TableCopy { return ins.w.inspectCopyTables() }
+
+// CopyTablesFor copies the non-empty archetypes that f's component tests
+// on table components (With, Changed, Added, Without) admit, each with its
+// entities and only the columns of cols it has (every column if cols is
+// nil); Columns and Components then list those. Row tests (ticks, sparse
+// components, Parent, Match) are not applied: pair it with [Inspection.Scan]
+// to find the rows. Memory copies only, as CopyTables.
+func (ins Inspection) CopyTablesFor(f Filter, cols []ComponentID) []TableCopy {
+	return ins.w.inspectCopyTablesFor(f, cols)
+}
+
+// CopySparse copies the entities that have sparse component id and their
+// values (a slice of the component's type), or returns nothing for a table
+// component.
+func (ins Inspection) CopySparse(id ComponentID) ([]Entity, reflect.Value) {
+	return ins.w.inspectCopySparse(id)
+}
+
+// CandidateRows counts the rows of the archetypes that f's tests on table
+// components admit: an upper bound on [Inspection.Scan]'s total, in
+// O(archetypes), for a caller deciding what a scan will cost.
+func (ins Inspection) CandidateRows(f Filter) int { return ins.w.inspectCandidateRows(f) }
+
+// ComponentRows counts the entities that hold component id (its sparse
+// set's, or the rows of the tables that have it), in O(archetypes): what a
+// walk over the component's written rows visits at most.
+func (ins Inspection) ComponentRows(id ComponentID) int { return ins.w.inspectComponentRows(id) }
+
+// EventQueues describes every event queue of w, sorted by name, with up to
+// sample recent events of each.
+func (ins Inspection) EventQueues(sample int) []EventQueueInfo {
+	return ins.w.inspectEventQueues(sample)
+}
+
+// EnableJournal starts recording structural changes in a ring of the given
+// capacity (the newest capacity entries are kept); 0 turns it off. A world
+// without a journal pays one nil check per structural change.
+func (ins Inspection) EnableJournal(capacity int) { ins.w.inspectEnableJournal(capacity) }
+
+// Journal returns the kept entries, oldest first.
+func (ins Inspection) Journal() []JournalEntry { return ins.w.inspectJournal() }
+
+// JournalSince returns the kept entries with Seq greater than seq, oldest first.
+func (ins Inspection) JournalSince(seq uint64) []JournalEntry { return ins.w.inspectJournalSince(seq) }
+
+// ActAs runs f with its changes attributed to actor (a client of the
+// inspector, say) instead of the system or "external": its structural
+// changes in the journal, and its writes for [Inspection.LastWrite]. Not to be
+// called while a schedule runs.
+func (ins Inspection) ActAs(actor string, f func()) { ins.w.inspectActAs(actor, f) }
+
+// Archetypes lists every archetype table, by id. Empty tables are included:
+// they keep their capacity for entities that come back.
+func (ins Inspection) Archetypes() []ArchetypeInfo { return ins.w.inspectArchetypes() }
+
+// ArchetypeEntities returns up to limit entities of archetype id from row
+// offset on, in row order, and the archetype's row count. An unknown
+// archetype has no rows; a negative offset or a limit of 0 or less gives
+// no entities.
+func (ins Inspection) ArchetypeEntities(id uint32, offset, limit int) ([]Entity, int) {
+	return ins.w.inspectArchetypeEntities(id, offset, limit)
+}
+
+// Location returns the archetype and row of a live entity.
+func (ins Inspection) Location(e Entity) (archetype uint32, row int, ok bool) {
+	return ins.w.inspectLocation(e)
+}
+
+// Stats counts the world's entity slots.
+func (ins Inspection) Stats() EntityStats { return ins.w.inspectStats() }
+
+// MostRecycled returns the k slots reused most often, most first; slots
+// never reused are left out. Up to MaxRecycledKept the world keeps them as
+// slots are freed, so this costs nothing per slot; past it, it scans every
+// slot.
+func (ins Inspection) MostRecycled(k int) []SlotInfo { return ins.w.inspectMostRecycled(k) }
+
+// Value returns e's component id as an addressable reflect.Value (writes
+// through it are not seen by Changed filters; use [Inspection.SetField]).
+func (ins Inspection) Value(e Entity, id ComponentID) (reflect.Value, bool) {
+	return ins.w.inspectValue(e, id)
+}
+
+// Bytes returns a copy of the memory of e's component id, as laid out in Go.
+func (ins Inspection) Bytes(e Entity, id ComponentID) ([]byte, bool) {
+	return ins.w.inspectBytes(e, id)
+}
+
+// EachChanged calls fn with each entity whose component id was written or
+// added after tick since and at or before tick until (0: no bound), and
+// the value's memory (valid during the call, not to be kept or written),
+// until fn returns false. It reads the change stamps by row and skips clean
+// groups of rows, so its cost follows what changed. ok is false, and fn is
+// not called, when id's values hold pointers (there is no memory to hand
+// out): use [Inspection.Scan] then.
+func (ins Inspection) EachChanged(id ComponentID, since, until uint32, fn func(e Entity, raw []byte) bool) (ok bool) {
+	return ins.w.inspectEachChanged(id, since, until, fn)
+}
+
+// EachChangedWhere is [Inspection.EachChanged] for the rows whose value passes
+// every bound: the kernel tests them in its loop over the written rows, so
+// fn is called for matches only. It fails, calling nothing, when a bound
+// does not fit the component's memory (an offset past its end, an unknown
+// kind or comparison), or when the component's values hold pointers.
+func (ins Inspection) EachChangedWhere(id ComponentID, since, until uint32, bounds []RawBound, fn func(e Entity, raw []byte) bool) error {
+	return ins.w.inspectEachChangedWhere(id, since, until, bounds, fn)
+}
+
+// Resources lists w's resources sorted by name.
+func (ins Inspection) Resources() []ResourceInfo { return ins.w.inspectResources() }
+
+// SetField sets one field of one of e's components from a path and a value,
+// as the inspector does on a person's behalf:
+//
+//	w.Inspect().SetField(e, "Position.X", 3.5)
+//	w.Inspect().SetField(e, "Inventory.Slots[2].Count", 4)
+//	w.Inspect().SetField(e, "Name.Value", "orc")
+//
+// The first path segment names the component (its short or full name); the
+// rest walk exported struct fields and array or slice elements. The value may
+// be any Go number, a bool, a string (also parsed for number, bool and
+// entity fields: "3.5", "true", "42v3"), or an [Entity]; an entity field
+// also takes an integer in packed form, generation << 32 | index. Nothing changes
+// unless the whole path resolves and the value fits; the error says what is
+// wrong, in words: "component Position has no field Z", "Health.HP wants a
+// number, got \"abc\"". The field is marked changed.
+//
+// A value is refused unless it is exactly what the field holds: NaN and
+// ±Inf go only into float fields tagged `ecs:"nonfinite"` (a game opts in
+// per field; most game code cannot survive them), integers must be whole
+// and in range, strings valid UTF-8, and an entity field takes only a handle
+// the world issued (alive or not) or the zero handle.
+func (ins Inspection) SetField(e Entity, path string, value any) error {
+	return ins.w.inspectSetField(e, path, value)
+}
+
+// CopyWindow is a page in one call: the window [offset, offset+limit) of
+// f's matches (as [Inspection.Scan] finds it), how many match in all, and
+// the values of cols for the window's entities ([Inspection.CopyRows]).
+func (ins Inspection) CopyWindow(f Filter, offset, limit int, cols []ComponentID) (ents []Entity, total int, values []ColumnWindow) {
+	return ins.w.inspectCopyWindow(f, offset, limit, cols)
+}
+
+// CopyRows copies the values of cols for ents: entities in consecutive
+// rows of one table (a window of a query is made of such runs) take one
+// copy per column, sparse components one lookup per entity. The copies
+// are shallow: slices, maps and pointers in the values still point where
+// the game's do. Dead entities have nothing.
+func (ins Inspection) CopyRows(ents []Entity, cols []ComponentID) []ColumnWindow {
+	return ins.w.inspectCopyRows(ents, cols)
+}
+
+// Components lists the component types registered so far, in id order.
+func (ins Inspection) Components() []ComponentInfo { return ins.w.inspectComponents() }
+
+// Component describes the registered component id. Panics if id is not
+// registered.
+func (ins Inspection) Component(id ComponentID) ComponentInfo { return ins.w.inspectComponent(id) }
+
+// ComponentByName finds a registered component by its full or short name.
+func (ins Inspection) ComponentByName(name string) (ComponentInfo, bool) {
+	return ins.w.inspectComponentByName(name)
+}
+
+// ComponentsOf lists the ids of the components e has, ascending, or nil if e
+// is not alive.
+func (ins Inspection) ComponentsOf(e Entity) []ComponentID { return ins.w.inspectComponentsOf(e) }
+
+// AddID adds the component id to e with its zero value; it does nothing if e
+// already has it. It returns an [*EntityError] if e is not alive. Panics if a
+// query is iterating or id is not registered.
+func (ins Inspection) AddID(e Entity, id ComponentID) error { return ins.w.inspectAddID(e, id) }
+
+// RemoveID removes the component id from e; it does nothing if e lacks it. It
+// returns an [*EntityError] if e is not alive. Panics if a query is iterating
+// or id is not registered.
+func (ins Inspection) RemoveID(e Entity, id ComponentID) error { return ins.w.inspectRemoveID(e, id) }
+
+// LastWrite says who last wrote e's component id and who added it: the
+// system, command buffer or [Inspection.ActAs] actor whose run made the write,
+// and the frame. ok is false if e is not alive or lacks id.
+func (ins Inspection) LastWrite(e Entity, id ComponentID) (written, added Provenance, ok bool) {
+	return ins.w.inspectLastWrite(e, id)
+}

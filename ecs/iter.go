@@ -21,24 +21,24 @@ type iterCore struct {
 	tick   uint32
 	since  uint32
 
-	onlyTick *colTicks           // set when the only row filter is one Changed on a table column
-	writes   [maxArity]*colTicks // writable columns present in tbl
-	nwrites  int
-	ticks    [maxTickFilters]*colTicks // per tick filter, its column in tbl
-	batch    bool
-	counting bool // Count: no marks, no lock, no run recorded
-	done     bool
+	onlyStamps *colStamps           // set when the only row filter is one Changed on a table column
+	writes     [maxArity]*colStamps // writable columns present in tbl
+	nwrites    int
+	ticks      [maxStampFilters]*colStamps // per tick filter, its column in tbl
+	batch      bool
+	counting   bool // Count: no marks, no lock, no run recorded
+	done       bool
 
 	// plain: Changed rows need nothing else per row (see quickChanged).
 	// dirtyOn: changedScan.dirty holds the rows a change log names.
 	plain, dirtyOn bool
-	// changedScan is the state of a run with onlyTick, made (or taken
+	// changedScan is the state of a run with onlyStamps, made (or taken
 	// from the query) only then: most runs never need it, and a run's
 	// state is cleared whole when it starts.
 	*changedScan
 }
 
-// changedScan is what a run with onlyTick keeps besides.
+// changedScan is what a run with onlyStamps keeps besides.
 type changedScan struct {
 	// Next takes rows from a batch of candidates found ahead (see
 	// fillChanged): cand[candI:candN] are rows still to hand out, and rows
@@ -89,7 +89,7 @@ func (c *iterCore) step(seq uint32) bool {
 const candGroups = 64
 
 // begin starts a run of q: it locks the world against structural changes and
-// takes the run's change tick.
+// takes the run's change stamp.
 func (c *iterCore) begin(q *queryState, batch bool) {
 	c.q = q
 	c.tables = q.cache.tables
@@ -101,7 +101,7 @@ func (c *iterCore) begin(q *queryState, batch bool) {
 		return
 	}
 	q.w.locks.Add(1)
-	c.tick = q.w.changeTick.Add(1)
+	c.tick = q.w.changeStamp.Add(1)
 	q.lastRun = c.tick
 }
 
@@ -152,18 +152,18 @@ func (c *iterCore) nextTable() bool {
 				}
 			}
 		}
-		for i, f := range c.q.tickF {
+		for i, f := range c.q.stampF {
 			c.ticks[i] = nil
 			if f.sparse == nil {
 				c.ticks[i] = t.ticks[t.column(f.id)]
 			}
 		}
-		c.onlyTick = nil
+		c.onlyStamps = nil
 		if q := c.q; q.onlyChanged {
-			c.onlyTick = c.ticks[0]
+			c.onlyStamps = c.ticks[0]
 		}
-		c.plain = c.onlyTick != nil && c.nwrites == 0 && len(c.q.writeSp) == 0 && !c.q.readsSparse
-		if c.onlyTick != nil {
+		c.plain = c.onlyStamps != nil && c.nwrites == 0 && len(c.q.writeSp) == 0 && !c.q.readsSparse
+		if c.onlyStamps != nil {
 			if c.changedScan == nil {
 				c.changedScan = c.q.takeScan()
 			}
@@ -187,7 +187,7 @@ func (c *iterCore) nextTable() bool {
 // covers the run and the query's bitmap is free (a run of the same query
 // nested in this one holds it: that one scans).
 func (c *iterCore) takeDirty() {
-	q, l := c.q, &c.onlyTick.log
+	q, l := c.q, &c.onlyStamps.log
 	if q.dirtyBusy || !l.covers(c.since) {
 		return
 	}
@@ -271,7 +271,7 @@ func (c *iterCore) advanceFiltered() bool {
 			}
 			c.row = 0
 		}
-		if c.onlyTick != nil {
+		if c.onlyStamps != nil {
 			c.row = c.nextChanged(c.row)
 		} else {
 			c.row = c.scan(c.row)
@@ -285,7 +285,7 @@ func (c *iterCore) advanceFiltered() bool {
 
 // scan returns the first row at or after r that passes the row filters, or n.
 func (c *iterCore) scan(r int) int {
-	if c.onlyTick != nil {
+	if c.onlyStamps != nil {
 		return c.scanChanged(r)
 	}
 	for r < c.n {
@@ -353,7 +353,7 @@ func (c *iterCore) fillChanged() {
 // the log covers it. The rows' ticks and values are loaded first in tight
 // loops of independent loads, so their cache misses overlap.
 func (c *iterCore) fillFromLog() {
-	t, since, n := c.onlyTick, c.since, c.n
+	t, since, n := c.onlyStamps, c.since, c.n
 	rows := t.rows[:n]
 	k := c.dirty.pop(&c.dirtyAt, c.cand[:])
 	c.scanned = n
@@ -387,7 +387,7 @@ func (c *iterCore) fillFromLog() {
 // the values the caller then reads at the rows handed out: each row's
 // position is known before the previous value arrives.
 func (c *iterCore) fillFromScan() {
-	t, since, n := c.onlyTick, c.since, c.n
+	t, since, n := c.onlyStamps, c.since, c.n
 	maxes, stamps, rows := t.max, t.stamp, t.rows[:n]
 	var groups [candGroups]int32
 	ng := 0
@@ -435,10 +435,10 @@ func (c *iterCore) warmValues(k int) {
 
 // scanChanged is scan for the common case of a single Changed filter: a
 // clean group of rows costs two comparisons, a dirty one a look at its rows.
-func (c *iterCore) scanChanged(r int) int { return c.onlyTick.nextChanged(r, c.n, c.since) }
+func (c *iterCore) scanChanged(r int) int { return c.onlyStamps.nextChanged(r, c.n, c.since) }
 
 func (c *iterCore) groupMayPass(g int) bool {
-	for i := range c.q.tickF {
+	for i := range c.q.stampF {
 		if t := c.ticks[i]; t != nil && !t.groupDirty(g, c.since) {
 			return false
 		}
@@ -461,7 +461,7 @@ func (c *iterCore) pass(r int) bool {
 			}
 		}
 	}
-	for i, f := range q.tickF {
+	for i, f := range q.stampF {
 		if t := c.ticks[i]; t != nil {
 			if f.added {
 				if !t.addedSince(r, c.since) {

@@ -119,11 +119,8 @@ func (w *World) actorID(name string) uint16 {
 	return uint16(len(w.actors) - 1)
 }
 
-// EnableJournal starts recording structural changes in a ring of the given
-// capacity (the newest capacity entries are kept); 0 turns it off. A world
-// without a journal pays one nil check per structural change.
-func (ins Inspection) EnableJournal(capacity int) {
-	w := ins.w
+// inspectEnableJournal is [Inspection.EnableJournal].
+func (w *World) inspectEnableJournal(capacity int) {
 	if capacity <= 0 {
 		w.journal = journal{}
 		return
@@ -132,9 +129,8 @@ func (ins Inspection) EnableJournal(capacity int) {
 	w.syncJournal()
 }
 
-// Journal returns the kept entries, oldest first.
-func (ins Inspection) Journal() []JournalEntry {
-	w := ins.w
+// inspectJournal is [Inspection.Journal].
+func (w *World) inspectJournal() []JournalEntry {
 	j := &w.journal
 	if !j.on() {
 		return nil
@@ -149,9 +145,8 @@ func (ins Inspection) Journal() []JournalEntry {
 	return out
 }
 
-// JournalSince returns the kept entries with Seq greater than seq, oldest first.
-func (ins Inspection) JournalSince(seq uint64) []JournalEntry {
-	w := ins.w
+// inspectJournalSince is [Inspection.JournalSince].
+func (w *World) inspectJournalSince(seq uint64) []JournalEntry {
 	all := w.Inspect().Journal()
 	for i, e := range all {
 		if e.Seq > seq {
@@ -191,12 +186,8 @@ func (w *World) actorName(id uint16) string {
 	return w.actors[id]
 }
 
-// ActAs runs f with its changes attributed to actor (a client of the
-// inspector, say) instead of the system or "external": its structural
-// changes in the journal, and its writes for [Inspection.LastWrite]. Not to be
-// called while a schedule runs.
-func (ins Inspection) ActAs(actor string, f func()) {
-	w := ins.w
+// inspectActAs is [Inspection.ActAs].
+func (w *World) inspectActAs(actor string, f func()) {
 	wasTool := w.tool
 	w.tool = true
 	defer func() { w.tool = wasTool; w.syncJournal() }()

@@ -67,7 +67,7 @@ func (m *Map[T]) Get(e Entity) *T {
 				// markWrite without bounds checks: a live row is below the
 				// column's length, and max is sized for its capacity. A
 				// column keeping a change log takes the slow path.
-				row, tick := int(rec.row), m.w.changeTick.Load()+1
+				row, tick := int(rec.row), m.w.changeStamp.Load()+1
 				tickAt(col.t.header(), row).changed = tick
 				*u32At(col.t.max, row>>groupShift) = tick
 				return valueAt(col.data, row)
@@ -84,7 +84,7 @@ func (m *Map[T]) getSlow(e Entity) *T {
 			m.w.noteIfDead(e)
 			return nil
 		}
-		m.sparse.changed[p] = m.w.writeTick()
+		m.sparse.changed[p] = m.w.writeStamp()
 		return &m.sparse.dense[p]
 	}
 	col, row := m.locate(e)
@@ -92,7 +92,7 @@ func (m *Map[T]) getSlow(e Entity) *T {
 		m.w.noteIfDead(e)
 		return nil
 	}
-	col.t.markWrite(row, m.w.writeTick())
+	col.t.markWrite(row, m.w.writeStamp())
 	return &col.data[row]
 }
 
@@ -174,7 +174,7 @@ func (m *Map[T]) Add(e Entity, v T) error {
 		return errChildOfDirect
 	}
 	if m.sparse != nil {
-		if m.sparse.add(e, v, w.writeTick()) {
+		if m.sparse.add(e, v, w.writeStamp()) {
 			rec.nsparse++
 			w.logStructural(OpAdd, e, int(m.id))
 		} else {
@@ -190,7 +190,7 @@ func (m *Map[T]) Add(e Entity, v T) error {
 	col := m.cols[rec.table]
 	col.data[rec.row] = v
 	if rec.table == from { // overwritten in place; a moved row came with this tick
-		col.t.markWrite(int(rec.row), w.writeTick())
+		col.t.markWrite(int(rec.row), w.writeStamp())
 	}
 	return nil
 }
@@ -258,7 +258,7 @@ func (m *Map[T]) Spawn(v T) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
 	ent := w.allocEntity()
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	t := m.spawnTable()
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]

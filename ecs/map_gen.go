@@ -37,7 +37,7 @@ func (m *Map2[A, B]) Spawn(a A, b B) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
 	ent := w.allocEntity()
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
@@ -204,7 +204,7 @@ func (m *Map3[A, B, C]) Spawn(a A, b B, c C) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
 	ent := w.allocEntity()
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
@@ -395,7 +395,7 @@ func (m *Map4[A, B, C, D]) Spawn(a A, b B, c C, d D) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
 	ent := w.allocEntity()
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
@@ -610,7 +610,7 @@ func (m *Map5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
 	ent := w.allocEntity()
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
@@ -849,7 +849,7 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
 	ent := w.allocEntity()
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
@@ -1112,7 +1112,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G) Ent
 	w := m.w
 	w.checkUnlocked("Spawn")
 	ent := w.allocEntity()
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
@@ -1399,7 +1399,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g G, 
 	w := m.w
 	w.checkUnlocked("Spawn")
 	ent := w.allocEntity()
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]

@@ -54,7 +54,7 @@ func (m *Map[T]) addWhere(f Filter, set func(e Entity, v *T), fill func(vs []T))
 		}
 		return len(ents), nil
 	}
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	return w.exchangeWhere(f, []ComponentID{m.id}, nil, func(t *table, first, n int, moved bool) {
 		if int(t.id) >= len(m.cols) {
 			m.refresh()

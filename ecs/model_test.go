@@ -26,7 +26,7 @@ type model struct {
 	lastRun map[string]uint32   // per query
 }
 
-func (m *model) writeTick() uint32 { return m.runs + 1 }
+func (m *model) writeStamp() uint32 { return m.runs + 1 }
 
 // Name holds a pointer (its string), so it moves through the typed column
 // path; the others are pointer-free and move as bytes.
@@ -267,7 +267,7 @@ func TestModelBased(t *testing.T) {
 				if err := c.Apply(); err != nil && !errors.Is(err, ErrNotAlive) {
 					t.Fatal(err)
 				}
-				wt := m.writeTick()
+				wt := m.writeStamp()
 				for _, q := range plan {
 					comps, alive := m.ents[q.e]
 					switch q.kind {
@@ -293,7 +293,7 @@ func TestModelBased(t *testing.T) {
 				}
 			case 10: // batch spawn, enough to span chunks
 				n := rapid.IntRange(0, 150).Draw(rt, "batch")
-				wt := m.writeTick()
+				wt := m.writeStamp()
 				NewMap2[Position, Health](k.w).SpawnBatch(n, func(i int, e Entity, p *Position, h *Health) {
 					p.X, h.HP = float64(i), i
 					m.ents[e] = map[string]*modelComp{
@@ -319,7 +319,7 @@ func TestModelBased(t *testing.T) {
 						if err := k.add(e, n, v); err != nil {
 							rt.Fatal(err)
 						}
-						wt := m.writeTick()
+						wt := m.writeStamp()
 						comps[n] = &modelComp{val: v, changed: wt, added: wt}
 					}
 				}
@@ -351,7 +351,7 @@ func TestModelBased(t *testing.T) {
 					rt.Fatalf("add %s to %v: err=%v alive=%v", n, e, err, alive)
 				}
 				if alive {
-					wt := m.writeTick()
+					wt := m.writeStamp()
 					if c := comps[n]; c != nil {
 						c.val, c.changed = v, wt
 					} else {
@@ -374,12 +374,12 @@ func TestModelBased(t *testing.T) {
 					p.X++
 					c := m.ents[e]["Position"]
 					c.val++
-					c.changed = m.writeTick()
+					c.changed = m.writeStamp()
 				} else if m.ents[e]["Position"] != nil {
 					rt.Fatalf("Get(%v) nil, model has Position", e)
 				}
 				if f := k.flee.Get(e); f != nil {
-					m.ents[e]["Fleeing"].changed = m.writeTick()
+					m.ents[e]["Fleeing"].changed = m.writeStamp()
 				}
 			case 7: // writable query pass
 				m.runs++

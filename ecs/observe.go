@@ -19,10 +19,8 @@ type ArchetypeInfo struct {
 	CapBytes   int           // memory allocated for rows
 }
 
-// Archetypes lists every archetype table, by id. Empty tables are included:
-// they keep their capacity for entities that come back.
-func (ins Inspection) Archetypes() []ArchetypeInfo {
-	w := ins.w
+// inspectArchetypes is [Inspection.Archetypes].
+func (w *World) inspectArchetypes() []ArchetypeInfo {
 	out := make([]ArchetypeInfo, len(w.tables))
 	for i, t := range w.tables {
 		used, capacity := t.bytes(&w.reg)
@@ -31,12 +29,8 @@ func (ins Inspection) Archetypes() []ArchetypeInfo {
 	return out
 }
 
-// ArchetypeEntities returns up to limit entities of archetype id from row
-// offset on, in row order, and the archetype's row count. An unknown
-// archetype has no rows; a negative offset or a limit of 0 or less gives
-// no entities.
-func (ins Inspection) ArchetypeEntities(id uint32, offset, limit int) ([]Entity, int) {
-	w := ins.w
+// inspectArchetypeEntities is [Inspection.ArchetypeEntities].
+func (w *World) inspectArchetypeEntities(id uint32, offset, limit int) ([]Entity, int) {
 	if int(id) >= len(w.tables) {
 		return nil, 0
 	}
@@ -49,9 +43,8 @@ func (ins Inspection) ArchetypeEntities(id uint32, offset, limit int) ([]Entity,
 	return append([]Entity(nil), t.entities[offset:end]...), n
 }
 
-// Location returns the archetype and row of a live entity.
-func (ins Inspection) Location(e Entity) (archetype uint32, row int, ok bool) {
-	w := ins.w
+// inspectLocation is [Inspection.Location].
+func (w *World) inspectLocation(e Entity) (archetype uint32, row int, ok bool) {
 	rec, ok := w.record(e)
 	if !ok {
 		return 0, 0, false
@@ -69,9 +62,8 @@ type EntityStats struct {
 	Reserved int // slots handed out by command buffers, not yet spawned
 }
 
-// Stats counts the world's entity slots.
-func (ins Inspection) Stats() EntityStats {
-	w := ins.w
+// inspectStats is [Inspection.Stats].
+func (w *World) inspectStats() EntityStats {
 	return EntityStats{
 		Alive: w.alive, Free: len(w.free), Retired: w.retired, Slots: len(w.records),
 		Highest: len(w.records) - 1, Reserved: w.reserve.pending,
@@ -85,12 +77,8 @@ type SlotInfo struct {
 	Alive      bool
 }
 
-// MostRecycled returns the k slots reused most often, most first; slots
-// never reused are left out. Up to MaxRecycledKept the world keeps them as
-// slots are freed, so this costs nothing per slot; past it, it scans every
-// slot.
-func (ins Inspection) MostRecycled(k int) []SlotInfo {
-	w := ins.w
+// inspectMostRecycled is [Inspection.MostRecycled].
+func (w *World) inspectMostRecycled(k int) []SlotInfo {
 	if k <= 0 {
 		return nil
 	}
@@ -120,10 +108,8 @@ func (w *World) scanRecycled(k int) []SlotInfo {
 	return out
 }
 
-// Value returns e's component id as an addressable reflect.Value (writes
-// through it are not seen by Changed filters; use [Inspection.SetField]).
-func (ins Inspection) Value(e Entity, id ComponentID) (reflect.Value, bool) {
-	w := ins.w
+// inspectValue is [Inspection.Value].
+func (w *World) inspectValue(e Entity, id ComponentID) (reflect.Value, bool) {
 	rec, ok := w.record(e)
 	if !ok || int(id) >= len(w.sparse) {
 		return reflect.Value{}, false
@@ -139,9 +125,8 @@ func (ins Inspection) Value(e Entity, id ComponentID) (reflect.Value, bool) {
 	return t.cols[j].value(int(rec.row)), true
 }
 
-// Bytes returns a copy of the memory of e's component id, as laid out in Go.
-func (ins Inspection) Bytes(e Entity, id ComponentID) ([]byte, bool) {
-	w := ins.w
+// inspectBytes is [Inspection.Bytes].
+func (w *World) inspectBytes(e Entity, id ComponentID) ([]byte, bool) {
 	v, ok := w.Inspect().Value(e, id)
 	if !ok {
 		return nil, false
@@ -160,24 +145,17 @@ func (w *World) markChanged(e Entity, id ComponentID) {
 		return
 	}
 	if s := w.sparse[id]; s != nil {
-		s.markChanged(e, w.writeTick())
+		s.markChanged(e, w.writeStamp())
 		return
 	}
 	t := w.tables[rec.table]
 	if j := t.column(id); j >= 0 {
-		t.ticks[j].markWrite(int(rec.row), w.writeTick())
+		t.ticks[j].markWrite(int(rec.row), w.writeStamp())
 	}
 }
 
-// EachChanged calls fn with each entity whose component id was written or
-// added after tick since and at or before tick until (0: no bound), and
-// the value's memory (valid during the call, not to be kept or written),
-// until fn returns false. It reads the change ticks by row and skips clean
-// groups of rows, so its cost follows what changed. ok is false, and fn is
-// not called, when id's values hold pointers (there is no memory to hand
-// out): use [Inspection.Scan] then.
-func (ins Inspection) EachChanged(id ComponentID, since, until uint32, fn func(e Entity, raw []byte) bool) (ok bool) {
-	w := ins.w
+// inspectEachChanged is [Inspection.EachChanged].
+func (w *World) inspectEachChanged(id ComponentID, since, until uint32, fn func(e Entity, raw []byte) bool) (ok bool) {
 	if int(id) >= len(w.reg.regs) || w.reg.regs[id].info.Type == nil || hasPointers(w.reg.regs[id].info.Type) {
 		return false
 	}

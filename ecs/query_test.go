@@ -147,7 +147,7 @@ func TestChangedAndAddedAcrossTicks(t *testing.T) {
 	if got := collect1(velChanged); len(got) != 0 {
 		t.Errorf("Velocity marked though not writable: %d", len(got))
 	}
-	// Moving rows keeps their change ticks: a stamped table is folded into rows.
+	// Moving rows keeps their change stamps: a stamped table is folded into rows.
 	for p := range mover.All() {
 		p.X++
 	}

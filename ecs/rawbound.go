@@ -90,13 +90,8 @@ func (b *RawBound) holds(p unsafe.Pointer) bool {
 	return false
 }
 
-// EachChangedWhere is [Inspection.EachChanged] for the rows whose value passes
-// every bound: the kernel tests them in its loop over the written rows, so
-// fn is called for matches only. It fails, calling nothing, when a bound
-// does not fit the component's memory (an offset past its end, an unknown
-// kind or comparison), or when the component's values hold pointers.
-func (ins Inspection) EachChangedWhere(id ComponentID, since, until uint32, bounds []RawBound, fn func(e Entity, raw []byte) bool) error {
-	w := ins.w
+// inspectEachChangedWhere is [Inspection.EachChangedWhere].
+func (w *World) inspectEachChangedWhere(id ComponentID, since, until uint32, bounds []RawBound, fn func(e Entity, raw []byte) bool) error {
 	if int(id) >= len(w.reg.regs) || w.reg.regs[id].info.Type == nil || hasPointers(w.reg.regs[id].info.Type) {
 		return fmt.Errorf("ecs: component %d has no plain memory to test", id)
 	}

@@ -17,7 +17,7 @@ func TestEachChangedWhere(t *testing.T) {
 		ents = append(ents, m.Spawn(Position{X: float64(i)}, Velocity{}))
 	}
 	id := ComponentIDOf[Position](w)
-	since := w.Inspect().NextChangeTick()
+	since := w.Inspect().NextStamp()
 	for _, e := range ents[:6] { // written now: 0..5
 		m.a.Get(e).Y = 1
 	}
@@ -63,7 +63,7 @@ func TestEachChangedWhereMatchesRowByRow(t *testing.T) {
 			must(t, m.Add(e, Mixed{}))
 			ents = append(ents, e)
 		}
-		since := w.Inspect().NextChangeTick()
+		since := w.Inspect().NextStamp()
 		val := func() Mixed {
 			x := rng.IntN(21) - 10
 			return Mixed{F32: float32(x) / 2, I32: int32(x), F64: float64(x) / 4, I64: int64(x), U32: uint32(x + 10), U64: uint64(x + 10)}

@@ -21,7 +21,7 @@ type sliceHeader struct {
 type rawCol struct {
 	hdr   *sliceHeader
 	size  uintptr
-	ticks *colTicks
+	ticks *colStamps
 	ok    bool
 }
 
@@ -75,10 +75,10 @@ func (c *rawCol) roomFor() bool { return c.hdr.len < c.hdr.cap }
 // columns.
 // table.moveRowFrom has the same lines written out in its loop, to keep
 // that loop free of calls.
-func pushTicks(t *colTicks, n int, changed, added uint32) {
+func pushTicks(t *colStamps, n int, changed, added uint32) {
 	rows := t.header()
 	if n < rows.cap && *u32At(t.stamp, n>>chunkShift) == 0 {
-		*tickAt(rows, n) = tickPair{changed, added}
+		*tickAt(rows, n) = stampPair{changed, added}
 		rows.len = n + 1
 		gmax := u32At(t.max, n>>groupShift)
 		*gmax = newest(*gmax, changed)
@@ -88,7 +88,7 @@ func pushTicks(t *colTicks, n int, changed, added uint32) {
 }
 
 // header is the rows slice's header, to change its length in place.
-func (t *colTicks) header() *sliceHeader { return (*sliceHeader)(unsafe.Pointer(&t.rows)) }
+func (t *colStamps) header() *sliceHeader { return (*sliceHeader)(unsafe.Pointer(&t.rows)) }
 
 // u32At is s[i], unchecked: for stamp and max, which are sized for the
 // capacity of rows, when i comes from a row below that capacity.
@@ -101,11 +101,11 @@ func u32At(s []uint32, i int) *uint32 {
 
 // tickAt is row i of a ticks array (by its header), unchecked: for a row
 // below the array's capacity.
-func tickAt(rows *sliceHeader, i int) *tickPair {
+func tickAt(rows *sliceHeader, i int) *stampPair {
 	if debugChecks {
-		debugIndex("change ticks", i, rows.cap)
+		debugIndex("change stamps", i, rows.cap)
 	}
-	return (*tickPair)(unsafe.Add(rows.ptr, uintptr(i)*unsafe.Sizeof(tickPair{})))
+	return (*stampPair)(unsafe.Add(rows.ptr, uintptr(i)*unsafe.Sizeof(stampPair{})))
 }
 
 // valueAt is &s[i], unchecked: for a live entity's row, which its record

@@ -56,7 +56,7 @@ func (w *World) SetParent(child, parent Entity) error {
 	t := w.tables[rec.table]
 	j := t.column(childOfID)
 	t.cols[j].(*typedColumn[ChildOf]).data[rec.row] = ChildOf{parent: parent}
-	t.ticks[j].markWrite(int(rec.row), w.writeTick())
+	t.ticks[j].markWrite(int(rec.row), w.writeStamp())
 	w.children[parent.index] = append(w.children[parent.index], child)
 	w.links++
 	prec.flags |= flagHasChildren

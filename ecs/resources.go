@@ -42,9 +42,8 @@ type ResourceInfo struct {
 	Fields []Field       // its type's fields, as for components
 }
 
-// Resources lists w's resources sorted by name.
-func (ins Inspection) Resources() []ResourceInfo {
-	w := ins.w
+// inspectResources is [Inspection.Resources].
+func (w *World) inspectResources() []ResourceInfo {
 	out := make([]ResourceInfo, 0, len(w.resources))
 	for t, p := range w.resources {
 		fs, ok := w.resourceFields[t]

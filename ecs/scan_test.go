@@ -43,7 +43,7 @@ func TestScanTickTests(t *testing.T) {
 	var ents []Entity
 	m.SpawnBatch(700, func(_ int, e Entity, _ *Position, _ *Health) { ents = append(ents, e) })
 	w.Tick()
-	since := w.Inspect().NextChangeTick()
+	since := w.Inspect().NextStamp()
 	m.SpawnBatch(300, func(_ int, e Entity, _ *Position, _ *Health) { ents = append(ents, e) })
 	for range 50 {
 		e := w.Spawn()
@@ -111,7 +111,7 @@ func BenchmarkScanChanged(b *testing.B) {
 	for it.Next() {
 		ents = append(ents, it.Entity())
 	}
-	since := w.Inspect().NextChangeTick()
+	since := w.Inspect().NextStamp()
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range n / 100 {
 		pos.Get(ents[rng.IntN(n)]).X++

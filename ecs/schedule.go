@@ -74,7 +74,7 @@ type SystemRun struct {
 	// Writes lists the components the system declared it writes; nil if
 	// it declared no access (it then runs alone).
 	Writes []ComponentID
-	// Since is the change tick before the run: what it wrote is newer
+	// Since is the change stamp before the run: what it wrote is newer
 	// (pass it as a Filter's Since, or to Inspection.ChangedSince).
 	Since uint32
 

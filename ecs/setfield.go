@@ -9,29 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// SetField sets one field of one of e's components from a path and a value,
-// as the inspector does on a person's behalf:
-//
-//	w.Inspect().SetField(e, "Position.X", 3.5)
-//	w.Inspect().SetField(e, "Inventory.Slots[2].Count", 4)
-//	w.Inspect().SetField(e, "Name.Value", "orc")
-//
-// The first path segment names the component (its short or full name); the
-// rest walk exported struct fields and array or slice elements. The value may
-// be any Go number, a bool, a string (also parsed for number, bool and
-// entity fields: "3.5", "true", "42v3"), or an [Entity]; an entity field
-// also takes an integer in packed form, generation << 32 | index. Nothing changes
-// unless the whole path resolves and the value fits; the error says what is
-// wrong, in words: "component Position has no field Z", "Health.HP wants a
-// number, got \"abc\"". The field is marked changed.
-//
-// A value is refused unless it is exactly what the field holds: NaN and
-// ±Inf go only into float fields tagged `ecs:"nonfinite"` (a game opts in
-// per field; most game code cannot survive them), integers must be whole
-// and in range, strings valid UTF-8, and an entity field takes only a handle
-// the world issued (alive or not) or the zero handle.
-func (ins Inspection) SetField(e Entity, path string, value any) error {
-	w := ins.w
+// inspectSetField is [Inspection.SetField].
+func (w *World) inspectSetField(e Entity, path string, value any) error {
 	var buf [8]pathSeg
 	segs, err := splitPath(buf[:0], path)
 	if err != nil {

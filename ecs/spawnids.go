@@ -19,7 +19,7 @@ func (w *World) SpawnIDs(ids ...ComponentID) (Entity, error) {
 	if err != nil {
 		return Entity{}, err
 	}
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	e := w.allocEntity()
 	row := t.pushZero(e, tick)
 	rec := &w.records[e.index]
@@ -66,7 +66,7 @@ func (w *World) spawnBlocks(t *table, n int, userCode bool, fill func(done, firs
 	if n <= 0 {
 		return
 	}
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	t.reserve(n)
 	if userCode {
 		w.lockForInit()

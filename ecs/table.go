@@ -7,7 +7,7 @@ type table struct {
 	mask     Mask
 	ids      []ComponentID // ascending
 	cols     []column      // parallel to ids
-	ticks    []*colTicks   // parallel to ids: each column's ticks
+	ticks    []*colStamps  // parallel to ids: each column's ticks
 	raw      []rawCol      // parallel to ids: the pointer-free columns as bytes
 	colIndex [MaxComponents]int16
 	entities []Entity
@@ -26,7 +26,7 @@ func newTable(id uint32, mask Mask, reg *registry) *table {
 		t.colIndex[i] = -1
 	}
 	t.cols = make([]column, len(t.ids))
-	t.ticks = make([]*colTicks, len(t.ids))
+	t.ticks = make([]*colStamps, len(t.ids))
 	t.raw = make([]rawCol, len(t.ids))
 	for i, cid := range t.ids {
 		t.colIndex[cid] = int16(i)
@@ -108,7 +108,7 @@ func (t *table) swapRemove(row int) Entity {
 			filler := *tickAt(rows, last)
 			fillerChanged := newest(filler.changed, *u32At(tk.stamp, last>>chunkShift))
 			fillerAdded := newest(filler.added, *u32At(tk.astamp, last>>chunkShift))
-			*tickAt(rows, row) = tickPair{fillerChanged, fillerAdded}
+			*tickAt(rows, row) = stampPair{fillerChanged, fillerAdded}
 			gmax := u32At(tk.max, row>>groupShift)
 			*gmax = newest(*gmax, fillerChanged)
 		}
@@ -164,7 +164,7 @@ func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved
 			d.hdr.len = n + 1
 			dt := d.ticks
 			if rows := dt.header(); n < rows.cap && *u32At(dt.stamp, n>>chunkShift) == 0 {
-				*tickAt(rows, n) = tickPair{changed, added}
+				*tickAt(rows, n) = stampPair{changed, added}
 				rows.len = n + 1
 				gmax := u32At(dt.max, n>>groupShift)
 				*gmax = newest(*gmax, changed)
@@ -172,7 +172,7 @@ func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved
 				dt.push(changed, added) // grows, or folds a chunk's stamp in first
 			}
 			if debugChecks {
-				debugMovedTicks(dt, n, changed, added)
+				debugMovedStamps(dt, n, changed, added)
 			}
 		}
 	}

@@ -11,21 +11,14 @@ type ColumnWindow struct {
 	Has    []bool
 }
 
-// CopyWindow is a page in one call: the window [offset, offset+limit) of
-// f's matches (as [Inspection.Scan] finds it), how many match in all, and
-// the values of cols for the window's entities ([Inspection.CopyRows]).
-func (ins Inspection) CopyWindow(f Filter, offset, limit int, cols []ComponentID) (ents []Entity, total int, values []ColumnWindow) {
-	ents, total = ins.Scan(f, offset, limit)
-	return ents, total, ins.CopyRows(ents, cols)
+// inspectCopyWindow is [Inspection.CopyWindow].
+func (w *World) inspectCopyWindow(f Filter, offset, limit int, cols []ComponentID) (ents []Entity, total int, values []ColumnWindow) {
+	ents, total = w.Inspect().Scan(f, offset, limit)
+	return ents, total, w.Inspect().CopyRows(ents, cols)
 }
 
-// CopyRows copies the values of cols for ents: entities in consecutive
-// rows of one table (a window of a query is made of such runs) take one
-// copy per column, sparse components one lookup per entity. The copies
-// are shallow: slices, maps and pointers in the values still point where
-// the game's do. Dead entities have nothing.
-func (ins Inspection) CopyRows(ents []Entity, cols []ComponentID) []ColumnWindow {
-	w := ins.w
+// inspectCopyRows is [Inspection.CopyRows].
+func (w *World) inspectCopyRows(ents []Entity, cols []ComponentID) []ColumnWindow {
 	out := make([]ColumnWindow, len(cols))
 	for k, id := range cols {
 		cw := &out[k]

@@ -35,10 +35,10 @@ type World struct {
 	// queries; the component's columns keep change logs (changelog.go).
 	changeReaders map[ComponentID]*changeReaders
 
-	changeTick atomic.Uint32 // advanced by each query run
-	locks      atomic.Int32  // queries iterating now, and batch inits running
-	batchInits atomic.Int32  // batch spawn init callbacks running (each holds a lock too)
-	inSystems  atomic.Int32  // a schedule stage is running: structural changes panic
+	changeStamp atomic.Uint32 // advanced by each query run
+	locks       atomic.Int32  // queries iterating now, and batch inits running
+	batchInits  atomic.Int32  // batch spawn init callbacks running (each holds a lock too)
+	inSystems   atomic.Int32  // a schedule stage is running: structural changes panic
 
 	frame     uint64 // frames completed: advanced by Tick
 	cmds      *Commands
@@ -84,7 +84,7 @@ func NewWorld() *World {
 		children:       map[uint32][]Entity{},
 		actors:         []string{"external"},
 	}
-	w.changeTick.Store(1)
+	w.changeStamp.Store(1)
 	w.tables = append(w.tables, newTable(0, Mask{}, &w.reg))
 	w.byMask[Mask{}] = 0
 	w.cmds = w.NewCommands("commands")
@@ -152,7 +152,7 @@ func (w *World) Spawn() Entity {
 	w.checkUnlocked("Spawn")
 	e := w.allocEntity()
 	t := w.tables[0]
-	row := t.pushZero(e, w.writeTick())
+	row := t.pushZero(e, w.writeStamp())
 	w.records[e.index].table, w.records[e.index].row = 0, uint32(row)
 	w.logStructural(OpSpawn, e, NoComponent)
 	return e
@@ -203,9 +203,8 @@ func (w *World) Has(e Entity, id ComponentID) bool {
 	return w.tables[rec.table].mask.Has(id)
 }
 
-// Components lists the component types registered so far, in id order.
-func (ins Inspection) Components() []ComponentInfo {
-	w := ins.w
+// inspectComponents is [Inspection.Components].
+func (w *World) inspectComponents() []ComponentInfo {
 	out := make([]ComponentInfo, len(w.reg.regs))
 	for i := range w.reg.regs {
 		out[i] = w.reg.regs[i].info
@@ -213,16 +212,13 @@ func (ins Inspection) Components() []ComponentInfo {
 	return out
 }
 
-// Component describes the registered component id. Panics if id is not
-// registered.
-func (ins Inspection) Component(id ComponentID) ComponentInfo {
-	w := ins.w
+// inspectComponent is [Inspection.Component].
+func (w *World) inspectComponent(id ComponentID) ComponentInfo {
 	return w.reg.regs[id].info
 }
 
-// ComponentByName finds a registered component by its full or short name.
-func (ins Inspection) ComponentByName(name string) (ComponentInfo, bool) {
-	w := ins.w
+// inspectComponentByName is [Inspection.ComponentByName].
+func (w *World) inspectComponentByName(name string) (ComponentInfo, bool) {
 	for i := range w.reg.regs {
 		if in := &w.reg.regs[i].info; in.Name == name || in.Short == name {
 			return *in, true
@@ -231,10 +227,8 @@ func (ins Inspection) ComponentByName(name string) (ComponentInfo, bool) {
 	return ComponentInfo{}, false
 }
 
-// ComponentsOf lists the ids of the components e has, ascending, or nil if e
-// is not alive.
-func (ins Inspection) ComponentsOf(e Entity) []ComponentID {
-	w := ins.w
+// inspectComponentsOf is [Inspection.ComponentsOf].
+func (w *World) inspectComponentsOf(e Entity) []ComponentID {
 	rec, ok := w.record(e)
 	if !ok {
 		return nil
@@ -250,11 +244,8 @@ func (ins Inspection) ComponentsOf(e Entity) []ComponentID {
 	return m.IDs()
 }
 
-// AddID adds the component id to e with its zero value; it does nothing if e
-// already has it. It returns an [*EntityError] if e is not alive. Panics if a
-// query is iterating or id is not registered.
-func (ins Inspection) AddID(e Entity, id ComponentID) error {
-	w := ins.w
+// inspectAddID is [Inspection.AddID].
+func (w *World) inspectAddID(e Entity, id ComponentID) error {
 	w.checkUnlocked("Add")
 	rec, ok := w.record(e)
 	if !ok {
@@ -264,7 +255,7 @@ func (ins Inspection) AddID(e Entity, id ComponentID) error {
 		return errChildOfDirect
 	}
 	if s := w.sparse[id]; s != nil {
-		if s.addZero(e, w.writeTick()) {
+		if s.addZero(e, w.writeStamp()) {
 			rec.nsparse++
 			w.logStructural(OpAdd, e, int(id))
 		}
@@ -274,11 +265,8 @@ func (ins Inspection) AddID(e Entity, id ComponentID) error {
 	return nil
 }
 
-// RemoveID removes the component id from e; it does nothing if e lacks it. It
-// returns an [*EntityError] if e is not alive. Panics if a query is iterating
-// or id is not registered.
-func (ins Inspection) RemoveID(e Entity, id ComponentID) error {
-	w := ins.w
+// inspectRemoveID is [Inspection.RemoveID].
+func (w *World) inspectRemoveID(e Entity, id ComponentID) error {
 	w.checkUnlocked("Remove")
 	rec, ok := w.record(e)
 	if !ok {

@@ -18,9 +18,9 @@ func (w *World) record(e Entity) (*entityRecord, bool) {
 	return rec, true
 }
 
-// writeTick is the tick stamped on writes made outside query runs: the tick
+// writeStamp is the tick stamped on writes made outside query runs: the tick
 // the next run will get, so that every query that has not run since sees it.
-func (w *World) writeTick() uint32 { return w.changeTick.Load() + 1 }
+func (w *World) writeStamp() uint32 { return w.changeStamp.Load() + 1 }
 
 func (w *World) checkUnlocked(op string) {
 	if w.locks.Load() != 0 {
@@ -157,7 +157,7 @@ func (w *World) moveTo(e Entity, rec *entityRecord, dst uint32) {
 	if w.journal.on() {
 		w.logMove(e, w.tables[rec.table], w.tables[dst])
 	}
-	newRow, moved := w.tables[dst].moveRowFrom(w.tables[rec.table], int(row), w.writeTick())
+	newRow, moved := w.tables[dst].moveRowFrom(w.tables[rec.table], int(row), w.writeStamp())
 	if !moved.IsZero() {
 		w.records[moved.index].row = row
 	}
@@ -239,7 +239,7 @@ func (w *World) logChanges(id ComponentID, q *queryState) {
 		w.changeReaders[id] = r
 		for _, t := range w.tables {
 			if j := t.column(id); j >= 0 {
-				t.ticks[j].enableLog(w.writeTick(), r)
+				t.ticks[j].enableLog(w.writeStamp(), r)
 				t.logs = true
 			}
 		}

@@ -4,7 +4,7 @@ import "sync"
 
 // Who wrote a value.
 //
-// Change ticks already say when a row was written: each query run takes a
+// Change stamps already say when a row was written: each query run takes a
 // tick of its own and writes carry it (ticks.go). What was missing is who.
 // Rather than a writer column per row (a store in the hottest loops), each
 // run of a system, and each command buffer applied, takes a range of ticks
@@ -22,7 +22,7 @@ import "sync"
 // frames a second, almost a minute.
 const writerRing = 1 << 16
 
-// writerRun is one run's range of change ticks [from, to], who ran (an
+// writerRun is one run's range of change stamps [from, to], who ran (an
 // actor: a system's name, a command buffer's owner), and the frame.
 type writerRun struct {
 	from, to uint32
@@ -43,7 +43,7 @@ type writerLog struct {
 
 // openWrites starts a run: it returns the first tick the run's writes can
 // carry (the world's tick is advanced past every write made before).
-func (w *World) openWrites() uint32 { return w.changeTick.Add(1) + 1 }
+func (w *World) openWrites() uint32 { return w.changeStamp.Add(1) + 1 }
 
 // runStarted and runEnded keep the set of systems running, for the
 // stale-handle audit (a system's own goroutine is not otherwise known).
@@ -70,7 +70,7 @@ func (w *World) runEnded(actor uint16) {
 func (w *World) closeWrites(from uint32, actor uint16, commands bool) {
 	// A write made last carries the tick after the world's; advancing it
 	// past that keeps the writes made after the run out of its range.
-	to := w.changeTick.Add(1)
+	to := w.changeStamp.Add(1)
 	l := &w.writers
 	l.mu.Lock()
 	if l.runs == nil {
@@ -106,11 +106,8 @@ type Provenance struct {
 	Known bool // false: too long ago (older than the log), or never written
 }
 
-// LastWrite says who last wrote e's component id and who added it: the
-// system, command buffer or [Inspection.ActAs] actor whose run made the write,
-// and the frame. ok is false if e is not alive or lacks id.
-func (ins Inspection) LastWrite(e Entity, id ComponentID) (written, added Provenance, ok bool) {
-	w := ins.w
+// inspectLastWrite is [Inspection.LastWrite].
+func (w *World) inspectLastWrite(e Entity, id ComponentID) (written, added Provenance, ok bool) {
 	changed, add, ok := w.componentTicks(e, id)
 	if !ok {
 		return Provenance{}, Provenance{}, false

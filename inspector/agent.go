@@ -56,7 +56,7 @@ type Agent struct {
 	lastStart time.Time     // when the previous Sync started
 	pausedFor time.Duration // how long the previous Sync held the game paused
 	frameNs   int64
-	// lastFrameTick is the change tick at the previous Sync: what a one-off
+	// lastFrameTick is the change stamp at the previous Sync: what a one-off
 	// query's changed() and added() compare with ("during the last frame").
 	lastFrameTick, frameTick uint32
 	schemas                  []protocol.Component
@@ -241,7 +241,7 @@ func (a *Agent) Sync() {
 		a.frameNs = (start.Sub(a.lastStart) - a.pausedFor).Nanoseconds()
 	}
 	a.lastStart, a.pausedFor = start, 0
-	a.lastFrameTick, a.frameTick = a.frameTick, a.w.Inspect().NextChangeTick()
+	a.lastFrameTick, a.frameTick = a.frameTick, a.w.Inspect().NextStamp()
 	if a.stepLeft > 0 { // a frame of a step ran: counted before this Sync's commands set a new step
 		if a.stepLeft--; a.stepLeft == 0 {
 			a.paused = true

@@ -9,7 +9,7 @@ import (
 )
 
 // compiledQuery is a query expression resolved against a world: the
-// kernel's tests (components, change ticks, parent), which the kernel runs
+// kernel's tests (components, change stamps, parent), which the kernel runs
 // in its own loops, and the plan of the whole query (field tests, sort,
 // paging), which runs over a copy of the rows the kernel passed (queryview.go)
 // as it runs over a recording's world.
@@ -32,7 +32,7 @@ func (q *compiledQuery) evaluates() bool { return len(q.fields) > 0 || q.sorts()
 // compileQuery compiles expr with query.CompileQuery, the compiler
 // recordings and dump use too (so names, paths, errors and suggestions are
 // the same live and offline), and splits it into the kernel's filter and
-// the plan. since is the change tick that changed() and added() compare
+// the plan. since is the change stamp that changed() and added() compare
 // with.
 func compileQuery(schemas []protocol.Component, expr, sortBy string, since uint32) (*compiledQuery, error) {
 	pq, err := query.CompileQuery(expr, schemas)

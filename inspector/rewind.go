@@ -113,7 +113,7 @@ func (a *Agent) finishRewind(c *client, id uint32, asked uint64, exact bool, rb 
 	if err == nil {
 		err = a.resourcesInto(rb)
 	}
-	from := a.w.Inspect().NextChangeTick()
+	from := a.w.Inspect().NextStamp()
 	if err == nil {
 		a.w.Inspect().ActAs(c.actor(), func() { err = a.w.Restore(rb.img) })
 	}
@@ -125,7 +125,7 @@ func (a *Agent) finishRewind(c *client, id uint32, asked uint64, exact bool, rb 
 	a.paused, a.stepLeft = true, 0
 	a.afterRestore()
 	a.rewound(tick)
-	a.restore = restoreMark{from: from, to: a.w.Inspect().NextChangeTick(), at: protocol.Provenance{Tick: tick, By: c.actor()}, marks: rb.marks}
+	a.restore = restoreMark{from: from, to: a.w.Inspect().NextStamp(), at: protocol.Provenance{Tick: tick, By: c.actor()}, marks: rb.marks}
 	seed, bytes := a.ringMem.before(tick)
 	a.ring.end("the game was rewound")
 	a.startRing(seed, bytes)
@@ -162,7 +162,7 @@ func (a *Agent) afterRestore() {
 	ws := &a.watches
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	ws.since = a.w.Inspect().NextChangeTick()
+	ws.since = a.w.Inspect().NextStamp()
 	ws.seq = max(ws.seq, a.journalHead())
 	for _, wp := range ws.list {
 		clear(wp.fired)
@@ -350,7 +350,7 @@ func unsafeBytes(s reflect.Value, n int) []byte {
 	return unsafe.Slice((*byte)(s.UnsafePointer()), n)
 }
 
-// restoreMark is the last rewind: the change ticks its restore wrote
+// restoreMark is the last rewind: the change stamps its restore wrote
 // (from up to, not including, to) and the tick restored, by whom.
 type restoreMark struct {
 	from, to uint32

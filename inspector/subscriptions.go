@@ -18,7 +18,7 @@ type subscription struct {
 	next    time.Time
 	reset   bool // the next frame goes out full
 	query   *compiledQuery
-	since   uint32   // change tick of the previous capture
+	since   uint32   // change stamp of the previous capture
 	journal uint64   // last journal entry sent
 	feed    *feedSub // a world subscription's place on its feed
 	series  *seriesQuery
@@ -42,7 +42,7 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 		hz = a.opts.DefaultHz
 	}
 	hz = min(hz, a.opts.MaxHz)
-	s := &subscription{req: *m, period: time.Duration(float64(time.Second) / hz), reset: true, since: a.w.Inspect().NextChangeTick()}
+	s := &subscription{req: *m, period: time.Duration(float64(time.Second) / hz), reset: true, since: a.w.Inspect().NextStamp()}
 	switch m.What {
 	case protocol.SubWorld:
 		rate := 0.0 // every frame the agent sees
@@ -215,7 +215,7 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
 		return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}
 	}
 	s.query.filter.Since = s.since
-	defer func() { s.since = a.w.Inspect().NextChangeTick() }()
+	defer func() { s.since = a.w.Inspect().NextStamp() }()
 	f, err := a.queryPage(id, s.query, s.req.Offset, limit)
 	if err != nil {
 		// The world grew past what the query may copy since it was

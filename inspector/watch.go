@@ -14,7 +14,7 @@ import (
 
 // Watchpoints, checked at the end of every frame (the start of Sync),
 // over what the frame changed: a value watchpoint scans only the rows whose
-// tested components have a change tick newer than the last check,
+// tested components have a change stamp newer than the last check,
 // structural ones read the journal since the last check, timing ones the
 // frame's and the schedule's timings. A hit goes to every client; a
 // watchpoint that is not log-only pauses the game.
@@ -65,7 +65,7 @@ type watchpoint struct {
 type watchState struct {
 	list  []*watchpoint
 	next  uint32
-	since uint32 // change tick of the last check
+	since uint32 // change stamp of the last check
 	seq   uint64 // journal sequence number checked up to
 	pause bool   // a hit that pauses fired since the last Sync
 	// frameLast is the tick after the frame's systems' writes, which their
@@ -167,7 +167,7 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 	wp.ID, wp.Kind = ws.next, spec.Kind
 	ws.list = append(ws.list, wp)
 	if len(ws.list) == 1 { // the first: checks start from now
-		ws.since, ws.seq = a.w.Inspect().NextChangeTick(), a.journalHead()
+		ws.since, ws.seq = a.w.Inspect().NextStamp(), a.journalHead()
 	}
 	return wp.ID, nil
 }
@@ -289,7 +289,7 @@ func (a *Agent) checkSystem(run ecs.SystemRun) {
 			}
 		}
 	}
-	ws.frameLast = a.w.Inspect().NextChangeTick() // writes after this: another system's (checked by it) or outside the schedule
+	ws.frameLast = a.w.Inspect().NextStamp() // writes after this: another system's (checked by it) or outside the schedule
 }
 
 // checkBeforeRun checks the value watchpoints over what was written since
@@ -320,7 +320,7 @@ func (a *Agent) checkWritesSince() {
 		return
 	}
 	since := ws.since
-	ws.since = a.w.Inspect().NextChangeTick()
+	ws.since = a.w.Inspect().NextStamp()
 	for _, wp := range ws.list {
 		if wp.checked("value") {
 			a.fire(wp, a.checkValue(wp, "", tickRange{since: since}), a.w.Frame())
@@ -402,7 +402,7 @@ func (a *Agent) checkWatches() (pause bool) {
 	}
 	defer a.endWatchFrame()
 	since := ws.since
-	ws.since = a.w.Inspect().NextChangeTick()
+	ws.since = a.w.Inspect().NextStamp()
 	var entries []ecs.JournalEntry
 	for _, wp := range ws.list {
 		if wp.checked("spawn") || wp.checked("despawn") || wp.checked("add") || wp.checked("remove") {

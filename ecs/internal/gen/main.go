@@ -290,7 +290,7 @@ func (m *Map{{.N}}[{{.TypeList}}]) Spawn({{.Join "{v} {T}" ", "}}) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
 	ent := w.allocEntity()
-	tick := w.writeTick()
+	tick := w.writeStamp()
 	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]

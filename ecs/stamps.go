@@ -1,33 +1,35 @@
 package ecs
 
-// Change detection.
+// Change detection. A change stamp is the kernel's change counter (a
+// uint32 advanced by each query run, wrap-around safe), not a frame: the
+// frame is World.Frame and the wire's tick.
 //
-// Every table column keeps, per row, the tick its value was last written
-// (changed) and the tick the component was added to the entity (added). Ticks
-// come from World.changeTick, which advances once per query run; writes made
-// by a run carry its tick, and writes made outside any run carry the tick the
-// next run will get. A query's Changed/Added filters pass rows whose tick is
+// Every table column keeps, per row, the stamp its value was last written
+// (changed) and the stamp the component was added to the entity (added). Stamps
+// come from World.changeStamp, which advances once per query run; writes made
+// by a run carry its stamp, and writes made outside any run carry the stamp the
+// next run will get. A query's Changed/Added filters pass rows whose stamp is
 // newer than the query's previous run, so nothing is ever cleared per frame.
 //
-// Writing a tick per row per entity would cost a store in the hottest loop. So
+// Writing a stamp per row per entity would cost a store in the hottest loop. So
 // rows are grouped in chunks of chunkRows, and a query that hands out every
 // row of a chunk for writing stamps the chunk once instead (stamp). A row's
-// effective changed tick is the newer of its own and its chunk's stamp. A
+// effective changed stamp is the newer of its own and its chunk's stamp. A
 // stamp covers the rows present when it was set; before a row enters a
 // stamped chunk (append, or swap-remove filling a hole) the stamp is folded
 // into the chunk's rows (materialize), at most once per stamp. Change
 // granularity is therefore exactly one row, at no per-entity cost.
 //
-// max holds, per group of groupRows rows, a conservative newest changed tick
+// max holds, per group of groupRows rows, a conservative newest changed stamp
 // of its rows, so a Changed or Added scan skips a clean group with one
 // comparison. Groups are finer than chunks: with 1% of rows written at
 // random, 8% of groups are dirty but half of all chunks.
 //
 // A batch spawn stamps the chunks it fills whole (stamp for changed, astamp
-// for added) instead of writing both ticks per row: a slot's old ticks are
-// older than any tick to come, so newest(row, stamp) is the stamp.
+// for added) instead of writing both stamps per row: a slot's old stamps are
+// older than any stamp to come, so newest(row, stamp) is the stamp.
 //
-// A column watched by a Changed query also logs which rows got a new tick
+// A column watched by a Changed query also logs which rows got a new stamp
 // (changelog.go), so such a query visits those rows without any scan.
 
 const (
@@ -37,7 +39,7 @@ const (
 	groupRows  = 1 << groupShift
 )
 
-// newer reports whether tick a is after tick b, wrap-around safe.
+// newer reports whether stamp a is after stamp b, wrap-around safe.
 func newer(a, b uint32) bool { return int32(a-b) > 0 }
 
 // newerBit is newer(a, b) as 1 or 0, without a branch: for loops that
@@ -54,18 +56,18 @@ func newest(a, b uint32) uint32 {
 	return a
 }
 
-// tickPair is one row's ticks for one component.
-type tickPair struct {
+// stampPair is one row's stamps for one component.
+type stampPair struct {
 	changed, added uint32
 }
 
-// colTicks holds the ticks of one table column. stamp and max are sized for
+// colStamps holds the stamps of one table column. stamp and max are sized for
 // the capacity of rows, so pushing a row appends to one slice only; a chunk
 // or group left empty keeps its old stamp or max, which is harmless: a stamp
 // is folded into a chunk before any row enters it, and a stale max only
 // makes a scan look closer.
-type colTicks struct {
-	rows   []tickPair
+type colStamps struct {
+	rows   []stampPair
 	stamp  []uint32 // per chunk: changed
 	astamp []uint32 // per chunk: added; set only with stamp, by pushN
 	max    []uint32 // per group
@@ -73,12 +75,12 @@ type colTicks struct {
 }
 
 // ensure makes room for n rows.
-func (t *colTicks) ensure(n int) {
+func (t *colStamps) ensure(n int) {
 	if n <= cap(t.rows) {
 		return
 	}
 	c := grownCap(n, cap(t.rows))
-	rows := make([]tickPair, len(t.rows), c)
+	rows := make([]stampPair, len(t.rows), c)
 	copy(rows, t.rows)
 	t.rows = rows
 	t.stamp = growTo(t.stamp, (c+chunkRows-1)>>chunkShift)
@@ -95,20 +97,20 @@ func growTo(s []uint32, n int) []uint32 {
 	return grown
 }
 
-func (t *colTicks) reserve(extra int) { t.ensure(len(t.rows) + extra) }
+func (t *colStamps) reserve(extra int) { t.ensure(len(t.rows) + extra) }
 
-func (t *colTicks) effective(row int) uint32 {
+func (t *colStamps) effective(row int) uint32 {
 	return newest(t.rows[row].changed, t.stamp[row>>chunkShift])
 }
 
-// effectiveAdded is row's added tick, its chunk's added stamp counted.
-func (t *colTicks) effectiveAdded(row int) uint32 {
+// effectiveAdded is row's added stamp, its chunk's added stamp counted.
+func (t *colStamps) effectiveAdded(row int) uint32 {
 	return newest(t.rows[row].added, t.astamp[row>>chunkShift])
 }
 
 // materialize folds chunk c's stamps into its rows (and the added stamp,
 // which is never set without the changed stamp).
-func (t *colTicks) materialize(c int) {
+func (t *colStamps) materialize(c int) {
 	s := t.stamp[c]
 	if s == 0 {
 		return
@@ -117,7 +119,7 @@ func (t *colTicks) materialize(c int) {
 	hi := min(lo+chunkRows, len(t.rows))
 	a := t.astamp[c]
 	for r := lo; r < hi; r++ {
-		t.rows[r] = tickPair{newest(t.rows[r].changed, s), newest(t.rows[r].added, a)}
+		t.rows[r] = stampPair{newest(t.rows[r].changed, s), newest(t.rows[r].added, a)}
 	}
 	for g := lo >> groupShift; g < (hi+groupRows-1)>>groupShift; g++ {
 		t.max[g] = newest(t.max[g], s)
@@ -125,8 +127,8 @@ func (t *colTicks) materialize(c int) {
 	t.stamp[c], t.astamp[c] = 0, 0
 }
 
-// push appends a row with the given ticks.
-func (t *colTicks) push(changed, added uint32) {
+// push appends a row with the given stamps.
+func (t *colStamps) push(changed, added uint32) {
 	r := len(t.rows)
 	if r == cap(t.rows) {
 		t.ensure(r + 1)
@@ -135,7 +137,7 @@ func (t *colTicks) push(changed, added uint32) {
 		t.materialize(c)
 	}
 	t.rows = t.rows[:r+1]
-	t.rows[r] = tickPair{changed, added}
+	t.rows[r] = stampPair{changed, added}
 	g := r >> groupShift
 	t.max[g] = newest(t.max[g], changed)
 	if t.log.on && newer(changed, t.log.from) {
@@ -143,12 +145,12 @@ func (t *colTicks) push(changed, added uint32) {
 	}
 }
 
-// pushN appends n rows that were all changed and added at tick, the newest
-// tick there is. Chunks the new rows fill whole get stamps, not a tick per
-// row: the ticks their slots hold from earlier rows are older than tick,
-// so the stamps decide. A column keeping a change log gets row ticks, which
+// pushN appends n rows that were all changed and added at stamp, the newest
+// stamp there is. Chunks the new rows fill whole get stamps, not a stamp per
+// row: the stamps their slots hold from earlier rows are older than stamp,
+// so the stamps decide. A column keeping a change log gets row stamps, which
 // the log names, instead (stamps would restart it).
-func (t *colTicks) pushN(n int, tick uint32) {
+func (t *colStamps) pushN(n int, tick uint32) {
 	if n <= 0 {
 		return
 	}
@@ -181,27 +183,27 @@ func (t *colTicks) pushN(n int, tick uint32) {
 	t.fillTicks(lo, hi, tick)
 }
 
-// fillTicks gives rows [lo, hi) tick as changed and added tick.
-func (t *colTicks) fillTicks(lo, hi int, tick uint32) {
+// fillTicks gives rows [lo, hi) stamp as changed and added stamp.
+func (t *colStamps) fillTicks(lo, hi int, tick uint32) {
 	if lo >= hi {
 		return
 	}
 	fresh := t.rows[lo:hi]
 	for i := range fresh {
-		fresh[i] = tickPair{tick, tick}
+		fresh[i] = stampPair{tick, tick}
 	}
 	for g := lo >> groupShift; g <= (hi-1)>>groupShift; g++ {
 		t.max[g] = tick
 	}
 }
 
-// appendRows appends the first n rows of src's ticks as they are in
+// appendRows appends the first n rows of src's stamps as they are in
 // effect (chunk stamps folded in), as n pushes would: the chunks the rows
 // enter lose their old stamps first, group maxima and the change log
 // follow. Rows are copied at once; stamps are folded chunk by chunk, and
 // a group's maximum is taken from the maxima of the groups its rows came
 // from (an upper bound, as maxima are).
-func (t *colTicks) appendRows(src *colTicks, n int) {
+func (t *colStamps) appendRows(src *colStamps, n int) {
 	if n <= 0 {
 		return
 	}
@@ -219,7 +221,7 @@ func (t *colTicks) appendRows(src *colTicks, n int) {
 		if s := src.stamp[c]; s != 0 {
 			a := src.astamp[c]
 			for i := c << chunkShift; i < min((c+1)<<chunkShift, n); i++ {
-				rows[i] = tickPair{newest(rows[i].changed, s), newest(rows[i].added, a)}
+				rows[i] = stampPair{newest(rows[i].changed, s), newest(rows[i].added, a)}
 			}
 		}
 	}
@@ -240,9 +242,9 @@ func (t *colTicks) appendRows(src *colTicks, n int) {
 	}
 }
 
-// clearRows empties the ticks: every row left the table. Stamps and maxima
-// of the emptied chunks stay, harmless (see colTicks).
-func (t *colTicks) clearRows() {
+// clearRows empties the stamps: every row left the table. Stamps and maxima
+// of the emptied chunks stay, harmless (see colStamps).
+func (t *colStamps) clearRows() {
 	if t.log.on && len(t.rows) > 0 {
 		t.log.moved()
 	}
@@ -250,7 +252,7 @@ func (t *colTicks) clearRows() {
 }
 
 // swapRemove removes row, moving the last row into its place.
-func (t *colTicks) swapRemove(row int) {
+func (t *colStamps) swapRemove(row int) {
 	last := len(t.rows) - 1
 	if t.log.on {
 		t.log.moved()
@@ -261,7 +263,7 @@ func (t *colTicks) swapRemove(row int) {
 		}
 		moved := t.rows[last]
 		changed := newest(moved.changed, t.stamp[last>>chunkShift])
-		t.rows[row] = tickPair{changed, newest(moved.added, t.astamp[last>>chunkShift])}
+		t.rows[row] = stampPair{changed, newest(moved.added, t.astamp[last>>chunkShift])}
 		g := row >> groupShift
 		t.max[g] = newest(t.max[g], changed)
 		if t.log.on && newer(changed, t.log.from) {
@@ -271,10 +273,10 @@ func (t *colTicks) swapRemove(row int) {
 	t.rows = t.rows[:last]
 }
 
-// markRow records a write of one row at tick, a query run's. A write made
-// through a Map during the run has a newer tick and stays: a row's tick
+// markRow records a write of one row at stamp, a query run's. A write made
+// through a Map during the run has a newer stamp and stays: a row's stamp
 // never goes back while it stays in its table.
-func (t *colTicks) markRow(row int, tick uint32) {
+func (t *colStamps) markRow(row int, tick uint32) {
 	if t.log.on {
 		t.logWrite(row, tick)
 	}
@@ -284,8 +286,8 @@ func (t *colTicks) markRow(row int, tick uint32) {
 }
 
 // markWrite records a write of one row outside query runs, at the world's
-// write tick, which is newer than every tick handed out so far.
-func (t *colTicks) markWrite(row int, tick uint32) {
+// write stamp, which is newer than every stamp handed out so far.
+func (t *colStamps) markWrite(row int, tick uint32) {
 	if t.log.on {
 		t.logWrite(row, tick)
 	}
@@ -293,8 +295,8 @@ func (t *colTicks) markWrite(row int, tick uint32) {
 	t.max[row>>groupShift] = tick
 }
 
-// markRows records a write of rows [lo, hi) at tick, stamping whole chunks.
-func (t *colTicks) markRows(lo, hi int, tick uint32) {
+// markRows records a write of rows [lo, hi) at stamp, stamping whole chunks.
+func (t *colStamps) markRows(lo, hi int, tick uint32) {
 	n := len(t.rows)
 	restart := t.log.on // stamps are not logged: the log starts over
 	for lo < hi {
@@ -323,24 +325,24 @@ func (t *colTicks) markRows(lo, hi int, tick uint32) {
 	}
 }
 
-func (t *colTicks) changedSince(row int, since uint32) bool {
+func (t *colStamps) changedSince(row int, since uint32) bool {
 	return newer(t.rows[row].changed, since) || newer(t.stamp[row>>chunkShift], since)
 }
 
-func (t *colTicks) addedSince(row int, since uint32) bool {
+func (t *colStamps) addedSince(row int, since uint32) bool {
 	return newer(t.effectiveAdded(row), since)
 }
 
 // groupDirty reports whether any row of group g may have changed (or been
 // added) after since.
-func (t *colTicks) groupDirty(g int, since uint32) bool {
+func (t *colStamps) groupDirty(g int, since uint32) bool {
 	return newer(t.max[g], since) || newer(t.stamp[g>>(chunkShift-groupShift)], since)
 }
 
 // nextChanged returns the first row at or after r, below n, whose changed
-// tick is newer than since, or n: a clean group of rows costs two
+// stamp is newer than since, or n: a clean group of rows costs two
 // comparisons, a dirty one a look at its rows.
-func (t *colTicks) nextChanged(r, n int, since uint32) int {
+func (t *colStamps) nextChanged(r, n int, since uint32) int {
 	maxes, stamps, rows := t.max, t.stamp, t.rows[:n]
 	for r < n {
 		g := r >> groupShift
