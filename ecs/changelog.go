@@ -8,7 +8,7 @@ import (
 // Change logs.
 //
 // A Changed query normally finds its rows by reading every group maximum of
-// the column (ticks.go): two comparisons per 8 rows, a quarter of a full
+// the column (stamps.go): two comparisons per 8 rows, a quarter of a full
 // pass's time on a million rows however few changed, and then 8 row ticks
 // per dirty group to find the one row that changed. For a component written
 // here and there (1% of rows per frame, at random) that is most of the work.

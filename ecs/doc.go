@@ -6,7 +6,7 @@
 // type, or, for types toggled often, in sparse sets that never move rows.
 // Queries are typed, cached and allocation-free; they filter With, Without,
 // Optional, Changed and Added, and change detection is exact to the row at no
-// per-entity cost (see ticks.go for how). A Changed query visits only the
+// per-entity cost (see stamps.go for how). A Changed query visits only the
 // rows written since its previous run, found in a per-column log rather than
 // by a scan (changelog.go).
 //

@@ -8,7 +8,7 @@ import (
 )
 
 // TestBatchSpawnStampsChunks: a batch spawn gives the chunks it fills whole
-// a changed and an added stamp instead of a tick per row (ticks.go). The
+// a changed and an added stamp instead of a tick per row (stamps.go). The
 // stamped rows must look exactly like rows with their own ticks when a
 // query filters them, when one fills a hole in a stamped chunk, and when
 // one moves to another table; and the ticks left in the slots by earlier

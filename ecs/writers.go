@@ -5,7 +5,7 @@ import "sync"
 // Who wrote a value.
 //
 // Change stamps already say when a row was written: each query run takes a
-// tick of its own and writes carry it (ticks.go). What was missing is who.
+// stamp of its own and writes carry it (stamps.go). What was missing is who.
 // Rather than a writer column per row (a store in the hottest loops), each
 // run of a system, and each command buffer applied, takes a range of ticks
 // of its own: the world's tick is advanced before it starts, so its writes
