@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -47,7 +48,7 @@ func TestColumnValuesFollowTheirEntities(t *testing.T) {
 			must(t, hp.Add(e, Health{i}))
 		}
 		if i%4 == 0 {
-			must(t, name.Add(e, Name{"n"}))
+			must(t, name.Add(e, Name{fmt.Sprint(i)}))
 		}
 	}
 	for i, e := range ents {
@@ -58,12 +59,19 @@ func TestColumnValuesFollowTheirEntities(t *testing.T) {
 		case 1:
 			must(t, hp.Remove(e))
 		case 2:
-			must(t, name.Add(e, Name{"m"}))
+			must(t, name.Add(e, Name{fmt.Sprint(i)}))
 		}
 	}
 	for e, p := range want {
 		if got := pos.Read(e); got == nil || *got != p {
 			t.Fatalf("%v: %v, want %v", e, got, p)
+		}
+		i := int(p.X)
+		if h := hp.Read(e); (i%3 == 0 && i%5 != 1) != (h != nil) || h != nil && h.HP != i {
+			t.Fatalf("%v (%d): Health %v", e, i, h)
+		}
+		if n := name.Read(e); (i%4 == 0 || i%5 == 2) != (n != nil) || n != nil && n.Value != fmt.Sprint(i) {
+			t.Fatalf("%v (%d): Name %v", e, i, n)
 		}
 	}
 	if pos.Len() != len(want) {
