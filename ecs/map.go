@@ -257,13 +257,8 @@ func (m *Map[T]) Len() int {
 func (m *Map[T]) Spawn(v T) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
-	ent := w.allocEntity()
-	tick := w.writeStamp()
-	t := m.spawnTable()
-	row := t.pushZero(ent, tick)
-	rec := &w.records[ent.index]
-	rec.table, rec.row = t.id, uint32(row)
-	w.logStructural(OpSpawn, ent, NoComponent)
+	ent, row, rec, tick := w.spawnRow(m.spawnTable())
+	t := w.tables[rec.table]
 	m.put(t, row, ent, v, tick, rec)
 	return ent
 }

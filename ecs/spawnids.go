@@ -19,12 +19,7 @@ func (w *World) SpawnIDs(ids ...ComponentID) (Entity, error) {
 	if err != nil {
 		return Entity{}, err
 	}
-	tick := w.writeStamp()
-	e := w.allocEntity()
-	row := t.pushZero(e, tick)
-	rec := &w.records[e.index]
-	rec.table, rec.row = t.id, uint32(row)
-	w.logStructural(OpSpawn, e, NoComponent)
+	e, _, rec, tick := w.spawnRow(t)
 	if len(sparse) > 0 {
 		w.addSparseZero(e, rec, sparse, tick)
 	}

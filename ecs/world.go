@@ -150,11 +150,7 @@ func (w *World) Alive(e Entity) bool {
 // Spawn creates an entity with no components. Panics if a query is iterating.
 func (w *World) Spawn() Entity {
 	w.checkUnlocked("Spawn")
-	e := w.allocEntity()
-	t := w.tables[0]
-	row := t.pushZero(e, w.writeStamp())
-	w.records[e.index].table, w.records[e.index].row = 0, uint32(row)
-	w.logStructural(OpSpawn, e, NoComponent)
+	e, _, _, _ := w.spawnRow(w.tables[0])
 	return e
 }
 

@@ -164,47 +164,56 @@ func (w *World) moveTo(e Entity, rec *entityRecord, dst uint32) {
 	rec.table, rec.row = dst, uint32(newRow)
 }
 
-// tableWith returns the table for the components of table t plus id.
-func (w *World) tableWith(t uint32, id ComponentID) uint32 {
-	tb := w.tables[t]
-	if tb.mask.Has(id) {
-		return t
-	}
-	if int(id) < len(tb.add) {
-		if to := tb.add[id]; to != 0 {
-			return to - 1
-		}
-	}
-	m := tb.mask
-	m.Set(id)
-	to := w.tableFor(m)
-	tb = w.tables[t]
-	if tb.add == nil {
-		tb.add = make([]uint32, MaxComponents)
-	}
-	tb.add[id] = to + 1
-	return to
+// spawnRow takes a new entity into a new row of t, its values zero, as
+// every spawn does: the handle, the row, the record, the journal's entry.
+// It returns the entity, its row and record, and the stamp its values
+// carry.
+func (w *World) spawnRow(t *table) (Entity, int, *entityRecord, uint32) {
+	e := w.allocEntity()
+	tick := w.writeStamp()
+	row := t.pushZero(e, tick)
+	rec := &w.records[e.index]
+	rec.table, rec.row = t.id, uint32(row)
+	w.logStructural(OpSpawn, e, NoComponent)
+	return e, row, rec, tick
 }
 
+// tableWith returns the table for the components of table t plus id.
+func (w *World) tableWith(t uint32, id ComponentID) uint32 { return w.tableEdge(t, id, true) }
+
 // tableWithout returns the table for the components of table t less id.
-func (w *World) tableWithout(t uint32, id ComponentID) uint32 {
+func (w *World) tableWithout(t uint32, id ComponentID) uint32 { return w.tableEdge(t, id, false) }
+
+// tableEdge returns the table for the components of table t plus id (add)
+// or less id, through the edge table t keeps for it, made on first use.
+func (w *World) tableEdge(t uint32, id ComponentID, add bool) uint32 {
 	tb := w.tables[t]
-	if !tb.mask.Has(id) {
+	if tb.mask.Has(id) == add {
 		return t
 	}
-	if int(id) < len(tb.remove) {
-		if to := tb.remove[id]; to != 0 {
+	edges := func(tb *table) *[]uint32 {
+		if add {
+			return &tb.add
+		}
+		return &tb.remove
+	}
+	if e := *edges(tb); int(id) < len(e) {
+		if to := e[id]; to != 0 {
 			return to - 1
 		}
 	}
 	m := tb.mask
-	m.Clear(id)
-	to := w.tableFor(m)
-	tb = w.tables[t]
-	if tb.remove == nil {
-		tb.remove = make([]uint32, MaxComponents)
+	if add {
+		m.Set(id)
+	} else {
+		m.Clear(id)
 	}
-	tb.remove[id] = to + 1
+	to := w.tableFor(m)
+	e := edges(w.tables[t]) // tableFor may have grown the tables
+	if *e == nil {
+		*e = make([]uint32, MaxComponents)
+	}
+	(*e)[id] = to + 1
 	return to
 }
 

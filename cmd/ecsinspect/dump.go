@@ -174,15 +174,11 @@ func (r *dumpResult) names(ids []uint16) []string {
 }
 
 func dumpLive(addr, token, query, entity string, limit int) (*dumpResult, error) {
-	o, err := client.Dial(addr, token)
+	o, s, err := dialSummary(addr, token, "dump")
 	if err != nil {
 		return nil, err
 	}
 	defer o.Close()
-	s, err := o.Summary()
-	if err != nil {
-		return nil, err
-	}
 	res := &dumpResult{Source: shownAddr(addr)}
 	fromSummary(res, s)
 	return res, res.look(liveWorld{o}, query, entity, limit)

@@ -217,14 +217,9 @@ func runWatches(addr, token string, args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	o, err := client.Dial(addr, token)
+	s, err := summaryAt(addr, token, "watches")
 	if err != nil {
 		return err
-	}
-	defer o.Close()
-	s, err := o.Summary()
-	if err != nil {
-		return fmt.Errorf("watches: %w", err)
 	}
 	list := make([]watchJSON, 0, len(s.Watches))
 	for _, w := range s.Watches {

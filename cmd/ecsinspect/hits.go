@@ -51,14 +51,9 @@ func runHits(addr, token string, args []string, out io.Writer) error {
 	if *by != "writer" {
 		return usageError{fmt.Errorf("hits: --by %q: the agent groups hits by writer only", *by)}
 	}
-	o, err := client.Dial(addr, token)
+	s, err := summaryAt(addr, token, "hits")
 	if err != nil {
 		return err
-	}
-	defer o.Close()
-	s, err := o.Summary()
-	if err != nil {
-		return fmt.Errorf("hits: %w", err)
 	}
 	res := hitsJSON{Groups: []hitGroupJSON{}, Suggestions: []suggestJSON{}}
 	for _, w := range s.Watches {
@@ -101,4 +96,30 @@ func runHits(addr, token string, args []string, out io.Writer) error {
 		fmt.Fprintf(out, "watch %d points to: %s (%s)\n", sg.Watch, sg.Expr, sg.Why)
 	}
 	return nil
+}
+
+// summaryAt reads one summary from the agent at addr, for the command
+// named cmd (which an error names).
+func summaryAt(addr, token, cmd string) (*protocol.Summary, error) {
+	o, s, err := dialSummary(addr, token, cmd)
+	if err != nil {
+		return nil, err
+	}
+	o.Close()
+	return s, nil
+}
+
+// dialSummary connects to the agent at addr and reads its summary; the
+// connection stays open for the caller to use and close.
+func dialSummary(addr, token, cmd string) (*client.OneShot, *protocol.Summary, error) {
+	o, err := client.Dial(addr, token)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := o.Summary()
+	if err != nil {
+		o.Close()
+		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
+	}
+	return o, s, nil
 }

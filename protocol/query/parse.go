@@ -109,18 +109,11 @@ func (p *queryParser) ident(what string) (string, error) {
 func (p *queryParser) term() (Term, error) {
 	start := p.pos
 	t := Term{Col: start + 1}
-	switch p.src[p.pos] {
-	case '!':
+	if kind, ok := map[byte]TermKind{'!': TermWithout, '?': TermOptional}[p.src[p.pos]]; ok {
+		prefix := p.src[p.pos]
 		p.pos++
-		t.Kind = TermWithout
-		name, err := p.ident("a component name after '!'")
-		t.Component = name
-		return t, err
-	case '?':
-		p.pos++
-		t.Kind = TermOptional
-		name, err := p.ident("a component name after '?'")
-		t.Component = name
+		name, err := p.ident(fmt.Sprintf("a component name after '%c'", prefix))
+		t.Kind, t.Component = kind, name
 		return t, err
 	}
 	name, err := p.ident("a component name, !NAME, ?NAME, changed(NAME), added(NAME), childof(ENTITY) or NAME.FIELD<VALUE")

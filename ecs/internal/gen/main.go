@@ -289,6 +289,8 @@ func NewMap{{.N}}[{{.TypeDecl}}](w *World) *Map{{.N}}[{{.TypeList}}] {
 func (m *Map{{.N}}[{{.TypeList}}]) Spawn({{.Join "{v} {T}" ", "}}) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	// spawnRow's steps, written out: a call here costs the hottest
+	// spawn loop 5%.
 	ent := w.allocEntity()
 	tick := w.writeStamp()
 	t := m.table
