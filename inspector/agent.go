@@ -18,29 +18,52 @@ const AgentVersion = "ecsinspect-agent 0.1"
 // happen on the agent's goroutines; the world is touched only in Sync, on
 // the game goroutine.
 type Agent struct {
-	w            *ecs.World
-	opts         Options
-	socketServer             // the listener and the handshakes of socket clients (server.go)
-	broker       brokerState // the broker's connection, sessions and announcements (broker.go)
+	w        *ecs.World
+	opts     Options
+	server   // the server half: listeners, handshakes, tokens, clients and their queues (server.go)
+	gameSide // the game half: what Sync drives on the game goroutine
+
+	// Logf, if set, receives the agent's notes (clients dropped, ...).
+	Logf func(format string, args ...any)
+}
+
+// server is the agent's server half: the listeners (a socket, sessions
+// over a broker), handshakes and tokens, the connected clients with their
+// queues, budgets and writers, and the telemetry of all that. It never
+// touches the world: a client's requests reach the game half through its
+// inbox and wake, and answers come back as frames the game half built.
+// A transport plugs in as a net.Listener handed to acceptLoop.
+type server struct {
+	opts  *Options                          // the agent's
+	logTo *func(format string, args ...any) // the agent's Logf
+	socketServer
+	broker brokerState // the broker's connection, sessions and announcements (broker.go)
 
 	inbox   chan inbound
 	wake    chan struct{}
-	calls   chan func()   // Do's functions, run at the next Sync
 	work    chan struct{} // the writers' slots for building and encoding (workers.go)
 	waiting atomic.Int32  // writers waiting for a slot
 	closed  chan struct{}
 	wg      sync.WaitGroup
 	once    sync.Once
-	// released is closed by Release: the game is shutting down, and no
-	// pause holds it.
-	released    chan struct{}
-	releaseOnce sync.Once
 
 	mu      sync.Mutex
 	clients map[*client]struct{} // every connected client, whatever carries it
 	nextID  int
 
-	// The game goroutine's own state, touched only in Sync.
+	tel telemetry
+}
+
+// gameSide is the agent's game half: the state Sync drives on the game
+// goroutine (pauses, subscriptions' clients in turn, watchpoints,
+// recorders, the rewind ring, world feeds), touched nowhere else.
+type gameSide struct {
+	calls chan func() // Do's functions, run at the next Sync
+	// released is closed by Release: the game is shutting down, and no
+	// pause holds it.
+	released    chan struct{}
+	releaseOnce sync.Once
+
 	paused   bool
 	mid      *protocol.Halt // where the game is stopped inside a frame (halt.go); nil between frames
 	deferred []deferred     // requests made inside a frame, carried out at its end (halt.go)
@@ -70,10 +93,6 @@ type Agent struct {
 	ringMem                  *memRing
 	rewinding                bool        // a Rewind is being rebuilt
 	snap                     *sharedCopy // the newest world copy, shared by snapshot requests for a second
-
-	tel telemetry
-	// Logf, if set, receives the agent's notes (clients dropped, ...).
-	Logf func(format string, args ...any)
 }
 
 type telemetry struct {
@@ -131,16 +150,21 @@ func New(w *ecs.World, opts Options) *Agent {
 	w.Inspect().EnableStaleAudit(true) // the summary reports who uses dead handles
 	a := &Agent{
 		w: w, opts: opts,
-		inbox:        make(chan inbound, 4096),
-		calls:        make(chan func(), 64),
-		work:         make(chan struct{}, workSlots()),
-		wake:         make(chan struct{}, 1),
-		closed:       make(chan struct{}),
-		released:     make(chan struct{}),
-		clients:      map[*client]struct{}{},
-		live:         map[*client]bool{},
-		socketServer: socketServer{failures: map[string]*tokenFailures{}},
+		server: server{
+			inbox:        make(chan inbound, 4096),
+			work:         make(chan struct{}, workSlots()),
+			wake:         make(chan struct{}, 1),
+			closed:       make(chan struct{}),
+			clients:      map[*client]struct{}{},
+			socketServer: socketServer{failures: map[string]*tokenFailures{}},
+		},
+		gameSide: gameSide{
+			calls:    make(chan func(), 64),
+			released: make(chan struct{}),
+			live:     map[*client]bool{},
+		},
 	}
+	a.server.opts, a.server.logTo = &a.opts, &a.Logf
 	if s := opts.Schedule; s != nil {
 		// Value watchpoints look at each system's writes as it ends: the
 		// hit names the system that made the value, and sees it before a
@@ -190,9 +214,9 @@ func (a *Agent) Release() {
 }
 
 // logf notes what the agent did (clients dropped, ...) to Logf.
-func (a *Agent) logf(format string, args ...any) {
-	if a.Logf != nil {
-		a.Logf(format, args...)
+func (s *server) logf(format string, args ...any) {
+	if *s.logTo != nil {
+		(*s.logTo)(format, args...)
 	} else if debugLog {
 		log.Printf("inspector: "+format, args...)
 	}
@@ -201,17 +225,17 @@ func (a *Agent) logf(format string, args ...any) {
 var debugLog = false
 
 // inbound hands a client's arrival or departure to the game goroutine.
-func (a *Agent) inbound(in inbound) {
+func (s *server) inbound(in inbound) {
 	select {
-	case a.inbox <- in:
-		a.wakeSync()
-	case <-a.closed:
+	case s.inbox <- in:
+		s.wakeSync()
+	case <-s.closed:
 	}
 }
 
-func (a *Agent) wakeSync() {
+func (s *server) wakeSync() {
 	select {
-	case a.wake <- struct{}{}:
+	case s.wake <- struct{}{}:
 	default:
 	}
 }

@@ -14,7 +14,7 @@ import (
 // goroutine (Sync); its request queue and outbox are shared with its reader
 // and writer goroutines under mu.
 type client struct {
-	a        *Agent
+	s        *server
 	id       int
 	name     string
 	conn     session
@@ -67,8 +67,8 @@ func (f outFrame) message() protocol.Message {
 	return f.msg
 }
 
-func newClient(a *Agent, id int, conn session, name string, readOnly bool) *client {
-	return &client{a: a, id: id, name: name, conn: conn, readOnly: readOnly, subs: map[uint32]*subscription{},
+func newClient(s *server, id int, conn session, name string, readOnly bool) *client {
+	return &client{s: s, id: id, name: name, conn: conn, readOnly: readOnly, subs: map[uint32]*subscription{},
 		frames: map[uint32]outFrame{}, room: make(chan struct{}, 1), signal: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
@@ -89,10 +89,10 @@ func (c *client) enqueue(m outMsg) {
 	}
 	c.out = append(c.out, m)
 	c.queued += m.size
-	over := c.queued > c.a.opts.MaxQueuedBytes
+	over := c.queued > c.s.opts.MaxQueuedBytes
 	c.mu.Unlock()
 	if over {
-		c.drop(protocol.ErrOverload, "more than "+protocol.ByteSize(c.a.opts.MaxQueuedBytes)+" of replies wait unread: the client does not read what it asks for")
+		c.drop(protocol.ErrOverload, "more than "+protocol.ByteSize(c.s.opts.MaxQueuedBytes)+" of replies wait unread: the client does not read what it asks for")
 		return
 	}
 	wake(c.signal)
@@ -139,7 +139,7 @@ func (c *client) frame(sub uint32, f outFrame) {
 		if old.heavy {
 			c.heavy--
 		}
-		c.a.tel.coalesced.Add(1)
+		c.s.tel.coalesced.Add(1)
 	} else {
 		c.order = append(c.order, sub)
 	}
@@ -196,8 +196,8 @@ func (c *client) drop(code, reason string) {
 		// A writer blocked on a stuck socket gives up now.
 		_ = c.conn.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
 		close(c.done)
-		c.a.tel.countDrop(code)
-		c.a.logf("client %d (%s) dropped (%s): %s", c.id, c.name, code, reason)
+		c.s.tel.countDrop(code)
+		c.s.logf("client %d (%s) dropped (%s): %s", c.id, c.name, code, reason)
 	})
 }
 
@@ -288,7 +288,7 @@ func (c *client) release(size int64, answered, heavy int) {
 		wake(c.room)
 	}
 	if heavy > 0 {
-		c.a.wakeSync() // a paused game's Sync may be waiting to take this client's next query
+		c.s.wakeSync() // a paused game's Sync may be waiting to take this client's next query
 	}
 }
 
@@ -328,11 +328,11 @@ func delta(prev, next protocol.Message) protocol.Message {
 func (c *client) encode(m protocol.Message) []byte {
 	b, err := protocol.Encode(m)
 	if err != nil {
-		c.a.logf("client %d: encode %T: %v", c.id, m, err)
+		c.s.logf("client %d: encode %T: %v", c.id, m, err)
 		b, _ = protocol.Encode(&protocol.Reply{ID: requestIDOf(m), Code: protocol.ErrInternal, Message: "the agent could not encode its answer"})
 	}
 	if max := c.conn.MaxWrite(); len(b) > max {
-		c.a.tel.tooLarge.Add(1)
+		c.s.tel.tooLarge.Add(1)
 		b, _ = protocol.Encode(&protocol.Reply{ID: requestIDOf(m), Code: protocol.ErrTooLarge,
 			Message: "the answer is " + protocol.ByteSize(len(b)) + ", over this client's frame limit of " + protocol.ByteSize(max) + ": ask for fewer rows"})
 	}
@@ -342,18 +342,18 @@ func (c *client) encode(m protocol.Message) []byte {
 // write sends an encoded message, dropping the client if its socket fails
 // or takes nothing for the stuck timeout.
 func (c *client) write(b []byte) bool {
-	_ = c.conn.SetWriteDeadline(time.Now().Add(c.a.opts.StuckTimeout))
+	_ = c.conn.SetWriteDeadline(time.Now().Add(c.s.opts.StuckTimeout))
 	if err := c.conn.SendEncoded(b); err != nil {
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
-			c.drop(protocol.ErrTimeout, "the client took nothing for "+c.a.opts.StuckTimeout.String())
+			c.drop(protocol.ErrTimeout, "the client took nothing for "+c.s.opts.StuckTimeout.String())
 		} else {
 			c.drop(codeGone, err.Error())
 		}
 		return false
 	}
-	c.a.tel.bytesSent.Add(uint64(len(b) + 4))
-	c.a.tel.framesSent.Add(1)
+	c.s.tel.bytesSent.Add(uint64(len(b) + 4))
+	c.s.tel.framesSent.Add(1)
 	return true
 }
 
@@ -386,7 +386,7 @@ func requestIDOf(m protocol.Message) uint32 {
 // stops reading, so a client that never reads its replies only stalls
 // itself.
 func (c *client) readLoop() {
-	defer c.a.inbound(inbound{c: c}) // tells Sync the client is gone
+	defer c.s.inbound(inbound{c: c}) // tells Sync the client is gone
 	for {
 		if !c.waitForRoom() {
 			return
@@ -414,7 +414,7 @@ func (c *client) readLoop() {
 		c.requests = append(c.requests, m)
 		c.inflight++
 		c.mu.Unlock()
-		c.a.wakeSync()
+		c.s.wakeSync()
 	}
 }
 
@@ -440,7 +440,7 @@ func (c *client) waitForRoom() bool {
 		case <-c.room:
 		case <-c.done:
 			return false
-		case <-c.a.closed:
+		case <-c.s.closed:
 			return false
 		}
 	}
@@ -454,7 +454,7 @@ func (c *client) dropForRead(err error) {
 	case errors.Is(err, io.EOF), errors.Is(err, net.ErrClosed):
 		c.drop(codeGone, "the client closed the connection")
 	case errors.As(err, &ne) && ne.Timeout():
-		c.drop(protocol.ErrTimeout, "a frame stalled half-sent for "+c.a.opts.FrameTimeout.String())
+		c.drop(protocol.ErrTimeout, "a frame stalled half-sent for "+c.s.opts.FrameTimeout.String())
 	case errors.Is(err, protocol.ErrFrameTooLarge):
 		c.drop(protocol.ErrTooLarge, err.Error())
 	default:

@@ -16,7 +16,7 @@ import (
 func TestASlowClientGetsTheNewestFrame(t *testing.T) {
 	a := New(ecs.NewWorld(), Options{Addr: "127.0.0.1:0"})
 	agentSide, clientSide := net.Pipe()
-	c := newClient(a, 1, protocol.NewConn(agentSide), "slow", false)
+	c := newClient(&a.server, 1, protocol.NewConn(agentSide), "slow", false)
 	t.Cleanup(func() { c.drop(protocol.ErrTimeout, "test over"); _ = clientSide.Close() })
 	for tick := uint64(1); tick <= 3; tick++ {
 		c.frame(1, outFrame{msg: &protocol.Summary{Sub: 1, Tick: tick, Full: true}, size: 64})
@@ -50,7 +50,7 @@ func TestASlowClientGetsTheNewestFrame(t *testing.T) {
 func TestDeltasRebuildEveryFrame(t *testing.T) {
 	a := New(ecs.NewWorld(), Options{Addr: "127.0.0.1:0"})
 	agentSide, clientSide := net.Pipe()
-	c := newClient(a, 1, protocol.NewConn(agentSide), "deltas", false)
+	c := newClient(&a.server, 1, protocol.NewConn(agentSide), "deltas", false)
 	t.Cleanup(func() { c.drop(protocol.ErrTimeout, "test over"); _ = clientSide.Close() })
 	go c.writeLoop()
 	conn := protocol.NewConn(clientSide)

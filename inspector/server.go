@@ -99,13 +99,13 @@ func (a *Agent) Close() error {
 
 // acceptLoop serves ln's connections (a socket's, or sessions over the
 // broker) until the agent closes.
-func (a *Agent) acceptLoop(ln net.Listener) {
-	defer a.wg.Done()
+func (s *server) acceptLoop(ln net.Listener) {
+	defer s.wg.Done()
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
 			select {
-			case <-a.closed:
+			case <-s.closed:
 				return
 			default:
 			}
@@ -113,12 +113,12 @@ func (a *Agent) acceptLoop(ln net.Listener) {
 			if errors.As(err, &ne) && ne.Timeout() {
 				continue
 			}
-			a.logf("accept: %v", err)
+			s.logf("accept: %v", err)
 			time.Sleep(10 * time.Millisecond) // out of descriptors, say: do not spin
 			continue
 		}
-		a.wg.Add(1)
-		go a.serve(nc)
+		s.wg.Add(1)
+		go s.serve(nc)
 	}
 }
 
@@ -126,77 +126,77 @@ func (a *Agent) acceptLoop(ln net.Listener) {
 // Connections in their handshake have slots of their own (MaxHandshakes),
 // so silent ones cannot keep clients out; a client is counted against
 // MaxClients once its hello is accepted.
-func (a *Agent) serve(nc net.Conn) {
-	defer a.wg.Done()
+func (s *server) serve(nc net.Conn) {
+	defer s.wg.Done()
 	conn := protocol.NewConn(nc)
-	conn.SetLimits(a.opts.MaxFrame, protocol.DefaultMaxFrame)
+	conn.SetLimits(s.opts.MaxFrame, protocol.DefaultMaxFrame)
 	host := remoteHost(nc)
 	hs := &handshake{conn: conn, since: time.Now()}
-	if !a.takeHandshakeSlot(hs) {
-		a.reject(conn, protocol.ErrBusy, fmt.Sprintf("the agent has %d connections in their handshake, each of which has sent its hello; try again", a.opts.MaxHandshakes))
+	if !s.takeHandshakeSlot(hs) {
+		s.reject(conn, protocol.ErrBusy, fmt.Sprintf("the agent has %d connections in their handshake, each of which has sent its hello; try again", s.opts.MaxHandshakes))
 		return
 	}
 	var c *client
-	hello, err := protocol.ServerHandshake(conn, a.opts.HandshakeTimeout, func(h *protocol.Hello) (*protocol.Welcome, *protocol.Reject) {
+	hello, err := protocol.ServerHandshake(conn, s.opts.HandshakeTimeout, func(h *protocol.Hello) (*protocol.Welcome, *protocol.Reject) {
 		hs.heard.Store(true)
-		welcome, reject := a.checkHello(h, host)
+		welcome, reject := s.checkHello(h, host)
 		if reject != nil {
 			return nil, reject
 		}
-		if c, reject = a.admitClient(conn, h.Client, welcome.ReadOnly); reject != nil {
+		if c, reject = s.admitClient(conn, h.Client, welcome.ReadOnly); reject != nil {
 			return nil, reject
 		}
 		return welcome, nil
 	})
-	a.mu.Lock()
-	a.handshaking = slices.DeleteFunc(a.handshaking, func(x *handshake) bool { return x == hs })
-	a.mu.Unlock()
+	s.mu.Lock()
+	s.handshaking = slices.DeleteFunc(s.handshaking, func(x *handshake) bool { return x == hs })
+	s.mu.Unlock()
 	if err != nil {
-		a.logf("handshake from %v: %v", nc.RemoteAddr(), err)
+		s.logf("handshake from %v: %v", nc.RemoteAddr(), err)
 		if c != nil { // accepted, but the welcome could not be sent
-			a.mu.Lock()
-			delete(a.clients, c)
-			a.mu.Unlock()
+			s.mu.Lock()
+			delete(s.clients, c)
+			s.mu.Unlock()
 		}
 		_ = conn.Close()
 		return
 	}
 	_ = hello
-	conn.SetFrameTimeout(a.opts.FrameTimeout)
-	a.serveClient(c)
+	conn.SetFrameTimeout(s.opts.FrameTimeout)
+	s.serveClient(c)
 }
 
 // admitClient registers a client whose handshake passed, whatever carries it,
 // unless the agent serves MaxClients already.
-func (a *Agent) admitClient(conn session, name string, readOnly bool) (*client, *protocol.Reject) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if len(a.clients) >= a.opts.MaxClients {
-		return nil, &protocol.Reject{Code: protocol.ErrBusy, Reason: fmt.Sprintf("the agent serves at most %d clients", a.opts.MaxClients)}
+func (s *server) admitClient(conn session, name string, readOnly bool) (*client, *protocol.Reject) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.clients) >= s.opts.MaxClients {
+		return nil, &protocol.Reject{Code: protocol.ErrBusy, Reason: fmt.Sprintf("the agent serves at most %d clients", s.opts.MaxClients)}
 	}
-	a.nextID++
-	c := newClient(a, a.nextID, conn, name, readOnly)
-	a.clients[c] = struct{}{}
+	s.nextID++
+	c := newClient(s, s.nextID, conn, name, readOnly)
+	s.clients[c] = struct{}{}
 	return c, nil
 }
 
 // serveClient hands an admitted client to the game half and serves it, its
 // requests read here and its answers written on a goroutine of its own,
 // until it is gone.
-func (a *Agent) serveClient(c *client) {
-	a.tel.clients.Add(1)
-	a.inbound(inbound{c: c, joined: true})
-	a.wg.Add(1)
+func (s *server) serveClient(c *client) {
+	s.tel.clients.Add(1)
+	s.inbound(inbound{c: c, joined: true})
+	s.wg.Add(1)
 	go func() {
-		defer a.wg.Done()
+		defer s.wg.Done()
 		c.writeLoop()
 	}()
 	c.readLoop()
 	<-c.done
-	a.mu.Lock()
-	delete(a.clients, c)
-	a.mu.Unlock()
-	a.tel.clients.Add(-1)
+	s.mu.Lock()
+	delete(s.clients, c)
+	s.mu.Unlock()
+	s.tel.clients.Add(-1)
 }
 
 // handshake is a connection in its handshake; heard: its hello came.
@@ -211,25 +211,25 @@ type handshake struct {
 // slot up (it is told it was busy, and closed): connections that say
 // nothing cannot keep one that speaks at once out. False when every slot's
 // connection has spoken.
-func (a *Agent) takeHandshakeSlot(hs *handshake) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if len(a.handshaking) >= a.opts.MaxHandshakes {
-		i := slices.IndexFunc(a.handshaking, func(x *handshake) bool { return !x.heard.Load() })
+func (s *server) takeHandshakeSlot(hs *handshake) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.handshaking) >= s.opts.MaxHandshakes {
+		i := slices.IndexFunc(s.handshaking, func(x *handshake) bool { return !x.heard.Load() })
 		if i < 0 {
 			return false
 		}
-		old := a.handshaking[i]
-		a.handshaking = slices.Delete(a.handshaking, i, i+1)
-		a.tel.evicted.Add(1)
-		go a.reject(old.conn, protocol.ErrBusy, fmt.Sprintf("said nothing for %v while others waited for a handshake slot", time.Since(old.since).Round(time.Millisecond)))
+		old := s.handshaking[i]
+		s.handshaking = slices.Delete(s.handshaking, i, i+1)
+		s.tel.evicted.Add(1)
+		go s.reject(old.conn, protocol.ErrBusy, fmt.Sprintf("said nothing for %v while others waited for a handshake slot", time.Since(old.since).Round(time.Millisecond)))
 	}
-	a.handshaking = append(a.handshaking, hs)
+	s.handshaking = append(s.handshaking, hs)
 	return true
 }
 
 // reject refuses a connection before its handshake, with a reason.
-func (a *Agent) reject(conn *protocol.Conn, code, reason string) {
+func (s *server) reject(conn *protocol.Conn, code, reason string) {
 	_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
 	_ = conn.Send(&protocol.Reject{Code: code, Reason: reason})
 	_ = conn.Close()
@@ -238,26 +238,26 @@ func (a *Agent) reject(conn *protocol.Conn, code, reason string) {
 // checkHello checks the token (with a back-off per remote host after wrong
 // ones) and grants capabilities: "read" always, "edit" unless the agent is
 // read-only or the client asked for capabilities without "edit".
-func (a *Agent) checkHello(h *protocol.Hello, host string) (*protocol.Welcome, *protocol.Reject) {
-	if a.opts.Token != "" {
-		if !a.waitTokenBackoff(host) {
+func (s *server) checkHello(h *protocol.Hello, host string) (*protocol.Welcome, *protocol.Reject) {
+	if s.opts.Token != "" {
+		if !s.waitTokenBackoff(host) {
 			return nil, &protocol.Reject{Code: protocol.ErrState, Reason: "the agent is closing"}
 		}
-		if subtle.ConstantTimeCompare([]byte(h.Token), []byte(a.opts.Token)) != 1 {
+		if subtle.ConstantTimeCompare([]byte(h.Token), []byte(s.opts.Token)) != 1 {
 			reason := "the token is wrong"
 			if h.Token == "" {
 				reason = "this agent wants a token (--token)"
 			}
-			a.tokenFailed(host)
+			s.tokenFailed(host)
 			return nil, &protocol.Reject{Code: protocol.ErrToken, Reason: reason}
 		}
 		// A right token does not clear the host's back-off: a guesser on
 		// the same host as the holder keeps its wait.
 	}
-	readOnly := a.opts.ReadOnly || (len(h.Caps) > 0 && !slices.Contains(h.Caps, "edit"))
+	readOnly := s.opts.ReadOnly || (len(h.Caps) > 0 && !slices.Contains(h.Caps, "edit"))
 	caps := []string{"read"}
 	if !readOnly {
 		caps = append(caps, "edit")
 	}
-	return &protocol.Welcome{Game: a.opts.Game, Agent: AgentVersion, Caps: caps, MaxFrame: uint32(a.opts.MaxFrame), ReadOnly: readOnly}, nil
+	return &protocol.Welcome{Game: s.opts.Game, Agent: AgentVersion, Caps: caps, MaxFrame: uint32(s.opts.MaxFrame), ReadOnly: readOnly}, nil
 }

@@ -29,10 +29,10 @@ const (
 
 // tokenBackoff is how long a connection from host waits before its token
 // is checked.
-func (a *Agent) tokenBackoff(host string) time.Duration {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	f := a.failures[host]
+func (s *server) tokenBackoff(host string) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.failures[host]
 	if f == nil || time.Since(f.last) > tokenForgetAfter {
 		return 0
 	}
@@ -41,8 +41,8 @@ func (a *Agent) tokenBackoff(host string) time.Duration {
 
 // waitTokenBackoff holds a connection from host for its back-off, or
 // until the agent closes; false if it closed.
-func (a *Agent) waitTokenBackoff(host string) bool {
-	wait := a.tokenBackoff(host)
+func (s *server) waitTokenBackoff(host string) bool {
+	wait := s.tokenBackoff(host)
 	if wait <= 0 {
 		return true
 	}
@@ -51,26 +51,26 @@ func (a *Agent) waitTokenBackoff(host string) bool {
 	select {
 	case <-t.C:
 		return true
-	case <-a.closed:
+	case <-s.closed:
 		return false
 	}
 }
 
-func (a *Agent) tokenFailed(host string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+func (s *server) tokenFailed(host string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	now := time.Now()
-	f := a.failures[host]
+	f := s.failures[host]
 	if f == nil || now.Sub(f.last) > tokenForgetAfter {
-		if len(a.failures) >= maxTrackedHosts {
-			for h, old := range a.failures { // forget the stale ones
+		if len(s.failures) >= maxTrackedHosts {
+			for h, old := range s.failures { // forget the stale ones
 				if now.Sub(old.last) > tokenForgetAfter {
-					delete(a.failures, h)
+					delete(s.failures, h)
 				}
 			}
 		}
 		f = &tokenFailures{}
-		a.failures[host] = f
+		s.failures[host] = f
 	}
 	f.count++
 	f.last = now

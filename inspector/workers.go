@@ -50,21 +50,21 @@ func (c *client) working(heavy bool, size int64, fn func()) bool {
 	c.workAt = now
 	busy := c.recentWork > float64(busyWork)
 	if heavy || size > lightWork || busy {
-		c.a.waiting.Add(1)
+		c.s.waiting.Add(1)
 		select {
-		case c.a.work <- struct{}{}:
-			c.a.waiting.Add(-1)
+		case c.s.work <- struct{}{}:
+			c.s.waiting.Add(-1)
 		case <-c.done:
-			c.a.waiting.Add(-1)
+			c.s.waiting.Add(-1)
 			return false
 		}
-		defer func() { <-c.a.work }()
+		defer func() { <-c.s.work }()
 	}
 	now = time.Now() // the work, not the wait for a slot
 	fn()
 	took := time.Since(now)
 	c.recentWork += float64(took)
-	if busy && c.a.waiting.Load() > 0 {
+	if busy && c.s.waiting.Load() > 0 {
 		// A busy client that others wait behind keeps its slot idle for
 		// busyPause times its work: however many busy clients queue for
 		// the slots, they use at most a quarter of them, and the game

@@ -52,7 +52,7 @@ func TestHeavyWorkWaitsForASlot(t *testing.T) {
 func TestWorkSlotsBoundTheWriters(t *testing.T) {
 	a := New(ecs.NewWorld(), Options{})
 	slots := cap(a.work)
-	writer := func() *client { return newClient(a, 0, nil, "test", false) }
+	writer := func() *client { return newClient(&a.server, 0, nil, "test", false) }
 	if slots != workSlots() || slots < 1 {
 		t.Fatalf("%d slots, want %d", slots, workSlots())
 	}
@@ -94,7 +94,7 @@ func TestWorkSlotsBoundTheWriters(t *testing.T) {
 // no longer does.
 func TestBusyClientsTakeSlotsForSmallWork(t *testing.T) {
 	a := New(ecs.NewWorld(), Options{})
-	w := newClient(a, 0, nil, "busy", false)
+	w := newClient(&a.server, 0, nil, "busy", false)
 	takeSlots(a, cap(a.work))
 	w.recentWork, w.workAt = float64(2*busyWork), time.Now()
 	ran := make(chan struct{})
@@ -106,7 +106,7 @@ func TestBusyClientsTakeSlotsForSmallWork(t *testing.T) {
 	}
 	<-a.work // a slot frees: it runs
 	<-ran
-	quiet := newClient(a, 1, nil, "quiet", false)
+	quiet := newClient(&a.server, 1, nil, "quiet", false)
 	quiet.recentWork, quiet.workAt = float64(2*busyWork), time.Now().Add(-10*workMemory)
 	done := make(chan struct{})
 	go quiet.working(false, 10, func() { close(done) })
@@ -123,7 +123,7 @@ func TestBusyClientsTakeSlotsForSmallWork(t *testing.T) {
 func TestDroppedClientsStopWorking(t *testing.T) {
 	a := New(ecs.NewWorld(), Options{})
 	takeSlots(a, cap(a.work))
-	waiting := newClient(a, 0, nil, "waiting", false)
+	waiting := newClient(&a.server, 0, nil, "waiting", false)
 	gave := make(chan bool)
 	go func() { gave <- waiting.working(true, 0, func() { t.Error("ran without a slot") }) }()
 	time.Sleep(50 * time.Millisecond)
@@ -140,13 +140,13 @@ func TestDroppedClientsStopWorking(t *testing.T) {
 		<-a.work
 	}
 	takeSlots(a, cap(a.work)-1) // one slot free: the busy client's
-	busy := newClient(a, 1, nil, "busy", false)
+	busy := newClient(&a.server, 1, nil, "busy", false)
 	busy.recentWork, busy.workAt = float64(2*busyWork), time.Now()
 	go func() {
 		gave <- busy.working(false, 10, func() { time.Sleep(time.Second) }) // then a 3 s pause
 	}()
 	time.Sleep(100 * time.Millisecond)
-	other := newClient(a, 2, nil, "other", false)
+	other := newClient(&a.server, 2, nil, "other", false)
 	otherDone := make(chan struct{})
 	go other.working(true, 0, func() { close(otherDone) }) // waits behind the busy one
 	time.Sleep(1100 * time.Millisecond)
