@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sort"
 )
 
 // Dynamic access by component id, for tools that learn the components at
@@ -172,47 +171,7 @@ func (w *World) inspectNewValue(id ComponentID, fields map[string]any) (reflect.
 // [Inspection.SetField] would; nonFinite is the enclosing field's opt-in to NaN
 // and ±Inf.
 func (w *World) fillValue(v reflect.Value, path string, x any, nonFinite bool) error {
-	switch val := x.(type) {
-	case nil:
-		return nil
-	case map[string]any:
-		if v.Kind() != reflect.Struct {
-			return fmt.Errorf("ecs: %s is a %s: give it a value, not fields", path, v.Type())
-		}
-		keys := make([]string, 0, len(val))
-		for k := range val {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys) // the first error is the same every time
-		for _, k := range keys {
-			f, ok := v.Type().FieldByName(k)
-			if !ok || !f.IsExported() || len(f.Index) != 1 {
-				return fmt.Errorf("ecs: %s has no field %s", path, k)
-			}
-			if err := w.fillValue(v.Field(f.Index[0]), path+"."+k, val[k], allowsNonFinite(f)); err != nil {
-				return err
-			}
-		}
-		return nil
-	case []any:
-		switch v.Kind() {
-		case reflect.Array:
-			if len(val) > v.Len() {
-				return fmt.Errorf("ecs: %s has %d elements, got %d", path, v.Len(), len(val))
-			}
-		case reflect.Slice:
-			v.Set(reflect.MakeSlice(v.Type(), len(val), len(val)))
-		default:
-			return fmt.Errorf("ecs: %s is a %s, not a list", path, v.Type())
-		}
-		for i, e := range val {
-			if err := w.fillValue(v.Index(i), fmt.Sprintf("%s[%d]", path, i), e, nonFinite); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return w.setValue(path, v, x, nonFinite)
+	return w.converter().fill(v, path, x, nonFinite)
 }
 
 // inspectAddValue is [Inspection.AddValue].

@@ -187,7 +187,7 @@ func (a *Agent) resourcesInto(rb *rebuilt) error {
 		}
 		v := reflect.New(now[0].Value.Type()).Elem()
 		v.Set(now[0].Value)
-		if err := fromWire(v, rec.Value, 0); err != nil {
+		if err := ecs.RestoreValue(v, rec.Value.Interface()); err != nil {
 			return fmt.Errorf("resource %s: %w", rec.Name, err)
 		}
 		rb.img.Resources[v.Type()] = v
@@ -315,7 +315,7 @@ func columnOf(info *ecs.ComponentInfo, c *recording.StateColumn, n int) (reflect
 			return out, fmt.Errorf("%d values for %d rows", len(c.Values), n)
 		}
 		for i := range c.Values {
-			if err := fromWire(out.Index(i), c.Values[i], 0); err != nil {
+			if err := ecs.RestoreValue(out.Index(i), c.Values[i].Interface()); err != nil {
 				return out, err
 			}
 		}
@@ -330,7 +330,7 @@ func columnOf(info *ecs.ComponentInfo, c *recording.StateColumn, n int) (reflect
 func imageEvents(typ reflect.Type, q protocol.EventQueue) (ecs.ImageEvents, string, error) {
 	all := reflect.MakeSlice(reflect.SliceOf(typ), len(q.Recent), len(q.Recent))
 	for i := range q.Recent {
-		if err := fromWire(all.Index(i), q.Recent[i], 0); err != nil {
+		if err := ecs.RestoreValue(all.Index(i), q.Recent[i].Interface()); err != nil {
 			return ecs.ImageEvents{}, "", err
 		}
 	}
