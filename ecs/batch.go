@@ -94,6 +94,9 @@ func (w *World) ExchangeWhere(f Filter, add, remove []ComponentID) (int, error) 
 	return w.exchangeWhere(f, add, remove, nil)
 }
 
+// smallMove is the most rows of a table a batch moves one by one.
+const smallMove = 2
+
 // rowsVisit sees a run of rows a batch operation left in table t, [first,
 // first+n), and whether they moved there (else the entities already had
 // the components added and none of those removed).
@@ -145,15 +148,25 @@ func (w *World) exchangeWhere(f Filter, add, remove []ComponentID, visit rowsVis
 		}
 		rows := src.len()
 		n += rows
-		first := dst.appendTable(src, tick)
-		moved := dst.entities[first:]
-		for i, e := range moved {
-			rec := &w.records[e.index]
-			rec.table, rec.row = dst.id, uint32(first+i)
-		}
-		if w.journal.on() {
-			for _, e := range moved {
-				w.logMove(e, src, dst)
+		first := dst.len()
+		if rows <= smallMove {
+			// A few rows: the single moves, in row order, cost less than
+			// a table's worth of column calls (and are what they stand for).
+			var ents [smallMove]Entity
+			for _, e := range ents[:copy(ents[:], src.entities)] {
+				w.moveTo(e, &w.records[e.index], dst.id)
+			}
+		} else {
+			dst.appendTable(src, tick)
+			moved := dst.entities[first:]
+			for i, e := range moved {
+				rec := &w.records[e.index]
+				rec.table, rec.row = dst.id, uint32(first+i)
+			}
+			if w.journal.on() {
+				for _, e := range moved {
+					w.logMove(e, src, dst)
+				}
 			}
 		}
 		if visit != nil {
@@ -232,6 +245,35 @@ func (w *World) exchangeOne(e Entity, add, remove []ComponentID, visit rowsVisit
 type batchScratch struct {
 	tables []*table
 	lens   []int
+	recent [4]recentFilter // the last filters of table tests alone
+	next   int
+}
+
+// recentFilter is a filter of With and Without alone, and its tables.
+type recentFilter struct {
+	with, without []ComponentID // copies
+	cache         *queryCache   // (caches live as long as the world)
+}
+
+// tablesOf is the cache of f's tables when f tests tables alone (nil
+// else): batches repeated over a few filters find theirs by their ids.
+func (b *batchScratch) tablesOf(w *World, f Filter) *queryCache {
+	if len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil {
+		return nil
+	}
+	for i := range b.recent {
+		if r := &b.recent[i]; r.cache != nil && slices.Equal(r.with, f.With) && slices.Equal(r.without, f.Without) {
+			return r.cache
+		}
+	}
+	all, none, rows := w.batchMasks(f)
+	if rows {
+		return nil
+	}
+	c := w.cacheFor(filterKey{all, none})
+	b.recent[b.next] = recentFilter{with: slices.Clone(f.With), without: slices.Clone(f.Without), cache: c}
+	b.next = (b.next + 1) % len(b.recent)
+	return c
 }
 
 // done drops the tables listed, keeping the room.
@@ -246,13 +288,13 @@ func (b *batchScratch) done() {
 // one, in [Inspection.Scan]'s order. The tables are w.batch's: the caller
 // calls w.batch.done when finished with them.
 func (w *World) batchTargets(f Filter) (tables []*table, lens []int, ents []Entity) {
-	if w.rowTests(f) {
+	b := &w.batch
+	c := b.tablesOf(w, f)
+	if c == nil {
 		ents, _ = w.Inspect().Scan(f, 0, -1)
 		return nil, nil, ents
 	}
-	all, none := w.tableMasks(f)
-	b := &w.batch
-	for _, t := range w.cacheFor(filterKey{all, none}).tables {
+	for _, t := range c.tables {
 		if t.len() > 0 {
 			b.tables, b.lens = append(b.tables, t), append(b.lens, t.len())
 		}
@@ -263,17 +305,33 @@ func (w *World) batchTargets(f Filter) (tables []*table, lens []int, ents []Enti
 // rowTests reports whether f tests entities one by one rather than by
 // their table alone.
 func (w *World) rowTests(f Filter) bool {
-	if len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil {
-		return true
-	}
-	for _, ids := range [][]ComponentID{f.With, f.Without} {
-		for _, id := range ids {
-			if w.mustBeRegistered(id); w.sparse[id] != nil {
-				return true
-			}
+	_, _, rows := w.batchMasks(f)
+	return rows
+}
+
+// batchMasks is, in one pass over f's ids, the table components f
+// requires (all) and excludes (none), and whether f tests entities one by
+// one rather than by their table alone (rows: sparse components, change
+// stamps, a parent, Match). It panics on an id that is not registered.
+func (w *World) batchMasks(f Filter) (all, none Mask, rows bool) {
+	rows = len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil
+	for _, id := range f.With {
+		w.mustBeRegistered(id)
+		if w.sparse[id] != nil {
+			rows = true
+		} else {
+			all.Set(id)
 		}
 	}
-	return false
+	for _, id := range f.Without {
+		w.mustBeRegistered(id)
+		if w.sparse[id] != nil {
+			rows = true
+		} else {
+			none.Set(id)
+		}
+	}
+	return all, none, rows
 }
 
 // tableEntities lists the entities of tables, in order.
