@@ -69,7 +69,15 @@ func (w *World) spawnBlocks(t *table, n int, userCode bool, fill func(done, firs
 	}
 	for done := 0; done < n; {
 		k := min(n-done, spawnBlock)
-		first := t.pushN(k, tick)
+		var first int
+		if k <= smallMove { // a row or two: a column call each costs more than a push
+			first = len(t.entities)
+			for range k {
+				t.pushZero(Entity{}, tick) // the entity comes from allocEntities
+			}
+		} else {
+			first = t.pushN(k, tick)
+		}
 		ents := t.entities[first : first+k]
 		w.allocEntities(ents, t.id, first)
 		fill(done, first, ents, tick)
