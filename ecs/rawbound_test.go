@@ -39,15 +39,7 @@ func TestEachChangedWhere(t *testing.T) {
 // kind and comparison, the chunk scan finds exactly the rows, in the same
 // order, that testing each written row with RawBound.holds finds.
 func TestEachChangedWhereMatchesRowByRow(t *testing.T) {
-	type Mixed struct {
-		F32 float32
-		I32 int32
-		F64 float64
-		I64 int64
-		U32 uint32
-		_   uint32
-		U64 uint64
-	}
+	type Mixed = scanRow
 	kinds := []struct {
 		kind NumKind
 		off  int

@@ -168,6 +168,18 @@ func recordOneFrame(t *testing.T, agent *Agent, path string, write func()) *reco
 	write()
 	must(t, agent.w.Tick())
 	agent.Sync()
+	file := stopAndOpen(t, rec, path)
+	st, err := recording.NewReplay(file).At(len(file.Frames) - 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// stopAndOpen stops a recording and opens its file, closed when the test
+// ends.
+func stopAndOpen(t *testing.T, rec *Recorder, path string) *recording.Recording {
+	t.Helper()
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -175,12 +187,8 @@ func recordOneFrame(t *testing.T, agent *Agent, path string, write func()) *reco
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer file.Close()
-	st, err := recording.NewReplay(file).At(len(file.Frames) - 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
+	t.Cleanup(func() { file.Close() })
+	return file
 }
 
 // liveQuery evaluates a query the way the agent answers a Query request.

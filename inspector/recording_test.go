@@ -44,14 +44,7 @@ func TestRecordingIsTheGamesMemory(t *testing.T) {
 			truth[s.Tick] = s
 		}
 	}
-	if err := rec.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	file, err := recording.OpenRecording(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
+	file := stopAndOpen(t, rec, path)
 	if len(file.Frames)+rec.Skipped() != frames+1 { // the first at Record, then one per Sync
 		t.Fatalf("recorded %d frames and skipped %d, of %d", len(file.Frames), rec.Skipped(), frames+1)
 	}
