@@ -93,6 +93,8 @@ type gameSide struct {
 	ringMem                  *memRing
 	rewinding                bool        // a Rewind is being rebuilt
 	snap                     *sharedCopy // the newest world copy, shared by snapshot requests for a second
+	rawOK                    []bool      // by component: its memory is read as is (rawReadable)
+	liveView                 liveEntity  // the entity a watchpoint tests (holds)
 }
 
 type telemetry struct {

@@ -74,6 +74,7 @@ func compileQuery(schemas []protocol.Component, expr, sortBy string, since uint3
 // parent and field tests, on the live entity (its changed() and added()
 // terms are not asked).
 func (a *Agent) holds(q *compiledQuery, e ecs.Entity) bool {
-	one := liveEntity{a: a, e: e}
+	one := &a.liveView
+	*one = liveEntity{a: a, e: e}
 	return q.plan.Holds(one, one, 0)
 }

@@ -68,10 +68,19 @@ type sparseIndex struct {
 // (or, sparse, of its entity). Its change bits are the kernel's: every row
 // a view holds passed them (or they are not asked).
 type goColumn struct {
-	vals   reflect.Value // a slice, addressable elements
+	vals   reflect.Value // a slice, addressable elements; or one value (single)
+	single bool          // vals is the one value of a one-row view
 	table  *copyTable    // nil: vals is indexed by the view's row
 	sparse *sparseIndex  // not nil: vals is indexed by entity
 	plain  bool          // its memory can be read as bytes (rawReadable)
+}
+
+// at is element i of the column's values.
+func (c *goColumn) at(i int) reflect.Value {
+	if c.single {
+		return c.vals
+	}
+	return c.vals.Index(i)
 }
 
 // index is the element of vals holding row r's value.
@@ -96,7 +105,7 @@ func (c *goColumn) Raw(r int) []byte {
 	if !ok || !c.plain {
 		return nil
 	}
-	return valueBytes(c.vals.Index(i))
+	return valueBytes(c.at(i))
 }
 
 func (c *goColumn) Value(r int) protocol.Value {
@@ -104,7 +113,7 @@ func (c *goColumn) Value(r int) protocol.Value {
 	if !ok {
 		return protocol.Nil()
 	}
-	return toValue(c.vals.Index(i))
+	return toValue(c.at(i))
 }
 
 func (c *goColumn) Changed(int) bool { return true }
@@ -121,26 +130,41 @@ func valueBytes(v reflect.Value) []byte {
 
 // liveEntity is one live entity as a world of one row, on the game
 // goroutine: its components, its parent. changed() and added() are not
-// asked of it (a watchpoint's checks find the written rows first).
+// asked of it (a watchpoint's checks find the written rows first). The
+// agent keeps one and resets it for each entity, its columns in place.
 type liveEntity struct {
-	a *Agent
-	e ecs.Entity
+	a    *Agent
+	e    ecs.Entity
+	ids  [8]uint16
+	cols [8]goColumn
+	n    int
 }
 
-func (l liveEntity) Tables() []query.Table { return []query.Table{l} }
-func (l liveEntity) Parent(e protocol.EntityID) protocol.EntityID {
+func (l *liveEntity) Tables() []query.Table { return []query.Table{l} }
+func (l *liveEntity) Parent(e protocol.EntityID) protocol.EntityID {
 	p, _ := l.a.w.Parent(ecsEntity(e))
 	return wireEntity(p)
 }
-func (l liveEntity) Filtered() bool               { return false }
-func (l liveEntity) Len() int                     { return 1 }
-func (l liveEntity) Entity(int) protocol.EntityID { return wireEntity(l.e) }
-func (l liveEntity) Column(c uint16) query.Column {
+func (l *liveEntity) Filtered() bool               { return false }
+func (l *liveEntity) Len() int                     { return 1 }
+func (l *liveEntity) Entity(int) protocol.EntityID { return wireEntity(l.e) }
+func (l *liveEntity) Column(c uint16) query.Column {
+	for i := range l.n {
+		if l.ids[i] == c {
+			return &l.cols[i]
+		}
+	}
 	v, ok := l.a.w.Inspect().Value(l.e, ecs.ComponentID(c))
 	if !ok {
 		return nil
 	}
-	return &goColumn{vals: reflect.SliceAt(v.Type(), v.Addr().UnsafePointer(), 1), plain: l.a.rawReadable(ecs.ComponentID(c))}
+	col := goColumn{vals: v, single: true, plain: l.a.rawReadable(ecs.ComponentID(c))}
+	if l.n == len(l.cols) {
+		return &col
+	}
+	l.ids[l.n], l.cols[l.n] = c, col
+	l.n++
+	return &l.cols[l.n-1]
 }
 
 // rawReadable reports whether component id's values may be read as memory
@@ -148,5 +172,9 @@ func (l liveEntity) Column(c uint16) query.Column {
 // bools and handles, in structs and arrays, on a little-endian machine),
 // so a test reads the same bytes live and offline.
 func (a *Agent) rawReadable(id ecs.ComponentID) bool {
-	return rawTravels(a.componentSchemas(), uint16(id), int(a.w.Inspect().Component(id).Size))
+	for int(id) >= len(a.rawOK) { // a component's layout never changes: asked once
+		c := ecs.ComponentID(len(a.rawOK))
+		a.rawOK = append(a.rawOK, rawTravels(a.componentSchemas(), uint16(c), int(a.w.Inspect().Component(c).Size)))
+	}
+	return a.rawOK[id]
 }

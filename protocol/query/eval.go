@@ -99,44 +99,70 @@ type binding struct {
 	with, without, changed, added []Column
 	fields                        []Column // parallel to the query's field tests
 	sortCol                       Column
-	structural                    bool // the component, change and parent tests are the plan's to run
-	parent                        func(protocol.EntityID) protocol.EntityID
+	structural                    bool  // the component, change and parent tests are the plan's to run
+	w                             World // for parents
 }
 
 // bind binds the plan to t, or returns nil when no row of t can pass.
 func (p *Plan) bind(w World, t Table) *binding {
+	b, ok := p.bindInto(w, t, nil)
+	if !ok {
+		return nil
+	}
+	return &b
+}
+
+// bindInto binds the plan to t, its columns in store when it has room
+// (else in a new slice); false when no row of t can pass.
+func (p *Plan) bindInto(w World, t Table, store []Column) (b binding, ok bool) {
 	q := p.q
-	b := &binding{p: p, t: t, structural: !w.Filtered(), parent: w.Parent}
-	cols := func(ids []uint16, need bool) ([]Column, bool) {
-		out := make([]Column, len(ids))
-		for i, c := range ids {
-			if out[i] = t.Column(c); out[i] == nil && need {
-				return nil, false
-			}
-		}
-		return out, true
+	b = binding{p: p, t: t, w: w, structural: !w.Filtered()}
+	if n := len(q.With) + len(q.Changed) + len(q.Added) + len(q.Without) + len(q.Fields); cap(store) < n {
+		store = make([]Column, 0, n)
 	}
-	var ok bool
-	if b.with, ok = cols(q.With, true); !ok {
-		return nil
+	store = store[:0]
+	if store, ok = appendColumns(store, t, q.With, true); !ok {
+		return b, false
 	}
-	if b.changed, ok = cols(q.Changed, true); !ok {
-		return nil
+	b.with = store
+	if store, ok = appendColumns(store, t, q.Changed, true); !ok {
+		return b, false
 	}
-	if b.added, ok = cols(q.Added, true); !ok {
-		return nil
+	b.changed = store[len(b.with):]
+	if store, ok = appendColumns(store, t, q.Added, true); !ok {
+		return b, false
 	}
-	b.without, _ = cols(q.Without, false)
-	b.fields = make([]Column, len(q.Fields))
+	b.added = store[len(b.with)+len(b.changed):]
+	done := len(store)
+	store, _ = appendColumns(store, t, q.Without, false)
+	b.without = store[done:]
+	done = len(store)
 	for i := range q.Fields {
-		if b.fields[i] = t.Column(q.Fields[i].Component); b.fields[i] == nil {
-			return nil
+		col := t.Column(q.Fields[i].Component)
+		if col == nil {
+			return b, false
 		}
+		store = append(store, col)
 	}
+	b.fields = store[done:]
+	b.with = b.with[:len(q.With):len(q.With)]
 	if p.key != nil {
 		b.sortCol = t.Column(p.key.Field.Component)
 	}
-	return b
+	return b, true
+}
+
+// appendColumns appends t's columns of ids to store; false when one is
+// missing and need says it must not be.
+func appendColumns(store []Column, t Table, ids []uint16, need bool) ([]Column, bool) {
+	for _, c := range ids {
+		col := t.Column(c)
+		if col == nil && need {
+			return store, false
+		}
+		store = append(store, col)
+	}
+	return store, true
 }
 
 // passes runs the row tests on one row of the bound table.
@@ -163,7 +189,7 @@ func (b *binding) passes(row int) bool {
 				return false
 			}
 		}
-		if q.HasParent && b.parent(b.t.Entity(row)) != q.Parent {
+		if q.HasParent && b.w.Parent(b.t.Entity(row)) != q.Parent {
 			return false
 		}
 	}
@@ -212,10 +238,12 @@ func (p *Plan) Page(w World, offset, limit int) (window []Hit, total int) {
 }
 
 // Holds reports whether row of table t passes the plan (its changed() and
-// added() terms included when w does not filter).
+// added() terms included when w does not filter). For a plan of up to 16
+// tests it allocates nothing of its own.
 func (p *Plan) Holds(w World, t Table, row int) bool {
-	b := p.bind(w, t)
-	return b != nil && b.passes(row)
+	var store [16]Column
+	b, ok := p.bindInto(w, t, store[:0])
+	return ok && b.passes(row)
 }
 
 // Sample folds the plan's matches in w into a series aggregate: count, or
