@@ -1,6 +1,6 @@
 // Package inspector is the agent a game links to serve its ecs.World to
-// inspector clients (the ecsinspect terminal UI, scripts) over TCP or a
-// Unix socket, without slowing the game.
+// inspector clients (the ecsinspect terminal UI, scripts) over TCP, a
+// Unix socket or a NATS broker, without slowing the game.
 //
 // Three lines in the game:
 //
@@ -22,6 +22,14 @@
 // them with their error codes), take turns within a 2 ms budget per frame,
 // and a client that lets too much wait unread is dropped with a reason.
 // PanicSnapshot, deferred in the game loop, writes a post-mortem snapshot.
+//
+// The agent is two halves: the server (server.go: listeners, handshakes,
+// tokens, the clients with their queues and writers; a transport plugs in
+// as a net.Listener) and the game side Sync drives (subscriptions,
+// watchpoints, recorders, the rewind ring), which one handler per request
+// type (requests.go) carries requests into. Queries run on the one
+// evaluator of package query, over a copy of the rows the kernel's own
+// tests passed (queryview.go).
 //
 // By default the agent listens on 127.0.0.1:7777 and refuses to listen on a
 // reachable address without a token. Options.ReadOnly refuses every command
