@@ -1,6 +1,9 @@
 package ecs
 
-import "sort"
+import (
+	"math"
+	"sort"
+)
 
 // MaxRecycledKept is how many of the most reused slots the world keeps up
 // to date as it frees slots (what [Inspection.MostRecycled] answers
@@ -16,30 +19,35 @@ type recycledTop struct {
 	floor uint32                  // the lowest generation kept (0 while places are empty)
 }
 
-// note records that slot reached generation gen.
+// note records that slot reached generation gen, in one pass over the
+// places: the slot's own if kept, else the lowest (the first of equals);
+// the new floor is the lowest left, found in the same pass.
 func (r *recycledTop) note(slot, gen uint32) {
 	if gen <= r.floor || gen < 2 {
 		return
 	}
-	low := 0
-	for i := range r.gens {
-		if r.gens[i] != 0 && r.slots[i] == slot {
-			r.gens[i] = gen
-			r.refloor()
-			return
+	at, low := -1, 0
+	lowest, next := r.gens[0], uint32(math.MaxUint32) // the lowest generation and the next one up (equal if repeated)
+	for i, g := range r.gens {
+		if at < 0 && g != 0 && r.slots[i] == slot {
+			at = i
 		}
-		if r.gens[i] < r.gens[low] {
-			low = i
+		switch {
+		case i == 0:
+		case g < lowest:
+			next, lowest, low = lowest, g, i
+		case g < next:
+			next = g
 		}
 	}
-	r.slots[low], r.gens[low] = slot, gen
-	r.refloor()
-}
-
-func (r *recycledTop) refloor() {
-	r.floor = r.gens[0]
-	for _, g := range r.gens[1:] {
-		r.floor = min(r.floor, g)
+	if at < 0 {
+		at = low
+	}
+	r.slots[at], r.gens[at] = slot, gen
+	if at == low {
+		r.floor = min(next, gen)
+	} else {
+		r.floor = lowest
 	}
 }
 
