@@ -111,3 +111,15 @@ func ExampleMap_SpawnBatch() {
 	fmt.Println(health.Len(), health.Get(first).HP, total)
 	// Output: 4 1 61
 }
+
+// A world sized ahead: each table makes room for 10,000 rows when it is
+// made, so filling it grows nothing.
+func ExampleCapacity() {
+	w := ecs.NewWorld(ecs.Capacity(10_000))
+	movers := ecs.NewMap2[Position, Velocity](w)
+	for i := range 10_000 {
+		movers.Spawn(Position{X: float64(i)}, Velocity{Y: 1})
+	}
+	fmt.Println(w.Len())
+	// Output: 10000
+}

@@ -23,9 +23,10 @@ type World struct {
 	alive     int
 	retired   int
 
-	tables []*table
-	byMask map[Mask]uint32
-	sparse []sparseStore // by ComponentID; nil for table components
+	tables   []*table
+	capacity int // rows a new table makes room for (Capacity)
+	byMask   map[Mask]uint32
+	sparse   []sparseStore // by ComponentID; nil for table components
 
 	caches     []*queryCache
 	cacheByKey map[filterKey]*queryCache
@@ -71,8 +72,22 @@ type entityRecord struct {
 
 const deadTable = math.MaxUint32
 
+// WorldOption sets up a world NewWorld makes.
+type WorldOption func(*World)
+
+// Capacity makes room for n entities in the world and n rows in each
+// table when it is made, so that a world of about that size grows nothing
+// while it fills (as ark's NewWorld(n) does). Without it tables start
+// small and double.
+func Capacity(n int) WorldOption {
+	return func(w *World) {
+		w.capacity = max(n, 0)
+		w.growRecords(w.capacity)
+	}
+}
+
 // NewWorld returns an empty world.
-func NewWorld() *World {
+func NewWorld(opts ...WorldOption) *World {
 	w := &World{
 		reg:            registry{byType: map[reflect.Type]ComponentID{}},
 		byMask:         map[Mask]uint32{},
@@ -85,7 +100,13 @@ func NewWorld() *World {
 		actors:         []string{"external"},
 	}
 	w.changeStamp.Store(1)
+	for _, o := range opts {
+		o(w)
+	}
 	w.tables = append(w.tables, newTable(0, Mask{}, &w.reg))
+	if w.capacity > 0 {
+		w.tables[0].reserve(w.capacity)
+	}
 	w.byMask[Mask{}] = 0
 	w.cmds = w.NewCommands("commands")
 	ComponentIDOf[ChildOf](w) // id 0, see relations.go

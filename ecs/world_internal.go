@@ -225,6 +225,9 @@ func (w *World) tableFor(m Mask) uint32 {
 	}
 	id := uint32(len(w.tables))
 	t := newTable(id, m, &w.reg)
+	if w.capacity > 0 {
+		t.reserve(w.capacity)
+	}
 	w.tables = append(w.tables, t)
 	w.byMask[m] = id
 	for i, cid := range t.ids {

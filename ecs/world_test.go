@@ -271,3 +271,38 @@ func TestRegisterConflictPanics(t *testing.T) {
 	}()
 	Register[Health](w, SparseStorage)
 }
+
+// TestCapacityMakesRoomAhead: a world made with Capacity(n) has room for
+// n entities in each table it makes, so filling one to n grows nothing; a
+// world without it starts small.
+func TestCapacityMakesRoomAhead(t *testing.T) {
+	w := NewWorld(Capacity(1000))
+	m := NewMap2[Position, Velocity](w)
+	first := m.Spawn(Position{}, Velocity{})
+	arch, _, _ := w.Inspect().Location(first)
+	capOf := func(w *World, id uint32) int {
+		for _, a := range w.Inspect().Archetypes() {
+			if a.ID == id {
+				return a.Cap
+			}
+		}
+		return -1
+	}
+	if c := capOf(w, arch); c < 1000 {
+		t.Fatalf("a new table has room for %d rows, want 1000", c)
+	}
+	for range 999 {
+		m.Spawn(Position{}, Velocity{})
+	}
+	if c := capOf(w, arch); c < 1000 || c > 1024 {
+		t.Fatalf("filled to 1000 the table has room for %d", c)
+	}
+	if cap(w.records) < 1000 {
+		t.Fatalf("room for %d entity records", cap(w.records))
+	}
+	plain := NewWorld()
+	NewMap2[Position, Velocity](plain).Spawn(Position{}, Velocity{})
+	if a := plain.Inspect().Archetypes(); a[len(a)-1].Cap >= 1000 {
+		t.Fatalf("a world without Capacity starts with room for %d", a[len(a)-1].Cap)
+	}
+}
