@@ -255,8 +255,10 @@ type recentFilter struct {
 	cache         *queryCache   // (caches live as long as the world)
 }
 
-// tablesOf is the cache of f's tables when f tests tables alone (nil
-// else): batches repeated over a few filters find theirs by their ids.
+// tablesOf is the cache of f's tables when f tests tables alone, nil when
+// it tests entities one by one (sparse components, change stamps, a
+// parent, Match): batches repeated over a few filters find theirs by their
+// ids, with no masks built. It panics on an id that is not registered.
 func (b *batchScratch) tablesOf(w *World, f Filter) *queryCache {
 	if len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil {
 		return nil
@@ -266,10 +268,14 @@ func (b *batchScratch) tablesOf(w *World, f Filter) *queryCache {
 			return r.cache
 		}
 	}
-	all, none, rows := w.batchMasks(f)
-	if rows {
-		return nil
+	for _, ids := range [][]ComponentID{f.With, f.Without} {
+		for _, id := range ids {
+			if w.mustBeRegistered(id); w.sparse[id] != nil {
+				return nil
+			}
+		}
 	}
+	all, none := w.tableMasks(f)
 	c := w.cacheFor(filterKey{all, none})
 	b.recent[b.next] = recentFilter{with: slices.Clone(f.With), without: slices.Clone(f.Without), cache: c}
 	b.next = (b.next + 1) % len(b.recent)
@@ -300,38 +306,6 @@ func (w *World) batchTargets(f Filter) (tables []*table, lens []int, ents []Enti
 		}
 	}
 	return b.tables, b.lens, nil
-}
-
-// rowTests reports whether f tests entities one by one rather than by
-// their table alone.
-func (w *World) rowTests(f Filter) bool {
-	_, _, rows := w.batchMasks(f)
-	return rows
-}
-
-// batchMasks is, in one pass over f's ids, the table components f
-// requires (all) and excludes (none), and whether f tests entities one by
-// one rather than by their table alone (rows: sparse components, change
-// stamps, a parent, Match). It panics on an id that is not registered.
-func (w *World) batchMasks(f Filter) (all, none Mask, rows bool) {
-	rows = len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil
-	for _, id := range f.With {
-		w.mustBeRegistered(id)
-		if w.sparse[id] != nil {
-			rows = true
-		} else {
-			all.Set(id)
-		}
-	}
-	for _, id := range f.Without {
-		w.mustBeRegistered(id)
-		if w.sparse[id] != nil {
-			rows = true
-		} else {
-			none.Set(id)
-		}
-	}
-	return all, none, rows
 }
 
 // tableEntities lists the entities of tables, in order.

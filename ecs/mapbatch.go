@@ -42,7 +42,7 @@ func (m *Map[T]) addWhere(f Filter, set func(e Entity, v *T), fill func(vs []T))
 		defer w.unlockForInit()
 		set(e, p)
 	}
-	if m.sparse != nil || w.rowTests(f) {
+	if m.sparse != nil || w.batch.tablesOf(w, f) == nil { // entity by entity
 		ents, _ := w.Inspect().Scan(f, 0, -1)
 		for _, e := range ents {
 			if !m.Has(e) {

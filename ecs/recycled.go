@@ -1,9 +1,6 @@
 package ecs
 
-import (
-	"math"
-	"sort"
-)
+import "sort"
 
 // MaxRecycledKept is how many of the most reused slots the world keeps up
 // to date as it frees slots (what [Inspection.MostRecycled] answers
@@ -19,35 +16,30 @@ type recycledTop struct {
 	floor uint32                  // the lowest generation kept (0 while places are empty)
 }
 
-// note records that slot reached generation gen, in one pass over the
-// places: the slot's own if kept, else the lowest (the first of equals);
-// the new floor is the lowest left, found in the same pass.
+// note records that slot reached generation gen.
 func (r *recycledTop) note(slot, gen uint32) {
 	if gen <= r.floor || gen < 2 {
 		return
 	}
-	at, low := -1, 0
-	lowest, next := r.gens[0], uint32(math.MaxUint32) // the lowest generation and the next one up (equal if repeated)
-	for i, g := range r.gens {
-		if at < 0 && g != 0 && r.slots[i] == slot {
-			at = i
+	low := 0
+	for i := range r.gens {
+		if r.gens[i] != 0 && r.slots[i] == slot {
+			r.gens[i] = gen
+			r.refloor()
+			return
 		}
-		switch {
-		case i == 0:
-		case g < lowest:
-			next, lowest, low = lowest, g, i
-		case g < next:
-			next = g
+		if r.gens[i] < r.gens[low] {
+			low = i
 		}
 	}
-	if at < 0 {
-		at = low
-	}
-	r.slots[at], r.gens[at] = slot, gen
-	if at == low {
-		r.floor = min(next, gen)
-	} else {
-		r.floor = lowest
+	r.slots[low], r.gens[low] = slot, gen
+	r.refloor()
+}
+
+func (r *recycledTop) refloor() {
+	r.floor = r.gens[0]
+	for _, g := range r.gens[1:] {
+		r.floor = min(r.floor, g)
 	}
 }
 
