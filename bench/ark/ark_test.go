@@ -123,7 +123,7 @@ func arkWorld(n int) (*ark.World, []ark.Entity) {
 }
 
 func ecsWorld(n int) (*ecs.World, []ecs.Entity) {
-	w := ecs.NewWorld(ecs.Capacity(1024))
+	w := ecs.NewWorld()
 	ents := make([]ecs.Entity, n)
 	ecs.NewMap2[position, velocity](w).SpawnBatch(n, func(i int, e ecs.Entity, _ *position, v *velocity) {
 		v.X = 1

@@ -35,7 +35,7 @@ func BenchmarkFootprint(b *testing.B) {
 			var ours, arks float64
 			for b.Loop() {
 				o, keptO := heapAfter(func() any {
-					w := ecs.NewWorld(ecs.Capacity(1024))
+					w := ecs.NewWorld()
 					m := ecs.NewMap2[position, velocity](w)
 					if batch {
 						m.SpawnBatch(million, nil)

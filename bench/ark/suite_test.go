@@ -197,7 +197,7 @@ func withBits[ID any](base, extra []ID, i int) []ID {
 // outcome is the sum of Position after the round.
 func ecsQuery2(tables bool, arch int) suiteCase {
 	return func(b *testing.B, n int) round {
-		w := ecs.NewWorld(ecs.Capacity(1024))
+		w := ecs.NewWorld()
 		pos, vel := ecsIDs[position](w), ecsIDs[velocity](w)
 		extra := tenIDs(w)
 		vm := ecs.NewMap[velocity](w)
@@ -318,7 +318,7 @@ func arkMoveTables(f *ark.Filter2[position, velocity]) float64 {
 // ecsRandom: n entities of Position, made one by one, got by handle in a
 // random order; the outcome is the sum of X read.
 func ecsRandom(b *testing.B, n int) round {
-	w := ecs.NewWorld(ecs.Capacity(1024))
+	w := ecs.NewWorld()
 	m := ecs.NewMap[position](w)
 	ents := make([]ecs.Entity, 0, n)
 	for i := range n {
@@ -340,7 +340,7 @@ func ecsGetSum(m *ecs.Map[position], ents []ecs.Entity) float64 {
 // ecsRandomAll is random with the handles read in one call (Map.ReadAll)
 // into a reused list of pointers, then summed.
 func ecsRandomAll(b *testing.B, n int) round {
-	w := ecs.NewWorld(ecs.Capacity(1024))
+	w := ecs.NewWorld()
 	m := ecs.NewMap[position](w)
 	ents := make([]ecs.Entity, 0, n)
 	for i := range n {
@@ -383,7 +383,7 @@ func arkGetSum(m *ark.Map[position], ents []ark.Entity) float64 {
 // despawns them, untimed. The outcome is the entities made.
 func ecsCreate2(batch bool) suiteCase {
 	return func(b *testing.B, n int) round {
-		w := ecs.NewWorld(ecs.Capacity(1024))
+		w := ecs.NewWorld()
 		m := ecs.NewMap2[position, velocity](w)
 		m.SpawnBatch(n, nil)
 		w.DespawnWhere(all)
@@ -442,7 +442,7 @@ func arkCount(f *ark.Filter0) int {
 func ecsCreate2Alloc(batch bool) suiteCase {
 	return func(b *testing.B, n int) round {
 		return func() (time.Duration, float64) {
-			w := ecs.NewWorld(ecs.Capacity(1024))
+			w := ecs.NewWorld()
 			m := ecs.NewMap2[position, velocity](w)
 			start := time.Now()
 			if batch {
@@ -479,7 +479,7 @@ func arkCreate2Alloc(batch bool) suiteCase {
 // ecsCreate10: create2comp with the ten components sc1..sc10.
 func ecsCreate10(batch bool) suiteCase {
 	return func(b *testing.B, n int) round {
-		w := ecs.NewWorld(ecs.Capacity(1024))
+		w := ecs.NewWorld()
 		ids := tenIDs(w)
 		must(b, w.SpawnBatchIDs(n, ids, nil))
 		w.DespawnWhere(all)
@@ -535,7 +535,7 @@ func arkCreate10(batch bool) suiteCase {
 // how many have Position and no Velocity after the round.
 func ecsAddRemoveCase(batch, large bool) suiteCase {
 	return func(b *testing.B, n int) round {
-		w := ecs.NewWorld(ecs.Capacity(1024))
+		w := ecs.NewWorld()
 		pos, vel := ecsIDs[position](w), ecsIDs[velocity](w)
 		ids := []ecs.ComponentID{pos}
 		if large {
@@ -627,7 +627,7 @@ func arkAddRemoveEach(vm *ark.Map[velocity], ents []ark.Entity) {
 // The outcome is the entities left (none).
 func ecsDelete(batch, ten bool) suiteCase {
 	return func(b *testing.B, n int) round {
-		w := ecs.NewWorld(ecs.Capacity(1024))
+		w := ecs.NewWorld()
 		ids := []ecs.ComponentID{ecsIDs[position](w), ecsIDs[velocity](w)}
 		if ten {
 			ids = tenIDs(w)
