@@ -1,6 +1,10 @@
 package protocol
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vmihailenco/msgpack/v5"
+)
 
 // bodyDecoder is implemented by the messages whose bodies are decoded by
 // hand straight from the frame's bytes: the large ones.
@@ -98,6 +102,11 @@ func (r *reader) ids() []uint16 {
 	}
 	return out
 }
+
+// DecodeMsgpack reads a page with the hand decoder and its checks (a row
+// per the columns), whichever way the message came: a frame whose type
+// is written as a wider integer reaches here through the generic decoder.
+func (p *Page) DecodeMsgpack(dec *msgpack.Decoder) error { return decodeRaw(dec, p.decodeBody) }
 
 func (p *Page) decodeBody(r *reader) error {
 	*p = Page{}
