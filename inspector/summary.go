@@ -76,15 +76,27 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 	s.Recycled = a.recycled
 	s.Watches = a.watchList()
 	s.Stale = staleAudit(w.Inspect().StaleUses())
+	s.Agent = a.Telemetry()
+	return s
+}
+
+// Telemetry is what the agent reports of itself in the summary: its
+// clients, what it sent and dropped, its time on the game goroutine, and
+// the memory its in-memory recording holds. Call it where Sync is called,
+// on the game goroutine.
+func (a *Agent) Telemetry() protocol.Telemetry {
 	rec, _ := a.tel.recording.Load().(string)
-	s.Agent = protocol.Telemetry{
+	t := protocol.Telemetry{
 		Clients: int(a.tel.clients.Load()), BytesSent: a.tel.bytesSent.Load(), FramesSent: a.tel.framesSent.Load(),
 		Coalesced: a.tel.coalesced.Load(), Dropped: a.tel.dropped.Load(), DroppedBy: a.tel.dropCounts(), TooLarge: a.tel.tooLarge.Load(), Snapshots: a.tel.snapshots.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
 	}
 	if a.ringMem != nil {
-		s.Agent.Rewind = a.ringMem.describe()
+		t.Rewind = a.ringMem.describe()
+		if a.ring != nil {
+			t.Rewind.Copy = a.ring.stream.enc.StateBytes()
+		}
 	}
-	return s
+	return t
 }
 
 // staleAudit is the kernel's stale-handle audit on the wire: the top 8

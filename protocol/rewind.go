@@ -45,6 +45,9 @@ type RewindRange struct {
 	Frames int    `msgpack:"n"`  // frames held
 	Bytes  int64  `msgpack:"b"`  // bytes held
 	Limit  int64  `msgpack:"lb"` // bytes it may hold
+	// Copy is the bytes of the world copy the recording codes each frame
+	// against (what changed since the previous frame), beside the frames.
+	Copy int64 `msgpack:"cb,omitempty"`
 }
 
 // AllocFrame is the entity allocator's part of a world frame: with the

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"slices"
@@ -105,38 +106,64 @@ const (
 	MaxTableRows = 1 << 28
 )
 
-var (
-	zenc     *zstd.Encoder
-	zencOnce sync.Once
-)
-
-func encoder() *zstd.Encoder {
-	zencOnce.Do(func() {
-		zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true))
-	})
-	return zenc
+// sealer is what sealing a body streams through: the body's msgpack,
+// buffered (the encoder writes small pieces), into a zstd stream. No
+// uncompressed copy of a body is made, however large, and nothing the
+// size of a body is kept between frames; pooled.
+type sealer struct {
+	z   *zstd.Encoder
+	buf *bufio.Writer
 }
 
-// SealBody encodes and compresses a body into a frame.
-func SealBody(f *WorldFrame, body *WorldBody) error {
-	var scratch, raw []byte
-	return SealBodyReusing(f, body, &scratch, &raw)
-}
-
-// SealBodyReusing is SealBody encoding into *rawBuf and compressing into
-// *scratch, both kept at the size the largest body needed (so a body is
-// not copied, nor its memory cleared, as its buffer grows); the frame gets
-// a copy of exactly its size, as frames are kept (a ring, a file's queue).
-func SealBodyReusing(f *WorldFrame, body *WorldBody, scratch, rawBuf *[]byte) error {
-	raw, err := marshalSized(body, body.sizeHint(), *rawBuf)
+var sealers = sync.Pool{New: func() any {
+	z, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
+		zstd.WithLowerEncoderMem(true), zstd.WithWindowSize(sealWindow))
 	if err != nil {
+		panic(err) // the options are constants: only a bug makes this fail
+	}
+	return &sealer{z: z, buf: bufio.NewWriterSize(nil, 32<<10)}
+}}
+
+// sealWindow is the compressor's window: columns repeat within a few rows,
+// so a larger one finds little more and costs its memory in every pooled
+// sealer.
+const sealWindow = 1 << 20
+
+// SealBody encodes and compresses a body into a frame, streaming: the
+// frame's body is the compressor's output, with memory of about its size.
+func SealBody(f *WorldFrame, body *WorldBody) error {
+	s := sealers.Get().(*sealer)
+	defer sealers.Put(s)
+	out := bytes.NewBuffer(make([]byte, 0, body.sizeHint()/compressionGuess))
+	s.z.Reset(out)
+	s.buf.Reset(s.z)
+	enc := encoders.Get().(*msgpack.Encoder)
+	defer encoders.Put(enc)
+	enc.ResetWriter(s.buf)
+	enc.UseCompactInts(true)
+	err := enc.Encode(body)
+	if err == nil {
+		err = s.buf.Flush()
+	}
+	if err == nil {
+		err = s.z.Close()
+	}
+	s.buf.Reset(nil)
+	if err != nil {
+		s.z.Reset(nil)
 		return fmt.Errorf("protocol: encode world body: %w", err)
 	}
-	*rawBuf = raw[:0] // kept at the size the largest body needed
-	*scratch = encoder().EncodeAll(raw, (*scratch)[:0])
-	f.Body = slices.Clone(*scratch)
+	sealed := out.Bytes()
+	if cap(sealed)-len(sealed) > len(sealed)/8 { // frames are kept: not with a grown buffer's slack
+		sealed = slices.Clone(sealed)
+	}
+	f.Body = sealed
 	return nil
 }
+
+// compressionGuess is about how much smaller a body gets compressed: the
+// output buffer starts at the body's size over it.
+const compressionGuess = 3
 
 // sizeHint is about the bytes the body's encoding takes: its byte fields,
 // a few bytes per listed value, and room for the rest.
@@ -198,22 +225,4 @@ func (b *AllocBudget) Take(n, size int, what string) error {
 	}
 	b.left -= want
 	return nil
-}
-
-// marshalSized encodes v with compact ints, as messages are, into a
-// buffer that starts with room for size bytes, so a large body is not
-// copied as its buffer doubles.
-func marshalSized(v any, size int, into []byte) ([]byte, error) {
-	if cap(into) < size {
-		into = make([]byte, 0, size)
-	}
-	buf := bytes.NewBuffer(into[:0])
-	enc := encoders.Get().(*msgpack.Encoder)
-	defer encoders.Put(enc)
-	enc.ResetWriter(buf)
-	enc.UseCompactInts(true)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

@@ -64,6 +64,10 @@ func (p *overviewPane) View() []string {
 		p.styles.Header.Render("Agent"),
 		fmt.Sprintf("  clients %-8d sent %-12s frames sent %d", a.Clients, protocol.ByteSize(int(a.BytesSent)), a.FramesSent),
 		fmt.Sprintf("  coalesced %-6d dropped %-10d sync %s a frame", a.Coalesced, a.Dropped, client.Duration(a.SyncNs)))
+	if rw := a.Rewind; rw != nil {
+		lines = append(lines, fmt.Sprintf("  rewind ticks %d-%d: %d frames, %s of %s, world copy %s", rw.From, rw.To, rw.Frames,
+			protocol.ByteSize(rw.Bytes), protocol.ByteSize(rw.Limit), protocol.ByteSize(rw.Copy)))
+	}
 	if a.Recording != "" {
 		lines = append(lines, "  recording to "+a.Recording)
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -15,4 +16,17 @@ func TestOverviewPane(t *testing.T) {
 	c.summary.Stale = &protocol.StaleAudit{Total: 4, By: []protocol.StaleCount{{By: "hunting", Count: 3}, {By: "pack steering", Count: 1}},
 		Recent: []protocol.StaleUse{{Entity: protocol.MakeEntityID(9, 1), Generation: 2, By: "hunting", Tick: 812}}}
 	mustContain(t, p.View(), "4 uses of handles to dead entities, by: hunting 3, pack steering 1", "last: 9v1 at tick 812 by hunting")
+}
+
+// The overview says what the agent's in-memory recording holds: the ticks
+// a rewind reaches, its frames' bytes against the limit and the world copy
+// beside them.
+func TestOverviewShowsTheRewindMemory(t *testing.T) {
+	c, _, _ := fixture()
+	p := sized(&overviewPane{common: c}, 120, 30)
+	if v := screenText(p.View()); strings.Contains(v, "rewind ticks") {
+		t.Fatalf("a rewind line without an in-memory recording:\n%s", v)
+	}
+	c.summary.Agent.Rewind = &protocol.RewindRange{From: 39990, To: 40000, Frames: 11, Bytes: 3 << 20, Limit: 64 << 20, Copy: 45 << 20}
+	mustContain(t, p.View(), "rewind ticks 39990-40000: 11 frames, 3 MiB of 64 MiB, world copy 45 MiB")
 }

@@ -22,13 +22,16 @@ func liveHeap() uint64 {
 // some frames, without and with the default agent (its journal and
 // in-memory recording), against the raw bytes of the entities' component
 // values (the data a plain-Go program would hold). Reported as bytes/entity
-// and x-data.
+// and x-data; with the agent, what its in-memory recording holds (the
+// frames, ring-bytes, and the world copy it codes them against,
+// copy-bytes), as its telemetry tells them.
 func BenchmarkDemoMemory(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
 		for _, withAgent := range []bool{false, true} {
 			b.Run(fmt.Sprintf("entities=%d/agent=%v", n, withAgent), func(b *testing.B) {
 				var before, after uint64
 				var data int
+				var ring, worldCopy int64
 				for b.Loop() {
 					before = liveHeap()
 					s := ecosystem.New(n, 1)
@@ -43,6 +46,13 @@ func BenchmarkDemoMemory(b *testing.B) {
 						}
 					}
 					after = liveHeap()
+					if a != nil {
+						rw := a.Telemetry().Rewind
+						if rw == nil {
+							b.Fatal("the agent keeps no in-memory recording")
+						}
+						ring, worldCopy = rw.Bytes, rw.Copy
+					}
 					data = 0
 					for _, ar := range s.World.Inspect().Archetypes() {
 						for _, id := range ar.Components {
@@ -60,6 +70,10 @@ func BenchmarkDemoMemory(b *testing.B) {
 				b.ReportMetric(per, "bytes/entity")
 				b.ReportMetric(float64(after-before)/float64(max(data, 1)), "x-data")
 				b.ReportMetric(float64(data)/float64(n), "data-bytes/entity")
+				if withAgent {
+					b.ReportMetric(float64(ring)/float64(n), "ring-bytes/entity")
+					b.ReportMetric(float64(worldCopy)/float64(n), "copy-bytes/entity")
+				}
 			})
 		}
 	}

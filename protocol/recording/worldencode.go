@@ -32,10 +32,9 @@ type WorldEncoder struct {
 	keyBytes  int
 	sinceKey  int
 	framesKey int
-	scratch   []byte // compression output, reused frame to frame
-	raw       []byte // the body's msgpack, reused frame to frame
 	wantKey   atomic.Bool
-	Sub       uint32 // the subscription id the frames carry
+	held      atomic.Int64 // the state's footprint, for StateBytes
+	Sub       uint32       // the subscription id the frames carry
 }
 
 // Keyframe policy.
@@ -51,6 +50,10 @@ func NewWorldEncoder() *WorldEncoder {
 	e.wantKey.Store(true)
 	return e
 }
+
+// StateBytes is the bytes of the world copy the encoder codes the next
+// frame against, as of its last frame. Safe to call from any goroutine.
+func (e *WorldEncoder) StateBytes() int64 { return e.held.Load() }
 
 // WantKeyframe reports whether the next capture should be full. Safe to
 // call from any goroutine.
@@ -90,7 +93,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	for i := range in.Tables {
 		base.encodeTable(&in.Tables[i], &body.Tables[i])
 	}
-	if err := protocol.SealBodyReusing(f, body, &e.scratch, &e.raw); err != nil {
+	if err := protocol.SealBody(f, body); err != nil {
 		return nil, err
 	}
 	if in.Full {
@@ -101,6 +104,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	sum.Full = true
 	e.state.Tick, e.state.Summary, e.state.seq, e.state.valid = in.Tick, &sum, f.Seq, true
 	e.seq, e.started = f.Seq, true
+	e.held.Store(e.state.bytes)
 	e.account(len(f.Body), in.Full)
 	return f, nil
 }
