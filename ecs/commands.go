@@ -30,32 +30,30 @@ type Commands struct {
 }
 
 // roomKeeper lets a buffer that is reused apply after apply give back the
-// room one burst made: it remembers the most the buffer held over a window
-// of applies, and at the window's end says how much room to keep when that
-// is well under the room there is. (A game's first frame that queues half
-// a million commands would otherwise keep their memory for good.)
+// room a burst made. It follows the buffer's recent need: each apply's
+// count when that is more, else the need less a sixteenth. When the room
+// is over four times the need it says to keep twice what this apply
+// held, so a burst's room goes back some twenty applies later, and a
+// buffer that bursts more often than that keeps it. (A game's first frames that queue a million
+// commands would otherwise keep their memory for good.)
 type roomKeeper struct {
-	most, applies int
+	need int
 }
 
 // keep notes an apply of n elements in a buffer with room for have and
 // returns the room to keep, or 0 to keep it all.
 func (k *roomKeeper) keep(n, have int) int {
-	k.most = max(k.most, n)
-	if k.applies++; k.applies < roomWindow {
-		return 0
-	}
-	most := k.most
-	k.most, k.applies = 0, 0
-	if have > minRoomKept && have > 4*most {
-		return max(2*most, minRoomKept)
+	k.need = max(n, k.need-k.need/roomDecay)
+	if have > minRoomKept && have > 4*k.need {
+		return max(2*n, minRoomKept)
 	}
 	return 0
 }
 
-// Room keeping: applies per window, and the least room worth giving back.
+// Room keeping: how fast the need falls (a sixteenth an apply), and the
+// least room worth giving back.
 const (
-	roomWindow  = 120
+	roomDecay   = 16
 	minRoomKept = 1024
 )
 

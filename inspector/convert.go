@@ -3,6 +3,7 @@ package inspector
 import (
 	"fmt"
 	"reflect"
+	"unsafe"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -160,6 +161,21 @@ func wireEntity(e ecs.Entity) protocol.EntityID {
 		return 0
 	}
 	return protocol.MakeEntityID(e.Index(), e.Generation())
+}
+
+// wireEntities is es as wire entity ids. On a little-endian machine it is
+// the same memory, not a copy (an Entity is its index then its generation,
+// an EntityID's low and high halves): what it returns is only good while
+// es is.
+func wireEntities(es []ecs.Entity) []protocol.EntityID {
+	if littleEndian && unsafe.Sizeof(ecs.Entity{}) == unsafe.Sizeof(protocol.EntityID(0)) {
+		return unsafe.Slice((*protocol.EntityID)(unsafe.Pointer(unsafe.SliceData(es))), len(es))
+	}
+	out := make([]protocol.EntityID, len(es))
+	for i, e := range es {
+		out[i] = wireEntity(e)
+	}
+	return out
 }
 
 func ecsEntity(e protocol.EntityID) ecs.Entity { return ecs.EntityOf(e.Index(), e.Generation()) }

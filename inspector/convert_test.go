@@ -1,8 +1,11 @@
 package inspector
 
 import (
+	"math"
 	"reflect"
 	"testing"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
 )
 
 func TestToValueCutsBigLists(t *testing.T) {
@@ -21,5 +24,20 @@ func TestToValueCutsBigLists(t *testing.T) {
 	}
 	if mv := toValue(reflect.ValueOf(m)); mv.Len() != maxItems+1 {
 		t.Errorf("a 100-entry map became %d entries", mv.Len())
+	}
+}
+
+// TestWireEntitiesAreWireEntity: a list of handles read as wire ids gives
+// each handle's id, the zero handle's too.
+func TestWireEntitiesAreWireEntity(t *testing.T) {
+	es := []ecs.Entity{{}, ecs.EntityOf(1, 1), ecs.EntityOf(7, 3), ecs.EntityOf(1<<31, 1<<30), ecs.EntityOf(math.MaxUint32, math.MaxUint32)}
+	got := wireEntities(es)
+	if len(got) != len(es) {
+		t.Fatalf("%d ids for %d handles", len(got), len(es))
+	}
+	for i, e := range es {
+		if got[i] != wireEntity(e) {
+			t.Fatalf("%v read as %#x, not %#x", e, uint64(got[i]), uint64(wireEntity(e)))
+		}
 	}
 }

@@ -139,11 +139,8 @@ func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 		for i, id := range tc.Components {
 			out.Components[i] = uint16(id)
 		}
-		if tc.Entities != nil {
-			out.Entities = make([]protocol.EntityID, len(tc.Entities))
-			for i, e := range tc.Entities {
-				out.Entities[i] = wireEntity(e)
-			}
+		if tc.Entities != nil { // the capture's memory: the encoder copies what it keeps
+			out.Entities = wireEntities(tc.Entities)
 		}
 		for ci := range tc.Columns {
 			cc, oc := &tc.Columns[ci], &out.Columns[ci]

@@ -37,3 +37,28 @@ func TestSealBodyStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestSealBodySizedTakesTheGuess: given the size of the last body like
+// it, a body is compressed into one buffer of that size, not grown and
+// copied.
+func TestSealBodySizedTakesTheGuess(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	raw := make([]byte, 1<<20)
+	for i := range raw {
+		raw[i] = byte(rng.IntN(64))
+	}
+	body := &WorldBody{Tables: []TableFrame{{Archetype: 1, Components: []uint16{3}, Len: len(raw) / 8, All: true,
+		Columns: []ColumnFrame{{Kind: ColumnRaw, Size: 8, Raw: raw}}}}}
+	first := &WorldFrame{}
+	if err := SealBody(first, body); err != nil {
+		t.Fatal(err)
+	}
+	guess := len(first.Body) + len(first.Body)/16
+	again := &WorldFrame{}
+	if err := SealBodySized(again, body, guess); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again.Body, first.Body) || cap(again.Body) != guess {
+		t.Fatalf("sealed into %d bytes with room for %d, guessing %d (first %d bytes)", len(again.Body), cap(again.Body), guess, len(first.Body))
+	}
+}

@@ -131,10 +131,19 @@ const sealWindow = 1 << 20
 
 // SealBody encodes and compresses a body into a frame, streaming: the
 // frame's body is the compressor's output, with memory of about its size.
-func SealBody(f *WorldFrame, body *WorldBody) error {
+func SealBody(f *WorldFrame, body *WorldBody) error { return SealBodySized(f, body, 0) }
+
+// SealBodySized is SealBody with a guess at the bytes the sealed body
+// will take (the size of the last like it; 0: a third of the body's), so
+// a large body's output neither grows by doubling nor is copied to drop
+// the slack.
+func SealBodySized(f *WorldFrame, body *WorldBody, guess int) error {
 	s := sealers.Get().(*sealer)
 	defer sealers.Put(s)
-	out := bytes.NewBuffer(make([]byte, 0, body.sizeHint()/compressionGuess))
+	if guess <= 0 {
+		guess = body.sizeHint() / compressionGuess
+	}
+	out := bytes.NewBuffer(make([]byte, 0, guess))
 	s.z.Reset(out)
 	s.buf.Reset(s.z)
 	enc := encoders.Get().(*msgpack.Encoder)
@@ -161,8 +170,8 @@ func SealBody(f *WorldFrame, body *WorldBody) error {
 	return nil
 }
 
-// compressionGuess is about how much smaller a body gets compressed: the
-// output buffer starts at the body's size over it.
+// compressionGuess is about how much smaller a body gets compressed: with
+// no better guess, the output buffer starts at the body's size over it.
 const compressionGuess = 3
 
 // sizeHint is about the bytes the body's encoding takes: its byte fields,

@@ -159,24 +159,15 @@ type spatial struct {
 	cells  int
 	herb   bucket
 	pred   bucket
-	hs, ps []item    // the frame's herbivores and predators, in query order
-	fled   []fleeHit // per herbivore, in query order: the predator it flees (fleeSearch)
-	near   [][]item  // fleeSearch's scratch, per worker: the predators around a cell
-}
-
-// fleeHit is the nearest predator in reach of a herbivore: 24 bytes, as
-// the search writes one per herbivore all over the array (the squared
-// distance is dx*dx+dy*dy again when it is wanted).
-type fleeHit struct {
-	self, from ecs.Entity // from is zero when none is in reach
-	dx, dy     float32
+	hs, ps []item   // the frame's herbivores and predators, in query order
+	fled   []int32  // per herbivore, in query order: the predator it flees, its place in ps, or -1 (fleeSearch)
+	near   [][]item // fleeSearch's scratch, per worker: the predators around a cell
 }
 
 type bucket struct {
 	start []int32 // cell -> first index in items; len cells+1
 	items []item
 	count []int32
-	cell  []int32 // build's scratch: each item's cell
 }
 
 type item struct {
@@ -188,8 +179,8 @@ type item struct {
 // build sorts items into cells, a counting sort over parts of the items
 // at once (each part counted and placed by its own goroutine, the prefix
 // sums between): a cell holds its items in their order in items, as a
-// sort by one goroutine would place them. Each item's cell is computed
-// once.
+// sort by one goroutine would place them. An item's cell is computed
+// again to place it, rather than kept: that is 4 bytes an item less.
 func (b *bucket) build(cells int, items []item, parts int) {
 	n := cells * cells
 	parts = max(min(parts, len(items)/4096), 1)
@@ -197,11 +188,10 @@ func (b *bucket) build(cells int, items []item, parts int) {
 		b.start = make([]int32, n+1)
 		b.count = make([]int32, parts*n)
 	}
-	if cap(b.cell) < len(items) {
-		b.cell = make([]int32, len(items))
+	if cap(b.items) < len(items) {
 		b.items = make([]item, len(items))
 	}
-	b.cell, b.items = b.cell[:len(items)], b.items[:len(items)]
+	b.items = b.items[:len(items)]
 	part := func(p int) (lo, hi int, count []int32) {
 		return p * len(items) / parts, (p + 1) * len(items) / parts, b.count[p*n : (p+1)*n]
 	}
@@ -217,10 +207,7 @@ func (b *bucket) build(cells int, items []item, parts int) {
 		lo, hi, count := part(p)
 		clear(count)
 		for k := lo; k < hi; k++ {
-			it := &items[k]
-			c := int32(cellOf(it.y, cellSize, cells)*cells + cellOf(it.x, cellSize, cells))
-			b.cell[k] = c
-			count[c]++
+			count[itemCell(&items[k], cells)]++
 		}
 	})
 	var sum int32 // each part's count becomes where its next item in the cell goes
@@ -235,11 +222,16 @@ func (b *bucket) build(cells int, items []item, parts int) {
 	inParts(func(p int) {
 		lo, hi, next := part(p)
 		for k := lo; k < hi; k++ {
-			c := b.cell[k]
+			c := itemCell(&items[k], cells)
 			b.items[next[c]] = items[k]
 			next[c]++
 		}
 	})
+}
+
+// itemCell is the index of the cell an item is in.
+func itemCell(it *item, cells int) int {
+	return cellOf(it.y, cellSize, cells)*cells + cellOf(it.x, cellSize, cells)
 }
 
 // fleeSearch finds, for every herbivore, the nearest predator in fleeing
@@ -299,11 +291,11 @@ func (s *Sim) fleeRows(from, to int, near []item) []item {
 				}
 			}
 			for _, h := range hs {
-				hit, best := fleeHit{self: h.e}, r2
+				hit, best := int32(-1), r2
 				for _, o := range near {
 					dx, dy := torusDelta(h.x, o.x, s.side), torusDelta(h.y, o.y, s.side)
 					if d := dx*dx + dy*dy; d < best {
-						best, hit.from, hit.dx, hit.dy = d, o.e, dx, dy
+						best, hit = d, o.i
 					}
 				}
 				sp.fled[h.i] = hit

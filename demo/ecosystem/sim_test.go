@@ -83,8 +83,11 @@ func TestFleeSearchIsNearest(t *testing.T) {
 	fleeing := 0
 	for _, h := range sp.hs {
 		from, dx, dy, _ := s.nearest(&sp.pred, h.x, h.y, fleeRadius, nil)
-		got := sp.fled[h.i]
-		if got.self != h.e || got.from != from || (!from.IsZero() && (got.dx != dx || got.dy != dy)) {
+		var got item // the predator the search found, if any
+		if k := sp.fled[h.i]; k >= 0 {
+			got = sp.ps[k]
+		}
+		if got.e != from || (!from.IsZero() && (torusDelta(h.x, got.x, s.side) != dx || torusDelta(h.y, got.y, s.side) != dy)) {
 			t.Fatalf("herbivore %v at (%v, %v): search found %+v, nearest %v (%v, %v)", h.e, h.x, h.y, got, from, dx, dy)
 		}
 		if !from.IsZero() {

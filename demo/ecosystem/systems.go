@@ -89,9 +89,14 @@ func (s *Sim) build(seed uint64) {
 			e := it.Entity()
 			var from ecs.Entity
 			var bx, by, best float32
-			if hit := s.space.fled; k < len(hit) && hit[k].self == e {
-				from, bx, by = hit[k].from, hit[k].dx, hit[k].dy
-				best = bx*bx + by*by
+			if sp := &s.space; k < len(sp.fled) && sp.hs[k].e == e {
+				// The spatial index's search, from the same positions:
+				// the offset computed again is the one it compared.
+				if hit := sp.fled[k]; hit >= 0 {
+					o := &sp.ps[hit]
+					from, bx, by = o.e, torusDelta(p.X, o.x, s.side), torusDelta(p.Y, o.y, s.side)
+					best = bx*bx + by*by
+				}
 			} else { // the herbivores changed since the spatial index: ask one by one
 				from, bx, by, best = s.nearest(&s.space.pred, p.X, p.Y, fleeRadius, nil)
 			}

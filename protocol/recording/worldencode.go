@@ -30,6 +30,7 @@ type WorldEncoder struct {
 	seq       uint64
 	started   bool
 	keyBytes  int
+	lastDelta int // the newest delta's size
 	sinceKey  int
 	framesKey int
 	wantKey   atomic.Bool
@@ -93,7 +94,11 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	for i := range in.Tables {
 		base.encodeTable(&in.Tables[i], &body.Tables[i])
 	}
-	if err := protocol.SealBody(f, body); err != nil {
+	guess := e.lastDelta // the last body like it, and a little room
+	if in.Full {
+		guess = e.keyBytes
+	}
+	if err := protocol.SealBodySized(f, body, guess+guess/16); err != nil {
 		return nil, err
 	}
 	if in.Full {
@@ -116,6 +121,7 @@ func (e *WorldEncoder) account(n int, key bool) {
 		return
 	}
 	e.sinceKey += n
+	e.lastDelta = n
 	e.framesKey++
 	if e.sinceKey >= KeyframeRatio*e.keyBytes || e.framesKey >= MaxKeyframeGap {
 		e.wantKey.Store(true)

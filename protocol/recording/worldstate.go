@@ -31,10 +31,10 @@ type WorldState struct {
 	valid  bool
 	bytes  int64      // the tables' footprint (StateTable.footprint)
 	view   *stateView // derived indexes, built on first use after a change
-	// owned: the state copies the values it keeps into its own memory and
-	// keeps no row lists, so the changes it applies can be reused by
-	// their maker (an encoder's state; a reader's shares the decoded
-	// frames).
+	// owned: the state copies the values and entities it keeps into its
+	// own memory and keeps no row lists, so the changes it applies can be
+	// reused by their maker (an encoder's state; a reader's shares the
+	// decoded frames).
 	owned bool
 }
 
@@ -198,7 +198,10 @@ func (s *WorldState) applyTable(c *TableChange) {
 		t = &StateTable{Archetype: c.Archetype, Sparse: c.Sparse, Components: slices.Clone(c.Components), Columns: make([]StateColumn, len(c.Columns))}
 		s.Tables[key] = t
 	}
-	if c.Entities != nil {
+	switch {
+	case c.Entities != nil && s.owned: // into its own memory, which it reuses
+		t.Entities = append(t.Entities[:0], c.Entities...)
+	case c.Entities != nil:
 		t.Entities = c.Entities
 	}
 	n := len(t.Entities)
