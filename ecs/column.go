@@ -10,11 +10,11 @@ type column interface {
 	ticks() *colStamps
 	pushZero(tick uint32)
 	appendFrom(src column, row int)
-	pushN(n int, tick uint32)
+	pushN(n int, tick uint32, zeroed bool)
 	appendAll(src column)
 	clearRows()
 	swapRemove(row int)
-	reserve(extra int)
+	reserve(extra int) (zeroed bool)
 	value(row int) reflect.Value
 	raw() rawCol
 }
@@ -53,11 +53,15 @@ func (c *typedColumn[T]) appendFrom(src column, row int) {
 	c.t.push(s.t.effective(row), s.t.effectiveAdded(row))
 }
 
-func (c *typedColumn[T]) pushN(n int, tick uint32) {
+// pushN appends n zero rows; zeroed says their memory is zero already
+// (past the length of a column reserve just made, and not written since).
+func (c *typedColumn[T]) pushN(n int, tick uint32, zeroed bool) {
 	c.reserve(n)
 	old := len(c.data)
 	c.data = c.data[:old+n]
-	clear(c.data[old:])
+	if !zeroed {
+		clear(c.data[old:])
+	}
 	c.t.pushN(n, tick)
 }
 
@@ -79,13 +83,16 @@ func (c *typedColumn[T]) clearRows() {
 	c.t.clearRows()
 }
 
-func (c *typedColumn[T]) reserve(extra int) {
+// reserve makes room for extra rows; zeroed says it made the column anew,
+// so the memory past its length is zero.
+func (c *typedColumn[T]) reserve(extra int) (zeroed bool) {
 	if need := len(c.data) + extra; need > cap(c.data) {
 		grown := make([]T, len(c.data), grownCap(need, cap(c.data)))
 		copy(grown, c.data)
-		c.data = grown
+		c.data, zeroed = grown, true
 	}
 	c.t.reserve(extra)
+	return zeroed
 }
 
 func (c *typedColumn[T]) swapRemove(row int) {

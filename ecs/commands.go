@@ -371,7 +371,7 @@ func (w *World) spawnReservedRun(ops []command, tick uint32) {
 		w.recordPending()
 	}
 	t := w.tables[0]
-	first := t.pushN(len(ops), tick)
+	first := t.pushN(len(ops), tick, false)
 	ents := t.entities[first : first+len(ops)]
 	recs := w.records
 	for k := range ops {

@@ -171,7 +171,7 @@ func (w *World) Restore(img *Image) error {
 		}
 		t := w.tables[w.tableFor(m)]
 		n := len(it.Entities)
-		first := t.pushN(n, tick)
+		first := t.pushN(n, tick, false)
 		copy(t.entities[first:], it.Entities)
 		for i, e := range it.Entities {
 			rec := &w.records[e.index]

@@ -62,7 +62,8 @@ func (w *World) spawnBlocks(t *table, n int, userCode bool, fill func(done, firs
 		return
 	}
 	tick := w.writeStamp()
-	t.reserve(n)
+	zeroed := t.reserve(n) // the blocks' rows are then zero: no clearing
+	w.reserveRecords(n)
 	if userCode {
 		w.lockForInit()
 		defer w.unlockForInit()
@@ -76,7 +77,7 @@ func (w *World) spawnBlocks(t *table, n int, userCode bool, fill func(done, firs
 				t.pushZero(Entity{}, tick) // the entity comes from allocEntities
 			}
 		} else {
-			first = t.pushN(k, tick)
+			first = t.pushN(k, tick, zeroed)
 		}
 		ents := t.entities[first : first+k]
 		w.allocEntities(ents, t.id, first)

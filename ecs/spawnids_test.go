@@ -77,3 +77,42 @@ func TestSpawnIDsWideEntities(t *testing.T) {
 		t.Fatalf("a refused spawn created an entity: %d then %d", alive, w.Len())
 	}
 }
+
+// TestBatchSpawnsAreZero: a batch spawn without an init gives zero values,
+// where rows despawned earlier left their values in the table's memory,
+// where the table grows into new memory for it, and in a fresh world with
+// a capacity, pointer-holding types too.
+func TestBatchSpawnsAreZero(t *testing.T) {
+	type named struct {
+		Name string
+		N    int
+	}
+	type pos struct{ X, Y float64 }
+	for _, opts := range [][]WorldOption{nil, {Capacity(300)}} {
+		w := NewWorld(opts...)
+		m := NewMap2[named, pos](w)
+		var old []Entity
+		for i := range 100 {
+			old = append(old, m.Spawn(named{"old", i + 1}, pos{1, 2}))
+		}
+		for _, e := range old {
+			must(t, w.Despawn(e))
+		}
+		check := func(n int) {
+			t.Helper()
+			before := w.Len()
+			m.SpawnBatch(n, nil)
+			if w.Len() != before+n {
+				t.Fatalf("%d entities after a batch of %d on %d", w.Len(), n, before)
+			}
+			for it := NewQuery2[named, pos](w).Iter(); it.Next(); {
+				if a, b := it.Get(); *a != (named{}) || *b != (pos{}) {
+					t.Fatalf("a batch-spawned entity holds %+v, %+v", *a, *b)
+				}
+			}
+		}
+		check(60)   // into the rows the despawned left
+		check(1000) // the table grows into new memory
+		check(3)    // past the rows the growth made room for, still zero
+	}
+}

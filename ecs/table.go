@@ -66,12 +66,15 @@ func (t *table) pushZero(e Entity, tick uint32) int {
 
 // pushN appends n rows of zero values, changed and added at tick; the caller
 // fills entities[first:].
-func (t *table) pushN(n int, tick uint32) (first int) {
+// pushN appends n rows of zero values, their entities left to the caller;
+// zeroed says the memory past every column's length is zero already (a
+// reserve just made the columns anew: table.reserve).
+func (t *table) pushN(n int, tick uint32, zeroed bool) (first int) {
 	first = len(t.entities)
 	t.entities = growEntities(t.entities, n)
 	t.shape++
 	for _, c := range t.cols {
-		c.pushN(n, tick)
+		c.pushN(n, tick, zeroed)
 	}
 	return first
 }
@@ -196,7 +199,7 @@ func (t *table) appendTable(src *table, tick uint32) (first int) {
 		if j := src.colIndex[cid]; j >= 0 {
 			t.cols[i].appendAll(src.cols[j])
 		} else {
-			t.cols[i].pushN(n, tick)
+			t.cols[i].pushN(n, tick, false)
 		}
 	}
 	src.clearRows()
@@ -249,17 +252,21 @@ func (t *table) logNewTicks(row int) {
 // reserve makes room for extra more rows. The columns keep room together
 // with the entity list (they grow by the same rule at the same rows), so a
 // list with room means columns with room: nothing to ask of them.
-func (t *table) reserve(extra int) {
+// reserve makes room for extra rows. zeroed says every column was made
+// anew, so the memory past the rows is zero until rows are pushed there.
+func (t *table) reserve(extra int) (zeroed bool) {
 	need := len(t.entities) + extra
 	if need <= cap(t.entities) {
-		return
+		return false
 	}
 	grown := make([]Entity, len(t.entities), grownCap(need, cap(t.entities)))
 	copy(grown, t.entities)
 	t.entities = grown
+	zeroed = true
 	for _, c := range t.cols {
-		c.reserve(extra)
+		zeroed = c.reserve(extra) && zeroed
 	}
+	return zeroed
 }
 
 // bytes estimates the memory the table's rows take: values, entities, ticks.

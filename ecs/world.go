@@ -313,9 +313,5 @@ func (w *World) Reserve(n int, ids ...ComponentID) {
 		}
 	}
 	w.tables[w.tableFor(m)].reserve(n)
-	if need := len(w.records) + n - len(w.free); need > cap(w.records) {
-		grown := make([]entityRecord, len(w.records), need)
-		copy(grown, w.records)
-		w.records = grown
-	}
+	w.reserveRecords(n)
 }

@@ -101,9 +101,19 @@ func (w *World) allocEntities(out []Entity, t uint32, first int) {
 	}
 }
 
-// growRecords makes room for need records.
-func (w *World) growRecords(need int) {
-	grown := make([]entityRecord, len(w.records), grownCap(need, cap(w.records)))
+// growRecords makes room for need records, with room to grow.
+func (w *World) growRecords(need int) { w.recordRoom(grownCap(need, cap(w.records))) }
+
+// reserveRecords makes room for n entities more than the free list has
+// slots for, exactly and at once: a batch of n, or Reserve.
+func (w *World) reserveRecords(n int) {
+	if need := len(w.records) + n - len(w.free); need > cap(w.records) {
+		w.recordRoom(need)
+	}
+}
+
+func (w *World) recordRoom(c int) {
+	grown := make([]entityRecord, len(w.records), c)
 	copy(grown, w.records)
 	w.records = grown
 }
