@@ -69,22 +69,22 @@ func zeroBytes(p unsafe.Pointer, size uintptr) {
 // roomFor reports whether one more row fits without growing.
 func (c *rawCol) roomFor() bool { return c.hdr.len < c.hdr.cap }
 
-// pushTicks appends a row's ticks to t, whose length is n: directly when
-// the row fits and enters an unstamped chunk, else through push. The row is
-// not logged (changelog.go): the table logs its new rows once for all its
-// columns.
-// table.moveRowFrom has the same lines written out in its loop, to keep
-// that loop free of calls.
-func pushTicks(t *colStamps, n int, changed, added uint32) {
-	rows := t.header()
-	if n < rows.cap && *u32At(t.stamp, n>>chunkShift) == 0 {
-		*tickAt(rows, n) = stampPair{changed, added}
-		rows.len = n + 1
-		gmax := u32At(t.max, n>>groupShift)
-		*gmax = newest(*gmax, changed)
-		return
+// pushTicksFast appends a row's stamps to t, whose length is n, when the
+// row fits and enters an unstamped chunk, and reports whether it did;
+// else the row goes through push (growth, or a chunk's stamp folded in
+// first). It inlines, so the loops that push a row per column (pushZero,
+// moveRowFrom) make no call per column. The row is not logged
+// (changelog.go): a table logs its new rows once for all its columns.
+func pushTicksFast(t *colStamps, n int, changed, added uint32) bool {
+	if n >= cap(t.rows) || t.stamp[n>>chunkShift] != 0 {
+		return false
 	}
-	t.push(changed, added)
+	t.rows = t.rows[:n+1]
+	t.rows[n] = stampPair{changed, added}
+	if g := &t.max[n>>groupShift]; newer(changed, *g) {
+		*g = changed
+	}
+	return true
 }
 
 // header is the rows slice's header, to change its length in place.

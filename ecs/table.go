@@ -53,7 +53,9 @@ func (t *table) pushZero(e Entity, tick uint32) int {
 			n := d.hdr.len
 			zeroBytes(d.at(n), d.size)
 			d.hdr.len = n + 1
-			pushTicks(d.ticks, n, tick, tick)
+			if !pushTicksFast(d.ticks, n, tick, tick) {
+				d.ticks.push(tick, tick)
+			}
 		} else {
 			t.cols[i].pushZero(tick)
 		}
@@ -166,13 +168,8 @@ func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved
 			}
 			d.hdr.len = n + 1
 			dt := d.ticks
-			if rows := dt.header(); n < rows.cap && *u32At(dt.stamp, n>>chunkShift) == 0 {
-				*tickAt(rows, n) = stampPair{changed, added}
-				rows.len = n + 1
-				gmax := u32At(dt.max, n>>groupShift)
-				*gmax = newest(*gmax, changed)
-			} else {
-				dt.push(changed, added) // grows, or folds a chunk's stamp in first
+			if !pushTicksFast(dt, n, changed, added) {
+				dt.push(changed, added)
 			}
 			if debugChecks {
 				debugMovedStamps(dt, n, changed, added)
