@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -228,6 +229,16 @@ func (r *Recorder) run() {
 		encStart := time.Now()
 		f, err = r.stream.encode(job)
 		r.encodeNs.Add(int64(time.Since(encStart)))
+		if errors.Is(err, recording.ErrNeedKeyframe) {
+			// A delta the encoder has nothing to code against (a lean
+			// stream's): left out, the next capture is a keyframe.
+			err = nil
+			r.queued.Add(-job.bytes)
+			r.mu.Lock()
+			r.skipped++
+			r.mu.Unlock()
+			continue
+		}
 		if err == nil {
 			if fs, ok := r.w.(feedSink); ok {
 				fs.fanOut(f, job.to)

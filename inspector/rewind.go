@@ -25,6 +25,7 @@ func (a *Agent) startRing(seed []ringFrame, bytes int64) {
 	mem := &memRing{limit: a.opts.RewindBytes, window: a.opts.RewindWindow, frames: seed, bytes: bytes}
 	r := a.newRecorder(mem, a.opts.RewindHz, a.closed) // the ring ends with the agent
 	r.stream.cap.Marks = true                          // who wrote what a rewind restores: rewindmarks.go
+	r.stream.enc.Lean = true                           // in memory: no copy where deltas do not pay
 	if a.opts.rewindPaced {
 		r.share = ringShare
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // TestTelemetrySaysWhatTheRingHolds: once the in-memory recording holds a
@@ -41,5 +42,28 @@ func TestTelemetrySaysWhatTheRingHolds(t *testing.T) {
 	}
 	if rw.Copy < values || rw.Bytes <= 0 || rw.Bytes > rw.Limit {
 		t.Fatalf("the ring says %+v for a world of %d bytes of values", rw, values)
+	}
+}
+
+// TestRingKeepsNoCopyWhereDeltasDoNotPay: recording the demo four times a
+// second, every value moves between frames, so the ring codes keyframes
+// only and keeps no world copy beside them; a rewind from them restores
+// the world as it was.
+func TestRingKeepsNoCopyWhereDeltasDoNotPay(t *testing.T) {
+	g := startDemo(t, 3000, 600, Options{RewindHz: 4})
+	c := dial(t, &game{agent: g.agent}, protocol.Hello{})
+	sum := c.summaryWhere(func(s *protocol.Summary) bool {
+		return s.Agent.Rewind != nil && s.Agent.Rewind.Frames >= 3 && s.Agent.Rewind.Copy == 0
+	})
+	wantOK(t, "pause", c.reply(&protocol.Pause{}))
+	now := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused }).Tick
+	if now > 600 {
+		t.Fatalf("paused at tick %d, past the images kept", now)
+	}
+	to := sum.Agent.Rewind.To
+	wantOK(t, "rewind", c.reply(&protocol.Rewind{Tick: to}))
+	c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Tick == to })
+	if diff := imageDiff(g.first(t, to), g.image(t)); diff != "" {
+		t.Fatalf("rewound to tick %d from a keyframe, the world is not what it was: %s", to, diff)
 	}
 }

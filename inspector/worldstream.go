@@ -50,6 +50,9 @@ type worldJob struct {
 	// before this one, and skipWhy says why (WorldFrame.Skipped).
 	skipped uint64
 	skipWhy string
+	// lean: the encoder coded keyframes only when it was taken
+	// (WorldInput.Lean).
+	lean bool
 	// marks are the capture's write marks, when the stream keeps them
 	// (the in-memory ring: rewindmarks.go).
 	marks []tableMarks
@@ -58,9 +61,10 @@ type worldJob struct {
 // capture copies what the stream's next frame needs; call it in Sync.
 func (s *worldStream) capture() *worldJob {
 	a := s.a
+	lean := s.enc.LeanNow() // before WantKeyframe: see WorldInput.Lean
 	full := s.enc.WantKeyframe()
 	c := s.cap.Capture(full)
-	j := &worldJob{tick: a.w.Frame(), cap: c}
+	j := &worldJob{tick: a.w.Frame(), cap: c, lean: lean}
 	if s.cap.Marks {
 		j.marks = marksOf(c)
 	}
@@ -118,7 +122,7 @@ func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 		}
 	}
 	schemas := j.summary.Components
-	in := &recording.WorldInput{Tick: j.tick, Full: j.cap.Full, Summary: j.summary, Journal: j.journal, Events: j.events, LinksSet: j.cap.LinksChanged}
+	in := &recording.WorldInput{Tick: j.tick, Full: j.cap.Full, Summary: j.summary, Journal: j.journal, Events: j.events, LinksSet: j.cap.LinksChanged, Lean: j.lean}
 	al := &j.cap.Alloc
 	in.Alloc = &protocol.AllocFrame{Slots: al.Slots, Gens: al.Gens, Keep: al.Keep, Free: make([]protocol.EntityID, len(al.Free))}
 	for i, e := range al.Free {

@@ -17,6 +17,10 @@ type WorldInput struct {
 	Journal  []protocol.JournalEntry
 	Events   []protocol.EventQueue
 	Alloc    *protocol.AllocFrame
+	// Lean says the capture was taken while the encoder was lean
+	// (WorldEncoder.Lean): read LeanNow, then WantKeyframe, before
+	// capturing.
+	Lean bool
 }
 
 // WorldEncoder turns captures into WorldFrames, each coded against the
@@ -36,7 +40,23 @@ type WorldEncoder struct {
 	wantKey   atomic.Bool
 	held      atomic.Int64 // the state's footprint, for StateBytes
 	Sub       uint32       // the subscription id the frames carry
+	// Lean: when deltas do not pay (one took over half the keyframe
+	// before it: a world where most values change between frames) or the
+	// copy goes unused (a keyframe came next, asked for by the stream's
+	// reader), code keyframes only and keep no world copy between them,
+	// trying a delta again every leanProbe keyframes. For a stream kept in
+	// memory (the agent's rewind ring), where the copy would cost as much
+	// as a frame.
+	Lean     bool
+	lastFull bool        // the last frame coded was a keyframe
+	leanOn   atomic.Bool // deltas do not pay: every capture is a keyframe
+	leanKeys int         // keyframes coded lean since the last probe
+	copyless bool        // the state was dropped after a lean keyframe
 }
+
+// leanProbe is how many keyframes a lean encoder codes with no copy before
+// it keeps one to try a delta again.
+const leanProbe = 8
 
 // Keyframe policy.
 const (
@@ -56,6 +76,11 @@ func NewWorldEncoder() *WorldEncoder {
 // frame against, as of its last frame. Safe to call from any goroutine.
 func (e *WorldEncoder) StateBytes() int64 { return e.held.Load() }
 
+// LeanNow reports whether the encoder codes keyframes only for now (see
+// Lean); a capture records it in WorldInput.Lean. Safe to call from any
+// goroutine.
+func (e *WorldEncoder) LeanNow() bool { return e.leanOn.Load() }
+
 // WantKeyframe reports whether the next capture should be full. Safe to
 // call from any goroutine.
 func (e *WorldEncoder) WantKeyframe() bool { return e.wantKey.Load() }
@@ -68,9 +93,12 @@ func (e *WorldEncoder) RequestKeyframe() { e.wantKey.Store(true) }
 // (after frames were lost).
 func (e *WorldEncoder) Restart() { e.wantKey.Store(true); e.started = false }
 
-// Encode codes one capture. A delta before any keyframe is an error.
+// Encode codes one capture. A delta before any keyframe, or after a
+// keyframe coded with no copy, is ErrNeedKeyframe (and the next capture
+// is asked to be one).
 func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
-	if !in.Full && !e.started {
+	if !in.Full && (!e.started || e.copyless) {
+		e.wantKey.Store(true)
 		return nil, ErrNeedKeyframe
 	}
 	f := &protocol.WorldFrame{Sub: e.Sub, Tick: in.Tick, Full: in.Full}
@@ -101,10 +129,27 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	if err := protocol.SealBodySized(f, body, guess+guess/16); err != nil {
 		return nil, err
 	}
-	if in.Full {
-		*e.state = *base
+	if in.Full && e.Lean && e.started && e.lastFull && !e.copyless {
+		e.leanOn.Store(true) // the copy kept after the last keyframe went unused
 	}
-	e.state.applyChanges(in.Tables)
+	copyless := in.Full && in.Lean && e.leanOn.Load() && e.leanKeys < leanProbe
+	switch {
+	case copyless: // the next frame is a keyframe too: nothing to code it against
+		e.leanKeys++
+		base = NewWorldState()
+		base.owned = true
+		*e.state = *base
+	case in.Full:
+		if in.Lean && e.leanOn.Load() { // the probe: keep the copy, try a delta
+			e.leanOn.Store(false)
+			e.leanKeys = 0
+		}
+		*e.state = *base
+		e.state.applyChanges(in.Tables)
+	default:
+		e.state.applyChanges(in.Tables)
+	}
+	e.copyless, e.lastFull = copyless, in.Full
 	sum := *in.Summary
 	sum.Full = true
 	e.state.Tick, e.state.Summary, e.state.seq, e.state.valid = in.Tick, &sum, f.Seq, true
@@ -117,12 +162,17 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 func (e *WorldEncoder) account(n int, key bool) {
 	if key {
 		e.keyBytes, e.sinceKey, e.framesKey = n, 0, 0
-		e.wantKey.Store(false)
+		e.wantKey.Store(e.leanOn.Load())
 		return
 	}
 	e.sinceKey += n
 	e.lastDelta = n
 	e.framesKey++
+	if e.Lean && 2*n > e.keyBytes { // deltas do not pay: keyframes only, no copy
+		e.leanOn.Store(true)
+		e.wantKey.Store(true)
+		return
+	}
 	if e.sinceKey >= KeyframeRatio*e.keyBytes || e.framesKey >= MaxKeyframeGap {
 		e.wantKey.Store(true)
 	}

@@ -1,0 +1,133 @@
+package recording
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// leanInput is a capture of a table of n positions: every one changed
+// since the last (moved: all values new), or one (still), keyframe or not;
+// lean as a capture read it from the encoder.
+func leanInput(tick uint64, n int, full, moved, lean bool, rng *rand.Rand) *WorldInput {
+	sum := &protocol.Summary{Full: true, Components: worldSchemas()}
+	tc := TableChange{Archetype: 1, Components: []uint16{1}, Len: n}
+	cc := ColumnChange{Kind: protocol.ColumnRaw, Size: 8}
+	switch {
+	case full || moved:
+		tc.All = true
+		if full {
+			for i := range n {
+				tc.Entities = append(tc.Entities, protocol.MakeEntityID(uint32(i+1), 1))
+			}
+		}
+		for i := range n {
+			cc.Changed = append(cc.Changed, int32(i))
+			cc.Raw = append(cc.Raw, posBytes(rng.Float32(), rng.Float32())...)
+		}
+	default:
+		cc.Changed, cc.Raw = []int32{0}, posBytes(float32(tick), 0)
+	}
+	tc.Columns = []ColumnChange{cc}
+	return &WorldInput{Tick: tick, Full: full, Summary: sum, Tables: []TableChange{tc}, Lean: lean}
+}
+
+// TestLeanEncoderDropsTheCopyWhereDeltasDoNotPay: a lean encoder over a
+// world whose every value changes between frames goes to keyframes only,
+// keeps no world copy between them (a delta then is refused, asking for a
+// keyframe), tries a delta again after leanProbe keyframes, and every
+// frame it makes rebuilds the world. Over a world where little changes it
+// codes deltas and keeps its copy; an encoder that is not lean always does.
+func TestLeanEncoderDropsTheCopyWhereDeltasDoNotPay(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 2000
+	enc := NewWorldEncoder()
+	enc.Lean = true
+	reader := NewWorldState()
+	tick := uint64(0)
+	step := func(moved bool) *protocol.WorldFrame {
+		t.Helper()
+		tick++
+		lean := enc.LeanNow()
+		in := leanInput(tick, n, enc.WantKeyframe(), moved, lean, rng)
+		f, err := enc.Encode(in)
+		if err != nil {
+			t.Fatalf("tick %d: %v", tick, err)
+		}
+		if err := reader.Apply(f); err != nil {
+			t.Fatalf("tick %d: the frame does not rebuild the world: %v", tick, err)
+		}
+		return f
+	}
+	if f := step(true); !f.Full || enc.LeanNow() {
+		t.Fatalf("the first frame: full %v, lean %v", f.Full, enc.LeanNow())
+	}
+	if f := step(true); f.Full || !enc.LeanNow() || !enc.WantKeyframe() {
+		t.Fatalf("after a delta as large as the keyframe: full %v, lean %v, want a keyframe %v", f.Full, enc.LeanNow(), enc.WantKeyframe())
+	}
+	for k := range leanProbe {
+		if f := step(true); !f.Full || enc.StateBytes() != 0 || !enc.WantKeyframe() {
+			t.Fatalf("lean keyframe %d: full %v, copy %d bytes, want a keyframe %v", k, f.Full, enc.StateBytes(), enc.WantKeyframe())
+		}
+	}
+	// A delta captured before the encoder went lean has nothing to be coded
+	// against: refused, and the next capture is a keyframe.
+	if _, err := enc.Encode(leanInput(tick+1, n, false, false, false, rng)); !errors.Is(err, ErrNeedKeyframe) || !enc.WantKeyframe() {
+		t.Fatalf("a delta with no copy: %v", err)
+	}
+	// The probe keeps the copy, and a small delta keeps the encoder out of
+	// lean until deltas stop paying again.
+	if f := step(true); !f.Full || enc.StateBytes() < n*8 || enc.LeanNow() || enc.WantKeyframe() {
+		t.Fatalf("the probe: full %v, copy %d bytes, lean %v, want a keyframe %v", f.Full, enc.StateBytes(), enc.LeanNow(), enc.WantKeyframe())
+	}
+	for range 5 {
+		if f := step(false); f.Full || enc.LeanNow() || enc.StateBytes() < n*8 {
+			t.Fatalf("a small delta: full %v, lean %v, copy %d", f.Full, enc.LeanNow(), enc.StateBytes())
+		}
+	}
+	plain := NewWorldEncoder()
+	for k := range 4 {
+		f, err := plain.Encode(leanInput(uint64(k+1), n, plain.WantKeyframe(), true, plain.LeanNow(), rng))
+		if err != nil || (k > 0 && f.Full) || plain.StateBytes() < n*8 {
+			t.Fatalf("an encoder that is not lean, frame %d: %v, full %v, copy %d", k, err, f.Full, plain.StateBytes())
+		}
+	}
+}
+
+// TestLeanEncoderDropsACopyNoDeltaUses: when the stream's reader asks for
+// a keyframe after every frame (the ring does once its frames are large),
+// the copy kept after a keyframe goes unused: a lean encoder stops keeping
+// it (trying again every leanProbe keyframes), and frames still rebuild
+// the world.
+func TestLeanEncoderDropsACopyNoDeltaUses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	enc := NewWorldEncoder()
+	enc.Lean = true
+	reader := NewWorldState()
+	var copies []int64
+	for tick := uint64(1); tick <= 12; tick++ {
+		in := leanInput(tick, 500, true, true, enc.LeanNow(), rng)
+		if !enc.WantKeyframe() && tick > 1 {
+			t.Fatalf("tick %d: the keyframe asked for after the last is not wanted", tick)
+		}
+		f, err := enc.Encode(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := reader.Apply(f); err != nil {
+			t.Fatalf("tick %d: %v", tick, err)
+		}
+		enc.RequestKeyframe() // the reader's policy
+		copies = append(copies, enc.StateBytes())
+	}
+	// Kept after the first two (the second shows the first went unused),
+	// not after the next leanProbe, then kept for the probe and the frame
+	// that shows it unused again.
+	for k, c := range copies {
+		if kept := k < 2 || k >= 2+leanProbe; kept != (c != 0) {
+			t.Fatalf("the copy kept after each keyframe: %v", copies)
+		}
+	}
+}
