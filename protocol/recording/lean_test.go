@@ -99,35 +99,43 @@ func TestLeanEncoderDropsTheCopyWhereDeltasDoNotPay(t *testing.T) {
 // TestLeanEncoderDropsACopyNoDeltaUses: when the stream's reader asks for
 // a keyframe after every frame (the ring does once its frames are large),
 // the copy kept after a keyframe goes unused: a lean encoder stops keeping
-// it (trying again every leanProbe keyframes), and frames still rebuild
-// the world.
+// it, tries again after leanProbe keyframes and twice as many after each
+// try that fails, and frames still rebuild the world.
 func TestLeanEncoderDropsACopyNoDeltaUses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	enc := NewWorldEncoder()
 	enc.Lean = true
 	reader := NewWorldState()
+	// Kept after the first two keyframes (the second shows the first went
+	// unused), then none for a gap, then kept for the probe and the frame
+	// that shows it unused again; the gaps double.
+	var want []bool
+	want = append(want, true, true)
+	for gap := leanProbe; gap <= 4*leanProbe; gap *= 2 {
+		for range gap {
+			want = append(want, false)
+		}
+		want = append(want, true, true)
+	}
 	var copies []int64
-	for tick := uint64(1); tick <= 12; tick++ {
-		in := leanInput(tick, 500, true, true, enc.LeanNow(), rng)
-		if !enc.WantKeyframe() && tick > 1 {
-			t.Fatalf("tick %d: the keyframe asked for after the last is not wanted", tick)
+	for k := range want {
+		in := leanInput(uint64(k+1), 500, true, true, enc.LeanNow(), rng)
+		if k > 0 && !enc.WantKeyframe() {
+			t.Fatalf("frame %d: the keyframe asked for after the last is not wanted", k)
 		}
 		f, err := enc.Encode(in)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := reader.Apply(f); err != nil {
-			t.Fatalf("tick %d: %v", tick, err)
+			t.Fatalf("frame %d: %v", k, err)
 		}
 		enc.RequestKeyframe() // the reader's policy
 		copies = append(copies, enc.StateBytes())
 	}
-	// Kept after the first two (the second shows the first went unused),
-	// not after the next leanProbe, then kept for the probe and the frame
-	// that shows it unused again.
 	for k, c := range copies {
-		if kept := k < 2 || k >= 2+leanProbe; kept != (c != 0) {
-			t.Fatalf("the copy kept after each keyframe: %v", copies)
+		if want[k] != (c != 0) {
+			t.Fatalf("frame %d: the copy kept after each keyframe: %v", k, copies)
 		}
 	}
 }

@@ -44,19 +44,26 @@ type WorldEncoder struct {
 	// before it: a world where most values change between frames) or the
 	// copy goes unused (a keyframe came next, asked for by the stream's
 	// reader), code keyframes only and keep no world copy between them,
-	// trying a delta again every leanProbe keyframes. For a stream kept in
+	// trying a delta again after leanProbe keyframes (twice as many after
+	// each try that fails, up to maxLeanProbe). For a stream kept in
 	// memory (the agent's rewind ring), where the copy would cost as much
 	// as a frame.
 	Lean     bool
 	lastFull bool        // the last frame coded was a keyframe
 	leanOn   atomic.Bool // deltas do not pay: every capture is a keyframe
 	leanKeys int         // keyframes coded lean since the last probe
+	probeGap int         // lean keyframes before the next probe (0: leanProbe)
+	probing  bool        // a probe kept the copy; the frames after it say whether it pays
 	copyless bool        // the state was dropped after a lean keyframe
 }
 
 // leanProbe is how many keyframes a lean encoder codes with no copy before
-// it keeps one to try a delta again.
-const leanProbe = 8
+// it keeps one to try a delta again; maxLeanProbe, the most after tries
+// that failed.
+const (
+	leanProbe    = 8
+	maxLeanProbe = 64
+)
 
 // Keyframe policy.
 const (
@@ -130,9 +137,9 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 		return nil, err
 	}
 	if in.Full && e.Lean && e.started && e.lastFull && !e.copyless {
-		e.leanOn.Store(true) // the copy kept after the last keyframe went unused
+		e.goLean() // the copy kept after the last keyframe went unused
 	}
-	copyless := in.Full && in.Lean && e.leanOn.Load() && e.leanKeys < leanProbe
+	copyless := in.Full && in.Lean && e.leanOn.Load() && e.leanKeys < max(e.probeGap, leanProbe)
 	switch {
 	case copyless: // the next frame is a keyframe too: nothing to code it against
 		e.leanKeys++
@@ -142,7 +149,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	case in.Full:
 		if in.Lean && e.leanOn.Load() { // the probe: keep the copy, try a delta
 			e.leanOn.Store(false)
-			e.leanKeys = 0
+			e.leanKeys, e.probing = 0, true
 		}
 		*e.state = *base
 		e.state.applyChanges(in.Tables)
@@ -169,13 +176,25 @@ func (e *WorldEncoder) account(n int, key bool) {
 	e.lastDelta = n
 	e.framesKey++
 	if e.Lean && 2*n > e.keyBytes { // deltas do not pay: keyframes only, no copy
-		e.leanOn.Store(true)
+		e.goLean()
 		e.wantKey.Store(true)
 		return
+	}
+	if e.probing { // a delta that pays: try again soon if it stops
+		e.probing, e.probeGap = false, leanProbe
 	}
 	if e.sinceKey >= KeyframeRatio*e.keyBytes || e.framesKey >= MaxKeyframeGap {
 		e.wantKey.Store(true)
 	}
+}
+
+// goLean makes every capture a keyframe and the copy go; a probe that
+// ends here doubles the wait for the next.
+func (e *WorldEncoder) goLean() {
+	if e.probing {
+		e.probing, e.probeGap = false, min(2*max(e.probeGap, leanProbe), maxLeanProbe)
+	}
+	e.leanOn.Store(true)
 }
 
 // encodeTable codes one table's change against the state before it.
