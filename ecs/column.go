@@ -87,9 +87,7 @@ func (c *typedColumn[T]) clearRows() {
 // so the memory past its length is zero.
 func (c *typedColumn[T]) reserve(extra int) (zeroed bool) {
 	if need := len(c.data) + extra; need > cap(c.data) {
-		grown := make([]T, len(c.data), grownCap(need, cap(c.data)))
-		copy(grown, c.data)
-		c.data, zeroed = grown, true
+		c.data, zeroed = withRoom(c.data, grownCap(need, cap(c.data))), true
 	}
 	c.t.reserve(extra)
 	return zeroed
@@ -147,4 +145,14 @@ func grownCap(need, have int) int {
 		return max(need, 2*have, minRoom)
 	}
 	return max(need, have+have/2)
+}
+
+// withRoom is s with room for c elements (c > cap(s)): s's elements, the
+// rest zero. (Growing through append(s, make([]T, n)...), which clears
+// only the new part, measured four times slower for a million records
+// grown one at a time.)
+func withRoom[T any](s []T, c int) []T {
+	grown := make([]T, len(s), c)
+	copy(grown, s)
+	return grown
 }

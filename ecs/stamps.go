@@ -79,10 +79,8 @@ func (t *colStamps) ensure(n int) {
 	if n <= cap(t.rows) {
 		return
 	}
-	c := grownCap(n, cap(t.rows))
-	rows := make([]stampPair, len(t.rows), c)
-	copy(rows, t.rows)
-	t.rows = rows
+	t.rows = withRoom(t.rows, grownCap(n, cap(t.rows)))
+	c := cap(t.rows) // append may round the room up
 	t.stamp = growTo(t.stamp, (c+chunkRows-1)>>chunkShift)
 	t.astamp = growTo(t.astamp, (c+chunkRows-1)>>chunkShift)
 	t.max = growTo(t.max, (c+groupRows-1)>>groupShift)

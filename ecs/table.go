@@ -83,9 +83,7 @@ func (t *table) pushN(n int, tick uint32, zeroed bool) (first int) {
 
 func growEntities(s []Entity, n int) []Entity {
 	if need := len(s) + n; need > cap(s) {
-		grown := make([]Entity, len(s), grownCap(need, cap(s)))
-		copy(grown, s)
-		s = grown
+		s = withRoom(s, grownCap(need, cap(s)))
 	}
 	return s[:len(s)+n]
 }
@@ -256,9 +254,7 @@ func (t *table) reserve(extra int) (zeroed bool) {
 	if need <= cap(t.entities) {
 		return false
 	}
-	grown := make([]Entity, len(t.entities), grownCap(need, cap(t.entities)))
-	copy(grown, t.entities)
-	t.entities = grown
+	t.entities = withRoom(t.entities, grownCap(need, cap(t.entities)))
 	zeroed = true
 	for _, c := range t.cols {
 		zeroed = c.reserve(extra) && zeroed

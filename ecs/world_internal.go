@@ -113,9 +113,7 @@ func (w *World) reserveRecords(n int) {
 }
 
 func (w *World) recordRoom(c int) {
-	grown := make([]entityRecord, len(w.records), c)
-	copy(grown, w.records)
-	w.records = grown
+	w.records = withRoom(w.records, c)
 }
 
 func (w *World) freeEntity(e Entity) {
