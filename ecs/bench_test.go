@@ -489,8 +489,7 @@ type plainLookup struct {
 }
 
 func plainLookupOf(w *World, m *Map[bPos]) plainLookup {
-	m.refresh()
-	col := m.cols[1]
+	col := m.cols.of(1)
 	return plainLookup{recs: w.records, data: col.data, ticks: col.t.rows}
 }
 

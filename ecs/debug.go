@@ -39,8 +39,8 @@ func (m *Map[T]) getChecked(e Entity) *T {
 	recs := m.w.records
 	if uint(e.index) < uint(len(recs)) {
 		rec := &recs[e.index]
-		if rec.gen == e.gen && uint(rec.table) < uint(len(m.cols)) {
-			if c := m.cols[rec.table]; c != nil && !c.t.log.on {
+		if rec.gen == e.gen && uint(rec.table) < uint(len(m.cols.cols)) {
+			if c := m.cols.cols[rec.table]; c != nil && !c.t.log.on {
 				col, row = c, int(rec.row)
 				fast = &c.data[row]
 			}
@@ -59,6 +59,17 @@ func (m *Map[T]) getChecked(e Entity) *T {
 			reflect.TypeFor[T](), e, row, col.t.effective(row), col.t.max[row>>groupShift], tick))
 	}
 	return slow
+}
+
+// atChecked is Map.At answered by the slow path: Read's answer, and a
+// panic where Read has none (an index the world never issued included).
+func (m *Map[T]) atChecked(e Entity) *T {
+	if m.sparse == nil {
+		if p := m.Read(e); p != nil {
+			return p
+		}
+	}
+	panic(atFailed)
 }
 
 // debugMovedStamps checks the ticks a byte-copying move wrote at row n.

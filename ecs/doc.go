@@ -37,8 +37,8 @@
 //     [Map.AddWhere]: whole tables at a time, with the outcome of the
 //     single operations.
 //   - [Map], [Map2] to [Map8]: one entity's components by handle (Get marks
-//     them written, Read does not; ReadAll reads a list), Add, Remove,
-//     batch spawns.
+//     them written, Read does not; ReadAll reads a list; At reads with no
+//     call, for handles known alive), Add, Remove, batch spawns.
 //   - [Query1] to [Query8] with [Term]s (With, Without, Optional, Mut,
 //     Changed, Added): the systems' loops, by entity (Iter, All) or by
 //     column (NextTable, Columns).

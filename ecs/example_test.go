@@ -123,3 +123,21 @@ func ExampleCapacity() {
 	fmt.Println(w.Len())
 	// Output: 10000
 }
+
+// ExampleMap_At reads by handle where the handles are known to be alive
+// with the component: no call per lookup, and a panic (as ark's Get) where
+// Read would say nil.
+func ExampleMap_At() {
+	w := ecs.NewWorld()
+	health := ecs.NewMap[Health](w)
+	var targets []ecs.Entity
+	for hp := range 4 {
+		targets = append(targets, health.Spawn(Health{HP: 10 * hp}))
+	}
+	total := 0
+	for _, e := range targets {
+		total += health.At(e).HP
+	}
+	fmt.Println(total)
+	// Output: 60
+}

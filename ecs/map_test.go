@@ -94,3 +94,46 @@ func TestMapSpawnBatchAndReadAll(t *testing.T) {
 		}
 	}
 }
+
+// TestMapAtIsReadOrAPanic: At answers what Read answers for a live entity
+// with the component, in tables made before the Map and after it, and
+// panics where Read says nil: a dead or stale handle, an entity without
+// the component, a sparse component.
+func TestMapAtIsReadOrAPanic(t *testing.T) {
+	w := NewWorld()
+	early := NewMap[Position](w).Spawn(Position{1, 2}) // a table made before the Map
+	pos := NewMap[Position](w)
+	hp := NewMap[Health](w)
+	late := pos.Spawn(Position{3, 4})
+	must(t, hp.Add(late, Health{5})) // a table made after the Map
+	for _, e := range []Entity{early, late} {
+		if p := pos.At(e); p == nil || p != pos.Read(e) {
+			t.Fatalf("At(%v) = %v, Read %v", e, p, pos.Read(e))
+		}
+	}
+	if p := hp.At(late); p == nil || p.HP != 5 {
+		t.Fatalf("At of Health = %v", p)
+	}
+	must(t, w.Despawn(early))
+	reused := pos.Spawn(Position{7, 7})
+	flee := Register[Fleeing](w, SparseStorage)
+	fm := NewMap[Fleeing](w)
+	must(t, fm.Add(late, Fleeing{}))
+	if flee != fm.ID() || fm.Read(late) == nil {
+		t.Fatal("the sparse component is not there to read")
+	}
+	for what, f := range map[string]func(){
+		"a dead handle":              func() { pos.At(early) },
+		"an entity without Health":   func() { hp.At(reused) },
+		"a sparse component":         func() { fm.At(late) },
+		"a handle never issued":      func() { pos.At(EntityOf(1000, 1)) },
+		"a generation never reached": func() { pos.At(EntityOf(late.Index(), late.Generation()+5)) },
+	} {
+		if panicOf(f) == nil {
+			t.Errorf("At of %s did not panic", what)
+		}
+	}
+	if pos.At(reused).X != 7 {
+		t.Fatal("the reused slot's entity lost its value")
+	}
+}

@@ -56,10 +56,7 @@ func (m *Map[T]) addWhere(f Filter, set func(e Entity, v *T), fill func(vs []T))
 	}
 	tick := w.writeStamp()
 	return w.exchangeWhere(f, []ComponentID{m.id}, nil, func(t *table, first, n int, moved bool) {
-		if int(t.id) >= len(m.cols) {
-			m.refresh()
-		}
-		col := m.cols[t.id]
+		col := m.cols.of(t.id)
 		if !moved {
 			for r := first; r < first+n; r++ {
 				col.t.markWrite(r, tick)

@@ -27,6 +27,9 @@ type World struct {
 	capacity int // rows a new table makes room for (Capacity)
 	byMask   map[Mask]uint32
 	sparse   []sparseStore // by ComponentID; nil for table components
+	// colIndexes are the column indexes Maps read, by ComponentID; nil
+	// where no Map asked (colindex.go).
+	colIndexes []tableIndex
 
 	caches     []*queryCache
 	cacheByKey map[filterKey]*queryCache

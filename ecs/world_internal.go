@@ -238,6 +238,7 @@ func (w *World) tableFor(m Mask) uint32 {
 	}
 	w.tables = append(w.tables, t)
 	w.byMask[m] = id
+	w.indexTable(t)
 	for i, cid := range t.ids {
 		if r := w.changeReaders[cid]; r != nil {
 			t.ticks[i].enableLog(0, r) // empty: every row to come is logged

@@ -305,6 +305,15 @@ func ecsGetAll(m *ecs.Map[position], ents []ecs.Entity) float64 {
 }
 
 //go:noinline
+func ecsAtAll(m *ecs.Map[position], ents []ecs.Entity) float64 {
+	s := 0.0
+	for _, e := range ents {
+		s += m.At(e).X
+	}
+	return s
+}
+
+//go:noinline
 func ecsReadAll(m *ecs.Map[position], ents []ecs.Entity) float64 {
 	s := 0.0
 	for _, e := range ents {

@@ -40,7 +40,8 @@ func timed(f func()) func() time.Duration {
 }
 
 // BenchmarkVsArk: random access by handle (ours Read, which marks
-// nothing, and Get, which marks the row written, against ark's Get) at 1k
+// nothing, Get, which marks the row written, and At, Read that panics
+// where Read says nil and so inlines, against ark's Get, which panics) at 1k
 // and 1M entities in random order, and a batch spawn of a million into a
 // warm world, each interleaved with ark's.
 func BenchmarkVsArk(b *testing.B) {
@@ -70,6 +71,12 @@ func BenchmarkVsArk(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("op=get/n=%d", n), func(b *testing.B) {
 			pairedWithArk(b, n*reps, timed(loop(func() { ecsGetAll(em, eshuf) })), arkGet)
+		})
+		if ecsAtAll(em, eshuf) != ecsReadAll(em, eshuf) {
+			b.Fatal("At and Read read different positions")
+		}
+		b.Run(fmt.Sprintf("op=at/n=%d", n), func(b *testing.B) {
+			pairedWithArk(b, n*reps, timed(loop(func() { ecsAtAll(em, eshuf) })), arkGet)
 		})
 	}
 	b.Run("op=spawn2batch/n=1000000", func(b *testing.B) {
