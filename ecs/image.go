@@ -219,7 +219,9 @@ func (w *World) Restore(img *Image) error {
 	for t, ev := range img.Events {
 		w.eventsByType[t].restore(ev)
 	}
-	w.recycled.rebuild(w)
+	if w.recycled.floor != notKept { // kept: from the restored slots
+		w.recycled.rebuild(w)
+	}
 	w.frame = img.Frame
 	return nil
 }

@@ -1,6 +1,9 @@
 package ecs
 
-import "sort"
+import (
+	"math"
+	"sort"
+)
 
 // MaxRecycledKept is how many of the most reused slots the world keeps up
 // to date as it frees slots (what [Inspection.MostRecycled] answers
@@ -8,13 +11,19 @@ import "sort"
 const MaxRecycledKept = 8
 
 // recycledTop is the slots with the highest generations, kept as slots are
-// freed: a freed slot whose generation is over the lowest kept takes its
-// place. One compare per free in the common case.
+// freed once someone asked for them (an agent does at its first summary):
+// a freed slot whose generation is over the lowest kept takes its place.
+// One compare per free in the common case; before the first ask, the
+// floor is above every generation, so the compare is all there is, and
+// the first ask reads every slot once (kept).
 type recycledTop struct {
 	slots [MaxRecycledKept]uint32
 	gens  [MaxRecycledKept]uint32 // 0: an empty place
-	floor uint32                  // the lowest generation kept (0 while places are empty)
+	floor uint32                  // the lowest generation kept (0 while places are empty); notKept before the first ask
 }
+
+// notKept is the floor of a list not kept yet: no generation is over it.
+const notKept = math.MaxUint32
 
 // note records that slot reached generation gen.
 func (r *recycledTop) note(slot, gen uint32) {
@@ -43,8 +52,12 @@ func (r *recycledTop) refloor() {
 	}
 }
 
-// list returns the k highest, most first, ties by slot.
+// list returns the k highest, most first, ties by slot, reading every
+// slot the first time.
 func (r *recycledTop) list(w *World, k int) []SlotInfo {
+	if r.floor == notKept {
+		r.rebuild(w)
+	}
 	var out []SlotInfo
 	for i, g := range r.gens {
 		if g != 0 {
@@ -61,7 +74,7 @@ func (r *recycledTop) list(w *World, k int) []SlotInfo {
 	return out[:min(k, len(out))]
 }
 
-// rebuild refills the list from every slot (after a restore).
+// rebuild refills the list from every slot (the first ask, a restore).
 func (r *recycledTop) rebuild(w *World) {
 	*r = recycledTop{}
 	for i := range w.records {

@@ -101,6 +101,7 @@ func NewWorld(opts ...WorldOption) *World {
 		eventsByType:   map[reflect.Type]eventQueue{},
 		children:       map[uint32][]Entity{},
 		actors:         []string{"external"},
+		recycled:       recycledTop{floor: notKept},
 	}
 	w.changeStamp.Store(1)
 	for _, o := range opts {
