@@ -159,8 +159,8 @@ func (ins Inspection) Stats() EntityStats { return ins.w.inspectStats() }
 
 // MostRecycled returns the k slots reused most often, most first; slots
 // never reused are left out. Up to MaxRecycledKept the world keeps them as
-// slots are freed, so this costs nothing per slot; past it, it scans every
-// slot.
+// slots are freed from the first call on (which reads every slot once),
+// so later calls cost nothing per slot; past it, it scans every slot.
 func (ins Inspection) MostRecycled(k int) []SlotInfo { return ins.w.inspectMostRecycled(k) }
 
 // Value returns e's component id as an addressable reflect.Value (writes

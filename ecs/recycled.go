@@ -6,8 +6,8 @@ import (
 )
 
 // MaxRecycledKept is how many of the most reused slots the world keeps up
-// to date as it frees slots (what [Inspection.MostRecycled] answers
-// without a scan).
+// to date as it frees slots once asked (what [Inspection.MostRecycled]
+// answers without a scan after its first call).
 const MaxRecycledKept = 8
 
 // recycledTop is the slots with the highest generations, kept as slots are
