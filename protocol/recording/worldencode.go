@@ -143,9 +143,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	switch {
 	case copyless: // the next frame is a keyframe too: nothing to code it against
 		e.leanKeys++
-		base = NewWorldState()
-		base.owned = true
-		*e.state = *base
+		*e.state = *base // a keyframe's base: empty
 	case in.Full:
 		if in.Lean && e.leanOn.Load() { // the probe: keep the copy, try a delta
 			e.leanOn.Store(false)
