@@ -6,13 +6,15 @@ import (
 	"testing"
 )
 
-// TestColumnGrowthAndPointers: columns grow by doubling while small and by
-// half again when large, never below what is asked; a type holds pointers
+// TestColumnGrowthAndPointers: columns grow four times over while small,
+// then by doubling, and by half again when large, never below what is
+// asked; a type holds pointers
 // (and so is never copied as bare memory) when any part of it refers to
 // memory elsewhere.
 func TestColumnGrowthAndPointers(t *testing.T) {
 	for _, c := range []struct{ need, have, want int }{
-		{1, 0, minRoom}, {65, 64, 128}, {1000, 64, 1000}, {1 << 16, 1 << 16, 1<<16 + 1<<15}, {1 << 20, 1 << 16, 1 << 20},
+		{1, 0, minRoom}, {65, 64, 256}, {1000, 64, 1000}, {1025, 1024, 4096}, {4097, 4096, 8192},
+		{1 << 16, 1 << 16, 1<<16 + 1<<15}, {1 << 20, 1 << 16, 1 << 20},
 	} {
 		if got := grownCap(c.need, c.have); got != c.want || got < c.need {
 			t.Errorf("grownCap(%d, %d) = %d, want %d", c.need, c.have, got, c.want)
