@@ -34,8 +34,9 @@ type Commands struct {
 // count when that is more, else the need less a sixteenth. When the room
 // is over four times the need it says to keep twice what this apply
 // held, so a burst's room goes back some twenty applies later, and a
-// buffer that bursts more often than that keeps it. (A game's first frames that queue a million
-// commands would otherwise keep their memory for good.)
+// buffer that bursts more often than that keeps it. (A game's first
+// frames that queue a million commands would otherwise keep their memory
+// for good.)
 type roomKeeper struct {
 	need int
 }

@@ -219,7 +219,7 @@ func (w *World) Restore(img *Image) error {
 	for t, ev := range img.Events {
 		w.eventsByType[t].restore(ev)
 	}
-	if w.recycled.floor != notKept { // kept: from the restored slots
+	if w.recycled.kept() { // from the restored slots
 		w.recycled.rebuild(w)
 	}
 	w.frame = img.Frame

@@ -25,6 +25,9 @@ type recycledTop struct {
 // notKept is the floor of a list not kept yet: no generation is over it.
 const notKept = math.MaxUint32
 
+// kept reports whether the list is kept (asked for once).
+func (r *recycledTop) kept() bool { return r.floor != notKept }
+
 // note records that slot reached generation gen.
 func (r *recycledTop) note(slot, gen uint32) {
 	if gen <= r.floor || gen < 2 {
@@ -55,7 +58,7 @@ func (r *recycledTop) refloor() {
 // list returns the k highest, most first, ties by slot, reading every
 // slot the first time.
 func (r *recycledTop) list(w *World, k int) []SlotInfo {
-	if r.floor == notKept {
+	if !r.kept() {
 		r.rebuild(w)
 	}
 	var out []SlotInfo

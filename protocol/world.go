@@ -158,8 +158,8 @@ func SealBodySized(f *WorldFrame, body *WorldBody, guess int) error {
 		err = s.z.Close()
 	}
 	s.buf.Reset(nil)
+	s.z.Reset(nil) // the pooled sealer keeps no hold on the frame's memory
 	if err != nil {
-		s.z.Reset(nil)
 		return fmt.Errorf("protocol: encode world body: %w", err)
 	}
 	sealed := out.Bytes()
