@@ -106,12 +106,12 @@ type Capturer struct {
 	free   uint64 // the world's freeSeq at the previous capture
 	epoch  uint32 // the world's restore count at the previous capture
 	taken  bool
-	spare  spareBufs
+	spare  *spareBufs // a pointer: the timer that lets it go must not keep the capturer, and its world, alive
 }
 
 // inspectNewCapturer is [Inspection.NewCapturer].
 func (w *World) inspectNewCapturer() *Capturer {
-	return &Capturer{w: w, shapes: map[uint64]uint64{}}
+	return &Capturer{w: w, shapes: map[uint64]uint64{}, spare: &spareBufs{}}
 }
 
 // Capture copies the world: every table whole when full (or on the first

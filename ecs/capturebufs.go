@@ -13,29 +13,30 @@ import (
 // capture's memory, the newest handed back, and lets it go when no
 // capture came for it within spareLife. Safe to call from any goroutine.
 func (c *Capturer) Recycle(cp *Capture) {
-	c.spare.mu.Lock()
-	defer c.spare.mu.Unlock()
-	c.spare.drop()
-	c.spare.gen++
-	gen := c.spare.gen
-	time.AfterFunc(spareLife, func() {
-		c.spare.mu.Lock()
-		defer c.spare.mu.Unlock()
-		if c.spare.gen == gen {
-			c.spare.drop()
+	sp := c.spare
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	sp.drop()
+	sp.gen++
+	gen := sp.gen
+	time.AfterFunc(spareLife, func() { // holds the buffers alone: a world let go of is not kept for them
+		sp.mu.Lock()
+		defer sp.mu.Unlock()
+		if sp.gen == gen {
+			sp.drop()
 		}
 	})
 	for ti := range cp.Tables {
 		t := &cp.Tables[ti]
-		keepSpare(&c.spare.ents, t.Entities)
+		keepSpare(&sp.ents, t.Entities)
 		for ci := range t.Columns {
 			cc := &t.Columns[ci]
-			keepSpare(&c.spare.bytes, cc.Raw)
-			keepSpare(&c.spare.rows, cc.Changed)
-			keepSpare(&c.spare.rows, cc.Added)
+			keepSpare(&sp.bytes, cc.Raw)
+			keepSpare(&sp.rows, cc.Changed)
+			keepSpare(&sp.rows, cc.Added)
 		}
 	}
-	keepSpare(&c.spare.gens, cp.Alloc.Gens)
+	keepSpare(&sp.gens, cp.Alloc.Gens)
 	*cp = Capture{}
 }
 
@@ -96,4 +97,15 @@ func takeSpare[T any](mu *sync.Mutex, list *[][]T, n int) []T {
 		mu.Unlock()
 	}
 	return make([]T, 0, n)
+}
+
+// Release lets go of the recycled memory now, for a capturer that
+// captures no more (a recording that ended, a snapshot taken): otherwise
+// it waits out spareLife. A capture after it takes new memory. Safe to
+// call from any goroutine.
+func (c *Capturer) Release() {
+	c.spare.mu.Lock()
+	defer c.spare.mu.Unlock()
+	c.spare.gen++ // a timer set before has nothing left to drop
+	c.spare.drop()
 }

@@ -3,6 +3,7 @@ package ecs
 import (
 	"encoding/binary"
 	"math"
+	"runtime"
 	"testing"
 	"time"
 	"unsafe"
@@ -63,4 +64,42 @@ func TestCaptureReusesRecycledMemory(t *testing.T) {
 	if n := held(); n != 0 {
 		t.Fatalf("%d buffers still held %v after the last capture handed back", n, spareLife)
 	}
+}
+
+// TestCapturerLetsGo: Release drops the recycled memory at once, and the
+// timer that drops it otherwise does not keep the capturer's world alive
+// (it kept a closed agent's whole world for two seconds).
+func TestCapturerLetsGo(t *testing.T) {
+	type pos struct{ X, Y float32 }
+	freed := make(chan struct{})
+	var c *Capturer
+	func() {
+		w := NewWorld()
+		m := NewMap[pos](w)
+		for range 1000 {
+			must(t, m.Add(w.Spawn(), pos{}))
+		}
+		runtime.AddCleanup(w, func(ch chan struct{}) { close(ch) }, freed)
+		c = w.Inspect().NewCapturer()
+		c.Recycle(c.Capture(true))
+		c.Release()
+		c.spare.mu.Lock()
+		held := len(c.spare.bytes) + len(c.spare.rows) + len(c.spare.ents) + len(c.spare.gens)
+		c.spare.mu.Unlock()
+		if held != 0 {
+			t.Fatalf("%d buffers held after Release", held)
+		}
+		c.Recycle(c.Capture(true)) // a timer pending again
+		c = nil
+	}()
+	start := time.Now()
+	for time.Since(start) < spareLife/2 { // before the timer could let it go
+		runtime.GC()
+		select {
+		case <-freed:
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("the world was still alive %v after its capturer was let go, a recycle's timer pending", spareLife/2)
 }

@@ -53,3 +53,46 @@ func TestCommandsGiveBackABurstsRoom(t *testing.T) {
 		t.Fatalf("the last apply's value: %+v", p)
 	}
 }
+
+// TestEventsGiveBackABurstsRoom: an event queue that carried 100,000
+// events in one frame, then a few a frame, gives that room back within 40
+// frames, still reading each frame's events and the last frame's; a queue
+// busy every frame keeps its room.
+func TestEventsGiveBackABurstsRoom(t *testing.T) {
+	type hit struct{ N int }
+	type tick struct{ N int }
+	w := NewWorld()
+	burst, busy := EventsOf[hit](w), EventsOf[tick](w)
+	for i := range 100_000 {
+		burst.Send(hit{i})
+	}
+	must(t, w.Tick())
+	if cap(burst.previous) < 100_000 {
+		t.Fatalf("the burst's buffer holds room for %d", cap(burst.previous))
+	}
+	const frames = 40
+	for f := range frames {
+		for i := range 10 {
+			burst.Send(hit{f*10 + i})
+		}
+		for i := range 20_000 {
+			busy.Send(tick{i})
+		}
+		if f < frames-1 {
+			must(t, w.Tick())
+		}
+	}
+	if c := cap(burst.previous) + cap(burst.current); c > 4*minRoomKept {
+		t.Fatalf("after %d frames of 10 events, the burst's queue keeps room for %d", frames, c)
+	}
+	if cap(busy.previous) < 20_000 || cap(busy.current) < 20_000 {
+		t.Fatalf("a queue carrying 20,000 events a frame kept room for %d and %d", cap(busy.previous), cap(busy.current))
+	}
+	var got []int
+	for ev := range burst.All() {
+		got = append(got, ev.N)
+	}
+	if len(got) != 20 || got[0] != (frames-2)*10 || got[19] != frames*10-1 {
+		t.Fatalf("the queue reads %v, not the last two frames' 20 events", got)
+	}
+}

@@ -20,6 +20,7 @@ type Events[T any] struct {
 	previous []T     // sent last frame
 	current  []T     // sent this frame
 	total    uint64
+	room     roomKeeper
 }
 
 // eventQueue is an Events seen without its type, for Tick and the inspector.
@@ -77,6 +78,9 @@ func (q *Events[T]) swap() {
 		q.previous[i] = zero // let the GC have what old events held
 	}
 	q.previous, q.current = q.current, q.previous[:0]
+	if keep := q.room.keep(len(q.previous), cap(q.current)); keep > 0 {
+		q.current = make([]T, 0, keep) // a burst's room, long past (roomKeeper)
+	}
 }
 
 func (q *Events[T]) image() ImageEvents {

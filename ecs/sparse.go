@@ -66,10 +66,10 @@ func (s *sparseSet[T]) add(e Entity, v T, tick uint32) bool {
 		return false
 	}
 	if int(e.index) >= len(s.index) {
-		n := max(int(e.index)+1, 2*len(s.index), 64)
-		grown := make([]uint32, n)
-		copy(grown, s.index)
-		s.index = grown
+		// A quarter more, not double: the index never outgrows the
+		// world's slots, and at a million entities a doubling leaves up
+		// to 4 MB of it unused.
+		s.index = growTo(s.index, max(int(e.index)+1, len(s.index)+len(s.index)/4, 64))
 	}
 	s.shape++
 	s.dense = append(s.dense, v)

@@ -257,6 +257,7 @@ func (r *Recorder) run() {
 	if cerr := r.w.Close(); err == nil {
 		err = cerr
 	}
+	r.stream.cap.Release() // the recording ended: its recycled capture memory goes now
 	r.err = err
 	close(r.done)
 }

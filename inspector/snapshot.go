@@ -23,6 +23,7 @@ func (a *Agent) WriteSnapshot(path string) <-chan error {
 			return
 		}
 		f, err := stream.encode(job)
+		stream.cap.Release() // one frame: nothing comes to reuse its memory
 		if err == nil {
 			err = w.WriteWorld(f)
 		}

@@ -1,8 +1,6 @@
 package ecosystem
 
 import (
-	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -70,55 +68,95 @@ func TestSeedReplays(t *testing.T) {
 
 // TestFleeSearchIsNearest: the cell-by-cell search over both cores finds,
 // for every herbivore, the predator that asking nearest for it alone
-// finds, with the same offset (ties broken the same way).
+// finds, with the same offset (ties broken the same way), and the fleeing
+// system reads it back by the herbivores' query order.
 func TestFleeSearchIsNearest(t *testing.T) {
 	s := New(20_000, 3)
 	for range 5 {
 		s.Step()
 	}
+	// The frame's structural changes came after its index: index the world
+	// as it is now, as the spatial system does.
+	herbs := ecs.NewQuery2[Position, Velocity](s.World, ecs.With[Herbivore]())
 	sp := &s.space
-	if len(sp.hs) == 0 || len(sp.fled) != len(sp.hs) {
-		t.Fatalf("%d herbivores indexed, %d results", len(sp.hs), len(sp.fled))
+	sp.herb.fill(sp.cells, herbs)
+	sp.pred.fill(sp.cells, ecs.NewQuery2[Position, Velocity](s.World, ecs.With[Predator]()))
+	s.fleeSearch()
+	if len(sp.herb.items) == 0 || len(sp.fled) != len(sp.herb.items) {
+		t.Fatalf("%d herbivores indexed, %d results", len(sp.herb.items), len(sp.fled))
 	}
-	fleeing := 0
-	for _, h := range sp.hs {
+	fleeing, k, place := 0, 0, placeOf(&sp.herb)
+	for it := herbs.Iter(); it.Next(); k++ {
+		h := sp.herb.items[place[k]]
 		from, dx, dy, _ := s.nearest(&sp.pred, h.x, h.y, fleeRadius, nil)
-		var got item // the predator the search found, if any
-		if k := sp.fled[h.i]; k >= 0 {
-			got = sp.ps[k]
+		got, indexed := sp.fleeing(k, it.Entity())
+		if !indexed {
+			t.Fatalf("herbivore %d of the query, %v, is not where the index says", k, it.Entity())
 		}
-		if got.e != from || (!from.IsZero() && (torusDelta(h.x, got.x, s.side) != dx || torusDelta(h.y, got.y, s.side) != dy)) {
-			t.Fatalf("herbivore %v at (%v, %v): search found %+v, nearest %v (%v, %v)", h.e, h.x, h.y, got, from, dx, dy)
+		var o item // the predator the search found, if any
+		if got != nil {
+			o = *got
+		}
+		if o.e != from || (!from.IsZero() && (torusDelta(h.x, o.x, s.side) != dx || torusDelta(h.y, o.y, s.side) != dy)) {
+			t.Fatalf("herbivore %v at (%v, %v): search found %+v, nearest %v (%v, %v)", h.e, h.x, h.y, o, from, dx, dy)
 		}
 		if !from.IsZero() {
 			fleeing++
 		}
 	}
-	if fleeing == 0 || fleeing == len(sp.hs) {
-		t.Fatalf("%d of %d herbivores have a predator in reach: the test sees no contrast", fleeing, len(sp.hs))
+	if fleeing == 0 || fleeing == k {
+		t.Fatalf("%d of %d herbivores have a predator in reach: the test sees no contrast", fleeing, k)
+	}
+	if _, indexed := sp.fleeing(0, ecs.EntityOf(1<<30, 1)); indexed {
+		t.Fatal("the index answers for a herbivore it does not hold")
 	}
 }
 
-// TestBucketBuildInParts: sorted by two goroutines, the cells hold the
-// same items in the same order as sorted by one.
-func TestBucketBuildInParts(t *testing.T) {
+// TestBucketFill: every animal the query yields is in the cell its
+// position is in, once, the cells holding them in query order, with its
+// place in that order, and slots says which animal is k-th.
+func TestBucketFill(t *testing.T) {
+	s := New(20_000, 5)
+	s.Step()
 	const cells = 50
-	rng := rand.New(rand.NewPCG(1, 2))
-	items := make([]item, 20_000)
-	for k := range items {
-		items[k] = item{e: ecs.EntityOf(uint32(k+1), 1), x: rng.Float32() * cells * cellSize, y: rng.Float32() * cells * cellSize, i: int32(k)}
+	herbs := ecs.NewQuery2[Position, Velocity](s.World, ecs.With[Herbivore]())
+	var b bucket
+	b.fill(cells, herbs)
+	if len(b.start) != cells*cells+1 || b.start[0] != 0 || int(b.start[cells*cells]) != len(b.items) {
+		t.Fatalf("starts run %d..%d over %d items", b.start[0], b.start[len(b.start)-1], len(b.items))
 	}
-	var one, two bucket
-	one.build(cells, items, 1)
-	two.build(cells, items, 2)
-	if !slices.Equal(one.start, two.start) || !slices.Equal(one.items, two.items) {
-		t.Fatal("the buckets built in two parts differ from the one built whole")
+	k, place := 0, placeOf(&b)
+	last := make([]int32, cells*cells) // per cell, the place of its last animal so far
+	for i := range last {
+		last[i] = -1
 	}
-	for c := range cells * cells {
-		for _, it := range one.items[one.start[c]:one.start[c+1]] {
-			if got := cellOf(it.y, cellSize, cells)*cells + cellOf(it.x, cellSize, cells); got != c {
-				t.Fatalf("item %d at (%v, %v) is in cell %d, not its cell %d", it.i, it.x, it.y, c, got)
-			}
+	for it := herbs.Iter(); it.Next(); k++ {
+		p, _ := it.Get()
+		c, at := cellAt(p.X, p.Y, cells), place[k]
+		if at < b.start[c] || at >= b.start[c+1] || at <= last[c] {
+			t.Fatalf("animal %d of the query, in cell %d, is at %d: the cell holds %d..%d, its last before at %d", k, c, at, b.start[c], b.start[c+1], last[c])
+		}
+		if got := b.items[at]; got != (item{it.Entity(), p.X, p.Y, int32(k)}) || b.slots[k] != it.Entity().Index() {
+			t.Fatalf("animal %d of the query: %+v (slot %d) is where %v at (%v, %v) should be", k, got, b.slots[k], it.Entity(), p.X, p.Y)
+		}
+		last[c] = at
+	}
+	if k != len(b.items) || k == 0 {
+		t.Fatalf("the query yields %d animals, the bucket holds %d", k, len(b.items))
+	}
+}
+
+// placeOf is, for the k-th animal of the query order, its place in
+// b.items (-1 if none is k-th).
+func placeOf(b *bucket) []int32 {
+	place := make([]int32, len(b.items))
+	for i := range place {
+		place[i] = -1
+	}
+	for j, it := range b.items {
+		if it.i >= 0 && int(it.i) < len(place) {
+			place[it.i] = int32(j)
 		}
 	}
+	return place
 }

@@ -3,7 +3,6 @@ package ecosystem
 import (
 	"math"
 	"math/rand/v2"
-	"runtime"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 )
@@ -39,18 +38,8 @@ func (s *Sim) build(seed uint64) {
 	sc.Add("spatial", func(w *ecs.World, _ *ecs.Commands) {
 		cells := int(s.side / cellSize)
 		s.space.cells = cells
-		hs, ps := s.space.hs[:0], s.space.ps[:0]
-		for it := herbs.Iter(); it.Next(); {
-			p, _ := it.Get()
-			hs = append(hs, item{it.Entity(), p.X, p.Y, int32(len(hs))})
-		}
-		for it := preds.Iter(); it.Next(); {
-			p, _ := it.Get()
-			ps = append(ps, item{it.Entity(), p.X, p.Y, int32(len(ps))})
-		}
-		s.space.hs, s.space.ps = hs, ps
-		s.space.herb.build(cells, hs, runtime.GOMAXPROCS(0))
-		s.space.pred.build(cells, ps, 1)
+		s.space.herb.fill(cells, herbs)
+		s.space.pred.fill(cells, preds)
 	}, ecs.Reads[Position](), ecs.Reads[Herbivore](), ecs.Reads[Predator](), ecs.Writes[spatialIndex]())
 
 	sc.Add("regrowth", func(w *ecs.World, _ *ecs.Commands) {
@@ -89,16 +78,13 @@ func (s *Sim) build(seed uint64) {
 			e := it.Entity()
 			var from ecs.Entity
 			var bx, by, best float32
-			if sp := &s.space; k < len(sp.fled) && sp.hs[k].e == e {
+			if o, indexed := s.space.fleeing(k, e); !indexed { // the herbivores changed since the spatial index: ask one by one
+				from, bx, by, best = s.nearest(&s.space.pred, p.X, p.Y, fleeRadius, nil)
+			} else if o != nil {
 				// The spatial index's search, from the same positions:
 				// the offset computed again is the one it compared.
-				if hit := sp.fled[k]; hit >= 0 {
-					o := &sp.ps[hit]
-					from, bx, by = o.e, torusDelta(p.X, o.x, s.side), torusDelta(p.Y, o.y, s.side)
-					best = bx*bx + by*by
-				}
-			} else { // the herbivores changed since the spatial index: ask one by one
-				from, bx, by, best = s.nearest(&s.space.pred, p.X, p.Y, fleeRadius, nil)
+				from, bx, by = o.e, torusDelta(p.X, o.x, s.side), torusDelta(p.Y, o.y, s.side)
+				best = bx*bx + by*by
 			}
 			running := s.flee.Has(e)
 			switch {
