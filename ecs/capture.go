@@ -103,7 +103,7 @@ type Capturer struct {
 	since  uint32
 	shapes map[uint64]uint64 // table id, or 1<<32|sparse component id -> shape
 	links  uint64
-	free   uint64 // the world's freeSeq at the previous capture
+	seq    uint64 // the world's capture number of the previous capture (0: none)
 	epoch  uint32 // the world's restore count at the previous capture
 	taken  bool
 	spare  *spareBufs // a pointer: the timer that lets it go must not keep the capturer, and its world, alive
@@ -196,15 +196,13 @@ func (c *Capturer) alloc(full bool) AllocCapture {
 			a.Gens[i] = w.records[i].gen
 		}
 	} else {
-		// Stamps rise from the bottom: those not newer than the previous
-		// capture are the entries it saw, untouched since.
-		a.Keep, _ = slices.BinarySearch(w.freeStamp[:len(w.free)], c.free+1)
+		a.Keep = w.freeKept(c.seq)
 	}
 	a.Free = make([]Entity, 0, len(w.free)-a.Keep)
 	for _, slot := range w.free[a.Keep:] {
 		a.Free = append(a.Free, Entity{index: slot, gen: w.records[slot].gen})
 	}
-	c.free = w.freeSeq
+	c.seq = w.closeFreePeriod()
 	return a
 }
 
@@ -347,4 +345,32 @@ func (s *sparseSet[T]) capture(since uint32, shape uint64, whole, marks bool, ds
 		s.captureMarks(&cc, dst.All)
 	}
 	dst.Columns = []ColumnCapture{cc}
+}
+
+// freeLowsKept is how many captures back the world remembers the free
+// list's low marks: a capturer whose previous capture is older (another
+// capturer took that many since) gets the whole free list again.
+const freeLowsKept = 64
+
+// freeKept is how many entries at the bottom of the free list no pop
+// touched since capture number since: the lowest length the list had
+// since then.
+func (w *World) freeKept(since uint64) int {
+	if since == 0 || w.captures-since >= freeLowsKept {
+		return 0
+	}
+	keep := w.freeLow
+	for k := since + 1; k <= w.captures; k++ {
+		keep = min(keep, w.freeLows[k%freeLowsKept])
+	}
+	return min(keep, len(w.free))
+}
+
+// closeFreePeriod ends the free list's period at a capture and returns the
+// capture's number.
+func (w *World) closeFreePeriod() uint64 {
+	w.captures++
+	w.freeLows[w.captures%freeLowsKept] = w.freeLow
+	w.freeLow = len(w.free)
+	return w.captures
 }

@@ -314,6 +314,7 @@ func (w *World) reserveEntities(out []Entity, n int) []Entity {
 	for ; n > 0 && len(w.free) > 0; n-- {
 		idx := w.free[len(w.free)-1]
 		w.free = w.free[:len(w.free)-1]
+		w.freeLow = min(w.freeLow, len(w.free))
 		out = append(out, Entity{index: idx, gen: w.records[idx].gen})
 	}
 	for ; n > 0; n-- {

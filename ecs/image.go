@@ -152,11 +152,7 @@ func (w *World) Restore(img *Image) error {
 		w.records = append(w.records, entityRecord{gen: gen, table: deadTable})
 	}
 	w.free = append(w.free[:0], img.Free...)
-	w.freeStamp = w.freeStamp[:0]
-	for range w.free {
-		w.freeSeq++
-		w.freeStamp = append(w.freeStamp, w.freeSeq)
-	}
+	w.freeLow = 0 // every entry is new to every capturer
 	w.alive, w.retired = 0, 0
 	used := make([]bool, len(img.Slots)) // live or free: not retired
 	for _, f := range img.Free {

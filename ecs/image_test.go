@@ -236,44 +236,90 @@ func mustImage(t testing.TB, w *World) *Image {
 
 // TestCaptureCarriesTheAllocator: a reader that applies each capture's
 // allocator part (a full one, then deltas) holds the world's free list and
-// every free slot's generation after every capture.
+// every free slot's generation after every capture, with up to three
+// capturers taking turns at random (a recording, a client's stream, the
+// rewind ring), each with its own reader.
 func TestCaptureCarriesTheAllocator(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		o := newImageOps()
 		draw := func(label string, k int) int { return rapid.IntRange(0, k-1).Draw(rt, label) }
-		c := o.w.Inspect().NewCapturer()
-		var gens []uint32
-		var free []Entity
-		for step := range rapid.IntRange(1, 12).Draw(rt, "captures") {
+		type reader struct {
+			c     *Capturer
+			gens  []uint32
+			free  []Entity
+			taken bool
+		}
+		readers := make([]reader, rapid.IntRange(1, 3).Draw(rt, "capturers"))
+		for i := range readers {
+			readers[i].c = o.w.Inspect().NewCapturer()
+		}
+		for step := range rapid.IntRange(1, 16).Draw(rt, "captures") {
 			o.run(t, rapid.IntRange(0, 30).Draw(rt, "ops"), draw)
 			if step > 0 && rapid.IntRange(0, 6).Draw(rt, "restore") == 0 {
 				must(t, o.w.Restore(mustImage(t, o.w))) // a restore: the next capture must be whole
 			}
-			a := c.Capture(rapid.IntRange(0, 4).Draw(rt, "full") == 0).Alloc
+			r := &readers[draw("capturer", len(readers))]
+			a := r.c.Capture(!r.taken || rapid.IntRange(0, 4).Draw(rt, "full") == 0).Alloc
 			if a.Gens != nil {
-				gens, free = slices.Clone(a.Gens), nil
-			} else if step == 0 {
-				t.Fatal("the first capture carries no generations")
+				r.gens, r.free = slices.Clone(a.Gens), nil
+			} else if !r.taken {
+				t.Fatal("a capturer's first capture carries no generations")
 			}
-			free = append(free[:a.Keep], a.Free...)
-			for len(gens) < a.Slots {
-				gens = append(gens, 0)
-			}
-			for _, e := range a.Free {
-				gens[e.index] = e.gen
-			}
-			want := make([]Entity, len(o.w.free))
-			for i, slot := range o.w.free {
-				want[i] = Entity{index: slot, gen: o.w.records[slot].gen}
-			}
-			if !slices.Equal(free, want) {
-				t.Fatalf("capture %d: the reader's free list is %v, the world's %v", step, free, want)
-			}
-			for i := range o.w.records {
-				if rec := o.w.records[i]; rec.table == deadTable && gens[i] != rec.gen {
-					t.Fatalf("capture %d: free slot %d has generation %d, the reader says %d", step, i, rec.gen, gens[i])
-				}
-			}
+			r.taken = true
+			checkAllocReader(t, o.w, a, &r.gens, &r.free, step)
 		}
 	})
+}
+
+// TestCaptureAfterManyOthers: a capturer whose previous capture is more
+// captures back than the world remembers low marks for gets the whole free
+// list, and its reader stays right.
+func TestCaptureAfterManyOthers(t *testing.T) {
+	w := NewWorld()
+	var ents []Entity
+	for range 100 {
+		ents = append(ents, w.Spawn())
+	}
+	for _, e := range ents[:50] {
+		must(t, w.Despawn(e))
+	}
+	late, busy := w.Inspect().NewCapturer(), w.Inspect().NewCapturer()
+	a := late.Capture(true).Alloc
+	gens, free := slices.Clone(a.Gens), append([]Entity(nil), a.Free...)
+	checkAllocReader(t, w, a, &gens, &free, 0)
+	for i := range freeLowsKept + 1 {
+		must(t, w.Despawn(ents[50+i%50]))
+		ents[50+i%50] = w.Spawn()
+		busy.Capture(false)
+	}
+	a = late.Capture(false).Alloc
+	if a.Keep != 0 || len(a.Free) != len(w.free) {
+		t.Fatalf("after %d captures by another capturer, kept %d entries and sent %d of %d", freeLowsKept+1, a.Keep, len(a.Free), len(w.free))
+	}
+	checkAllocReader(t, w, a, &gens, &free, 1)
+}
+
+// checkAllocReader applies a capture's allocator part to a reader's free
+// list and generations and checks them against the world.
+func checkAllocReader(t *testing.T, w *World, a AllocCapture, gens *[]uint32, free *[]Entity, step int) {
+	t.Helper()
+	*free = append((*free)[:a.Keep], a.Free...)
+	for len(*gens) < a.Slots {
+		*gens = append(*gens, 0)
+	}
+	for _, e := range a.Free {
+		(*gens)[e.index] = e.gen
+	}
+	want := make([]Entity, len(w.free))
+	for i, slot := range w.free {
+		want[i] = Entity{index: slot, gen: w.records[slot].gen}
+	}
+	if !slices.Equal(*free, want) {
+		t.Fatalf("capture %d: the reader's free list is %v, the world's %v", step, *free, want)
+	}
+	for i := range w.records {
+		if rec := w.records[i]; rec.table == deadTable && (*gens)[i] != rec.gen {
+			t.Fatalf("capture %d: free slot %d has generation %d, the reader says %d", step, i, rec.gen, (*gens)[i])
+		}
+	}
 }

@@ -14,14 +14,18 @@ type World struct {
 	reg     registry
 	records []entityRecord
 	free    []uint32 // free slots, most recently freed last
-	// freeStamp holds, per free-list position, freeSeq when it was pushed:
-	// rising from bottom to top, so a capture finds what is unchanged
-	// since the previous one by a binary search (capture.go).
-	freeStamp []uint64
-	freeSeq   uint64
-	recycled  recycledTop // the most reused slots, kept as slots are freed
-	alive     int
-	retired   int
+	// freeLow is the lowest length the free list had since the last
+	// capture (by any capturer), and freeLows the same for the periods
+	// before the captures that closed them, by capture number: a capture
+	// keeps the free-list entries below the lowest since its capturer's
+	// previous one, which no pop touched (capture.go). Pops lower it;
+	// pushes, every despawn, cost nothing.
+	freeLow  int
+	freeLows [freeLowsKept]int
+	captures uint64      // captures taken, by every capturer
+	recycled recycledTop // the most reused slots, kept as slots are freed
+	alive    int
+	retired  int
 
 	tables   []*table
 	capacity int // rows a new table makes room for (Capacity)

@@ -54,6 +54,7 @@ func (w *World) allocEntity() Entity {
 	if n := len(w.free); n > 0 {
 		idx := w.free[n-1]
 		w.free = w.free[:n-1]
+		w.freeLow = min(w.freeLow, n-1)
 		return Entity{index: idx, gen: w.records[idx].gen}
 	}
 	idx := uint32(len(w.records))
@@ -82,6 +83,7 @@ func (w *World) allocEntities(out []Entity, t uint32, first int) {
 		out[i] = Entity{index: idx, gen: rec.gen}
 	}
 	w.free = w.free[:len(w.free)-take]
+	w.freeLow = min(w.freeLow, len(w.free))
 	if rest := n - take; rest > 0 {
 		base := len(w.records)
 		if need := base + rest; need > cap(w.records) {
@@ -140,12 +142,6 @@ func (w *World) release(slot uint32, rec *entityRecord) {
 
 // pushFree puts a slot on top of the free list.
 func (w *World) pushFree(slot uint32) {
-	w.freeSeq++
-	if n := len(w.free); n < len(w.freeStamp) {
-		w.freeStamp[n] = w.freeSeq
-	} else {
-		w.freeStamp = append(w.freeStamp, w.freeSeq)
-	}
 	w.free = append(w.free, slot)
 }
 
