@@ -32,7 +32,7 @@ func (w *World) DespawnWhere(f Filter) int {
 }
 
 func (w *World) despawnWhere(f Filter) int {
-	tables, _, ents := w.batchTargets(f)
+	tables, _, ents := w.batchTargets(f, nil)
 	defer w.batch.done()
 	if slices.ContainsFunc(tables, w.tableInHierarchy) {
 		// A despawn orphans children, which then move to other tables:
@@ -91,7 +91,7 @@ func (w *World) RemoveWhere(f Filter, ids ...ComponentID) (int, error) {
 // query is iterating or an id is not registered.
 func (w *World) ExchangeWhere(f Filter, add, remove []ComponentID) (int, error) {
 	w.checkUnlocked("ExchangeWhere")
-	return w.exchangeWhere(f, add, remove, nil)
+	return w.exchangeWhere(f, nil, add, remove, nil)
 }
 
 // smallMove is the most rows of a table a batch moves one by one.
@@ -103,26 +103,31 @@ const smallMove = 2
 type rowsVisit func(t *table, first, n int, moved bool)
 
 // exchangeWhere is ExchangeWhere once the caller has checked that no query
-// iterates; visit, if not nil, sees every entity's rows after its change,
-// and one entity at a time for entities that take the single operations
-// (its table and row then).
-func (w *World) exchangeWhere(f Filter, add, remove []ComponentID, visit rowsVisit) (int, error) {
+// iterates; cache is f's tables (tablesOf) when the caller has them, else
+// nil; visit, if not nil, sees every entity's rows after its change, and
+// one entity at a time for entities that take the single operations (its
+// table and row then).
+func (w *World) exchangeWhere(f Filter, cache *queryCache, add, remove []ComponentID, visit rowsVisit) (int, error) {
 	add, remove = sortedIDs(add), sortedIDs(remove)
 	for _, id := range add {
 		if slices.Contains(remove, id) {
 			return 0, errBothWays
 		}
 	}
-	addMask, sparseAdd, err := w.exchangedIDs(add)
+	sparseAdd, err := w.exchangedIDs(add)
 	if err != nil {
 		return 0, err
 	}
-	removeMask, sparseRemove, err := w.exchangedIDs(remove)
+	sparseRemove, err := w.exchangedIDs(remove)
 	if err != nil {
 		return 0, err
 	}
 	sparse := sparseAdd || sparseRemove
-	tables, lens, ents := w.batchTargets(f)
+	var addMask, removeMask Mask // for exchanged, of more than one component
+	if len(add)+len(remove) > 1 {
+		addMask, removeMask = w.tableMask(add), w.tableMask(remove)
+	}
+	tables, lens, ents := w.batchTargets(f, cache)
 	defer w.batch.done()
 	tick := w.writeStamp()
 	n := 0
@@ -201,21 +206,27 @@ func (w *World) exchanged(src *table, add, remove []ComponentID, addMask, remove
 	return w.tables[w.tableFor(m)]
 }
 
-// exchangedIDs checks the ids of an exchange and returns the mask of the
-// table components among them, and whether any is sparse.
-func (w *World) exchangedIDs(ids []ComponentID) (tables Mask, sparse bool, err error) {
+// exchangedIDs checks the ids of an exchange and reports whether any is
+// sparse.
+func (w *World) exchangedIDs(ids []ComponentID) (sparse bool, err error) {
 	for _, id := range ids {
 		if id == childOfID {
-			return Mask{}, false, errChildOfDirect
+			return false, errChildOfDirect
 		}
 		w.mustBeRegistered(id)
-		if w.sparse[id] != nil {
-			sparse = true
-		} else {
-			tables.Set(id)
+		sparse = sparse || w.sparse[id] != nil
+	}
+	return sparse, nil
+}
+
+// tableMask is the mask of the table-stored components among ids.
+func (w *World) tableMask(ids []ComponentID) (m Mask) {
+	for _, id := range ids {
+		if w.sparse[id] == nil {
+			m.Set(id)
 		}
 	}
-	return tables, sparse, nil
+	return m
 }
 
 // exchangeOne is an exchange's single operations for one entity; it
@@ -291,11 +302,14 @@ func (b *batchScratch) done() {
 // batchTargets is what f passes: whole tables when f tests no row, in
 // table order, with their rows now (rows a batch moves into a table later
 // are not among them, nor are tables it creates), else the entities one by
-// one, in [Inspection.Scan]'s order. The tables are w.batch's: the caller
-// calls w.batch.done when finished with them.
-func (w *World) batchTargets(f Filter) (tables []*table, lens []int, ents []Entity) {
+// one, in [Inspection.Scan]'s order. c is f's tables (tablesOf) when the
+// caller has them, else nil. The tables are w.batch's: the caller calls
+// w.batch.done when finished with them.
+func (w *World) batchTargets(f Filter, c *queryCache) (tables []*table, lens []int, ents []Entity) {
 	b := &w.batch
-	c := b.tablesOf(w, f)
+	if c == nil {
+		c = b.tablesOf(w, f)
+	}
 	if c == nil {
 		ents, _ = w.Inspect().Scan(f, 0, -1)
 		return nil, nil, ents

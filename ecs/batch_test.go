@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"pgregory.net/rapid"
 )
@@ -394,4 +395,60 @@ func panicOf(f func()) (r any) {
 	defer func() { r = recover() }()
 	f()
 	return nil
+}
+
+// TestBatchIntoAnEmptyTableKeepsRoomTogether: a batch moving a whole table
+// into an empty one hands the rows over without copying them, and both
+// tables still have room in every column, values and stamps, for as many
+// rows as their entity lists (what Reserve and a batch spawn count on),
+// with the values and entities where they were.
+func TestBatchIntoAnEmptyTableKeepsRoomTogether(t *testing.T) {
+	type a struct{ V int64 }
+	type b struct{ V [3]float64 }
+	type c struct{ V int32 }
+	type d struct{ V uint16 }
+	w := NewWorld()
+	am, bm := NewMap[a](w), NewMap[b](w)
+	ids := []ComponentID{ComponentIDOf[a](w), ComponentIDOf[b](w)}
+	cid, did := ComponentIDOf[c](w), ComponentIDOf[d](w)
+	must(t, w.SpawnBatchIDs(20_000, append(slices.Clone(ids), cid), nil)) // the destination, made big
+	if n := w.DespawnWhere(Filter{With: []ComponentID{cid}}); n != 20_000 {
+		t.Fatalf("despawned %d", n)
+	}
+	var ents []Entity
+	must(t, w.SpawnBatchIDs(5_000, append(slices.Clone(ids), did), func(first int, es []Entity) {
+		for i, e := range es {
+			*am.At(e), *bm.At(e) = a{int64(first + i)}, b{[3]float64{float64(first + i)}}
+			ents = append(ents, e)
+		}
+	}))
+	src := w.tables[w.records[ents[0].index].table]
+	m := src.mask
+	m.Set(cid)
+	m.Clear(did)
+	dst := w.tables[w.tableFor(m)]
+	if dst.len() != 0 || cap(dst.entities) <= cap(src.entities) {
+		t.Fatalf("the destination holds %d rows with room for %d, the source room for %d: not the case under test", dst.len(), cap(dst.entities), cap(src.entities))
+	}
+	srcA := unsafe.SliceData(src.cols[src.column(ids[0])].(*typedColumn[a]).data)
+	n, err := w.ExchangeWhere(Filter{With: []ComponentID{did}}, []ComponentID{cid}, []ComponentID{did})
+	must(t, err)
+	if n != 5_000 || dst.len() != 5_000 || src.len() != 0 {
+		t.Fatalf("exchanged %d: the destination holds %d, the source %d", n, dst.len(), src.len())
+	}
+	if unsafe.SliceData(dst.cols[dst.column(ids[0])].(*typedColumn[a]).data) != srcA {
+		t.Fatal("the rows were copied, not handed over")
+	}
+	for _, tb := range []*table{src, dst} {
+		for i, col := range tb.cols {
+			if r := col.raw(); r.hdr.cap < cap(tb.entities) || cap(col.ticks().rows) < cap(tb.entities) {
+				t.Fatalf("table %v column %d has room for %d values and %d stamps, its entity list for %d", tb.ids, i, r.hdr.cap, cap(col.ticks().rows), cap(tb.entities))
+			}
+		}
+	}
+	for i, e := range ents {
+		if p, q := am.Read(e), bm.Read(e); p == nil || q == nil || p.V != int64(i) || q.V[0] != float64(i) || !w.Has(e, cid) || w.Has(e, did) {
+			t.Fatalf("entity %d (%v) after the move: %+v %+v", i, e, p, q)
+		}
+	}
 }

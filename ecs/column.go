@@ -12,6 +12,7 @@ type column interface {
 	appendFrom(src column, row int)
 	pushN(n int, tick uint32, zeroed bool)
 	appendAll(src column)
+	takeRows(src column)
 	clearRows()
 	swapRemove(row int)
 	reserve(extra int) (zeroed bool)
@@ -72,6 +73,16 @@ func (c *typedColumn[T]) appendAll(src column) {
 	c.reserve(len(s.data))
 	c.data = append(c.data, s.data...)
 	c.t.appendRows(&s.t, len(s.data))
+}
+
+// takeRows trades rows with src, a column of the same type, while this
+// one is empty: src's rows, values and stamps, become this column's, and
+// src is left empty with this one's room. A batch moving a whole table into
+// an empty one moves no memory.
+func (c *typedColumn[T]) takeRows(src column) {
+	s := src.(*typedColumn[T])
+	c.data, s.data = s.data, c.data[:0]
+	c.t.takeRows(&s.t)
 }
 
 // clearRows empties the column, values and ticks, keeping its room.

@@ -286,7 +286,7 @@ func (c *Commands) applyOther(op *command) error {
 		return nil
 	case cmdExchangeWhere:
 		b := &c.batches[op.slot]
-		_, err := w.exchangeWhere(b.f, b.add, b.remove, nil)
+		_, err := w.exchangeWhere(b.f, nil, b.add, b.remove, nil)
 		return err
 	default:
 		return w.ClearParent(op.e)

@@ -240,6 +240,18 @@ func (t *colStamps) appendRows(src *colStamps, n int) {
 	}
 }
 
+// takeRows trades rows with src while t has none: src's rows, with their
+// chunk stamps and group maxima, which describe the same rows at the same
+// places, become t's; src keeps t's empty room, whose old stamps are
+// harmless (see colStamps). Neither may keep a change log: a log belongs
+// to its column, not to the rows.
+func (t *colStamps) takeRows(src *colStamps) {
+	t.rows, src.rows = src.rows, t.rows[:0]
+	t.stamp, src.stamp = src.stamp, t.stamp
+	t.astamp, src.astamp = src.astamp, t.astamp
+	t.max, src.max = src.max, t.max
+}
+
 // clearRows empties the stamps: every row left the table. Stamps and maxima
 // of the emptied chunks stay, harmless (see colStamps).
 func (t *colStamps) clearRows() {

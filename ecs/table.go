@@ -187,6 +187,29 @@ func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved
 // copy per column, then src is empty. It returns the first new row.
 func (t *table) appendTable(src *table, tick uint32) (first int) {
 	first, n := len(t.entities), src.len()
+	if first == 0 && !t.logs && !src.logs {
+		// Into an empty table: the rows change hands, no memory moves.
+		// Columns keep room together with the entity list (reserve): a
+		// column handed over has room for src's list, which t takes, and
+		// src gets t's list with t's columns; the columns that stay have
+		// room for their table's old list.
+		srcRoom := cap(src.entities)
+		t.entities, src.entities = src.entities, t.entities[:0]
+		t.shape++
+		for i, cid := range t.ids {
+			if j := src.colIndex[cid]; j >= 0 {
+				t.cols[i].takeRows(src.cols[j])
+			} else {
+				t.cols[i].pushN(n, tick, false)
+				t.cols[i].reserve(cap(t.entities) - n)
+			}
+		}
+		src.clearRows()
+		if cap(src.entities) > srcRoom {
+			src.evenRoom()
+		}
+		return 0
+	}
 	t.entities = growEntities(t.entities, n)
 	copy(t.entities[first:], src.entities)
 	t.shape++
@@ -260,6 +283,14 @@ func (t *table) reserve(extra int) (zeroed bool) {
 		zeroed = c.reserve(extra) && zeroed
 	}
 	return zeroed
+}
+
+// evenRoom gives every column room for as many rows as the entity list
+// has, as reserve keeps them, after the list changed hands (appendTable).
+func (t *table) evenRoom() {
+	for _, c := range t.cols {
+		c.reserve(cap(t.entities) - len(t.entities))
+	}
 }
 
 // bytes estimates the memory the table's rows take: values, entities, ticks.
