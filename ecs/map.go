@@ -1,5 +1,7 @@
 package ecs
 
+import "slices"
+
 // Map gives typed access to one component type of a [World]: get, set, add
 // and remove by entity handle. Create it once and keep it (the world keeps
 // its per-table lookups current); it is cheap to hold many.
@@ -301,12 +303,15 @@ func (m *Map[T]) spawnTable() *table {
 // entities is a cache miss or two each).
 func (m *Map[T]) ReadAll(ents []Entity, out []*T) []*T {
 	recs, cols := m.w.records, m.cols.cols
-	for _, e := range ents {
+	base := len(out)
+	out = slices.Grow(out, len(ents))[:base+len(ents)]
+	dst := out[base:]
+	for i, e := range ents {
 		p := readFast(recs, cols, e)
 		if p == nil {
 			p = m.readSlow(e)
 		}
-		out = append(out, p)
+		dst[i] = p
 	}
 	return out
 }

@@ -1,5 +1,7 @@
 package ecs
 
+import "unsafe"
+
 // table is an archetype: every entity with exactly one set of table-stored
 // components, one row each, with one contiguous column per component.
 type table struct {
@@ -66,17 +68,27 @@ func (t *table) pushZero(e Entity, tick uint32) int {
 	return row
 }
 
-// pushN appends n rows of zero values, changed and added at tick; the caller
-// fills entities[first:].
-// pushN appends n rows of zero values, their entities left to the caller;
-// zeroed says the memory past every column's length is zero already (a
-// reserve just made the columns anew: table.reserve).
+// pushN appends n rows of zero values, changed and added at tick, their
+// entities left to the caller; zeroed says the memory past every column's
+// length is zero already (a reserve just made the columns anew:
+// table.reserve). A pointer-free column with room takes its rows here, as
+// bytes, with no call into the column (a batch of 16 entities of ten
+// components made ten such calls).
 func (t *table) pushN(n int, tick uint32, zeroed bool) (first int) {
 	first = len(t.entities)
 	t.entities = growEntities(t.entities, n)
 	t.shape++
-	for _, c := range t.cols {
-		c.pushN(n, tick, zeroed)
+	for i := range t.raw {
+		d := &t.raw[i]
+		if !d.ok || d.hdr.len+n > d.hdr.cap {
+			t.cols[i].pushN(n, tick, zeroed)
+			continue
+		}
+		if !zeroed && d.size > 0 {
+			clear(unsafe.Slice((*byte)(d.at(d.hdr.len)), uintptr(n)*d.size))
+		}
+		d.hdr.len += n
+		d.ticks.pushN(n, tick)
 	}
 	return first
 }
