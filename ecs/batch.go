@@ -43,14 +43,18 @@ func (w *World) despawnWhere(f Filter) int {
 	for _, t := range tables {
 		n += t.len()
 		w.alive -= t.len()
-		w.free = slices.Grow(w.free, t.len())
+		free := slices.Grow(w.free, t.len()) // room: the appends below do not grow it
 		for _, e := range t.entities {
 			rec := &w.records[e.index]
 			if rec.nsparse > 0 {
 				w.dropSparse(e)
 			}
-			w.release(e.index, rec)
+			rec.kill()
+			if w.nextGeneration(e.index, rec) {
+				free = append(free, e.index)
+			}
 		}
+		w.free = free
 		if w.journal.on() {
 			for _, e := range t.entities {
 				w.logStructural(OpDespawn, e, NoComponent)

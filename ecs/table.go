@@ -236,10 +236,17 @@ func (t *table) appendTable(src *table, tick uint32) (first int) {
 	return first
 }
 
-// clearRows empties the table, keeping its room.
+// clearRows empties the table, keeping its room: a pointer-free column
+// here, with no call into it (nothing in it needs clearing for the
+// collector), the others through the column.
 func (t *table) clearRows() {
-	for _, c := range t.cols {
-		c.clearRows()
+	for i := range t.raw {
+		if d := &t.raw[i]; d.ok {
+			d.hdr.len = 0
+			d.ticks.clearRows()
+			continue
+		}
+		t.cols[i].clearRows()
 	}
 	t.shape++
 	t.entities = t.entities[:0]

@@ -126,18 +126,36 @@ func (w *World) freeEntity(e Entity) {
 // release frees slot, whose record is rec, for reuse under the next
 // generation, or retires it at the last one.
 func (w *World) release(slot uint32, rec *entityRecord) {
-	rec.table = deadTable
-	rec.nsparse = 0
-	rec.flags = 0
-	if rec.gen == maxGeneration {
-		w.retired++
-		return
+	rec.kill()
+	if w.nextGeneration(slot, rec) {
+		w.pushFree(slot)
+	}
+}
+
+// kill marks a record dead: no table, no sparse components, no flags.
+func (rec *entityRecord) kill() { rec.table, rec.nsparse, rec.flags = deadTable, 0, 0 }
+
+// nextGeneration moves a dead record's slot to its next generation and
+// reports whether the slot goes back on the free list (else it retired at
+// the last generation). It inlines, for a batch despawn's loop.
+func (w *World) nextGeneration(slot uint32, rec *entityRecord) bool {
+	if rec.gen >= w.recycled.floor { // the floor is at most maxGeneration: the last generation comes here too
+		return w.nextGenerationRarely(slot, rec)
 	}
 	rec.gen++
-	if rec.gen > w.recycled.floor {
-		w.recycled.note(slot, rec.gen)
+	return true
+}
+
+// nextGenerationRarely is nextGeneration for a slot at its last
+// generation, or whose next one the most-recycled list takes.
+func (w *World) nextGenerationRarely(slot uint32, rec *entityRecord) bool {
+	if rec.gen == maxGeneration {
+		w.retired++
+		return false
 	}
-	w.pushFree(slot)
+	rec.gen++
+	w.recycled.note(slot, rec.gen)
+	return true
 }
 
 // pushFree puts a slot on top of the free list.
