@@ -439,13 +439,28 @@ func TestBatchIntoAnEmptyTableKeepsRoomTogether(t *testing.T) {
 	if unsafe.SliceData(dst.cols[dst.column(ids[0])].(*typedColumn[a]).data) != srcA {
 		t.Fatal("the rows were copied, not handed over")
 	}
-	for _, tb := range []*table{src, dst} {
-		for i, col := range tb.cols {
-			if r := col.raw(); r.hdr.cap < cap(tb.entities) || cap(col.ticks().rows) < cap(tb.entities) {
-				t.Fatalf("table %v column %d has room for %d values and %d stamps, its entity list for %d", tb.ids, i, r.hdr.cap, cap(col.ticks().rows), cap(tb.entities))
+	roomTogether := func() {
+		t.Helper()
+		for _, tb := range w.tables {
+			for i, col := range tb.cols {
+				if r := col.raw(); r.hdr.cap < cap(tb.entities) || cap(col.ticks().rows) < cap(tb.entities) {
+					t.Fatalf("table %v column %d has room for %d values and %d stamps, its entity list for %d", tb.ids, i, r.hdr.cap, cap(col.ticks().rows), cap(tb.entities))
+				}
 			}
 		}
 	}
+	roomTogether()
+	// Into a table never used, from a list with more room than rows: the
+	// new table's own column gets room for the whole list.
+	for _, e := range ents[4_000:] {
+		must(t, w.Despawn(e))
+	}
+	ents = ents[:4_000]
+	type e struct{ V int16 }
+	if n, err := NewMap[e](w).AddWhere(Filter{With: []ComponentID{cid}}, e{7}); err != nil || n != 4_000 {
+		t.Fatalf("added to %d: %v", n, err)
+	}
+	roomTogether()
 	for i, e := range ents {
 		if p, q := am.Read(e), bm.Read(e); p == nil || q == nil || p.V != int64(i) || q.V[0] != float64(i) || !w.Has(e, cid) || w.Has(e, did) {
 			t.Fatalf("entity %d (%v) after the move: %+v %+v", i, e, p, q)

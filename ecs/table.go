@@ -196,43 +196,42 @@ func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved
 // entities, as moveRowFrom would one row at a time from the first row on:
 // values and ticks of the components both tables hold move along, the
 // others start zero, added at tick; components t lacks are dropped. One
-// copy per column, then src is empty. It returns the first new row.
+// copy per column, or none when t is empty (handOver), then src is empty.
+// It returns the first new row.
 func (t *table) appendTable(src *table, tick uint32) (first int) {
 	first, n := len(t.entities), src.len()
-	if first == 0 && !t.logs && !src.logs {
-		// Into an empty table: the rows change hands, no memory moves.
-		// Columns keep room together with the entity list (reserve): a
-		// column handed over has room for src's list, which t takes, and
-		// src gets t's list with t's columns; the columns that stay have
-		// room for their table's old list.
-		srcRoom := cap(src.entities)
+	// Into an empty table the rows change hands, no memory moves. Columns
+	// keep room together with the entity list (reserve): a column handed
+	// over has room for src's list, which t takes, and src gets t's list
+	// with t's columns; the columns that stay have room for their table's
+	// old list. A change log belongs to its column, not to the rows: a
+	// table keeping one takes the copy.
+	handOver := first == 0 && !t.logs && !src.logs
+	srcRoom := cap(src.entities)
+	if handOver {
 		t.entities, src.entities = src.entities, t.entities[:0]
-		t.shape++
-		for i, cid := range t.ids {
-			if j := src.colIndex[cid]; j >= 0 {
-				t.cols[i].takeRows(src.cols[j])
-			} else {
-				t.cols[i].pushN(n, tick, false)
+	} else {
+		t.entities = growEntities(t.entities, n)
+		copy(t.entities[first:], src.entities)
+	}
+	t.shape++
+	for i, cid := range t.ids {
+		switch j := src.colIndex[cid]; {
+		case j >= 0 && handOver:
+			t.cols[i].takeRows(src.cols[j])
+		case j >= 0:
+			t.cols[i].appendAll(src.cols[j])
+		default:
+			t.cols[i].pushN(n, tick, false)
+			if handOver {
 				t.cols[i].reserve(cap(t.entities) - n)
 			}
 		}
-		src.clearRows()
-		if cap(src.entities) > srcRoom {
-			src.evenRoom()
-		}
-		return 0
-	}
-	t.entities = growEntities(t.entities, n)
-	copy(t.entities[first:], src.entities)
-	t.shape++
-	for i, cid := range t.ids {
-		if j := src.colIndex[cid]; j >= 0 {
-			t.cols[i].appendAll(src.cols[j])
-		} else {
-			t.cols[i].pushN(n, tick, false)
-		}
 	}
 	src.clearRows()
+	if cap(src.entities) > srcRoom {
+		src.evenRoom()
+	}
 	return first
 }
 
