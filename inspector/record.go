@@ -201,10 +201,16 @@ func (r *Recorder) capture(now time.Time) {
 	r.jobs <- j
 }
 
+// idleCopyLife is how long a lean stream (the in-memory ring) keeps its
+// world copy with no frame coming: a copy that waits longer is let go,
+// and the next frame is a keyframe.
+const idleCopyLife = 2 * time.Second
+
 func (r *Recorder) run() {
 	var err error
 	idle := time.NewTicker(recording.FlushEvery) // frames may stop (a paused game): flush anyway
 	defer idle.Stop()
+	lastFrame := time.Now()
 	for {
 		var job *worldJob
 		var open bool
@@ -215,6 +221,9 @@ func (r *Recorder) run() {
 		case <-idle.C:
 			if err == nil {
 				err = r.w.Flush()
+			}
+			if r.stream.enc.Lean && time.Since(lastFrame) >= idleCopyLife {
+				r.stream.enc.DropCopy() // captures come seldom: code the next as a keyframe rather than hold the copy till then
 			}
 			continue
 		}
@@ -227,6 +236,7 @@ func (r *Recorder) run() {
 		}
 		var f *protocol.WorldFrame
 		encStart := time.Now()
+		lastFrame = encStart
 		f, err = r.stream.encode(job)
 		r.encodeNs.Add(int64(time.Since(encStart)))
 		if errors.Is(err, recording.ErrNeedKeyframe) {

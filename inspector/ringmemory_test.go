@@ -67,3 +67,44 @@ func TestRingKeepsNoCopyWhereDeltasDoNotPay(t *testing.T) {
 		t.Fatalf("rewound to tick %d from a keyframe, the world is not what it was: %s", to, diff)
 	}
 }
+
+// TestRingLetsAnIdleCopyGo: the in-memory recording keeps its world copy
+// while frames come; when none comes for idleCopyLife (a game paused, or
+// one whose captures come seconds apart), it lets the copy go, and frames
+// come again after it.
+func TestRingLetsAnIdleCopyGo(t *testing.T) {
+	w := ecs.NewWorld()
+	spawn := ecs.NewMap2[Position, Health](w)
+	for i := range 2000 {
+		spawn.Spawn(Position{X: float64(i)}, Health{HP: i})
+	}
+	a := New(w, Options{Addr: "127.0.0.1:0", RewindHz: 1}) // one capture, then none for a second
+	defer func() { must(t, a.Close()) }()
+	for deadline := time.Now().Add(time.Minute); ; {
+		must(t, w.Tick())
+		a.Sync()
+		if rw := a.Telemetry().Rewind; rw != nil && rw.Frames > 0 && rw.Copy > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the ring says %+v after a minute", a.Telemetry().Rewind)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	idleSince := time.Now()
+	for a.Telemetry().Rewind.Copy != 0 {
+		if time.Since(idleSince) > 10*idleCopyLife {
+			t.Fatalf("the ring still holds a copy of %d bytes %v with no frame", a.Telemetry().Rewind.Copy, 10*idleCopyLife)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	frames := a.Telemetry().Rewind.Frames
+	for deadline := time.Now().Add(time.Minute); a.Telemetry().Rewind.Frames < frames+1; {
+		must(t, w.Tick())
+		a.Sync()
+		if time.Now().After(deadline) {
+			t.Fatalf("no frames after the copy went: %+v", a.Telemetry().Rewind)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -139,3 +139,58 @@ func TestLeanEncoderDropsACopyNoDeltaUses(t *testing.T) {
 		}
 	}
 }
+
+// TestDropCopy: an encoder that let its copy go refuses a delta and asks
+// for a keyframe, which continues the stream (the reader takes it after
+// the frames before); one that never coded a frame, or holds no copy, is
+// left as it was.
+func TestDropCopy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const n = 500
+	enc := NewWorldEncoder()
+	enc.DropCopy() // nothing coded yet: nothing to drop
+	if !enc.WantKeyframe() || enc.StateBytes() != 0 {
+		t.Fatalf("a new encoder after DropCopy: want a keyframe %v, copy %d", enc.WantKeyframe(), enc.StateBytes())
+	}
+	reader := NewWorldState()
+	var last *protocol.WorldFrame
+	for tick := uint64(1); tick <= 3; tick++ {
+		f, err := enc.Encode(leanInput(tick, n, enc.WantKeyframe(), false, false, rng))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := reader.Apply(f); err != nil {
+			t.Fatal(err)
+		}
+		last = f
+	}
+	if last.Full || enc.StateBytes() < n*8 {
+		t.Fatalf("before the drop: full %v, copy %d", last.Full, enc.StateBytes())
+	}
+	enc.DropCopy()
+	if enc.StateBytes() != 0 || !enc.WantKeyframe() {
+		t.Fatalf("after the drop: copy %d, want a keyframe %v", enc.StateBytes(), enc.WantKeyframe())
+	}
+	if _, err := enc.Encode(leanInput(4, n, false, false, false, rng)); !errors.Is(err, ErrNeedKeyframe) {
+		t.Fatalf("a delta after the drop: %v", err)
+	}
+	f, err := enc.Encode(leanInput(5, n, true, false, false, rng))
+	if err != nil || !f.Full || f.Seq != last.Seq+1 {
+		t.Fatalf("the keyframe after the drop: %v, full %v, seq %d after %d", err, f != nil && f.Full, f.Seq, last.Seq)
+	}
+	if err := reader.Apply(f); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := enc.Encode(leanInput(6, n, false, false, false, rng)); err != nil || f.Full {
+		t.Fatalf("a delta after that keyframe: %v", err)
+	} else {
+		if err := reader.Apply(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enc.DropCopy()
+	enc.DropCopy() // twice: as once
+	if enc.StateBytes() != 0 || !enc.WantKeyframe() {
+		t.Fatalf("after dropping twice: copy %d", enc.StateBytes())
+	}
+}

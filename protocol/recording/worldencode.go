@@ -100,6 +100,25 @@ func (e *WorldEncoder) RequestKeyframe() { e.wantKey.Store(true) }
 // (after frames were lost).
 func (e *WorldEncoder) Restart() { e.wantKey.Store(true); e.started = false }
 
+// DropCopy lets the world copy go, for a stream whose captures come too
+// seldom for the copy to pay its memory while it waits (the agent's
+// rewind ring at a million entities keeps a 42 MB copy between captures
+// seconds apart, which code keyframes anyway): the next frame must be a
+// keyframe, in the same stream. Call it from the goroutine that calls
+// Encode.
+func (e *WorldEncoder) DropCopy() {
+	if !e.started || e.copyless {
+		return
+	}
+	empty := NewWorldState()
+	empty.owned = true
+	empty.Tick, empty.Summary, empty.seq, empty.valid = e.state.Tick, e.state.Summary, e.state.seq, e.state.valid
+	*e.state = *empty
+	e.copyless = true
+	e.held.Store(0)
+	e.wantKey.Store(true)
+}
+
 // Encode codes one capture. A delta before any keyframe, or after a
 // keyframe coded with no copy, is ErrNeedKeyframe (and the next capture
 // is asked to be one).
