@@ -12,27 +12,11 @@ import (
 // frame, the agent's telemetry gives its frames' bytes and the world copy
 // it codes frames against, at least the bytes of the world's values.
 func TestTelemetrySaysWhatTheRingHolds(t *testing.T) {
-	w := ecs.NewWorld()
-	spawn := ecs.NewMap2[Position, Health](w)
-	for i := range 2000 {
-		spawn.Spawn(Position{X: float64(i)}, Health{HP: i})
-	}
-	a := New(w, Options{Addr: "127.0.0.1:0", RewindHz: 1000})
-	defer func() { must(t, a.Close()) }()
+	w, a := ringWorld(t, 1000)
 	if rw := a.Telemetry().Rewind; rw != nil {
 		t.Fatalf("before the first Sync the ring says %+v", rw)
 	}
-	for deadline := time.Now().Add(time.Minute); ; {
-		must(t, w.Tick())
-		a.Sync()
-		if rw := a.Telemetry().Rewind; rw != nil && rw.Frames > 0 && rw.Copy > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the ring says %+v after a minute", a.Telemetry().Rewind)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	syncUntilCopy(t, w, a)
 	rw := a.Telemetry().Rewind
 	var values int64
 	for _, ar := range w.Inspect().Archetypes() {
@@ -73,24 +57,8 @@ func TestRingKeepsNoCopyWhereDeltasDoNotPay(t *testing.T) {
 // one whose captures come seconds apart), it lets the copy go, and frames
 // come again after it.
 func TestRingLetsAnIdleCopyGo(t *testing.T) {
-	w := ecs.NewWorld()
-	spawn := ecs.NewMap2[Position, Health](w)
-	for i := range 2000 {
-		spawn.Spawn(Position{X: float64(i)}, Health{HP: i})
-	}
-	a := New(w, Options{Addr: "127.0.0.1:0", RewindHz: 1}) // one capture, then none for a second
-	defer func() { must(t, a.Close()) }()
-	for deadline := time.Now().Add(time.Minute); ; {
-		must(t, w.Tick())
-		a.Sync()
-		if rw := a.Telemetry().Rewind; rw != nil && rw.Frames > 0 && rw.Copy > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the ring says %+v after a minute", a.Telemetry().Rewind)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	w, a := ringWorld(t, 1) // one capture, then none for a second
+	syncUntilCopy(t, w, a)
 	idleSince := time.Now()
 	for a.Telemetry().Rewind.Copy != 0 {
 		if time.Since(idleSince) > 10*idleCopyLife {
@@ -104,6 +72,37 @@ func TestRingLetsAnIdleCopyGo(t *testing.T) {
 		a.Sync()
 		if time.Now().After(deadline) {
 			t.Fatalf("no frames after the copy went: %+v", a.Telemetry().Rewind)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// ringWorld is a world of 2,000 entities and an agent whose ring records
+// at hz, closed when the test ends.
+func ringWorld(t *testing.T, hz float64) (*ecs.World, *Agent) {
+	t.Helper()
+	w := ecs.NewWorld()
+	spawn := ecs.NewMap2[Position, Health](w)
+	for i := range 2000 {
+		spawn.Spawn(Position{X: float64(i)}, Health{HP: i})
+	}
+	a := New(w, Options{Addr: "127.0.0.1:0", RewindHz: hz})
+	t.Cleanup(func() { must(t, a.Close()) })
+	return w, a
+}
+
+// syncUntilCopy steps the world until the ring holds a frame and a world
+// copy.
+func syncUntilCopy(t *testing.T, w *ecs.World, a *Agent) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; {
+		must(t, w.Tick())
+		a.Sync()
+		if rw := a.Telemetry().Rewind; rw != nil && rw.Frames > 0 && rw.Copy > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the ring says %+v after a minute", a.Telemetry().Rewind)
 		}
 		time.Sleep(time.Millisecond)
 	}
