@@ -28,10 +28,10 @@ var errBothWays = errors.New("ecs: a component is both added and removed")
 // in [Commands] instead).
 func (w *World) DespawnWhere(f Filter) int {
 	w.checkUnlocked("DespawnWhere")
-	return w.despawnWhere(f)
+	return w.despawnWhere(&f)
 }
 
-func (w *World) despawnWhere(f Filter) int {
+func (w *World) despawnWhere(f *Filter) int {
 	tables, _, ents := w.batchTargets(f, nil)
 	defer w.batch.done()
 	if slices.ContainsFunc(tables, w.tableInHierarchy) {
@@ -95,7 +95,7 @@ func (w *World) RemoveWhere(f Filter, ids ...ComponentID) (int, error) {
 // query is iterating or an id is not registered.
 func (w *World) ExchangeWhere(f Filter, add, remove []ComponentID) (int, error) {
 	w.checkUnlocked("ExchangeWhere")
-	return w.exchangeWhere(f, nil, add, remove, nil)
+	return w.exchangeWhere(&f, nil, add, remove, nil)
 }
 
 // smallMove is the most rows of a table a batch moves one by one.
@@ -111,7 +111,7 @@ type rowsVisit func(t *table, first, n int, moved bool)
 // nil; visit, if not nil, sees every entity's rows after its change, and
 // one entity at a time for entities that take the single operations (its
 // table and row then).
-func (w *World) exchangeWhere(f Filter, cache *queryCache, add, remove []ComponentID, visit rowsVisit) (int, error) {
+func (w *World) exchangeWhere(f *Filter, cache *queryCache, add, remove []ComponentID, visit rowsVisit) (int, error) {
 	add, remove = sortedIDs(add), sortedIDs(remove)
 	for _, id := range add {
 		if slices.Contains(remove, id) {
@@ -274,7 +274,7 @@ type recentFilter struct {
 // it tests entities one by one (sparse components, change stamps, a
 // parent, Match): batches repeated over a few filters find theirs by their
 // ids, with no masks built. It panics on an id that is not registered.
-func (b *batchScratch) tablesOf(w *World, f Filter) *queryCache {
+func (b *batchScratch) tablesOf(w *World, f *Filter) *queryCache {
 	if len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil {
 		return nil
 	}
@@ -290,7 +290,7 @@ func (b *batchScratch) tablesOf(w *World, f Filter) *queryCache {
 			}
 		}
 	}
-	all, none := w.tableMasks(f)
+	all, none := w.tableMasks(*f)
 	c := w.cacheFor(filterKey{all, none})
 	b.recent[b.next] = recentFilter{with: slices.Clone(f.With), without: slices.Clone(f.Without), cache: c}
 	b.next = (b.next + 1) % len(b.recent)
@@ -309,13 +309,13 @@ func (b *batchScratch) done() {
 // one, in [Inspection.Scan]'s order. c is f's tables (tablesOf) when the
 // caller has them, else nil. The tables are w.batch's: the caller calls
 // w.batch.done when finished with them.
-func (w *World) batchTargets(f Filter, c *queryCache) (tables []*table, lens []int, ents []Entity) {
+func (w *World) batchTargets(f *Filter, c *queryCache) (tables []*table, lens []int, ents []Entity) {
 	b := &w.batch
 	if c == nil {
 		c = b.tablesOf(w, f)
 	}
 	if c == nil {
-		ents, _ = w.Inspect().Scan(f, 0, -1)
+		ents, _ = w.Inspect().Scan(*f, 0, -1)
 		return nil, nil, ents
 	}
 	for _, t := range c.tables {

@@ -282,11 +282,11 @@ func (c *Commands) applyOther(op *command) error {
 	case cmdSetParent:
 		return w.SetParent(op.e, c.parents[op.slot])
 	case cmdDespawnWhere:
-		w.despawnWhere(c.batches[op.slot].f)
+		w.despawnWhere(&c.batches[op.slot].f)
 		return nil
 	case cmdExchangeWhere:
 		b := &c.batches[op.slot]
-		_, err := w.exchangeWhere(b.f, nil, b.add, b.remove, nil)
+		_, err := w.exchangeWhere(&b.f, nil, b.add, b.remove, nil)
 		return err
 	default:
 		return w.ClearParent(op.e)

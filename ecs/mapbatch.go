@@ -42,7 +42,7 @@ func (m *Map[T]) addWhere(f Filter, set func(e Entity, v *T), fill func(vs []T))
 		defer w.unlockForInit()
 		set(e, p)
 	}
-	cache := w.batch.tablesOf(w, f)
+	cache := w.batch.tablesOf(w, &f)
 	if m.sparse != nil || cache == nil { // entity by entity
 		ents, _ := w.Inspect().Scan(f, 0, -1)
 		for _, e := range ents {
@@ -56,7 +56,7 @@ func (m *Map[T]) addWhere(f Filter, set func(e Entity, v *T), fill func(vs []T))
 		return len(ents), nil
 	}
 	tick := w.writeStamp()
-	return w.exchangeWhere(f, cache, []ComponentID{m.id}, nil, func(t *table, first, n int, moved bool) {
+	return w.exchangeWhere(&f, cache, []ComponentID{m.id}, nil, func(t *table, first, n int, moved bool) {
 		col := m.cols.of(t.id)
 		if !moved {
 			for r := first; r < first+n; r++ {
