@@ -144,10 +144,13 @@ func (t *colStamps) push(changed, added uint32) {
 }
 
 // pushN appends n rows that were all changed and added at stamp, the newest
-// stamp there is. Chunks the new rows fill whole get stamps, not a stamp per
+// stamp there is. Chunks holding new rows only get stamps, not a stamp per
 // row: the stamps their slots hold from earlier rows are older than stamp,
-// so the stamps decide. A column keeping a change log gets row stamps, which
-// the log names, instead (stamps would restart it).
+// so the stamps decide. That takes in the last chunk, which the new rows
+// fill up to the column's end: a row pushed after them folds the stamp into
+// its chunk's rows first, as any push into a stamped chunk does (a batch of
+// 16 rows made 16 stamps a column, now one). A column keeping a change log
+// gets row stamps, which the log names, instead (stamps would restart it).
 func (t *colStamps) pushN(n int, tick uint32) {
 	if n <= 0 {
 		return
@@ -168,14 +171,15 @@ func (t *colStamps) pushN(n int, tick uint32) {
 			}
 		}
 	} else {
-		// Whole chunks from the first chunk boundary at or after lo.
-		c0, c1 := (lo+chunkRows-1)>>chunkShift, hi>>chunkShift
+		// The chunks from the first chunk boundary at or after lo to the
+		// last, which the new rows fill to the end.
+		c0, c1 := (lo+chunkRows-1)>>chunkShift, (hi+chunkRows-1)>>chunkShift
 		for c := c0; c < c1; c++ {
 			t.stamp[c], t.astamp[c] = tick, tick
 		}
 		if c0 < c1 {
 			t.fillTicks(lo, c0<<chunkShift, tick)
-			lo = c1 << chunkShift
+			lo = hi
 		}
 	}
 	t.fillTicks(lo, hi, tick)
