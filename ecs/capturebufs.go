@@ -52,8 +52,8 @@ type spareBufs struct {
 
 // spareLife is how long recycled memory waits for a capture: a recording
 // every frame reuses it, the in-memory one a second or more apart does
-// not hold it.
-const spareLife = 2 * time.Second
+// not hold it. (A variable so a test can keep a timer pending.)
+var spareLife = 2 * time.Second
 
 func (s *spareBufs) drop() {
 	clear(s.bytes)
