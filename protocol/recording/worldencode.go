@@ -73,8 +73,7 @@ const (
 
 // NewWorldEncoder returns an encoder whose first frame must be full.
 func NewWorldEncoder() *WorldEncoder {
-	e := &WorldEncoder{state: NewWorldState()}
-	e.state.owned = true
+	e := &WorldEncoder{state: newOwnedState()}
 	e.wantKey.Store(true)
 	return e
 }
@@ -102,16 +101,14 @@ func (e *WorldEncoder) Restart() { e.wantKey.Store(true); e.started = false }
 
 // DropCopy lets the world copy go, for a stream whose captures come too
 // seldom for the copy to pay its memory while it waits (the agent's
-// rewind ring at a million entities keeps a 42 MB copy between captures
-// seconds apart, which code keyframes anyway): the next frame must be a
-// keyframe, in the same stream. Call it from the goroutine that calls
+// rewind ring at a million entities kept a 42 MB copy between captures
+// seconds apart): the next frame must be a keyframe, in the same stream. Call it from the goroutine that calls
 // Encode.
 func (e *WorldEncoder) DropCopy() {
 	if !e.started || e.copyless {
 		return
 	}
-	empty := NewWorldState()
-	empty.owned = true
+	empty := newOwnedState()
 	empty.Tick, empty.Summary, empty.seq, empty.valid = e.state.Tick, e.state.Summary, e.state.seq, e.state.valid
 	*e.state = *empty
 	e.copyless = true
@@ -133,8 +130,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	}
 	base := e.state
 	if in.Full {
-		base = NewWorldState()
-		base.owned = true
+		base = newOwnedState()
 	}
 	body := &protocol.WorldBody{Links: in.Links, LinksSet: in.LinksSet, Journal: in.Journal, Events: in.Events, Alloc: in.Alloc}
 	if in.Full || e.state.Summary == nil {

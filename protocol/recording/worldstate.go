@@ -84,6 +84,14 @@ var ErrNeedKeyframe = errors.New("protocol: a delta frame without the frame befo
 // NewWorldState returns an empty state.
 func NewWorldState() *WorldState { return &WorldState{Tables: map[uint64]*StateTable{}} }
 
+// newOwnedState is an empty state that copies what it keeps into its own
+// memory: an encoder's.
+func newOwnedState() *WorldState {
+	s := NewWorldState()
+	s.owned = true
+	return s
+}
+
 func tableKey(archetype uint32, sparse bool) uint64 {
 	if sparse {
 		return 1<<32 | uint64(archetype)
