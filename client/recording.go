@@ -40,6 +40,7 @@ type Recording struct {
 	rewinds  []string // what each rewind did, for the user
 	notified int      // rewinds reported by Rewinds
 	stopped  bool     // Stop ended it: the connection closing is no loss
+	limit    int      // frames after which it ends by itself (0: none)
 	// dropped counts the game's frames an every-frame recording lacks
 	// (ticks skipped between two frames), and dropWhy says why, as the
 	// agent said in the frame after the gap (WorldFrame.SkipWhy).
@@ -56,8 +57,10 @@ func (r *Recording) Dropped() (frames uint64, why string) {
 }
 
 // StartRecording connects to addr and records to path at hz frames per
-// second (every frame the game runs when 0).
-func StartRecording(addr, token, path string, hz float64) (*Recording, error) {
+// second (every frame the game runs when 0), until Stop or, when frames
+// is more than 0, until the file holds that many frames: the recording
+// then ends by itself and Done yields nil.
+func StartRecording(addr, token, path string, hz float64, frames int) (*Recording, error) {
 	o, err := Dial(addr, token)
 	if err != nil {
 		return nil, err
@@ -73,7 +76,7 @@ func StartRecording(addr, token, path string, hz float64) (*Recording, error) {
 		_ = w.Close()
 		return nil, err
 	}
-	r := &Recording{Path: path, o: o, w: w, hdr: hdr, done: make(chan error, 1), files: []string{path}}
+	r := &Recording{Path: path, o: o, w: w, hdr: hdr, done: make(chan error, 1), files: []string{path}, limit: max(frames, 0)}
 	go r.run()
 	return r, nil
 }
@@ -117,7 +120,16 @@ func (r *Recording) run() {
 				r.frames++
 				r.bytes, r.last = r.closed+r.w.Bytes(), m.Tick
 			}
+			reached := err == nil && r.limit > 0 && r.frames >= r.limit
+			if reached {
+				r.stopped = true
+			}
 			r.mu.Unlock()
+			if reached {
+				r.o.Close()
+				r.finish(nil)
+				return
+			}
 			idle.Reset(recording.FlushEvery)
 		case *protocol.Reply:
 			if !m.OK {

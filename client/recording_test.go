@@ -54,17 +54,12 @@ func TestRecordingSaysTheGameWentAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "run.ecsrec")
-	r, err := StartRecording(fakeAgent(t, f), "", path, 0)
+	r, err := StartRecording(fakeAgent(t, f), "", path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-r.Done():
-		if err == nil || !strings.Contains(err.Error(), "went away at tick 41") {
-			t.Fatalf("the recording ended with %v, want the game gone at tick 41", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the recording did not end when the game went away")
+	if err := ended(t, r); err == nil || !strings.Contains(err.Error(), "went away at tick 41") {
+		t.Fatalf("the recording ended with %v, want the game gone at tick 41", err)
 	}
 	rec, err := recording.OpenRecording(path)
 	if err != nil {
@@ -94,15 +89,11 @@ func TestRecordingMarksItsGaps(t *testing.T) {
 		frames = append(frames, f)
 	}
 	path := filepath.Join(t.TempDir(), "run.ecsrec")
-	r, err := StartRecording(fakeAgent(t, frames...), "", path, 0)
+	r, err := StartRecording(fakeAgent(t, frames...), "", path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-r.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the recording did not end")
-	}
+	ended(t, r)
 	if n, why := r.Dropped(); n != 3 || !strings.Contains(why, "share of the game's time") {
 		t.Fatalf("Dropped() = %d %q, want the 3 frames and the agent's reason", n, why)
 	}
@@ -117,5 +108,47 @@ func TestRecordingMarksItsGaps(t *testing.T) {
 	_, _, err = rec.FrameFor(43)
 	if err == nil || !strings.Contains(err.Error(), "no frame recorded for tick 43: the recording skipped ticks 42 to 44 (capturing took more than its share of the game's time)") {
 		t.Fatalf("FrameFor(43) in the gap: %v", err)
+	}
+}
+
+// TestRecordingEndsAtItsFrames: a recording asked for two frames ends by
+// itself once the file holds them, with no error (the user asked), the
+// frames after them left out.
+func TestRecordingEndsAtItsFrames(t *testing.T) {
+	var frames []*protocol.WorldFrame
+	for i, tick := range []uint64{40, 41, 42} {
+		f := &protocol.WorldFrame{Sub: 1, Tick: tick, Full: i == 0, Seq: uint64(i)}
+		if err := protocol.SealBody(f, &protocol.WorldBody{Summary: protocol.Summary{Full: i == 0}}); err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+	}
+	path := filepath.Join(t.TempDir(), "run.ecsrec")
+	r, err := StartRecording(fakeAgent(t, frames...), "", path, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ended(t, r); err != nil {
+		t.Fatalf("a recording that reached its frames ended with %v", err)
+	}
+	rec, err := recording.OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	if len(rec.Frames) != 2 || rec.Frames[1].Tick != 41 {
+		t.Fatalf("the file holds %+v, want ticks 40 and 41", rec.Frames)
+	}
+}
+
+// ended waits for a recording to end by itself and returns its outcome.
+func ended(t *testing.T, r *Recording) error {
+	t.Helper()
+	select {
+	case err := <-r.Done():
+		return err
+	case <-time.After(15 * time.Second):
+		t.Fatal("the recording did not end by itself")
+		return nil
 	}
 }

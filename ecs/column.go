@@ -10,21 +10,28 @@ type column interface {
 	ticks() *colStamps
 	pushZero(tick uint32)
 	appendFrom(src column, row int)
-	pushN(n int, tick uint32, zeroed bool)
+	pushN(n int, tick uint32)
 	appendAll(src column)
 	takeRows(src column)
 	clearRows()
 	swapRemove(row int)
-	reserve(extra int) (zeroed bool)
+	reserve(extra int)
 	value(row int) reflect.Value
 	raw() rawCol
 }
 
 // typedColumn stores the values of component type T and their ticks.
 type typedColumn[T any] struct {
-	data     []T
+	data []T
+	// The rows from the length up to dirty may hold the values of rows
+	// that left one at a time (a despawn, a move), which the byte path
+	// leaves in place; every row past them is zero. A push clears the
+	// rows it takes below dirty; emptying the column clears them all.
+	// Columns with pointers clear each row as it leaves, for the
+	// collector, and keep dirty at zero.
+	dirty    int
 	t        colStamps
-	pointers bool // T holds pointers: clear vacated slots so the GC can free
+	pointers bool // T holds pointers: the typed path moves its rows
 }
 
 func newTypedColumn[T any](pointers bool) column { return &typedColumn[T]{pointers: pointers} }
@@ -38,8 +45,7 @@ func (c *typedColumn[T]) pushZero(tick uint32) {
 	if len(c.data) == cap(c.data) {
 		c.reserve(1)
 	}
-	var zero T
-	c.data = append(c.data, zero)
+	c.lengthen(1)
 	c.t.push(tick, tick)
 }
 
@@ -54,16 +60,21 @@ func (c *typedColumn[T]) appendFrom(src column, row int) {
 	c.t.push(s.t.effective(row), s.t.effectiveAdded(row))
 }
 
-// pushN appends n zero rows; zeroed says their memory is zero already
-// (past the length of a column reserve just made, and not written since).
-func (c *typedColumn[T]) pushN(n int, tick uint32, zeroed bool) {
+// pushN appends n zero rows.
+func (c *typedColumn[T]) pushN(n int, tick uint32) {
 	c.reserve(n)
+	c.lengthen(n)
+	c.t.pushN(n, tick)
+}
+
+// lengthen lengthens the column by n rows, which have room, clearing those
+// of them below the dirty mark: the others are zero.
+func (c *typedColumn[T]) lengthen(n int) {
 	old := len(c.data)
 	c.data = c.data[:old+n]
-	if !zeroed {
-		clear(c.data[old:])
+	if c.dirty > old {
+		clear(c.data[old:min(old+n, c.dirty)])
 	}
-	c.t.pushN(n, tick)
 }
 
 // appendAll appends every row of src (a column of the same type), values
@@ -82,26 +93,26 @@ func (c *typedColumn[T]) appendAll(src column) {
 func (c *typedColumn[T]) takeRows(src column) {
 	s := src.(*typedColumn[T])
 	c.data, s.data = s.data, c.data[:0]
+	c.dirty, s.dirty = s.dirty, c.dirty
 	c.t.takeRows(&s.t)
 }
 
-// clearRows empties the column, values and ticks, keeping its room.
+// clearRows empties the column, values and ticks, keeping its room, and
+// clears every row that held a value: a table emptied at once (a batch
+// despawn or move) leaves only zero rows, so the spawns that follow write
+// no values (see dirty).
 func (c *typedColumn[T]) clearRows() {
-	if c.pointers {
-		clear(c.data)
-	}
-	c.data = c.data[:0]
+	clear(c.data[:max(len(c.data), c.dirty)])
+	c.data, c.dirty = c.data[:0], 0
 	c.t.clearRows()
 }
 
-// reserve makes room for extra rows; zeroed says it made the column anew,
-// so the memory past its length is zero.
-func (c *typedColumn[T]) reserve(extra int) (zeroed bool) {
+// reserve makes room for extra rows.
+func (c *typedColumn[T]) reserve(extra int) {
 	if need := len(c.data) + extra; need > cap(c.data) {
-		c.data, zeroed = withRoom(c.data, grownCap(need, cap(c.data))), true
+		c.data, c.dirty = withRoom(c.data, grownCap(need, cap(c.data))), 0
 	}
 	c.t.reserve(extra)
-	return zeroed
 }
 
 func (c *typedColumn[T]) swapRemove(row int) {
@@ -109,10 +120,8 @@ func (c *typedColumn[T]) swapRemove(row int) {
 	if row != last {
 		c.data[row] = c.data[last]
 	}
-	if c.pointers {
-		var zero T
-		c.data[last] = zero
-	}
+	var zero T
+	c.data[last] = zero
 	c.data = c.data[:last]
 	c.t.swapRemove(row)
 }

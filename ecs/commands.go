@@ -344,7 +344,7 @@ func (w *World) spawnReservedRun(ops []command, tick uint32) {
 		w.recordPending()
 	}
 	t := w.tables[0]
-	first := t.pushN(len(ops), tick, false)
+	first := t.pushN(len(ops), tick)
 	ents := t.entities[first : first+len(ops)]
 	recs := w.records
 	for k := range ops {

@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"reflect"
+	"unsafe"
 )
 
 // The ecsdebug build (go test -tags ecsdebug ./...) checks what the fast
@@ -15,6 +16,8 @@ import (
 //     another value or left other change stamps than markWrite would;
 //   - a table move that copies bytes checks the ticks it wrote against what
 //     colStamps.push would have written;
+//   - a pointer-free column taking zero rows without writing them checks
+//     that they are zero (see typedColumn.dirty);
 //   - the schedule runs a stage's systems one at a time and, after each
 //     system that declared its access, panics if it wrote (marked changed)
 //     rows of a component it did not declare with Writes: in a release
@@ -128,4 +131,17 @@ func (sys *system) runChecked(w *World) *SystemPanic {
 		}
 	}
 	return nil
+}
+
+// debugZeroRows panics unless n rows of d from row are all zero bytes:
+// rows a push takes as zero without writing them.
+func debugZeroRows(d *rawCol, row, n int) {
+	if d.size == 0 || n <= 0 {
+		return
+	}
+	for i, b := range unsafe.Slice((*byte)(d.at(row)), uintptr(n)*d.size) {
+		if b != 0 {
+			panic(fmt.Sprintf("ecsdebug: a row past a column's length holds a value (byte %d of row %d): a row left without being cleared", i%int(d.size), row+i/int(d.size)))
+		}
+	}
 }

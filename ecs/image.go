@@ -167,7 +167,7 @@ func (w *World) Restore(img *Image) error {
 		}
 		t := w.tables[w.tableFor(m)]
 		n := len(it.Entities)
-		first := t.pushN(n, tick, false)
+		first := t.pushN(n, tick)
 		copy(t.entities[first:], it.Entities)
 		for i, e := range it.Entities {
 			rec := &w.records[e.index]

@@ -17,11 +17,13 @@ type sliceHeader struct {
 }
 
 // rawCol is a pointer-free column seen as bytes: its slice header, the
-// size of one value, and its ticks. ok is false for other columns.
+// size of one value, its ticks and its dirty mark (typedColumn.dirty). ok
+// is false for other columns.
 type rawCol struct {
 	hdr   *sliceHeader
 	size  uintptr
 	ticks *colStamps
+	dirty *int
 	ok    bool
 }
 
@@ -30,7 +32,7 @@ func (c *typedColumn[T]) raw() rawCol {
 		return rawCol{}
 	}
 	var zero T
-	return rawCol{hdr: (*sliceHeader)(unsafe.Pointer(&c.data)), size: unsafe.Sizeof(zero), ticks: &c.t, ok: true}
+	return rawCol{hdr: (*sliceHeader)(unsafe.Pointer(&c.data)), size: unsafe.Sizeof(zero), ticks: &c.t, dirty: &c.dirty, ok: true}
 }
 
 func (c *rawCol) at(row int) unsafe.Pointer {
@@ -63,6 +65,39 @@ func zeroBytes(p unsafe.Pointer, size uintptr) {
 		*(*[16]byte)(p) = [16]byte{}
 	default:
 		clear(unsafe.Slice((*byte)(p), size))
+	}
+}
+
+// clearTaken clears the rows [lo, hi) a push takes that lie below the
+// dirty mark: the rows past it are zero.
+func (c *rawCol) clearTaken(lo, hi int) {
+	c.clearRows(lo, min(hi, *c.dirty))
+	if debugChecks {
+		debugZeroRows(c, lo, hi-lo)
+	}
+}
+
+// clearRows clears rows [lo, hi).
+func (c *rawCol) clearRows(lo, hi int) {
+	if hi > lo && c.size > 0 {
+		clear(unsafe.Slice((*byte)(c.at(lo)), uintptr(hi-lo)*c.size))
+	}
+}
+
+// clearTakenRow is clearTaken of the one row a push takes.
+func (c *rawCol) clearTakenRow(row int) {
+	if row < *c.dirty {
+		zeroBytes(c.at(row), c.size)
+	}
+	if debugChecks {
+		debugZeroRows(c, row, 1)
+	}
+}
+
+// left notes that row, the last, left the column with its value in place.
+func (c *rawCol) left(row int) {
+	if *c.dirty <= row {
+		*c.dirty = row + 1
 	}
 }
 

@@ -53,16 +53,17 @@ func (w *World) SpawnBatchIDs(n int, ids []ComponentID, init func(first int, ent
 // spawnBlocks spawns n entities into t, growing it once, a block of up to
 // spawnBlock at a time, and hands each block to fill: its entities, the
 // row of the first, and done, the entities of the batch before it. Blocks
-// stay in cache: zeroing a block, then setting it up, touches each line
-// once, not twice. With userCode, fill runs the caller's code, and the
-// world refuses structural changes meanwhile.
+// stay in cache: making a block's handles, then setting it up, touches
+// each line once, not twice (rows below a column's dirty mark are cleared
+// as they are taken: see typedColumn.dirty). With userCode, fill runs the
+// caller's code, and the world refuses structural changes meanwhile.
 func (w *World) spawnBlocks(t *table, n int, userCode bool, fill func(done, first int, ents []Entity, tick uint32)) {
 	w.checkUnlocked("Spawn")
 	if n <= 0 {
 		return
 	}
 	tick := w.writeStamp()
-	zeroed := t.reserve(n) // the blocks' rows are then zero: no clearing
+	t.reserve(n)
 	w.reserveRecords(n)
 	if userCode {
 		w.lockForInit()
@@ -77,7 +78,7 @@ func (w *World) spawnBlocks(t *table, n int, userCode bool, fill func(done, firs
 				t.pushZero(Entity{}, tick) // the entity comes from allocEntities
 			}
 		} else {
-			first = t.pushN(k, tick, zeroed)
+			first = t.pushN(k, tick)
 		}
 		ents := t.entities[first : first+k]
 		w.allocEntities(ents, t.id, first)

@@ -125,6 +125,28 @@ func (t *colStamps) materialize(c int) {
 	t.stamp[c], t.astamp[c] = 0, 0
 }
 
+// stampsOver reports whether chunk c has a stamp newer than changed or
+// added, a row's stamps about to be written into it: the stamp must then be
+// folded into the chunk's rows first (materialize), or it would pass for
+// the row's. A filler as new as the chunk's stamps (rows of one batch
+// spawn, despawned one by one) needs no fold.
+func (t *colStamps) stampsOver(c int, changed, added uint32) bool {
+	s := *u32At(t.stamp, c)
+	return s != 0 && (newer(s, changed) || newer(*u32At(t.astamp, c), added))
+}
+
+// chunkOnly returns the stamps of row's chunk, and whether they are the
+// row's: the chunk has an added stamp no older than the newest stamp of
+// row's group (max bounds changed and added stamps both), so row's own
+// stamps cannot be newer. Rows of a batch spawn not written one by one
+// since are such rows: a despawn moving them need not read or write their
+// row stamps, which would double the lines it touches.
+func (t *colStamps) chunkOnly(row int) (changed, added uint32, ok bool) {
+	c := row >> chunkShift
+	changed, added = *u32At(t.stamp, c), *u32At(t.astamp, c)
+	return changed, added, added != 0 && !newer(*u32At(t.max, row>>groupShift), added)
+}
+
 // push appends a row with the given stamps.
 func (t *colStamps) push(changed, added uint32) {
 	r := len(t.rows)
@@ -265,6 +287,27 @@ func (t *colStamps) clearRows() {
 	t.rows = t.rows[:0]
 }
 
+// fillHole gives row the stamps of the last row, which fills it (row !=
+// last), and returns its changed stamp. Stamps its chunk holds are not
+// read or written row by row (chunkOnly), and the hole's chunk is folded
+// only when its stamps would pass for the filler's (stampsOver).
+func (t *colStamps) fillHole(row, last int) (changed uint32) {
+	changed, added, ok := t.chunkOnly(last)
+	if !ok {
+		filler := *tickAt(t.header(), last)
+		changed, added = newest(filler.changed, changed), newest(filler.added, added)
+	}
+	if cr := row >> chunkShift; cr != last>>chunkShift && t.stampsOver(cr, changed, added) {
+		t.materialize(cr)
+	}
+	if c, a, ok := t.chunkOnly(row); !ok || c != changed || a != added {
+		*tickAt(t.header(), row) = stampPair{changed, added}
+	}
+	gmax := u32At(t.max, row>>groupShift)
+	*gmax = newest(*gmax, changed)
+	return changed
+}
+
 // swapRemove removes row, moving the last row into its place.
 func (t *colStamps) swapRemove(row int) {
 	last := len(t.rows) - 1
@@ -272,14 +315,7 @@ func (t *colStamps) swapRemove(row int) {
 		t.log.moved()
 	}
 	if row != last {
-		if cr := row >> chunkShift; t.stamp[cr] != 0 && cr != last>>chunkShift {
-			t.materialize(cr)
-		}
-		moved := t.rows[last]
-		changed := newest(moved.changed, t.stamp[last>>chunkShift])
-		t.rows[row] = stampPair{changed, newest(moved.added, t.astamp[last>>chunkShift])}
-		g := row >> groupShift
-		t.max[g] = newest(t.max[g], changed)
+		changed := t.fillHole(row, last)
 		if t.log.on && newer(changed, t.log.from) {
 			t.logRow(row, changed)
 		}

@@ -197,3 +197,121 @@ func TestNewerWrapsAround(t *testing.T) {
 		}
 	}
 }
+
+// A despawn fills its hole with the last row. A hole in a chunk whose stamps
+// (a batch spawn's) are no newer than the filler's needs no fold; a chunk
+// stamp newer than either of the filler's stamps must be folded first, or
+// it passes for the filler's: here a row added long before the batch but
+// written after it.
+func TestFillingAHoleKeepsTheFillersStamps(t *testing.T) {
+	const before, batch, written = 5, 10, 20
+	for _, c := range []struct {
+		name           string
+		changed, added uint32
+	}{
+		{"a row of the batch", batch, batch},
+		{"written after the batch, added before it", written, before},
+		{"added and written before the batch", before, before},
+	} {
+		var s colStamps
+		s.pushN(chunkRows, batch)
+		s.push(c.changed, c.added)
+		s.swapRemove(0)
+		if got, got2 := s.effective(0), s.effectiveAdded(0); got != c.changed || got2 != c.added {
+			t.Errorf("%s: the filled hole reads changed %d added %d, want %d %d", c.name, got, got2, c.changed, c.added)
+		}
+		for r := 1; r < chunkRows; r++ {
+			if got, got2 := s.effective(r), s.effectiveAdded(r); got != batch || got2 != batch {
+				t.Fatalf("%s: row %d of the batch reads changed %d added %d, want %d %d", c.name, r, got, got2, batch, batch)
+			}
+		}
+	}
+}
+
+// Rows of a batch spawn keep the batch's stamps in their chunks, not row by
+// row; a despawn moving one into another's hole reads and writes no row
+// stamps while both hold the chunks' (chunkOnly). A row of the batch
+// written since holds its own: as the filler, and as the hole.
+func TestFillingAHoleOfABatch(t *testing.T) {
+	const batch, written = 10, 20
+	for _, c := range []struct {
+		name               string
+		write              int // the row written after the batch
+		wantChanged        uint32
+		wantOtherInTheHole uint32 // row 1, untouched
+	}{
+		{"the filler written", 2*chunkRows - 1, written, batch},
+		{"the hole written", 0, batch, batch},
+	} {
+		var s colStamps
+		s.pushN(2*chunkRows, batch)
+		s.markRow(c.write, written)
+		s.swapRemove(0)
+		if got, got2 := s.effective(0), s.effectiveAdded(0); got != c.wantChanged || got2 != batch {
+			t.Errorf("%s: the filled hole reads changed %d added %d, want %d %d", c.name, got, got2, c.wantChanged, batch)
+		}
+		if got := s.effective(1); got != c.wantOtherInTheHole {
+			t.Errorf("%s: row 1 reads changed %d, want %d", c.name, got, c.wantOtherInTheHole)
+		}
+	}
+}
+
+// The same at the world, through the despawn's byte path: a batch
+// despawned one by one from its first entity, one entity written after
+// the batch; after each despawn exactly that one reads as changed since
+// the batch, wherever it moved.
+func TestDespawningABatchKeepsWhatChanged(t *testing.T) {
+	type pos struct{ X, Y float64 }
+	w := NewWorld()
+	m := NewMap[pos](w)
+	var ents []Entity
+	m.SpawnBatch(3*chunkRows, func(_ int, e Entity, _ *pos) { ents = append(ents, e) })
+	since := w.Inspect().NextStamp()
+	written := ents[len(ents)-5]
+	m.Get(written).X = 1
+	id := ComponentIDOf[pos](w)
+	for i, e := range ents[:len(ents)-10] {
+		must(t, w.Despawn(e))
+		for _, alive := range ents[i+1:] {
+			if got := w.Inspect().ChangedSince(alive, id, since); got != (alive == written) {
+				t.Fatalf("after %d despawns, %v changed since the batch: %v, want %v", i+1, alive, got, alive == written)
+			}
+		}
+	}
+}
+
+// Two batches, their chunks stamped at two ticks: a despawn filling a hole
+// of the first with a row of the second must give the hole the second's
+// stamps. After a query run writing every row, the chunks' changed stamps
+// are the run's and agree, their added stamps still the batches': the
+// hole must keep the second's added stamp.
+func TestDespawningIntoAnOlderBatch(t *testing.T) {
+	type pos struct{ X, Y float64 }
+	for _, run := range []bool{false, true} {
+		w := NewWorld()
+		m := NewMap[pos](w)
+		var first, second []Entity
+		m.SpawnBatch(2*chunkRows, func(_ int, e Entity, _ *pos) { first = append(first, e) })
+		since := w.Inspect().NextStamp()
+		m.SpawnBatch(chunkRows, func(_ int, e Entity, _ *pos) { second = append(second, e) })
+		if run {
+			for p := range NewQuery1[pos](w, Mut[pos]()).All() {
+				p.X++
+			}
+		}
+		ins, id := w.Inspect(), ComponentIDOf[pos](w)
+		for i, e := range first {
+			must(t, w.Despawn(e))
+			for _, alive := range first[i+1:] {
+				if ins.AddedSince(alive, id, since) || ins.ChangedSince(alive, id, since) != run {
+					t.Fatalf("query run %v, after %d despawns: %v of the first batch reads as added or changed since it", run, i+1, alive)
+				}
+			}
+			for _, alive := range second {
+				if !ins.ChangedSince(alive, id, since) || !ins.AddedSince(alive, id, since) {
+					t.Fatalf("query run %v, after %d despawns: %v of the second batch reads as older than it", run, i+1, alive)
+				}
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/fleet"
+	"github.com/ecsinspect/ecsinspect/internal/testpace"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -62,7 +63,7 @@ func startGame(t *testing.T, opts Options) *game {
 	if err := g.agent.Start(); err != nil {
 		t.Fatal(err)
 	}
-	g.loop(2*time.Millisecond, func() {
+	g.loop(testpace.Frame(), func() {
 		s.Run(g.w)
 		_ = g.w.Tick() // an error names commands skipped for entities already gone
 	})
@@ -120,7 +121,7 @@ func (g *game) on(fn func()) {
 	done := make(chan struct{})
 	select {
 	case g.do <- func() { fn(); close(done) }:
-	case <-time.After(5 * time.Second):
+	case <-time.After(15 * time.Second):
 		g.t.Fatal("the game loop is stuck")
 	}
 	<-done
@@ -230,10 +231,11 @@ func setID(m protocol.Request, id uint32) {
 	}
 }
 
-// await reads messages until keep accepts one (or times out).
+// await reads messages until keep accepts one, or fails the test after
+// 15 s (generous: the race detector on a busy machine is slow).
 func (c *testClient) await(keep func(protocol.Message) bool) protocol.Message {
 	c.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	_ = c.conn.SetReadDeadline(deadline)
 	defer c.conn.SetReadDeadline(time.Time{})
 	for {

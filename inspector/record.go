@@ -3,6 +3,7 @@ package inspector
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,8 +60,8 @@ func (r *Recorder) miss(why string) {
 }
 
 // owed reports whether an every-frame recorder's last frame was not
-// captured: a paused game takes it again (Agent.hold), so a recording
-// stopped during a pause ends with the state the game paused in.
+// captured: a paused game takes it again (Agent.hold), and Stop takes it,
+// so a recording ends with the state the game was stopped or paused in.
 func (r *Recorder) owed() bool { return r.missed > 0 }
 
 // encodeShare is the most of a core a paced recorder's coding may take
@@ -186,6 +187,12 @@ func (r *Recorder) capture(now time.Time) {
 			return
 		}
 	}
+	r.take(now)
+}
+
+// take captures the world now and queues it for the encoder, with the
+// frames missed since the last capture.
+func (r *Recorder) take(now time.Time) {
 	r.next = now.Add(r.period)
 	started := time.Now()
 	j := r.stream.capture()
@@ -300,11 +307,19 @@ func (r *Recorder) Bytes() int64 {
 }
 
 // Stop ends the recording, writing the index, and waits for the file to
-// close; call it on the game goroutine. A recording that already ended (a
+// close; call it on the game goroutine. A recording of every frame ends
+// with the world as Stop finds it, even when the frames just before were
+// missed (they are counted in the file). A recording that already ended (a
 // rewind ends it: a file's ticks never go backwards) is closed already:
 // Stop then only reports its outcome. Stop may be called any number of
 // times.
 func (r *Recorder) Stop() error {
+	if r.owed() && slices.Contains(r.a.recorders, r) {
+		// An every-frame recording that missed the last frames ends with
+		// the world it is stopped in: one capture past the queue's bound,
+		// which Stop waits out with the rest.
+		r.take(time.Now())
+	}
 	r.finish("")
 	<-r.done
 	if r.err != nil {

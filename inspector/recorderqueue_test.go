@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -9,13 +10,61 @@ import (
 )
 
 // stuckSink is a recording's destination that takes no frame until it is
-// let go: an encoder or a disk far behind the game.
-type stuckSink struct{ release chan struct{} }
+// let go: an encoder or a disk far behind the game. It keeps the last
+// frame it took.
+type stuckSink struct {
+	release chan struct{}
+	mu      sync.Mutex
+	last    protocol.WorldFrame
+	skipped uint64 // the frames the frames taken say they left out
+}
 
-func (s *stuckSink) WriteWorld(*protocol.WorldFrame) error { <-s.release; return nil }
-func (s *stuckSink) Flush() error                          { return nil }
-func (s *stuckSink) Close() error                          { return nil }
-func (s *stuckSink) Bytes() int64                          { return 0 }
+func (s *stuckSink) WriteWorld(f *protocol.WorldFrame) error {
+	<-s.release
+	s.mu.Lock()
+	s.last = *f
+	s.skipped += f.Skipped
+	s.mu.Unlock()
+	return nil
+}
+func (s *stuckSink) Flush() error { return nil }
+func (s *stuckSink) Close() error { return nil }
+func (s *stuckSink) Bytes() int64 { return 0 }
+
+// TestStoppedRecordingEndsWithTheWorldStoppedIn: an every-frame recording
+// whose encoder fell behind misses the last frames; stopped then, it
+// takes the world once more, so the file ends with the world it was
+// stopped in, and says how many frames it left out before.
+func TestStoppedRecordingEndsWithTheWorldStoppedIn(t *testing.T) {
+	w := ecs.NewWorld()
+	energy := ecs.NewMap[float64](w)
+	e := w.Spawn()
+	must(t, energy.Add(e, 0))
+	a := New(w, Options{Addr: "127.0.0.1:0", RewindBytes: -1})
+	defer func() { must(t, a.Close()) }()
+	sink := &stuckSink{release: make(chan struct{})}
+	r := a.startRecorder(sink, 0, nil)
+	a.recorders = append(a.recorders, r)
+	const frames = 30 // past the encoder's queue of jobs
+	for i := range frames {
+		must(t, energy.Set(e, float64(i+1)))
+		must(t, w.Tick())
+		r.capture(time.Now())
+	}
+	if r.Skipped() == 0 {
+		t.Fatal("no frame missed with the destination stuck: the test needs some")
+	}
+	close(sink.release)
+	must(t, r.Stop())
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	if got := sink.last.Tick; got != w.Frame() {
+		t.Fatalf("the recording ends at tick %d; it was stopped at tick %d", got, w.Frame())
+	}
+	if sink.skipped == 0 {
+		t.Fatal("the frames missed are not counted in the file")
+	}
+}
 
 // TestRecorderQueueIsBoundedInBytes records a world whose every row changes
 // every frame into a destination that takes nothing: the captures waiting

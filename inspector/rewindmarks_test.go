@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -177,7 +178,7 @@ func TestRewindMarksFollowDeltas(t *testing.T) {
 		}
 	}
 	if at == 0 {
-		t.Fatalf("no recorded tick of %d..%d has delta tables in its frames: the test needs some", rr.From, rr.To)
+		t.Fatalf("no recorded tick of %d..%d has delta tables in its frames: the test needs some; the ring holds %s", rr.From, rr.To, a.ringMem.kinds())
 	}
 	want := wants[at]
 	rb, err := rebuild(frames, a.rewindTypes())
@@ -201,4 +202,27 @@ func TestRewindMarksFollowDeltas(t *testing.T) {
 	if bySystem < 50 {
 		t.Fatalf("only %d rows were written by a system: the test needs more", bySystem)
 	}
+}
+
+// kinds lists the ring's frames as the failure of a test needs them: each
+// tick, K for a keyframe or D for a delta, and * where a table of it is
+// whole.
+func (r *memRing) kinds() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b strings.Builder
+	for _, fr := range r.frames {
+		kind := "D"
+		if fr.f.Full {
+			kind = "K"
+		}
+		for _, tm := range fr.marks {
+			if tm.all {
+				kind += "*"
+				break
+			}
+		}
+		fmt.Fprintf(&b, " %d%s", fr.f.Tick, kind)
+	}
+	return b.String()
 }

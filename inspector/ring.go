@@ -26,6 +26,7 @@ type memRing struct {
 	bytes    int64
 	sinceKey int64 // bytes since the newest keyframe
 	keyGap   int   // frames since the newest keyframe
+	asked    bool  // a keyframe was asked for since the newest: once is enough (the encoder, behind, has it on the way)
 }
 
 // ringKeyGap bounds the frames between the ring's keyframes: a rewind
@@ -53,13 +54,14 @@ func (r *memRing) writeMarked(f *protocol.WorldFrame, marks []tableMarks) error 
 		if !f.Full {
 			return nil // the ring starts at a keyframe
 		}
-		r.sinceKey, r.keyGap = 0, 0
+		r.sinceKey, r.keyGap, r.asked = 0, 0, false
 	}
 	r.frames = append(r.frames, ringFrame{f: f, marks: marks, wall: time.Now(), size: size})
 	r.bytes += size
 	r.sinceKey += size
 	r.keyGap++
-	if (r.sinceKey > r.limit/4 || r.keyGap >= ringKeyGap) && r.want != nil {
+	if (r.sinceKey > r.limit/4 || r.keyGap >= ringKeyGap) && r.want != nil && !r.asked {
+		r.asked = true
 		r.want()
 	}
 	r.evict(time.Now())

@@ -139,8 +139,9 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 		wp.comps = slices.Clone(q.fields)
 		wp.raw, wp.bounds = rawTests(q)
 		wp.fired = map[ecs.Entity]bool{}
-		if spec.Entity != 0 {
+		if spec.Entity != 0 { // the value it is set over is the first "before"
 			wp.last = map[ecs.Entity]reflect.Value{}
+			a.noteLast(wp, ecsEntity(spec.Entity))
 		}
 	case "spawn":
 		if spec.Query != "" {
@@ -549,9 +550,7 @@ func (a *Agent) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID,
 	var old reflect.Value
 	if one := ecsEntity(wp.spec.Entity); one != (ecs.Entity{}) {
 		old = wp.last[one]
-		if v, ok := a.w.Inspect().Value(one, wp.comps[0]); ok {
-			wp.last[one] = cloneValue(v, 0)
-		}
+		a.noteLast(wp, one)
 	}
 	if first == (ecs.Entity{}) {
 		return nil
@@ -576,6 +575,17 @@ func (a *Agent) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID,
 		hit.Text += fmt.Sprintf(" (and %d more)", matches-1)
 	}
 	return hit
+}
+
+// noteLast keeps the value of a watchpoint's one entity, for the next
+// hit's "before".
+func (a *Agent) noteLast(wp *watchpoint, one ecs.Entity) {
+	if len(wp.comps) == 0 {
+		return
+	}
+	if v, ok := a.w.Inspect().Value(one, wp.comps[0]); ok {
+		wp.last[one] = cloneValue(v, 0)
+	}
 }
 
 // remember notes that e fired the watchpoint, forgetting the oldest past

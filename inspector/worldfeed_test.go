@@ -68,7 +68,7 @@ func TestWorldSubscriptionsShareAFeed(t *testing.T) {
 	for _, c := range clients {
 		c.conn.Close()
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for {
 		g.on(func() { feeds = len(g.agent.feeds) })
 		if feeds == 0 {

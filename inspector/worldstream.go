@@ -61,8 +61,8 @@ type worldJob struct {
 // capture copies what the stream's next frame needs; call it in Sync.
 func (s *worldStream) capture() *worldJob {
 	a := s.a
-	lean := s.enc.LeanNow() // before WantKeyframe: see WorldInput.Lean
-	full := s.enc.WantKeyframe()
+	lean := s.enc.LeanNow() // before TakeKeyframe: see WorldInput.Lean
+	full := s.enc.TakeKeyframe()
 	c := s.cap.Capture(full)
 	j := &worldJob{tick: a.w.Frame(), cap: c, lean: lean}
 	if s.cap.Marks {

@@ -152,7 +152,7 @@ func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 
 func (p *chartPane) View() []string {
 	if len(p.pins) == 0 {
-		return []string{
+		return p.box.wrap(
 			p.styles.Title.Render("no pins"),
 			"",
 			"Pin a number to follow it over time:",
@@ -162,7 +162,7 @@ func (p *chartPane) View() []string {
 			"  :pin mean Energy.Value Herbivore    (min, mean, max, sum)",
 			"",
 			"Live, a pin's history starts when it is pinned; in a recording, it is the frames before the position.",
-		}
+		)
 	}
 	legend := p.legend()
 	chartH := max(p.height-len(legend)-1, 2)

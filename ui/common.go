@@ -2,8 +2,10 @@ package ui
 
 import (
 	"fmt"
-	"github.com/charmbracelet/x/ansi"
 	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -90,6 +92,27 @@ type common struct {
 
 // box is a component's size, set by SetSize.
 type box struct{ width, height int }
+
+// wrap fits prose to the box's width (wrapRow, line by line), so a hint
+// or an error is read whole on a narrow terminal instead of cut at its
+// edge.
+func (b box) wrap(lines ...string) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, wrapRow(l, b.width, maxWrap)...)
+	}
+	return out
+}
+
+// wrapIn is wrap for styled prose: the lines are wrapped as plain text,
+// so they are cut at words, then each is drawn in st.
+func (b box) wrapIn(st lipgloss.Style, lines ...string) []string {
+	out := b.wrap(lines...)
+	for i, l := range out {
+		out[i] = st.Render(l)
+	}
+	return out
+}
 
 // compName is a component's short name, by id.
 func (c *common) compName(id uint16) string {
@@ -200,38 +223,50 @@ func (l *list) draw(st Styles, b box, header string, rows []string) []string {
 const maxWrap = 3
 
 // wrapRow splits a row wider than width into its first width cells and up
-// to more lines of the rest, each indented two cells; the last one cut
-// says so (fit's …).
+// to more lines of the rest, cut at words, each indented two cells past
+// the row's own indent (two cells from the left when that indent would
+// take half the width); the last one cut says so (fit's …).
 func wrapRow(row string, width, more int) []string {
 	if width <= 2 || ansi.StringWidth(row) <= width || more == 0 {
 		return []string{row}
 	}
+	plain := ansi.Strip(row)
+	indent := "  " + plain[:len(plain)-len(strings.TrimLeft(plain, " "))]
+	if len(indent) >= width/2 {
+		indent = "  "
+	}
 	first, rest := cutAtWord(row, width)
 	lines := []string{first}
 	for len(lines) <= more && rest != "" {
-		if len(lines) == more || ansi.StringWidth(rest) <= width-2 {
-			lines = append(lines, "  "+rest) // the last: fit cuts it if it must
+		if len(lines) == more || ansi.StringWidth(rest) <= width-len(indent) {
+			lines = append(lines, indent+rest) // the last: fit cuts it if it must
 			break
 		}
 		var line string
-		line, rest = cutAtWord(rest, width-2)
-		lines = append(lines, "  "+line)
+		line, rest = cutAtWord(rest, width-len(indent))
+		lines = append(lines, indent+line)
 	}
 	return lines
 }
 
 // cutAtWord splits s after at most width cells: at the last space of the
 // line's second half, so a word is not broken over two lines, else at the
-// width.
+// width. Styled text is cut by cells, its escapes kept on both sides.
 func cutAtWord(s string, width int) (line, rest string) {
 	line = ansi.Truncate(s, width, "")
 	rest = ansi.TruncateLeft(s, width, "")
-	if rest == "" || strings.HasPrefix(rest, " ") || strings.HasSuffix(line, " ") {
-		return strings.TrimRight(line, " "), strings.TrimLeft(rest, " ")
+	plainLine, plainRest := ansi.Strip(line), ansi.Strip(rest)
+	if plainRest == "" || strings.HasPrefix(plainRest, " ") || strings.HasSuffix(plainLine, " ") {
+		kept := ansi.StringWidth(strings.TrimRight(plainLine, " "))
+		if strings.TrimLeft(plainRest, " ") == "" { // nothing left but spaces and escapes
+			return ansi.Truncate(s, kept, ""), ""
+		}
+		skipped := len(plainRest) - len(strings.TrimLeft(plainRest, " "))
+		return ansi.Truncate(s, kept, ""), ansi.TruncateLeft(s, width+skipped, "")
 	}
-	plain := ansi.Strip(line)
-	if at := strings.LastIndex(plain, " "); at >= len(plain)/2 && at > 0 && plain == line {
-		return line[:at], line[at+1:] + rest
+	if at := strings.LastIndex(plainLine, " "); at >= len(plainLine)/2 && at > 0 {
+		cells := ansi.StringWidth(plainLine[:at])
+		return ansi.Truncate(s, cells, ""), ansi.TruncateLeft(s, cells+1, "")
 	}
 	return line, rest
 }

@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"io"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -82,15 +86,75 @@ func TestStatusBarKeepsTheAddressWhole(t *testing.T) {
 }
 
 // A selected row too wide for a narrow terminal goes on over lines at a
-// space, never breaking a word, and no line is wider than the terminal.
+// space, never breaking a word, indented past the row's own indent, and
+// no line is wider than the terminal.
 func TestWrapRowKeepsWordsWhole(t *testing.T) {
 	lines := wrapRow("   1        20      240 B  Position Energy Velocity", 40, 3)
-	if len(lines) != 2 || lines[0] != "   1        20      240 B  Position" || lines[1] != "  Energy Velocity" {
+	if len(lines) != 2 || lines[0] != "   1        20      240 B  Position" || lines[1] != "     Energy Velocity" {
 		t.Fatalf("wrapped as %q", lines)
+	}
+	// An indent that would take half the width: two cells from the left.
+	if lines := wrapRow("            alpha beta gamma", 20, 3); len(lines) != 2 || lines[1] != "  beta gamma" {
+		t.Fatalf("a deep row wrapped as %q", lines)
 	}
 	for _, l := range wrapRow(strings.Repeat("abcdefghij", 9), 40, 3) { // one long word: cut at the width
 		if ansi.StringWidth(l) > 40 {
 			t.Fatalf("a line of %d cells: %q", ansi.StringWidth(l), l)
 		}
+	}
+	// A styled row (the Systems view's stage lines) is cut at the same
+	// words as its plain text, its colour on every line.
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI256)
+	bold := r.NewStyle().Bold(true)
+	row := " frame 42 stopped after grazing (▶): ✓ ran, · still to run"
+	styled := wrapRow(bold.Render(row), 24, 3)
+	want := wrapRow(row, 24, 3)
+	if len(styled) != len(want) {
+		t.Fatalf("styled, it wrapped as %q; plain as %q", styled, want)
+	}
+	for i, l := range styled {
+		if ansi.Strip(l) != want[i] || !strings.Contains(l, "\x1b[") {
+			t.Fatalf("styled line %d is %q, want %q in its style", i, l, want[i])
+		}
+	}
+	// Wider only by its padding: no line of nothing but the style.
+	if lines := wrapRow(bold.Render("stage update: 3ms"+strings.Repeat(" ", 20)), 24, 3); len(lines) != 1 {
+		t.Fatalf("a padded styled row wrapped as %q", lines)
+	}
+}
+
+// A hint or an error wider than the pane is read whole: it goes on over
+// lines cut at words, each continuation two cells past the line's own
+// indent, none wider than the pane.
+func TestBoxWrapKeepsHintsWhole(t *testing.T) {
+	got := box{width: 30}.wrap("short", "  --log Energy.Value<0    the hits group by writer here")
+	want := []string{"short", "  --log Energy.Value<0    the", "    hits group by writer here"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("wrapped as %q, want %q", got, want)
+	}
+	for _, l := range got {
+		if ansi.StringWidth(l) > 30 {
+			t.Fatalf("a line of %d cells: %q", ansi.StringWidth(l), l)
+		}
+	}
+}
+
+// A styled error is wrapped as plain text, then drawn: cut at words, each
+// line in the style, none wider than the pane.
+func TestBoxWrapInCutsStyledTextAtWords(t *testing.T) {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI256)
+	red := r.NewStyle().Foreground(lipgloss.Color("9"))
+	got := box{width: 22}.wrapIn(red, "no component named Bogus in this world")
+	var plain []string
+	for _, l := range got {
+		if !strings.Contains(l, "\x1b[") || ansi.StringWidth(l) > 22 {
+			t.Fatalf("a line not drawn in the style, or too wide: %q", l)
+		}
+		plain = append(plain, ansi.Strip(l))
+	}
+	if want := []string{"no component named", "  Bogus in this world"}; !slices.Equal(plain, want) {
+		t.Fatalf("wrapped as %q, want %q", plain, want)
 	}
 }

@@ -311,8 +311,9 @@ func (p *entitiesPane) View() []string {
 		title = p.query
 	}
 	if p.err != "" {
-		return []string{p.styles.Header.Render(title + " — 0 matches: the agent refused the query"), p.styles.Error.Render(p.err),
-			p.styles.Faint.Render("/ edits the query, esc clears it")}
+		out := p.box.wrapIn(p.styles.Header, title+" — 0 matches: the agent refused the query")
+		out = append(out, p.box.wrapIn(p.styles.Error, p.err)...)
+		return append(out, p.box.wrapIn(p.styles.Faint, "/ edits the query, esc clears it")...)
 	}
 	if p.page == nil {
 		return []string{p.styles.Header.Render(title), p.styles.Faint.Render("waiting for the agent's first answer…")}

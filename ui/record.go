@@ -22,7 +22,7 @@ func (m *model) toggleRecording() tea.Cmd {
 	addr, token := m.addr, m.token
 	m.flash("starting a recording…", false)
 	return func() tea.Msg {
-		r, err := client.StartRecording(addr, token, path, 0)
+		r, err := client.StartRecording(addr, token, path, 0, 0)
 		return recordingMsg{started: r, path: path, err: err}
 	}
 }

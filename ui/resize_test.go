@@ -8,6 +8,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"pgregory.net/rapid"
+
+	"github.com/ecsinspect/ecsinspect/internal/testpace"
 )
 
 // TestUINeverBreaksAtAnySize renders every view and modal at sizes from
@@ -30,7 +32,7 @@ func TestUINeverBreaksAtAnySize(t *testing.T) {
 		{"add form fields", []string{"3", "enter", "a", "enter"}}, {"hierarchy", []string{"3", "enter", "T"}}, {"question", []string{"3", "enter", "D"}},
 	}
 	for i, mode := range modes {
-		if raceEnabled && i%8 != 0 {
+		if testpace.Race && i%8 != 0 {
 			continue // the race run takes a sample of the modes: the plain run covers them all
 		}
 		t.Run(mode.name, func(t *testing.T) {

@@ -12,12 +12,13 @@ import (
 // BenchmarkRecordSocket: the 100,000-animal demo recorded every frame over
 // a socket (client.StartRecording at hz 0, what `ecsinspect record` does),
 // its frame against the same demo with an idle agent, interleaved with the
-// order alternating; and kept, the frames the file holds over the frames
-// the game ran while it recorded (the rest are gaps the file marks).
+// order alternating; kept, the frames the file holds over the frames the
+// game ran while it recorded (the rest are gaps the file marks); and the
+// share of the frames held that are keyframes.
 func BenchmarkRecordSocket(b *testing.B) {
 	recorded, plain, agentR, agentP := demoPair(b, "recorded", "plain")
 	path := filepath.Join(b.TempDir(), "socket.ecsrec")
-	rec, err := client.StartRecording(agentR.Addr(), "", path, 0)
+	rec, err := client.StartRecording(agentR.Addr(), "", path, 0, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -53,5 +54,12 @@ func BenchmarkRecordSocket(b *testing.B) {
 	if n := len(file.Frames); n > 1 {
 		ran := file.Frames[n-1].Tick - file.Frames[0].Tick + 1
 		b.ReportMetric(float64(n)/float64(ran), "kept")
+		keys := 0
+		for _, f := range file.Frames {
+			if f.Keyframe {
+				keys++
+			}
+		}
+		b.ReportMetric(float64(keys)/float64(n), "keyframe-share")
 	}
 }

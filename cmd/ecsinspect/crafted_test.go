@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ecsinspect/ecsinspect/internal/testpace"
 )
 
 // TestDumpCraftedFiles: dump, dump --entity, --query and --diff on the
@@ -12,6 +14,7 @@ import (
 // index past what it holds, protocol/recording/testdata/crafted) answer with output
 // or a clear error, never a panic, and allocate under 1 GiB each.
 func TestDumpCraftedFiles(t *testing.T) {
+	testpace.SkipUnderRace(t, "dump decoding hundreds of MiB on one goroutine")
 	files, err := filepath.Glob(filepath.Join("..", "..", "protocol", "recording", "testdata", "crafted", "*.ecsrec"))
 	if err != nil || len(files) < 5 {
 		t.Fatalf("the crafted corpus: %v, %v", files, err)

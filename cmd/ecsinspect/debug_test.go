@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,14 +39,29 @@ func TestFindTheStarveBug(t *testing.T) {
 		since = sim.World.Frame()
 	})
 	// The switch is the game's, not the world's: a rewind to before it
-	// would replay with the bug on frames that ran without it. Let it run
-	// a while first, as it does with --bug from the start: over two
-	// seconds, so the in-memory recording (a frame a second) holds a tick
-	// after it and before the rewind's target.
-	for frame, start := since, time.Now(); frame < since+90 || time.Since(start) < 2500*time.Millisecond; {
-		time.Sleep(20 * time.Millisecond)
-		on(func() { frame = sim.World.Frame() })
+	// would replay with the bug on frames that ran without it. So the
+	// rewind below goes no further back than a tick the in-memory
+	// recording took after the switch (it takes a frame a second): wait
+	// for one, counted in the ticks it names, not in time.
+	probe, err := client.Dial(addr, "")
+	if err != nil {
+		t.Fatal(err)
 	}
+	var base uint64 // the first recorded tick with the bug on
+	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		sum, err := probe.Summary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Agent.Rewind != nil && sum.Agent.Rewind.To > since {
+			base = sum.Agent.Rewind.To
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the in-memory recording took no frame after tick %d in 3 minutes: %+v", since, sum.Agent.Rewind)
+		}
+	}
+	probe.Close()
 	if code, out, errs := cli("exec", addr, "watch", "Energy.Value<-1"); code != 0 || strings.TrimSpace(out) != "2" {
 		t.Fatalf("exec watch: %d %q %s", code, out, errs)
 	}
@@ -83,16 +99,20 @@ func TestFindTheStarveBug(t *testing.T) {
 	if code, out, errs := cli("exec", addr, "unwatch", "2"); code != 0 {
 		t.Fatalf("exec unwatch: %d %q %s", code, out, errs)
 	}
-	code, out, errs = cli("exec", addr, "rewind", "-60")
-	if code != 0 || !strings.Contains(out, "rewound to tick") || !strings.Contains(out, fmt.Sprintf("paused at tick %d", at-60)) {
+	back := at - 60
+	if back < base {
+		back = base
+	}
+	code, out, errs = cli("exec", addr, "rewind", strconv.FormatUint(back, 10))
+	if code != 0 || !strings.Contains(out, "rewound to tick") || !strings.Contains(out, fmt.Sprintf("paused at tick %d", back)) {
 		t.Fatalf("exec rewind: %d %q %s", code, out, errs)
 	}
 	sum, err := ui.Summary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sum.Paused || sum.Tick != at-60 || sum.Tick < since {
-		t.Fatalf("rewound from tick %d to %d (paused %v), want 60 back, after the bug went on at %d", at, sum.Tick, sum.Paused, since)
+	if !sum.Paused || sum.Tick != back {
+		t.Fatalf("rewound from tick %d to %d (paused %v), want %d", at, sum.Tick, sum.Paused, back)
 	}
 	victim := hit["entity"].(string)
 	for _, cmd := range [][]string{{"watch", victim + " Energy.Value<-1"}} {

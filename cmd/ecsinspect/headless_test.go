@@ -167,7 +167,8 @@ func TestDumpRecording(t *testing.T) {
 func TestRecordCommand(t *testing.T) {
 	addr, _, _ := liveDemo(t)
 	path := filepath.Join(t.TempDir(), "rec.ecsrec")
-	code, out, errs := cli("record", addr, "-o", path, "--duration", "1s", "--hz", "50")
+	// Five frames at 50 Hz; the duration only guards against a hang.
+	code, out, errs := cli("record", addr, "-o", path, "--frames", "5", "--hz", "50", "--duration", "1m")
 	if code != 0 || !strings.Contains(out, "frames") {
 		t.Fatalf("record: %d %q %q", code, out, errs)
 	}
@@ -179,8 +180,11 @@ func TestRecordCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Frames < 3 || *res.LastTick <= *res.FirstTick { // a second at 50 Hz; the race detector slows the game
-		t.Errorf("recorded %d frames, ticks %d..%d", res.Frames, *res.FirstTick, *res.LastTick)
+	if res.Frames != 5 || *res.LastTick <= *res.FirstTick {
+		t.Errorf("recorded %d frames, ticks %d..%d; want 5 frames, time moving", res.Frames, *res.FirstTick, *res.LastTick)
+	}
+	if code, _, errs := cli("record", addr, "-o", path, "--frames", "-1"); code == 0 || !strings.Contains(errs, "--frames -1") {
+		t.Errorf("record --frames -1: %d %q", code, errs)
 	}
 	if code, _, errs := cli("record", addr); code == 0 || !strings.Contains(errs, "-o FILE") {
 		t.Errorf("record without -o: %q", errs)

@@ -111,7 +111,7 @@ Usage:
                         on a broker's URL, nats://host:4222, the Fleet view
   ecsinspect open FILE.ecsrec
                         review a recording: scrub the timeline, compare ticks
-  ecsinspect record ADDR -o FILE.ecsrec [--duration D] [--hz H]
+  ecsinspect record ADDR -o FILE.ecsrec [--duration D] [--frames N] [--hz H]
                         record a running game for offline review
   ecsinspect dump ADDR|FILE.ecsrec [--query EXPR] [--entity 42v3] [--tick T] [--json]
                         print the world once, for scripts (--all nats://...:

@@ -11,14 +11,15 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-const recordUsage = `Usage: ecsinspect record ADDR -o FILE.ecsrec [--duration D] [--hz H] [--token T]
+const recordUsage = `Usage: ecsinspect record ADDR -o FILE.ecsrec [--duration D] [--frames N] [--hz H] [--token T]
 
 Records a running game to a file for offline review (ecsinspect open,
 ecsinspect dump): every entity and every component value at every
 recorded frame, with resources, events, system timings and the journal.
 The agent codes the frames (keyframes and compressed deltas); this command
 writes them as they arrive. Shows frames, bytes and time as it goes;
-Ctrl-C, SIGTERM, or the end of --duration closes the file cleanly, and a
+Ctrl-C, SIGTERM, the end of --duration or the file holding --frames
+frames (whichever comes first) closes the file cleanly, and a
 file cut short by a crash still opens. A file's ticks never go backwards:
 if the game is rewound while it records, the recording goes on in a new
 file beside the first (run.ecsrec, run-2.ecsrec, ...), and says so. If
@@ -32,6 +33,7 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 	fs.Usage = func() { fmt.Fprint(out, recordUsage); fs.PrintDefaults() }
 	path := fs.String("o", "", "the file to write (.ecsrec)")
 	duration := fs.Duration("duration", 0, "stop after this long (0: until Ctrl-C)")
+	frames := fs.Int("frames", 0, "stop once the file holds this many frames (0: no limit)")
 	hz := fs.Float64("hz", 0, "frames per second to record (0: every frame the game runs)")
 	token := fs.String("token", "", "the agent's token")
 	if err := fs.Parse(reorder(fs, args)); err != nil {
@@ -43,7 +45,10 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 	if *hz < 0 {
 		return usageError{fmt.Errorf("--hz %v: want 0 (every frame) or more", *hz)}
 	}
-	r, err := client.StartRecording(fs.Arg(0), *token, *path, *hz)
+	if *frames < 0 {
+		return usageError{fmt.Errorf("--frames %d: want 0 (no limit) or more", *frames)}
+	}
+	r, err := client.StartRecording(fs.Arg(0), *token, *path, *hz, *frames)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/inspector"
+	"github.com/ecsinspect/ecsinspect/internal/testpace"
 )
 
 // Loop runs frame every period on its own goroutine, as a game's main loop
@@ -46,8 +47,9 @@ func Loop(t testing.TB, period time.Duration, frame func()) (onGame func(fn func
 }
 
 // Live runs the demo world of n animals from seed with an agent on a free
-// loopback port, a frame every 2 ms. It returns the agent's address, the
-// agent, and a function that runs code on the game goroutine.
+// loopback port, a frame every testpace.Frame() (2 ms). It returns the
+// agent's address, the agent, and a function that runs code on the game
+// goroutine.
 func Live(t testing.TB, n int, seed uint64) (string, *inspector.Agent, func(func())) {
 	_, addr, agent, on := LiveSim(t, n, seed)
 	return addr, agent, on
@@ -61,7 +63,7 @@ func LiveSim(t testing.TB, n int, seed uint64) (*ecosystem.Sim, string, *inspect
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
 	}
-	onGame := Loop(t, 2*time.Millisecond, func() { sim.Step(); agent.Sync() })
+	onGame := Loop(t, testpace.Frame(), func() { sim.Step(); agent.Sync() })
 	// Before the loop stops (cleanups run last first): a pause a script
 	// held outlives its client, and only the agent's close ends it.
 	t.Cleanup(func() { agent.Close() })
@@ -79,17 +81,29 @@ func Record(t testing.TB) string {
 			t.Fatal(err)
 		}
 	})
-	// A keyframe in the middle, whatever the game's pace: review's { } and
-	// seeks have one to go to.
-	for _, wait := range []time.Duration{150 * time.Millisecond, 150 * time.Millisecond} {
-		time.Sleep(wait)
+	// Keyframes in the middle, whatever the game's pace: review's { } and
+	// seeks have one to go to. Frames are counted, not time slept: a busy
+	// machine runs fewer.
+	for _, upTo := range []int{6, 12} {
+		framesWritten(t, rec, upTo)
 		on(rec.Keyframe)
 	}
-	time.Sleep(100 * time.Millisecond)
+	framesWritten(t, rec, 16)
 	on(func() {
 		if err := rec.Stop(); err != nil {
 			t.Fatal(err)
 		}
 	})
 	return path
+}
+
+// framesWritten waits until rec has written n frames; it fails the test
+// after 20 s.
+func framesWritten(t testing.TB, rec *inspector.Recorder, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); rec.Frames() < n; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the recorder wrote %d frames in 20 s, want %d", rec.Frames(), n)
+		}
+	}
 }

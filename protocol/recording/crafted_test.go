@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/internal/testpace"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/klauspost/compress/zstd"
 )
@@ -139,6 +140,7 @@ func readWhole(b []byte) (err error) {
 // reading it whole never panics and allocates under 1 GiB in all; the
 // ones that lie are refused with an error that says why.
 func TestCraftedFilesAreRefusedCheaply(t *testing.T) {
+	testpace.SkipUnderRace(t, "one goroutine decoding hundreds of MiB")
 	want := map[string]string{ // "": reads, its lies answered with nothing
 		"schema-overflow": "",
 		"array-bomb":      "",
@@ -190,6 +192,7 @@ func TestDecodeBudgetCountsRealSizes(t *testing.T) {
 // what craftedFiles builds (go test ./protocol -run TestCraftedCorpus
 // -update writes them).
 func TestCraftedCorpusIsCurrent(t *testing.T) {
+	testpace.SkipUnderRace(t, "one goroutine decoding hundreds of MiB")
 	dir := filepath.Join("testdata", "crafted")
 	for _, f := range craftedFiles(t) {
 		path := filepath.Join(dir, f.name+".ecsrec")

@@ -3,6 +3,7 @@ package recording
 import (
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -51,7 +52,7 @@ func TestLeanEncoderDropsTheCopyWhereDeltasDoNotPay(t *testing.T) {
 		t.Helper()
 		tick++
 		lean := enc.LeanNow()
-		in := leanInput(tick, n, enc.WantKeyframe(), moved, lean, rng)
+		in := leanInput(tick, n, enc.TakeKeyframe(), moved, lean, rng)
 		f, err := enc.Encode(in)
 		if err != nil {
 			t.Fatalf("tick %d: %v", tick, err)
@@ -89,7 +90,7 @@ func TestLeanEncoderDropsTheCopyWhereDeltasDoNotPay(t *testing.T) {
 	}
 	plain := NewWorldEncoder()
 	for k := range 4 {
-		f, err := plain.Encode(leanInput(uint64(k+1), n, plain.WantKeyframe(), true, plain.LeanNow(), rng))
+		f, err := plain.Encode(leanInput(uint64(k+1), n, plain.TakeKeyframe(), true, plain.LeanNow(), rng))
 		if err != nil || (k > 0 && f.Full) || plain.StateBytes() < n*8 {
 			t.Fatalf("an encoder that is not lean, frame %d: %v, full %v, copy %d", k, err, f.Full, plain.StateBytes())
 		}
@@ -155,7 +156,7 @@ func TestDropCopy(t *testing.T) {
 	reader := NewWorldState()
 	var last *protocol.WorldFrame
 	for tick := uint64(1); tick <= 3; tick++ {
-		f, err := enc.Encode(leanInput(tick, n, enc.WantKeyframe(), false, false, rng))
+		f, err := enc.Encode(leanInput(tick, n, enc.TakeKeyframe(), false, false, rng))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,4 +194,62 @@ func TestDropCopy(t *testing.T) {
 	if enc.StateBytes() != 0 || !enc.WantKeyframe() {
 		t.Fatalf("after dropping twice: copy %d", enc.StateBytes())
 	}
+}
+
+// TestEncoderBehindCodesDeltas: the game captures on while the encoder
+// codes two frames behind. A keyframe is taken once: the captures after it
+// are deltas against it, not keyframe after keyframe until the encoder
+// catches up (each dearer to take and code, putting it further behind).
+// A lean encoder so behind still comes out of lean when the world settles
+// (its probe is not judged by the keyframes lean took before the probe
+// was coded), and every frame rebuilds the world.
+func TestEncoderBehindCodesDeltas(t *testing.T) {
+	for _, lean := range []bool{false, true} {
+		rng := rand.New(rand.NewPCG(7, 8))
+		const n, behind = 2000, 2
+		enc := NewWorldEncoder()
+		enc.Lean = lean
+		reader := NewWorldState()
+		var waiting []*WorldInput
+		var kinds []byte // K or D, a frame coded
+		tick := uint64(0)
+		frame := func(moved bool) {
+			tick++
+			wasLean := enc.LeanNow()
+			waiting = append(waiting, leanInput(tick, n, enc.TakeKeyframe(), moved, wasLean, rng))
+			if len(waiting) <= behind {
+				return
+			}
+			in := waiting[0]
+			waiting = waiting[1:]
+			f, err := enc.Encode(in)
+			if err != nil {
+				t.Fatalf("lean %v, tick %d: %v", lean, in.Tick, err)
+			}
+			if err := reader.Apply(f); err != nil {
+				t.Fatalf("lean %v, tick %d: the frame does not rebuild the world: %v", lean, in.Tick, err)
+			}
+			kinds = append(kinds, "DK"[b2i(f.Full)])
+		}
+		for range 40 {
+			frame(true) // every value changes: deltas as large as keyframes
+		}
+		for range 200 {
+			frame(false) // one value a frame
+		}
+		if !lean && strings.Contains(string(kinds), "KK") {
+			t.Errorf("keyframes in a row from an encoder behind: %s", kinds)
+		}
+		settled := string(kinds[len(kinds)-100:])
+		if strings.Count(settled, "D") < 95 || enc.LeanNow() {
+			t.Errorf("lean %v: the last 100 frames of a settled world are %s (lean now %v)", lean, settled, enc.LeanNow())
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"time"
@@ -241,7 +242,11 @@ type Recording struct {
 func OpenRecording(path string) (*Recording, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("protocol: open recording: %w", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // "FILE: no such file or directory", as for a bad file
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("protocol: %s: %w", path, err)
 	}
 	st, err := f.Stat()
 	if err != nil {

@@ -2,6 +2,8 @@ package recording
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,8 +129,11 @@ func TestRecordingFile(t *testing.T) {
 	if err != nil || m.(*protocol.Snapshot).Tick != 5 {
 		t.Errorf("snapshot = %+v, %v", m, err)
 	}
-	if _, err := OpenRecording(filepath.Join(t.TempDir(), "missing.ecsrec")); err == nil {
-		t.Error("missing file opened")
+	// A missing file is named once, with why, as a bad one is.
+	missing := filepath.Join(t.TempDir(), "missing.ecsrec")
+	_, err = OpenRecording(missing)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) || strings.Count(err.Error(), missing) != 1 || strings.Count(err.Error(), "open") != 0 {
+		t.Errorf("a missing file: %v", err)
 	}
 }
 

@@ -18,7 +18,7 @@ type WorldInput struct {
 	Events   []protocol.EventQueue
 	Alloc    *protocol.AllocFrame
 	// Lean says the capture was taken while the encoder was lean
-	// (WorldEncoder.Lean): read LeanNow, then WantKeyframe, before
+	// (WorldEncoder.Lean): read LeanNow, then TakeKeyframe, before
 	// capturing.
 	Lean bool
 }
@@ -37,6 +37,7 @@ type WorldEncoder struct {
 	lastDelta int // the newest delta's size
 	sinceKey  int
 	framesKey int
+	askedKey  bool // the policy asked for a keyframe since the last one coded: once is enough
 	wantKey   atomic.Bool
 	held      atomic.Int64 // the state's footprint, for StateBytes
 	Sub       uint32       // the subscription id the frames carry
@@ -87,9 +88,18 @@ func (e *WorldEncoder) StateBytes() int64 { return e.held.Load() }
 // goroutine.
 func (e *WorldEncoder) LeanNow() bool { return e.leanOn.Load() }
 
-// WantKeyframe reports whether the next capture should be full. Safe to
-// call from any goroutine.
-func (e *WorldEncoder) WantKeyframe() bool { return e.wantKey.Load() }
+// WantKeyframe reports whether the next capture should be full, leaving
+// the request standing. Safe to call from any goroutine.
+func (e *WorldEncoder) WantKeyframe() bool { return e.wantKey.Load() || e.leanOn.Load() }
+
+// TakeKeyframe is WantKeyframe for the capture that acts on it: a
+// keyframe asked for is taken by this capture, so the captures after it
+// are deltas against it even while the encoder, behind, has yet to code
+// it (else an encoder one frame behind would be handed keyframe after
+// keyframe, each dearer to take and code than a delta: the further
+// behind, the more). A lean encoder's captures are all keyframes. Call
+// it once a capture, from the goroutine that captures.
+func (e *WorldEncoder) TakeKeyframe() bool { return e.wantKey.Swap(false) || e.leanOn.Load() }
 
 // RequestKeyframe makes the next capture a keyframe, in the same stream.
 // Safe to call from any goroutine.
@@ -151,8 +161,11 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	if err := protocol.SealBodySized(f, body, guess+guess/16); err != nil {
 		return nil, err
 	}
-	if in.Full && e.Lean && e.started && e.lastFull && !e.copyless {
-		e.goLean() // the copy kept after the last keyframe went unused
+	if in.Full && !in.Lean && e.Lean && e.started && e.lastFull && !e.copyless {
+		// A keyframe asked for right after one: the copy kept after the
+		// last went unused. (One taken while lean is lean's own, taken
+		// before the encoder, behind, coded its probe: no verdict.)
+		e.goLean()
 	}
 	copyless := in.Full && in.Lean && e.leanOn.Load() && e.leanKeys < max(e.probeGap, leanProbe)
 	switch {
@@ -181,8 +194,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 
 func (e *WorldEncoder) account(n int, key bool) {
 	if key {
-		e.keyBytes, e.sinceKey, e.framesKey = n, 0, 0
-		e.wantKey.Store(e.leanOn.Load())
+		e.keyBytes, e.sinceKey, e.framesKey, e.askedKey = n, 0, 0, false
 		return
 	}
 	e.sinceKey += n
@@ -190,13 +202,13 @@ func (e *WorldEncoder) account(n int, key bool) {
 	e.framesKey++
 	if e.Lean && 2*n > e.keyBytes { // deltas do not pay: keyframes only, no copy
 		e.goLean()
-		e.wantKey.Store(true)
 		return
 	}
 	if e.probing { // a delta that pays: try again soon if it stops
 		e.probing, e.probeGap = false, leanProbe
 	}
-	if e.sinceKey >= KeyframeRatio*e.keyBytes || e.framesKey >= MaxKeyframeGap {
+	if (e.sinceKey >= KeyframeRatio*e.keyBytes || e.framesKey >= MaxKeyframeGap) && !e.askedKey {
+		e.askedKey = true // the captures since may be deltas coded before the keyframe asked for: ask once
 		e.wantKey.Store(true)
 	}
 }

@@ -1,5 +1,0 @@
-//go:build !race
-
-package inspector
-
-const raceEnabled = false

@@ -1,6 +1,0 @@
-//go:build race
-
-package ui
-
-// raceEnabled: the race detector slows everything several times over.
-const raceEnabled = true
