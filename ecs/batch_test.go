@@ -66,7 +66,7 @@ func drawHistory(rt *rapid.T) []step {
 	out := make([]step, n)
 	for i := range out {
 		out[i] = step{
-			op:    rapid.IntRange(0, 7).Draw(rt, "op"),
+			op:    rapid.IntRange(0, 8).Draw(rt, "op"),
 			slot:  rapid.IntRange(0, 200).Draw(rt, "slot"),
 			comps: rapid.SliceOfDistinct(rapid.SampledFrom(batchComps), rapid.ID[string]).Draw(rt, "comps"),
 			v:     rapid.IntRange(0, 99).Draw(rt, "v"),
@@ -139,6 +139,17 @@ func (tw *twin) play(t *rapid.T, h []step) {
 					}
 				}
 			}
+		case 8: // slots near their last generation, reused: the next despawn of one retires it or the most-recycled list takes it
+			for j, slot := range w.free[max(len(w.free)-1-s.slot%4, 0):] {
+				w.records[slot].gen = maxGeneration - uint32(j%2)
+			}
+			for range 1 + s.slot%4 {
+				e := w.Spawn()
+				for _, c := range s.comps {
+					mustDo(t, k.add(e, c, s.v))
+				}
+			}
+			w.Inspect().MostRecycled(4) // kept from the first ask on
 		}
 	}
 }
@@ -156,7 +167,8 @@ func mustDo(t *rapid.T, err error) {
 // state is everything a batch operation must leave as the single operations
 // do: each slot's generation and liveness, each live entity's components
 // with values, ticks, its row in the table of its components, its parent;
-// the free list; the journal; what the Changed query sees next.
+// the free list, the slots retired and the most recycled; the journal;
+// what the Changed query sees next.
 func (tw *twin) state() string {
 	w, k := tw.k.w, tw.k
 	var b []byte
@@ -183,7 +195,7 @@ func (tw *twin) state() string {
 		}
 		b = fmt.Appendf(b, " kids %v\n", w.Children(e))
 	}
-	b = fmt.Appendf(b, "free %v\n", w.free)
+	b = fmt.Appendf(b, "free %v retired %d most recycled %v\n", w.free, w.retired, w.Inspect().MostRecycled(4))
 	for _, j := range w.Inspect().Journal() {
 		b = fmt.Appendf(b, "%d %d %s %v %d %s\n", j.Seq, j.Frame, j.Op, j.Entity, j.Component, j.System)
 	}

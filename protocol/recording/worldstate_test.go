@@ -264,3 +264,42 @@ func TestEntityHandlesPrintInJSON(t *testing.T) {
 		t.Fatalf("msgpack of a handle: % x, %v", m, err)
 	}
 }
+
+// TestQueryOneArchetype: a page of one archetype (arch, its id plus one)
+// holds that archetype's rows and no other's, whichever comes first.
+func TestQueryOneArchetype(t *testing.T) {
+	schemas := append(worldSchemas(), protocol.Component{ID: 3, Short: "Vel", Size: 8, Storage: "table",
+		Fields: []protocol.FieldSchema{{Name: "X", Kind: "float", Type: "float32", Size: 4}, {Name: "Y", Kind: "float", Type: "float32", Offset: 4, Size: 4}}})
+	e1, e2, e3 := protocol.MakeEntityID(1, 1), protocol.MakeEntityID(2, 1), protocol.MakeEntityID(3, 1)
+	in := &WorldInput{Tick: 10, Full: true, Summary: &protocol.Summary{Full: true, Components: schemas}, Tables: []TableChange{
+		{Archetype: 1, Components: []uint16{1}, Len: 2, Entities: []protocol.EntityID{e1, e2}, All: true,
+			Columns: []ColumnChange{{Kind: protocol.ColumnRaw, Size: 8, Changed: []int32{0, 1}, Raw: posBytes(1, 2, 3, 4)}}},
+		{Archetype: 4, Components: []uint16{1, 3}, Len: 1, Entities: []protocol.EntityID{e3}, All: true,
+			Columns: []ColumnChange{{Kind: protocol.ColumnRaw, Size: 8, Changed: []int32{0}, Raw: posBytes(5, 6)},
+				{Kind: protocol.ColumnRaw, Size: 8, Changed: []int32{0}, Raw: posBytes(7, 8)}}},
+	}}
+	f, err := NewWorldEncoder().Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := NewWorldState()
+	if err := st.Apply(f); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		arch int64
+		want []protocol.EntityID
+	}{{0, []protocol.EntityID{e1, e2, e3}}, {2, []protocol.EntityID{e1, e2}}, {5, []protocol.EntityID{e3}}, {3, nil}} {
+		p, err := st.Query("", c.arch, 0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []protocol.EntityID
+		for _, r := range p.Rows {
+			got = append(got, r.Entity)
+		}
+		if p.Total != len(c.want) || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("archetype %d: %d rows %v, want %v", c.arch-1, p.Total, got, c.want)
+		}
+	}
+}
