@@ -3,7 +3,8 @@
 // and firewalls as the broker handles them), announce themselves, and
 // serve sessions whose bytes are exactly a socket's.
 //
-// A game's agent uses it through inspector.Options{Broker, Instance}.
+// A game's agent uses it through inspector.Options{Broker, Instance} with
+// the broker transport imported (package inspector/broker).
 // Tools use it through client.DialAddr("nats://host:4222/INSTANCE") for one
 // game, and a Roster for the fleet:
 //

@@ -119,14 +119,14 @@ func TestAbuseCostIsBounded(t *testing.T) {
 	if r := c.reply(&protocol.Query{Expr: huge}); r.Code != protocol.ErrTooLarge {
 		t.Fatalf("a 3000-term query: %+v, want too-large", r)
 	}
-	worst := strings.TrimSpace(strings.Repeat("Position.X>=0 ", MaxQueryTerms))
+	worst := strings.TrimSpace(strings.Repeat("Position.X>=0 ", protocol.MaxQueryTerms))
 	underAttack(t, g, func() {
 		// A page subscription with the most predicates allowed, at the
 		// highest rate, and a stream of the same as one-off queries.
-		c.request(&protocol.Subscribe{What: protocol.SubPage, Query: worst, Hz: 1000, Limit: MaxPageRows})
+		c.request(&protocol.Subscribe{What: protocol.SubPage, Query: worst, Hz: 1000, Limit: protocol.MaxPageRows})
 		ids := map[uint32]bool{}
 		for range queries {
-			ids[c.request(&protocol.Query{Expr: worst, Limit: MaxPageRows})] = true
+			ids[c.request(&protocol.Query{Expr: worst, Limit: protocol.MaxPageRows})] = true
 		}
 		for len(ids) > 0 {
 			m := c.await(func(m protocol.Message) bool {
@@ -139,8 +139,8 @@ func TestAbuseCostIsBounded(t *testing.T) {
 				return false
 			})
 			if p, ok := m.(*protocol.Page); ok {
-				if p.Total != n+20 || len(p.Rows) != min(MaxPageRows, n+20) {
-					t.Fatalf("page of the worst query: %d of %d rows, want %d of %d", len(p.Rows), p.Total, min(MaxPageRows, n+20), n+20)
+				if p.Total != n+20 || len(p.Rows) != min(protocol.MaxPageRows, n+20) {
+					t.Fatalf("page of the worst query: %d of %d rows, want %d of %d", len(p.Rows), p.Total, min(protocol.MaxPageRows, n+20), n+20)
 				}
 				delete(ids, p.Sub)
 			} else {
@@ -162,7 +162,7 @@ func TestAbuseMemoryIsBounded(t *testing.T) {
 		// agent stops reading this client once 32 wait.
 		_ = c.conn.SetWriteDeadline(time.Now().Add(2 * time.Second))
 		for i := range 620 {
-			var m protocol.Request = &protocol.Query{Expr: "Position", Limit: MaxPageRows}
+			var m protocol.Request = &protocol.Query{Expr: "Position", Limit: protocol.MaxPageRows}
 			if i%31 == 0 {
 				m = &protocol.SnapshotRequest{}
 			}
@@ -323,7 +323,7 @@ func TestAbuseStrictDecoding(t *testing.T) {
 	}{
 		{"id over 32 bits", []any{11, map[string]any{"id": uint64(1<<40 + 7)}}, 0, protocol.ErrProtocol, "does not fit"},
 		{"step over 32 bits", []any{13, map[string]any{"id": 5, "n": uint64(1 << 33)}}, 5, protocol.ErrProtocol, "does not fit"},
-		{"step too far", []any{13, map[string]any{"id": 6, "n": MaxStep + 1}}, 6, protocol.ErrBadValue, "step takes"},
+		{"step too far", []any{13, map[string]any{"id": 6, "n": protocol.MaxStep + 1}}, 6, protocol.ErrBadValue, "step takes"},
 		{"NaN rate", []any{2, map[string]any{"id": 7, "w": "summary", "hz": math.NaN()}}, 7, protocol.ErrBadValue, "hz"},
 		{"invalid UTF-8", []any{4, map[string]any{"id": 8, "q": "Posi\xfftion"}}, 8, protocol.ErrProtocol, "UTF-8"},
 		{"nil component", []any{9, map[string]any{"id": 9, "cs": []any{nil}}}, 9, protocol.ErrProtocol, "cs[0]"},
@@ -431,7 +431,7 @@ func TestAbuseStallsTokensAndReasons(t *testing.T) {
 			t.Fatalf("a wrong token: %v", err)
 		}
 	}
-	if wait := g.agent.tokenBackoff("127.0.0.1"); wait != 800*time.Millisecond {
+	if wait := g.agent.srv.TokenBackoff("127.0.0.1"); wait != 800*time.Millisecond {
 		t.Errorf("after 4 wrong tokens a connection waits %v, want 800ms", wait)
 	}
 	// A reply over the client's frame limit is an error saying the size.
@@ -474,7 +474,7 @@ func TestAbuseRewindAndSeriesFlood(t *testing.T) {
 			t.Fatal(r.Message)
 		}
 		refused := 0
-		for range MaxSubscriptions + 5 {
+		for range protocol.MaxSubscriptions + 5 {
 			if r := c.reply(&protocol.Subscribe{What: protocol.SubSeries, Query: "mean Health.HP", Hz: 1000}); !r.OK {
 				refused++
 			}
@@ -503,9 +503,7 @@ func TestHolderGetsPastSquattersAndGuessers(t *testing.T) {
 		defer nc.Close()
 	}
 	waitFor(t, "64 connections in their handshake", func() bool {
-		g.agent.mu.Lock()
-		defer g.agent.mu.Unlock()
-		return len(g.agent.handshaking) == 64
+		return g.agent.srv.Handshaking() == 64
 	})
 	guessing := make(chan struct{})
 	done := make(chan struct{})
@@ -531,12 +529,12 @@ func TestHolderGetsPastSquattersAndGuessers(t *testing.T) {
 		}
 		nc.Close()
 	}
-	if wait := g.agent.tokenBackoff("127.0.0.1"); wait < 400*time.Millisecond {
+	if wait := g.agent.srv.TokenBackoff("127.0.0.1"); wait < 400*time.Millisecond {
 		t.Fatalf("the guesser earned a back-off of only %v", wait)
 	}
 	close(guessing)
 	<-done
-	if g.agent.tel.evicted.Load() == 0 {
+	if g.agent.srv.Counts().Evicted == 0 {
 		t.Fatal("no silent connection gave its slot up")
 	}
 	// An evicted squatter is told why; the others hear nothing. (Which

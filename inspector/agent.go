@@ -1,13 +1,15 @@
 package inspector
 
 import (
-	"log"
+	"net"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/link"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -15,43 +17,29 @@ import (
 const AgentVersion = "ecsinspect-agent 0.1"
 
 // Agent serves one world to inspector clients. All socket I/O and encoding
-// happen on the agent's goroutines; the world is touched only in Sync, on
-// the game goroutine.
+// happen on the agent's goroutines (its server half, package
+// internal/server); the world is touched only in Sync, on the game
+// goroutine (its game half).
 type Agent struct {
 	w        *ecs.World
 	opts     Options
-	server   // the server half: listeners, handshakes, tokens, clients and their queues (server.go)
-	gameSide // the game half: what Sync drives on the game goroutine
+	srv      *server.Server // the server half: listeners, handshakes, tokens, clients and their queues
+	ln       net.Listener   // the socket Options.Addr names; nil without one
+	gameSide                // the game half: what Sync drives on the game goroutine
+	broker   link.Transport // the broker's, when Options.Broker is set (package inspector/broker)
+	status   statusNotes    // the game's status for the broker's announcements (status.go)
+	tel      telemetry
+	closing  sync.Once
 
 	// Logf, if set, receives the agent's notes (clients dropped, ...).
 	Logf func(format string, args ...any)
 }
 
-// server is the agent's server half: the listeners (a socket, sessions
-// over a broker), handshakes and tokens, the connected clients with their
-// queues, budgets and writers, and the telemetry of all that. It never
-// touches the world: a client's requests reach the game half through its
-// inbox and wake, and answers come back as frames the game half built.
-// A transport plugs in as a net.Listener handed to acceptLoop.
-type server struct {
-	opts  *Options                          // the agent's
-	logTo *func(format string, args ...any) // the agent's Logf
-	socketServer
-	broker brokerState // the broker's connection, sessions and announcements (broker.go)
-
-	inbox   chan inbound
-	wake    chan struct{}
-	work    chan struct{} // the writers' slots for building and encoding (workers.go)
-	waiting atomic.Int32  // writers waiting for a slot
-	closed  chan struct{}
-	wg      sync.WaitGroup
-	once    sync.Once
-
-	mu      sync.Mutex
-	clients map[*client]struct{} // every connected client, whatever carries it
-	nextID  int
-
-	tel telemetry
+// peer is what the game half keeps of a connected client: the server's
+// client, and its subscriptions.
+type peer struct {
+	*server.Client
+	subs map[uint32]*subscription
 }
 
 // gameSide is the agent's game half: the state Sync drives on the game
@@ -85,8 +73,8 @@ type gameSide struct {
 	schemas                  []protocol.Component
 	recycled                 []protocol.Slot
 	resFields                map[string][]protocol.FieldSchema // resource schemas, converted once
-	live                     map[*client]bool
-	turn                     []*client // live clients in join order: whose requests Sync takes
+	live                     map[*server.Client]*peer
+	turn                     []*peer // live clients in join order: whose requests Sync takes
 	recorders                []*Recorder
 	feeds                    []*worldFeed // world subscriptions' streams, one per rate (worldfeed.go)
 	ring                     *Recorder    // the in-memory recording a Rewind restores from (rewind.go)
@@ -97,50 +85,12 @@ type gameSide struct {
 	liveView                 liveEntity  // the entity a watchpoint tests (holds)
 }
 
+// telemetry is what the game half counts, for Telemetry; the server half
+// counts its clients' bytes and drops itself.
 type telemetry struct {
-	bytesSent, framesSent, coalesced, dropped, tooLarge atomic.Uint64
-	snapshots                                           atomic.Uint64 // world copies for SnapshotRequests
-	evicted                                             atomic.Uint64 // silent connections closed to give their handshake slot to another
-	syncNs                                              atomic.Int64
-	clients                                             atomic.Int64
-	recording                                           atomic.Value // string
-
-	mu        sync.Mutex
-	droppedBy map[string]uint64
-}
-
-// countDrop counts a client the agent dropped, by the code it was sent.
-func (t *telemetry) countDrop(code string) {
-	if code == codeGone {
-		return
-	}
-	t.dropped.Add(1)
-	t.mu.Lock()
-	if t.droppedBy == nil {
-		t.droppedBy = map[string]uint64{}
-	}
-	t.droppedBy[code]++
-	t.mu.Unlock()
-}
-
-// dropCounts copies the drops by code.
-func (t *telemetry) dropCounts() map[string]uint64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.droppedBy) == 0 {
-		return nil
-	}
-	out := make(map[string]uint64, len(t.droppedBy))
-	for k, v := range t.droppedBy {
-		out[k] = v
-	}
-	return out
-}
-
-// inbound tells the game goroutine that a client joined or left.
-type inbound struct {
-	c      *client
-	joined bool // false: the client is gone
+	snapshots atomic.Uint64 // world copies for SnapshotRequests
+	syncNs    atomic.Int64
+	recording atomic.Value // string
 }
 
 // New makes an agent for w. Call Start to listen, and Sync once per frame.
@@ -152,21 +102,16 @@ func New(w *ecs.World, opts Options) *Agent {
 	w.Inspect().EnableStaleAudit(true) // the summary reports who uses dead handles
 	a := &Agent{
 		w: w, opts: opts,
-		server: server{
-			inbox:        make(chan inbound, 4096),
-			work:         make(chan struct{}, workSlots()),
-			wake:         make(chan struct{}, 1),
-			closed:       make(chan struct{}),
-			clients:      map[*client]struct{}{},
-			socketServer: socketServer{failures: map[string]*tokenFailures{}},
-		},
 		gameSide: gameSide{
 			calls:    make(chan func(), 64),
 			released: make(chan struct{}),
-			live:     map[*client]bool{},
+			live:     map[*server.Client]*peer{},
 		},
 	}
-	a.server.opts, a.server.logTo = &a.opts, &a.Logf
+	a.srv = server.New(server.Config{Game: opts.Game, AgentVersion: AgentVersion, Token: opts.Token, ReadOnly: opts.ReadOnly,
+		MaxClients: opts.MaxClients, MaxHandshakes: opts.MaxHandshakes, MaxFrame: opts.MaxFrame, MaxQueuedBytes: opts.MaxQueuedBytes,
+		FrameTimeout: opts.FrameTimeout, HandshakeTimeout: opts.HandshakeTimeout, StuckTimeout: opts.StuckTimeout,
+		Logf: func(format string, args ...any) { a.logf(format, args...) }})
 	if s := opts.Schedule; s != nil {
 		// Value watchpoints look at each system's writes as it ends: the
 		// hit names the system that made the value, and sees it before a
@@ -183,7 +128,7 @@ func New(w *ecs.World, opts Options) *Agent {
 			if prevStart != nil {
 				prevStart(w)
 			}
-			a.broker.runStarted = time.Now()
+			a.status.runStarted = time.Now()
 			a.checkBeforeRun()
 			a.look(nil)
 		}
@@ -212,33 +157,13 @@ func New(w *ecs.World, opts Options) *Agent {
 // Close.
 func (a *Agent) Release() {
 	a.releaseOnce.Do(func() { close(a.released) })
-	a.wakeSync()
+	a.srv.WakeGame()
 }
 
-// logf notes what the agent did (clients dropped, ...) to Logf.
-func (s *server) logf(format string, args ...any) {
-	if *s.logTo != nil {
-		(*s.logTo)(format, args...)
-	} else if debugLog {
-		log.Printf("inspector: "+format, args...)
-	}
-}
-
-var debugLog = false
-
-// inbound hands a client's arrival or departure to the game goroutine.
-func (s *server) inbound(in inbound) {
-	select {
-	case s.inbox <- in:
-		s.wakeSync()
-	case <-s.closed:
-	}
-}
-
-func (s *server) wakeSync() {
-	select {
-	case s.wake <- struct{}{}:
-	default:
+// logf notes what the agent did (clients dropped, ...) to Logf, if set.
+func (a *Agent) logf(format string, args ...any) {
+	if a.Logf != nil {
+		a.Logf(format, args...)
 	}
 }
 
@@ -247,7 +172,7 @@ func (s *server) wakeSync() {
 // code. It blocks only if 64 calls are already waiting.
 func (a *Agent) Do(f func()) {
 	a.calls <- f
-	a.wakeSync()
+	a.srv.WakeGame()
 }
 
 // maxPerSync bounds the requests one Sync applies, whatever their cost.
@@ -326,9 +251,9 @@ func (a *Agent) hold() {
 		}
 		timer := time.NewTimer(wait)
 		select {
-		case <-a.wake:
+		case <-a.srv.Woken():
 		case <-timer.C:
-		case <-a.closed:
+		case <-a.srv.Closed():
 			timer.Stop()
 			a.paused = false
 			return
@@ -375,20 +300,21 @@ func (a *Agent) runCalls() {
 func (a *Agent) drain(start time.Time) {
 	for {
 		select {
-		case in := <-a.inbox:
-			switch {
-			case in.joined:
-				a.live[in.c] = true
-				a.turn = append(a.turn, in.c)
+		case ev := <-a.srv.Events():
+			switch c := a.live[ev.Client]; {
+			case ev.Joined:
+				c = &peer{Client: ev.Client, subs: map[uint32]*subscription{}}
+				a.live[ev.Client] = c
+				a.turn = append(a.turn, c)
 				if h := a.watches.pausedOn; h != nil && a.paused {
-					in.c.notify(h) // what the game is paused on, for a client that was not there
+					c.Notify(h) // what the game is paused on, for a client that was not there
 				}
-			default:
-				delete(a.live, in.c)
-				a.turn = slices.DeleteFunc(a.turn, func(c *client) bool { return c == in.c })
-				a.forgetClientWatches(in.c)
-				for id := range in.c.subs {
-					a.unsubscribe(in.c, id)
+			case c != nil:
+				delete(a.live, ev.Client)
+				a.turn = slices.DeleteFunc(a.turn, func(x *peer) bool { return x == c })
+				a.forgetClientWatches(c)
+				for id := range c.subs {
+					a.unsubscribe(c, id)
 				}
 			}
 			continue
@@ -403,10 +329,10 @@ func (a *Agent) drain(start time.Time) {
 			if applied >= maxPerSync || time.Since(start) > requestBudget {
 				return
 			}
-			if heavyRequest(c.peekRequest()) && c.busyHeavy() {
+			if heavyRequest(c.PeekRequest()) && c.BusyHeavy() {
 				continue
 			}
-			m := c.nextRequest()
+			m := c.NextRequest()
 			if m == nil {
 				continue
 			}

@@ -98,7 +98,7 @@ func BenchmarkFrame(b *testing.B) {
 					protocol.Subscribe{ID: 2, What: protocol.SubPage, Hz: 10, Query: "Position Velocity", Limit: 100})()
 				defer reader(b, a.Addr(), protocol.Subscribe{ID: 1, What: protocol.SubSummary, Hz: 60})()
 				deadline := time.Now().Add(2 * time.Second)
-				for a.tel.framesSent.Load() < 3 && time.Now().Before(deadline) { // both connected and served
+				for a.srv.Counts().FramesSent < 3 && time.Now().Before(deadline) { // both connected and served
 					frame(w, q, a)
 				}
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/fleet"
 	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
+	_ "github.com/ecsinspect/ecsinspect/inspector/broker" // the transport under test
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/nats-io/nats.go"
 )
@@ -168,7 +169,7 @@ func TestBrokerFailures(t *testing.T) {
 	if g.frames.Load() <= framesAtRestart || wrong.frames.Load() <= before {
 		t.Fatalf("the games stopped: %d -> %d frames, the one with wrong credentials %d -> %d", framesAtRestart, g.frames.Load(), before, wrong.frames.Load())
 	}
-	if g.agent.broker.brokerErrs.Load() == 0 {
+	if g.agent.broker.Counts()["errors"] == 0 {
 		t.Fatal("the broker's restart was not counted")
 	}
 	r = roster(t, url) // the old roster's connection did not retry
@@ -247,8 +248,8 @@ func TestHostilePublishersOnTheFleet(t *testing.T) {
 	if !ended {
 		t.Fatal("a session a forger wrote into went on")
 	}
-	if g.agent.broker.presence.Throttled.Load() == 0 || r.Bad.Load() == 0 || g.agent.broker.ln.Stray.Load() == 0 {
-		t.Fatalf("the flood was not seen: throttled %d, bad statuses %d, stray %d", g.agent.broker.presence.Throttled.Load(), r.Bad.Load(), g.agent.broker.ln.Stray.Load())
+	if n := g.agent.broker.Counts(); n["throttled"] == 0 || r.Bad.Load() == 0 || n["stray"] == 0 {
+		t.Fatalf("the flood was not seen: throttled %d, bad statuses %d, stray %d", n["throttled"], r.Bad.Load(), n["stray"])
 	}
 	for deadline := time.Now().Add(15 * time.Second); g.frames.Load() < framesBefore+50; {
 		if time.Now().After(deadline) {

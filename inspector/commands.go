@@ -7,17 +7,18 @@ import (
 	"strings"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // apply carries out one client request on the game goroutine and answers
 // it. The request's numbers and sizes were checked on the client's reader
-// goroutine (checkRequest); what needs the world is checked here.
-func (a *Agent) apply(c *client, m protocol.Message) {
+// goroutine (the server's door); what needs the world is checked here.
+func (a *Agent) apply(c *peer, m protocol.Message) {
 	r := request{c: c, id: m.(protocol.Request).RequestID()}
-	if (a.opts.ReadOnly || c.readOnly) && changesWorld(m) { // checked at the door too; kept here as the last word
-		r.fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: %s refused", describeRequest(m)))
+	if (a.opts.ReadOnly || c.ReadOnly()) && protocol.ChangesWorld(m) { // checked at the door too; kept here as the last word
+		r.fail(protocol.ErrReadOnly, server.ReadOnlyRefusal(m))
 		return
 	}
 	if _, ok := m.(*protocol.Rewind); ok && a.mid != nil {
@@ -30,32 +31,12 @@ func (a *Agent) apply(c *client, m protocol.Message) {
 	}
 	// Changes a client makes are journaled as the client's, and their
 	// writes attributed to it.
-	if changesWorld(m) {
+	if protocol.ChangesWorld(m) {
 		a.edited = true
-		a.w.Inspect().ActAs(c.actor(), func() { a.applyAs(r, m) })
+		a.w.Inspect().ActAs(c.Actor(), func() { a.applyAs(r, m) })
 		return
 	}
 	a.applyAs(r, m)
-}
-
-// changesWorld reports whether m changes the world or its flow: what a
-// read-only session may not do. A watchpoint that would pause the game
-// counts; a log-only one is a read.
-func changesWorld(m protocol.Message) bool {
-	switch m := m.(type) {
-	case *protocol.SetField, *protocol.AddComponent, *protocol.RemoveComponent, *protocol.Spawn,
-		*protocol.Despawn, *protocol.Pause, *protocol.Resume, *protocol.Step, *protocol.SetParent, *protocol.Rewind:
-		return true
-	case *protocol.Watch:
-		return !m.Log
-	}
-	return false
-}
-
-func describeRequest(m protocol.Message) string {
-	name := fmt.Sprintf("%T", m)
-	name = strings.TrimPrefix(name, "*protocol.")
-	return strings.ToLower(name)
 }
 
 // heavyRequest reports whether m may make a copy job: a client runs one
@@ -71,13 +52,13 @@ func heavyRequest(m protocol.Message) bool {
 }
 
 // answerPage answers a one-off query with its page (queryPage).
-func (a *Agent) answerPage(c *client, id uint32, q *compiledQuery, offset, limit int) {
+func (a *Agent) answerPage(c *peer, id uint32, q *compiledQuery, offset, limit int) {
 	f, err := a.queryPage(id, q, offset, limit)
 	if err != nil {
-		c.answer(&protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()})
+		c.Answer(&protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()})
 		return
 	}
-	c.job(f.size, f.heavy, f.build)
+	c.Job(f.Size, f.Heavy, f.Build)
 }
 
 // queryPage takes a query's page on the game goroutine: the kernel's
@@ -85,26 +66,26 @@ func (a *Agent) answerPage(c *client, id uint32, q *compiledQuery, offset, limit
 // kernel passed, on which the plan runs off the game goroutine (a heavy
 // frame when it tests many rows or sorts). Query requests and page
 // subscriptions both take their pages here.
-func (a *Agent) queryPage(id uint32, q *compiledQuery, offset, limit int) (outFrame, error) {
+func (a *Agent) queryPage(id uint32, q *compiledQuery, offset, limit int) (server.Frame, error) {
 	if q.evaluates() {
 		qc, err := a.copyQuery(id, q, offset, limit)
 		if err != nil {
-			return outFrame{}, err
+			return server.Frame{}, err
 		}
-		return outFrame{build: func() protocol.Message { return qc.build() }, size: qc.size(), heavy: a.heavyQuery(q)}, nil
+		return server.Frame{Build: func() protocol.Message { return qc.build() }, Size: qc.size(), Heavy: a.heavyQuery(q)}, nil
 	}
 	pc := a.page(id, q, offset, limit)
-	return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}, nil
+	return server.Frame{Build: func() protocol.Message { return pc.build() }, Size: pc.size()}, nil
 }
 
 // codeOf picks the error code for a failed command.
 func codeOf(err error) string {
 	var qe *query.QueryError
-	var re *requestError
+	var re *server.RequestError
 	msg := err.Error()
 	switch {
 	case errors.As(err, &re):
-		return re.code
+		return re.Code
 	case errors.Is(err, ecs.ErrNoComponent):
 		return protocol.ErrNotFound
 	case errors.Is(err, ecs.ErrNotAlive):
@@ -149,7 +130,7 @@ func (a *Agent) spawn(comps []protocol.ComponentValue) (ecs.Entity, error) {
 	seen := map[string]bool{}
 	for _, cv := range comps {
 		if seen[cv.Component] {
-			return ecs.Entity{}, refuse(protocol.ErrBadValue, "%s is named twice in one spawn", cv.Component)
+			return ecs.Entity{}, server.Refuse(protocol.ErrBadValue, "%s is named twice in one spawn", cv.Component)
 		}
 		seen[cv.Component] = true
 		if cv.Component == "ChildOf" {
@@ -193,7 +174,7 @@ func (a *Agent) addComponent(e ecs.Entity, name string, v protocol.Value) error 
 func parentOf(v protocol.Value) (ecs.Entity, error) {
 	p, ok := v.Get("Parent")
 	if !ok || (p.Kind() != protocol.KindUint && p.Kind() != protocol.KindInt) || p.Uint() == 0 {
-		return ecs.Entity{}, refuse(protocol.ErrBadValue, "ChildOf wants {\"Parent\": an entity handle}, got %v", v)
+		return ecs.Entity{}, server.Refuse(protocol.ErrBadValue, "ChildOf wants {\"Parent\": an entity handle}, got %v", v)
 	}
 	return ecsEntity(protocol.EntityID(p.Uint())), nil
 }

@@ -1,6 +1,7 @@
 // Package inspector is the agent a game links to serve its ecs.World to
 // inspector clients (the ecsinspect terminal UI, scripts) over TCP, a
-// Unix socket or a NATS broker, without slowing the game.
+// Unix socket or a NATS broker (with package inspector/broker imported),
+// without slowing the game.
 //
 // Three lines in the game:
 //
@@ -23,11 +24,12 @@
 // and a client that lets too much wait unread is dropped with a reason.
 // PanicSnapshot, deferred in the game loop, writes a post-mortem snapshot.
 //
-// The agent is two halves: the server (server.go: listeners, handshakes,
-// tokens, the clients with their queues and writers; a transport plugs in
-// as a net.Listener) and the game side Sync drives (subscriptions,
-// watchpoints, recorders, the rewind ring), which one handler per request
-// type (requests.go) carries requests into. Queries run on the one
+// The agent is two halves: the server (package internal/server: listeners,
+// handshakes, tokens, the clients with their queues and writers, the door
+// that checks requests; a transport plugs in as a net.Listener) and the
+// game side Sync drives (subscriptions, watchpoints, recorders, the rewind
+// ring), which one handler per request type (requests.go) carries requests
+// into. Queries run on the one
 // evaluator of package query, over a copy of the rows the kernel's own
 // tests passed (queryview.go).
 //

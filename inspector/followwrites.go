@@ -51,7 +51,7 @@ const maxSeenWrites = 1024
 func (a *Agent) followDetails() {
 	f := &a.follow
 	want := map[ecs.Entity]bool{}
-	for c := range a.live {
+	for _, c := range a.live {
 		for _, s := range c.subs {
 			if s.req.What == protocol.SubEntity && len(want) < maxFollowed {
 				want[ecsEntity(s.req.Entity)] = true

@@ -125,7 +125,7 @@ func (in *fuzzInput) int() int {
 	case 2:
 		return int(int64(in.u64()))
 	}
-	return MaxPageRows + int(in.byte())
+	return protocol.MaxPageRows + int(in.byte())
 }
 
 var fuzzWords = []string{"Position", "Velocity", "Health", "Name", "Frozen", "ChildOf", "Position.X", "Health.HP", "Name.Value",

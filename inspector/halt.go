@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -37,14 +38,14 @@ func (a *Agent) haltMidFrame(at ecs.Halt) {
 
 // deferred is a request carried out at the frame's end.
 type deferred struct {
-	c *client
+	c *peer
 	m protocol.Message
 }
 
 // atFrameEnd lets the frame finish, pausing at its end, where the next
 // Sync carries out m (a Rewind asked for inside the frame: images are of
 // frames' ends).
-func (a *Agent) atFrameEnd(c *client, m protocol.Message) {
+func (a *Agent) atFrameEnd(c *peer, m protocol.Message) {
 	a.deferred = append(a.deferred, deferred{c, m})
 	a.paused, a.stepLeft = false, 1
 }
@@ -53,7 +54,7 @@ func (a *Agent) atFrameEnd(c *client, m protocol.Message) {
 // for the clients still there.
 func (a *Agent) applyDeferred() {
 	for _, d := range a.deferred {
-		if a.live[d.c] {
+		if a.live[d.c.Client] == d.c {
 			a.apply(d.c, d.m)
 		}
 	}
@@ -82,12 +83,12 @@ func (a *Agent) midFrameRefusal(m protocol.Message) string {
 		return ""
 	case *protocol.SnapshotRequest:
 	default:
-		if !changesWorld(m) {
+		if !protocol.ChangesWorld(m) {
 			return ""
 		}
 	}
 	return fmt.Sprintf("the game is stopped inside frame %d, after %s: %s waits for the frame's end (step or resume finishes it)",
-		a.tick(), a.mid.System, describeRequest(m))
+		a.tick(), a.mid.System, server.DescribeRequest(m))
 }
 
 // releaseAlone ends a pause no client is there to end: at once if it is

@@ -1,11 +1,7 @@
 package inspector
 
 import (
-	"errors"
-	"fmt"
-	"net"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -164,36 +160,4 @@ func (o *Options) defaults() {
 	if o.RewindHz <= 0 {
 		o.RewindHz, o.rewindPaced = 1, true
 	}
-}
-
-// listen opens the listener Options ask for, refusing a reachable address
-// without a token unless AllowRemote.
-func (o *Options) listen() (net.Listener, error) {
-	if path, ok := strings.CutPrefix(o.Addr, "unix:"); ok {
-		if path == "" {
-			return nil, errors.New("inspector: unix: needs a socket path, like unix:/tmp/game.sock")
-		}
-		return listenUnix(path, o.SocketMode)
-	}
-	host, _, err := net.SplitHostPort(o.Addr)
-	if err != nil {
-		return nil, fmt.Errorf("inspector: address %q: want host:port or unix:/path (%v)", o.Addr, err)
-	}
-	if !isLoopback(host) && o.Token == "" && !o.AllowRemote {
-		return nil, fmt.Errorf("inspector: refusing to listen on %s without a token: anyone who can reach it could read and edit the game; "+
-			"set Options.Token (clients pass --token), listen on 127.0.0.1, or set Options.AllowRemote to accept the risk", o.Addr)
-	}
-	ln, err := net.Listen("tcp", o.Addr)
-	if err != nil {
-		return nil, fmt.Errorf("inspector: listen on %s: %w", o.Addr, err)
-	}
-	return ln, nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -97,7 +98,7 @@ func (a *Agent) checkCopy(q *compiledQuery) error {
 		bytes += rows * int64(a.w.Inspect().Component(c).Size)
 	}
 	if bytes > MaxCopyBytes {
-		return refuse(protocol.ErrTooLarge, "this query would copy %s of the world to test its fields (limit %s): narrow it with components", protocol.ByteSize(bytes), protocol.ByteSize(MaxCopyBytes))
+		return server.Refuse(protocol.ErrTooLarge, "this query would copy %s of the world to test its fields (limit %s): narrow it with components", protocol.ByteSize(bytes), protocol.ByteSize(MaxCopyBytes))
 	}
 	return nil
 }

@@ -93,7 +93,7 @@ func TestEveryPathAnswersAQueryAlike(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		asked := f.message().(*protocol.Page)
+		asked := f.Message().(*protocol.Page)
 		qc, err := agent.copyQuery(1, cq, offset, limit)
 		if err != nil {
 			t.Fatal(err)

@@ -12,16 +12,16 @@ import (
 
 // request is one client request being carried out: who asked, and its id.
 type request struct {
-	c  *client
+	c  *peer
 	id uint32
 }
 
 // ok answers the request done.
-func (r request) ok() { r.c.answer(&protocol.Reply{ID: r.id, OK: true}) }
+func (r request) ok() { r.c.Answer(&protocol.Reply{ID: r.id, OK: true}) }
 
 // fail answers the request refused, with the code and the reason.
 func (r request) fail(code, msg string) {
-	r.c.answer(&protocol.Reply{ID: r.id, Code: code, Message: msg})
+	r.c.Answer(&protocol.Reply{ID: r.id, Code: code, Message: msg})
 }
 
 // handlers holds each request type's handler.
@@ -67,8 +67,8 @@ func (a *Agent) applyAs(r request, m protocol.Message) {
 
 // onSubscribe carries out a Subscribe.
 func (a *Agent) onSubscribe(r request, m *protocol.Subscribe) {
-	if _, replaces := r.c.subs[m.ID]; !replaces && len(r.c.subs) >= MaxSubscriptions {
-		r.fail(protocol.ErrTooLarge, fmt.Sprintf("a client has at most %d subscriptions: unsubscribe one first", MaxSubscriptions))
+	if _, replaces := r.c.subs[m.ID]; !replaces && len(r.c.subs) >= protocol.MaxSubscriptions {
+		r.fail(protocol.ErrTooLarge, fmt.Sprintf("a client has at most %d subscriptions: unsubscribe one first", protocol.MaxSubscriptions))
 		return
 	}
 	if err := a.subscribe(r.c, m); err != nil {
@@ -95,7 +95,7 @@ func (a *Agent) onQuery(r request, m *protocol.Query) {
 		r.fail(protocol.ErrBadQuery, err.Error())
 		return
 	}
-	limit := pageLimit(m.Limit)
+	limit := protocol.PageLimit(m.Limit)
 	if m.Count {
 		limit = 0
 	}
@@ -108,7 +108,7 @@ func (a *Agent) onGetEntity(r request, m *protocol.GetEntity) {
 		r.fail(protocol.ErrStale, trimPkg(err)+a.despawnNote(ecsEntity(m.Entity)))
 		return
 	}
-	r.c.answer(a.detail(r.id, ecsEntity(m.Entity)))
+	r.c.Answer(a.detail(r.id, ecsEntity(m.Entity)))
 }
 
 // onSetParent carries out a SetParent.
@@ -179,7 +179,7 @@ func (a *Agent) onSpawn(r request, m *protocol.Spawn) {
 		r.fail(codeOf(err), trimPkg(err))
 		return
 	}
-	r.c.answer(&protocol.Reply{ID: r.id, OK: true, Entity: wireEntity(e)})
+	r.c.Answer(&protocol.Reply{ID: r.id, OK: true, Entity: wireEntity(e)})
 }
 
 // onDespawn carries out a Despawn.
@@ -229,7 +229,7 @@ func (a *Agent) onWatch(r request, m *protocol.Watch) {
 		r.fail(codeOf(err), err.Error())
 		return
 	}
-	r.c.answer(&protocol.Reply{ID: r.id, OK: true, Watch: w})
+	r.c.Answer(&protocol.Reply{ID: r.id, OK: true, Watch: w})
 }
 
 // onUnwatch carries out a Unwatch.
@@ -239,7 +239,7 @@ func (a *Agent) onUnwatch(r request, m *protocol.Unwatch) {
 		r.fail(protocol.ErrNotFound, fmt.Sprintf("no watchpoint %d", m.Watch))
 		return
 	}
-	if !a.watches.list[i].Log && (a.opts.ReadOnly || r.c.readOnly) {
+	if !a.watches.list[i].Log && (a.opts.ReadOnly || r.c.ReadOnly()) {
 		r.fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: watchpoint %d pauses the game, and only a session that may edit removes it", m.Watch))
 		return
 	}
@@ -255,7 +255,7 @@ func (a *Agent) onEnableWatch(r request, m *protocol.EnableWatch) {
 		return
 	}
 	wp := a.watches.list[i]
-	if !wp.Log && (a.opts.ReadOnly || r.c.readOnly) {
+	if !wp.Log && (a.opts.ReadOnly || r.c.ReadOnly()) {
 		r.fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: watchpoint %d pauses the game, and only a session that may edit turns it on or off", m.Watch))
 		return
 	}
@@ -279,7 +279,7 @@ func (a *Agent) onRewind(r request, m *protocol.Rewind) {
 // onSnapshotRequest carries out a SnapshotRequest.
 func (a *Agent) onSnapshotRequest(r request, m *protocol.SnapshotRequest) {
 	shared := a.sharedSnapshot()
-	r.c.job(0, true, func() protocol.Message {
+	r.c.Job(0, true, func() protocol.Message {
 		s := *shared.get() // the tables are shared, read-only
 		s.ID = r.id
 		return &s

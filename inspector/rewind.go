@@ -23,9 +23,9 @@ import (
 // kept from before a rewind).
 func (a *Agent) startRing(seed []ringFrame, bytes int64) {
 	mem := &memRing{limit: a.opts.RewindBytes, window: a.opts.RewindWindow, frames: seed, bytes: bytes}
-	r := a.newRecorder(mem, a.opts.RewindHz, a.closed) // the ring ends with the agent
-	r.stream.cap.Marks = true                          // who wrote what a rewind restores: rewindmarks.go
-	r.stream.enc.Lean = true                           // in memory: no copy where deltas do not pay
+	r := a.newRecorder(mem, a.opts.RewindHz, a.srv.Closed()) // the ring ends with the agent
+	r.stream.cap.Marks = true                                // who wrote what a rewind restores: rewindmarks.go
+	r.stream.enc.Lean = true                                 // in memory: no copy where deltas do not pay
 	if a.opts.rewindPaced {
 		r.share = ringShare
 	}
@@ -64,8 +64,8 @@ func (a *Agent) rewindTypes() *rewindTypes {
 
 // rewind starts a client's Rewind: the frames are rebuilt on another
 // goroutine, and the restore waits for a later Sync.
-func (a *Agent) rewind(c *client, id uint32, tick uint64, exact bool) {
-	fail := func(code, msg string) { c.answer(&protocol.Reply{ID: id, Code: code, Message: msg}) }
+func (a *Agent) rewind(c *peer, id uint32, tick uint64, exact bool) {
+	fail := func(code, msg string) { c.Answer(&protocol.Reply{ID: id, Code: code, Message: msg}) }
 	switch {
 	case a.ringMem == nil:
 		fail(protocol.ErrState, "this agent keeps no in-memory recording to rewind from (Options.RewindBytes)")
@@ -91,8 +91,8 @@ func (a *Agent) rewind(c *client, id uint32, tick uint64, exact bool) {
 		done := func() { a.finishRewind(c, id, tick, exact, rb, err, started) }
 		select {
 		case a.calls <- done:
-			a.wakeSync()
-		case <-a.closed:
+			a.srv.WakeGame()
+		case <-a.srv.Closed():
 		}
 	}()
 }
@@ -109,24 +109,24 @@ type rebuilt struct {
 
 // finishRewind restores the rebuilt tick, on the game goroutine; exact
 // runs the game on from there to the tick asked for.
-func (a *Agent) finishRewind(c *client, id uint32, asked uint64, exact bool, rb *rebuilt, err error, started time.Time) {
+func (a *Agent) finishRewind(c *peer, id uint32, asked uint64, exact bool, rb *rebuilt, err error, started time.Time) {
 	a.rewinding = false
 	if err == nil {
 		err = a.resourcesInto(rb)
 	}
 	from := a.w.Inspect().NextStamp()
 	if err == nil {
-		a.w.Inspect().ActAs(c.actor(), func() { err = a.w.Restore(rb.img) })
+		a.w.Inspect().ActAs(c.Actor(), func() { err = a.w.Restore(rb.img) })
 	}
 	if err != nil {
-		c.answer(&protocol.Reply{ID: id, Code: protocol.ErrBadValue, Message: "rewind: " + trimPkg(err) + ": the world is unchanged"})
+		c.Answer(&protocol.Reply{ID: id, Code: protocol.ErrBadValue, Message: "rewind: " + trimPkg(err) + ": the world is unchanged"})
 		return
 	}
 	tick := rb.img.Frame
 	a.paused, a.stepLeft = true, 0
 	a.afterRestore()
 	a.rewound(tick)
-	a.restore = restoreMark{from: from, to: a.w.Inspect().NextStamp(), at: protocol.Provenance{Tick: tick, By: c.actor()}, marks: rb.marks}
+	a.restore = restoreMark{from: from, to: a.w.Inspect().NextStamp(), at: protocol.Provenance{Tick: tick, By: c.Actor()}, marks: rb.marks}
 	seed, bytes := a.ringMem.before(tick)
 	a.ring.end("the game was rewound")
 	a.startRing(seed, bytes)
@@ -152,7 +152,7 @@ func (a *Agent) finishRewind(c *client, id uint32, asked uint64, exact bool, rb 
 	for _, n := range rb.notes {
 		msg += "; " + n
 	}
-	c.answer(&protocol.Reply{ID: id, OK: true, Message: msg})
+	c.Answer(&protocol.Reply{ID: id, OK: true, Message: msg})
 	a.capture(time.Now()) // every client sees the rewound world at once
 }
 

@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -21,7 +22,7 @@ type seriesQuery struct {
 func (a *Agent) compileSeries(expr string) (*seriesQuery, error) {
 	spec, err := protocol.ParseSeries(expr)
 	if err != nil {
-		return nil, refuse(protocol.ErrBadValue, "%s", err.Error())
+		return nil, server.Refuse(protocol.ErrBadValue, "%s", err.Error())
 	}
 	q, err := compileQuery(a.componentSchemas(), spec.Over(), spec.Field, 0)
 	if err != nil {
@@ -37,7 +38,7 @@ func (a *Agent) compileSeries(expr string) (*seriesQuery, error) {
 }
 
 // seriesFrame samples a series subscription now.
-func (a *Agent) seriesFrame(id uint32, s *subscription) outFrame {
+func (a *Agent) seriesFrame(id uint32, s *subscription) server.Frame {
 	sq := s.series
 	m := &protocol.Series{Sub: id, Tick: a.tick()}
 	if sq.spec.Aggregate == "" {
@@ -50,13 +51,13 @@ func (a *Agent) seriesFrame(id uint32, s *subscription) outFrame {
 				}
 			}
 		}
-		return outFrame{msg: m, size: 64}
+		return server.Frame{Msg: m, Size: 64}
 	}
 	qc, err := a.copyQuery(id, sq.q, 0, 0)
 	if err != nil {
-		return outFrame{msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, size: 256}
+		return server.Frame{Msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, Size: 256}
 	}
-	return outFrame{build: func() protocol.Message { return qc.aggregate(m, sq.spec.Aggregate) }, size: qc.size(), heavy: true}
+	return server.Frame{Build: func() protocol.Message { return qc.aggregate(m, sq.spec.Aggregate) }, Size: qc.size(), Heavy: true}
 }
 
 // aggregate folds the copy's matches into the sample, off the game

@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"errors"
+	"net"
 	"sync"
 	"testing"
 	"time"
@@ -9,86 +10,83 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// chanSession is a session with no socket: requests come from a channel,
-// answers go to one, decoded, as a broker's transport would carry them.
-type chanSession struct {
-	in   chan protocol.Message
-	out  chan protocol.Message
-	once sync.Once
-	done chan struct{}
+// pipeListener is a listener with no socket: each Dial hands the agent
+// one end of an in-memory pipe, as another transport (a broker's
+// sessions) hands it connections.
+type pipeListener struct {
+	conns chan net.Conn
+	once  sync.Once
+	done  chan struct{}
 }
 
-func newChanSession() *chanSession {
-	return &chanSession{in: make(chan protocol.Message, 8), out: make(chan protocol.Message, 64), done: make(chan struct{})}
+func newPipeListener() *pipeListener {
+	return &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
 }
 
-func (s *chanSession) Receive() (protocol.Message, error) {
+func (l *pipeListener) Accept() (net.Conn, error) {
 	select {
-	case m := <-s.in:
-		return m, nil
-	case <-s.done:
-		return nil, errors.New("closed")
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
 	}
 }
 
-func (s *chanSession) Send(m protocol.Message) error {
-	b, err := protocol.Encode(m)
-	if err != nil {
-		return err
-	}
-	return s.SendEncoded(b)
-}
+func (l *pipeListener) Close() error   { l.once.Do(func() { close(l.done) }); return nil }
+func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
 
-func (s *chanSession) SendEncoded(b []byte) error {
-	m, err := protocol.Decode(b)
-	if err != nil {
-		return err
-	}
+// Dial connects to the agent serving l: the client's end of a new pipe.
+func (l *pipeListener) Dial() (net.Conn, error) {
+	agentSide, clientSide := net.Pipe()
 	select {
-	case s.out <- m:
-		return nil
-	case <-s.done:
-		return errors.New("closed")
+	case l.conns <- agentSide:
+		return clientSide, nil
+	case <-l.done:
+		return nil, errors.New("the listener closed")
 	}
 }
 
-func (s *chanSession) SetWriteDeadline(time.Time) error { return nil }
-func (s *chanSession) MaxWrite() int                    { return protocol.DefaultMaxFrame }
-func (s *chanSession) Close() error                     { s.once.Do(func() { close(s.done) }); return nil }
+type pipeAddr struct{}
 
-// TestAClientOverAnotherTransport: a client admitted with a session that
-// is not a socket is served as a socket's client is: its requests reach
-// the game half and its answers and subscription frames come back.
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }
+
+// TestAClientOverAnotherTransport: a client that comes through another
+// listener than the agent's socket (as a broker's sessions do) is served
+// as a socket's client is: its handshake, its requests reaching the game
+// half, its answers and subscription frames coming back.
 func TestAClientOverAnotherTransport(t *testing.T) {
 	g := startGame(t, Options{})
-	s := newChanSession()
-	c, reject := g.agent.admitClient(s, "broker", true)
-	if reject != nil {
-		t.Fatal(reject.Reason)
+	ln := newPipeListener()
+	g.agent.srv.Serve(ln)
+	nc, err := ln.Dial()
+	must(t, err)
+	conn := protocol.NewConn(nc)
+	t.Cleanup(func() { _ = conn.Close() })
+	if _, err := protocol.ClientHandshake(conn, protocol.Hello{Version: protocol.Version, Client: "pipe", Caps: []string{"read"}}, 5*time.Second); err != nil {
+		t.Fatal(err)
 	}
-	go g.agent.serveClient(c)
-	t.Cleanup(func() { _ = s.Close() })
-	s.in <- &protocol.Query{ID: 7, Expr: "Health.HP<5", Limit: 10}
-	s.in <- &protocol.Subscribe{ID: 8, What: protocol.SubSummary, Hz: 50}
-	s.in <- &protocol.SetField{ID: 9, Entity: wire(g.ents[5]), Path: "Health.HP", Value: protocol.IntValue(1)}
+	must(t, conn.Send(&protocol.Query{ID: 7, Expr: "Health.HP<5", Limit: 10}))
+	must(t, conn.Send(&protocol.Subscribe{ID: 8, What: protocol.SubSummary, Hz: 50}))
+	must(t, conn.Send(&protocol.SetField{ID: 9, Entity: wire(g.ents[5]), Path: "Health.HP", Value: protocol.IntValue(1)}))
 	var page *protocol.Page
 	var summary *protocol.Summary
 	var refused *protocol.Reply
-	for deadline := time.After(10 * time.Second); page == nil || summary == nil || refused == nil; {
-		select {
-		case m := <-s.out:
-			switch m := m.(type) {
-			case *protocol.Page:
-				page = m
-			case *protocol.Summary:
-				summary = m
-			case *protocol.Reply:
-				if m.ID == 9 {
-					refused = m
-				}
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for page == nil || summary == nil || refused == nil {
+		m, err := conn.Receive()
+		if err != nil {
+			t.Fatalf("page %v, summary %v, the edit's reply %v: %v", page != nil, summary != nil, refused, err)
+		}
+		switch m := m.(type) {
+		case *protocol.Page:
+			page = m
+		case *protocol.Summary:
+			summary = m
+		case *protocol.Reply:
+			if m.ID == 9 {
+				refused = m
 			}
-		case <-deadline:
-			t.Fatalf("after 10 s: page %v, summary %v, the edit's reply %v", page != nil, summary != nil, refused)
 		}
 	}
 	if page.Sub != 7 || page.Total != 5 {

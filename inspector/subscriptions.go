@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -36,7 +37,7 @@ func (s *subscription) heavy() bool {
 	return false
 }
 
-func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
+func (a *Agent) subscribe(c *peer, m *protocol.Subscribe) error {
 	hz := m.Hz // finite and >= 0: checked at the door
 	if hz <= 0 {
 		hz = a.opts.DefaultHz
@@ -91,7 +92,7 @@ func (a *Agent) subscribe(c *client, m *protocol.Subscribe) error {
 }
 
 // unsubscribe ends client c's subscription id, if it has one.
-func (a *Agent) unsubscribe(c *client, id uint32) {
+func (a *Agent) unsubscribe(c *peer, id uint32) {
 	if old, ok := c.subs[id]; ok && old.feed != nil {
 		a.leaveFeed(old.feed)
 	}
@@ -112,7 +113,7 @@ func (a *Agent) capture(now time.Time) {
 	journals := map[uint64][]protocol.JournalEntry{} // entries after a sequence number, converted once per Sync
 	start := time.Now()
 	share := captureBudget / time.Duration(max(len(a.live), 1))
-	for c := range a.live { // a map: the clients come in another order each Sync
+	for _, c := range a.live { // a map: the clients come in another order each Sync
 		mine, built := time.Now(), 0
 		for id, s := range c.subs {
 			if now.Before(s.next) || s.feed != nil { // world subscriptions: their feeds send
@@ -121,14 +122,14 @@ func (a *Agent) capture(now time.Time) {
 			if built > 0 && time.Since(mine) > share {
 				break // due still: next Sync
 			}
-			if s.heavy() && (time.Since(start) > captureBudget || c.busyHeavy()) {
+			if s.heavy() && (time.Since(start) > captureBudget || c.BusyHeavy()) {
 				continue // due still: next Sync
 			}
-			if !s.reset && c.pending(id) {
+			if !s.reset && c.Pending(id) {
 				// The client has not taken the last frame: skip the copy
 				// that would only replace it.
 				s.next = now.Add(s.period)
-				a.tel.coalesced.Add(1)
+				a.srv.CountCoalesced()
 				continue
 			}
 			s.next = now.Add(s.period)
@@ -136,7 +137,7 @@ func (a *Agent) capture(now time.Time) {
 				s.next = now
 			}
 			var m protocol.Message
-			var f outFrame
+			var f server.Frame
 			switch s.req.What {
 			case protocol.SubSummary:
 				if summary == nil {
@@ -154,7 +155,7 @@ func (a *Agent) capture(now time.Time) {
 			case protocol.SubEvents:
 				m = a.events(id, s.req.Sample)
 			case protocol.SubJournal:
-				if c.backlog() > a.lagBytes() {
+				if c.Backlog() > a.lagBytes() {
 					// A slow reader: its entries wait in the world's
 					// journal (a ring) and go once it has taken what
 					// waits; older ones than the ring holds are lost, as
@@ -166,15 +167,15 @@ func (a *Agent) capture(now time.Time) {
 				if len(j.Entries) == 0 && !s.reset {
 					continue
 				}
-				c.notify(j) // journal entries arrive in order, never coalesced
+				c.Notify(j) // journal entries arrive in order, never coalesced
 				s.reset = false
 				continue
 			}
 			if m != nil {
-				f = outFrame{msg: m, size: estimateSize(m)}
+				f = server.Frame{Msg: m, Size: server.EstimateSize(m)}
 			}
-			f.reset = s.reset
-			c.frame(id, f)
+			f.Reset = s.reset
+			c.Frame(id, f)
 			s.reset = false
 			built++
 		}
@@ -187,7 +188,7 @@ func (a *Agent) nextDue(now time.Time) time.Duration {
 	if len(a.feeds) > 0 {
 		wait = pausedPeriod
 	}
-	for c := range a.live {
+	for _, c := range a.live {
 		for _, s := range c.subs {
 			if s.feed == nil {
 				wait = min(wait, s.next.Sub(now))
@@ -200,8 +201,8 @@ func (a *Agent) nextDue(now time.Time) time.Duration {
 // subscribedPage captures a page subscription's window: the copy now, the
 // conversion (and, for a query with many field tests, the tests) on the
 // client's writer goroutine.
-func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
-	limit := pageLimit(s.req.Limit)
+func (a *Agent) subscribedPage(id uint32, s *subscription) server.Frame {
+	limit := protocol.PageLimit(s.req.Limit)
 	if s.req.Archetype > 0 {
 		arch := uint32(s.req.Archetype - 1)
 		ents, total := a.w.Inspect().ArchetypeEntities(arch, s.req.Offset, limit)
@@ -212,7 +213,7 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
 			}
 		}
 		pc := a.capturePage(id, ents, total, s.req.Offset, cols, a.w.Inspect().CopyRows(ents, cols))
-		return outFrame{build: func() protocol.Message { return pc.build() }, size: pc.size()}
+		return server.Frame{Build: func() protocol.Message { return pc.build() }, Size: pc.size()}
 	}
 	s.query.filter.Since = s.since
 	defer func() { s.since = a.w.Inspect().NextStamp() }()
@@ -220,7 +221,7 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) outFrame {
 	if err != nil {
 		// The world grew past what the query may copy since it was
 		// subscribed: say so where the client looks for the answer.
-		return outFrame{msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, size: 256}
+		return server.Frame{Msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, Size: 256}
 	}
 	return f
 }

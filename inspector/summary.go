@@ -86,9 +86,10 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 // on the game goroutine.
 func (a *Agent) Telemetry() protocol.Telemetry {
 	rec, _ := a.tel.recording.Load().(string)
+	n := a.srv.Counts()
 	t := protocol.Telemetry{
-		Clients: int(a.tel.clients.Load()), BytesSent: a.tel.bytesSent.Load(), FramesSent: a.tel.framesSent.Load(),
-		Coalesced: a.tel.coalesced.Load(), Dropped: a.tel.dropped.Load(), DroppedBy: a.tel.dropCounts(), TooLarge: a.tel.tooLarge.Load(), Snapshots: a.tel.snapshots.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
+		Clients: n.Clients, BytesSent: n.BytesSent, FramesSent: n.FramesSent, Coalesced: n.Coalesced, Dropped: n.Dropped, DroppedBy: n.DroppedBy,
+		TooLarge: n.TooLarge, Snapshots: a.tel.snapshots.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
 	}
 	if a.ringMem != nil {
 		t.Rewind = a.ringMem.describe()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
@@ -88,28 +89,28 @@ type watchState struct {
 }
 
 // setWatch compiles and adds client c's watchpoint; it returns its id.
-func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
+func (a *Agent) setWatch(c *peer, m *protocol.Watch) (uint32, error) {
 	ws := &a.watches
 	if len(ws.list) >= MaxWatchpoints {
-		return 0, refuse(protocol.ErrTooLarge, "the agent holds at most %d watchpoints: remove one first", MaxWatchpoints)
+		return 0, server.Refuse(protocol.ErrTooLarge, "the agent holds at most %d watchpoints: remove one first", MaxWatchpoints)
 	}
 	wp := &watchpoint{}
-	wp.Watchpoint = protocol.Watchpoint{Expr: m.Expr, Log: m.Log, Keep: m.Keep && m.Log, On: true, Owner: c.id}
+	wp.Watchpoint = protocol.Watchpoint{Expr: m.Expr, Log: m.Log, Keep: m.Keep && m.Log, On: true, Owner: c.ID()}
 	wp.hold = m.Hold && !m.Log
 	mine, kept := 0, 0
 	for _, o := range ws.list {
 		switch {
 		case o.kept():
 			kept++
-		case o.Owner == c.id:
+		case o.Owner == c.ID():
 			mine++
 		}
 	}
 	if wp.kept() && kept >= MaxKeptWatchpoints {
-		return 0, refuse(protocol.ErrTooLarge, "the agent keeps at most %d watchpoints that outlive their client (pausing ones, and log-only ones set with keep): remove one first", MaxKeptWatchpoints)
+		return 0, server.Refuse(protocol.ErrTooLarge, "the agent keeps at most %d watchpoints that outlive their client (pausing ones, and log-only ones set with keep): remove one first", MaxKeptWatchpoints)
 	}
 	if !wp.kept() && mine >= MaxClientWatchpoints {
-		return 0, refuse(protocol.ErrTooLarge, "a client holds at most %d log-only watchpoints: remove one first", MaxClientWatchpoints)
+		return 0, server.Refuse(protocol.ErrTooLarge, "a client holds at most %d log-only watchpoints: remove one first", MaxClientWatchpoints)
 	}
 	spec, err := query.ParseWatch(m.Expr)
 	if err != nil {
@@ -117,7 +118,7 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 		if _, isQuery := err.(*query.QueryError); isQuery {
 			code = protocol.ErrBadQuery
 		}
-		return 0, refuse(code, "%v", err)
+		return 0, server.Refuse(code, "%v", err)
 	}
 	wp.spec = spec
 	schemas := a.componentSchemas()
@@ -125,7 +126,7 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 	case "value":
 		q, err := compileQuery(schemas, spec.Query, "", 0)
 		if err != nil {
-			return 0, refuse(protocol.ErrBadQuery, "%v", err)
+			return 0, server.Refuse(protocol.ErrBadQuery, "%v", err)
 		}
 		wp.query = q
 		if ex, err := query.ParseQuery(spec.Query); err == nil {
@@ -147,21 +148,21 @@ func (a *Agent) setWatch(c *client, m *protocol.Watch) (uint32, error) {
 		if spec.Query != "" {
 			q, err := compileQuery(schemas, spec.Query, "", 0)
 			if err != nil {
-				return 0, refuse(protocol.ErrBadQuery, "%v", err)
+				return 0, server.Refuse(protocol.ErrBadQuery, "%v", err)
 			}
 			wp.query = q
 		}
 	case "add", "remove":
 		info, ok := a.w.Inspect().ComponentByName(spec.Component)
 		if !ok {
-			return 0, refuse(protocol.ErrBadValue, "no component named %s", spec.Component)
+			return 0, server.Refuse(protocol.ErrBadValue, "no component named %s", spec.Component)
 		}
 		wp.comp = info.ID
 	case "stale":
 		wp.staleSeen = a.w.Inspect().StaleUses().Total // uses from now on
 	case "system":
 		if !a.hasSystem(spec.System) {
-			return 0, refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
+			return 0, server.Refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
 		}
 	}
 	ws.next++
@@ -650,8 +651,8 @@ func (a *Agent) checkTiming(wp *watchpoint) *protocol.WatchHit {
 
 // broadcast sends m to every client.
 func (a *Agent) broadcast(m protocol.Message) {
-	for c := range a.live {
-		c.enqueue(outMsg{msg: m, size: estimateSize(m)})
+	for _, c := range a.live {
+		c.Notify(m)
 	}
 }
 

@@ -196,13 +196,13 @@ func (a *Agent) endWatchFrame() {
 
 // forgetClientWatches removes the watchpoints of a client that left,
 // but for those that outlive it.
-func (a *Agent) forgetClientWatches(c *client) {
+func (a *Agent) forgetClientWatches(c *peer) {
 	ws := &a.watches
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	kept := ws.list[:0]
 	for _, wp := range ws.list {
-		if wp.Owner == c.id && !wp.kept() {
+		if wp.Owner == c.ID() && !wp.kept() {
 			continue
 		}
 		kept = append(kept, wp)

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -66,7 +67,7 @@ type worldFeed struct {
 // feedSub is one world subscription on a feed. Its counts belong to the
 // feed's encoding goroutine; gone is set when it unsubscribes.
 type feedSub struct {
-	c       *client
+	c       *peer
 	id      uint32
 	sent    uint64 // frames sent: the next frame's n
 	started bool   // it got its keyframe
@@ -79,7 +80,7 @@ type feedSub struct {
 }
 
 // joinFeed subscribes client c's subscription id to the world at hz.
-func (a *Agent) joinFeed(c *client, id uint32, hz float64) (*feedSub, error) {
+func (a *Agent) joinFeed(c *peer, id uint32, hz float64) (*feedSub, error) {
 	streams := 0
 	for sid, s := range c.subs {
 		if s.feed != nil && sid != id {
@@ -87,7 +88,7 @@ func (a *Agent) joinFeed(c *client, id uint32, hz float64) (*feedSub, error) {
 		}
 	}
 	if streams >= MaxClientWorldStreams {
-		return nil, refuse(protocol.ErrTooLarge, "a client has at most %d world subscriptions: each streams every change of the world", MaxClientWorldStreams)
+		return nil, server.Refuse(protocol.ErrTooLarge, "a client has at most %d world subscriptions: each streams every change of the world", MaxClientWorldStreams)
 	}
 	var f *worldFeed
 	for _, x := range a.feeds {
@@ -101,10 +102,10 @@ func (a *Agent) joinFeed(c *client, id uint32, hz float64) (*feedSub, error) {
 			for _, x := range a.feeds {
 				rates = append(rates, fmt.Sprint(x.hz))
 			}
-			return nil, refuse(protocol.ErrTooLarge, "the agent streams the world at %d rates at most: subscribe at one of hz %v", MaxWorldFeeds, rates)
+			return nil, server.Refuse(protocol.ErrTooLarge, "the agent streams the world at %d rates at most: subscribe at one of hz %v", MaxWorldFeeds, rates)
 		}
 		f = &worldFeed{a: a, hz: hz}
-		f.rec = a.newRecorder(f, hz, a.closed)
+		f.rec = a.newRecorder(f, hz, a.srv.Closed())
 		f.rec.audience, f.rec.share = f.audience, worldShare
 		a.feeds = append(a.feeds, f)
 	}
@@ -184,7 +185,7 @@ func (f *worldFeed) fanOut(fr *protocol.WorldFrame, to []*feedSub) {
 		if s.gone.Load() {
 			continue
 		}
-		backlog := s.c.backlog()
+		backlog := s.c.Backlog()
 		switch {
 		case !s.started && !fr.Full:
 			continue // waits for its first keyframe
@@ -200,10 +201,10 @@ func (f *worldFeed) fanOut(fr *protocol.WorldFrame, to []*feedSub) {
 			f.askKeyframe()
 			continue
 		}
-		if len(fr.Body)+64 > s.c.conn.MaxWrite() {
+		if len(fr.Body)+64 > s.c.MaxWrite() {
 			s.missed, s.missWhy = s.missed+1+fr.Skipped, "a frame was over the client's frame limit"
-			s.c.notify(&protocol.Reply{ID: s.id, Code: protocol.ErrTooLarge,
-				Message: fmt.Sprintf("a world frame is %s, over this client's frame limit of %s: the subscription waits for a smaller keyframe", protocol.ByteSize(len(fr.Body)), protocol.ByteSize(s.c.conn.MaxWrite()))})
+			s.c.Notify(&protocol.Reply{ID: s.id, Code: protocol.ErrTooLarge,
+				Message: fmt.Sprintf("a world frame is %s, over this client's frame limit of %s: the subscription waits for a smaller keyframe", protocol.ByteSize(len(fr.Body)), protocol.ByteSize(s.c.MaxWrite()))})
 			s.lagging = true
 			continue
 		}
@@ -216,7 +217,7 @@ func (f *worldFeed) fanOut(fr *protocol.WorldFrame, to []*feedSub) {
 			wf.Skipped, wf.SkipWhy = 0, ""
 		}
 		s.missed, s.missWhy = 0, ""
-		s.c.notify(wf)
+		s.c.Notify(wf)
 		s.sent++
 	}
 }
@@ -231,11 +232,4 @@ func (f *worldFeed) Bytes() int64                          { return 0 }
 // was captured.
 type feedSink interface {
 	fanOut(fr *protocol.WorldFrame, to []*feedSub)
-}
-
-// backlog is the bytes waiting to be sent to the client.
-func (c *client) backlog() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.queued
 }

@@ -143,10 +143,10 @@ func TestSlowWorldReaderHoldsItsOwnBacklog(t *testing.T) {
 	var most int64
 	var dropped uint64
 	g.on(func() {
-		for cl := range g.agent.live {
-			most = max(most, cl.backlog())
+		for _, cl := range g.agent.live {
+			most = max(most, cl.Backlog())
 		}
-		dropped = g.agent.tel.dropped.Load()
+		dropped = g.agent.srv.Counts().Dropped
 	})
 	// The frame that passes the lag bound is queued whole (50,000 random
 	// positions: under a megabyte), so the bound is the lag and a frame.
@@ -193,8 +193,8 @@ func TestSlowWorldReaderHoldsItsOwnBacklog(t *testing.T) {
 func TestSeriesOf32TermsHoldOneCopy(t *testing.T) {
 	g := bigGame(t, 20000, Options{})
 	c := dial(t, g, protocol.Hello{Caps: []string{"read"}})
-	terms := strings.TrimSpace(strings.Repeat("Position.X>-1e9 ", MaxQueryTerms-1))
-	for i := range MaxSubscriptions {
+	terms := strings.TrimSpace(strings.Repeat("Position.X>-1e9 ", protocol.MaxQueryTerms-1))
+	for i := range protocol.MaxSubscriptions {
 		c.request(&protocol.Subscribe{What: protocol.SubSeries, Hz: 60, Query: fmt.Sprintf("mean Health.HP Health.HP>%d %s", -i, terms)})
 	}
 	go func() { // read what comes
@@ -209,10 +209,8 @@ func TestSeriesOf32TermsHoldOneCopy(t *testing.T) {
 	var mostBacklog int64
 	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
 		g.on(func() {
-			for cl := range g.agent.live {
-				cl.mu.Lock()
-				mostHeavy, mostBacklog = max(mostHeavy, cl.heavy), max(mostBacklog, cl.queued)
-				cl.mu.Unlock()
+			for _, cl := range g.agent.live {
+				mostHeavy, mostBacklog = max(mostHeavy, cl.HeavyJobs()), max(mostBacklog, cl.Backlog())
 			}
 		})
 	}

@@ -280,6 +280,3 @@ func (*Detail) Type() Type   { return TypeDetail }
 func (*Events) Type() Type   { return TypeEvents }
 func (*Journal) Type() Type  { return TypeJournal }
 func (*Snapshot) Type() Type { return TypeSnapshot }
-
-// DefaultPageLimit is the rows of a page that asks for none.
-const DefaultPageLimit = 100

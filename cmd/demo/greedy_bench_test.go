@@ -29,11 +29,11 @@ func greedyClients(b *testing.B, addr string, n int, kind string) (stop func()) 
 		if err != nil {
 			b.Fatal(err)
 		}
-		for j := range inspector.MaxSubscriptions {
+		for j := range protocol.MaxSubscriptions {
 			sub := &protocol.Subscribe{ID: uint32(1 + j), What: protocol.SubSummary, Hz: 60}
 			switch kind {
 			case "pages":
-				sub = &protocol.Subscribe{ID: uint32(1 + j), What: protocol.SubPage, Hz: 60, Limit: inspector.MaxPageRows,
+				sub = &protocol.Subscribe{ID: uint32(1 + j), What: protocol.SubPage, Hz: 60, Limit: protocol.MaxPageRows,
 					Query: fmt.Sprintf("Position Energy.Value>%d", j), Sort: "Energy.Value", Offset: 100 * i}
 			case "entities":
 				sub = &protocol.Subscribe{ID: uint32(1 + j), What: protocol.SubEntity, Hz: 60, Entity: protocol.MakeEntityID(uint32(64*i+j), 1)}
@@ -66,8 +66,8 @@ func greedyClients(b *testing.B, addr string, n int, kind string) (stop func()) 
 // series32 is a query of 32 field tests over what the demo writes every
 // frame, told apart by j.
 func series32(j int) string {
-	terms := make([]string, 0, inspector.MaxQueryTerms)
-	for k := range inspector.MaxQueryTerms {
+	terms := make([]string, 0, protocol.MaxQueryTerms)
+	for k := range protocol.MaxQueryTerms {
 		terms = append(terms, fmt.Sprintf("Position.X>%d", -1000-j-k))
 	}
 	return strings.Join(terms, " ")

@@ -23,9 +23,9 @@ func hostile(b *testing.B, addr string, terms int) func() {
 	if err != nil {
 		b.Fatal(err)
 	}
-	worst := strings.TrimSpace(strings.Repeat("Position.X>=0 ", inspector.MaxQueryTerms))
+	worst := strings.TrimSpace(strings.Repeat("Position.X>=0 ", protocol.MaxQueryTerms))
 	many := strings.TrimSpace(strings.Repeat("Energy.Value>-1 ", terms))
-	if err := conn.Send(&protocol.Subscribe{ID: 1, What: protocol.SubPage, Query: worst, Hz: 1000, Limit: inspector.MaxPageRows}); err != nil {
+	if err := conn.Send(&protocol.Subscribe{ID: 1, What: protocol.SubPage, Query: worst, Hz: 1000, Limit: protocol.MaxPageRows}); err != nil {
 		b.Fatal(err)
 	}
 	var wg sync.WaitGroup
@@ -41,7 +41,7 @@ func hostile(b *testing.B, addr string, terms int) func() {
 			if id%2 == 0 {
 				expr = many
 			}
-			if conn.Send(&protocol.Query{ID: id, Expr: expr, Limit: inspector.MaxPageRows}) != nil {
+			if conn.Send(&protocol.Query{ID: id, Expr: expr, Limit: protocol.MaxPageRows}) != nil {
 				return
 			}
 		}

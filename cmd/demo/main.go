@@ -15,6 +15,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/fleet"
 	"github.com/ecsinspect/ecsinspect/inspector"
+	_ "github.com/ecsinspect/ecsinspect/inspector/broker" // Options.Broker's transport
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 

@@ -12,6 +12,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/demo"
 	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
 	"github.com/ecsinspect/ecsinspect/inspector"
+	_ "github.com/ecsinspect/ecsinspect/inspector/broker" // Options.Broker's transport
 )
 
 const fleetUsage = `Usage: ecsinspect fleet [--instances N] [--entities N] [--port P] [--bug starve]

@@ -8,6 +8,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
 	"github.com/ecsinspect/ecsinspect/inspector"
+	_ "github.com/ecsinspect/ecsinspect/inspector/broker" // Options.Broker's transport
 )
 
 // Fleet runs a local broker and n demo worlds of animals each (seeds 1 to

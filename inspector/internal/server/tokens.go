@@ -1,4 +1,4 @@
-package inspector
+package server
 
 import (
 	"net"
@@ -27,9 +27,9 @@ const (
 	maxTrackedHosts   = 4096
 )
 
-// tokenBackoff is how long a connection from host waits before its token
+// TokenBackoff is how long a connection from host waits before its token
 // is checked.
-func (s *server) tokenBackoff(host string) time.Duration {
+func (s *Server) TokenBackoff(host string) time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := s.failures[host]
@@ -41,8 +41,8 @@ func (s *server) tokenBackoff(host string) time.Duration {
 
 // waitTokenBackoff holds a connection from host for its back-off, or
 // until the agent closes; false if it closed.
-func (s *server) waitTokenBackoff(host string) bool {
-	wait := s.tokenBackoff(host)
+func (s *Server) waitTokenBackoff(host string) bool {
+	wait := s.TokenBackoff(host)
 	if wait <= 0 {
 		return true
 	}
@@ -56,7 +56,7 @@ func (s *server) waitTokenBackoff(host string) bool {
 	}
 }
 
-func (s *server) tokenFailed(host string) {
+func (s *Server) tokenFailed(host string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now()

@@ -1,8 +1,9 @@
-package inspector
+package server
 
 import (
 	"math"
 	"runtime"
+	"sync"
 	"time"
 )
 
@@ -39,7 +40,7 @@ const (
 // heavy (a copy to filter or sort), big (its estimated size), or the
 // client has done much work lately. It returns false, without running fn,
 // if the client is dropped first. Only the client's writer calls it.
-func (c *client) working(heavy bool, size int64, fn func()) bool {
+func (c *Client) working(heavy bool, size int64, fn func()) bool {
 	select {
 	case <-c.done:
 		return false
@@ -83,3 +84,19 @@ func (c *client) working(heavy bool, size int64, fn func()) bool {
 // busyPause is how long a busy client's slot stays idle, in multiples of
 // the work it just did.
 const busyPause = 3
+
+// HoldWork takes every work slot until release is called: heavy work
+// waits meanwhile. For tests of an agent whose slots are all busy.
+func (s *Server) HoldWork() (release func()) {
+	for range cap(s.work) {
+		s.work <- struct{}{}
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			for range cap(s.work) {
+				<-s.work
+			}
+		})
+	}
+}

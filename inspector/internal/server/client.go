@@ -1,20 +1,22 @@
-package inspector
+package server
 
 import (
 	"errors"
 	"io"
 	"net"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// client is one connected client. Its subscriptions belong to the game
-// goroutine (Sync); its request queue and outbox are shared with its reader
-// and writer goroutines under mu.
-type client struct {
-	s        *server
+// Client is one connected client. Its request queue and outbox are
+// shared by its reader and writer goroutines and the game goroutine, under
+// mu; what the game half keeps of it (subscriptions, watchpoints) is the
+// game half's.
+type Client struct {
+	s        *Server
 	id       int
 	name     string
 	conn     session
@@ -23,19 +25,18 @@ type client struct {
 	// decaying since workAt (workers.go); only the writer touches them.
 	recentWork float64
 	workAt     time.Time
-	subs       map[uint32]*subscription // game goroutine only
 
 	mu       sync.Mutex
-	requests []protocol.Message  // read, waiting for Sync, in order
-	out      []outMsg            // replies and jobs, in order
-	frames   map[uint32]outFrame // newest frame per subscription
-	order    []uint32            // subscriptions with a frame waiting, oldest first
-	queued   int64               // estimated bytes of out and frames
-	inflight int                 // requests read and not yet answered
-	heavy    int                 // copy jobs queued or running (at most one)
-	room     chan struct{}       // signalled when inflight drops
-	signal   chan struct{}       // wakes the writer
-	done     chan struct{}       // closed when the client is dropped
+	requests []protocol.Message // read, waiting for Sync, in order
+	out      []outMsg           // replies and jobs, in order
+	frames   map[uint32]Frame   // newest frame per subscription
+	order    []uint32           // subscriptions with a frame waiting, oldest first
+	queued   int64              // estimated bytes of out and frames
+	inflight int                // requests read and not yet answered
+	heavy    int                // copy jobs queued or running (at most one)
+	room     chan struct{}      // signalled when inflight drops
+	signal   chan struct{}      // wakes the writer
+	done     chan struct{}      // closed when the client is dropped
 	once     sync.Once
 	code     string // why the client was dropped (an error code), once dropped
 	reason   string
@@ -51,25 +52,27 @@ type outMsg struct {
 	heavy   bool  // a copy job: frees the client's heavy slot once built
 }
 
-// outFrame is a captured subscription frame on its way to the writer.
-type outFrame struct {
-	msg   protocol.Message
-	build func() protocol.Message
-	size  int64
-	heavy bool
-	reset bool // send it full: the subscription was (re)started
+// Frame is a captured subscription frame on its way to the writer: a
+// ready message, or Build run on the writer goroutine.
+type Frame struct {
+	Msg   protocol.Message
+	Build func() protocol.Message
+	Size  int64 // estimated bytes, counted against MaxQueuedBytes
+	Heavy bool  // Build filters or sorts a copy: it holds the client's heavy slot
+	Reset bool  // send it full: the subscription was (re)started
 }
 
-func (f outFrame) message() protocol.Message {
-	if f.build != nil {
-		return f.build()
+// Message is the frame's message, built if it has a Build.
+func (f Frame) Message() protocol.Message {
+	if f.Build != nil {
+		return f.Build()
 	}
-	return f.msg
+	return f.Msg
 }
 
-func newClient(s *server, id int, conn session, name string, readOnly bool) *client {
-	return &client{s: s, id: id, name: name, conn: conn, readOnly: readOnly, subs: map[uint32]*subscription{},
-		frames: map[uint32]outFrame{}, room: make(chan struct{}, 1), signal: make(chan struct{}, 1), done: make(chan struct{})}
+func newClient(s *Server, id int, conn session, name string, readOnly bool) *Client {
+	return &Client{s: s, id: id, name: name, conn: conn, readOnly: readOnly,
+		frames: map[uint32]Frame{}, room: make(chan struct{}, 1), signal: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
 func wake(ch chan struct{}) {
@@ -81,7 +84,7 @@ func wake(ch chan struct{}) {
 
 // enqueue queues m for the writer; a client whose queue passes
 // MaxQueuedBytes is dropped. It never blocks.
-func (c *client) enqueue(m outMsg) {
+func (c *Client) enqueue(m outMsg) {
 	c.mu.Lock()
 	if c.code != "" {
 		c.mu.Unlock()
@@ -89,26 +92,26 @@ func (c *client) enqueue(m outMsg) {
 	}
 	c.out = append(c.out, m)
 	c.queued += m.size
-	over := c.queued > c.s.opts.MaxQueuedBytes
+	over := c.queued > c.s.cfg.MaxQueuedBytes
 	c.mu.Unlock()
 	if over {
-		c.drop(protocol.ErrOverload, "more than "+protocol.ByteSize(c.s.opts.MaxQueuedBytes)+" of replies wait unread: the client does not read what it asks for")
+		c.Drop(protocol.ErrOverload, "more than "+protocol.ByteSize(c.s.cfg.MaxQueuedBytes)+" of replies wait unread: the client does not read what it asks for")
 		return
 	}
 	wake(c.signal)
 }
 
-// answer queues the answer to a request.
-func (c *client) answer(m protocol.Message) {
-	c.enqueue(outMsg{msg: m, size: estimateSize(m), answers: true})
+// Answer queues the answer to a request.
+func (c *Client) Answer(m protocol.Message) {
+	c.enqueue(outMsg{msg: m, size: EstimateSize(m), answers: true})
 }
 
-// notify queues a message that answers no request (journal entries).
-func (c *client) notify(m protocol.Message) { c.enqueue(outMsg{msg: m, size: estimateSize(m)}) }
+// Notify queues a message that answers no request (journal entries).
+func (c *Client) Notify(m protocol.Message) { c.enqueue(outMsg{msg: m, size: EstimateSize(m)}) }
 
-// job queues the answer to a request, built on the writer goroutine. A heavy
+// Job queues the answer to a request, built on the writer goroutine. A heavy
 // job holds the client's one heavy slot until it is built.
-func (c *client) job(size int64, heavy bool, build func() protocol.Message) {
+func (c *Client) Job(size int64, heavy bool, build func() protocol.Message) {
 	if heavy {
 		c.mu.Lock()
 		c.heavy++
@@ -117,52 +120,52 @@ func (c *client) job(size int64, heavy bool, build func() protocol.Message) {
 	c.enqueue(outMsg{build: build, size: size, answers: true, heavy: heavy})
 }
 
-// busyHeavy reports whether a copy job of the client's is still queued or
+// BusyHeavy reports whether a copy job of the client's is still queued or
 // running: its next query waits, so one client holds at most one copy.
-func (c *client) busyHeavy() bool {
+func (c *Client) BusyHeavy() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.heavy > 0
 }
 
-// frame queues a subscription frame; a frame not yet sent is replaced
+// Frame queues a subscription frame; a frame not yet sent is replaced
 // (newest wins), so a slow client costs one frame per subscription.
-func (c *client) frame(sub uint32, f outFrame) {
+func (c *Client) Frame(sub uint32, f Frame) {
 	c.mu.Lock()
 	if c.code != "" {
 		c.mu.Unlock()
 		return
 	}
 	if old, waiting := c.frames[sub]; waiting {
-		f.reset = f.reset || old.reset
-		c.queued -= old.size
-		if old.heavy {
+		f.Reset = f.Reset || old.Reset
+		c.queued -= old.Size
+		if old.Heavy {
 			c.heavy--
 		}
 		c.s.tel.coalesced.Add(1)
 	} else {
 		c.order = append(c.order, sub)
 	}
-	if f.heavy {
+	if f.Heavy {
 		c.heavy++
 	}
 	c.frames[sub] = f
-	c.queued += f.size
+	c.queued += f.Size
 	c.mu.Unlock()
 	wake(c.signal)
 }
 
-// pending reports whether a frame of sub waits unsent: the client is behind,
+// Pending reports whether a frame of sub waits unsent: the client is behind,
 // and capturing another would only replace it.
-func (c *client) pending(sub uint32) bool {
+func (c *Client) Pending(sub uint32) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	_, waiting := c.frames[sub]
 	return waiting
 }
 
-// nextRequest takes the client's oldest waiting request, for Sync.
-func (c *client) nextRequest() protocol.Message {
+// NextRequest takes the client's oldest waiting request, for Sync.
+func (c *Client) NextRequest() protocol.Message {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.requests) == 0 {
@@ -174,8 +177,8 @@ func (c *client) nextRequest() protocol.Message {
 	return m
 }
 
-// peekRequest is the oldest waiting request, left in place.
-func (c *client) peekRequest() protocol.Message {
+// PeekRequest is the oldest waiting request, left in place.
+func (c *Client) PeekRequest() protocol.Message {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.requests) == 0 {
@@ -184,10 +187,10 @@ func (c *client) peekRequest() protocol.Message {
 	return c.requests[0]
 }
 
-// drop disconnects the client, once, telling it why (code and reason) if
+// Drop disconnects the client, once, telling it why (code and reason) if
 // its socket takes the notice within a moment. The writer goroutine sends
 // the notice and closes the connection.
-func (c *client) drop(code, reason string) {
+func (c *Client) Drop(code, reason string) {
 	c.once.Do(func() {
 		c.mu.Lock()
 		c.code, c.reason = code, reason
@@ -197,14 +200,14 @@ func (c *client) drop(code, reason string) {
 		_ = c.conn.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
 		close(c.done)
 		c.s.tel.countDrop(code)
-		c.s.logf("client %d (%s) dropped (%s): %s", c.id, c.name, code, reason)
+		c.s.Logf("client %d (%s) dropped (%s): %s", c.id, c.name, code, reason)
 	})
 }
 
 // writeLoop sends what is queued: replies and jobs in order, then frames,
 // deltas where the client has the previous full frame. When the client is
 // dropped it sends the reason (a Reject) if it can, and closes.
-func (c *client) writeLoop() {
+func (c *Client) writeLoop() {
 	defer c.closeWithNotice()
 	last := map[uint32]protocol.Message{} // last full frame sent, per subscription
 	for {
@@ -216,7 +219,7 @@ func (c *client) writeLoop() {
 		for {
 			c.mu.Lock()
 			out, order := c.out, c.order
-			frames := make([]outFrame, 0, len(order))
+			frames := make([]Frame, 0, len(order))
 			for _, sub := range order {
 				frames = append(frames, c.frames[sub])
 				delete(c.frames, sub)
@@ -246,21 +249,21 @@ func (c *client) writeLoop() {
 			}
 			for i, f := range frames {
 				var b []byte
-				worked := c.working(f.heavy, f.size, func() {
-					m := f.message()
+				worked := c.working(f.Heavy, f.Size, func() {
+					m := f.Message()
 					sub := order[i]
 					full := m
-					if prev, ok := last[sub]; ok && !f.reset {
+					if prev, ok := last[sub]; ok && !f.Reset {
 						m = delta(prev, m)
 					}
 					last[sub] = full
 					b = c.encode(m)
 				})
-				if f.heavy {
+				if f.Heavy {
 					c.release(0, 0, 1)
 				}
 				ok := worked && c.write(b)
-				c.release(f.size, 0, 0)
+				c.release(f.Size, 0, 0)
 				if !ok {
 					return
 				}
@@ -278,7 +281,7 @@ func boolInt(b bool) int {
 
 // release returns bytes, in-flight slots and heavy slots once the writer is
 // done with them.
-func (c *client) release(size int64, answered, heavy int) {
+func (c *Client) release(size int64, answered, heavy int) {
 	c.mu.Lock()
 	c.queued -= size
 	c.inflight -= answered
@@ -288,12 +291,12 @@ func (c *client) release(size int64, answered, heavy int) {
 		wake(c.room)
 	}
 	if heavy > 0 {
-		c.s.wakeSync() // a paused game's Sync may be waiting to take this client's next query
+		c.s.WakeGame() // a paused game's Sync may be waiting to take this client's next query
 	}
 }
 
 // closeWithNotice ends the connection, first telling a dropped client why.
-func (c *client) closeWithNotice() {
+func (c *Client) closeWithNotice() {
 	c.mu.Lock()
 	code, reason := c.code, c.reason
 	c.mu.Unlock()
@@ -325,10 +328,10 @@ func delta(prev, next protocol.Message) protocol.Message {
 
 // encode encodes m for this client: an error, or an answer over the
 // client's frame limit, becomes a Reply saying so.
-func (c *client) encode(m protocol.Message) []byte {
+func (c *Client) encode(m protocol.Message) []byte {
 	b, err := protocol.Encode(m)
 	if err != nil {
-		c.s.logf("client %d: encode %T: %v", c.id, m, err)
+		c.s.Logf("client %d: encode %T: %v", c.id, m, err)
 		b, _ = protocol.Encode(&protocol.Reply{ID: requestIDOf(m), Code: protocol.ErrInternal, Message: "the agent could not encode its answer"})
 	}
 	if max := c.conn.MaxWrite(); len(b) > max {
@@ -341,14 +344,14 @@ func (c *client) encode(m protocol.Message) []byte {
 
 // write sends an encoded message, dropping the client if its socket fails
 // or takes nothing for the stuck timeout.
-func (c *client) write(b []byte) bool {
-	_ = c.conn.SetWriteDeadline(time.Now().Add(c.s.opts.StuckTimeout))
+func (c *Client) write(b []byte) bool {
+	_ = c.conn.SetWriteDeadline(time.Now().Add(c.s.cfg.StuckTimeout))
 	if err := c.conn.SendEncoded(b); err != nil {
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
-			c.drop(protocol.ErrTimeout, "the client took nothing for "+c.s.opts.StuckTimeout.String())
+			c.Drop(protocol.ErrTimeout, "the client took nothing for "+c.s.cfg.StuckTimeout.String())
 		} else {
-			c.drop(codeGone, err.Error())
+			c.Drop(codeGone, err.Error())
 		}
 		return false
 	}
@@ -385,8 +388,8 @@ func requestIDOf(m protocol.Message) uint32 {
 // here and never reach the game. With MaxInFlight requests unanswered it
 // stops reading, so a client that never reads its replies only stalls
 // itself.
-func (c *client) readLoop() {
-	defer c.s.inbound(inbound{c: c}) // tells Sync the client is gone
+func (c *Client) readLoop() {
+	defer c.s.event(Event{Client: c}) // tells Sync the client is gone
 	for {
 		if !c.waitForRoom() {
 			return
@@ -403,35 +406,35 @@ func (c *client) readLoop() {
 		}
 		req, ok := m.(protocol.Request)
 		if !ok {
-			c.refuse(protocol.IDOf(m), protocol.ErrProtocol, "message type "+itoa(int(m.Type()))+" is not a request an agent takes")
+			c.refuse(protocol.IDOf(m), protocol.ErrProtocol, "message type "+strconv.Itoa(int(m.Type()))+" is not a request an agent takes")
 			continue
 		}
 		if rerr := checkRequest(m, c.readOnly); rerr != nil {
-			c.refuse(req.RequestID(), rerr.code, rerr.msg)
+			c.refuse(req.RequestID(), rerr.Code, rerr.Msg)
 			continue
 		}
 		c.mu.Lock()
 		c.requests = append(c.requests, m)
 		c.inflight++
 		c.mu.Unlock()
-		c.s.wakeSync()
+		c.s.WakeGame()
 	}
 }
 
 // refuse answers a request the reader refused, counting it in flight so a
 // flood of bad requests is held back like good ones.
-func (c *client) refuse(id uint32, code, msg string) {
+func (c *Client) refuse(id uint32, code, msg string) {
 	c.mu.Lock()
 	c.inflight++
 	c.mu.Unlock()
-	c.answer(&protocol.Reply{ID: id, Code: code, Message: msg})
+	c.Answer(&protocol.Reply{ID: id, Code: code, Message: msg})
 }
 
 // waitForRoom blocks while the client has MaxInFlight requests unanswered.
-func (c *client) waitForRoom() bool {
+func (c *Client) waitForRoom() bool {
 	for {
 		c.mu.Lock()
-		full := c.inflight >= MaxInFlight
+		full := c.inflight >= protocol.MaxInFlight
 		c.mu.Unlock()
 		if !full {
 			return true
@@ -448,19 +451,46 @@ func (c *client) waitForRoom() bool {
 
 // dropForRead drops the client for a read that failed, with the reason it
 // gets to see.
-func (c *client) dropForRead(err error) {
+func (c *Client) dropForRead(err error) {
 	var ne net.Error
 	switch {
 	case errors.Is(err, io.EOF), errors.Is(err, net.ErrClosed):
-		c.drop(codeGone, "the client closed the connection")
+		c.Drop(codeGone, "the client closed the connection")
 	case errors.As(err, &ne) && ne.Timeout():
-		c.drop(protocol.ErrTimeout, "a frame stalled half-sent for "+c.s.opts.FrameTimeout.String())
+		c.Drop(protocol.ErrTimeout, "a frame stalled half-sent for "+c.s.cfg.FrameTimeout.String())
 	case errors.Is(err, protocol.ErrFrameTooLarge):
-		c.drop(protocol.ErrTooLarge, err.Error())
+		c.Drop(protocol.ErrTooLarge, err.Error())
 	default:
-		c.drop(protocol.ErrProtocol, err.Error())
+		c.Drop(protocol.ErrProtocol, err.Error())
 	}
 }
 
-// actor names the client in the world's journal: "client 3 (ecsinspect 0.1)".
-func (c *client) actor() string { return "client " + itoa(c.id) + " (" + c.name + ")" }
+// ID is the client's number, counted from 1 in the order clients were
+// admitted.
+func (c *Client) ID() int { return c.id }
+
+// Name is what the client called itself in its hello.
+func (c *Client) Name() string { return c.name }
+
+// ReadOnly reports whether the session may change nothing.
+func (c *Client) ReadOnly() bool { return c.readOnly }
+
+// Actor names the client in the world's journal: "client 3 (ecsinspect 0.1)".
+func (c *Client) Actor() string { return "client " + strconv.Itoa(c.id) + " (" + c.name + ")" }
+
+// Backlog is the bytes waiting to be sent to the client.
+func (c *Client) Backlog() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.queued
+}
+
+// MaxWrite is the largest frame the client's session takes, in bytes.
+func (c *Client) MaxWrite() int { return c.conn.MaxWrite() }
+
+// HeavyJobs is how many copy jobs of the client's are queued or running.
+func (c *Client) HeavyJobs() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.heavy
+}

@@ -1,12 +1,12 @@
-package inspector
+package server
 
 import (
 	"bytes"
 	"math/rand/v2"
 	"net"
 	"testing"
+	"time"
 
-	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -14,15 +14,15 @@ import (
 // before the writer takes them are replaced, newest wins; the replaced
 // ones are counted as coalesced; another subscription's frame is kept.
 func TestASlowClientGetsTheNewestFrame(t *testing.T) {
-	a := New(ecs.NewWorld(), Options{Addr: "127.0.0.1:0"})
+	a := testServer()
 	agentSide, clientSide := net.Pipe()
-	c := newClient(&a.server, 1, protocol.NewConn(agentSide), "slow", false)
-	t.Cleanup(func() { c.drop(protocol.ErrTimeout, "test over"); _ = clientSide.Close() })
+	c := newClient(a, 1, protocol.NewConn(agentSide), "slow", false)
+	t.Cleanup(func() { c.Drop(protocol.ErrTimeout, "test over"); _ = clientSide.Close() })
 	for tick := uint64(1); tick <= 3; tick++ {
-		c.frame(1, outFrame{msg: &protocol.Summary{Sub: 1, Tick: tick, Full: true}, size: 64})
+		c.Frame(1, Frame{Msg: &protocol.Summary{Sub: 1, Tick: tick, Full: true}, Size: 64})
 	}
-	c.frame(2, outFrame{msg: &protocol.Summary{Sub: 2, Tick: 9, Full: true}, size: 64})
-	if got := a.tel.coalesced.Load(); got != 2 {
+	c.Frame(2, Frame{Msg: &protocol.Summary{Sub: 2, Tick: 9, Full: true}, Size: 64})
+	if got := a.Counts().Coalesced; got != 2 {
 		t.Fatalf("coalesced %d frames, want 2 (ticks 1 and 2 of subscription 1)", got)
 	}
 	go c.writeLoop()
@@ -48,10 +48,10 @@ func TestASlowClientGetsTheNewestFrame(t *testing.T) {
 // against the last full frame sent; a client applying them gets each
 // frame exactly, whatever changed (values, rows in and out).
 func TestDeltasRebuildEveryFrame(t *testing.T) {
-	a := New(ecs.NewWorld(), Options{Addr: "127.0.0.1:0"})
+	a := testServer()
 	agentSide, clientSide := net.Pipe()
-	c := newClient(&a.server, 1, protocol.NewConn(agentSide), "deltas", false)
-	t.Cleanup(func() { c.drop(protocol.ErrTimeout, "test over"); _ = clientSide.Close() })
+	c := newClient(a, 1, protocol.NewConn(agentSide), "deltas", false)
+	t.Cleanup(func() { c.Drop(protocol.ErrTimeout, "test over"); _ = clientSide.Close() })
 	go c.writeLoop()
 	conn := protocol.NewConn(clientSide)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -65,7 +65,7 @@ func TestDeltasRebuildEveryFrame(t *testing.T) {
 			}
 		}
 		want.Total = len(want.Rows)
-		c.frame(1, outFrame{msg: want, size: 64})
+		c.Frame(1, Frame{Msg: want, Size: 64})
 		m, err := conn.Receive()
 		if err != nil {
 			t.Fatal(err)
@@ -86,4 +86,10 @@ func TestDeltasRebuildEveryFrame(t *testing.T) {
 	if deltas < 50 {
 		t.Fatalf("%d of 60 frames went as deltas", deltas)
 	}
+}
+
+// testServer is a server with the agent's default bounds.
+func testServer() *Server {
+	return New(Config{MaxClients: 8, MaxHandshakes: 64, MaxFrame: 64 << 10, MaxQueuedBytes: 64 << 20,
+		FrameTimeout: 5 * time.Second, HandshakeTimeout: 5 * time.Second, StuckTimeout: 10 * time.Second})
 }

@@ -1,61 +1,16 @@
-package inspector
+package server
 
 import (
 	"testing"
 	"time"
-
-	"github.com/ecsinspect/ecsinspect/ecs"
-	"github.com/ecsinspect/ecsinspect/protocol"
 )
-
-// TestHeavyWorkWaitsForASlot: while every work slot is taken, a client's
-// sorted query (a copy to sort) waits, and another client's summaries
-// (small work) keep coming; once a slot is free the query is answered.
-func TestHeavyWorkWaitsForASlot(t *testing.T) {
-	g := bigGame(t, 20_000, Options{})
-	takeSlots(g.agent, cap(g.agent.work))
-	held := true
-	release := func() {
-		if held {
-			for range cap(g.agent.work) {
-				<-g.agent.work
-			}
-			held = false
-		}
-	}
-	defer release()
-	greedy, other := dial(t, g, protocol.Hello{Client: "greedy"}), dial(t, g, protocol.Hello{Client: "other"})
-	id := greedy.request(&protocol.Query{Expr: "Position Health", Sort: "-Health.HP", Limit: 5})
-	// At 10 a second: a client's work is counted in wall time, and at 60
-	// summaries a second under the race detector on a busy machine the
-	// summaries alone added up to a busy client's, which waits for a slot.
-	other.request(&protocol.Subscribe{What: protocol.SubSummary, Hz: 10})
-	for range 3 {
-		other.summary()
-	}
-	_ = greedy.conn.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
-	for {
-		m, err := greedy.conn.Receive()
-		if err != nil {
-			break // nothing more: the query waits
-		}
-		if p, ok := m.(*protocol.Page); ok && p.Sub == id {
-			t.Fatal("a sorted query was answered with every work slot taken")
-		}
-	}
-	release()
-	p := greedy.await(func(m protocol.Message) bool { p, ok := m.(*protocol.Page); return ok && p.Sub == id }).(*protocol.Page)
-	if len(p.Rows) != 5 || p.Total != 20_020 {
-		t.Fatalf("the sorted page: %d rows of %d", len(p.Rows), p.Total)
-	}
-}
 
 // TestWorkSlotsBoundTheWriters: however many writers have heavy work, at
 // most workSlots do it at once; small work never waits for a slot.
 func TestWorkSlotsBoundTheWriters(t *testing.T) {
-	a := New(ecs.NewWorld(), Options{})
+	a := testServer()
 	slots := cap(a.work)
-	writer := func() *client { return newClient(&a.server, 0, nil, "test", false) }
+	writer := func() *Client { return newClient(a, 0, nil, "test", false) }
 	if slots != workSlots() || slots < 1 {
 		t.Fatalf("%d slots, want %d", slots, workSlots())
 	}
@@ -96,8 +51,8 @@ func TestWorkSlotsBoundTheWriters(t *testing.T) {
 // lately takes a slot even for small work; once its work has decayed it
 // no longer does.
 func TestBusyClientsTakeSlotsForSmallWork(t *testing.T) {
-	a := New(ecs.NewWorld(), Options{})
-	w := newClient(&a.server, 0, nil, "busy", false)
+	a := testServer()
+	w := newClient(a, 0, nil, "busy", false)
 	takeSlots(a, cap(a.work))
 	w.recentWork, w.workAt = float64(2*busyWork), time.Now()
 	ran := make(chan struct{})
@@ -109,7 +64,7 @@ func TestBusyClientsTakeSlotsForSmallWork(t *testing.T) {
 	}
 	<-a.work // a slot frees: it runs
 	<-ran
-	quiet := newClient(&a.server, 1, nil, "quiet", false)
+	quiet := newClient(a, 1, nil, "quiet", false)
 	quiet.recentWork, quiet.workAt = float64(2*busyWork), time.Now().Add(-10*workMemory)
 	done := make(chan struct{})
 	go quiet.working(false, 10, func() { close(done) })
@@ -124,9 +79,9 @@ func TestBusyClientsTakeSlotsForSmallWork(t *testing.T) {
 // after busy work, gives up as soon as its client is dropped (closing the
 // agent drops every client: it must not first do their queued work).
 func TestDroppedClientsStopWorking(t *testing.T) {
-	a := New(ecs.NewWorld(), Options{})
+	a := testServer()
 	takeSlots(a, cap(a.work))
-	waiting := newClient(&a.server, 0, nil, "waiting", false)
+	waiting := newClient(a, 0, nil, "waiting", false)
 	gave := make(chan bool)
 	go func() { gave <- waiting.working(true, 0, func() { t.Error("ran without a slot") }) }()
 	time.Sleep(50 * time.Millisecond)
@@ -143,13 +98,13 @@ func TestDroppedClientsStopWorking(t *testing.T) {
 		<-a.work
 	}
 	takeSlots(a, cap(a.work)-1) // one slot free: the busy client's
-	busy := newClient(&a.server, 1, nil, "busy", false)
+	busy := newClient(a, 1, nil, "busy", false)
 	busy.recentWork, busy.workAt = float64(2*busyWork), time.Now()
 	go func() {
 		gave <- busy.working(false, 10, func() { time.Sleep(time.Second) }) // then a 3 s pause
 	}()
 	time.Sleep(100 * time.Millisecond)
-	other := newClient(&a.server, 2, nil, "other", false)
+	other := newClient(a, 2, nil, "other", false)
 	otherDone := make(chan struct{})
 	go other.working(true, 0, func() { close(otherDone) }) // waits behind the busy one
 	time.Sleep(1100 * time.Millisecond)
@@ -166,8 +121,8 @@ func TestDroppedClientsStopWorking(t *testing.T) {
 	}
 }
 
-// takeSlots holds n of the agent's work slots, as n writers at work would.
-func takeSlots(a *Agent, n int) {
+// takeSlots holds n of the server's work slots, as n writers at work would.
+func takeSlots(a *Server, n int) {
 	for range n {
 		a.work <- struct{}{}
 	}

@@ -1,0 +1,57 @@
+package protocol
+
+import "math"
+
+// The bounds on what one request may ask. An agent checks them as a
+// request arrives, before it reaches the game, and refuses a request past
+// one with the code PROTOCOL.md gives ("Limits"); a client that keeps
+// within them is never refused for size.
+const (
+	// MaxQueryBytes bounds a query expression, a watchpoint and a series.
+	MaxQueryBytes = 2048
+	// MaxQueryTerms bounds a query's terms (components, field tests).
+	MaxQueryTerms = 32
+	// DefaultPageLimit is the rows of a page that asks for none.
+	DefaultPageLimit = 100
+	// MaxPageRows bounds the rows of one page; a larger limit is refused.
+	MaxPageRows = 10000
+	// MaxOffset bounds a page's first row.
+	MaxOffset = math.MaxInt32
+	// MaxEventSample bounds the recent events sent per queue.
+	MaxEventSample = 64
+	// MaxSubscriptions bounds one client's subscriptions.
+	MaxSubscriptions = 64
+	// MaxSpawnComponents bounds the components of one Spawn.
+	MaxSpawnComponents = 64
+	// MaxTextBytes bounds a field path, a component name or a journal filter.
+	MaxTextBytes = 256
+	// MaxStep bounds the frames of one Step.
+	MaxStep = 1 << 20
+	// MaxInFlight bounds a client's requests read but not yet answered:
+	// past it the agent stops reading that client until replies are
+	// taken, so a client that sends without reading holds back its own
+	// requests, not the game.
+	MaxInFlight = 32
+)
+
+// PageLimit is the rows a page request's limit l asks for: l, or
+// DefaultPageLimit when l is 0.
+func PageLimit(l int) int {
+	if l <= 0 {
+		return DefaultPageLimit
+	}
+	return l
+}
+
+// ChangesWorld reports whether m changes the world or its flow: the
+// requests a read-only session may not send (a log-only watchpoint
+// changes nothing).
+func ChangesWorld(m Message) bool {
+	switch m := m.(type) {
+	case *SetField, *AddComponent, *RemoveComponent, *Spawn, *Despawn, *Pause, *Resume, *Step, *SetParent, *Rewind:
+		return true
+	case *Watch:
+		return !m.Log
+	}
+	return false
+}
