@@ -237,3 +237,22 @@ func SplitWords(s string) []string {
 	}
 	return out
 }
+
+// Held is a command as a connection that leaves at once sends it: what it
+// sets stays. A log-only watchpoint is kept, and a pausing one's pause is
+// held when it fires; a pause (and the pause a step or a rewind leaves) is
+// held until a resume or the game's hold timeout.
+func Held(m protocol.Message) protocol.Message {
+	switch m := m.(type) {
+	case *protocol.Watch:
+		m.Keep = m.Keep || m.Log
+		m.Hold = !m.Log
+	case *protocol.Pause:
+		m.Hold = true
+	case *protocol.Step:
+		m.Hold = true
+	case *protocol.Rewind:
+		m.Hold = true
+	}
+	return m
+}

@@ -17,13 +17,7 @@ type OneShot struct {
 }
 
 // Dial connects to an agent for a few requests.
-func Dial(addr, token string) (*OneShot, error) {
-	c, w, err := Connect(addr, token, "ecsinspect "+Version)
-	if err != nil {
-		return nil, err
-	}
-	return &OneShot{Conn: c, ID: 100, Game: w.Game}, nil
-}
+func Dial(addr, token string) (*OneShot, error) { return GameAt(addr, token).Dial() }
 
 // Close ends the connection.
 func (o *OneShot) Close() { o.Conn.Close() }

@@ -56,12 +56,12 @@ func (r *Recording) Dropped() (frames uint64, why string) {
 	return r.dropped, r.dropWhy
 }
 
-// StartRecording connects to addr and records to path at hz frames per
+// StartRecording connects to g and records to path at hz frames per
 // second (every frame the game runs when 0), until Stop or, when frames
 // is more than 0, until the file holds that many frames: the recording
 // then ends by itself and Done yields nil.
-func StartRecording(addr, token, path string, hz float64, frames int) (*Recording, error) {
-	o, err := Dial(addr, token)
+func StartRecording(g Game, path string, hz float64, frames int) (*Recording, error) {
+	o, err := g.Dial()
 	if err != nil {
 		return nil, err
 	}

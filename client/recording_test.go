@@ -54,7 +54,7 @@ func TestRecordingSaysTheGameWentAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "run.ecsrec")
-	r, err := StartRecording(fakeAgent(t, f), "", path, 0, 0)
+	r, err := StartRecording(GameAt(fakeAgent(t, f), ""), path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestRecordingMarksItsGaps(t *testing.T) {
 		frames = append(frames, f)
 	}
 	path := filepath.Join(t.TempDir(), "run.ecsrec")
-	r, err := StartRecording(fakeAgent(t, frames...), "", path, 0, 0)
+	r, err := StartRecording(GameAt(fakeAgent(t, frames...), ""), path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestRecordingEndsAtItsFrames(t *testing.T) {
 		frames = append(frames, f)
 	}
 	path := filepath.Join(t.TempDir(), "run.ecsrec")
-	r, err := StartRecording(fakeAgent(t, frames...), "", path, 0, 2)
+	r, err := StartRecording(GameAt(fakeAgent(t, frames...), ""), path, 0, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -94,8 +93,8 @@ func Connect(t Target, name string, timeout time.Duration, opts ...nats.Option) 
 	return nc, nil
 }
 
-// DialURL opens a session with the instance a URL names, on a connection
-// of its own that closes with the session.
+// DialURL opens a session with the instance a URL names, on a broker
+// connection of its own that closes with the session.
 func DialURL(addr string, timeout time.Duration) (net.Conn, error) {
 	t, err := ParseURL(addr)
 	if err != nil {
@@ -104,38 +103,22 @@ func DialURL(addr string, timeout time.Duration) (net.Conn, error) {
 	if t.Instance == "" {
 		return nil, fmt.Errorf("%s names a fleet, not one game: add the instance (%s/INSTANCE), or attach to see the fleet", t, t)
 	}
-	var mu sync.Mutex
-	var session *streamConn
-	lost := func(nc *nats.Conn) {
-		mu.Lock()
-		defer mu.Unlock()
-		if session != nil {
-			err := nc.LastError()
-			if err == nil {
-				err = errors.New("the connection closed")
-			}
-			session.lose(fmt.Errorf("fleet: lost the broker at %s: %v", t.WithInstance(""), err))
-		}
-	}
-	nc, err := Connect(t, "ecsinspect client", timeout, nats.ClosedHandler(lost), nats.DisconnectHandler(lost))
+	b, err := ConnectBroker(t, "ecsinspect client", timeout, Timing{})
 	if err != nil {
 		return nil, err
 	}
-	c, err := Dial(nc, t, timeout)
+	c, err := b.Dial(t.Instance, timeout)
 	if err != nil {
-		nc.Close()
+		b.Close()
 		return nil, err
 	}
-	mu.Lock()
-	session = c.(*streamConn)
-	mu.Unlock()
-	c.(*streamConn).alsoClose(func() { Flush(nc); nc.Close() })
+	c.(*streamConn).alsoClose(b.Close)
 	return c, nil
 }
 
-// Dial opens a session with t's instance over nc. The instance must answer
-// its ping first, so a name nobody serves fails at once.
-func Dial(nc *nats.Conn, t Target, timeout time.Duration) (net.Conn, error) {
+// dialSession opens a session with t's instance over nc. The instance must
+// answer its ping first, so a name nobody serves fails at once.
+func dialSession(nc *nats.Conn, t Target, timeout time.Duration, timing Timing) (*streamConn, error) {
 	if _, err := nc.Request(PingSubject(t.Prefix, t.Instance), nil, timeout); err != nil {
 		if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) {
 			return nil, fmt.Errorf("no instance %q answers on the broker at %s (attach to the broker's URL to see the fleet)", t.Instance, t.WithInstance(""))
@@ -143,7 +126,7 @@ func Dial(nc *nats.Conn, t Target, timeout time.Duration) (net.Conn, error) {
 		return nil, fmt.Errorf("ask %s: %w", t, err)
 	}
 	id := newSessionID()
-	c := newStreamConn(nc, UpSubject(t.Prefix, t.Instance, id), Addr("nats"), Addr("nats:"+t.Instance))
+	c := newStreamConn(nc, UpSubject(t.Prefix, t.Instance, id), Addr("nats"), Addr("nats:"+t.Instance), timing)
 	sub, err := nc.Subscribe(DownSubject(t.Prefix, t.Instance, id), c.deliver)
 	if err != nil {
 		_ = c.closeWith("could not subscribe")

@@ -5,18 +5,21 @@
 //
 // A game's agent uses it through inspector.Options{Broker, Instance} with
 // the broker transport imported (package inspector/broker).
-// Tools use it through client.DialAddr("nats://host:4222/INSTANCE") for one
-// game, and a Roster for the fleet:
+// Tools use it through package client (client.OpenFleet: one broker
+// connection for the roster and every session), or directly: a Broker
+// connection, a Roster for the fleet, and sessions with instances:
 //
 //	t, _ := fleet.ParseURL("nats://127.0.0.1:4222")
-//	nc, err := fleet.Connect(t, "my tool", 3*time.Second)
+//	b, err := fleet.ConnectBroker(t, "my tool", 3*time.Second, fleet.Timing{})
 //	if err != nil { ... }
-//	r, err := fleet.WatchRoster(nc, t.Prefix)
+//	defer b.Close()
+//	r, err := fleet.WatchRoster(b.Conn(), t.Prefix)
 //	if err != nil { ... }
 //	<-r.Changed()
 //	for _, m := range r.Members() {
 //		fmt.Println(m.Instance, m.Tick, m.Entities, m.Gone)
 //	}
+//	conn, err := b.Dial("match-17", 3*time.Second) // a net.Conn: the protocol's bytes
 //
 // PROTOCOL.md, "Over NATS", is the contract: subjects, how bytes map to
 // messages, discovery, and what a broker's credentials do and do not

@@ -23,8 +23,9 @@ func must(t testing.TB, err error) {
 	}
 }
 
-// pair starts a broker, an instance listening and a client session to it.
-func pair(t *testing.T) (client, server net.Conn, ln *Listener, nc *nats.Conn) {
+// pair starts a broker, an instance listening (with timing) and a client
+// session to it.
+func pair(t *testing.T, timing Timing) (client, server net.Conn, ln *Listener, nc *nats.Conn) {
 	t.Helper()
 	b, err := localbroker.Start(localbroker.Options{})
 	must(t, err)
@@ -34,7 +35,7 @@ func pair(t *testing.T) (client, server net.Conn, ln *Listener, nc *nats.Conn) {
 	nc, err = Connect(target, "test instance", 3*time.Second)
 	must(t, err)
 	t.Cleanup(nc.Close)
-	ln, err = Listen(nc, target.Prefix, "inst")
+	ln, err = Listen(nc, target.Prefix, "inst", timing)
 	must(t, err)
 	t.Cleanup(func() { _ = ln.Close() })
 	p, err := Present(nc, target.Prefix, time.Second, func() Status { return Status{Instance: "inst", Game: "g"} })
@@ -61,7 +62,7 @@ func pair(t *testing.T) (client, server net.Conn, ln *Listener, nc *nats.Conn) {
 // TestSessionCarriesBytesBothWays: writes larger than a broker message,
 // in both directions, arrive whole and in order.
 func TestSessionCarriesBytesBothWays(t *testing.T) {
-	client, server, _, _ := pair(t)
+	client, server, _, _ := pair(t, Timing{})
 	for _, dir := range []struct {
 		name     string
 		from, to net.Conn
@@ -97,7 +98,7 @@ func TestSessionCarriesBytesBothWays(t *testing.T) {
 // TestReadDeadline: a read waits no longer than its deadline, and a
 // deadline moved while it waits counts.
 func TestReadDeadline(t *testing.T) {
-	client, _, _, _ := pair(t)
+	client, _, _, _ := pair(t, Timing{})
 	must(t, client.SetReadDeadline(time.Now().Add(50*time.Millisecond)))
 	if _, err := client.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("a read past its deadline: %v", err)
@@ -122,7 +123,7 @@ func TestForgedAndLostMessagesEndTheSession(t *testing.T) {
 		want string
 	}{{"a forged number", "7", "came where"}, {"no number", "", "without its number"}} {
 		t.Run(tc.name, func(t *testing.T) {
-			client, server, _, nc := pair(t)
+			client, server, _, nc := pair(t, Timing{})
 			up := client.(*streamConn).out
 			m := nats.NewMsg(up)
 			if tc.seq != "" {
@@ -143,10 +144,7 @@ func TestForgedAndLostMessagesEndTheSession(t *testing.T) {
 // TestSilentPeerIsGone: a peer that vanished without closing (its broker
 // connection dropped) is noticed within the idle timeout.
 func TestSilentPeerIsGone(t *testing.T) {
-	prevPing, prevIdle := PingEvery, IdleTimeout
-	PingEvery, IdleTimeout = 20*time.Millisecond, 100*time.Millisecond
-	defer func() { PingEvery, IdleTimeout = prevPing, prevIdle }()
-	client, server, _, _ := pair(t)
+	client, server, _, _ := pair(t, Timing{Ping: 20 * time.Millisecond, Idle: 100 * time.Millisecond})
 	client.(*streamConn).nc.Close() // its process died: no close message, no pings
 	_ = server.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if _, err := server.Read(make([]byte, 1)); err == nil || !strings.Contains(err.Error(), "nothing heard") {
@@ -157,7 +155,7 @@ func TestSilentPeerIsGone(t *testing.T) {
 // TestSessionsAreBounded: openings past MaxSessions are refused with a
 // reason the client reads, and count.
 func TestSessionsAreBounded(t *testing.T) {
-	_, _, ln, nc := pair(t)
+	_, _, ln, nc := pair(t, Timing{})
 	for i := range MaxSessions + 20 {
 		m := nats.NewMsg(UpSubject(DefaultPrefix, "inst", "s"+strconv.Itoa(i)))
 		m.Header.Set(SeqHeader, "1")
@@ -317,7 +315,7 @@ func FuzzSessionMessages(f *testing.F) {
 // bound; the instance's sessions together stay under the instance's, and
 // a closed session gives its bytes back.
 func TestUnreadBytesAreBounded(t *testing.T) {
-	_, server, ln, _ := pair(t)
+	_, server, ln, _ := pair(t, Timing{})
 	s := server.(*streamConn)
 	chunk := make([]byte, 512<<10)
 	for range 2 * sessionBuffered / len(chunk) { // numbered right, as the broker would deliver them

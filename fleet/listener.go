@@ -17,6 +17,7 @@ type Listener struct {
 	nc       *nats.Conn
 	prefix   string
 	instance string
+	timing   Timing
 	sub      *nats.Subscription
 	pending  chan net.Conn
 	closed   chan struct{}
@@ -36,12 +37,13 @@ type Listener struct {
 // MaxHandshakes and MaxClients apply inside it.
 const MaxSessions = 256
 
-// Listen starts taking sessions for instance on nc.
-func Listen(nc *nats.Conn, prefix, instance string) (*Listener, error) {
+// Listen starts taking sessions for instance on nc, with timing (zero
+// fields: the defaults).
+func Listen(nc *nats.Conn, prefix, instance string, timing Timing) (*Listener, error) {
 	if err := CheckName("instance", instance, false); err != nil {
 		return nil, err
 	}
-	l := &Listener{nc: nc, prefix: prefix, instance: instance, pending: make(chan net.Conn, 16), closed: make(chan struct{}), sessions: map[string]*streamConn{}}
+	l := &Listener{nc: nc, prefix: prefix, instance: instance, timing: timing, pending: make(chan net.Conn, 16), closed: make(chan struct{}), sessions: map[string]*streamConn{}}
 	l.unread.limit = instanceBuffered
 	sub, err := nc.Subscribe(UpSubject(prefix, instance, "*"), l.route)
 	if err != nil {
@@ -79,7 +81,7 @@ func (l *Listener) route(m *nats.Msg) {
 			l.refuse(down, "the instance has "+strconv.Itoa(MaxSessions)+" sessions open over the broker")
 			return
 		}
-		c = newStreamConn(l.nc, down, Addr("nats:"+l.instance), Addr("nats"))
+		c = newStreamConn(l.nc, down, Addr("nats:"+l.instance), Addr("nats"), l.timing)
 		c.limit, c.shared = sessionBuffered, &l.unread
 		c.onClose = func() { l.forget(id) }
 		select {

@@ -23,8 +23,8 @@ import (
 // numbers (the broker dropped a message: a slow consumer, a restart) or a
 // message out of order (a forger on the subject) ends the session with an
 // error, never a corrupt stream. Each side sends a ping (an empty message
-// with OpHeader "ping") every PingEvery and ends a session it heard nothing
-// on for IdleTimeout; "close" (with ReasonHeader) ends it at once.
+// with OpHeader "ping") every Timing.Ping and ends a session it heard
+// nothing on for Timing.Idle; "close" (with ReasonHeader) ends it at once.
 
 // Header names of session messages.
 const (
@@ -33,12 +33,27 @@ const (
 	ReasonHeader = "Ecs-Reason"
 )
 
-// Session timing: a peer that vanished without a word is noticed within
-// IdleTimeout. A session takes them when it is made.
-var (
-	PingEvery   = 5 * time.Second
-	IdleTimeout = 20 * time.Second
+// Timing is how a session notices a peer that vanished without a word:
+// each side pings every Ping, and ends a session it heard nothing on for
+// Idle. Zero fields take the defaults.
+type Timing struct{ Ping, Idle time.Duration }
+
+// The default session timing.
+const (
+	DefaultPing = 5 * time.Second
+	DefaultIdle = 20 * time.Second
 )
+
+// orDefaults is t with its zero fields set to the defaults.
+func (t Timing) orDefaults() Timing {
+	if t.Ping <= 0 {
+		t.Ping = DefaultPing
+	}
+	if t.Idle <= 0 {
+		t.Idle = DefaultIdle
+	}
+	return t
+}
 
 // Bytes received and not yet read: past a bound the reader is too slow
 // (or the writer hostile: a broker gives no back-pressure as TCP does) and
@@ -69,7 +84,7 @@ type streamConn struct {
 	closed        chan struct{}
 	closeOnce     sync.Once
 	onClose       func()
-	ping, idle    time.Duration // PingEvery and IdleTimeout when it was made
+	ping, idle    time.Duration // its Timing
 	limit         int           // bytes held unread at most
 	shared        *budget       // the instance's, for its sessions; nil for a client
 
@@ -95,14 +110,15 @@ func (Addr) Network() string { return "nats" }
 // String implements net.Addr.
 func (a Addr) String() string { return string(a) }
 
-func newStreamConn(nc *nats.Conn, out string, local, remote Addr) *streamConn {
+func newStreamConn(nc *nats.Conn, out string, local, remote Addr, timing Timing) *streamConn {
+	timing = timing.orDefaults()
 	chunk := int(nc.MaxPayload()) - 512
 	if chunk < 4<<10 {
 		chunk = 4 << 10
 	}
 	c := &streamConn{nc: nc, out: out, local: local, remote: remote, chunk: chunk, readDL: newDeadline(),
 		closed: make(chan struct{}), nextOut: 1, nextIn: 1, arrived: make(chan struct{}, 1), lastHeard: time.Now(),
-		ping: PingEvery, idle: IdleTimeout, limit: maxBuffered}
+		ping: timing.Ping, idle: timing.Idle, limit: maxBuffered}
 	go c.keepAlive()
 	return c
 }

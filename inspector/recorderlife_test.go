@@ -62,7 +62,7 @@ func TestRecorderLifetimesSurviveRewinds(t *testing.T) {
 					wantOK(t, "resume", c.reply(&protocol.Resume{}))
 					ops = append(ops, "rewind")
 				case 3: // a recording over the socket
-					r, err := ecsclient.StartRecording(g.agent.Addr(), "", filepath.Join(dir, fmt.Sprintf("socket-%d.ecsrec", step)), 0, 0)
+					r, err := ecsclient.StartRecording(ecsclient.GameAt(g.agent.Addr(), ""), filepath.Join(dir, fmt.Sprintf("socket-%d.ecsrec", step)), 0, 0)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -18,3 +18,17 @@ func TestUIImportsNoKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestUIReachesBrokersOnlyThroughTheClient: no file of the UI speaks NATS;
+// package client owns broker connections.
+func TestUIReachesBrokersOnlyThroughTheClient(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, imp := range strings.Fields(string(out)) {
+		if strings.HasPrefix(imp, "github.com/nats-io/") {
+			t.Errorf("the ui package imports %s", imp)
+		}
+	}
+}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/nats-io/nats.go"
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/fleet"
@@ -44,9 +43,7 @@ var fleetColumns = []struct {
 
 // fleetModel is the Fleet view's program.
 type fleetModel struct {
-	t      fleet.Target
-	token  string
-	nc     *nats.Conn
+	fl     *client.Fleet
 	roster *fleet.Roster
 	styles Styles
 
@@ -78,25 +75,14 @@ type fleetResultMsg struct {
 	flash string
 }
 
-// newFleetModel follows the fleet on t's broker.
-func newFleetModel(t fleet.Target, token string) (*fleetModel, error) {
-	nc, err := fleet.Connect(t, "ecsinspect "+client.Version, 3*time.Second, nats.MaxReconnects(-1), nats.RetryOnFailedConnect(false))
-	if err != nil {
-		return nil, err
-	}
-	r, err := fleet.WatchRoster(nc, t.Prefix)
-	if err != nil {
-		nc.Close()
+// newFleetModel shows the fleet fl holds, following its roster.
+func newFleetModel(fl *client.Fleet) (*fleetModel, error) {
+	if err := fl.Follow(); err != nil {
 		return nil, err
 	}
 	in := textinput.New()
 	in.Prompt = ""
-	return &fleetModel{t: t, token: token, nc: nc, roster: r, styles: DefaultStyles(), sortCol: 0, input: in, hits: map[string]uint64{}}, nil
-}
-
-func (f *fleetModel) close() {
-	f.roster.Close()
-	f.nc.Close()
+	return &fleetModel{fl: fl, roster: fl.Roster(), styles: DefaultStyles(), sortCol: 0, input: in, hits: map[string]uint64{}}, nil
 }
 
 func (f *fleetModel) Init() tea.Cmd { return tea.Batch(f.watch(), fleetTick()) }
@@ -346,26 +332,24 @@ func (f *fleetModel) runCommand(words []string, skip string) tea.Cmd {
 		return nil
 	}
 	f.busy = true
-	t, token := f.t, f.token
+	fl := f.fl
 	f.flashText = fmt.Sprintf("%s: on %d instances…", strings.Join(words, " "), len(targets))
 	return func() tea.Msg {
 		if words[0] == "query" {
 			expr := strings.TrimSpace(strings.Join(words[1:], " "))
-			res := client.QueryEach(t, token, targets, expr, 3)
-			holding := 0
+			res := fl.QueryEach(targets, expr, 3)
+			totals := make([]int, 0, len(res))
 			lines := make([]string, 0, len(res))
 			for _, r := range res {
-				if r.Total > 0 {
-					holding++
-				}
+				totals = append(totals, r.Total)
 			}
 			slices.SortStableFunc(res, func(a, b client.InstanceResult) int { return cmp.Compare(b.Total, a.Total) })
 			for _, r := range res {
 				lines = append(lines, resultLine(r))
 			}
-			return fleetResultMsg{lines: lines, flash: fmt.Sprintf("%s: %d of %d instances hold a match", expr, holding, len(res))}
+			return fleetResultMsg{lines: lines, flash: fmt.Sprintf("%s: %d of %d instances hold a match", expr, client.HoldingMatch(totals), len(res))}
 		}
-		res, err := client.CommandEach(t, token, targets, words)
+		res, err := fl.CommandEach(targets, words)
 		if err != nil {
 			return fleetResultMsg{flash: err.Error()}
 		}
@@ -429,7 +413,7 @@ func (f *fleetModel) View() string {
 			live++
 		}
 	}
-	title := f.styles.Title.Render(fmt.Sprintf(" Fleet %s", f.t)) + fmt.Sprintf("  %d instances, %d live", len(f.members), live)
+	title := f.styles.Title.Render(fmt.Sprintf(" Fleet %s", f.fl.Target())) + fmt.Sprintf("  %d instances, %d live", len(f.members), live)
 	if f.filter != "" {
 		title += fmt.Sprintf("  filter %q: %d shown", f.filter, len(f.rows))
 	}

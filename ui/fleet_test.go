@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/fleet"
 	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
 )
@@ -62,11 +63,15 @@ func fleetScreen(t *testing.T, f *fleetModel, want string) string {
 // the test ends.
 func openFleet(t *testing.T, target fleet.Target, width, height int) *fleetModel {
 	t.Helper()
-	f, err := newFleetModel(target, "")
+	fl, err := client.OpenFleet(target.URL(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(f.close)
+	t.Cleanup(fl.Close)
+	f, err := newFleetModel(fl)
+	if err != nil {
+		t.Fatal(err)
+	}
 	f.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	return f
 }

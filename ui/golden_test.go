@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/ecsinspect/ecsinspect/client"
 	"strings"
 	"testing"
 	"time"
@@ -139,7 +140,7 @@ func newGoldenUI(t *testing.T, width, height int) *goldenUI {
 	}
 	t.Cleanup(func() { agent.Close() })
 	testgame.Loop(t, 5*time.Millisecond, agent.Sync) // serves the agent, changes nothing
-	sess := newSession(agent.Addr(), "")
+	sess := newSession(client.GameAt(agent.Addr(), ""))
 	m := newModel(sess, "127.0.0.1:7777") // the address shown: fixed for the goldens
 	tm := teatest.NewTestModel(t, viewProbe{m}, teatest.WithInitialTermSize(width, height))
 	sess.send = func(msg tea.Msg) { tm.Send(pinVolatile(msg)) }

@@ -19,10 +19,10 @@ func (m *model) toggleRecording() tea.Cmd {
 		return stopRecording(r)
 	}
 	path := "ecsinspect-" + time.Now().Format("20060102-150405") + ".ecsrec"
-	addr, token := m.addr, m.token
+	g := m.game
 	m.flash("starting a recording…", false)
 	return func() tea.Msg {
-		r, err := client.StartRecording(addr, token, path, 0, 0)
+		r, err := client.StartRecording(g, path, 0, 0)
 		return recordingMsg{started: r, path: path, err: err}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/fleet"
 )
 
@@ -19,23 +20,19 @@ func Run(addr, token string, errOut io.Writer) error {
 			return err
 		}
 		if t.Instance == "" {
-			return runFleet(t, token)
+			return runFleet(addr, token)
 		}
 	}
-	_, err := runGame(addr, token, false)
+	_, err := runGame(client.GameAt(addr, token), false)
 	return err
 }
 
 // runGame runs the UI on one game; back: the user asked for the Fleet
 // view (F, when opened from it).
-func runGame(addr, token string, fromFleet bool) (back bool, err error) {
-	sess := newSession(addr, token)
-	shown := addr
-	if t, err := fleet.ParseURL(addr); err == nil {
-		shown = t.String() // no credentials on the screen
-	}
-	m := newModel(sess, shown)
-	m.token, m.fromFleet = token, fromFleet
+func runGame(g client.Game, fromFleet bool) (back bool, err error) {
+	sess := newSession(g)
+	m := newModel(sess, g.String()) // no credentials on the screen
+	m.fromFleet = fromFleet
 	p := tea.NewProgram(m, tea.WithAltScreen())
 	sess.send = p.Send
 	go sess.run()
@@ -46,12 +43,16 @@ func runGame(addr, token string, fromFleet bool) (back bool, err error) {
 
 // runFleet runs the Fleet view, and the UI on each instance chosen from
 // it, until the user quits.
-func runFleet(t fleet.Target, token string) error {
-	f, err := newFleetModel(t, token)
+func runFleet(addr, token string) error {
+	fl, err := client.OpenFleet(addr, token)
 	if err != nil {
 		return err
 	}
-	defer f.close()
+	defer fl.Close()
+	f, err := newFleetModel(fl)
+	if err != nil {
+		return err
+	}
 	for {
 		f.attach = ""
 		if _, err := tea.NewProgram(f, tea.WithAltScreen()).Run(); err != nil {
@@ -60,7 +61,7 @@ func runFleet(t fleet.Target, token string) error {
 		if f.attach == "" {
 			return nil
 		}
-		back, err := runGame(t.WithInstance(f.attach).URL(), token, true)
+		back, err := runGame(fl.Game(f.attach), true)
 		if err != nil {
 			f.flashText = fmt.Sprintf("%s: %v", f.attach, err)
 		}

@@ -59,8 +59,8 @@ type (
 // with backoff), resubscribes, applies deltas and hands whole frames to the
 // UI. Requests may be sent from any goroutine.
 type session struct {
-	addr, token string
-	send        func(tea.Msg) // the program's Send
+	game client.Game
+	send func(tea.Msg) // the program's Send
 
 	mu      sync.Mutex
 	writeMu sync.Mutex // one frame at a time
@@ -73,10 +73,10 @@ type session struct {
 	once    sync.Once
 }
 
-func newSession(addr, token string) *session {
+func newSession(g client.Game) *session {
 	// Request ids start far above subscription ids, so a reply is never
 	// taken for another's.
-	return &session{addr: addr, token: token, subs: map[uint32]protocol.Subscribe{}, pending: map[uint32]string{},
+	return &session{game: g, subs: map[uint32]protocol.Subscribe{}, pending: map[uint32]string{},
 		nextID: 1 << 20, closed: make(chan struct{}), outbox: make(chan outgoing, 1024)}
 }
 
@@ -129,7 +129,7 @@ func (s *session) run() {
 			return
 		default:
 		}
-		c, w, err := client.Connect(s.addr, s.token, "ecsinspect "+client.Version)
+		c, w, err := s.game.Connect("ecsinspect " + client.Version)
 		if err != nil {
 			attempt++
 			s.send(connMsg{state: stateReconnecting, err: err, attempt: attempt})

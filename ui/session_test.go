@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ecsinspect/ecsinspect/client"
 	"testing"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 
 // sessionOn runs a session to addr, its messages to the UI on a channel.
 func sessionOn(t *testing.T, addr, token string) (*session, <-chan tea.Msg) {
-	s := newSession(addr, token)
+	s := newSession(client.GameAt(addr, token))
 	msgs := make(chan tea.Msg, 4096)
 	s.send = func(m tea.Msg) {
 		select {

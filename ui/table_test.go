@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ecsinspect/ecsinspect/client"
 	"strings"
 	"testing"
 	"time"
@@ -64,7 +65,7 @@ func TestUITableSorts(t *testing.T) {
 // TestUICursorStaysOnItsEntity: when a new page moves rows, the cursor
 // follows the entity it was on.
 func TestUICursorStaysOnItsEntity(t *testing.T) {
-	m := newModel(newSession("x", ""), "x")
+	m := newModel(newSession(client.GameAt("x", "")), "x")
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	m.view = viewEntities
 	row := func(i uint32) protocol.Row { return protocol.Row{Entity: protocol.MakeEntityID(i, 1)} }

@@ -49,8 +49,8 @@ type model struct {
 	rate      tickRate // the game's real tick rate, from the summaries
 	lastHit   *protocol.WatchHit
 
-	rec   *client.Recording // r: the recording running, or nil
-	token string            // the agent's token, for the recorder's own connection
+	rec  *client.Recording // r: the recording running, or nil
+	game client.Game       // the game attached to, for the recorder's own connection
 
 	// fromFleet: the UI was opened from the Fleet view, and F goes back
 	// to it (backToFleet says it was asked for).
@@ -60,6 +60,9 @@ type model struct {
 func newModel(src source, addr string) *model {
 	c := &common{src: src, addr: addr, styles: DefaultStyles(), keys: defaultKeys()}
 	m := &model{common: c, help: help.New(), view: viewOverview}
+	if s, ok := src.(*session); ok {
+		m.game = s.game
+	}
 	c.nav = m
 	m.entities = &entitiesPane{common: c}
 	m.journalPane = &journalPane{common: c}

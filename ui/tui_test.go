@@ -58,7 +58,7 @@ func newHarnessWith(t *testing.T, width, height int, bug string) *harness {
 	t.Cleanup(func() { agent.Close() }) // cleanups run last first: the agent closes after the game stops
 	testgame.Loop(t, period, func() { d.Step(); agent.Sync() })
 	h := &harness{t: t, msgs: make(chan tea.Msg, 1024), agent: agent}
-	sess := newSession(agent.Addr(), "")
+	sess := newSession(client.GameAt(agent.Addr(), ""))
 	sess.send = func(m tea.Msg) { h.msgs <- m }
 	h.m = newModel(sess, agent.Addr())
 	go sess.run()

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ecsinspect/ecsinspect/client"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // world at 160x48. The list is windowed: the agent sends the visible rows
 // only, so the cost does not grow with the world.
 func BenchmarkEntitiesView(b *testing.B) {
-	m := newModel(newSession("x", ""), "127.0.0.1:7777")
+	m := newModel(newSession(client.GameAt("x", "")), "127.0.0.1:7777")
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	m.view = viewEntities
 	m.conn = connMsg{state: stateConnected}

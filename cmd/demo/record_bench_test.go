@@ -18,7 +18,7 @@ import (
 func BenchmarkRecordSocket(b *testing.B) {
 	recorded, plain, agentR, agentP := demoPair(b, "recorded", "plain")
 	path := filepath.Join(b.TempDir(), "socket.ecsrec")
-	rec, err := client.StartRecording(agentR.Addr(), "", path, 0, 0)
+	rec, err := client.StartRecording(client.GameAt(agentR.Addr(), ""), path, 0, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func runDump(args []string, out io.Writer) error {
 	if _, statErr := os.Stat(src); statErr == nil || strings.HasSuffix(src, ".ecsrec") {
 		res, err = dumpFile(src, *tick, *query, *entity, *limit)
 	} else {
-		res, err = dumpLive(src, *token, *query, *entity, *limit)
+		res, err = dumpLive(client.GameAt(src, *token), *query, *entity, *limit)
 	}
 	if err != nil {
 		return err
@@ -173,13 +173,13 @@ func (r *dumpResult) names(ids []uint16) []string {
 	return out
 }
 
-func dumpLive(addr, token, query, entity string, limit int) (*dumpResult, error) {
-	o, s, err := dialSummary(addr, token, "dump")
+func dumpLive(g client.Game, query, entity string, limit int) (*dumpResult, error) {
+	o, s, err := dialSummary(g, "dump")
 	if err != nil {
 		return nil, err
 	}
 	defer o.Close()
-	res := &dumpResult{Source: shownAddr(addr)}
+	res := &dumpResult{Source: g.String()}
 	fromSummary(res, s)
 	return res, res.look(liveWorld{o}, query, entity, limit)
 }

@@ -99,28 +99,27 @@ func runExec(args []string, out io.Writer) error {
 	if all {
 		return execAll(rest[0], filter, token, rest[1:], out)
 	}
-	return execOne(rest[0], token, rest[1:], out)
+	return execOne(client.GameAt(rest[0], token), rest[1:], out)
 }
 
 // execOne runs one command (args: its words) on one game.
-func execOne(addr, token string, args []string, out io.Writer) error {
-	rest := append([]string{addr}, args...)
-	switch rest[1] {
+func execOne(g client.Game, args []string, out io.Writer) error {
+	switch args[0] {
 	case "wait":
-		return runWait(rest[0], token, rest[2:], out)
+		return runWait(g, args[1:], out)
 	case "watches":
-		return runWatches(rest[0], token, rest[2:], out)
+		return runWatches(g, args[1:], out)
 	case "hits":
-		return runHits(rest[0], token, rest[2:], out)
+		return runHits(g, args[1:], out)
 	}
-	build, what, err := client.ParseCommand(rest[1:])
+	build, what, err := client.ParseCommand(args)
 	if err != nil {
 		return err
 	}
 	// exec's connection ends at once: what it sets stays (client.Held).
 	set := build
 	build = func(id uint32) protocol.Message { return client.Held(set(id)) }
-	o, err := client.Dial(rest[0], token)
+	o, err := g.Dial()
 	if err != nil {
 		return err
 	}
@@ -150,14 +149,14 @@ func execOne(addr, token string, args []string, out io.Writer) error {
 }
 
 // runWait blocks until a watchpoint fires and prints the hit as JSON.
-func runWait(addr, token string, args []string, out io.Writer) error {
+func runWait(g client.Game, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("exec wait", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	timeout := fs.Duration("timeout", time.Minute, "give up after this long")
 	if err := fs.Parse(args); err != nil {
 		return usageError{fmt.Errorf("wait: %v\n\n%s", err, execUsage)}
 	}
-	o, err := client.Dial(addr, token)
+	o, err := g.Dial()
 	if err != nil {
 		return err
 	}
@@ -210,14 +209,14 @@ type watchJSON struct {
 }
 
 // runWatches lists the agent's watchpoints, from its summary.
-func runWatches(addr, token string, args []string, out io.Writer) error {
+func runWatches(g client.Game, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("watches", flag.ContinueOnError)
 	fs.SetOutput(out)
 	asJSON := fs.Bool("json", false, "print JSON: a list of {id, expr, kind, log, on, hits, owner, keep, suspended}")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	s, err := summaryAt(addr, token, "watches")
+	s, err := summaryAt(g, "watches")
 	if err != nil {
 		return err
 	}

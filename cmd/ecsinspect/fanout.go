@@ -46,15 +46,17 @@ type fleetDump struct {
 
 // dumpAll runs dump on every instance.
 func dumpAll(addr, filter, token, query, entity string, limit int, asJSON bool, out io.Writer) error {
-	t, members, err := client.ListFleet(addr, filter)
+	f, members, err := openFleet(addr, token, filter)
 	if err != nil {
 		return err
 	}
+	defer f.Close()
+	t := f.Target()
 	entries := client.FanOut(members, func(m fleet.Member) instanceEntry {
 		e := instanceEntry{Instance: m.Instance, Game: m.Game, Host: m.Host, PID: m.PID, Build: m.Build,
 			Started: time.UnixMilli(m.Started).UTC().Format(time.RFC3339), Tick: m.Tick, TPS: m.TPS, FrameP99: m.FrameP99,
 			Entities: m.Entities, Paused: m.Paused, Hits: m.Hits, Query: query}
-		res, err := dumpLive(t.WithInstance(m.Instance).URL(), token, query, entity, limit)
+		res, err := dumpLive(f.Game(m.Instance), query, entity, limit)
 		if err != nil {
 			e.Error = err.Error()
 			return e
@@ -88,17 +90,32 @@ func dumpAll(addr, filter, token, query, entity string, limit int, asJSON bool, 
 	return nil
 }
 
+// openFleet connects to the broker addr names and lists the live
+// instances that pass filter.
+func openFleet(addr, token, filter string) (*client.Fleet, []fleet.Member, error) {
+	f, err := client.OpenFleet(addr, token)
+	if err != nil {
+		return nil, nil, err
+	}
+	members, err := f.List(filter)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, members, nil
+}
+
 // printFleetDump prints one line an instance, and its first matches.
 func printFleetDump(out io.Writer, t fleet.Target, entries []instanceEntry, query string) {
-	holding := 0
-	for _, e := range entries {
-		if e.Total != nil && *e.Total > 0 {
-			holding++
-		}
-	}
 	fmt.Fprintf(out, "%s: %d instances", t, len(entries))
 	if query != "" {
-		fmt.Fprintf(out, ", %d hold a match for %s", holding, query)
+		totals := make([]int, 0, len(entries))
+		for _, e := range entries {
+			if e.Total != nil {
+				totals = append(totals, *e.Total)
+			}
+		}
+		fmt.Fprintf(out, ", %d hold a match for %s", client.HoldingMatch(totals), query)
 	}
 	fmt.Fprintln(out)
 	for _, e := range entries {
@@ -141,12 +158,13 @@ func compactComponents(c map[string]any) string {
 
 // execAll runs one command on every instance that passes filter.
 func execAll(addr, filter, token string, args []string, out io.Writer) error {
-	t, members, err := client.ListFleet(addr, filter)
+	f, members, err := openFleet(addr, token, filter)
 	if err != nil {
 		return err
 	}
+	defer f.Close()
 	if args[0] == "wait" {
-		return waitAll(t, members, token, args[1:], out)
+		return waitAll(f, members, args[1:], out)
 	}
 	type result struct {
 		out string
@@ -154,7 +172,7 @@ func execAll(addr, filter, token string, args []string, out io.Writer) error {
 	}
 	results := client.FanOut(members, func(m fleet.Member) result {
 		var b strings.Builder
-		err := execOne(t.WithInstance(m.Instance).URL(), token, args, &b)
+		err := execOne(f.Game(m.Instance), args, &b)
 		return result{b.String(), err}
 	})
 	failed := 0
@@ -179,7 +197,7 @@ func execAll(addr, filter, token string, args []string, out io.Writer) error {
 }
 
 // waitAll waits for the first watchpoint hit on any instance.
-func waitAll(t fleet.Target, members []fleet.Member, token string, args []string, out io.Writer) error {
+func waitAll(f *client.Fleet, members []fleet.Member, args []string, out io.Writer) error {
 	timeout := time.Minute
 	for i := 0; i < len(args); i++ {
 		if a := args[i]; (a == "--timeout" || a == "-timeout") && i+1 < len(args) {
@@ -199,7 +217,7 @@ func waitAll(t fleet.Target, members []fleet.Member, token string, args []string
 	errs := make(chan error, len(members))
 	for _, m := range members {
 		go func() {
-			o, err := client.Dial(t.WithInstance(m.Instance).URL(), token)
+			o, err := f.Game(m.Instance).Dial()
 			if err != nil {
 				errs <- fmt.Errorf("%s: %w", m.Instance, err)
 				return
@@ -225,16 +243,4 @@ func waitAll(t fleet.Target, members []fleet.Member, token string, args []string
 		}
 	}
 	return fmt.Errorf("wait: no watchpoint fired on %d instances in %v: %s", len(members), timeout, strings.Join(failures, "; "))
-}
-
-// shownAddr is an address as output shows it: a broker URL without its
-// credentials.
-func shownAddr(addr string) string {
-	if !fleet.IsURL(addr) {
-		return addr
-	}
-	if t, err := fleet.ParseURL(addr); err == nil {
-		return t.String()
-	}
-	return addr
 }

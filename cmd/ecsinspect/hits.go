@@ -40,7 +40,7 @@ type suggestJSON struct {
 // runHits prints each watchpoint's hits grouped by writer, from the
 // agent's summary (the agent counts every hit since a watchpoint was set,
 // whoever was connected).
-func runHits(addr, token string, args []string, out io.Writer) error {
+func runHits(g client.Game, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("hits", flag.ContinueOnError)
 	fs.SetOutput(out)
 	by := fs.String("by", "writer", "how to group the hits: writer (the system that made the watchpoint true, and the component)")
@@ -51,7 +51,7 @@ func runHits(addr, token string, args []string, out io.Writer) error {
 	if *by != "writer" {
 		return usageError{fmt.Errorf("hits: --by %q: the agent groups hits by writer only", *by)}
 	}
-	s, err := summaryAt(addr, token, "hits")
+	s, err := summaryAt(g, "hits")
 	if err != nil {
 		return err
 	}
@@ -98,10 +98,10 @@ func runHits(addr, token string, args []string, out io.Writer) error {
 	return nil
 }
 
-// summaryAt reads one summary from the agent at addr, for the command
-// named cmd (which an error names).
-func summaryAt(addr, token, cmd string) (*protocol.Summary, error) {
-	o, s, err := dialSummary(addr, token, cmd)
+// summaryAt reads one summary from the game, for the command named cmd
+// (which an error names).
+func summaryAt(g client.Game, cmd string) (*protocol.Summary, error) {
+	o, s, err := dialSummary(g, cmd)
 	if err != nil {
 		return nil, err
 	}
@@ -109,10 +109,10 @@ func summaryAt(addr, token, cmd string) (*protocol.Summary, error) {
 	return s, nil
 }
 
-// dialSummary connects to the agent at addr and reads its summary; the
-// connection stays open for the caller to use and close.
-func dialSummary(addr, token, cmd string) (*client.OneShot, *protocol.Summary, error) {
-	o, err := client.Dial(addr, token)
+// dialSummary connects to the game and reads its summary; the connection
+// stays open for the caller to use and close.
+func dialSummary(g client.Game, cmd string) (*client.OneShot, *protocol.Summary, error) {
+	o, err := g.Dial()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -48,7 +48,7 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 	if *frames < 0 {
 		return usageError{fmt.Errorf("--frames %d: want 0 (no limit) or more", *frames)}
 	}
-	r, err := client.StartRecording(fs.Arg(0), *token, *path, *hz, *frames)
+	r, err := client.StartRecording(client.GameAt(fs.Arg(0), *token), *path, *hz, *frames)
 	if err != nil {
 		return err
 	}

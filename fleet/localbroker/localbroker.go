@@ -70,6 +70,9 @@ func (b *Broker) URLWithCredentials() string {
 	return fmt.Sprintf("nats://%s:%s@127.0.0.1:%d", url.PathEscape(b.opts.User), url.PathEscape(b.opts.Password), b.port)
 }
 
+// Connections is how many clients (games and tools) are connected now.
+func (b *Broker) Connections() int { return b.srv.NumClients() }
+
 // Port is the port it listens on.
 func (b *Broker) Port() int { return b.port }
 

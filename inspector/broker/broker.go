@@ -71,7 +71,7 @@ func start(a link.Agent) (link.Transport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inspector: broker %s: %w", t, err)
 	}
-	ln, err := fleet.Listen(nc, t.Prefix, a.Instance)
+	ln, err := fleet.Listen(nc, t.Prefix, a.Instance, fleet.Timing{})
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("inspector: broker %s: %w", t, err)
