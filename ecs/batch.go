@@ -290,8 +290,8 @@ func (b *batchScratch) tablesOf(w *World, f *Filter) *queryCache {
 			}
 		}
 	}
-	all, none := w.tableMasks(*f)
-	c := w.cacheFor(filterKey{all, none})
+	st := w.structureOf(f)
+	c := w.cacheFor(st.key)
 	b.recent[b.next] = recentFilter{with: slices.Clone(f.With), without: slices.Clone(f.Without), cache: c}
 	b.next = (b.next + 1) % len(b.recent)
 	return c

@@ -595,3 +595,53 @@ func BenchmarkQuery2Paired(b *testing.B) {
 		paired(b, n, "ns/entity", func() { moveColumns(q) }, func() { moveSlices(ps, vs) })
 	})
 }
+
+// BenchmarkQuerySparseFilter is a query whose rows are tested one by one
+// (a sparse tag on a third of them: the structural filter's row path)
+// against a plain loop over slices testing a bool, interleaved.
+func BenchmarkQuerySparseFilter(b *testing.B) {
+	const n = 100_000
+	w := NewWorld()
+	flag := NewMap[bFlag](w)
+	flags := make([]bool, n)
+	NewMap2[bPos, bVel](w).SpawnBatch(n, func(i int, e Entity, _ *bPos, v *bVel) {
+		*v = bVel{X: float64(i % 7), Y: 1}
+	})
+	q := NewQuery2[bPos, bVel](w, With[bFlag](), Mut[bPos]())
+	all := NewQuery2[bPos, bVel](w)
+	for i := range flags {
+		flags[i] = i%3 == 0
+	}
+	i := 0
+	var tagged []Entity
+	for it := all.Iter(); it.Next(); i++ {
+		if flags[i] {
+			tagged = append(tagged, it.Entity())
+		}
+	}
+	for _, e := range tagged {
+		if err := flag.Add(e, bFlag{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ps, vs := make([]bPos, n), make([]bVel, n)
+	for i := range vs {
+		vs[i] = bVel{X: float64(i % 7), Y: 1}
+	}
+	subject := func() {
+		for p, v := range q.All() {
+			p.X += v.X * dt
+		}
+	}
+	baseline := func() {
+		for i := range ps {
+			if flags[i] {
+				ps[i].X += vs[i].X * dt
+			}
+		}
+	}
+	if got := q.Count(); got != len(tagged) || got != (n+2)/3 {
+		b.Fatalf("the query sees %d, want %d", got, len(tagged))
+	}
+	paired(b, n, "ns/entity", subject, baseline)
+}

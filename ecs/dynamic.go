@@ -42,116 +42,44 @@ func (w *World) inspectAddedSince(e Entity, id ComponentID, since uint32) bool {
 
 // inspectScan is [Inspection.Scan].
 func (w *World) inspectScan(f Filter, offset, limit int) (window []Entity, total int) {
-	var all, none Mask
-	var sparseWith, sparseWithout []sparseStore
-	for _, id := range f.With {
-		if s := w.sparse[id]; s != nil {
-			sparseWith = append(sparseWith, s)
-		} else {
-			all.Set(id)
-		}
-	}
-	for _, id := range f.Changed {
-		if w.sparse[id] == nil {
-			all.Set(id)
-		}
-	}
-	for _, id := range f.Added {
-		if w.sparse[id] == nil {
-			all.Set(id)
-		}
-	}
-	for _, id := range f.Without {
-		if s := w.sparse[id]; s != nil {
-			sparseWithout = append(sparseWithout, s)
-		} else {
-			none.Set(id)
-		}
-	}
-	rowTests := len(sparseWith)+len(sparseWithout)+len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil
-	// entityPass runs the tests that look up the entity; tick tests on
-	// table components read the table's columns by row (rowPasses), and a
-	// group of rows none of which can pass them is skipped whole.
-	entityPass := func(e Entity) bool {
-		for _, s := range sparseWith {
-			if !s.has(e) {
-				return false
+	st := w.structureOf(&f)
+	page := newPager(offset, limit)
+	if !st.rowTests() {
+		for _, t := range w.tables {
+			if t.len() > 0 && st.matches(t) {
+				window = page.take(window, t.entities)
 			}
 		}
-		for _, s := range sparseWithout {
-			if s.has(e) {
-				return false
-			}
-		}
-		for _, id := range f.Changed {
-			if s := w.sparse[id]; s != nil && !s.changedSince(e, f.Since) {
-				return false
-			}
-		}
-		for _, id := range f.Added {
-			if s := w.sparse[id]; s != nil && !s.addedSince(e, f.Since) {
-				return false
-			}
-		}
-		if !f.Parent.IsZero() {
-			if p, ok := w.Parent(e); !ok || p != f.Parent {
-				return false
-			}
-		}
-		return f.Match == nil || f.Match(e)
+		return window, page.total
 	}
-	var changedCols, addedCols, tickCols []*colStamps
-	want := func() bool { return limit < 0 || len(window) < limit }
+	cols := make([]*colStamps, len(st.stamps))
 	for _, t := range w.tables {
-		if t.len() == 0 || !t.mask.ContainsAll(&all) || t.mask.ContainsAny(&none) {
+		if t.len() == 0 || !st.matches(t) {
 			continue
 		}
-		if !rowTests {
-			n := t.len()
-			if want() && offset < total+n {
-				lo := max(offset-total, 0)
-				hi := n
-				if limit >= 0 {
-					hi = min(n, lo+limit-len(window))
-				}
-				window = append(window, t.entities[lo:hi]...)
-			}
-			total += n
-			continue
+		cols = st.stampColumns(t, cols)
+		// The common case, one Changed on a table column and nothing else
+		// per row: straight to the next changed row.
+		var single *colStamps
+		if len(cols) == 1 && cols[0] != nil && !st.stamps[0].added {
+			single = cols[0]
 		}
-		changedCols, addedCols = changedCols[:0], addedCols[:0]
-		for _, id := range f.Changed {
-			if j := t.column(id); j >= 0 {
-				changedCols = append(changedCols, t.ticks[j])
-			}
-		}
-		for _, id := range f.Added {
-			if j := t.column(id); j >= 0 {
-				addedCols = append(addedCols, t.ticks[j])
-			}
-		}
-		tickCols = append(append(tickCols[:0], changedCols...), addedCols...)
-		single := len(changedCols) == 1 && len(addedCols) == 0 // the common case: straight to the next changed row
-		for r := 0; r < t.len(); r++ {
-			if single {
-				if r = changedCols[0].nextChanged(r, t.len(), f.Since); r >= t.len() {
+		n := t.len()
+		for r := 0; r < n; r++ {
+			if single != nil {
+				if r = single.nextChanged(r, n, f.Since); r >= n {
 					break
 				}
-			} else if r&(groupRows-1) == 0 && !groupMayPass(tickCols, r>>groupShift, f.Since) {
+			} else if r&(groupRows-1) == 0 && !st.groupMayPass(cols, r>>groupShift, f.Since) {
 				r += groupRows - 1
 				continue
-			} else if !rowPasses(changedCols, addedCols, r, f.Since) {
-				continue
 			}
-			if e := t.entities[r]; entityPass(e) {
-				if total >= offset && want() {
-					window = append(window, e)
-				}
-				total++
+			if e := t.entities[r]; st.rowPasses(w, cols, e, r, f.Since) {
+				window = page.take(window, t.entities[r:r+1])
 			}
 		}
 	}
-	return window, total
+	return window, page.total
 }
 
 // inspectNewValue is [Inspection.NewValue].
@@ -205,10 +133,10 @@ func (w *World) inspectCopyTables() []TableCopy { return w.Inspect().CopyTablesF
 
 // inspectCopyTablesFor is [Inspection.CopyTablesFor].
 func (w *World) inspectCopyTablesFor(f Filter, cols []ComponentID) []TableCopy {
-	all, none := w.tableMasks(f)
+	st := w.structureOf(&f)
 	var out []TableCopy
 	for _, t := range w.tables {
-		if t.len() == 0 || !t.mask.ContainsAll(&all) || t.mask.ContainsAny(&none) {
+		if t.len() == 0 || !st.matches(t) {
 			continue
 		}
 		c := TableCopy{ID: t.id, Entities: append([]Entity(nil), t.entities...)}
@@ -246,60 +174,16 @@ func (w *World) inspectCopySparse(id ComponentID) ([]Entity, reflect.Value) {
 	return ents, vals
 }
 
-// groupMayPass reports whether a row of group g may pass every tick test
-// on cols (a group's maximum bounds both its changed and added ticks).
-func groupMayPass(cols []*colStamps, g int, since uint32) bool {
-	for _, tk := range cols {
-		if !tk.groupDirty(g, since) {
-			return false
-		}
-	}
-	return true
-}
-
-// rowPasses reports whether row passes every tick test.
-func rowPasses(changed, added []*colStamps, row int, since uint32) bool {
-	for _, tk := range changed {
-		if !tk.changedSince(row, since) {
-			return false
-		}
-	}
-	for _, tk := range added {
-		if !tk.addedSince(row, since) {
-			return false
-		}
-	}
-	return true
-}
-
 // inspectCandidateRows is [Inspection.CandidateRows].
 func (w *World) inspectCandidateRows(f Filter) int {
-	all, none := w.tableMasks(f)
+	st := w.structureOf(&f)
 	n := 0
 	for _, t := range w.tables {
-		if t.mask.ContainsAll(&all) && !t.mask.ContainsAny(&none) {
+		if st.matches(t) {
 			n += t.len()
 		}
 	}
 	return n
-}
-
-// tableMasks builds the masks of f's tests on table components: what a
-// table must have (With, Changed, Added) and must not (Without).
-func (w *World) tableMasks(f Filter) (all, none Mask) {
-	for _, ids := range [][]ComponentID{f.With, f.Changed, f.Added} {
-		for _, id := range ids {
-			if int(id) < len(w.sparse) && w.sparse[id] == nil {
-				all.Set(id)
-			}
-		}
-	}
-	for _, id := range f.Without {
-		if int(id) < len(w.sparse) && w.sparse[id] == nil {
-			none.Set(id)
-		}
-	}
-	return all, none
 }
 
 // inspectComponentRows is [Inspection.ComponentRows].

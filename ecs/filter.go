@@ -89,13 +89,6 @@ func (w *World) cacheFor(key filterKey) *queryCache {
 	return c
 }
 
-// stampFilter is a Changed or Added term resolved to a component.
-type stampFilter struct {
-	id     ComponentID
-	added  bool
-	sparse sparseStore
-}
-
 // queryState is the untyped part of a query definition.
 type queryState struct {
 	w           *World
@@ -104,10 +97,8 @@ type queryState struct {
 	optional    []bool        // parallel to ids
 	writeIDs    []ComponentID // writable table components
 	writeSp     []sparseStore // writable sparse components
-	sparseAll   []sparseStore
-	sparseNone  []sparseStore
-	stampF      []stampFilter
-	filtered    bool // rows are filtered one by one
+	st          structure     // what an entity must hold (its key picks the tables)
+	filtered    bool          // rows are filtered one by one
 	anyOptional bool
 	onlyChanged bool // the only row filter is one Changed on a table component
 	readsSparse bool // some component of the query lives in a sparse set
@@ -130,8 +121,9 @@ func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
 		panic(fmt.Sprintf("ecs: %s[%s] names a component the query does not list", termNames[t.kind], typeName(t.typ)))
 	}
 	writable := make([]bool, len(ids))
-	var key filterKey
+	st := &q.st
 	var withs []ComponentID
+	var stamps []Term
 	for _, t := range terms {
 		switch t.kind {
 		case termOptional:
@@ -142,36 +134,17 @@ func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
 		case termWith:
 			withs = append(withs, t.id(w))
 		case termChanged, termAdded:
-			id := t.id(w)
-			withs = append(withs, id)
-			if len(q.stampF) == maxStampFilters {
+			if len(stamps) == maxStampFilters {
 				panic(fmt.Sprintf("ecs: a query takes at most %d Changed and Added terms", maxStampFilters))
 			}
-			q.stampF = append(q.stampF, stampFilter{id: id, added: t.kind == termAdded, sparse: w.sparse[id]})
+			stamps = append(stamps, t)
 		case termWithout:
-			id := t.id(w)
-			if s := w.sparse[id]; s != nil {
-				q.sparseNone = append(q.sparseNone, s)
-			} else {
-				key.none.Set(id)
-			}
-		}
-	}
-	require := func(id ComponentID) {
-		if s := w.sparse[id]; s != nil {
-			for _, have := range q.sparseAll {
-				if have == s {
-					return
-				}
-			}
-			q.sparseAll = append(q.sparseAll, s)
-		} else {
-			key.all.Set(id)
+			st.exclude(w, t.id(w))
 		}
 	}
 	for i, id := range ids {
 		if !q.optional[i] {
-			require(id)
+			st.require(w, id)
 		}
 		if s := w.sparse[id]; s != nil {
 			q.filtered = true
@@ -183,20 +156,23 @@ func newQueryState(w *World, ids []ComponentID, terms []Term) *queryState {
 		}
 	}
 	for _, id := range withs {
-		require(id)
+		st.require(w, id)
 	}
-	if key.all.ContainsAny(&key.none) {
+	for _, t := range stamps {
+		st.stamp(w, t.id(w), t.kind == termAdded)
+	}
+	if st.key.all.ContainsAny(&st.key.none) {
 		panic("ecs: a query both requires and excludes the same component")
 	}
-	q.onlyChanged = !q.filtered && len(q.sparseAll)+len(q.sparseNone) == 0 && len(q.stampF) == 1 &&
-		!q.stampF[0].added && q.stampF[0].sparse == nil
-	q.filtered = q.filtered || len(q.sparseAll)+len(q.sparseNone)+len(q.stampF) > 0
+	q.onlyChanged = !q.filtered && len(st.sparseAll)+len(st.sparseNone) == 0 && len(st.stamps) == 1 &&
+		!st.stamps[0].added && st.stamps[0].sparse == nil
+	q.filtered = q.filtered || st.rowTests()
 	for _, id := range ids {
 		q.readsSparse = q.readsSparse || w.sparse[id] != nil
 	}
-	q.cache = w.cacheFor(key)
+	q.cache = w.cacheFor(st.key)
 	if q.onlyChanged {
-		w.logChanges(q.stampF[0].id, q)
+		w.logChanges(st.stamps[0].id, q)
 	}
 	return q
 }

@@ -142,9 +142,9 @@ func (ins Inspection) ActAs(actor string, f func()) { ins.w.inspectActAs(actor, 
 func (ins Inspection) Archetypes() []ArchetypeInfo { return ins.w.inspectArchetypes() }
 
 // ArchetypeEntities returns up to limit entities of archetype id from row
-// offset on, in row order, and the archetype's row count. An unknown
-// archetype has no rows; a negative offset or a limit of 0 or less gives
-// no entities.
+// offset on, in row order, and the archetype's row count, paged as
+// [Inspection.Scan] pages. An unknown archetype has no rows; a negative
+// offset or a limit of 0 or less gives no entities.
 func (ins Inspection) ArchetypeEntities(id uint32, offset, limit int) ([]Entity, int) {
 	return ins.w.inspectArchetypeEntities(id, offset, limit)
 }

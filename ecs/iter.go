@@ -24,7 +24,7 @@ type iterCore struct {
 	onlyStamps *colStamps           // set when the only row filter is one Changed on a table column
 	writes     [maxArity]*colStamps // writable columns present in tbl
 	nwrites    int
-	ticks      [maxStampFilters]*colStamps // per tick filter, its column in tbl
+	ticks      [maxStampFilters]*colStamps // per stamp test of the query, its column in tbl
 	batch      bool
 	counting   bool // Count: no marks, no lock, no run recorded
 	done       bool
@@ -152,12 +152,7 @@ func (c *iterCore) nextTable() bool {
 				}
 			}
 		}
-		for i, f := range c.q.stampF {
-			c.ticks[i] = nil
-			if f.sparse == nil {
-				c.ticks[i] = t.ticks[t.column(f.id)]
-			}
-		}
+		c.q.st.stampColumns(t, c.ticks[:])
 		c.onlyStamps = nil
 		if q := c.q; q.onlyChanged {
 			c.onlyStamps = c.ticks[0]
@@ -438,47 +433,11 @@ func (c *iterCore) warmValues(k int) {
 func (c *iterCore) scanChanged(r int) int { return c.onlyStamps.nextChanged(r, c.n, c.since) }
 
 func (c *iterCore) groupMayPass(g int) bool {
-	for i := range c.q.stampF {
-		if t := c.ticks[i]; t != nil && !t.groupDirty(g, c.since) {
-			return false
-		}
-	}
-	return true
+	return c.q.st.groupMayPass(c.ticks[:len(c.q.st.stamps)], g, c.since)
 }
 
 func (c *iterCore) pass(r int) bool {
-	q := c.q
-	if len(q.sparseAll)+len(q.sparseNone) > 0 {
-		e := c.ents[r]
-		for _, s := range q.sparseAll {
-			if !s.has(e) {
-				return false
-			}
-		}
-		for _, s := range q.sparseNone {
-			if s.has(e) {
-				return false
-			}
-		}
-	}
-	for i, f := range q.stampF {
-		if t := c.ticks[i]; t != nil {
-			if f.added {
-				if !t.addedSince(r, c.since) {
-					return false
-				}
-			} else if !t.changedSince(r, c.since) {
-				return false
-			}
-		} else if f.added {
-			if !f.sparse.addedSince(c.ents[r], c.since) {
-				return false
-			}
-		} else if !f.sparse.changedSince(c.ents[r], c.since) {
-			return false
-		}
-	}
-	return true
+	return c.q.st.rowPasses(c.q.w, c.ticks[:len(c.q.st.stamps)], c.ents[r], r, c.since)
 }
 
 // nextRun moves to the next run of rows for NextTable: a whole table, or with

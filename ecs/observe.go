@@ -34,13 +34,12 @@ func (w *World) inspectArchetypeEntities(id uint32, offset, limit int) ([]Entity
 	if int(id) >= len(w.tables) {
 		return nil, 0
 	}
-	t := w.tables[id]
-	n := t.len()
-	if offset < 0 || offset >= n || limit <= 0 {
-		return nil, n
+	rows := w.tables[id].entities
+	if offset < 0 || limit <= 0 { // out of range: nothing
+		return nil, len(rows)
 	}
-	end := min(n, offset+limit)
-	return append([]Entity(nil), t.entities[offset:end]...), n
+	page := newPager(offset, limit)
+	return page.take(nil, rows), page.total
 }
 
 // inspectLocation is [Inspection.Location].

@@ -55,39 +55,31 @@ type RawBound struct {
 	Value  float64
 }
 
-// holds tests the value at p.
+// holds tests the value at p: the one row of a scan.
 func (b *RawBound) holds(p unsafe.Pointer) bool {
+	row := [1]int32{0}
+	return len(b.keep(p, 0, row[:])) == 1
+}
+
+// keep keeps the rows of in (offsets in strides from p, the first value)
+// whose number passes the bound; it reuses in's memory.
+func (b *RawBound) keep(p unsafe.Pointer, stride int, in []int32) []int32 {
 	q := unsafe.Add(p, b.Offset)
-	var x float64
 	switch b.Kind {
 	case Float32:
-		x = float64(*(*float32)(q))
+		return scanBound[float32](q, stride, b.Op, b.Value, in)
 	case Float64:
-		x = *(*float64)(q)
+		return scanBound[float64](q, stride, b.Op, b.Value, in)
 	case Int32:
-		x = float64(*(*int32)(q))
+		return scanBound[int32](q, stride, b.Op, b.Value, in)
 	case Int64:
-		x = float64(*(*int64)(q))
+		return scanBound[int64](q, stride, b.Op, b.Value, in)
 	case Uint32:
-		x = float64(*(*uint32)(q))
+		return scanBound[uint32](q, stride, b.Op, b.Value, in)
 	case Uint64:
-		x = float64(*(*uint64)(q))
+		return scanBound[uint64](q, stride, b.Op, b.Value, in)
 	}
-	switch b.Op {
-	case Less:
-		return x < b.Value
-	case LessEqual:
-		return x <= b.Value
-	case Greater:
-		return x > b.Value
-	case GreaterEqual:
-		return x >= b.Value
-	case Equal:
-		return x == b.Value
-	case NotEqual:
-		return x != b.Value
-	}
-	return false
+	return in[:0]
 }
 
 // inspectEachChangedWhere is [Inspection.EachChangedWhere].

@@ -26,25 +26,7 @@ func (s *boundScanner) scan(p unsafe.Pointer, n int) []int32 {
 		s.hits = append(s.hits, int32(i))
 	}
 	for i := range s.bounds {
-		b := &s.bounds[i]
-		q := unsafe.Add(p, b.Offset)
-		switch b.Kind {
-		case Float32:
-			s.hits = scanBound[float32](q, s.size, b.Op, b.Value, s.hits)
-		case Float64:
-			s.hits = scanBound[float64](q, s.size, b.Op, b.Value, s.hits)
-		case Int32:
-			s.hits = scanBound[int32](q, s.size, b.Op, b.Value, s.hits)
-		case Int64:
-			s.hits = scanBound[int64](q, s.size, b.Op, b.Value, s.hits)
-		case Uint32:
-			s.hits = scanBound[uint32](q, s.size, b.Op, b.Value, s.hits)
-		case Uint64:
-			s.hits = scanBound[uint64](q, s.size, b.Op, b.Value, s.hits)
-		default:
-			return s.hits[:0]
-		}
-		if len(s.hits) == 0 {
+		if s.hits = s.bounds[i].keep(p, s.size, s.hits); len(s.hits) == 0 {
 			break
 		}
 	}
@@ -52,7 +34,8 @@ func (s *boundScanner) scan(p unsafe.Pointer, n int) []int32 {
 }
 
 // scanBound keeps the rows of in whose value at q (a row's field, stride
-// apart) passes op against v, compared as float64 as RawBound.holds does.
+// apart) passes op against v, compared as float64: the one comparison of
+// a RawBound, over one row (RawBound.holds) or many (boundScanner).
 func scanBound[T float32 | float64 | int32 | int64 | uint32 | uint64](q unsafe.Pointer, stride int, op CmpOp, v float64, in []int32) []int32 {
 	out := in[:0]
 	at := func(r int32) float64 { return float64(*(*T)(unsafe.Add(q, int(r)*stride))) }
