@@ -3,6 +3,7 @@ package inspector
 import (
 	"errors"
 	"fmt"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
 	"strings"
 
@@ -176,7 +177,7 @@ func parentOf(v protocol.Value) (ecs.Entity, error) {
 	if !ok || (p.Kind() != protocol.KindUint && p.Kind() != protocol.KindInt) || p.Uint() == 0 {
 		return ecs.Entity{}, server.Refuse(protocol.ErrBadValue, "ChildOf wants {\"Parent\": an entity handle}, got %v", v)
 	}
-	return ecsEntity(protocol.EntityID(p.Uint())), nil
+	return values.Entity(protocol.EntityID(p.Uint())), nil
 }
 
 // has reports whether live entity e has component id.

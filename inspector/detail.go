@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"slices"
 	"strings"
 
@@ -14,7 +15,7 @@ import (
 
 // detail captures one entity.
 func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
-	d := &protocol.Detail{Sub: id, Tick: a.tick(), Entity: wireEntity(e)}
+	d := &protocol.Detail{Sub: id, Tick: a.tick(), Entity: values.Handle(e)}
 	arch, row, ok := a.w.Inspect().Location(e)
 	if !ok {
 		d.Reason = strings.TrimPrefix(deadReason(a.w, e), "ecs: ") + a.despawnNote(e)
@@ -22,14 +23,14 @@ func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 	}
 	d.Alive, d.Archetype, d.Row = true, arch, row
 	if p, ok := a.w.Parent(e); ok {
-		d.Parent = wireEntity(p)
+		d.Parent = values.Handle(p)
 	}
 	for _, k := range a.w.Children(e) {
-		d.Children = append(d.Children, wireEntity(k))
+		d.Children = append(d.Children, values.Handle(k))
 	}
 	for _, cid := range a.w.Inspect().ComponentsOf(e) {
 		v, _ := a.w.Inspect().Value(e, cid)
-		cv := protocol.ComponentValue{Component: a.w.Inspect().Component(cid).Short, Value: toValue(v)}
+		cv := protocol.ComponentValue{Component: a.w.Inspect().Component(cid).Short, Value: values.Of(v)}
 		if wr, ad, ok := a.w.Inspect().LastWrite(e, cid); ok {
 			cv.Written, cv.Added = provenance(wr), provenance(ad)
 		}

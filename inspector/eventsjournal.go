@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"slices"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -15,9 +16,9 @@ func (a *Agent) events(id uint32, sample int) *protocol.Events {
 	}
 	ev := &protocol.Events{Sub: id, Tick: a.tick()}
 	for _, q := range a.w.Inspect().EventQueues(sample) {
-		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total, Fields: fieldSchemas(q.Fields)}
+		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total, Fields: values.FieldSchemas(q.Fields)}
 		for _, r := range q.Recent {
-			eq.Recent = append(eq.Recent, toValue(r))
+			eq.Recent = append(eq.Recent, values.Of(r))
 		}
 		ev.Queues = append(ev.Queues, eq)
 	}
@@ -31,7 +32,7 @@ func (a *Agent) journal(id uint32, s *subscription, cache map[uint64][]protocol.
 	f := s.req.Filter
 	folded, ok := cache[s.journal]
 	if !ok {
-		folded = foldJournal(a.w.Inspect().JournalSince(s.journal))
+		folded = values.Journal(a.w.Inspect().JournalSince(s.journal))
 		cache[s.journal] = folded
 	}
 	if len(folded) > 0 {
@@ -51,28 +52,4 @@ func (a *Agent) componentName(id int) string {
 		return ""
 	}
 	return a.w.Inspect().Component(ecs.ComponentID(id)).Short
-}
-
-// foldJournal converts kernel entries to wire entries, folding the adds
-// that follow a spawn (same entity, frame and actor) into the spawn's
-// entry: one entry per new entity, with its components.
-func foldJournal(entries []ecs.JournalEntry) []protocol.JournalEntry {
-	out := make([]protocol.JournalEntry, 0, len(entries))
-	for i := 0; i < len(entries); i++ {
-		e := entries[i]
-		je := protocol.JournalEntry{Seq: e.Seq, Frame: e.Frame, Op: e.Op.String(), Entity: wireEntity(e.Entity), Component: e.Component, System: e.System}
-		if e.Op == ecs.OpSpawn {
-			for i+1 < len(entries) {
-				n := entries[i+1]
-				if n.Op != ecs.OpAdd || n.Entity != e.Entity || n.Frame != e.Frame || n.System != e.System || n.Seq != entries[i].Seq+1 {
-					break
-				}
-				je.Components = append(je.Components, n.Component)
-				je.To = n.Seq
-				i++
-			}
-		}
-		out = append(out, je)
-	}
-	return out
 }

@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"bytes"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"sync"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -54,7 +55,7 @@ func (a *Agent) followDetails() {
 	for _, c := range a.live {
 		for _, s := range c.subs {
 			if s.req.What == protocol.SubEntity && len(want) < maxFollowed {
-				want[ecsEntity(s.req.Entity)] = true
+				want[values.Entity(s.req.Entity)] = true
 			}
 		}
 	}

@@ -1,8 +1,8 @@
 package inspector
 
 import (
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
-	"sync"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -37,18 +37,18 @@ type columnCopy struct {
 // call for the whole window: ecs.Inspection.CopyWindow or CopyRows), on
 // the game goroutine; values that hold pointers are converted here, the
 // rest on the writer goroutine.
-func (a *Agent) capturePage(id uint32, ents []ecs.Entity, total, offset int, cols []ecs.ComponentID, values []ecs.ColumnWindow) *pageCapture {
+func (a *Agent) capturePage(id uint32, ents []ecs.Entity, total, offset int, cols []ecs.ComponentID, windows []ecs.ColumnWindow) *pageCapture {
 	pc := &pageCapture{id: id, tick: a.tick(), total: total, offset: offset, cols: cols, ents: ents, vals: make([]columnCopy, len(cols))}
-	for j, cw := range values {
+	for j, cw := range windows {
 		cc := &pc.vals[j]
-		if !holdsPointers(cw.Values.Type().Elem()) {
+		if !values.HoldsPointers(cw.Values.Type().Elem()) {
 			cc.slice, cc.has = cw.Values, cw.Has
 			continue
 		}
 		cc.conv = make([]protocol.Value, len(ents))
 		for i, has := range cw.Has {
 			if has {
-				cc.conv[i] = toValue(cw.Values.Index(i))
+				cc.conv[i] = values.Of(cw.Values.Index(i))
 			}
 		}
 	}
@@ -70,10 +70,10 @@ func (pc *pageCapture) build() *protocol.Page {
 			case cc.conv != nil:
 				vals[j] = cc.conv[i]
 			case cc.has[i]:
-				vals[j] = toValue(cc.slice.Index(i))
+				vals[j] = values.Of(cc.slice.Index(i))
 			}
 		}
-		p.Rows[i] = protocol.Row{Entity: wireEntity(e), Values: vals}
+		p.Rows[i] = protocol.Row{Entity: values.Handle(e), Values: vals}
 	}
 	return p
 }
@@ -89,44 +89,4 @@ func (pc *pageCapture) size() int64 {
 		}
 	}
 	return n
-}
-
-// holdsPointers reports whether values of t refer to memory outside
-// themselves (pointers, slices, maps, interfaces, channels, funcs): a copy
-// of such a value still shares that memory with the game. Strings do not
-// count: their bytes never change.
-func holdsPointers(t reflect.Type) bool {
-	if v, ok := pointerTypes.Load(t); ok {
-		return v.(bool)
-	}
-	r := holdsPointersUncached(t, 0)
-	pointerTypes.Store(t, r)
-	return r
-}
-
-var pointerTypes sync.Map // reflect.Type -> bool
-
-func holdsPointersUncached(t reflect.Type, depth int) bool {
-	if depth > maxValueDepth {
-		return true
-	}
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
-		return false
-	case reflect.Array:
-		return t.Len() > 0 && holdsPointersUncached(t.Elem(), depth+1)
-	case reflect.Struct:
-		if t == childOfType {
-			return false // a handle only
-		}
-		for i := range t.NumField() {
-			if holdsPointersUncached(t.Field(i).Type, depth+1) {
-				return true
-			}
-		}
-		return false
-	}
-	return true
 }

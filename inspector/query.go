@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"slices"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -57,7 +58,7 @@ func compileQuery(schemas []protocol.Component, expr, sortBy string, since uint3
 	q.filter.With, q.filter.Without = ids(pq.With), ids(pq.Without)
 	q.filter.Changed, q.filter.Added = ids(pq.Changed), ids(pq.Added)
 	if pq.HasParent {
-		q.filter.Parent = ecsEntity(pq.Parent)
+		q.filter.Parent = values.Entity(pq.Parent)
 	}
 	for _, ft := range pq.Fields {
 		if c := ecs.ComponentID(ft.Component); !slices.Contains(q.fields, c) {

@@ -2,7 +2,7 @@ package inspector
 
 import (
 	"fmt"
-	"reflect"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"slices"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -57,7 +57,7 @@ func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*quer
 		qc.raw[c] = a.rawReadable(c)
 		if a.w.Inspect().Component(c).Storage == ecs.SparseStorage {
 			ents, vals := a.w.Inspect().CopySparse(c)
-			qc.sparse[c] = sparseCopy{id: c, ents: ents, vals: cloneIfShared(vals)}
+			qc.sparse[c] = sparseCopy{id: c, ents: ents, vals: values.CloneIfShared(vals)}
 		} else {
 			tableCols = append(tableCols, c)
 		}
@@ -68,7 +68,7 @@ func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*quer
 	qc.tables = a.w.Inspect().CopyTablesFor(q.filter, tableCols)
 	for i := range qc.tables {
 		for j, col := range qc.tables[i].Columns {
-			qc.tables[i].Columns[j] = cloneIfShared(col)
+			qc.tables[i].Columns[j] = values.CloneIfShared(col)
 		}
 	}
 	return qc, nil
@@ -177,64 +177,6 @@ func (qc *queryCopy) build() *protocol.Page {
 		p.Rows[i] = protocol.Row{Entity: h.Entity(), Values: vals}
 	}
 	return p
-}
-
-// cloneIfShared deep-copies a slice whose values hold pointers, so the
-// writer goroutine never reads memory the game may be changing; a slice
-// of plain data is returned as it is (it is a copy already).
-func cloneIfShared(s reflect.Value) reflect.Value {
-	if !s.IsValid() || !holdsPointers(s.Type().Elem()) {
-		return s
-	}
-	return cloneValue(s, 0)
-}
-
-// cloneValue copies v and everything it points to, to maxValueDepth.
-func cloneValue(v reflect.Value, depth int) reflect.Value {
-	out := reflect.New(v.Type()).Elem()
-	if depth > maxValueDepth {
-		return out
-	}
-	switch v.Kind() {
-	case reflect.Slice:
-		if v.IsNil() {
-			return out
-		}
-		out.Set(reflect.MakeSlice(v.Type(), v.Len(), v.Len()))
-		for i := range v.Len() {
-			out.Index(i).Set(cloneValue(v.Index(i), depth+1))
-		}
-	case reflect.Array:
-		for i := range v.Len() {
-			out.Index(i).Set(cloneValue(v.Index(i), depth+1))
-		}
-	case reflect.Struct:
-		out.Set(v) // unexported fields as they are
-		for i := range v.NumField() {
-			if out.Field(i).CanSet() {
-				out.Field(i).Set(cloneValue(v.Field(i), depth+1))
-			}
-		}
-	case reflect.Map:
-		if v.IsNil() {
-			return out
-		}
-		out.Set(reflect.MakeMapWithSize(v.Type(), v.Len()))
-		it := v.MapRange()
-		for it.Next() {
-			out.SetMapIndex(it.Key(), cloneValue(it.Value(), depth+1))
-		}
-	case reflect.Pointer:
-		if v.IsNil() {
-			return out
-		}
-		p := reflect.New(v.Type().Elem())
-		p.Elem().Set(cloneValue(v.Elem(), depth+1))
-		out.Set(p)
-	default:
-		out.Set(v)
-	}
-	return out
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }

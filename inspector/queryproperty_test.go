@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -151,7 +152,7 @@ func TestEveryPathAnswersAQueryAlike(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, e := range ents {
-				if v, ok := w.Inspect().Value(e, comp); ok && ft.HoldsValue(toValue(v)) {
+				if v, ok := w.Inspect().Value(e, comp); ok && ft.HoldsValue(values.Of(v)) {
 					byQuery = append(byQuery, wire(e))
 				}
 			}

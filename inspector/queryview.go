@@ -1,9 +1,9 @@
 package inspector
 
 import (
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
 	"slices"
-	"unsafe"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -36,7 +36,7 @@ func (t *copyTable) Len() int {
 	return len(t.rows)
 }
 
-func (t *copyTable) Entity(row int) protocol.EntityID { return wireEntity(t.tc.Entities[t.at(row)]) }
+func (t *copyTable) Entity(row int) protocol.EntityID { return values.Handle(t.tc.Entities[t.at(row)]) }
 
 // at is the row of the copy holding the view's row.
 func (t *copyTable) at(row int) int {
@@ -105,7 +105,7 @@ func (c *goColumn) Raw(r int) []byte {
 	if !ok || !c.plain {
 		return nil
 	}
-	return valueBytes(c.at(i))
+	return values.Bytes(c.at(i))
 }
 
 func (c *goColumn) Value(r int) protocol.Value {
@@ -113,20 +113,11 @@ func (c *goColumn) Value(r int) protocol.Value {
 	if !ok {
 		return protocol.Nil()
 	}
-	return toValue(c.at(i))
+	return values.Of(c.at(i))
 }
 
 func (c *goColumn) Changed(int) bool { return true }
 func (c *goColumn) Added(int) bool   { return true }
-
-// valueBytes is an addressable value's memory, in place.
-func valueBytes(v reflect.Value) []byte {
-	size := v.Type().Size()
-	if size == 0 {
-		return []byte{}
-	}
-	return unsafe.Slice((*byte)(v.Addr().UnsafePointer()), size)
-}
 
 // liveEntity is one live entity as a world of one row, on the game
 // goroutine: its components, its parent. changed() and added() are not
@@ -142,12 +133,12 @@ type liveEntity struct {
 
 func (l *liveEntity) Tables() []query.Table { return []query.Table{l} }
 func (l *liveEntity) Parent(e protocol.EntityID) protocol.EntityID {
-	p, _ := l.a.w.Parent(ecsEntity(e))
-	return wireEntity(p)
+	p, _ := l.a.w.Parent(values.Entity(e))
+	return values.Handle(p)
 }
 func (l *liveEntity) Filtered() bool               { return false }
 func (l *liveEntity) Len() int                     { return 1 }
-func (l *liveEntity) Entity(int) protocol.EntityID { return wireEntity(l.e) }
+func (l *liveEntity) Entity(int) protocol.EntityID { return values.Handle(l.e) }
 func (l *liveEntity) Column(c uint16) query.Column {
 	for i := range l.n {
 		if l.ids[i] == c {
@@ -174,7 +165,7 @@ func (l *liveEntity) Column(c uint16) query.Column {
 func (a *Agent) rawReadable(id ecs.ComponentID) bool {
 	for int(id) >= len(a.rawOK) { // a component's layout never changes: asked once
 		c := ecs.ComponentID(len(a.rawOK))
-		a.rawOK = append(a.rawOK, rawTravels(a.componentSchemas(), uint16(c), int(a.w.Inspect().Component(c).Size)))
+		a.rawOK = append(a.rawOK, values.RawTravels(a.componentSchemas(), uint16(c), int(a.w.Inspect().Component(c).Size)))
 	}
 	return a.rawOK[id]
 }

@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -104,21 +105,21 @@ func (a *Agent) onQuery(r request, m *protocol.Query) {
 
 // onGetEntity carries out a GetEntity.
 func (a *Agent) onGetEntity(r request, m *protocol.GetEntity) {
-	if err := a.w.CheckAlive(ecsEntity(m.Entity)); err != nil {
-		r.fail(protocol.ErrStale, trimPkg(err)+a.despawnNote(ecsEntity(m.Entity)))
+	if err := a.w.CheckAlive(values.Entity(m.Entity)); err != nil {
+		r.fail(protocol.ErrStale, trimPkg(err)+a.despawnNote(values.Entity(m.Entity)))
 		return
 	}
-	r.c.Answer(a.detail(r.id, ecsEntity(m.Entity)))
+	r.c.Answer(a.detail(r.id, values.Entity(m.Entity)))
 }
 
 // onSetParent carries out a SetParent.
 func (a *Agent) onSetParent(r request, m *protocol.SetParent) {
-	child := ecsEntity(m.Entity)
+	child := values.Entity(m.Entity)
 	var err error
 	if m.Parent == 0 {
 		err = a.w.ClearParent(child)
 	} else {
-		err = a.w.SetParent(child, ecsEntity(m.Parent))
+		err = a.w.SetParent(child, values.Entity(m.Parent))
 	}
 	if err != nil {
 		r.fail(codeOf(err), trimPkg(err))
@@ -129,7 +130,7 @@ func (a *Agent) onSetParent(r request, m *protocol.SetParent) {
 
 // onSetField carries out a SetField.
 func (a *Agent) onSetField(r request, m *protocol.SetField) {
-	if err := a.w.Inspect().SetField(ecsEntity(m.Entity), m.Path, fromValue(m.Value)); err != nil {
+	if err := a.w.Inspect().SetField(values.Entity(m.Entity), m.Path, m.Value.Interface()); err != nil {
 		r.fail(codeOf(err), trimPkg(err))
 		return
 	}
@@ -138,7 +139,7 @@ func (a *Agent) onSetField(r request, m *protocol.SetField) {
 
 // onAddComponent carries out a AddComponent.
 func (a *Agent) onAddComponent(r request, m *protocol.AddComponent) {
-	e := ecsEntity(m.Entity)
+	e := values.Entity(m.Entity)
 	if err := a.w.CheckAlive(e); err != nil {
 		r.fail(protocol.ErrStale, trimPkg(err))
 		return
@@ -161,11 +162,11 @@ func (a *Agent) onRemoveComponent(r request, m *protocol.RemoveComponent) {
 		r.fail(protocol.ErrNotFound, "no component named "+m.Component)
 		return
 	}
-	if e := ecsEntity(m.Entity); a.w.Alive(e) && !a.has(e, info.ID) {
+	if e := values.Entity(m.Entity); a.w.Alive(e) && !a.has(e, info.ID) {
 		r.fail(protocol.ErrNotFound, fmt.Sprintf("entity %v has no %s to remove", e, info.Short))
 		return
 	}
-	if err := a.w.Inspect().RemoveID(ecsEntity(m.Entity), info.ID); err != nil {
+	if err := a.w.Inspect().RemoveID(values.Entity(m.Entity), info.ID); err != nil {
 		r.fail(codeOf(err), trimPkg(err))
 		return
 	}
@@ -179,12 +180,12 @@ func (a *Agent) onSpawn(r request, m *protocol.Spawn) {
 		r.fail(codeOf(err), trimPkg(err))
 		return
 	}
-	r.c.Answer(&protocol.Reply{ID: r.id, OK: true, Entity: wireEntity(e)})
+	r.c.Answer(&protocol.Reply{ID: r.id, OK: true, Entity: values.Handle(e)})
 }
 
 // onDespawn carries out a Despawn.
 func (a *Agent) onDespawn(r request, m *protocol.Despawn) {
-	e := ecsEntity(m.Entity)
+	e := values.Entity(m.Entity)
 	var err error
 	if m.Recursive {
 		err = a.w.DespawnRecursive(e)

@@ -3,6 +3,7 @@ package inspector
 import (
 	"errors"
 	"fmt"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
 	"slices"
 	"time"
@@ -247,9 +248,9 @@ func rebuild(frames []ringFrame, types *rewindTypes) (*rebuilt, error) {
 		}
 	}
 	for _, l := range st.Links {
-		cl := ecs.ChildLinks{Parent: ecsEntity(l.Parent), Children: make([]ecs.Entity, len(l.Children))}
+		cl := ecs.ChildLinks{Parent: values.Entity(l.Parent), Children: make([]ecs.Entity, len(l.Children))}
 		for i, kid := range l.Children {
-			cl.Children[i] = ecsEntity(kid)
+			cl.Children[i] = values.Entity(kid)
 		}
 		img.Links = append(img.Links, cl)
 	}
@@ -280,7 +281,7 @@ func imageTable(t *recording.StateTable, types *rewindTypes, slots []uint32) (ec
 		if int(e.Index()) >= len(slots) {
 			return it, fmt.Errorf("entity %v is past the recorded slots", e)
 		}
-		it.Entities[i] = ecsEntity(e)
+		it.Entities[i] = values.Entity(e)
 		slots[e.Index()] = e.Generation()
 	}
 	for j, id := range t.Components {
@@ -305,7 +306,7 @@ func columnOf(info *ecs.ComponentInfo, c *recording.StateColumn, n int) (reflect
 	switch c.Kind {
 	case protocol.ColumnRaw:
 		size := int(info.Size)
-		if c.Size != size || len(c.Raw) != n*size || holdsPointers(info.Type) {
+		if c.Size != size || len(c.Raw) != n*size || values.HoldsPointers(info.Type) {
 			return out, fmt.Errorf("recorded as %d bytes a value, %d in all; the type is %d bytes", c.Size, len(c.Raw), size)
 		}
 		if size > 0 && n > 0 {

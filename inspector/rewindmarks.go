@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
@@ -146,7 +147,7 @@ func (rm restoredMarks) find(w *ecs.World, e ecs.Entity, id ecs.ComponentID) *[2
 	if rm == nil {
 		return nil
 	}
-	we := wireEntity(e)
+	we := values.Handle(e)
 	pick := func(r *rowMarks, row int) *[2]uint32 {
 		m := r.cols[id]
 		if m == nil || row < 0 || row >= len(r.ents) || r.ents[row] != we {

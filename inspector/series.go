@@ -3,6 +3,7 @@ package inspector
 import (
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -28,7 +29,7 @@ func (a *Agent) compileSeries(expr string) (*seriesQuery, error) {
 	if err != nil {
 		return nil, err
 	}
-	sq := &seriesQuery{spec: spec, one: ecsEntity(spec.Entity), q: q}
+	sq := &seriesQuery{spec: spec, one: values.Entity(spec.Entity), q: q}
 	if spec.Aggregate != "" {
 		if err := a.checkCopy(q); err != nil {
 			return nil, err
@@ -44,7 +45,7 @@ func (a *Agent) seriesFrame(id uint32, s *subscription) server.Frame {
 	if sq.spec.Aggregate == "" {
 		if key := sq.q.plan.Sort(); key != nil {
 			if v, ok := a.w.Inspect().Value(sq.one, sq.q.sortBy); ok {
-				if f, ok := key.Of(toValue(v)); ok {
+				if f, ok := key.Of(values.Of(v)); ok {
 					if x, ok := f.Number(); ok {
 						m.Value, m.N = &x, 1
 					}

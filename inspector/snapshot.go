@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -98,12 +99,12 @@ func buildSnapshot(tables []ecs.TableCopy, sparse []sparseCopy, tick uint64, gam
 			pt.Components[i] = uint16(c)
 		}
 		for i, e := range t.Entities {
-			pt.Entities[i] = wireEntity(e)
+			pt.Entities[i] = values.Handle(e)
 		}
 		for _, col := range t.Columns {
 			vals := make([]protocol.Value, col.Len())
 			for i := range vals {
-				vals[i] = wholeValue(col.Index(i))
+				vals[i] = values.Whole(col.Index(i))
 			}
 			pt.Columns = append(pt.Columns, vals)
 		}
@@ -113,8 +114,8 @@ func buildSnapshot(tables []ecs.TableCopy, sparse []sparseCopy, tick uint64, gam
 		pt := protocol.Table{Components: []uint16{uint16(sp.id)}, Entities: make([]protocol.EntityID, len(sp.ents))}
 		vals := make([]protocol.Value, len(sp.ents))
 		for i, e := range sp.ents {
-			pt.Entities[i] = wireEntity(e)
-			vals[i] = wholeValue(sp.vals.Index(i))
+			pt.Entities[i] = values.Handle(e)
+			vals[i] = values.Whole(sp.vals.Index(i))
 		}
 		pt.Columns = [][]protocol.Value{vals}
 		s.Sparse = append(s.Sparse, pt)

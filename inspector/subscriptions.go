@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -149,7 +150,7 @@ func (a *Agent) capture(now time.Time) {
 			case protocol.SubPage:
 				f = a.subscribedPage(id, s)
 			case protocol.SubEntity:
-				m = a.detail(id, ecsEntity(s.req.Entity))
+				m = a.detail(id, values.Entity(s.req.Entity))
 			case protocol.SubSeries:
 				f = a.seriesFrame(id, s)
 			case protocol.SubEvents:

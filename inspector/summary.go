@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -13,16 +14,16 @@ import (
 func (a *Agent) componentSchemas() []protocol.Component {
 	comps := a.w.Inspect().Components()
 	for i := len(a.schemas); i < len(comps); i++ {
-		a.schemas = append(a.schemas, schemaOf(comps[i]))
+		a.schemas = append(a.schemas, values.Schema(comps[i]))
 	}
 	return a.schemas
 }
 
 // summary captures the world's summary: O(archetypes + systems + queues).
-func (a *Agent) summary() *protocol.Summary { return a.summaryOf(toValue) }
+func (a *Agent) summary() *protocol.Summary { return a.summaryOf(values.Of) }
 
 // summaryWhole is the summary with resources whole, for recordings.
-func (a *Agent) summaryWhole() *protocol.Summary { return a.summaryOf(wholeValue) }
+func (a *Agent) summaryWhole() *protocol.Summary { return a.summaryOf(values.Whole) }
 
 func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.Summary {
 	w := a.w
@@ -58,7 +59,7 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 			if a.resFields == nil {
 				a.resFields = map[string][]protocol.FieldSchema{}
 			}
-			fs = fieldSchemas(r.Fields)
+			fs = values.FieldSchemas(r.Fields)
 			a.resFields[r.Name] = fs
 		}
 		s.Resources = append(s.Resources, protocol.Resource{Name: r.Short, Value: convert(r.Value), Fields: fs})
@@ -111,7 +112,7 @@ func staleAudit(r ecs.StaleReport) *protocol.StaleAudit {
 		out.By = append(out.By, protocol.StaleCount{By: c.By, Count: c.Count})
 	}
 	for _, u := range r.Recent[max(len(r.Recent)-8, 0):] {
-		out.Recent = append(out.Recent, protocol.StaleUse{Entity: wireEntity(u.Handle), Generation: u.Generation, By: u.By, Tick: u.Frame})
+		out.Recent = append(out.Recent, protocol.StaleUse{Entity: values.Handle(u.Handle), Generation: u.Generation, By: u.By, Tick: u.Frame})
 	}
 	return out
 }

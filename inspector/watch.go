@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
 	"slices"
 	"sync"
@@ -142,7 +143,7 @@ func (a *Agent) setWatch(c *peer, m *protocol.Watch) (uint32, error) {
 		wp.fired = map[ecs.Entity]bool{}
 		if spec.Entity != 0 { // the value it is set over is the first "before"
 			wp.last = map[ecs.Entity]reflect.Value{}
-			a.noteLast(wp, ecsEntity(spec.Entity))
+			a.noteLast(wp, values.Entity(spec.Entity))
 		}
 	case "spawn":
 		if spec.Query != "" {
@@ -190,7 +191,7 @@ func rawTests(q *compiledQuery) (map[ecs.ComponentID][]*query.FieldTest, map[ecs
 		}
 		c := ecs.ComponentID(ft.Component)
 		out[c] = append(out[c], ft)
-		if b, ok := rawBound(ft); ok && littleEndian {
+		if b, ok := rawBound(ft); ok && values.LittleEndian {
 			bounds[c] = append(bounds[c], b)
 		} else {
 			noBound[c] = true
@@ -485,7 +486,7 @@ func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *prot
 	if !a.admit(wp) {
 		return nil
 	}
-	if one := ecsEntity(wp.spec.Entity); one != (ecs.Entity{}) {
+	if one := values.Entity(wp.spec.Entity); one != (ecs.Entity{}) {
 		for _, comp := range wp.comps {
 			for _, r := range ranges {
 				if matches == 0 && a.w.Alive(one) && a.within(one, comp, r) && !wp.fired[one] && a.holds(wp.query, one) {
@@ -549,23 +550,23 @@ func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *prot
 // is the run that wrote it, if known; else the writer log is asked.
 func (a *Agent) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID, matches int, by string) *protocol.WatchHit {
 	var old reflect.Value
-	if one := ecsEntity(wp.spec.Entity); one != (ecs.Entity{}) {
+	if one := values.Entity(wp.spec.Entity); one != (ecs.Entity{}) {
 		old = wp.last[one]
 		a.noteLast(wp, one)
 	}
 	if first == (ecs.Entity{}) {
 		return nil
 	}
-	hit := &protocol.WatchHit{Entity: wireEntity(first), Component: a.w.Inspect().Component(comp).Short, Matches: matches, By: by}
+	hit := &protocol.WatchHit{Entity: values.Handle(first), Component: a.w.Inspect().Component(comp).Short, Matches: matches, By: by}
 	if wr, _, ok := a.w.Inspect().LastWrite(first, comp); by == "" && ok && wr.Known {
 		hit.By = wr.By
 	}
 	if v, ok := a.w.Inspect().Value(first, comp); ok {
-		val := toValue(v)
+		val := values.Of(v)
 		hit.Value = &val
 	}
 	if old.IsValid() && comp == wp.comps[0] {
-		val := toValue(old)
+		val := values.Of(old)
 		hit.Old = &val
 	}
 	hit.Text = fmt.Sprintf("%s: %s of %v", wp.Expr, hit.Component, first)
@@ -585,7 +586,7 @@ func (a *Agent) noteLast(wp *watchpoint, one ecs.Entity) {
 		return
 	}
 	if v, ok := a.w.Inspect().Value(one, wp.comps[0]); ok {
-		wp.last[one] = cloneValue(v, 0)
+		wp.last[one] = values.Clone(v, 0)
 	}
 }
 
@@ -606,7 +607,7 @@ func (a *Agent) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *pro
 		if en.Op.String() != wp.Kind {
 			continue
 		}
-		if wp.spec.Entity != 0 && wireEntity(en.Entity) != wp.spec.Entity {
+		if wp.spec.Entity != 0 && values.Handle(en.Entity) != wp.spec.Entity {
 			continue
 		}
 		switch wp.Kind {
@@ -619,7 +620,7 @@ func (a *Agent) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *pro
 				continue
 			}
 		}
-		hit := &protocol.WatchHit{Entity: wireEntity(en.Entity), By: en.System}
+		hit := &protocol.WatchHit{Entity: values.Handle(en.Entity), By: en.System}
 		if wp.comp != 0 || wp.Kind == "add" || wp.Kind == "remove" {
 			hit.Component = a.w.Inspect().Component(wp.comp).Short
 		}
@@ -666,7 +667,7 @@ func (a *Agent) checkStale(wp *watchpoint) *protocol.WatchHit {
 	n := r.Total - wp.staleSeen
 	wp.staleSeen = r.Total
 	u := r.Recent[len(r.Recent)-1]
-	hit := &protocol.WatchHit{Entity: wireEntity(u.Handle), By: u.By, Matches: int(n),
+	hit := &protocol.WatchHit{Entity: values.Handle(u.Handle), By: u.By, Matches: int(n),
 		Text: fmt.Sprintf("stale: %v used by %s (the slot is at generation %d now)", u.Handle, u.By, u.Generation)}
 	if n > 1 {
 		hit.Text += fmt.Sprintf("; %d uses this frame", n)

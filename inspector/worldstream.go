@@ -1,7 +1,7 @@
 package inspector
 
 import (
-	"encoding/binary"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
 	"unsafe"
 
@@ -41,7 +41,7 @@ type worldJob struct {
 	shared  map[[2]int][]protocol.Value // {table, column}: values converted on the game goroutine
 	bytes   int64                       // estimated, for the client's queue
 	// resources holds, by the summary's resources, copies converted on
-	// the encoder's goroutine (plainCopy); an invalid one was converted
+	// the encoder's goroutine (values.PlainCopy); an invalid one was converted
 	// at capture.
 	resources []reflect.Value
 	// to is a world feed's listeners at the capture (worldfeed.go).
@@ -69,21 +69,21 @@ func (s *worldStream) capture() *worldJob {
 		j.marks = marksOf(c)
 	}
 	j.summary = a.summaryOf(func(v reflect.Value) protocol.Value {
-		if cp, ok := plainCopy(v, 0); ok {
+		if cp, ok := values.PlainCopy(v, 0); ok {
 			j.resources = append(j.resources, cp)
 			return protocol.Value{}
 		}
 		j.resources = append(j.resources, reflect.Value{})
-		return wholeValue(v)
+		return values.Whole(v)
 	})
 	if entries := a.w.Inspect().JournalSince(s.journal); len(entries) > 0 {
 		s.journal = entries[len(entries)-1].Seq
-		j.journal = foldJournal(entries)
+		j.journal = values.Journal(entries)
 	}
 	for _, q := range a.w.Inspect().EventQueues(protocol.MaxRecordedEvents) {
 		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total}
 		for _, r := range q.Recent {
-			eq.Recent = append(eq.Recent, wholeValue(r))
+			eq.Recent = append(eq.Recent, values.Whole(r))
 		}
 		j.events = append(j.events, eq)
 	}
@@ -92,7 +92,7 @@ func (s *worldStream) capture() *worldJob {
 	for ti := range c.Tables {
 		for ci := range c.Tables[ti].Columns {
 			cc := &c.Tables[ti].Columns[ci]
-			if cc.Values.IsValid() && holdsPointers(cc.Values.Type().Elem()) {
+			if cc.Values.IsValid() && values.HoldsPointers(cc.Values.Type().Elem()) {
 				if j.shared == nil {
 					j.shared = map[[2]int][]protocol.Value{}
 				}
@@ -109,7 +109,7 @@ func (s *worldStream) capture() *worldJob {
 func convertAll(v reflect.Value) []protocol.Value {
 	out := make([]protocol.Value, v.Len())
 	for i := range out {
-		out[i] = wholeValue(v.Index(i))
+		out[i] = values.Whole(v.Index(i))
 	}
 	return out
 }
@@ -118,7 +118,7 @@ func convertAll(v reflect.Value) []protocol.Value {
 func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 	for i, cp := range j.resources {
 		if cp.IsValid() {
-			j.summary.Resources[i].Value = wholeValue(cp)
+			j.summary.Resources[i].Value = values.Whole(cp)
 		}
 	}
 	schemas := j.summary.Components
@@ -126,12 +126,12 @@ func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 	al := &j.cap.Alloc
 	in.Alloc = &protocol.AllocFrame{Slots: al.Slots, Gens: al.Gens, Keep: al.Keep, Free: make([]protocol.EntityID, len(al.Free))}
 	for i, e := range al.Free {
-		in.Alloc.Free[i] = wireEntity(e)
+		in.Alloc.Free[i] = values.Handle(e)
 	}
 	for _, l := range j.cap.Links {
-		cl := protocol.ChildList{Parent: wireEntity(l.Parent), Children: make([]protocol.EntityID, len(l.Children))}
+		cl := protocol.ChildList{Parent: values.Handle(l.Parent), Children: make([]protocol.EntityID, len(l.Children))}
 		for i, k := range l.Children {
-			cl.Children[i] = wireEntity(k)
+			cl.Children[i] = values.Handle(k)
 		}
 		in.Links = append(in.Links, cl)
 	}
@@ -144,7 +144,7 @@ func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 			out.Components[i] = uint16(id)
 		}
 		if tc.Entities != nil { // the capture's memory: the encoder copies what it keeps
-			out.Entities = wireEntities(tc.Entities)
+			out.Entities = values.Handles(tc.Entities)
 		}
 		for ci := range tc.Columns {
 			cc, oc := &tc.Columns[ci], &out.Columns[ci]
@@ -155,7 +155,7 @@ func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 				oc.Kind, oc.Values = protocol.ColumnValues, j.shared[[2]int{ti, ci}]
 			case cc.Values.IsValid():
 				oc.Kind, oc.Values = protocol.ColumnValues, convertAll(cc.Values)
-			case cc.Size == 0 || rawTravels(schemas, uint16(id), cc.Size):
+			case cc.Size == 0 || values.RawTravels(schemas, uint16(id), cc.Size):
 				oc.Kind, oc.Size, oc.Raw = protocol.ColumnRaw, cc.Size, cc.Raw
 			default: // pointer-free, but not a layout readers decode (complex numbers, ...)
 				oc.Kind, oc.Values = protocol.ColumnValues, s.rawToValues(id, cc.Raw, cc.Size)
@@ -170,22 +170,6 @@ func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 	return f, err
 }
 
-// rawTravels reports whether a component's memory can travel as is: a
-// little-endian machine, and a layout readers decode.
-func rawTravels(schemas []protocol.Component, id uint16, size int) bool {
-	if !littleEndian {
-		return false
-	}
-	for i := range schemas {
-		if schemas[i].ID == id {
-			return schemas[i].Size == size && protocol.RawLayout(schemas[i].Fields, size)
-		}
-	}
-	return false
-}
-
-var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
 // rawToValues converts raw values of component id back to Go values and
 // then to wire form.
 func (s *worldStream) rawToValues(id ecs.ComponentID, raw []byte, size int) []protocol.Value {
@@ -193,7 +177,7 @@ func (s *worldStream) rawToValues(id ecs.ComponentID, raw []byte, size int) []pr
 	n := len(raw) / size
 	out := make([]protocol.Value, n)
 	for i := range n {
-		out[i] = wholeValue(reflect.NewAt(typ, unsafe.Pointer(&raw[i*size])).Elem())
+		out[i] = values.Whole(reflect.NewAt(typ, unsafe.Pointer(&raw[i*size])).Elem())
 	}
 	return out
 }

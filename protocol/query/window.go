@@ -11,8 +11,10 @@ import (
 // at most limit, of the matches handed to Add in the world's order, or,
 // with a sort key, of the matches in the key's order (stable: equal keys
 // keep the world's order; rows without the field go last). It is the one
-// paging and sorting rule of every evaluator: the agent's, the copy a
-// heavy query is run on, and a recording's world. A sorted window keeps
+// paging and sorting rule of every evaluator of the query language: the
+// agent's, the copy a heavy query is run on, and a recording's world (the
+// kernel pages what it alone answers, a window of its own tests, by the
+// same rule without a sort). A sorted window keeps
 // the offset+limit best matches seen so far, not every match: O(n log k)
 // for n matches and a window ending at k.
 type Window[H any] struct {

@@ -1,6 +1,7 @@
-package inspector
+package values
 
 import (
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	"unsafe"
@@ -18,31 +19,31 @@ var (
 // kernel keeps unexported so that only SetParent changes it.
 var childOfFields = []protocol.FieldSchema{{Name: "Parent", Kind: "entity", Type: "ecs.Entity", Size: 8}}
 
-// maxValueDepth stops runaway recursion through self-referencing types.
-const maxValueDepth = 16
+// MaxDepth stops runaway recursion through self-referencing types.
+const MaxDepth = 16
 
-// toValue turns a Go value of a component (or event, resource) into its
+// Of turns a Go value of a component (or event, resource) into its
 // wire form: structs as maps of exported fields, arrays and slices as lists,
-// entities as handles. Lists and maps longer than maxItems are cut there,
+// entities as handles. Lists and maps longer than MaxItems are cut there,
 // with a last string item saying how many were left out: a frame stays
 // small when a value holds a big slice (a grid of a million cells, say).
-func toValue(v reflect.Value) protocol.Value { return toValueDepth(v, 0, maxItems) }
+func Of(v reflect.Value) protocol.Value { return toValueDepth(v, 0, MaxItems) }
 
-// wholeValue is toValue without the cut, for snapshots, which must be whole.
-func wholeValue(v reflect.Value) protocol.Value { return toValueDepth(v, 0, -1) }
+// Whole is Of without the cut, for snapshots, which must be whole.
+func Whole(v reflect.Value) protocol.Value { return toValueDepth(v, 0, -1) }
 
-// maxItems bounds the items of one list or map in a frame.
-const maxItems = 64
+// MaxItems bounds the items of one list or map in a frame.
+const MaxItems = 64
 
 func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
-	if depth > maxValueDepth || !v.IsValid() {
+	if depth > MaxDepth || !v.IsValid() {
 		return protocol.Nil()
 	}
 	switch v.Type() {
 	case entityType:
-		return entityValue(v.Interface().(ecs.Entity))
+		return EntityValue(v.Interface().(ecs.Entity))
 	case childOfType:
-		return protocol.MapValue(protocol.Field{Name: "Parent", Value: entityValue(v.Interface().(ecs.ChildOf).Parent())})
+		return protocol.MapValue(protocol.Field{Name: "Parent", Value: EntityValue(v.Interface().(ecs.ChildOf).Parent())})
 	}
 	switch v.Kind() {
 	case reflect.Bool:
@@ -112,19 +113,16 @@ func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
 	return protocol.StringValue(v.Type().String())
 }
 
-// fromValue turns a wire value into plain Go for ecs.NewValue and
-// ecs.Inspection.SetField: maps, lists, numbers, strings, bools.
-func fromValue(v protocol.Value) any { return v.Interface() }
-
-func entityValue(e ecs.Entity) protocol.Value {
+// EntityValue is a handle as a wire value.
+func EntityValue(e ecs.Entity) protocol.Value {
 	return protocol.UintValue(uint64(protocol.MakeEntityID(e.Index(), e.Generation())))
 }
 
-// schemaOf turns a component's description into its wire form.
-func schemaOf(in ecs.ComponentInfo) protocol.Component {
+// Schema turns a component's description into its wire form.
+func Schema(in ecs.ComponentInfo) protocol.Component {
 	c := protocol.Component{
 		ID: uint16(in.ID), Name: in.Name, Short: in.Short, Size: int(in.Size),
-		Storage: in.Storage.String(), Fields: fieldSchemas(in.Fields),
+		Storage: in.Storage.String(), Fields: FieldSchemas(in.Fields),
 	}
 	if in.Type == childOfType {
 		c.Fields = childOfFields
@@ -132,7 +130,8 @@ func schemaOf(in ecs.ComponentInfo) protocol.Component {
 	return c
 }
 
-func fieldSchemas(fs []ecs.Field) []protocol.FieldSchema {
+// FieldSchemas turns a component's fields into their wire form.
+func FieldSchemas(fs []ecs.Field) []protocol.FieldSchema {
 	if len(fs) == 0 {
 		return nil
 	}
@@ -144,7 +143,7 @@ func fieldSchemas(fs []ecs.Field) []protocol.FieldSchema {
 }
 
 func fieldSchema(f *ecs.Field) protocol.FieldSchema {
-	s := protocol.FieldSchema{Name: f.Name, Kind: f.Kind.String(), Type: f.Type, Len: f.Len, Offset: int(f.Offset), Size: int(f.Size), Fields: fieldSchemas(f.Fields)}
+	s := protocol.FieldSchema{Name: f.Name, Kind: f.Kind.String(), Type: f.Type, Len: f.Len, Offset: int(f.Offset), Size: int(f.Size), Fields: FieldSchemas(f.Fields)}
 	if f.Elem != nil {
 		e := fieldSchema(f.Elem)
 		s.Elem = &e
@@ -156,26 +155,46 @@ func fieldSchema(f *ecs.Field) protocol.FieldSchema {
 	return s
 }
 
-func wireEntity(e ecs.Entity) protocol.EntityID {
+// Handle is e as the wire carries it (0 for the zero entity).
+func Handle(e ecs.Entity) protocol.EntityID {
 	if e.IsZero() {
 		return 0
 	}
 	return protocol.MakeEntityID(e.Index(), e.Generation())
 }
 
-// wireEntities is es as wire entity ids. On a little-endian machine it is
+// Handles is es as wire entity ids. On a little-endian machine it is
 // the same memory, not a copy (an Entity is its index then its generation,
 // an EntityID's low and high halves): what it returns is only good while
 // es is.
-func wireEntities(es []ecs.Entity) []protocol.EntityID {
-	if littleEndian && unsafe.Sizeof(ecs.Entity{}) == unsafe.Sizeof(protocol.EntityID(0)) {
+func Handles(es []ecs.Entity) []protocol.EntityID {
+	if LittleEndian && unsafe.Sizeof(ecs.Entity{}) == unsafe.Sizeof(protocol.EntityID(0)) {
 		return unsafe.Slice((*protocol.EntityID)(unsafe.Pointer(unsafe.SliceData(es))), len(es))
 	}
 	out := make([]protocol.EntityID, len(es))
 	for i, e := range es {
-		out[i] = wireEntity(e)
+		out[i] = Handle(e)
 	}
 	return out
 }
 
-func ecsEntity(e protocol.EntityID) ecs.Entity { return ecs.EntityOf(e.Index(), e.Generation()) }
+// Entity is a wire handle as the kernel's.
+func Entity(e protocol.EntityID) ecs.Entity { return ecs.EntityOf(e.Index(), e.Generation()) }
+
+// RawTravels reports whether a component's memory can travel as is: a
+// little-endian machine, and a layout readers decode.
+func RawTravels(schemas []protocol.Component, id uint16, size int) bool {
+	if !LittleEndian {
+		return false
+	}
+	for i := range schemas {
+		if schemas[i].ID == id {
+			return schemas[i].Size == size && protocol.RawLayout(schemas[i].Fields, size)
+		}
+	}
+	return false
+}
+
+// LittleEndian reports whether the machine stores numbers little end
+// first: the layout a recording's raw columns carry.
+var LittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1

@@ -1,4 +1,4 @@
-package inspector
+package values
 
 import (
 	"math"
@@ -10,19 +10,19 @@ import (
 
 func TestToValueCutsBigLists(t *testing.T) {
 	type grid struct{ Cells []float32 }
-	v := toValue(reflect.ValueOf(grid{Cells: make([]float32, 250_000)}))
+	v := Of(reflect.ValueOf(grid{Cells: make([]float32, 250_000)}))
 	cells, _ := v.Get("Cells")
-	if cells.Len() != maxItems+1 || cells.Index(maxItems).Str() != "… 249936 more" {
+	if cells.Len() != MaxItems+1 || cells.Index(MaxItems).Str() != "… 249936 more" {
 		t.Errorf("a 250,000-item slice became %d items, last %v", cells.Len(), cells.Index(cells.Len()-1))
 	}
-	if whole, _ := wholeValue(reflect.ValueOf(grid{Cells: make([]float32, 1000)})).Get("Cells"); whole.Len() != 1000 {
+	if whole, _ := Whole(reflect.ValueOf(grid{Cells: make([]float32, 1000)})).Get("Cells"); whole.Len() != 1000 {
 		t.Errorf("a snapshot's value was cut to %d items", whole.Len())
 	}
 	m := map[string]int{}
 	for i := range 100 {
 		m[string(rune('a'+i%26))+string(rune('a'+i/26))] = i
 	}
-	if mv := toValue(reflect.ValueOf(m)); mv.Len() != maxItems+1 {
+	if mv := Of(reflect.ValueOf(m)); mv.Len() != MaxItems+1 {
 		t.Errorf("a 100-entry map became %d entries", mv.Len())
 	}
 }
@@ -31,13 +31,13 @@ func TestToValueCutsBigLists(t *testing.T) {
 // each handle's id, the zero handle's too.
 func TestWireEntitiesAreWireEntity(t *testing.T) {
 	es := []ecs.Entity{{}, ecs.EntityOf(1, 1), ecs.EntityOf(7, 3), ecs.EntityOf(1<<31, 1<<30), ecs.EntityOf(math.MaxUint32, math.MaxUint32)}
-	got := wireEntities(es)
+	got := Handles(es)
 	if len(got) != len(es) {
 		t.Fatalf("%d ids for %d handles", len(got), len(es))
 	}
 	for i, e := range es {
-		if got[i] != wireEntity(e) {
-			t.Fatalf("%v read as %#x, not %#x", e, uint64(got[i]), uint64(wireEntity(e)))
+		if got[i] != Handle(e) {
+			t.Fatalf("%v read as %#x, not %#x", e, uint64(got[i]), uint64(Handle(e)))
 		}
 	}
 }

@@ -1,0 +1,178 @@
+package values
+
+import (
+	"reflect"
+	"sync"
+	"unsafe"
+)
+
+// PlainCopy copies v deeply enough that the game's later writes cannot
+// reach what the converter reads of it: values without pointers as they
+// are, slices as new slices, structs and arrays with their exported
+// pointer-holding parts copied the same way (the converter reads exported
+// fields only). It reports false for what it does not copy (maps,
+// pointers, interfaces, ...): the caller converts those at once instead.
+// A copy is a memmove where a conversion builds a value per element: a
+// 250,000-cell grid resource is copied on the game goroutine and
+// converted on the encoder's.
+func PlainCopy(v reflect.Value, depth int) (reflect.Value, bool) {
+	t := v.Type()
+	if !HoldsPointers(t) {
+		c := reflect.New(t).Elem()
+		c.Set(v)
+		return c, true
+	}
+	if depth > MaxDepth {
+		return reflect.Value{}, false
+	}
+	switch t.Kind() {
+	case reflect.Slice:
+		if v.IsNil() {
+			return reflect.Zero(t), true
+		}
+		c := reflect.MakeSlice(t, v.Len(), v.Len())
+		if !HoldsPointers(t.Elem()) {
+			reflect.Copy(c, v)
+			return c, true
+		}
+		return c, copyElems(c, v, depth)
+	case reflect.Array:
+		c := reflect.New(t).Elem()
+		return c, copyElems(c, v, depth)
+	case reflect.Struct:
+		c := reflect.New(t).Elem()
+		c.Set(v) // unexported fields as they are: the converter does not read them
+		for i := range t.NumField() {
+			if f := t.Field(i); !f.IsExported() || !HoldsPointers(f.Type) {
+				continue
+			}
+			fc, ok := PlainCopy(v.Field(i), depth+1)
+			if !ok {
+				return reflect.Value{}, false
+			}
+			c.Field(i).Set(fc)
+		}
+		return c, true
+	}
+	return reflect.Value{}, false
+}
+
+// copyElems sets each element of c, a slice or array as long as v, to a
+// PlainCopy of v's.
+func copyElems(c, v reflect.Value, depth int) bool {
+	for i := range v.Len() {
+		e, ok := PlainCopy(v.Index(i), depth+1)
+		if !ok {
+			return false
+		}
+		c.Index(i).Set(e)
+	}
+	return true
+}
+
+// HoldsPointers reports whether values of t refer to memory outside
+// themselves (pointers, slices, maps, interfaces, channels, funcs): a copy
+// of such a value still shares that memory with the game. Strings do not
+// count: their bytes never change.
+func HoldsPointers(t reflect.Type) bool {
+	if v, ok := pointerTypes.Load(t); ok {
+		return v.(bool)
+	}
+	r := holdsPointersUncached(t, 0)
+	pointerTypes.Store(t, r)
+	return r
+}
+
+var pointerTypes sync.Map // reflect.Type -> bool
+
+func holdsPointersUncached(t reflect.Type, depth int) bool {
+	if depth > MaxDepth {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && holdsPointersUncached(t.Elem(), depth+1)
+	case reflect.Struct:
+		if t == childOfType {
+			return false // a handle only
+		}
+		for i := range t.NumField() {
+			if holdsPointersUncached(t.Field(i).Type, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// CloneIfShared deep-copies a slice whose values hold pointers, so the
+// writer goroutine never reads memory the game may be changing; a slice
+// of plain data is returned as it is (it is a copy already).
+func CloneIfShared(s reflect.Value) reflect.Value {
+	if !s.IsValid() || !HoldsPointers(s.Type().Elem()) {
+		return s
+	}
+	return Clone(s, 0)
+}
+
+// Clone copies v and everything it points to, to MaxDepth.
+func Clone(v reflect.Value, depth int) reflect.Value {
+	out := reflect.New(v.Type()).Elem()
+	if depth > MaxDepth {
+		return out
+	}
+	switch v.Kind() {
+	case reflect.Slice:
+		if v.IsNil() {
+			return out
+		}
+		out.Set(reflect.MakeSlice(v.Type(), v.Len(), v.Len()))
+		for i := range v.Len() {
+			out.Index(i).Set(Clone(v.Index(i), depth+1))
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			out.Index(i).Set(Clone(v.Index(i), depth+1))
+		}
+	case reflect.Struct:
+		out.Set(v) // unexported fields as they are
+		for i := range v.NumField() {
+			if out.Field(i).CanSet() {
+				out.Field(i).Set(Clone(v.Field(i), depth+1))
+			}
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			return out
+		}
+		out.Set(reflect.MakeMapWithSize(v.Type(), v.Len()))
+		it := v.MapRange()
+		for it.Next() {
+			out.SetMapIndex(it.Key(), Clone(it.Value(), depth+1))
+		}
+	case reflect.Pointer:
+		if v.IsNil() {
+			return out
+		}
+		p := reflect.New(v.Type().Elem())
+		p.Elem().Set(Clone(v.Elem(), depth+1))
+		out.Set(p)
+	default:
+		out.Set(v)
+	}
+	return out
+}
+
+// Bytes is an addressable value's memory, in place.
+func Bytes(v reflect.Value) []byte {
+	size := v.Type().Size()
+	if size == 0 {
+		return []byte{}
+	}
+	return unsafe.Slice((*byte)(v.Addr().UnsafePointer()), size)
+}
