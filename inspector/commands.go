@@ -3,12 +3,12 @@ package inspector
 import (
 	"errors"
 	"fmt"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
 	"strings"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/query"
 )

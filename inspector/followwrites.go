@@ -2,10 +2,10 @@ package inspector
 
 import (
 	"bytes"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"sync"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 

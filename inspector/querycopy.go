@@ -2,11 +2,11 @@ package inspector
 
 import (
 	"fmt"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"slices"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 

@@ -2,7 +2,6 @@ package inspector
 
 import (
 	"fmt"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 

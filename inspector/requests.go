@@ -2,8 +2,8 @@ package inspector
 
 import (
 	"fmt"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 

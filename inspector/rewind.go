@@ -3,13 +3,13 @@ package inspector
 import (
 	"errors"
 	"fmt"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
 	"slices"
 	"time"
 	"unsafe"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )

@@ -1,10 +1,10 @@
 package inspector
 
 import (
-	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 

@@ -2,7 +2,6 @@ package inspector
 
 import (
 	"fmt"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
 	"slices"
 	"sync"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/query"
 )

@@ -1,11 +1,11 @@
 package inspector
 
 import (
-	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"reflect"
 	"unsafe"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"github.com/ecsinspect/ecsinspect/client"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/internal/testgame"

@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"github.com/ecsinspect/ecsinspect/client"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/internal/testgame"

@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"github.com/ecsinspect/ecsinspect/client"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 

@@ -1,11 +1,12 @@
 package ui
 
 import (
-	"github.com/ecsinspect/ecsinspect/client"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
