@@ -9,6 +9,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/link"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -75,10 +76,10 @@ type gameSide struct {
 	resFields                map[string][]protocol.FieldSchema // resource schemas, converted once
 	live                     map[*server.Client]*peer
 	turn                     []*peer // live clients in join order: whose requests Sync takes
-	recorders                []*Recorder
-	feeds                    []*worldFeed // world subscriptions' streams, one per rate (worldfeed.go)
-	ring                     *Recorder    // the in-memory recording a Rewind restores from (rewind.go)
-	ringMem                  *memRing
+	recorders                []*record.Recorder
+	feeds                    []*worldFeed     // world subscriptions' streams, one per rate (worldfeed.go)
+	ring                     *record.Recorder // the in-memory recording a Rewind restores from (rewind.go)
+	ringMem                  *record.Ring
 	rewinding                bool        // a Rewind is being rebuilt
 	snap                     *sharedCopy // the newest world copy, shared by snapshot requests for a second
 	rawOK                    []bool      // by component: its memory is read as is (rawReadable)
@@ -212,12 +213,12 @@ func (a *Agent) Sync() {
 	a.capture(start)
 	switch {
 	case a.ring != nil:
-		a.ring.capture(start)
+		a.ring.Capture(start)
 	case a.opts.RewindBytes > 0:
 		a.startRing(nil, 0)
 	}
 	for _, r := range a.recorders {
-		r.capture(start)
+		r.Capture(start)
 	}
 	a.captureFeeds(start, false)
 	a.tel.syncNs.Store(time.Since(start).Nanoseconds())
@@ -277,8 +278,8 @@ func (a *Agent) hold() {
 		if a.mid == nil {
 			a.captureFeeds(now, true)
 			for _, r := range a.recorders {
-				if r.owed() {
-					r.capture(now)
+				if r.Owed() {
+					r.Capture(now)
 				}
 			}
 		}

@@ -32,12 +32,12 @@ func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 		v, _ := a.w.Inspect().Value(e, cid)
 		cv := protocol.ComponentValue{Component: a.w.Inspect().Component(cid).Short, Value: values.Of(v)}
 		if wr, ad, ok := a.w.Inspect().LastWrite(e, cid); ok {
-			cv.Written, cv.Added = provenance(wr), provenance(ad)
+			cv.Written, cv.Added = values.Provenance(wr), values.Provenance(ad)
 		}
 		if a.restore.holds(a.w, e, cid) { // as the rewind put it: not the client's write
 			at := a.restore.at
 			cv.Restored = &at
-			cv.Written, cv.Added = a.restore.marks.provenance(a.w, e, cid)
+			cv.Written, cv.Added = a.restore.marks.Provenance(a.w, e, cid)
 		}
 		if seen := a.seenWriter(e, cid); seen != nil {
 			cv.Written = seen
@@ -45,14 +45,6 @@ func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 		d.Components = append(d.Components, cv)
 	}
 	return d
-}
-
-// provenance is the kernel's provenance on the wire, nil when unknown.
-func provenance(p ecs.Provenance) *protocol.Provenance {
-	if !p.Known {
-		return nil
-	}
-	return &protocol.Provenance{Tick: p.Frame, By: p.By}
 }
 
 // despawnNote says who despawned the entity e named, and when, if the

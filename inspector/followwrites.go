@@ -109,7 +109,7 @@ func (a *Agent) lookAt(e ecs.Entity, seen map[ecs.ComponentID]*seenValue, comps 
 		case !bytes.Equal(s.raw, raw):
 			s.raw = raw
 			if wr, _, ok := a.w.Inspect().LastWrite(e, id); ok {
-				if p := provenance(wr); p != nil {
+				if p := values.Provenance(wr); p != nil {
 					p.Seen = true
 					if n := len(s.writes); n > 0 && s.writes[n-1].Tick == p.Tick {
 						s.writes[n-1] = *p // the frame's last write is its writer

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -19,11 +20,11 @@ func BenchmarkEncodeKeyframe(b *testing.B) {
 	sim := ecosystem.New(n, 1)
 	sim.Step()
 	a := New(sim.World, Options{Addr: "127.0.0.1:0", RewindBytes: -1})
-	s := a.newWorldStream(0)
+	s := record.NewStream(a.w, a.summaryOf)
 	keyframe := func() (time.Duration, int) {
 		start := time.Now()
-		s.enc.Restart()
-		f, err := s.encode(s.capture())
+		s.Enc.Restart()
+		f, err := s.Encode(s.Capture())
 		if err != nil {
 			b.Fatal(err)
 		}

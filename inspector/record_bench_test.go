@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
@@ -69,7 +70,7 @@ func BenchmarkRecordBytes(b *testing.B) {
 	for b.Loop() {
 		sim := ecosystem.New(10_000, 1)
 		a := New(sim.World, Options{Addr: "127.0.0.1:0", Schedule: sim.Schedule})
-		s := a.newWorldStream(0)
+		s := record.NewStream(a.w, a.summaryOf)
 		path := filepath.Join(b.TempDir(), "bytes.ecsrec")
 		w, err := recording.CreateRecording(path, recording.RecordingHeader{Game: "ecosystem"})
 		if err != nil {
@@ -82,13 +83,13 @@ func BenchmarkRecordBytes(b *testing.B) {
 		}
 		for range 600 {
 			sim.Step()
-			job := s.capture()
-			for _, t := range job.cap.Tables {
+			job := s.Capture()
+			for _, t := range job.Capture().Tables {
 				for j, c := range t.Components {
 					values += len(t.Columns[j].Changed) * leaves[uint16(c)]
 				}
 			}
-			f, err := s.encode(job)
+			f, err := s.Encode(job)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -268,7 +268,7 @@ func must(t *testing.T, err error) {
 // keepUp waits until the recorder has room for a frame: these tests check
 // what is recorded, not what a slow disk makes the recorder skip.
 func (r *Recorder) keepUp() {
-	for len(r.jobs) >= cap(r.jobs)-1 {
+	for jobs, room := r.r.Queued(); jobs >= room-1; jobs, room = r.r.Queued() {
 		time.Sleep(time.Millisecond)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
 )
 
 // BenchmarkRewind is a Rewind of the 100k demo: the frames from the
@@ -22,26 +23,26 @@ func BenchmarkRewind(b *testing.B) {
 			a.Sync()
 		}
 		deadline := time.Now().Add(time.Minute)
-		for a.ringMem.describe().Frames < 12 && time.Now().Before(deadline) {
+		for a.ringMem.Describe().Frames < 12 && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond) // the ring's encoder catches up
 		}
 		// The tick farthest from its keyframe: the most deltas to apply.
-		rr := a.ringMem.describe()
+		rr := a.ringMem.Describe()
 		var tick uint64
-		var frames []ringFrame
+		var frames []record.Frame
 		for t := rr.From; t <= rr.To; t++ {
-			if f, err := a.ringMem.span(t); err == nil && len(f) > len(frames) {
+			if f, err := a.ringMem.Span(t); err == nil && len(f) > len(frames) {
 				tick, frames = t, f
 			}
 		}
 		rewind := func() time.Duration {
 			start := time.Now()
-			rb, err := rebuild(frames, a.rewindTypes())
+			rb, err := record.Rebuild(frames, record.TypesOf(a.w))
 			if err == nil {
 				err = a.resourcesInto(rb)
 			}
 			if err == nil {
-				err = s.World.Restore(rb.img)
+				err = s.World.Restore(rb.Image)
 			}
 			if err != nil {
 				b.Fatal(err)

@@ -2,11 +2,11 @@ package inspector
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -27,7 +27,7 @@ func TestRewindRestoresWhoWroteEveryEntity(t *testing.T) {
 		wantOK(t, "pause", c.reply(&protocol.Pause{}))
 		at = c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused }).Tick
 		deadline := time.Now().Add(2 * time.Second)
-		for g.agent.ringMem.describe().To < at && time.Now().Before(deadline) {
+		for g.agent.ringMem.Describe().To < at && time.Now().Before(deadline) {
 			time.Sleep(5 * time.Millisecond)
 		}
 		if recorded(g.agent.ringMem, at) {
@@ -93,9 +93,9 @@ func TestRewindRestoresWhoWroteEveryEntity(t *testing.T) {
 }
 
 // recorded reports whether the ring holds a frame of tick.
-func recorded(r *memRing, tick uint64) bool {
-	span, err := r.span(tick)
-	return err == nil && span[len(span)-1].f.Tick == tick
+func recorded(r *record.Ring, tick uint64) bool {
+	span, err := r.Span(tick)
+	return err == nil && span[len(span)-1].Tick() == tick
 }
 
 func provText(p *protocol.Provenance) string {
@@ -152,41 +152,39 @@ func TestRewindMarksFollowDeltas(t *testing.T) {
 	}
 	// The newest tick the ring holds (its encoder catches up; a frame it
 	// skipped under load is in the next one).
-	for deadline := time.Now().Add(time.Minute); a.ringMem.describe().To < 30; {
+	for deadline := time.Now().Add(time.Minute); a.ringMem.Describe().To < 30; {
 		if time.Now().After(deadline) {
-			t.Fatalf("the ring holds ticks to %d", a.ringMem.describe().To)
+			t.Fatalf("the ring holds ticks to %d", a.ringMem.Describe().To)
 		}
 		time.Sleep(time.Millisecond)
 	}
 	// The newest recorded tick whose frames hold delta tables (a keyframe
 	// taken under load may end a span: an older tick's span then serves).
 	var at uint64
-	var frames []ringFrame
-	rr := a.ringMem.describe()
+	var frames []record.Frame
+	rr := a.ringMem.Describe()
 	for tick := rr.To; tick >= rr.From && at == 0; tick-- {
-		span, err := a.ringMem.span(tick)
+		span, err := a.ringMem.Span(tick)
 		must(t, err)
-		if span[len(span)-1].f.Tick != tick || wants[tick] == nil {
+		if span[len(span)-1].Tick() != tick || wants[tick] == nil {
 			continue
 		}
 		for _, fr := range span[1:] {
-			for _, tm := range fr.marks {
-				if !tm.all {
-					at, frames = tick, span
-				}
+			if fr.Partial() {
+				at, frames = tick, span
 			}
 		}
 	}
 	if at == 0 {
-		t.Fatalf("no recorded tick of %d..%d has delta tables in its frames: the test needs some; the ring holds %s", rr.From, rr.To, a.ringMem.kinds())
+		t.Fatalf("no recorded tick of %d..%d has delta tables in its frames: the test needs some; the ring holds %s", rr.From, rr.To, a.ringMem.Layout())
 	}
 	want := wants[at]
-	rb, err := rebuild(frames, a.rewindTypes())
+	rb, err := record.Rebuild(frames, record.TypesOf(a.w))
 	must(t, err)
 	bySystem := 0
 	for e, pair := range want {
 		for i, id := range []ecs.ComponentID{pos.ID(), hp.ID()} {
-			m := rb.marks.find(w, e, id)
+			m := rb.Marks.Find(w, e, id)
 			if m == nil {
 				t.Fatalf("no marks for %v's component %d", e, id)
 			}
@@ -202,27 +200,4 @@ func TestRewindMarksFollowDeltas(t *testing.T) {
 	if bySystem < 50 {
 		t.Fatalf("only %d rows were written by a system: the test needs more", bySystem)
 	}
-}
-
-// kinds lists the ring's frames as the failure of a test needs them: each
-// tick, K for a keyframe or D for a delta, and * where a table of it is
-// whole.
-func (r *memRing) kinds() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var b strings.Builder
-	for _, fr := range r.frames {
-		kind := "D"
-		if fr.f.Full {
-			kind = "K"
-		}
-		for _, tm := range fr.marks {
-			if tm.all {
-				kind += "*"
-				break
-			}
-		}
-		fmt.Fprintf(&b, " %d%s", fr.f.Tick, kind)
-	}
-	return b.String()
 }

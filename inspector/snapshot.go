@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
@@ -15,16 +16,16 @@ import (
 // The returned channel yields the outcome once the file is written.
 func (a *Agent) WriteSnapshot(path string) <-chan error {
 	done := make(chan error, 1)
-	stream := a.newWorldStream(0)
-	job := stream.capture()
+	stream := record.NewStream(a.w, a.summaryOf)
+	job := stream.Capture()
 	go func() {
 		w, err := recording.CreateRecording(path, recording.RecordingHeader{Game: a.opts.Game})
 		if err != nil {
 			done <- err
 			return
 		}
-		f, err := stream.encode(job)
-		stream.cap.Release() // one frame: nothing comes to reuse its memory
+		f, err := stream.Encode(job)
+		stream.Cap.Release() // one frame: nothing comes to reuse its memory
 		if err == nil {
 			err = w.WriteWorld(f)
 		}

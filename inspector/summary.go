@@ -93,9 +93,9 @@ func (a *Agent) Telemetry() protocol.Telemetry {
 		TooLarge: n.TooLarge, Snapshots: a.tel.snapshots.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
 	}
 	if a.ringMem != nil {
-		t.Rewind = a.ringMem.describe()
+		t.Rewind = a.ringMem.Describe()
 		if a.ring != nil {
-			t.Rewind.Copy = a.ring.stream.enc.StateBytes()
+			t.Rewind.Copy = a.ring.Stream.Enc.StateBytes()
 		}
 	}
 	return t

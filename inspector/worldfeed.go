@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -56,7 +57,7 @@ const pausedPeriod = 100 * time.Millisecond
 type worldFeed struct {
 	a      *Agent
 	hz     float64 // as subscribed; 0: every frame
-	rec    *Recorder
+	rec    *record.Recorder
 	subs   []*feedSub   // game goroutine
 	askAt  atomic.Int64 // when a keyframe was last asked for, in Unix ns
 	owed   atomic.Bool  // one was asked for within keyframeEvery of that
@@ -106,7 +107,7 @@ func (a *Agent) joinFeed(c *peer, id uint32, hz float64) (*feedSub, error) {
 		}
 		f = &worldFeed{a: a, hz: hz}
 		f.rec = a.newRecorder(f, hz, a.srv.Closed())
-		f.rec.audience, f.rec.share = f.audience, worldShare
+		f.rec.Audience, f.rec.Share = f.audience, worldShare
 		a.feeds = append(a.feeds, f)
 	}
 	s := &feedSub{c: c, id: id}
@@ -125,7 +126,7 @@ func (a *Agent) leaveFeed(s *feedSub) {
 	for i, f := range a.feeds {
 		f.subs = slices.DeleteFunc(f.subs, func(x *feedSub) bool { return x == s })
 		if len(f.subs) == 0 {
-			f.rec.finish("")
+			f.rec.End("")
 			a.feeds = slices.Delete(a.feeds, i, i+1)
 			return
 		}
@@ -137,7 +138,7 @@ func (a *Agent) captureFeeds(now time.Time, paused bool) {
 	for _, f := range a.feeds {
 		if !f.begun { // after the subscription's reply: the frames follow it
 			f.begun = true
-			f.rec.begin()
+			f.rec.Begin()
 			continue
 		}
 		f.settleKeyframe(now)
@@ -147,12 +148,12 @@ func (a *Agent) captureFeeds(now time.Time, paused bool) {
 			}
 			f.paused = now
 		}
-		f.rec.capture(now)
+		f.rec.Capture(now)
 	}
 }
 
 // audience is who listens when a frame is captured (the game goroutine).
-func (f *worldFeed) audience() []*feedSub { return slices.Clone(f.subs) }
+func (f *worldFeed) audience() any { return slices.Clone(f.subs) }
 
 // askKeyframe has the feed code a keyframe soon: now, or, within
 // keyframeEvery of the last one asked for, once that time has passed
@@ -180,7 +181,8 @@ func (f *worldFeed) settleKeyframe(now time.Time) {
 
 // fanOut sends a coded frame to those who listened when it was captured,
 // on the feed's encoding goroutine.
-func (f *worldFeed) fanOut(fr *protocol.WorldFrame, to []*feedSub) {
+func (f *worldFeed) FanOut(fr *protocol.WorldFrame, audience any) {
+	to, _ := audience.([]*feedSub)
 	for _, s := range to {
 		if s.gone.Load() {
 			continue
@@ -222,14 +224,9 @@ func (f *worldFeed) fanOut(fr *protocol.WorldFrame, to []*feedSub) {
 	}
 }
 
-// The feed is its recorder's sink: frames go to fanOut, nothing to a file.
+// The feed is its recorder's sink (a record.FanOutSink): frames go to
+// FanOut, nothing to a file.
 func (f *worldFeed) WriteWorld(*protocol.WorldFrame) error { return nil }
 func (f *worldFeed) Flush() error                          { return nil }
 func (f *worldFeed) Close() error                          { return nil }
 func (f *worldFeed) Bytes() int64                          { return 0 }
-
-// feedSinks are sinks that send each frame to those who listened when it
-// was captured.
-type feedSink interface {
-	fanOut(fr *protocol.WorldFrame, to []*feedSub)
-}

@@ -198,3 +198,11 @@ func RawTravels(schemas []protocol.Component, id uint16, size int) bool {
 // LittleEndian reports whether the machine stores numbers little end
 // first: the layout a recording's raw columns carry.
 var LittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// Provenance is the kernel's provenance on the wire, nil when unknown.
+func Provenance(p ecs.Provenance) *protocol.Provenance {
+	if !p.Known {
+		return nil
+	}
+	return &protocol.Provenance{Tick: p.Frame, By: p.By}
+}

@@ -1,28 +1,29 @@
-package inspector
+package record
 
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// memRing is the agent's in-memory recording of the last moments of the
+// Ring is the agent's in-memory recording of the last moments of the
 // run, what a Rewind restores from: world frames as a recording holds them
 // (keyframes and deltas, compressed), the oldest dropped a keyframe's run
 // at a time once the ring holds more bytes than its limit or frames older
 // than its window. It asks its stream for a keyframe every ringKeyGap
 // frames (and whenever a quarter of the limit went by since one), so a
 // rewind replays a few frames at most and dropping a run frees little.
-type memRing struct {
+type Ring struct {
 	limit  int64
 	window time.Duration
 
 	mu       sync.Mutex
-	want     func()      // asks the recorder for a keyframe
-	frames   []ringFrame // oldest first; frames[0] is a keyframe
+	want     func()  // asks the recorder for a keyframe
+	frames   []Frame // oldest first; frames[0] is a keyframe
 	bytes    int64
 	sinceKey int64 // bytes since the newest keyframe
 	keyGap   int   // frames since the newest keyframe
@@ -33,20 +34,49 @@ type memRing struct {
 // replays at most this many.
 const ringKeyGap = 4
 
-type ringFrame struct {
+// Frame is a frame the ring holds, with its capture's write marks.
+type Frame struct {
 	f     *protocol.WorldFrame
-	marks []tableMarks // who wrote the rows the frame holds (rewindmarks.go)
+	marks []tableMarks // who wrote the rows the frame holds (marks.go)
 	wall  time.Time
 	size  int64
+}
+
+// Tick is the frame's tick.
+func (f Frame) Tick() uint64 { return f.f.Tick }
+
+// Partial reports whether a table of the frame lists only the rows it
+// changed (a delta's table), not every row.
+func (f Frame) Partial() bool {
+	for _, tm := range f.marks {
+		if !tm.all {
+			return true
+		}
+	}
+	return false
+}
+
+// NewRing makes a ring of at most limit bytes and window's frames, going
+// on from seed (frames of bytes kept from before a rewind: Before).
+func NewRing(limit int64, window time.Duration, seed []Frame, bytes int64) *Ring {
+	return &Ring{limit: limit, window: window, frames: seed, bytes: bytes}
+}
+
+// AskKeyframes has the ring call want when it wants a keyframe.
+func (r *Ring) AskKeyframes(want func()) {
+	r.mu.Lock()
+	r.want = want
+	r.mu.Unlock()
 }
 
 // ringOverhead is what a frame costs in memory beyond its body.
 const ringOverhead = 128
 
-func (r *memRing) WriteWorld(f *protocol.WorldFrame) error { return r.writeMarked(f, nil) }
+// WriteWorld keeps a frame.
+func (r *Ring) WriteWorld(f *protocol.WorldFrame) error { return r.writeMarked(f, nil) }
 
 // writeMarked keeps a frame and its capture's write marks.
-func (r *memRing) writeMarked(f *protocol.WorldFrame, marks []tableMarks) error {
+func (r *Ring) writeMarked(f *protocol.WorldFrame, marks []tableMarks) error {
 	size := int64(len(f.Body)) + ringOverhead + marksBytes(marks)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -56,7 +86,7 @@ func (r *memRing) writeMarked(f *protocol.WorldFrame, marks []tableMarks) error 
 		}
 		r.sinceKey, r.keyGap, r.asked = 0, 0, false
 	}
-	r.frames = append(r.frames, ringFrame{f: f, marks: marks, wall: time.Now(), size: size})
+	r.frames = append(r.frames, Frame{f: f, marks: marks, wall: time.Now(), size: size})
 	r.bytes += size
 	r.sinceKey += size
 	r.keyGap++
@@ -71,7 +101,7 @@ func (r *memRing) writeMarked(f *protocol.WorldFrame, marks []tableMarks) error 
 // evict drops runs of frames from the oldest keyframe up to the next one
 // while the ring is over its limit or its oldest frame is out of the
 // window; the newest run is always kept.
-func (r *memRing) evict(now time.Time) {
+func (r *Ring) evict(now time.Time) {
 	for len(r.frames) > 0 && (r.bytes > r.limit || now.Sub(r.frames[0].wall) > r.window) {
 		next := -1
 		for i := 1; i < len(r.frames); i++ {
@@ -90,25 +120,28 @@ func (r *memRing) evict(now time.Time) {
 	}
 }
 
-func (r *memRing) Flush() error { return nil }
+// Flush does nothing: the ring is memory.
+func (r *Ring) Flush() error { return nil }
 
-func (r *memRing) Close() error {
+// Close lets every frame go.
+func (r *Ring) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.frames, r.bytes = nil, 0
 	return nil
 }
 
-func (r *memRing) Bytes() int64 {
+// Bytes is what the ring holds.
+func (r *Ring) Bytes() int64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.bytes
 }
 
-// span returns the frames that rebuild the newest recorded tick at or
+// Span returns the frames that rebuild the newest recorded tick at or
 // before tick (the newest of all for a tick after it): its keyframe and
 // every frame after it up to that tick.
-func (r *memRing) span(tick uint64) ([]ringFrame, error) {
+func (r *Ring) Span(tick uint64) ([]Frame, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.frames) == 0 {
@@ -129,9 +162,9 @@ func (r *memRing) span(tick uint64) ([]ringFrame, error) {
 	return slices.Clone(r.frames[key : end+1]), nil
 }
 
-// before returns the frames of ticks before tick, for a new ring that
+// Before returns the frames of ticks before tick, for a new ring that
 // goes on from tick after a rewind, and their bytes.
-func (r *memRing) before(tick uint64) ([]ringFrame, int64) {
+func (r *Ring) Before(tick uint64) ([]Frame, int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := 0
@@ -140,11 +173,11 @@ func (r *memRing) before(tick uint64) ([]ringFrame, int64) {
 		bytes += r.frames[n].size
 		n++
 	}
-	return append([]ringFrame(nil), r.frames[:n]...), bytes
+	return append([]Frame(nil), r.frames[:n]...), bytes
 }
 
-// describe says what the ring holds, for the summary.
-func (r *memRing) describe() *protocol.RewindRange {
+// Describe says what the ring holds, for the summary.
+func (r *Ring) Describe() *protocol.RewindRange {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rr := &protocol.RewindRange{Frames: len(r.frames), Bytes: r.bytes, Limit: r.limit}
@@ -152,4 +185,26 @@ func (r *memRing) describe() *protocol.RewindRange {
 		rr.From, rr.To = r.frames[0].f.Tick, r.frames[len(r.frames)-1].f.Tick
 	}
 	return rr
+}
+
+// Layout lists the ring's frames, for a failure's message: each tick, K
+// for a keyframe or D for a delta, and * where a table of it is whole.
+func (r *Ring) Layout() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b strings.Builder
+	for _, fr := range r.frames {
+		kind := "D"
+		if fr.f.Full {
+			kind = "K"
+		}
+		for _, tm := range fr.marks {
+			if tm.all {
+				kind += "*"
+				break
+			}
+		}
+		fmt.Fprintf(&b, " %d%s", fr.f.Tick, kind)
+	}
+	return b.String()
 }

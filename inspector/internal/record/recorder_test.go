@@ -1,6 +1,7 @@
-package inspector
+package record
 
 import (
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -40,16 +41,14 @@ func TestStoppedRecordingEndsWithTheWorldStoppedIn(t *testing.T) {
 	energy := ecs.NewMap[float64](w)
 	e := w.Spawn()
 	must(t, energy.Add(e, 0))
-	a := New(w, Options{Addr: "127.0.0.1:0", RewindBytes: -1})
-	defer func() { must(t, a.Close()) }()
 	sink := &stuckSink{release: make(chan struct{})}
-	r := a.startRecorder(sink, 0, nil)
-	a.recorders = append(a.recorders, r)
+	r := testRecorder(w, sink, 0)
+	r.Begin()
 	const frames = 30 // past the encoder's queue of jobs
 	for i := range frames {
 		must(t, energy.Set(e, float64(i+1)))
 		must(t, w.Tick())
-		r.capture(time.Now())
+		r.Capture(time.Now())
 	}
 	if r.Skipped() == 0 {
 		t.Fatal("no frame missed with the destination stuck: the test needs some")
@@ -81,17 +80,16 @@ func TestRecorderQueueIsBoundedInBytes(t *testing.T) {
 		e := w.Spawn()
 		must(t, blobs.Add(e, blob{A: uint64(i)}))
 	}
-	a := New(w, Options{Addr: "127.0.0.1:0", RewindBytes: -1})
-	defer func() { must(t, a.Close()) }()
 	sink := &stuckSink{release: make(chan struct{})}
-	r := a.startRecorder(sink, 0, nil)
+	r := testRecorder(w, sink, 0)
+	r.Begin()
 	frames := 20
 	for range frames {
 		for v := range all.All() {
 			v.A++
 		}
 		must(t, w.Tick())
-		r.capture(time.Now())
+		r.Capture(time.Now())
 		if q := r.queued.Load(); q > recorderQueueBytes+r.last {
 			t.Fatalf("%d bytes of captures wait for the encoder; the bound is %d", q, recorderQueueBytes)
 		}
@@ -115,17 +113,16 @@ func TestRingPacesItsCopies(t *testing.T) {
 		must(t, blobs.Add(w.Spawn(), blob{A: uint64(i)}))
 	}
 	for _, paced := range []bool{true, false} {
-		a := New(w, Options{Addr: "127.0.0.1:0", RewindBytes: -1})
 		sink := &countingSink{}
-		r := a.newRecorder(sink, 1000, nil) // 1 ms apart
+		r := testRecorder(w, sink, 1000) // 1 ms apart
 		if paced {
-			r.share = ringShare
+			r.Share = 0.01 // the ring's share
 		}
 		now := time.Now()
-		r.begin()
+		r.Begin()
 		for range 1000 {
 			now = now.Add(time.Millisecond)
-			r.capture(now)
+			r.Capture(now)
 		}
 		must(t, r.Stop())
 		taken := sink.frames
@@ -135,7 +132,6 @@ func TestRingPacesItsCopies(t *testing.T) {
 		case !paced && taken+r.Skipped() < 999: // the first asked may come before the period after the first copy
 			t.Errorf("unpaced: %d copies taken and %d skipped (the coder behind) of 1001 asked", taken, r.Skipped())
 		}
-		must(t, a.Close())
 	}
 }
 
@@ -146,3 +142,17 @@ func (s *countingSink) WriteWorld(*protocol.WorldFrame) error { s.frames++; retu
 func (s *countingSink) Flush() error                          { return nil }
 func (s *countingSink) Close() error                          { return nil }
 func (s *countingSink) Bytes() int64                          { return 0 }
+
+// testRecorder records w's frames into sink at hz (0: every frame).
+func testRecorder(w *ecs.World, sink Sink, hz float64) *Recorder {
+	summary := func(func(reflect.Value) protocol.Value) *protocol.Summary { return &protocol.Summary{Full: true} }
+	return New(sink, NewStream(w, summary), hz, nil, Hooks{})
+}
+
+// must fails the test on an error from the code under test.
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,4 +1,4 @@
-package inspector
+package record
 
 import (
 	"reflect"
@@ -10,29 +10,34 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
-// worldStream is one stream of WorldFrames: a recording, or a client's
+// Stream is one stream of WorldFrames: a recording, or a client's
 // `world` subscription. Every writer goes through it: capture on the game
 // goroutine (memory copies, from the kernel's shape counters and change
 // ticks), encode on another (conversion, XOR and byte planes, compression,
 // keyframe choice).
-type worldStream struct {
-	a       *Agent
-	cap     *ecs.Capturer
-	enc     *recording.WorldEncoder
+type Stream struct {
+	Cap     *ecs.Capturer
+	Enc     *recording.WorldEncoder
+	w       *ecs.World
+	summary SummaryFunc
 	journal uint64 // last journal entry captured
 }
 
-func (a *Agent) newWorldStream(sub uint32) *worldStream {
-	s := &worldStream{a: a, cap: a.w.Inspect().NewCapturer(), enc: recording.NewWorldEncoder()}
-	s.enc.Sub = sub
-	if j := a.w.Inspect().Journal(); len(j) > 0 {
+// SummaryFunc builds the world's summary with its resources converted by
+// convert (the agent's, on the game goroutine).
+type SummaryFunc func(convert func(reflect.Value) protocol.Value) *protocol.Summary
+
+// NewStream starts a stream of w's frames whose summaries summary builds.
+func NewStream(w *ecs.World, summary SummaryFunc) *Stream {
+	s := &Stream{w: w, summary: summary, Cap: w.Inspect().NewCapturer(), Enc: recording.NewWorldEncoder()}
+	if j := w.Inspect().Journal(); len(j) > 0 {
 		s.journal = j[len(j)-1].Seq
 	}
 	return s
 }
 
-// worldJob is a capture on its way to the encoder.
-type worldJob struct {
+// Job is a capture on its way to the encoder.
+type Job struct {
 	tick    uint64
 	cap     *ecs.Capture
 	summary *protocol.Summary
@@ -44,8 +49,8 @@ type worldJob struct {
 	// the encoder's goroutine (values.PlainCopy); an invalid one was converted
 	// at capture.
 	resources []reflect.Value
-	// to is a world feed's listeners at the capture (worldfeed.go).
-	to []*feedSub
+	// to is a world feed's listeners at the capture (Recorder.Audience).
+	to any
 	// skipped counts the frames an every-frame recorder did not capture
 	// before this one, and skipWhy says why (WorldFrame.Skipped).
 	skipped uint64
@@ -58,17 +63,16 @@ type worldJob struct {
 	marks []tableMarks
 }
 
-// capture copies what the stream's next frame needs; call it in Sync.
-func (s *worldStream) capture() *worldJob {
-	a := s.a
-	lean := s.enc.LeanNow() // before TakeKeyframe: see WorldInput.Lean
-	full := s.enc.TakeKeyframe()
-	c := s.cap.Capture(full)
-	j := &worldJob{tick: a.w.Frame(), cap: c, lean: lean}
-	if s.cap.Marks {
+// Capture copies what the stream's next frame needs; call it in Sync.
+func (s *Stream) Capture() *Job {
+	lean := s.Enc.LeanNow() // before TakeKeyframe: see WorldInput.Lean
+	full := s.Enc.TakeKeyframe()
+	c := s.Cap.Capture(full)
+	j := &Job{tick: s.w.Frame(), cap: c, lean: lean}
+	if s.Cap.Marks {
 		j.marks = marksOf(c)
 	}
-	j.summary = a.summaryOf(func(v reflect.Value) protocol.Value {
+	j.summary = s.summary(func(v reflect.Value) protocol.Value {
 		if cp, ok := values.PlainCopy(v, 0); ok {
 			j.resources = append(j.resources, cp)
 			return protocol.Value{}
@@ -76,11 +80,11 @@ func (s *worldStream) capture() *worldJob {
 		j.resources = append(j.resources, reflect.Value{})
 		return values.Whole(v)
 	})
-	if entries := a.w.Inspect().JournalSince(s.journal); len(entries) > 0 {
+	if entries := s.w.Inspect().JournalSince(s.journal); len(entries) > 0 {
 		s.journal = entries[len(entries)-1].Seq
 		j.journal = values.Journal(entries)
 	}
-	for _, q := range a.w.Inspect().EventQueues(protocol.MaxRecordedEvents) {
+	for _, q := range s.w.Inspect().EventQueues(protocol.MaxRecordedEvents) {
 		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total}
 		for _, r := range q.Recent {
 			eq.Recent = append(eq.Recent, values.Whole(r))
@@ -114,8 +118,8 @@ func convertAll(v reflect.Value) []protocol.Value {
 	return out
 }
 
-// encode turns a capture into a frame, off the game goroutine.
-func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
+// Encode turns a capture into a frame, off the game goroutine.
+func (s *Stream) Encode(j *Job) (*protocol.WorldFrame, error) {
 	for i, cp := range j.resources {
 		if cp.IsValid() {
 			j.summary.Resources[i].Value = values.Whole(cp)
@@ -162,8 +166,8 @@ func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 			}
 		}
 	}
-	f, err := s.enc.Encode(in)
-	s.cap.Recycle(j.cap) // the encoder keeps copies: the capture's memory serves the next one
+	f, err := s.Enc.Encode(in)
+	s.Cap.Recycle(j.cap) // the encoder keeps copies: the capture's memory serves the next one
 	if f != nil {
 		f.Skipped, f.SkipWhy = j.skipped, j.skipWhy
 	}
@@ -172,8 +176,8 @@ func (s *worldStream) encode(j *worldJob) (*protocol.WorldFrame, error) {
 
 // rawToValues converts raw values of component id back to Go values and
 // then to wire form.
-func (s *worldStream) rawToValues(id ecs.ComponentID, raw []byte, size int) []protocol.Value {
-	typ := s.a.w.Inspect().Component(id).Type
+func (s *Stream) rawToValues(id ecs.ComponentID, raw []byte, size int) []protocol.Value {
+	typ := s.w.Inspect().Component(id).Type
 	n := len(raw) / size
 	out := make([]protocol.Value, n)
 	for i := range n {
@@ -181,3 +185,6 @@ func (s *worldStream) rawToValues(id ecs.ComponentID, raw []byte, size int) []pr
 	}
 	return out
 }
+
+// Capture is the job's copy of the world, as the kernel took it.
+func (j *Job) Capture() *ecs.Capture { return j.cap }

@@ -1,4 +1,4 @@
-package inspector
+package record
 
 import (
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -63,9 +63,9 @@ func marksBytes(ms []tableMarks) int64 {
 	return n
 }
 
-// restoredMarks is every recorded table's marks, row by row, as the frames
+// RestoredMarks is every recorded table's marks, row by row, as the frames
 // replayed so far leave them; nil when a frame came without marks.
-type restoredMarks map[uint64]*rowMarks
+type RestoredMarks map[uint64]*rowMarks
 
 // rowMarks is a table's entities and each column's marks by row.
 type rowMarks struct {
@@ -74,7 +74,7 @@ type rowMarks struct {
 }
 
 // follow updates the marks with a frame's, once st has applied the frame.
-func (rm restoredMarks) follow(st *recording.WorldState, ms []tableMarks) {
+func (rm RestoredMarks) follow(st *recording.WorldState, ms []tableMarks) {
 	for _, tm := range ms {
 		t := st.Tables[tm.key]
 		if t == nil { // emptied
@@ -126,10 +126,10 @@ func spreadMarks(dst []uint32, all bool, rows []int32, runs []ecs.MarkRun) {
 	}
 }
 
-// provenance is who wrote and who added e's component id as the rewind
+// Provenance is who wrote and who added e's component id as the rewind
 // restored it (nil where the marks or the writer log do not say).
-func (rm restoredMarks) provenance(w *ecs.World, e ecs.Entity, id ecs.ComponentID) (written, added *protocol.Provenance) {
-	m := rm.find(w, e, id)
+func (rm RestoredMarks) Provenance(w *ecs.World, e ecs.Entity, id ecs.ComponentID) (written, added *protocol.Provenance) {
+	m := rm.Find(w, e, id)
 	if m == nil {
 		return nil, nil
 	}
@@ -137,13 +137,13 @@ func (rm restoredMarks) provenance(w *ecs.World, e ecs.Entity, id ecs.ComponentI
 		if mark == 0 {
 			return nil
 		}
-		return provenance(w.Inspect().MarkProvenance(id, mark))
+		return values.Provenance(w.Inspect().MarkProvenance(id, mark))
 	}
 	return at(m[0]), at(m[1])
 }
 
-// find is the marks of e's component id: a [written, added] pair.
-func (rm restoredMarks) find(w *ecs.World, e ecs.Entity, id ecs.ComponentID) *[2]uint32 {
+// Find is the marks of e's component id: a [written, added] pair.
+func (rm RestoredMarks) Find(w *ecs.World, e ecs.Entity, id ecs.ComponentID) *[2]uint32 {
 	if rm == nil {
 		return nil
 	}
