@@ -9,6 +9,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/link"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -82,8 +83,7 @@ type gameSide struct {
 	ringMem                  *record.Ring
 	rewinding                bool        // a Rewind is being rebuilt
 	snap                     *sharedCopy // the newest world copy, shared by snapshot requests for a second
-	rawOK                    []bool      // by component: its memory is read as is (rawReadable)
-	liveView                 liveEntity  // the entity a watchpoint tests (holds)
+	lw                       *live.World // the live world as queries read it (internal/live)
 }
 
 // telemetry is what the game half counts, for Telemetry; the server half
@@ -109,6 +109,7 @@ func New(w *ecs.World, opts Options) *Agent {
 			live:     map[*server.Client]*peer{},
 		},
 	}
+	a.lw = live.New(w, a.componentSchemas, a.tick)
 	a.srv = server.New(server.Config{Game: opts.Game, AgentVersion: AgentVersion, Token: opts.Token, ReadOnly: opts.ReadOnly,
 		MaxClients: opts.MaxClients, MaxHandshakes: opts.MaxHandshakes, MaxFrame: opts.MaxFrame, MaxQueuedBytes: opts.MaxQueuedBytes,
 		FrameTimeout: opts.FrameTimeout, HandshakeTimeout: opts.HandshakeTimeout, StuckTimeout: opts.StuckTimeout,

@@ -134,7 +134,7 @@ func BenchmarkSnapshot(b *testing.B) {
 		a := New(w, Options{JournalSize: -1})
 		b.ReportAllocs()
 		for b.Loop() {
-			a.copyWorld()
+			a.lw.CopyAll()
 		}
 		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/snapshot")
 	})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -53,30 +54,13 @@ func heavyRequest(m protocol.Message) bool {
 }
 
 // answerPage answers a one-off query with its page (queryPage).
-func (a *Agent) answerPage(c *peer, id uint32, q *compiledQuery, offset, limit int) {
-	f, err := a.queryPage(id, q, offset, limit)
+func (a *Agent) answerPage(c *peer, id uint32, q *live.Query, offset, limit int) {
+	f, err := a.lw.Page(id, q, offset, limit)
 	if err != nil {
 		c.Answer(&protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()})
 		return
 	}
 	c.Job(f.Size, f.Heavy, f.Build)
-}
-
-// queryPage takes a query's page on the game goroutine: the kernel's
-// window when its tests are the whole query, else a copy of the rows the
-// kernel passed, on which the plan runs off the game goroutine (a heavy
-// frame when it tests many rows or sorts). Query requests and page
-// subscriptions both take their pages here.
-func (a *Agent) queryPage(id uint32, q *compiledQuery, offset, limit int) (server.Frame, error) {
-	if q.evaluates() {
-		qc, err := a.copyQuery(id, q, offset, limit)
-		if err != nil {
-			return server.Frame{}, err
-		}
-		return server.Frame{Build: func() protocol.Message { return qc.build() }, Size: qc.size(), Heavy: a.heavyQuery(q)}, nil
-	}
-	pc := a.page(id, q, offset, limit)
-	return server.Frame{Build: func() protocol.Message { return pc.build() }, Size: pc.size()}, nil
 }
 
 // codeOf picks the error code for a failed command.

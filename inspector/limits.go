@@ -1,6 +1,10 @@
 package inspector
 
-import "time"
+import (
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
+)
 
 // The agent's own bounds; the bounds on one request are the protocol's
 // (protocol.MaxPageRows and the rest, PROTOCOL.md's "Limits"), checked at
@@ -10,7 +14,7 @@ const (
 	MaxQueuedBytes = 64 << 20
 	// MaxCopyBytes bounds the memory one query copied off the game
 	// goroutine may take; a query over it is refused as too large.
-	MaxCopyBytes = 256 << 20
+	MaxCopyBytes = live.MaxCopyBytes
 )
 
 // requestBudget is the game-goroutine time one Sync gives clients'

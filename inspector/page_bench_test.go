@@ -19,16 +19,16 @@ func BenchmarkEntitiesPage(b *testing.B) {
 		h.HP = int16(rng.IntN(1000))
 	})
 	a := New(w, Options{Addr: "127.0.0.1:0"})
-	q, err := compileQuery(a.componentSchemas(), "churnPos.X>50", "-churnHP.HP", 0)
+	q, err := a.lw.Compile("churnPos.X>50", "-churnHP.HP", 0)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		qc, err := a.copyQuery(1, q, 100, 100)
+		qc, err := a.lw.CopyQuery(1, q, 100, 100)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if p := qc.build(); p.Total < 400_000 || len(p.Rows) != 100 {
+		if p := qc.Build(); p.Total < 400_000 || len(p.Rows) != 100 {
 			b.Fatalf("a page of %d rows of %d matches", len(p.Rows), p.Total)
 		}
 	}
@@ -44,13 +44,13 @@ func BenchmarkPageCapture(b *testing.B) {
 		*p, h.HP, n.Value = churnPos{X: float64(i)}, int16(i), "animal"
 	})
 	a := New(w, Options{Addr: "127.0.0.1:0"})
-	q, err := compileQuery(a.componentSchemas(), "churnPos churnHP ?Name", "", 0)
+	q, err := a.lw.Compile("churnPos churnHP ?Name", "", 0)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if pc := a.page(1, q, 50_000, 100); len(pc.ents) != 100 {
-			b.Fatalf("a page of %d rows", len(pc.ents))
+		if pc := a.lw.KernelPage(1, q, 50_000, 100); pc.Len() != 100 {
+			b.Fatalf("a page of %d rows", pc.Len())
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/row")

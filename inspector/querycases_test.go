@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -71,7 +72,7 @@ func TestQueryMeansTheSameLiveAndRecorded(t *testing.T) {
 		{q: "!churnMark caseTag"},
 		{q: "childof(" + wire(ents[0]).String() + ")"},
 		{q: "childof(" + wire(ents[0]).String() + ") churnHP"},
-		{q: "ChildOf.Parent==" + itoa(int(wire(ents[0])))},
+		{q: "ChildOf.Parent==" + strconv.Itoa(int(wire(ents[0])))},
 		{q: "Health.HP<10", wantErr: "no component named Health"},
 		{q: "churnpos", wantErr: "did you mean churnPos?"},
 		{q: "churnPos.Z>1", wantErr: "no field Z"},
@@ -105,15 +106,15 @@ func TestQueryMeansTheSameLiveAndRecorded(t *testing.T) {
 	// Sorted pages: the agent sorts on a copy, the recording's reader on
 	// its state; the same order, ties in the world's order.
 	for _, c := range []struct{ q, sort string }{{"churnPos", "churnPos.Y"}, {"churnHP", "-churnHP.HP"}, {"caseSlots", "caseSlots.Count[1]"}, {"?churnMark churnPos", "-churnMark.N"}} {
-		q, err := compileQuery(agent.componentSchemas(), c.q, c.sort, 0)
+		q, err := agent.lw.Compile(c.q, c.sort, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		qc, err := agent.copyQuery(1, q, 0, 100000)
+		qc, err := agent.lw.CopyQuery(1, q, 0, 100000)
 		if err != nil {
 			t.Fatal(err)
 		}
-		live := qc.build()
+		live := qc.Build()
 		off, err := st.QuerySorted(c.q, c.sort, 0, 0, 100000)
 		if err != nil {
 			t.Fatal(err)
@@ -135,7 +136,7 @@ func TestQueryMeansTheSameLiveAndRecorded(t *testing.T) {
 			}
 		}
 	}
-	if _, err := compileQuery(agent.componentSchemas(), "churnPos", "churnPos.Z", 0); err == nil || !strings.Contains(err.Error(), "no field Z") {
+	if _, err := agent.lw.Compile("churnPos", "churnPos.Z", 0); err == nil || !strings.Contains(err.Error(), "no field Z") {
 		t.Errorf("a sort by a missing field: %v", err)
 	}
 	page, err := st.Query("changed(churnPos)", 0, 0, 100)
@@ -193,24 +194,24 @@ func stopAndOpen(t *testing.T, rec *Recorder, path string) *recording.Recording 
 
 // liveQuery evaluates a query the way the agent answers a Query request.
 func liveQuery(a *Agent, expr string) ([]protocol.EntityID, error) {
-	q, err := compileQuery(a.componentSchemas(), expr, "", 0)
+	q, err := a.lw.Compile(expr, "", 0)
 	if err != nil {
 		return nil, err
 	}
-	if !q.evaluates() { // the kernel's window
-		ents, _ := a.w.Inspect().Scan(q.filter, 0, 1<<30)
+	if !q.Evaluates() { // the kernel's window
+		ents, _ := a.w.Inspect().Scan(q.Filter, 0, 1<<30)
 		out := make([]protocol.EntityID, len(ents))
 		for i, e := range ents {
 			out[i] = wire(e)
 		}
 		return out, nil
 	}
-	qc, err := a.copyQuery(0, q, 0, 1<<30)
+	qc, err := a.lw.CopyQuery(0, q, 0, 1<<30)
 	if err != nil {
 		return nil, err
 	}
 	var out []protocol.EntityID
-	for _, r := range qc.build().Rows {
+	for _, r := range qc.Build().Rows {
 		out = append(out, r.Entity)
 	}
 	return out, nil

@@ -86,20 +86,20 @@ func TestEveryPathAnswersAQueryAlike(t *testing.T) {
 		sortBy := rapid.SampledFrom([]string{"", "churnPos.X", "-churnHP.HP", "propF32.V", "-caseSlots.Count[1]", "churnName.Name"}).Draw(rt, "sort")
 		offset, limit := rapid.IntRange(0, 20).Draw(rt, "offset"), rapid.IntRange(1, 30).Draw(rt, "limit")
 
-		cq, err := compileQuery(agent.componentSchemas(), q, sortBy, agent.lastFrameTick)
+		cq, err := agent.lw.Compile(q, sortBy, agent.lastFrameTick)
 		if err != nil {
 			t.Fatalf("%q by %q: %v", q, sortBy, err)
 		}
-		f, err := agent.queryPage(1, cq, offset, limit)
+		f, err := agent.lw.Page(1, cq, offset, limit)
 		if err != nil {
 			t.Fatal(err)
 		}
 		asked := f.Message().(*protocol.Page)
-		qc, err := agent.copyQuery(1, cq, offset, limit)
+		qc, err := agent.lw.CopyQuery(1, cq, offset, limit)
 		if err != nil {
 			t.Fatal(err)
 		}
-		copied := qc.build()
+		copied := qc.Build()
 		recorded, err := st.QuerySorted(q, sortBy, 0, offset, limit)
 		if err != nil {
 			t.Fatal(err)
@@ -114,16 +114,16 @@ func TestEveryPathAnswersAQueryAlike(t *testing.T) {
 		// A watchpoint's test of each live entity holds where the query
 		// matches (changed() is not a watchpoint's to ask).
 		if !strings.Contains(q, "changed(") {
-			all, err := agent.copyQuery(1, cq, 0, n)
+			all, err := agent.lw.CopyQuery(1, cq, 0, n)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var matched, held []protocol.EntityID
-			for _, r := range all.build().Rows {
+			for _, r := range all.Build().Rows {
 				matched = append(matched, r.Entity)
 			}
 			for _, e := range ents {
-				if agent.holds(cq, e) {
+				if agent.lw.Holds(cq, e) {
 					held = append(held, wire(e))
 				}
 			}
@@ -136,7 +136,7 @@ func TestEveryPathAnswersAQueryAlike(t *testing.T) {
 
 		// The kernel's raw bound (what a value watchpoint tests written
 		// rows with) agrees with the query's test of each value.
-		pq := cq.plan.Query()
+		pq := cq.Plan.Query()
 		for i := range pq.Fields {
 			ft := &pq.Fields[i]
 			b, ok := rawBound(ft)

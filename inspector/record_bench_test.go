@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 // each iteration. x-baseline is recorded time over unrecorded time.
 func BenchmarkRecordFrame(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
-		b.Run("entities="+itoa(n), func(b *testing.B) {
+		b.Run("entities="+strconv.Itoa(n), func(b *testing.B) {
 			rec, base := ecosystem.New(n, 1), ecosystem.New(n, 1)
 			ra := New(rec.World, Options{Addr: "127.0.0.1:0", Schedule: rec.Schedule})
 			ba := New(base.World, Options{Addr: "127.0.0.1:0", Schedule: base.Schedule})

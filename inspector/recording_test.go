@@ -9,6 +9,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
@@ -37,8 +38,8 @@ func TestRecordingIsTheGamesMemory(t *testing.T) {
 		rec.keepUp()
 		agent.Sync()
 		if f == 0 || f == frames-1 || rng.IntN(25) == 0 {
-			tables, sparse := agent.copyWorld()
-			s := buildSnapshot(tables, sparse, sim.World.Frame(), "", sim.World.Inspect().Stats(), agent.componentSchemas())
+			tables, sparse := agent.lw.CopyAll()
+			s := live.BuildSnapshot(tables, sparse, sim.World.Frame(), "", sim.World.Inspect().Stats(), agent.componentSchemas())
 			sum := agent.summaryWhole()
 			s.Resources = sum.Resources
 			truth[s.Tick] = s
@@ -227,8 +228,8 @@ func TestRecordingOfChurn(t *testing.T) {
 		rec.keepUp()
 		agent.Sync()
 		if rng.IntN(10) == 0 || f == 199 {
-			tables, sparse := agent.copyWorld()
-			truth[w.Frame()] = buildSnapshot(tables, sparse, w.Frame(), "", w.Inspect().Stats(), agent.componentSchemas())
+			tables, sparse := agent.lw.CopyAll()
+			truth[w.Frame()] = live.BuildSnapshot(tables, sparse, w.Frame(), "", w.Inspect().Stats(), agent.componentSchemas())
 		}
 	}
 	if err := rec.Stop(); err != nil {

@@ -91,7 +91,7 @@ func (a *Agent) onUnsubscribe(r request, m *protocol.Unsubscribe) {
 
 // onQuery carries out a Query.
 func (a *Agent) onQuery(r request, m *protocol.Query) {
-	q, err := compileQuery(a.componentSchemas(), m.Expr, m.Sort, a.lastFrameTick)
+	q, err := a.lw.Compile(m.Expr, m.Sort, a.lastFrameTick)
 	if err != nil {
 		r.fail(protocol.ErrBadQuery, err.Error())
 		return

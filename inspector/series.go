@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -15,8 +16,8 @@ import (
 // seriesQuery is a compiled series expression.
 type seriesQuery struct {
 	spec protocol.SeriesSpec
-	one  ecs.Entity     // the entity, for one entity's field
-	q    *compiledQuery // the matches (an aggregate's); sort names the field
+	one  ecs.Entity  // the entity, for one entity's field
+	q    *live.Query // the matches (an aggregate's); sort names the field
 }
 
 // compileSeries compiles a series expression against the world.
@@ -25,13 +26,13 @@ func (a *Agent) compileSeries(expr string) (*seriesQuery, error) {
 	if err != nil {
 		return nil, server.Refuse(protocol.ErrBadValue, "%s", err.Error())
 	}
-	q, err := compileQuery(a.componentSchemas(), spec.Over(), spec.Field, 0)
+	q, err := a.lw.Compile(spec.Over(), spec.Field, 0)
 	if err != nil {
 		return nil, err
 	}
 	sq := &seriesQuery{spec: spec, one: values.Entity(spec.Entity), q: q}
 	if spec.Aggregate != "" {
-		if err := a.checkCopy(q); err != nil {
+		if err := a.lw.CheckCopy(q); err != nil {
 			return nil, err
 		}
 	}
@@ -43,8 +44,8 @@ func (a *Agent) seriesFrame(id uint32, s *subscription) server.Frame {
 	sq := s.series
 	m := &protocol.Series{Sub: id, Tick: a.tick()}
 	if sq.spec.Aggregate == "" {
-		if key := sq.q.plan.Sort(); key != nil {
-			if v, ok := a.w.Inspect().Value(sq.one, sq.q.sortBy); ok {
+		if key := sq.q.Plan.Sort(); key != nil {
+			if v, ok := a.w.Inspect().Value(sq.one, sq.q.SortBy); ok {
 				if f, ok := key.Of(values.Of(v)); ok {
 					if x, ok := f.Number(); ok {
 						m.Value, m.N = &x, 1
@@ -54,16 +55,9 @@ func (a *Agent) seriesFrame(id uint32, s *subscription) server.Frame {
 		}
 		return server.Frame{Msg: m, Size: 64}
 	}
-	qc, err := a.copyQuery(id, sq.q, 0, 0)
+	qc, err := a.lw.CopyQuery(id, sq.q, 0, 0)
 	if err != nil {
 		return server.Frame{Msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, Size: 256}
 	}
-	return server.Frame{Build: func() protocol.Message { return qc.aggregate(m, sq.spec.Aggregate) }, Size: qc.size(), Heavy: true}
-}
-
-// aggregate folds the copy's matches into the sample, off the game
-// goroutine.
-func (qc *queryCopy) aggregate(m *protocol.Series, agg string) *protocol.Series {
-	m.Value, m.N = qc.q.plan.Sample(qc.world(), agg)
-	return m
+	return server.Frame{Build: func() protocol.Message { return qc.Aggregate(m, sq.spec.Aggregate) }, Size: qc.Size(), Heavy: true}
 }

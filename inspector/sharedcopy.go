@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -36,13 +37,13 @@ func (a *Agent) sharedSnapshot() *sharedCopy {
 	if a.snap != nil && now.Sub(a.snap.at) < snapshotReuse {
 		return a.snap
 	}
-	tables, sparse := a.copyWorld()
+	tables, sparse := a.lw.CopyAll()
 	a.tel.snapshots.Add(1)
 	tick, game, stats := a.w.Frame(), a.opts.Game, a.w.Inspect().Stats()
 	schemas := append([]protocol.Component(nil), a.componentSchemas()...)
 	resources := a.summaryWhole().Resources // converted here: they may share memory with the game
 	a.snap = &sharedCopy{at: now, make: func() *protocol.Snapshot {
-		s := buildSnapshot(tables, sparse, tick, game, stats, schemas)
+		s := live.BuildSnapshot(tables, sparse, tick, game, stats, schemas)
 		s.Resources = resources
 		return s
 	}}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -19,7 +20,7 @@ type subscription struct {
 	period  time.Duration
 	next    time.Time
 	reset   bool // the next frame goes out full
-	query   *compiledQuery
+	query   *live.Query
 	since   uint32   // change stamp of the previous capture
 	journal uint64   // last journal entry sent
 	feed    *feedSub // a world subscription's place on its feed
@@ -67,12 +68,12 @@ func (a *Agent) subscribe(c *peer, m *protocol.Subscribe) error {
 		}
 	case protocol.SubPage:
 		if m.Archetype == 0 {
-			q, err := compileQuery(a.componentSchemas(), m.Query, m.Sort, 0)
+			q, err := a.lw.Compile(m.Query, m.Sort, 0)
 			if err != nil {
 				return err
 			}
-			if q.evaluates() {
-				if err := a.checkCopy(q); err != nil {
+			if q.Evaluates() {
+				if err := a.lw.CheckCopy(q); err != nil {
 					return err
 				}
 			}
@@ -213,23 +214,16 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) server.Frame {
 				cols = ar.Components
 			}
 		}
-		pc := a.capturePage(id, ents, total, s.req.Offset, cols, a.w.Inspect().CopyRows(ents, cols))
-		return server.Frame{Build: func() protocol.Message { return pc.build() }, Size: pc.size()}
+		pc := a.lw.Capture(id, ents, total, s.req.Offset, cols, a.w.Inspect().CopyRows(ents, cols))
+		return server.Frame{Build: func() protocol.Message { return pc.Build() }, Size: pc.Size()}
 	}
-	s.query.filter.Since = s.since
+	s.query.Filter.Since = s.since
 	defer func() { s.since = a.w.Inspect().NextStamp() }()
-	f, err := a.queryPage(id, s.query, s.req.Offset, limit)
+	f, err := a.lw.Page(id, s.query, s.req.Offset, limit)
 	if err != nil {
 		// The world grew past what the query may copy since it was
 		// subscribed: say so where the client looks for the answer.
 		return server.Frame{Msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, Size: 256}
 	}
 	return f
-}
-
-// page captures the window [offset, offset+limit) of a query the kernel's
-// tests answer whole (no field tests, no sort): the kernel pages it.
-func (a *Agent) page(id uint32, q *compiledQuery, offset, limit int) *pageCapture {
-	ents, total, values := a.w.Inspect().CopyWindow(q.filter, offset, limit, q.columns)
-	return a.capturePage(id, ents, total, offset, q.columns, values)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -32,7 +33,7 @@ const maxFiredEntities = 4096
 type watchpoint struct {
 	protocol.Watchpoint
 	spec  query.WatchSpec
-	query *compiledQuery    // value: the query; spawn: the filter, or nil
+	query *live.Query       // value: the query; spawn: the filter, or nil
 	comps []ecs.ComponentID // value: the tested components
 	comp  ecs.ComponentID   // add, remove: the component
 	// raw holds a value watchpoint's field tests by component, when each
@@ -122,10 +123,9 @@ func (a *Agent) setWatch(c *peer, m *protocol.Watch) (uint32, error) {
 		return 0, server.Refuse(code, "%v", err)
 	}
 	wp.spec = spec
-	schemas := a.componentSchemas()
 	switch spec.Kind {
 	case "value":
-		q, err := compileQuery(schemas, spec.Query, "", 0)
+		q, err := a.lw.Compile(spec.Query, "", 0)
 		if err != nil {
 			return 0, server.Refuse(protocol.ErrBadQuery, "%v", err)
 		}
@@ -138,7 +138,7 @@ func (a *Agent) setWatch(c *peer, m *protocol.Watch) (uint32, error) {
 				}
 			}
 		}
-		wp.comps = slices.Clone(q.fields)
+		wp.comps = slices.Clone(q.Fields)
 		wp.raw, wp.bounds = rawTests(q)
 		wp.fired = map[ecs.Entity]bool{}
 		if spec.Entity != 0 { // the value it is set over is the first "before"
@@ -147,7 +147,7 @@ func (a *Agent) setWatch(c *peer, m *protocol.Watch) (uint32, error) {
 		}
 	case "spawn":
 		if spec.Query != "" {
-			q, err := compileQuery(schemas, spec.Query, "", 0)
+			q, err := a.lw.Compile(spec.Query, "", 0)
 			if err != nil {
 				return 0, server.Refuse(protocol.ErrBadQuery, "%v", err)
 			}
@@ -179,8 +179,8 @@ func (a *Agent) setWatch(c *peer, m *protocol.Watch) (uint32, error) {
 // or nil if one of them cannot be (a path through a slice, a string); and,
 // for the components whose every test is a number compared with a
 // constant, the same tests as the kernel's bounds.
-func rawTests(q *compiledQuery) (map[ecs.ComponentID][]*query.FieldTest, map[ecs.ComponentID][]ecs.RawBound) {
-	pq := q.plan.Query()
+func rawTests(q *live.Query) (map[ecs.ComponentID][]*query.FieldTest, map[ecs.ComponentID][]ecs.RawBound) {
+	pq := q.Plan.Query()
 	out := map[ecs.ComponentID][]*query.FieldTest{}
 	bounds := map[ecs.ComponentID][]ecs.RawBound{}
 	noBound := map[ecs.ComponentID]bool{}
@@ -481,7 +481,7 @@ func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *prot
 			stop = true
 			return false
 		}
-		return a.holds(wp.query, e)
+		return a.lw.Holds(wp.query, e)
 	}
 	if !a.admit(wp) {
 		return nil
@@ -489,7 +489,7 @@ func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *prot
 	if one := values.Entity(wp.spec.Entity); one != (ecs.Entity{}) {
 		for _, comp := range wp.comps {
 			for _, r := range ranges {
-				if matches == 0 && a.w.Alive(one) && a.within(one, comp, r) && !wp.fired[one] && a.holds(wp.query, one) {
+				if matches == 0 && a.w.Alive(one) && a.within(one, comp, r) && !wp.fired[one] && a.lw.Holds(wp.query, one) {
 					note(one, comp)
 				}
 			}
@@ -530,10 +530,10 @@ func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *prot
 					continue
 				}
 			}
-			f := wp.query.filter
+			f := wp.query.Filter
 			f.Changed, f.Since = []ecs.ComponentID{comp}, r.since
 			f.Match = func(e ecs.Entity) bool {
-				if r.until != 0 && a.w.Inspect().ChangedSince(e, comp, r.until) || wp.fired[e] || !a.holds(wp.query, e) {
+				if r.until != 0 && a.w.Inspect().ChangedSince(e, comp, r.until) || wp.fired[e] || !a.lw.Holds(wp.query, e) {
 					return false
 				}
 				note(e, comp)
@@ -616,7 +616,7 @@ func (a *Agent) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *pro
 				continue
 			}
 		case "spawn":
-			if wp.query != nil && (!a.w.Alive(en.Entity) || !a.holds(wp.query, en.Entity)) {
+			if wp.query != nil && (!a.w.Alive(en.Entity) || !a.lw.Holds(wp.query, en.Entity)) {
 				continue
 			}
 		}

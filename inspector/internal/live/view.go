@@ -1,4 +1,4 @@
-package inspector
+package live
 
 import (
 	"reflect"
@@ -124,7 +124,7 @@ func (c *goColumn) Added(int) bool   { return true }
 // asked of it (a watchpoint's checks find the written rows first). The
 // agent keeps one and resets it for each entity, its columns in place.
 type liveEntity struct {
-	a    *Agent
+	lw   *World
 	e    ecs.Entity
 	ids  [8]uint16
 	cols [8]goColumn
@@ -133,7 +133,7 @@ type liveEntity struct {
 
 func (l *liveEntity) Tables() []query.Table { return []query.Table{l} }
 func (l *liveEntity) Parent(e protocol.EntityID) protocol.EntityID {
-	p, _ := l.a.w.Parent(values.Entity(e))
+	p, _ := l.lw.w.Parent(values.Entity(e))
 	return values.Handle(p)
 }
 func (l *liveEntity) Filtered() bool               { return false }
@@ -145,11 +145,11 @@ func (l *liveEntity) Column(c uint16) query.Column {
 			return &l.cols[i]
 		}
 	}
-	v, ok := l.a.w.Inspect().Value(l.e, ecs.ComponentID(c))
+	v, ok := l.lw.w.Inspect().Value(l.e, ecs.ComponentID(c))
 	if !ok {
 		return nil
 	}
-	col := goColumn{vals: v, single: true, plain: l.a.rawReadable(ecs.ComponentID(c))}
+	col := goColumn{vals: v, single: true, plain: l.lw.RawReadable(ecs.ComponentID(c))}
 	if l.n == len(l.cols) {
 		return &col
 	}
@@ -158,14 +158,14 @@ func (l *liveEntity) Column(c uint16) query.Column {
 	return &l.cols[l.n-1]
 }
 
-// rawReadable reports whether component id's values may be read as memory
+// RawReadable reports whether component id's values may be read as memory
 // by the evaluator: the layout a recording's raw columns carry (numbers,
 // bools and handles, in structs and arrays, on a little-endian machine),
 // so a test reads the same bytes live and offline.
-func (a *Agent) rawReadable(id ecs.ComponentID) bool {
-	for int(id) >= len(a.rawOK) { // a component's layout never changes: asked once
-		c := ecs.ComponentID(len(a.rawOK))
-		a.rawOK = append(a.rawOK, values.RawTravels(a.componentSchemas(), uint16(c), int(a.w.Inspect().Component(c).Size)))
+func (lw *World) RawReadable(id ecs.ComponentID) bool {
+	for int(id) >= len(lw.rawOK) { // a component's layout never changes: asked once
+		c := ecs.ComponentID(len(lw.rawOK))
+		lw.rawOK = append(lw.rawOK, values.RawTravels(lw.schemas(), uint16(c), int(lw.w.Inspect().Component(c).Size)))
 	}
-	return a.rawOK[id]
+	return lw.rawOK[id]
 }

@@ -1,7 +1,6 @@
-package inspector
+package live
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -18,46 +17,50 @@ import (
 // goroutine over the copy. The page names the tick of the copy, so it is
 // exactly what the game held then.
 
+// MaxCopyBytes bounds the memory one query copied off the game goroutine
+// may take; a query over it is refused as too large.
+const MaxCopyBytes = 256 << 20
+
 // inlineTests is the most field tests (rows times tests) a query may make
 // on the game goroutine; a query that may need more runs on a copy.
 const inlineTests = 20000
 
-// queryCopy is the game goroutine's half of a query run on a copy.
-type queryCopy struct {
+// QueryCopy is the game goroutine's half of a query run on a copy.
+type QueryCopy struct {
 	id            uint32
 	tick          uint64
 	offset, limit int
-	q             *compiledQuery
+	q             *Query
 	cands         []ecs.Entity    // entities that passed the kernel's tests, in table order
 	tables        []ecs.TableCopy // the admitted tables, with the columns needed
-	sparse        map[ecs.ComponentID]sparseCopy
+	sparse        map[ecs.ComponentID]SparseCopy
 	raw           map[ecs.ComponentID]bool // the copied components read as memory
 }
 
-// heavyQuery reports whether q may test more fields than a frame affords:
+// Heavy reports whether q may test more fields than a frame affords:
 // its copy then shares the Sync's capture budget as a heavy job.
-func (a *Agent) heavyQuery(q *compiledQuery) bool {
-	if q.sorts() {
+func (lw *World) Heavy(q *Query) bool {
+	if q.Sorts() {
 		return true // sorting reads every match
 	}
-	return a.w.Inspect().CandidateRows(q.filter)*len(q.plan.Query().Fields) > inlineTests
+	return lw.w.Inspect().CandidateRows(q.Filter)*len(q.Plan.Query().Fields) > inlineTests
 }
 
-// copyQuery takes the game goroutine's half of q: the kernel's tests and
+// CopyQuery takes the game goroutine's half of q: the kernel's tests and
 // the copies. It refuses a copy over MaxCopyBytes.
-func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*queryCopy, error) {
-	if err := a.checkCopy(q); err != nil {
+func (lw *World) CopyQuery(id uint32, q *Query, offset, limit int) (*QueryCopy, error) {
+	if err := lw.CheckCopy(q); err != nil {
 		return nil, err
 	}
-	qc := &queryCopy{id: id, tick: a.tick(), offset: offset, limit: limit, q: q, sparse: map[ecs.ComponentID]sparseCopy{}}
-	qc.cands, _ = a.w.Inspect().Scan(q.filter, 0, -1)
+	qc := &QueryCopy{id: id, tick: lw.tick(), offset: offset, limit: limit, q: q, sparse: map[ecs.ComponentID]SparseCopy{}}
+	qc.cands, _ = lw.w.Inspect().Scan(q.Filter, 0, -1)
 	var tableCols []ecs.ComponentID
 	qc.raw = map[ecs.ComponentID]bool{}
 	for _, c := range copiedColumns(q) {
-		qc.raw[c] = a.rawReadable(c)
-		if a.w.Inspect().Component(c).Storage == ecs.SparseStorage {
-			ents, vals := a.w.Inspect().CopySparse(c)
-			qc.sparse[c] = sparseCopy{id: c, ents: ents, vals: values.CloneIfShared(vals)}
+		qc.raw[c] = lw.RawReadable(c)
+		if lw.w.Inspect().Component(c).Storage == ecs.SparseStorage {
+			ents, vals := lw.w.Inspect().CopySparse(c)
+			qc.sparse[c] = SparseCopy{id: c, ents: ents, vals: values.CloneIfShared(vals)}
 		} else {
 			tableCols = append(tableCols, c)
 		}
@@ -65,7 +68,7 @@ func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*quer
 	if tableCols == nil {
 		tableCols = []ecs.ComponentID{} // entities only
 	}
-	qc.tables = a.w.Inspect().CopyTablesFor(q.filter, tableCols)
+	qc.tables = lw.w.Inspect().CopyTablesFor(q.Filter, tableCols)
 	for i := range qc.tables {
 		for j, col := range qc.tables[i].Columns {
 			qc.tables[i].Columns[j] = values.CloneIfShared(col)
@@ -76,26 +79,26 @@ func (a *Agent) copyQuery(id uint32, q *compiledQuery, offset, limit int) (*quer
 
 // copiedColumns are the components a copy of q holds: the page's columns
 // and those the field tests and the sort read.
-func copiedColumns(q *compiledQuery) []ecs.ComponentID {
-	need := slices.Clone(q.columns)
-	for _, c := range q.fields {
+func copiedColumns(q *Query) []ecs.ComponentID {
+	need := slices.Clone(q.Columns)
+	for _, c := range q.Fields {
 		if !slices.Contains(need, c) {
 			need = append(need, c)
 		}
 	}
-	if q.sorts() && !slices.Contains(need, q.sortBy) {
-		need = append(need, q.sortBy)
+	if q.Sorts() && !slices.Contains(need, q.SortBy) {
+		need = append(need, q.SortBy)
 	}
 	return need
 }
 
-// checkCopy refuses a query whose copy would pass MaxCopyBytes, counted
+// CheckCopy refuses a query whose copy would pass MaxCopyBytes, counted
 // from the archetypes' sizes before anything is copied.
-func (a *Agent) checkCopy(q *compiledQuery) error {
-	rows := int64(a.w.Inspect().CandidateRows(q.filter))
+func (lw *World) CheckCopy(q *Query) error {
+	rows := int64(lw.w.Inspect().CandidateRows(q.Filter))
 	bytes := rows * 16
 	for _, c := range copiedColumns(q) {
-		bytes += rows * int64(a.w.Inspect().Component(c).Size)
+		bytes += rows * int64(lw.w.Inspect().Component(c).Size)
 	}
 	if bytes > MaxCopyBytes {
 		return server.Refuse(protocol.ErrTooLarge, "this query would copy %s of the world to test its fields (limit %s): narrow it with components", protocol.ByteSize(bytes), protocol.ByteSize(MaxCopyBytes))
@@ -103,8 +106,8 @@ func (a *Agent) checkCopy(q *compiledQuery) error {
 	return nil
 }
 
-// size estimates the memory the copy holds.
-func (qc *queryCopy) size() int64 {
+// Size estimates the memory the copy holds.
+func (qc *QueryCopy) Size() int64 {
 	n := int64(len(qc.cands)) * 8
 	for _, t := range qc.tables {
 		n += int64(len(t.Entities)) * 8
@@ -120,7 +123,7 @@ func (qc *queryCopy) size() int64 {
 
 // world is the copy as the query evaluator reads it, off the game
 // goroutine: each admitted table's rows that the kernel passed.
-func (qc *queryCopy) world() copyWorld {
+func (qc *QueryCopy) world() copyWorld {
 	sparse := make(map[ecs.ComponentID]*sparseIndex, len(qc.sparse))
 	for c, s := range qc.sparse {
 		at := make(map[ecs.Entity]int, len(s.ents))
@@ -158,17 +161,17 @@ func (qc *queryCopy) world() copyWorld {
 	return w
 }
 
-// build runs the plan over the copy and makes the page, off the game
+// Build runs the plan over the copy and makes the page, off the game
 // goroutine.
-func (qc *queryCopy) build() *protocol.Page {
-	window, total := qc.q.plan.Page(qc.world(), qc.offset, qc.limit)
-	p := &protocol.Page{Sub: qc.id, Tick: qc.tick, Full: true, Total: total, Offset: qc.offset, Columns: make([]uint16, len(qc.q.columns))}
-	for i, c := range qc.q.columns {
+func (qc *QueryCopy) Build() *protocol.Page {
+	window, total := qc.q.Plan.Page(qc.world(), qc.offset, qc.limit)
+	p := &protocol.Page{Sub: qc.id, Tick: qc.tick, Full: true, Total: total, Offset: qc.offset, Columns: make([]uint16, len(qc.q.Columns))}
+	for i, c := range qc.q.Columns {
 		p.Columns[i] = uint16(c)
 	}
 	p.Rows = make([]protocol.Row, len(window))
 	for i, h := range window {
-		vals := make([]protocol.Value, len(qc.q.columns))
+		vals := make([]protocol.Value, len(qc.q.Columns))
 		for j, c := range p.Columns {
 			if col := h.Table().Column(c); col != nil && col.Has(h.Row) {
 				vals[j] = col.Value(h.Row)
@@ -179,4 +182,26 @@ func (qc *queryCopy) build() *protocol.Page {
 	return p
 }
 
-func itoa(n int) string { return fmt.Sprint(n) }
+// Page takes a query's page on the game goroutine: the kernel's
+// window when its tests are the whole query, else a copy of the rows the
+// kernel passed, on which the plan runs off the game goroutine (a heavy
+// frame when it tests many rows or sorts). Query requests and page
+// subscriptions both take their pages here.
+func (lw *World) Page(id uint32, q *Query, offset, limit int) (server.Frame, error) {
+	if q.Evaluates() {
+		qc, err := lw.CopyQuery(id, q, offset, limit)
+		if err != nil {
+			return server.Frame{}, err
+		}
+		return server.Frame{Build: func() protocol.Message { return qc.Build() }, Size: qc.Size(), Heavy: lw.Heavy(q)}, nil
+	}
+	pc := lw.KernelPage(id, q, offset, limit)
+	return server.Frame{Build: func() protocol.Message { return pc.Build() }, Size: pc.Size()}, nil
+}
+
+// Aggregate folds the copy's matches into the sample, off the game
+// goroutine.
+func (qc *QueryCopy) Aggregate(m *protocol.Series, agg string) *protocol.Series {
+	m.Value, m.N = qc.q.Plan.Sample(qc.world(), agg)
+	return m
+}

@@ -1,4 +1,4 @@
-package inspector
+package live
 
 import (
 	"reflect"
@@ -15,8 +15,9 @@ import (
 // converted on the game goroutine, since the game may change what they
 // point to while the writer reads.
 
-// pageCapture is the game goroutine's half of a page.
-type pageCapture struct {
+// Window is the game goroutine's half of a page: a window of rows and
+// their values, copied.
+type Window struct {
 	id            uint32
 	tick          uint64
 	total, offset int
@@ -33,12 +34,12 @@ type columnCopy struct {
 	conv  []protocol.Value
 }
 
-// capturePage keeps a window's values as the kernel copied them (one
+// Capture keeps a window's values as the kernel copied them (one
 // call for the whole window: ecs.Inspection.CopyWindow or CopyRows), on
 // the game goroutine; values that hold pointers are converted here, the
 // rest on the writer goroutine.
-func (a *Agent) capturePage(id uint32, ents []ecs.Entity, total, offset int, cols []ecs.ComponentID, windows []ecs.ColumnWindow) *pageCapture {
-	pc := &pageCapture{id: id, tick: a.tick(), total: total, offset: offset, cols: cols, ents: ents, vals: make([]columnCopy, len(cols))}
+func (lw *World) Capture(id uint32, ents []ecs.Entity, total, offset int, cols []ecs.ComponentID, windows []ecs.ColumnWindow) *Window {
+	pc := &Window{id: id, tick: lw.tick(), total: total, offset: offset, cols: cols, ents: ents, vals: make([]columnCopy, len(cols))}
 	for j, cw := range windows {
 		cc := &pc.vals[j]
 		if !values.HoldsPointers(cw.Values.Type().Elem()) {
@@ -55,8 +56,8 @@ func (a *Agent) capturePage(id uint32, ents []ecs.Entity, total, offset int, col
 	return pc
 }
 
-// build turns the capture into a Page, off the game goroutine.
-func (pc *pageCapture) build() *protocol.Page {
+// Build turns the capture into a Page, off the game goroutine.
+func (pc *Window) Build() *protocol.Page {
 	p := &protocol.Page{Sub: pc.id, Tick: pc.tick, Full: true, Total: pc.total, Offset: pc.offset, Columns: make([]uint16, len(pc.cols))}
 	for i, c := range pc.cols {
 		p.Columns[i] = uint16(c)
@@ -78,8 +79,11 @@ func (pc *pageCapture) build() *protocol.Page {
 	return p
 }
 
-// size estimates the bytes of the page the capture becomes.
-func (pc *pageCapture) size() int64 {
+// Len is the window's rows.
+func (pc *Window) Len() int { return len(pc.ents) }
+
+// Size estimates the bytes of the page the capture becomes.
+func (pc *Window) Size() int64 {
 	n := int64(64 + 16*len(pc.ents))
 	for _, cc := range pc.vals {
 		if cc.slice.IsValid() {
@@ -89,4 +93,11 @@ func (pc *pageCapture) size() int64 {
 		}
 	}
 	return n
+}
+
+// KernelPage captures the window [offset, offset+limit) of a query the kernel's
+// tests answer whole (no field tests, no sort): the kernel pages it.
+func (lw *World) KernelPage(id uint32, q *Query, offset, limit int) *Window {
+	ents, total, windows := lw.w.Inspect().CopyWindow(q.Filter, offset, limit, q.Columns)
+	return lw.Capture(id, ents, total, offset, q.Columns, windows)
 }
