@@ -12,6 +12,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/watch"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -60,7 +61,7 @@ type gameSide struct {
 	follow   followed       // the entities clients follow, for who changed their values (followwrites.go)
 	restore  restoreMark    // the last rewind's writes, to tell a value restored from one written since (rewind.go)
 	edited   bool           // a client's edit was applied since the watchpoints last looked
-	watches  watchState     // the watchpoints (watch.go)
+	watches  *watch.Set     // the watchpoints (internal/watch)
 	stepLeft int
 	// held: the pause outlives the clients (a Pause, Step or Rewind with
 	// hold); alone is when the last client left a held pause.
@@ -110,6 +111,7 @@ func New(w *ecs.World, opts Options) *Agent {
 		},
 	}
 	a.lw = live.New(w, a.componentSchemas, a.tick)
+	a.watches = watch.New(w, a.lw, opts.Schedule, func() int64 { return a.frameNs }, watch.Hooks{Broadcast: a.broadcast, Logf: a.logf})
 	a.srv = server.New(server.Config{Game: opts.Game, AgentVersion: AgentVersion, Token: opts.Token, ReadOnly: opts.ReadOnly,
 		MaxClients: opts.MaxClients, MaxHandshakes: opts.MaxHandshakes, MaxFrame: opts.MaxFrame, MaxQueuedBytes: opts.MaxQueuedBytes,
 		FrameTimeout: opts.FrameTimeout, HandshakeTimeout: opts.HandshakeTimeout, StuckTimeout: opts.StuckTimeout,
@@ -123,7 +125,7 @@ func New(w *ecs.World, opts Options) *Agent {
 			if prev != nil {
 				prev(w, run)
 			}
-			a.checkSystem(run)
+			a.watches.CheckSystem(run)
 			a.look(run.Writes)
 		}
 		s.RunStart = func(w *ecs.World) {
@@ -131,7 +133,7 @@ func New(w *ecs.World, opts Options) *Agent {
 				prevStart(w)
 			}
 			a.status.runStarted = time.Now()
-			a.checkBeforeRun()
+			a.watches.CheckBeforeRun()
 			a.look(nil)
 		}
 		prevStage := s.StageEnd
@@ -200,7 +202,7 @@ func (a *Agent) Sync() {
 			a.paused = true
 		}
 	}
-	if a.checkWatches() { // a watchpoint fired: the game stops at the end of this frame
+	if a.watches.CheckFrame() { // a watchpoint fired: the game stops at the end of this frame
 		a.paused, a.stepLeft = true, 0
 	}
 	a.runCalls()
@@ -238,11 +240,10 @@ func (a *Agent) Sync() {
 // leaves, or the agent closes.
 func (a *Agent) hold() {
 	defer func() {
-		a.watches.mu.Lock()
-		a.watches.pausedOn = nil // the game runs on: no longer paused on it
-		a.watches.mu.Unlock()
+		a.watches.RunsOn() // the game runs on: no longer paused on it
 	}()
 	for a.paused {
+		a.held = a.watches.TakeHeld() || a.held
 		if a.releaseAlone(time.Now()) {
 			break
 		}
@@ -308,13 +309,13 @@ func (a *Agent) drain(start time.Time) {
 				c = &peer{Client: ev.Client, subs: map[uint32]*subscription{}}
 				a.live[ev.Client] = c
 				a.turn = append(a.turn, c)
-				if h := a.watches.pausedOn; h != nil && a.paused {
+				if h := a.watches.PausedOn(); h != nil && a.paused {
 					c.Notify(h) // what the game is paused on, for a client that was not there
 				}
 			case c != nil:
 				delete(a.live, ev.Client)
 				a.turn = slices.DeleteFunc(a.turn, func(x *peer) bool { return x == c })
-				a.forgetClientWatches(c)
+				a.watches.ForgetClient(c.ID())
 				for id := range c.subs {
 					a.unsubscribe(c, id)
 				}
@@ -342,5 +343,22 @@ func (a *Agent) drain(start time.Time) {
 			applied++
 			progress = true
 		}
+	}
+}
+
+// checkEdits checks the value watchpoints over clients' edits, if any
+// were applied since the last look: true when one that pauses fired.
+func (a *Agent) checkEdits() (pause bool) {
+	if !a.edited {
+		return false // nothing written since the frame's own checks
+	}
+	a.edited = false
+	return a.watches.CheckEdits()
+}
+
+// broadcast sends a hit to every client.
+func (a *Agent) broadcast(hit *protocol.WatchHit) {
+	for _, c := range a.live {
+		c.Notify(hit)
 	}
 }

@@ -19,7 +19,7 @@ import (
 // goroutine (the server's door); what needs the world is checked here.
 func (a *Agent) apply(c *peer, m protocol.Message) {
 	r := request{c: c, id: m.(protocol.Request).RequestID()}
-	if (a.opts.ReadOnly || c.ReadOnly()) && protocol.ChangesWorld(m) { // checked at the door too; kept here as the last word
+	if !a.mayEdit(c) && protocol.ChangesWorld(m) { // checked at the door too; kept here as the last word
 		r.fail(protocol.ErrReadOnly, server.ReadOnlyRefusal(m))
 		return
 	}

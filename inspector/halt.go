@@ -23,10 +23,7 @@ import (
 
 // haltMidFrame holds the game inside the frame until a client lets it go.
 func (a *Agent) haltMidFrame(at ecs.Halt) {
-	ws := &a.watches
-	ws.mu.Lock()
-	ws.pause = false // the pause this hit asked for is this one, not one at the frame's end
-	ws.mu.Unlock()
+	a.watches.Halted() // the pause the hit asked for is this one, not one at the frame's end
 	a.mid = &protocol.Halt{System: at.Asked, Stage: at.Stage, Ran: at.Ran, Of: at.Systems}
 	a.paused, a.stepLeft = true, 0
 	start := time.Now()

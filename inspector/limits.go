@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/watch"
 )
 
 // The agent's own bounds; the bounds on one request are the protocol's
@@ -15,6 +16,15 @@ const (
 	// MaxCopyBytes bounds the memory one query copied off the game
 	// goroutine may take; a query over it is refused as too large.
 	MaxCopyBytes = live.MaxCopyBytes
+	// MaxWatchpoints bounds the watchpoints an agent holds.
+	MaxWatchpoints = watch.MaxWatchpoints
+	// MaxClientWatchpoints bounds the watchpoints one client holds that go
+	// when it disconnects.
+	MaxClientWatchpoints = watch.MaxClientWatchpoints
+	// MaxKeptWatchpoints bounds the watchpoints that stay after their
+	// client leaves: the ones that pause the game, and log-only ones set
+	// with Keep.
+	MaxKeptWatchpoints = watch.MaxKeptWatchpoints
 )
 
 // requestBudget is the game-goroutine time one Sync gives clients'

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/watch"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -139,7 +140,7 @@ func TestEveryPathAnswersAQueryAlike(t *testing.T) {
 		pq := cq.Plan.Query()
 		for i := range pq.Fields {
 			ft := &pq.Fields[i]
-			b, ok := rawBound(ft)
+			b, ok := watch.KernelBound(ft)
 			if !ok {
 				continue
 			}

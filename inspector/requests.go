@@ -225,7 +225,7 @@ func (a *Agent) onStep(r request, m *protocol.Step) {
 
 // onWatch carries out a Watch.
 func (a *Agent) onWatch(r request, m *protocol.Watch) {
-	w, err := a.setWatch(r.c, m)
+	w, err := a.watches.Add(r.c.ID(), m)
 	if err != nil {
 		r.fail(codeOf(err), err.Error())
 		return
@@ -235,34 +235,18 @@ func (a *Agent) onWatch(r request, m *protocol.Watch) {
 
 // onUnwatch carries out a Unwatch.
 func (a *Agent) onUnwatch(r request, m *protocol.Unwatch) {
-	i := a.findWatch(m.Watch)
-	if i < 0 {
-		r.fail(protocol.ErrNotFound, fmt.Sprintf("no watchpoint %d", m.Watch))
+	if err := a.watches.Remove(m.Watch, a.mayEdit(r.c)); err != nil {
+		r.fail(codeOf(err), err.Error())
 		return
 	}
-	if !a.watches.list[i].Log && (a.opts.ReadOnly || r.c.ReadOnly()) {
-		r.fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: watchpoint %d pauses the game, and only a session that may edit removes it", m.Watch))
-		return
-	}
-	a.watches.list = append(a.watches.list[:i], a.watches.list[i+1:]...)
 	r.ok()
 }
 
 // onEnableWatch carries out a EnableWatch.
 func (a *Agent) onEnableWatch(r request, m *protocol.EnableWatch) {
-	i := a.findWatch(m.Watch)
-	if i < 0 {
-		r.fail(protocol.ErrNotFound, fmt.Sprintf("no watchpoint %d", m.Watch))
+	if err := a.watches.Enable(m.Watch, m.On, a.mayEdit(r.c)); err != nil {
+		r.fail(codeOf(err), err.Error())
 		return
-	}
-	wp := a.watches.list[i]
-	if !wp.Log && (a.opts.ReadOnly || r.c.ReadOnly()) {
-		r.fail(protocol.ErrReadOnly, fmt.Sprintf("this session is read-only: watchpoint %d pauses the game, and only a session that may edit turns it on or off", m.Watch))
-		return
-	}
-	wp.On = m.On
-	if m.On && wp.Suspended != "" {
-		wp.Suspended = "" // try again: its next check is charged afresh
 	}
 	r.ok()
 }
@@ -286,3 +270,6 @@ func (a *Agent) onSnapshotRequest(r request, m *protocol.SnapshotRequest) {
 		return &s
 	})
 }
+
+// mayEdit reports whether c may change the world or its flow.
+func (a *Agent) mayEdit(c *peer) bool { return !a.opts.ReadOnly && !c.ReadOnly() }

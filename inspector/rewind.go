@@ -91,7 +91,7 @@ func (a *Agent) finishRewind(c *peer, id uint32, asked uint64, exact bool, rb *r
 	}
 	tick := rb.Image.Frame
 	a.paused, a.stepLeft = true, 0
-	a.afterRestore()
+	a.watches.AfterRestore()
 	a.rewound(tick)
 	a.restore = restoreMark{from: from, to: a.w.Inspect().NextStamp(), at: protocol.Provenance{Tick: tick, By: c.Actor()}, marks: rb.Marks}
 	seed, bytes := a.ringMem.Before(tick)
@@ -121,22 +121,6 @@ func (a *Agent) finishRewind(c *peer, id uint32, asked uint64, exact bool, rb *r
 	}
 	c.Answer(&protocol.Reply{ID: id, OK: true, Message: msg})
 	a.capture(time.Now()) // every client sees the rewound world at once
-}
-
-// afterRestore starts the watchpoints' bookkeeping afresh: the restore
-// wrote every value, which is not a write a watchpoint looks for, and an
-// entity that fired one before the rewind may fire it again after.
-func (a *Agent) afterRestore() {
-	ws := &a.watches
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	ws.since = a.w.Inspect().NextStamp()
-	ws.seq = max(ws.seq, a.journalHead())
-	for _, wp := range ws.list {
-		clear(wp.fired)
-		wp.order = wp.order[:0]
-		clear(wp.last)
-	}
 }
 
 // resourcesInto converts the recorded resources over copies of the

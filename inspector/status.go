@@ -64,9 +64,7 @@ func (a *Agent) noteStatus(now time.Time, force bool) {
 		slices.Sort(times)
 		s.FrameP99 = float64(times[(k*99)/100]) / 1e6
 	}
-	for _, wp := range a.watches.list {
-		s.Hits += wp.Hits
-	}
+	s.Hits = a.watches.Hits()
 	n.noted, n.notedTick = now, tick
 	n.newest.Store(&s)
 }

@@ -75,7 +75,7 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 		}
 	}
 	s.Recycled = a.recycled
-	s.Watches = a.watchList()
+	s.Watches = a.watches.List()
 	s.Stale = staleAudit(w.Inspect().StaleUses())
 	s.Agent = a.Telemetry()
 	return s

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/inspector/internal/watch"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
@@ -78,9 +79,9 @@ func TestWatchpointsStayWithinTheirBudget(t *testing.T) {
 		t.Fatal("the game stopped")
 	}
 	var most, suspended int64
-	g.on(func() { most, suspended = g.agent.watches.tel.mostUnits, g.agent.watches.tel.suspended })
-	if most > watchUnits || most == 0 {
-		t.Fatalf("a frame's checks were charged %d row tests, budget %d", most, watchUnits)
+	g.on(func() { most, suspended = g.agent.watches.Budget() })
+	if most > watch.Units || most == 0 {
+		t.Fatalf("a frame's checks were charged %d row tests, budget %d", most, watch.Units)
 	}
 	if suspended == 0 {
 		t.Fatal("the suspensions were not counted")
@@ -101,7 +102,7 @@ func TestSuspendedWatchTriesAgain(t *testing.T) {
 	c := dial(t, g, protocol.Hello{})
 	r := c.reply(&protocol.Watch{Expr: "Health.HP<-5", Log: true})
 	wantOK(t, "watch", r)
-	g.on(func() { g.agent.suspend(g.agent.watches.list[0], "a test said so") })
+	g.on(func() { g.agent.watches.Suspend(r.Watch, "a test said so") })
 	c.summaryWhere(func(s *protocol.Summary) bool {
 		return len(s.Watches) == 1 && s.Watches[0].Suspended == "a test said so"
 	})
@@ -132,39 +133,6 @@ func TestWatchSystemWithASpace(t *testing.T) {
 	}
 	if _, err := query.ParseWatch("system  > 2ms"); err == nil {
 		t.Fatal("a system watchpoint without a name was taken")
-	}
-}
-
-// TestMeasuredGuardSuspendsTheCostliest: checks that take more than 2 ms
-// and a fifth of the frame, frame after frame, suspend the watchpoint
-// charged the most; under either bound, nothing is suspended.
-func TestMeasuredGuardSuspendsTheCostliest(t *testing.T) {
-	g := startGame(t, Options{})
-	c := dial(t, g, protocol.Hello{})
-	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "Health.HP<-5", Log: true}))
-	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "Position.X<-5", Log: true}))
-	frames := func(took time.Duration, frameNs int64) (suspended []string) {
-		g.on(func() {
-			a := g.agent
-			for range watchOverFrames {
-				a.watches.list[0].units, a.watches.list[1].units = 10, 20
-				a.watches.frameTook, a.frameNs = took, frameNs
-				a.endWatchFrame()
-			}
-			for _, wp := range a.watches.list {
-				suspended = append(suspended, wp.Suspended)
-			}
-		})
-		return suspended
-	}
-	if s := frames(3*time.Millisecond, int64(20*time.Millisecond)); s[0] != "" || s[1] != "" {
-		t.Fatalf("3 ms of a 20 ms frame suspended %q", s)
-	}
-	if s := frames(time.Millisecond, int64(2*time.Millisecond)); s[0] != "" || s[1] != "" {
-		t.Fatalf("1 ms of a 2 ms frame suspended %q", s)
-	}
-	if s := frames(5*time.Millisecond, int64(20*time.Millisecond)); s[0] != "" || !strings.Contains(s[1], "cost the most") {
-		t.Fatalf("5 ms of a 20 ms frame suspended %q, want the second, costlier one", s)
 	}
 }
 

@@ -1,4 +1,4 @@
-package inspector
+package watch
 
 import (
 	"fmt"
@@ -64,8 +64,19 @@ type watchpoint struct {
 	hold     bool // a hit's pause is held (protocol.Watch.Hold)
 }
 
-// watchState is the agent's watchpoints and where the last check left off.
-type watchState struct {
+// Set is the agent's watchpoints and where the last check left off. Its
+// checks run on the game goroutine (CheckSystem also from the systems of a
+// parallel stage, as they end); a hit goes to Hooks.Broadcast.
+type Set struct {
+	w       *ecs.World
+	lw      *live.World
+	sched   *ecs.Schedule // for systems' names and timings; nil without one
+	frameNs func() int64  // the last frame's time
+	hooks   Hooks
+	// held: a hit asked for its pause to be held (protocol.Watch.Hold),
+	// since TakeHeld.
+	held bool
+
 	list  []*watchpoint
 	next  uint32
 	since uint32 // change stamp of the last check
@@ -90,21 +101,40 @@ type watchState struct {
 	mu sync.Mutex
 }
 
-// setWatch compiles and adds client c's watchpoint; it returns its id.
-func (a *Agent) setWatch(c *peer, m *protocol.Watch) (uint32, error) {
-	ws := &a.watches
+// Hooks are what the set tells its agent.
+type Hooks struct {
+	Broadcast func(hit *protocol.WatchHit)     // to every client
+	Logf      func(format string, args ...any) // a watchpoint suspended
+}
+
+// New makes an empty set over w (lw its queries), sched's systems (nil:
+// none), frameNs the last frame's time.
+func New(w *ecs.World, lw *live.World, sched *ecs.Schedule, frameNs func() int64, hooks Hooks) *Set {
+	return &Set{w: w, lw: lw, sched: sched, frameNs: frameNs, hooks: hooks}
+}
+
+func (s *Set) logf(format string, args ...any) {
+	if s.hooks.Logf != nil {
+		s.hooks.Logf(format, args...)
+	}
+}
+
+// Add compiles and adds the watchpoint m of client owner; it returns its
+// id.
+func (s *Set) Add(owner int, m *protocol.Watch) (uint32, error) {
+	ws := s
 	if len(ws.list) >= MaxWatchpoints {
 		return 0, server.Refuse(protocol.ErrTooLarge, "the agent holds at most %d watchpoints: remove one first", MaxWatchpoints)
 	}
 	wp := &watchpoint{}
-	wp.Watchpoint = protocol.Watchpoint{Expr: m.Expr, Log: m.Log, Keep: m.Keep && m.Log, On: true, Owner: c.ID()}
+	wp.Watchpoint = protocol.Watchpoint{Expr: m.Expr, Log: m.Log, Keep: m.Keep && m.Log, On: true, Owner: owner}
 	wp.hold = m.Hold && !m.Log
 	mine, kept := 0, 0
 	for _, o := range ws.list {
 		switch {
 		case o.kept():
 			kept++
-		case o.Owner == c.ID():
+		case o.Owner == owner:
 			mine++
 		}
 	}
@@ -125,7 +155,7 @@ func (a *Agent) setWatch(c *peer, m *protocol.Watch) (uint32, error) {
 	wp.spec = spec
 	switch spec.Kind {
 	case "value":
-		q, err := a.lw.Compile(spec.Query, "", 0)
+		q, err := s.lw.Compile(spec.Query, "", 0)
 		if err != nil {
 			return 0, server.Refuse(protocol.ErrBadQuery, "%v", err)
 		}
@@ -143,26 +173,26 @@ func (a *Agent) setWatch(c *peer, m *protocol.Watch) (uint32, error) {
 		wp.fired = map[ecs.Entity]bool{}
 		if spec.Entity != 0 { // the value it is set over is the first "before"
 			wp.last = map[ecs.Entity]reflect.Value{}
-			a.noteLast(wp, values.Entity(spec.Entity))
+			s.noteLast(wp, values.Entity(spec.Entity))
 		}
 	case "spawn":
 		if spec.Query != "" {
-			q, err := a.lw.Compile(spec.Query, "", 0)
+			q, err := s.lw.Compile(spec.Query, "", 0)
 			if err != nil {
 				return 0, server.Refuse(protocol.ErrBadQuery, "%v", err)
 			}
 			wp.query = q
 		}
 	case "add", "remove":
-		info, ok := a.w.Inspect().ComponentByName(spec.Component)
+		info, ok := s.w.Inspect().ComponentByName(spec.Component)
 		if !ok {
 			return 0, server.Refuse(protocol.ErrBadValue, "no component named %s", spec.Component)
 		}
 		wp.comp = info.ID
 	case "stale":
-		wp.staleSeen = a.w.Inspect().StaleUses().Total // uses from now on
+		wp.staleSeen = s.w.Inspect().StaleUses().Total // uses from now on
 	case "system":
-		if !a.hasSystem(spec.System) {
+		if !s.hasSystem(spec.System) {
 			return 0, server.Refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
 		}
 	}
@@ -170,7 +200,7 @@ func (a *Agent) setWatch(c *peer, m *protocol.Watch) (uint32, error) {
 	wp.ID, wp.Kind = ws.next, spec.Kind
 	ws.list = append(ws.list, wp)
 	if len(ws.list) == 1 { // the first: checks start from now
-		ws.since, ws.seq = a.w.Inspect().NextStamp(), a.journalHead()
+		ws.since, ws.seq = s.w.Inspect().NextStamp(), s.journalHead()
 	}
 	return wp.ID, nil
 }
@@ -191,7 +221,7 @@ func rawTests(q *live.Query) (map[ecs.ComponentID][]*query.FieldTest, map[ecs.Co
 		}
 		c := ecs.ComponentID(ft.Component)
 		out[c] = append(out[c], ft)
-		if b, ok := rawBound(ft); ok && values.LittleEndian {
+		if b, ok := KernelBound(ft); ok && values.LittleEndian {
 			bounds[c] = append(bounds[c], b)
 		} else {
 			noBound[c] = true
@@ -203,11 +233,11 @@ func rawTests(q *live.Query) (map[ecs.ComponentID][]*query.FieldTest, map[ecs.Co
 	return out, bounds
 }
 
-// rawBound turns a field test into the kernel's bound, when it is a number
+// KernelBound turns a field test into the kernel's bound, when it is a number
 // (or a handle) of 4 or 8 bytes at a fixed place compared with a constant.
 // A float32 is compared with the float32 nearest the constant, as Go
 // compares them and as query.Term.Holds does.
-func rawBound(ft *query.FieldTest) (ecs.RawBound, bool) {
+func KernelBound(ft *query.FieldTest) (ecs.RawBound, bool) {
 	kinds := map[string]ecs.NumKind{"float4": ecs.Float32, "float8": ecs.Float64, "int4": ecs.Int32, "int8": ecs.Int64, "uint4": ecs.Uint32, "uint8": ecs.Uint64, "entity8": ecs.Uint64}
 	ops := map[string]ecs.CmpOp{"<": ecs.Less, "<=": ecs.LessEqual, ">": ecs.Greater, ">=": ecs.GreaterEqual, "==": ecs.Equal, "!=": ecs.NotEqual}
 	kind, okKind := kinds[fmt.Sprintf("%s%d", ft.Leaf.Kind, ft.Leaf.Size)]
@@ -232,11 +262,11 @@ func containsID(ids []ecs.ComponentID, id ecs.ComponentID) bool {
 }
 
 // hasSystem reports whether the agent's schedule has a system by name.
-func (a *Agent) hasSystem(name string) bool {
-	if a.opts.Schedule == nil {
+func (s *Set) hasSystem(name string) bool {
+	if s.sched == nil {
 		return false
 	}
-	for _, s := range a.opts.Schedule.Systems() {
+	for _, s := range s.sched.Systems() {
 		if s.Name == name {
 			return true
 		}
@@ -244,9 +274,9 @@ func (a *Agent) hasSystem(name string) bool {
 	return false
 }
 
-// findWatch returns watchpoint id's index, or -1.
-func (a *Agent) findWatch(id uint32) int {
-	for i, wp := range a.watches.list {
+// find returns watchpoint id's index, or -1.
+func (s *Set) find(id uint32) int {
+	for i, wp := range s.list {
 		if wp.ID == id {
 			return i
 		}
@@ -254,10 +284,52 @@ func (a *Agent) findWatch(id uint32) int {
 	return -1
 }
 
-// watchList is the watchpoints as the summary lists them.
-func (a *Agent) watchList() []protocol.Watchpoint {
-	out := make([]protocol.Watchpoint, len(a.watches.list))
-	for i, wp := range a.watches.list {
+// Remove removes watchpoint id; mayPause says whether the client asking
+// may change the world's flow (only such a one removes a watchpoint that
+// pauses).
+func (s *Set) Remove(id uint32, mayPause bool) error {
+	i := s.find(id)
+	if i < 0 {
+		return server.Refuse(protocol.ErrNotFound, "no watchpoint %d", id)
+	}
+	if !s.list[i].Log && !mayPause {
+		return server.Refuse(protocol.ErrReadOnly, "this session is read-only: watchpoint %d pauses the game, and only a session that may edit removes it", id)
+	}
+	s.list = append(s.list[:i], s.list[i+1:]...)
+	return nil
+}
+
+// Enable turns watchpoint id on or off (on again after a suspension: its
+// next check is charged afresh); mayPause as for Remove.
+func (s *Set) Enable(id uint32, on, mayPause bool) error {
+	i := s.find(id)
+	if i < 0 {
+		return server.Refuse(protocol.ErrNotFound, "no watchpoint %d", id)
+	}
+	wp := s.list[i]
+	if !wp.Log && !mayPause {
+		return server.Refuse(protocol.ErrReadOnly, "this session is read-only: watchpoint %d pauses the game, and only a session that may edit turns it on or off", id)
+	}
+	wp.On = on
+	if on && wp.Suspended != "" {
+		wp.Suspended = ""
+	}
+	return nil
+}
+
+// Hits is the hits of the watchpoints set now.
+func (s *Set) Hits() uint64 {
+	n := uint64(0)
+	for _, wp := range s.list {
+		n += wp.Hits
+	}
+	return n
+}
+
+// List is the watchpoints as the summary lists them.
+func (s *Set) List() []protocol.Watchpoint {
+	out := make([]protocol.Watchpoint, len(s.list))
+	for i, wp := range s.list {
 		out[i] = wp.Watchpoint
 		out[i].Groups = slices.Clone(wp.Groups) // counted on as hits come: the copy is the summary's
 	}
@@ -265,21 +337,21 @@ func (a *Agent) watchList() []protocol.Watchpoint {
 }
 
 // journalHead is the sequence number of the newest journal entry.
-func (a *Agent) journalHead() uint64 {
-	j := a.w.Inspect().Journal()
+func (s *Set) journalHead() uint64 {
+	j := s.w.Inspect().Journal()
 	if len(j) == 0 {
 		return 0
 	}
 	return j[len(j)-1].Seq
 }
 
-// checkSystem checks the value watchpoints whose tested components the
+// CheckSystem checks the value watchpoints whose tested components the
 // system declared it writes, over what its run wrote (Schedule.SystemEnd).
 // Systems of a parallel stage may end at once: a watchpoint is checked by
 // the systems that write all it tests, which never run at the same time,
 // and the list and the hits are guarded.
-func (a *Agent) checkSystem(run ecs.SystemRun) {
-	ws := &a.watches
+func (s *Set) CheckSystem(run ecs.SystemRun) {
+	ws := s
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	for _, wp := range ws.list {
@@ -287,46 +359,42 @@ func (a *Agent) checkSystem(run ecs.SystemRun) {
 			wp.covered = true
 			// The run that made it true wrote it: a system that only had
 			// the column mutably finds the rows it holds for remembered.
-			if a.fire(wp, a.checkValue(wp, run.Name, tickRange{since: run.Since}), a.w.Frame()+1) { // the frame in progress
+			if s.fire(wp, s.checkValue(wp, run.Name, tickRange{since: run.Since}), s.w.Frame()+1) { // the frame in progress
 				run.Halt() // stop right here, before later systems and the stage's commands
 			}
 		}
 	}
-	ws.frameLast = a.w.Inspect().NextStamp() // writes after this: another system's (checked by it) or outside the schedule
+	ws.frameLast = s.w.Inspect().NextStamp() // writes after this: another system's (checked by it) or outside the schedule
 }
 
-// checkBeforeRun checks the value watchpoints over what was written since
+// CheckBeforeRun checks the value watchpoints over what was written since
 // the last check and before the schedule runs: the game's own code between
 // frames (Schedule.RunStart). Rows the systems write later are theirs to
 // check; rows written before were checked at the last Sync, clients' edits
-// as they were applied (checkEdits).
-func (a *Agent) checkBeforeRun() { a.checkWritesSince() }
+// as they were applied (CheckEdits).
+func (s *Set) CheckBeforeRun() { s.checkWritesSince() }
 
-// checkEdits checks the value watchpoints over clients' edits, right
+// CheckEdits checks the value watchpoints over clients' edits, right
 // after Sync applied them: a hit an edit causes names the tick the game
 // shows, and one that pauses stops the game there, not a frame later.
-func (a *Agent) checkEdits() (pause bool) {
-	if !a.edited {
-		return false // nothing written since the frame's own checks
-	}
-	a.edited = false
-	a.checkWritesSince()
-	pause, a.watches.pause = a.watches.pause, false
+func (s *Set) CheckEdits() (pause bool) {
+	s.checkWritesSince()
+	pause, s.pause = s.pause, false
 	return pause
 }
 
 // checkWritesSince checks the value watchpoints over what was written
 // since the last check, as of the game's tick now.
-func (a *Agent) checkWritesSince() {
-	ws := &a.watches
+func (s *Set) checkWritesSince() {
+	ws := s
 	if !ws.hasKind("value") {
 		return
 	}
 	since := ws.since
-	ws.since = a.w.Inspect().NextStamp()
+	ws.since = s.w.Inspect().NextStamp()
 	for _, wp := range ws.list {
 		if wp.checked("value") {
-			a.fire(wp, a.checkValue(wp, "", tickRange{since: since}), a.w.Frame())
+			s.fire(wp, s.checkValue(wp, "", tickRange{since: since}), s.w.Frame())
 		}
 	}
 }
@@ -355,7 +423,7 @@ func writesAll(writes, comps []ecs.ComponentID) bool {
 }
 
 // hasKind reports whether a watchpoint of kind is checked.
-func (ws *watchState) hasKind(kind string) bool {
+func (ws *Set) hasKind(kind string) bool {
 	for _, wp := range ws.list {
 		if wp.checked(kind) {
 			return true
@@ -368,7 +436,7 @@ func (ws *watchState) hasKind(kind string) bool {
 // (inside the frame where a system's write made it true, else at the end
 // of the frame) and fire reports it. tick is the frame that made it true,
 // numbered as the summary numbers it once that frame ends.
-func (a *Agent) fire(wp *watchpoint, hit *protocol.WatchHit, tick uint64) (pauses bool) {
+func (s *Set) fire(wp *watchpoint, hit *protocol.WatchHit, tick uint64) (pauses bool) {
 	if hit == nil {
 		return false
 	}
@@ -386,37 +454,37 @@ func (a *Agent) fire(wp *watchpoint, hit *protocol.WatchHit, tick uint64) (pause
 	}
 	hit.Paused = !wp.Log
 	if hit.Paused {
-		a.watches.pause = true
-		a.held = a.held || wp.hold // under the watches' lock; the game goroutine reads it after the stage
-		a.watches.pausedOn = hit
+		s.pause = true
+		s.held = s.held || wp.hold // under the watches' lock; the game goroutine reads it after the stage
+		s.pausedOn = hit
 	}
-	a.broadcast(hit)
+	s.hooks.Broadcast(hit)
 	return hit.Paused
 }
 
-// checkWatches checks every watchpoint over the frame that just ended (the
+// CheckFrame checks every watchpoint over the frame that just ended (the
 // value ones over what was written since the last stage's check: the game's
 // own code, clients' edits) and reports whether one that pauses fired.
-func (a *Agent) checkWatches() (pause bool) {
-	ws := &a.watches
+func (s *Set) CheckFrame() (pause bool) {
+	ws := s
 	defer func() { ws.pause, ws.frameLast = false, 0 }()
 	if len(ws.list) == 0 {
 		return ws.pause
 	}
-	defer a.endWatchFrame()
+	defer s.endWatchFrame()
 	since := ws.since
-	ws.since = a.w.Inspect().NextStamp()
+	ws.since = s.w.Inspect().NextStamp()
 	var entries []ecs.JournalEntry
 	for _, wp := range ws.list {
 		if wp.checked("spawn") || wp.checked("despawn") || wp.checked("add") || wp.checked("remove") {
-			entries = a.w.Inspect().JournalSince(ws.seq)
+			entries = s.w.Inspect().JournalSince(ws.seq)
 			break
 		}
 	}
 	if len(entries) > 0 {
 		ws.seq = entries[len(entries)-1].Seq
 	} else {
-		ws.seq = max(ws.seq, a.journalHead())
+		ws.seq = max(ws.seq, s.journalHead())
 	}
 	for _, wp := range ws.list {
 		if !wp.On || wp.Suspended != "" {
@@ -429,19 +497,19 @@ func (a *Agent) checkWatches() (pause bool) {
 			// what came before them, checkBeforeRun: here, what came after
 			// the last; all of it if no system checked.
 			if wp.covered && ws.frameLast != 0 && newer(ws.frameLast, since) {
-				hit = a.checkValue(wp, "", tickRange{since: ws.frameLast})
+				hit = s.checkValue(wp, "", tickRange{since: ws.frameLast})
 			} else {
-				hit = a.checkValue(wp, "", tickRange{since: since})
+				hit = s.checkValue(wp, "", tickRange{since: since})
 			}
 			wp.covered = false
 		case "spawn", "despawn", "add", "remove":
-			hit = a.checkStructural(wp, entries)
+			hit = s.checkStructural(wp, entries)
 		case "system", "frame":
-			hit = a.checkTiming(wp)
+			hit = s.checkTiming(wp)
 		case "stale":
-			hit = a.checkStale(wp)
+			hit = s.checkStale(wp)
 		}
-		a.fire(wp, hit, a.w.Frame())
+		s.fire(wp, hit, s.w.Frame())
 	}
 	return ws.pause
 }
@@ -451,8 +519,8 @@ func (a *Agent) checkWatches() (pause bool) {
 type tickRange struct{ since, until uint32 }
 
 // within reports whether e's comp was written in r.
-func (a *Agent) within(e ecs.Entity, comp ecs.ComponentID, r tickRange) bool {
-	return a.w.Inspect().ChangedSince(e, comp, r.since) && (r.until == 0 || !a.w.Inspect().ChangedSince(e, comp, r.until))
+func (s *Set) within(e ecs.Entity, comp ecs.ComponentID, r tickRange) bool {
+	return s.w.Inspect().ChangedSince(e, comp, r.since) && (r.until == 0 || !s.w.Inspect().ChangedSince(e, comp, r.until))
 }
 
 // checkValue looks for an entity, among those whose tested components
@@ -460,9 +528,9 @@ func (a *Agent) within(e ecs.Entity, comp ecs.ComponentID, r tickRange) bool {
 // not fired the watchpoint before; every such entity is remembered, so the
 // run that made it true is the one its hit names. by is that run (a
 // system's), or "" to ask the writer log.
-func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *protocol.WatchHit {
+func (s *Set) checkValue(wp *watchpoint, by string, ranges ...tickRange) *protocol.WatchHit {
 	started := time.Now()
-	defer func() { a.watches.frameTook += time.Since(started) }()
+	defer func() { s.frameTook += time.Since(started) }()
 	var first ecs.Entity
 	var firstComp ecs.ComponentID
 	matches := 0
@@ -477,24 +545,24 @@ func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *prot
 	// if the owner's share affords it; false stops the walk.
 	stop := false
 	holdsNow := func(e ecs.Entity) bool {
-		if !a.afford(wp) {
+		if !s.afford(wp) {
 			stop = true
 			return false
 		}
-		return a.lw.Holds(wp.query, e)
+		return s.lw.Holds(wp.query, e)
 	}
-	if !a.admit(wp) {
+	if !s.admit(wp) {
 		return nil
 	}
 	if one := values.Entity(wp.spec.Entity); one != (ecs.Entity{}) {
 		for _, comp := range wp.comps {
 			for _, r := range ranges {
-				if matches == 0 && a.w.Alive(one) && a.within(one, comp, r) && !wp.fired[one] && a.lw.Holds(wp.query, one) {
+				if matches == 0 && s.w.Alive(one) && s.within(one, comp, r) && !wp.fired[one] && s.lw.Holds(wp.query, one) {
 					note(one, comp)
 				}
 			}
 		}
-		return a.valueHit(wp, first, firstComp, matches, by)
+		return s.valueHit(wp, first, firstComp, matches, by)
 	}
 	for _, comp := range wp.comps {
 		if stop {
@@ -504,7 +572,7 @@ func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *prot
 			if bounds, ok := wp.bounds[comp]; ok {
 				// The rows written that pass the tests, found by the
 				// kernel in its loop; the whole query only for those.
-				if a.w.Inspect().EachChangedWhere(comp, r.since, r.until, bounds, func(e ecs.Entity, _ []byte) bool {
+				if s.w.Inspect().EachChangedWhere(comp, r.since, r.until, bounds, func(e ecs.Entity, _ []byte) bool {
 					if !wp.fired[e] && holdsNow(e) {
 						note(e, comp)
 					}
@@ -516,7 +584,7 @@ func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *prot
 			if tests, ok := wp.raw[comp]; ok {
 				// The rows written, tested on their bytes; the whole query
 				// (its other components and tests) only where these hold.
-				if a.w.Inspect().EachChanged(comp, r.since, r.until, func(e ecs.Entity, raw []byte) bool {
+				if s.w.Inspect().EachChanged(comp, r.since, r.until, func(e ecs.Entity, raw []byte) bool {
 					for _, test := range tests {
 						if !test.HoldsRaw(raw) {
 							return true
@@ -533,35 +601,35 @@ func (a *Agent) checkValue(wp *watchpoint, by string, ranges ...tickRange) *prot
 			f := wp.query.Filter
 			f.Changed, f.Since = []ecs.ComponentID{comp}, r.since
 			f.Match = func(e ecs.Entity) bool {
-				if r.until != 0 && a.w.Inspect().ChangedSince(e, comp, r.until) || wp.fired[e] || !a.lw.Holds(wp.query, e) {
+				if r.until != 0 && s.w.Inspect().ChangedSince(e, comp, r.until) || wp.fired[e] || !s.lw.Holds(wp.query, e) {
 					return false
 				}
 				note(e, comp)
 				return false // counted here: Scan need not
 			}
-			a.w.Inspect().Scan(f, 0, 0)
+			s.w.Inspect().Scan(f, 0, 0)
 		}
 	}
-	return a.valueHit(wp, first, firstComp, matches, by)
+	return s.valueHit(wp, first, firstComp, matches, by)
 }
 
 // valueHit makes the hit of a value watchpoint on first (none if zero),
 // and notes the value of a watched entity for the next hit's "before". by
 // is the run that wrote it, if known; else the writer log is asked.
-func (a *Agent) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID, matches int, by string) *protocol.WatchHit {
+func (s *Set) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID, matches int, by string) *protocol.WatchHit {
 	var old reflect.Value
 	if one := values.Entity(wp.spec.Entity); one != (ecs.Entity{}) {
 		old = wp.last[one]
-		a.noteLast(wp, one)
+		s.noteLast(wp, one)
 	}
 	if first == (ecs.Entity{}) {
 		return nil
 	}
-	hit := &protocol.WatchHit{Entity: values.Handle(first), Component: a.w.Inspect().Component(comp).Short, Matches: matches, By: by}
-	if wr, _, ok := a.w.Inspect().LastWrite(first, comp); by == "" && ok && wr.Known {
+	hit := &protocol.WatchHit{Entity: values.Handle(first), Component: s.w.Inspect().Component(comp).Short, Matches: matches, By: by}
+	if wr, _, ok := s.w.Inspect().LastWrite(first, comp); by == "" && ok && wr.Known {
 		hit.By = wr.By
 	}
-	if v, ok := a.w.Inspect().Value(first, comp); ok {
+	if v, ok := s.w.Inspect().Value(first, comp); ok {
 		val := values.Of(v)
 		hit.Value = &val
 	}
@@ -581,11 +649,11 @@ func (a *Agent) valueHit(wp *watchpoint, first ecs.Entity, comp ecs.ComponentID,
 
 // noteLast keeps the value of a watchpoint's one entity, for the next
 // hit's "before".
-func (a *Agent) noteLast(wp *watchpoint, one ecs.Entity) {
+func (s *Set) noteLast(wp *watchpoint, one ecs.Entity) {
 	if len(wp.comps) == 0 {
 		return
 	}
-	if v, ok := a.w.Inspect().Value(one, wp.comps[0]); ok {
+	if v, ok := s.w.Inspect().Value(one, wp.comps[0]); ok {
 		wp.last[one] = values.Clone(v, 0)
 	}
 }
@@ -602,7 +670,7 @@ func (wp *watchpoint) remember(e ecs.Entity) {
 }
 
 // checkStructural looks for a journal entry of the frame that matches.
-func (a *Agent) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *protocol.WatchHit {
+func (s *Set) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *protocol.WatchHit {
 	for _, en := range entries {
 		if en.Op.String() != wp.Kind {
 			continue
@@ -616,13 +684,13 @@ func (a *Agent) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *pro
 				continue
 			}
 		case "spawn":
-			if wp.query != nil && (!a.w.Alive(en.Entity) || !a.lw.Holds(wp.query, en.Entity)) {
+			if wp.query != nil && (!s.w.Alive(en.Entity) || !s.lw.Holds(wp.query, en.Entity)) {
 				continue
 			}
 		}
 		hit := &protocol.WatchHit{Entity: values.Handle(en.Entity), By: en.System}
 		if wp.comp != 0 || wp.Kind == "add" || wp.Kind == "remove" {
-			hit.Component = a.w.Inspect().Component(wp.comp).Short
+			hit.Component = s.w.Inspect().Component(wp.comp).Short
 		}
 		hit.Text = fmt.Sprintf("%s: %s %v by %s", wp.Expr, wp.Kind, en.Entity, en.System)
 		return hit
@@ -632,17 +700,17 @@ func (a *Agent) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *pro
 
 // checkTiming compares the frame's time, or a system's last run, with the
 // bound.
-func (a *Agent) checkTiming(wp *watchpoint) *protocol.WatchHit {
+func (s *Set) checkTiming(wp *watchpoint) *protocol.WatchHit {
 	if wp.Kind == "frame" {
-		if d := time.Duration(a.frameNs); d > wp.spec.Over {
+		if d := time.Duration(s.frameNs()); d > wp.spec.Over {
 			return &protocol.WatchHit{Text: fmt.Sprintf("%s: the frame took %v", wp.Expr, d.Round(time.Microsecond))}
 		}
 		return nil
 	}
-	if a.opts.Schedule == nil {
+	if s.sched == nil {
 		return nil
 	}
-	for _, s := range a.opts.Schedule.Systems() {
+	for _, s := range s.sched.Systems() {
 		if s.Name == wp.spec.System && s.Last > wp.spec.Over {
 			return &protocol.WatchHit{By: s.Name, Text: fmt.Sprintf("%s: %s ran %v", wp.Expr, s.Name, s.Last.Round(time.Microsecond))}
 		}
@@ -650,17 +718,10 @@ func (a *Agent) checkTiming(wp *watchpoint) *protocol.WatchHit {
 	return nil
 }
 
-// broadcast sends m to every client.
-func (a *Agent) broadcast(m protocol.Message) {
-	for _, c := range a.live {
-		c.Notify(m)
-	}
-}
-
 // checkStale fires on uses of dead handles since the last check, naming
 // the newest: the handle, the slot's generation now, who used it.
-func (a *Agent) checkStale(wp *watchpoint) *protocol.WatchHit {
-	r := a.w.Inspect().StaleUses()
+func (s *Set) checkStale(wp *watchpoint) *protocol.WatchHit {
+	r := s.w.Inspect().StaleUses()
 	if r.Total == wp.staleSeen || len(r.Recent) == 0 {
 		return nil
 	}
@@ -673,4 +734,47 @@ func (a *Agent) checkStale(wp *watchpoint) *protocol.WatchHit {
 		hit.Text += fmt.Sprintf("; %d uses this frame", n)
 	}
 	return hit
+}
+
+// AfterRestore starts the bookkeeping afresh after a rewind: the restore
+// wrote every value, which is not a write a watchpoint looks for, and an
+// entity that fired one before the rewind may fire it again after.
+func (s *Set) AfterRestore() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.since = s.w.Inspect().NextStamp()
+	s.seq = max(s.seq, s.journalHead())
+	for _, wp := range s.list {
+		clear(wp.fired)
+		wp.order = wp.order[:0]
+		clear(wp.last)
+	}
+}
+
+// Halted drops the pause the hit that stopped the game inside its frame
+// asked for: the game is paused there, not again at the frame's end.
+func (s *Set) Halted() {
+	s.mu.Lock()
+	s.pause = false
+	s.mu.Unlock()
+}
+
+// PausedOn is the hit the game is paused on, if a watchpoint paused it.
+func (s *Set) PausedOn() *protocol.WatchHit { return s.pausedOn }
+
+// RunsOn forgets the hit the game was paused on: the game runs on.
+func (s *Set) RunsOn() {
+	s.mu.Lock()
+	s.pausedOn = nil
+	s.mu.Unlock()
+}
+
+// TakeHeld reports whether a hit since the last call asked for its pause
+// to be held, and forgets it.
+func (s *Set) TakeHeld() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.held
+	s.held = false
+	return h
 }

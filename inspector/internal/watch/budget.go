@@ -1,4 +1,4 @@
-package inspector
+package watch
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // terms, weighted by how the rows are tested), before its first check of
 // the frame, in O(archetypes). Each frame every owner of watchpoints (a
 // client, or the agent for the ones that outlive their client) has an
-// equal share of watchUnits; a watchpoint that does not fit what is left
+// equal share of Units; a watchpoint that does not fit what is left
 // of its owner's share is not checked, and it is suspended with the
 // reason, which the summary carries (Watchpoint.Suspended): the game is
 // never slowed to check it. Turning it on again (EnableWatch) tries
@@ -22,7 +22,7 @@ import (
 // watchTime a frame for watchOverFrames frames in a row, the costliest
 // watchpoint is suspended the same way.
 
-// watchUnits is the row tests all value watchpoints together may make in a
+// Units is the row tests all value watchpoints together may make in a
 // frame. A watchpoint is checked after each system that writes what it
 // tests and at the frame's end, so a row written by three systems is
 // walked about four times: on the 100k demo (a frame of 9-14 ms, every
@@ -30,7 +30,7 @@ import (
 // rows costs about 0.4 ms a frame. 192k lets one such be checked by a
 // client alone (at 10,000 animals, sixteen), and 64 that never fire, from
 // two clients, cost the game nothing: neither share fits one.
-const watchUnits = 3 << 16
+const Units = 3 << 16
 
 // The weights of a row test, by how the rows are tested.
 const (
@@ -72,33 +72,33 @@ func (wp *watchpoint) budgetOwner() int {
 // kept reports whether the watchpoint stays when its client leaves.
 func (wp *watchpoint) kept() bool { return !wp.Log || wp.Keep }
 
-// share is each owner's row tests this frame: an equal part of watchUnits
+// share is each owner's row tests this frame: an equal part of Units
 // for each owner of a value watchpoint that is on, suspended ones too (a
 // suspended watchpoint does not hand its owner's share to others: removing
 // it does).
-func (ws *watchState) share() int64 {
+func (ws *Set) share() int64 {
 	owners := map[int]bool{}
 	for _, wp := range ws.list {
 		if wp.On && wp.Kind == "value" {
 			owners[wp.budgetOwner()] = true
 		}
 	}
-	return watchUnits / int64(max(len(owners), 1))
+	return Units / int64(max(len(owners), 1))
 }
 
 // admit charges wp's checks of this frame to its owner's share, at its
 // first check of the frame, or, if they do not fit, suspends the
 // watchpoint and reports false.
-func (a *Agent) admit(wp *watchpoint) bool {
+func (s *Set) admit(wp *watchpoint) bool {
 	if wp.admitted {
 		return true
 	}
-	ws := &a.watches
+	ws := s
 	var cost int64
 	rows := 0
 	for _, comp := range wp.comps {
-		cost += wp.checkCost(a.w.Inspect(), comp)
-		rows += a.w.Inspect().ComponentRows(comp)
+		cost += wp.checkCost(s.w.Inspect(), comp)
+		rows += s.w.Inspect().ComponentRows(comp)
 	}
 	share := ws.share()
 	owner := wp.budgetOwner()
@@ -107,7 +107,7 @@ func (a *Agent) admit(wp *watchpoint) bool {
 		if owner == 0 {
 			whose = "the agent's (watchpoints that outlive their client)"
 		}
-		a.suspend(wp, fmt.Sprintf("its checks would test %d rows (%d terms): %s row tests a frame, over what is left of %s share (%s of %s): watch one entity (42v3 %s) or rows fewer systems write",
+		s.suspend(wp, fmt.Sprintf("its checks would test %d rows (%d terms): %s row tests a frame, over what is left of %s share (%s of %s): watch one entity (42v3 %s) or rows fewer systems write",
 			rows, wp.terms, count(cost), whose, count(max(share-ws.spent[owner], 0)), count(share), wp.spec.Query))
 		return false
 	}
@@ -124,8 +124,8 @@ func (a *Agent) admit(wp *watchpoint) bool {
 // afford charges the whole query's test on a row that passed the first
 // tests; false when the owner's share is spent: the check stops there
 // (the hit found so far stands, its matches counted so far).
-func (a *Agent) afford(wp *watchpoint) bool {
-	ws := &a.watches
+func (s *Set) afford(wp *watchpoint) bool {
+	ws := s
 	cost := int64(wp.terms * unitsValue)
 	owner := wp.budgetOwner()
 	if ws.spent[owner]+cost > ws.share() {
@@ -155,20 +155,32 @@ func (wp *watchpoint) checkCost(ins ecs.Inspection, comp ecs.ComponentID) int64 
 	return rows * terms * unitsValue
 }
 
+// Suspend stops checking watchpoint id, saying why (the summary carries
+// it); EnableWatch turns it on again.
+func (s *Set) Suspend(id uint32, why string) {
+	if i := s.find(id); i >= 0 {
+		s.suspend(s.list[i], why)
+	}
+}
+
+// Budget is the most row tests charged in a frame so far, and how many
+// watchpoints were suspended, in all.
+func (s *Set) Budget() (mostUnits, suspended int64) { return s.tel.mostUnits, s.tel.suspended }
+
 // suspend stops checking wp, saying why (the summary carries it).
-func (a *Agent) suspend(wp *watchpoint, why string) {
+func (s *Set) suspend(wp *watchpoint, why string) {
 	if wp.Suspended != "" {
 		return
 	}
 	wp.Suspended = why
-	a.watches.tel.suspended++
-	a.logf("watchpoint %d (%s) suspended: %s", wp.ID, wp.Expr, why)
+	s.tel.suspended++
+	s.logf("watchpoint %d (%s) suspended: %s", wp.ID, wp.Expr, why)
 }
 
 // endWatchFrame closes the frame's accounting: the shares start again,
 // and the measured guard looks at what the checks took.
-func (a *Agent) endWatchFrame() {
-	ws := &a.watches
+func (s *Set) endWatchFrame() {
+	ws := s
 	var frame int64
 	for _, n := range ws.spent {
 		frame += n
@@ -184,25 +196,25 @@ func (a *Agent) endWatchFrame() {
 		}
 		wp.units, wp.cut, wp.admitted = 0, false, false
 	}
-	if took <= watchTime || float64(took) <= watchFrameShare*float64(a.frameNs) || costliest == nil {
+	if took <= watchTime || float64(took) <= watchFrameShare*float64(s.frameNs()) || costliest == nil {
 		ws.overFrames = 0
 		return
 	}
 	if ws.overFrames++; ws.overFrames >= watchOverFrames {
 		ws.overFrames = 0
-		a.suspend(costliest, fmt.Sprintf("the watchpoints' checks took %v a frame for %d frames, over %v and over %.0f%% of the frame: this one cost the most", took.Round(time.Microsecond), watchOverFrames, watchTime, 100*watchFrameShare))
+		s.suspend(costliest, fmt.Sprintf("the watchpoints' checks took %v a frame for %d frames, over %v and over %.0f%% of the frame: this one cost the most", took.Round(time.Microsecond), watchOverFrames, watchTime, 100*watchFrameShare))
 	}
 }
 
-// forgetClientWatches removes the watchpoints of a client that left,
-// but for those that outlive it.
-func (a *Agent) forgetClientWatches(c *peer) {
-	ws := &a.watches
+// ForgetClient removes the watchpoints of a client that left, but for
+// those that outlive it.
+func (s *Set) ForgetClient(owner int) {
+	ws := s
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	kept := ws.list[:0]
 	for _, wp := range ws.list {
-		if wp.Owner == c.ID() && !wp.kept() {
+		if wp.Owner == owner && !wp.kept() {
 			continue
 		}
 		kept = append(kept, wp)
