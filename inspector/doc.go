@@ -19,19 +19,24 @@
 // game, Sync blocks, still serving commands and subscriptions.
 //
 // No client can make the game wait or grow without bound: requests are
-// checked at the door against the limits in limits.go (PROTOCOL.md lists
-// them with their error codes), take turns within a 2 ms budget per frame,
-// and a client that lets too much wait unread is dropped with a reason.
+// checked at the door against the protocol's limits (protocol.MaxPageRows
+// and the rest; PROTOCOL.md lists them with their error codes), take turns
+// within a 2 ms budget per frame, and a client that lets too much wait
+// unread is dropped with a reason.
 // PanicSnapshot, deferred in the game loop, writes a post-mortem snapshot.
 //
-// The agent is two halves: the server (package internal/server: listeners,
-// handshakes, tokens, the clients with their queues and writers, the door
-// that checks requests; a transport plugs in as a net.Listener) and the
-// game side Sync drives (subscriptions, watchpoints, recorders, the rewind
-// ring), which one handler per request type (requests.go) carries requests
-// into. Queries run on the one
-// evaluator of package query, over a copy of the rows the kernel's own
-// tests passed (queryview.go).
+// This package is the embedding API and the game half Sync drives: the
+// frame's turn (agent.go), pauses and stops inside a frame (halt.go), one
+// handler per request type (requests.go, commands.go), subscriptions and
+// world feeds, rewinds. Its parts are internal packages, none of which
+// reaches back into this one:
+//
+//	internal/server  listeners, handshakes, tokens, clients and their writers, the door
+//	internal/live    queries on the live world: the kernel's window, or a copy evaluated off the game goroutine
+//	internal/watch   watchpoints, their checks and their budget
+//	internal/record  recordings, the in-memory ring, a rewind's rebuild
+//	internal/values  Go values, schemas and handles as the wire carries them
+//	internal/link    what a separately linked transport (package broker) is given
 //
 // By default the agent listens on 127.0.0.1:7777 and refuses to listen on a
 // reachable address without a token. Options.ReadOnly refuses every command
