@@ -339,3 +339,40 @@ func TestUnreadBytesAreBounded(t *testing.T) {
 		t.Fatalf("a closed session still holds %d bytes of the instance's", held)
 	}
 }
+
+// TestLosingTheBrokerEndsItsSessions: when a tool's broker connection
+// drops, every session open on it ends with that reason at once, not when
+// the idle timeout (an hour here) would notice the silence.
+func TestLosingTheBrokerEndsItsSessions(t *testing.T) {
+	lb, err := localbroker.Start(localbroker.Options{})
+	must(t, err)
+	t.Cleanup(lb.Shutdown)
+	target, err := ParseURL(lb.URL())
+	must(t, err)
+	nc, err := Connect(target, "test instance", 3*time.Second)
+	must(t, err)
+	t.Cleanup(nc.Close)
+	long := Timing{Idle: time.Hour}
+	ln, err := Listen(nc, target.Prefix, "inst", long)
+	must(t, err)
+	t.Cleanup(func() { _ = ln.Close() })
+	p, err := Present(nc, target.Prefix, time.Second, func() Status { return Status{Instance: "inst", Game: "g"} })
+	must(t, err)
+	t.Cleanup(p.Stop)
+	b, err := ConnectBroker(target, "test tool", 3*time.Second, long)
+	must(t, err)
+	t.Cleanup(b.Close)
+	var sessions []net.Conn
+	for range 2 {
+		c, err := b.Dial("inst", 3*time.Second)
+		must(t, err)
+		sessions = append(sessions, c)
+	}
+	lb.Shutdown()
+	for i, c := range sessions {
+		_ = c.SetReadDeadline(time.Now().Add(time.Minute)) // a guard against a hang, not a speed asserted
+		if _, err := c.Read(make([]byte, 1)); err == nil || !strings.Contains(err.Error(), "lost the broker") {
+			t.Fatalf("session %d after the broker went: %v", i, err)
+		}
+	}
+}
