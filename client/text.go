@@ -85,3 +85,13 @@ func changeText(c recording.ComponentChange) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// FrameFigures says what a frame cost and how often frames come: "work
+// 0.13ms of frame 16.7ms" (the game's work in its last frame, and the
+// interval between frames), or "frame 16.7ms" when the work is not known.
+func FrameFigures(workNs, frameNs int64) string {
+	if workNs <= 0 {
+		return "frame " + Duration(frameNs)
+	}
+	return "work " + Duration(workNs) + " of frame " + Duration(frameNs)
+}

@@ -69,7 +69,12 @@ type gameSide struct {
 	alone     time.Time
 	lastStart time.Time     // when the previous Sync started
 	pausedFor time.Duration // how long the previous Sync held the game paused
-	frameNs   int64
+	frameNs   int64         // Sync to Sync, less pauses
+	// workNs is the last frame's work: its schedule's run to Sync, less
+	// the stops inside it (runStart, haltedFor); 0 without a schedule.
+	workNs    int64
+	runStart  time.Time
+	haltedFor time.Duration
 	// lastFrameTick is the change stamp at the previous Sync: what a one-off
 	// query's changed() and added() compare with ("during the last frame").
 	lastFrameTick, frameTick uint32
@@ -132,7 +137,8 @@ func New(w *ecs.World, opts Options) *Agent {
 			if prevStart != nil {
 				prevStart(w)
 			}
-			a.status.runStarted = time.Now()
+			a.runStart = time.Now()
+			a.status.runStarted = a.runStart
 			a.watches.CheckBeforeRun()
 			a.look(nil)
 		}
@@ -196,6 +202,10 @@ func (a *Agent) Sync() {
 		a.frameNs = (start.Sub(a.lastStart) - a.pausedFor).Nanoseconds()
 	}
 	a.lastStart, a.pausedFor = start, 0
+	if !a.runStart.IsZero() {
+		a.workNs = (start.Sub(a.runStart) - a.haltedFor).Nanoseconds()
+		a.runStart, a.haltedFor = time.Time{}, 0
+	}
 	a.lastFrameTick, a.frameTick = a.frameTick, a.w.Inspect().NextStamp()
 	if a.stepLeft > 0 { // a frame of a step ran: counted before this Sync's commands set a new step
 		if a.stepLeft--; a.stepLeft == 0 {

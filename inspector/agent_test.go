@@ -239,3 +239,17 @@ func TestPauseStepResumeAcrossClients(t *testing.T) {
 		}
 	})
 }
+
+// TestFrameFiguresSayWhatTheyAre: the summary gives the game's work in
+// its last frame (its schedule's run) apart from the interval between
+// frames, which also holds the loop's wait; the work is part of the
+// interval.
+func TestFrameFiguresSayWhatTheyAre(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{})
+	c.request(&protocol.Subscribe{What: protocol.SubSummary, Hz: 20})
+	s := c.summaryWhere(func(s *protocol.Summary) bool { return s.WorkNs > 0 && s.FrameNs > 0 }) // the first frame has no interval yet
+	if s.FrameNs < s.WorkNs {
+		t.Fatalf("the frame's work %d ns is over the interval between frames %d ns", s.WorkNs, s.FrameNs)
+	}
+}

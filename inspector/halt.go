@@ -31,6 +31,7 @@ func (a *Agent) haltMidFrame(at ecs.Halt) {
 	a.hold()
 	a.mid = nil
 	a.pausedFor += time.Since(start)
+	a.haltedFor += time.Since(start)
 }
 
 // deferred is a request carried out at the frame's end.

@@ -29,7 +29,7 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 	w := a.w
 	st := w.Inspect().Stats()
 	s := &protocol.Summary{
-		Tick: a.tick(), Full: true, Halt: a.mid, FrameNs: a.frameNs, Entities: w.Len(), Paused: a.paused,
+		Tick: a.tick(), Full: true, Halt: a.mid, FrameNs: a.frameNs, WorkNs: a.workNs, Entities: w.Len(), Paused: a.paused,
 		Stats:      protocol.Stats{Alive: st.Alive, Free: st.Free, Retired: st.Retired, Slots: st.Slots, Reserved: st.Reserved},
 		Components: a.componentSchemas(),
 	}

@@ -131,7 +131,8 @@ type Summary struct {
 	Sub        uint32       `msgpack:"sub"`
 	Tick       uint64       `msgpack:"t"`
 	Full       bool         `msgpack:"full,omitempty"`
-	FrameNs    int64        `msgpack:"ft"` // the game's last frame time
+	FrameNs    int64        `msgpack:"ft"`           // the interval between the game's last two frames, pauses left out
+	WorkNs     int64        `msgpack:"wk,omitempty"` // the game's work in its last frame: its schedule's run to Sync, stops left out; absent without a schedule
 	Entities   int          `msgpack:"ne"`
 	Paused     bool         `msgpack:"pz,omitempty"`
 	Stats      Stats        `msgpack:"st"`

@@ -143,6 +143,8 @@ func (r *reader) summary(s *Summary) {
 			s.Full = r.boolean()
 		case "ft":
 			s.FrameNs = r.value(1).Int()
+		case "wk":
+			s.WorkNs = r.value(1).Int()
 		case "ne":
 			s.Entities = int(r.value(1).Int())
 		case "pz":

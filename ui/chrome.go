@@ -206,7 +206,7 @@ func (m *model) statusBar() string {
 		if s.Halt != nil {
 			add(1, haltWhere(s.Halt))
 		}
-		add(5, "frame "+client.Duration(s.FrameNs))
+		add(5, client.FrameFigures(s.WorkNs, s.FrameNs))
 		add(6, fmt.Sprintf("%d entities", s.Entities))
 		if r := m.rate.perSecond(); r > 0 {
 			add(7, fmt.Sprintf("%.1f ticks/s", r))

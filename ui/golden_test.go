@@ -99,7 +99,7 @@ func pinVolatile(msg tea.Msg) tea.Msg {
 		return msg
 	}
 	s := *sm.s
-	s.FrameNs = 16_600_000
+	s.FrameNs, s.WorkNs = 16_600_000, 1_340_000
 	s.Agent = protocol.Telemetry{Clients: 1, BytesSent: 48_213, FramesSent: 120, SyncNs: 41_500, Recording: s.Agent.Recording}
 	s.Systems = append([]protocol.System(nil), s.Systems...)
 	for i := range s.Systems {

@@ -34,7 +34,7 @@ func (p *overviewPane) View() []string {
 	}
 	lines := []string{
 		p.styles.Header.Render("World"),
-		fmt.Sprintf("  tick %-12d frame time %-10s %s", s.Tick, client.Duration(s.FrameNs), state),
+		fmt.Sprintf("  tick %-12d %-32s %s", s.Tick, client.FrameFigures(s.WorkNs, s.FrameNs), state),
 		fmt.Sprintf("  entities %-10d archetypes %-6d components %-4d memory %s", s.Entities, len(s.Archetypes), len(s.Components), protocol.ByteSize(bytes)),
 		"",
 		p.styles.Header.Render("Generations"),

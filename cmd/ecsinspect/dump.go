@@ -19,7 +19,8 @@ import (
 type dumpResult struct {
 	Source     string       `json:"source"`
 	Tick       uint64       `json:"tick"`
-	FrameNs    int64        `json:"frame_ns"`
+	FrameNs    int64        `json:"frame_ns"`          // between the last two frames, pauses left out
+	WorkNs     int64        `json:"work_ns,omitempty"` // the game's work in the last frame (its schedule's run)
 	Paused     bool         `json:"paused"`
 	Entities   int          `json:"entities"`
 	Archetypes []dumpArch   `json:"archetypes"`
@@ -142,7 +143,7 @@ func runDump(args []string, out io.Writer) error {
 }
 
 func fromSummary(res *dumpResult, s *protocol.Summary) {
-	res.Tick, res.FrameNs, res.Paused, res.Entities = s.Tick, s.FrameNs, s.Paused, s.Entities
+	res.Tick, res.FrameNs, res.WorkNs, res.Paused, res.Entities = s.Tick, s.FrameNs, s.WorkNs, s.Paused, s.Entities
 	res.compNames, res.schemas = map[uint16]string{}, map[string][]protocol.FieldSchema{}
 	for _, c := range s.Components {
 		res.compNames[c.ID] = c.Short
@@ -314,7 +315,7 @@ func (r *dumpResult) entityOf(d *protocol.Detail) *dumpEntity {
 }
 
 func printDump(out io.Writer, r *dumpResult) {
-	fmt.Fprintf(out, "%s  tick %d  entities %d  frame %s", r.Source, r.Tick, r.Entities, client.Duration(r.FrameNs))
+	fmt.Fprintf(out, "%s  tick %d  entities %d  %s", r.Source, r.Tick, r.Entities, client.FrameFigures(r.WorkNs, r.FrameNs))
 	if r.Paused {
 		fmt.Fprint(out, "  PAUSED")
 	}
