@@ -195,17 +195,39 @@ func RemoveLater[T any](c *Commands, e Entity) {
 // Apply carries out the queued commands in order and empties the buffer. A
 // command that cannot be carried out (its entity was despawned by an earlier
 // command, say) is skipped; Apply returns an error listing what was skipped.
+// A [Schedule] counts each system's skipped commands, and those that found
+// nothing to do (a remove of a component the entity does not have), in
+// [SystemInfo.Skipped].
 // Panics if a query is iterating.
 func (c *Commands) Apply() error {
+	skipped, idle, all := c.apply()
+	skipped -= idle // a change that found nothing to do is not an error here
+	var errs []error
+	for _, err := range all {
+		if !errors.Is(err, errNothingToDo) {
+			errs = append(errs, err)
+		}
+	}
+	if skipped == 0 {
+		return nil
+	}
+	if skipped > len(errs) {
+		errs = append(errs, fmt.Errorf("and %d more", skipped-len(errs)))
+	}
+	return fmt.Errorf("ecs: %d queued commands skipped: %w", skipped, errors.Join(errs...))
+}
+
+// apply is Apply: it returns how many commands were skipped, how many of
+// those found nothing to do (errNothingToDo), and the reasons of the
+// first eight; a Schedule counts them all.
+func (c *Commands) apply() (skipped, idle int, errs []error) {
 	w := c.w
 	w.checkUnlocked("Commands.Apply")
 	if len(c.ops) == 0 {
 		c.keepRoom()
-		return nil
+		return 0, 0, nil
 	}
 	defer w.actingAs(c.owner, true)()
-	var errs []error
-	skipped := 0
 	tick := w.writeStamp() // no query runs while Apply does: one tick for all
 	for i := 0; i < len(c.ops); i++ {
 		op := &c.ops[i]
@@ -225,6 +247,9 @@ func (c *Commands) Apply() error {
 		}
 		if err != nil {
 			skipped++
+			if errors.Is(err, errNothingToDo) {
+				idle++
+			}
 			if len(errs) < 8 {
 				errs = append(errs, err)
 			}
@@ -246,13 +271,7 @@ func (c *Commands) Apply() error {
 		w.reserve.mu.Unlock()
 	}
 	c.spare = c.spare[:0]
-	if skipped == 0 {
-		return nil
-	}
-	if skipped > len(errs) {
-		errs = append(errs, fmt.Errorf("and %d more", skipped-len(errs)))
-	}
-	return fmt.Errorf("ecs: %d queued commands skipped: %w", skipped, errors.Join(errs...))
+	return skipped, idle, errs
 }
 
 // keepRoom empties the buffer after an apply, giving back the room of a
@@ -269,6 +288,10 @@ func (c *Commands) keepRoom() {
 	}
 }
 
+// errNothingToDo marks a queued change that found nothing to change: not
+// an error of Apply's, but counted as skipped by a Schedule.
+var errNothingToDo = errors.New("nothing to do")
+
 // applyOther applies the commands Apply does not handle inline.
 func (c *Commands) applyOther(op *command) error {
 	w := c.w
@@ -278,6 +301,12 @@ func (c *Commands) applyOther(op *command) error {
 	case cmdAdd, cmdSet:
 		return c.vals[op.id].apply(w, op.e, op.slot, op.kind == cmdSet)
 	case cmdRemove:
+		if w.Alive(op.e) && !w.has(op.e, op.id) {
+			// Nothing to remove: not harmful, but a queued change that did
+			// nothing, as when two systems switch one entity's state in
+			// one stage.
+			return fmt.Errorf("ecs: %v has no %s to remove: %w", op.e, w.reg.regs[op.id].info.Short, errNothingToDo)
+		}
 		return w.Inspect().RemoveID(op.e, op.id)
 	case cmdSetParent:
 		return w.SetParent(op.e, c.parents[op.slot])

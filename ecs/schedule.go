@@ -1,6 +1,8 @@
 package ecs
 
 import (
+	"errors"
+	"fmt"
 	"reflect"
 	"runtime"
 	"sync"
@@ -64,6 +66,13 @@ type Schedule struct {
 	// each stage's commands applied: with SystemEnd, a debugger looks at
 	// a value after every run that may have changed it.
 	StageEnd func(w *World, stage string)
+	// PanicOnSkipped panics at the end of a stage as soon as one command a
+	// system queued could not be carried out (a remove of a component the
+	// entity lacks, a change to an entity despawned first), naming the
+	// system and why. Off, skipped commands are counted per system
+	// (SystemInfo.Skipped) and the newest reasons kept, which the
+	// inspector shows; set it in a debug build to stop at the first.
+	PanicOnSkipped bool
 
 	halt haltState
 }
@@ -114,6 +123,7 @@ type system struct {
 	writeComps []ComponentID
 	sched      *Schedule // for its SystemEnd
 	timing     timing
+	skips      skips // commands it queued that could not be carried out
 }
 
 // NewSchedule returns an empty schedule with one stage, "update", that runs
@@ -197,7 +207,12 @@ func (s *Schedule) Run(w *World) {
 
 		for _, sys := range st.systems {
 			if sys.cmds != nil && sys.cmds.Len() > 0 {
-				_ = sys.cmds.Apply() // skipped commands were for entities already gone
+				if n, _, errs := sys.cmds.apply(); n > 0 {
+					sys.skips.note(n, errs, w.frame)
+					if s.PanicOnSkipped {
+						panic(fmt.Sprintf("ecs: %d commands queued by system %s were skipped (Schedule.PanicOnSkipped): %v", n, sys.name, errors.Join(errs...)))
+					}
+				}
 			}
 		}
 		if s.StageEnd != nil {
@@ -362,6 +377,46 @@ func (t *timing) record(d time.Duration) {
 	t.mu.Unlock()
 }
 
+// skips counts the commands a system queued that were skipped, and keeps
+// the newest reasons.
+type skips struct {
+	mu    sync.Mutex
+	count uint64
+	why   [maxSkipReasons]SkipReason
+	n     int // reasons noted in all
+}
+
+// maxSkipReasons is how many of the newest reasons a system keeps.
+const maxSkipReasons = 4
+
+// SkipReason is why a queued command was skipped, and the frame it was in
+// (the frames completed when its stage ended).
+type SkipReason struct {
+	Frame uint64
+	Why   string
+}
+
+func (s *skips) note(n int, errs []error, frame uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.count += uint64(n)
+	for _, err := range errs {
+		s.why[s.n%maxSkipReasons] = SkipReason{Frame: frame, Why: err.Error()}
+		s.n++
+	}
+}
+
+// reasons are the newest reasons, oldest first.
+func (s *skips) reasons() []SkipReason {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []SkipReason
+	for k := max(s.n-maxSkipReasons, 0); k < s.n; k++ {
+		out = append(out, s.why[k%maxSkipReasons])
+	}
+	return out
+}
+
 // SystemInfo describes a system and how long its runs take.
 type SystemInfo struct {
 	Name   string
@@ -373,6 +428,11 @@ type SystemInfo struct {
 	Max    time.Duration
 	Count  uint64
 	Recent []time.Duration // the last runs, oldest first, up to 120
+	// Skipped counts the commands the system queued that could not be
+	// carried out when its stage ended (see Commands.Apply); SkippedWhy
+	// holds the newest reasons (at most 4), oldest first.
+	Skipped    uint64
+	SkippedWhy []SkipReason
 }
 
 // Systems describes every system in registration order.
@@ -401,6 +461,10 @@ func (s *Schedule) Systems() []SystemInfo {
 				in.Mean = sum / time.Duration(n)
 			}
 			t.mu.Unlock()
+			in.SkippedWhy = sys.skips.reasons()
+			sys.skips.mu.Lock()
+			in.Skipped = sys.skips.count
+			sys.skips.mu.Unlock()
 			out = append(out, in)
 		}
 	}

@@ -1,7 +1,9 @@
 package ecs
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -134,4 +136,48 @@ func TestScheduleStagesAndCommands(t *testing.T) {
 	if pos.Len() != 2 {
 		t.Errorf("Len = %d", pos.Len())
 	}
+}
+
+// TestSkippedCommandsAreCounted: commands a system queues that cannot be
+// carried out (a remove of a component the entity lacks, a set on an
+// entity despawned first) are counted for that system, with the newest
+// reasons, and nothing fails silently; PanicOnSkipped stops at the first.
+func TestSkippedCommandsAreCounted(t *testing.T) {
+	w := NewWorld()
+	hp := NewMap[Health](w)
+	ComponentIDOf[Position](w)
+	e, gone := w.Spawn(), w.Spawn()
+	must(t, hp.Add(e, Health{HP: 1}))
+	s := NewSchedule()
+	s.Add("careless", func(w *World, c *Commands) {
+		RemoveLater[Position](c, e) // e has no Position
+		c.Despawn(gone)
+		SetLater(c, gone, Health{HP: 2}) // despawned by the command before
+	})
+	s.Add("tidy", func(w *World, c *Commands) {})
+	s.Run(w)
+	s.Run(w) // gone is gone: its despawn is skipped too
+	var careless, tidy SystemInfo
+	for _, in := range s.Systems() {
+		switch in.Name {
+		case "careless":
+			careless = in
+		case "tidy":
+			tidy = in
+		}
+	}
+	if careless.Skipped != 5 || tidy.Skipped != 0 {
+		t.Fatalf("skipped: careless %d (want 2 then 3), tidy %d", careless.Skipped, tidy.Skipped)
+	}
+	why := fmt.Sprint(careless.SkippedWhy)
+	if len(careless.SkippedWhy) != 4 || !strings.Contains(why, "has no Position to remove") || !strings.Contains(why, "1v1 is stale") {
+		t.Fatalf("the newest reasons: %+v", careless.SkippedWhy)
+	}
+	s.PanicOnSkipped = true
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "careless") {
+			t.Fatalf("PanicOnSkipped: %v", r)
+		}
+	}()
+	s.Run(w)
 }

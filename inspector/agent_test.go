@@ -253,3 +253,40 @@ func TestFrameFiguresSayWhatTheyAre(t *testing.T) {
 		t.Fatalf("the frame's work %d ns is over the interval between frames %d ns", s.WorkNs, s.FrameNs)
 	}
 }
+
+// TestSkippedCommandsAreShown: a system whose queued commands are skipped
+// (here a remove of a component its entity lacks, every frame) is named
+// with the count and the reason in the summary, and a skipped watchpoint
+// stops the game naming it.
+func TestSkippedCommandsAreShown(t *testing.T) {
+	g := startGame(t, Options{}, func(g *game, s *ecs.Schedule) {
+		careless := g.ents[5] // not Frozen
+		s.Add("careless", func(_ *ecs.World, c *ecs.Commands) { ecs.RemoveLater[Frozen](c, careless) })
+	})
+	c := dial(t, g, protocol.Hello{})
+	c.request(&protocol.Subscribe{What: protocol.SubSummary, Hz: 20})
+	s := c.summaryWhere(func(s *protocol.Summary) bool {
+		for _, sys := range s.Systems {
+			if sys.Name == "careless" && sys.Skipped > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	for _, sys := range s.Systems {
+		switch {
+		case sys.Name == "careless" && (len(sys.SkippedWhy) == 0 || !strings.Contains(sys.SkippedWhy[len(sys.SkippedWhy)-1].Why, "has no Frozen to remove")):
+			t.Fatalf("careless's reasons: %+v", sys.SkippedWhy)
+		case sys.Name == "movement" && sys.Skipped != 0:
+			t.Fatalf("movement queued nothing, yet %d skipped", sys.Skipped)
+		}
+	}
+	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "skipped careless"}))
+	h := c.awaitHit()
+	if h.By != "careless" || !h.Paused || h.Matches < 1 || !strings.Contains(h.Text, "has no Frozen to remove") {
+		t.Fatalf("the skipped watchpoint's hit: %+v", h)
+	}
+	if r := c.reply(&protocol.Watch{Expr: "skipped nobody"}); r.OK || !strings.Contains(r.Message, "no system named nobody") {
+		t.Fatalf("a skipped watchpoint on a system that is not there: %+v", r)
+	}
+}

@@ -36,7 +36,7 @@ type game struct {
 	ents   []ecs.Entity
 }
 
-func startGame(t *testing.T, opts Options) *game {
+func startGame(t *testing.T, opts Options, systems ...func(g *game, s *ecs.Schedule)) *game {
 	t.Helper()
 	g := &game{t: t, w: ecs.NewWorld(), do: make(chan func()), stop: make(chan struct{}), done: make(chan struct{})}
 	spawn := ecs.NewMap3[Position, Velocity, Health](g.w)
@@ -54,6 +54,9 @@ func startGame(t *testing.T, opts Options) *game {
 			p.X += v.X * 0.001
 		}
 	}, ecs.Reads[Velocity](), ecs.Writes[Position]())
+	for _, add := range systems {
+		add(g, s)
+	}
 	if opts.Addr == "" {
 		opts.Addr = "127.0.0.1:0"
 	}

@@ -47,6 +47,10 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 			for _, d := range si.Recent {
 				sys.Recent = append(sys.Recent, d.Nanoseconds())
 			}
+			sys.Skipped = si.Skipped
+			for _, r := range si.SkippedWhy {
+				sys.SkippedWhy = append(sys.SkippedWhy, protocol.SkipReason{Tick: r.Frame, Why: r.Why})
+			}
 			s.Systems = append(s.Systems, sys)
 		}
 	}

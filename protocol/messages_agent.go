@@ -87,6 +87,17 @@ type System struct {
 	Max    int64    `msgpack:"max"`
 	Count  uint64   `msgpack:"cnt"`
 	Recent []int64  `msgpack:"rec,omitempty"` // oldest first
+	// Skipped counts the commands the system queued that were skipped
+	// when its stage ended (the entity was gone, nothing to remove);
+	// SkippedWhy are the newest reasons, oldest first.
+	Skipped    uint64       `msgpack:"sk,omitempty"`
+	SkippedWhy []SkipReason `msgpack:"skr,omitempty"`
+}
+
+// SkipReason is why a queued command was skipped, and the tick it was in.
+type SkipReason struct {
+	Tick uint64 `msgpack:"t"`
+	Why  string `msgpack:"w"`
 }
 
 // EventQueue describes an event queue.

@@ -75,6 +75,9 @@ func (p *systemsPane) View() []string {
 				rows = append(rows, fmt.Sprintf("%-16s %9s %9s %9s %8d  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), client.Duration(s.Max), s.Count,
 					sparkline(s.Recent, 24), access(s)))
 			}
+			if s.Skipped > 0 {
+				rows = append(rows, p.styles.Error.Render(skippedLine(s)))
+			}
 		}
 	}
 	p.clamp(len(rows))
@@ -125,4 +128,15 @@ func stagesOf(sys []protocol.System) []string {
 		}
 	}
 	return out
+}
+
+// skippedLine says how many of a system's queued commands were skipped,
+// and the newest reason: a change that failed is never silent.
+func skippedLine(s protocol.System) string {
+	line := fmt.Sprintf("  ⚠ %d commands it queued were skipped", s.Skipped)
+	if n := len(s.SkippedWhy); n > 0 {
+		r := s.SkippedWhy[n-1]
+		line += fmt.Sprintf("; newest, tick %d: %s", r.Tick, r.Why)
+	}
+	return line
 }

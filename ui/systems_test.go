@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 func TestSystemsPane(t *testing.T) {
@@ -23,4 +25,17 @@ func TestSystemsPane(t *testing.T) {
 	}
 	narrow := sized(&systemsPane{common: c}, 80, 20)
 	mustContain(t, narrow.View(), "w:Position")
+}
+
+// TestSystemsPaneShowsSkippedCommands: a system whose queued commands were
+// skipped says how many under its row, with the newest reason.
+func TestSystemsPaneShowsSkippedCommands(t *testing.T) {
+	c, _, _ := fixture()
+	c.summary.Systems[0].Skipped = 3
+	c.summary.Systems[0].SkippedWhy = []protocol.SkipReason{{Tick: 810, Why: "older"}, {Tick: 812, Why: "ecs: 4v1 has no Foraging to remove"}}
+	p := sized(&systemsPane{common: c}, 140, 20)
+	v := screenText(p.View())
+	if !strings.Contains(v, "⚠ 3 commands it queued were skipped; newest, tick 812: ecs: 4v1 has no Foraging to remove") || strings.Count(v, "skipped") != 1 {
+		t.Fatalf("the skipped commands are not shown under move:\n%s", v)
+	}
 }

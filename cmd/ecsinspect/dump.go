@@ -53,6 +53,10 @@ type dumpSystem struct {
 	MeanNs int64  `json:"mean_ns"`
 	MaxNs  int64  `json:"max_ns"`
 	Runs   uint64 `json:"runs"`
+	// Skipped counts the commands it queued that were skipped; SkippedWhy
+	// the newest reasons ("tick 812: ...").
+	Skipped    uint64   `json:"skipped"`
+	SkippedWhy []string `json:"skipped_why,omitempty"`
 }
 
 type dumpMatches struct {
@@ -158,7 +162,11 @@ func fromSummary(res *dumpResult, s *protocol.Summary) {
 	}
 	res.Systems = []dumpSystem{}
 	for _, sy := range s.Systems {
-		res.Systems = append(res.Systems, dumpSystem{Name: sy.Name, LastNs: sy.Last, MeanNs: sy.Mean, MaxNs: sy.Max, Runs: sy.Count})
+		ds := dumpSystem{Name: sy.Name, LastNs: sy.Last, MeanNs: sy.Mean, MaxNs: sy.Max, Runs: sy.Count, Skipped: sy.Skipped}
+		for _, r := range sy.SkippedWhy {
+			ds.SkippedWhy = append(ds.SkippedWhy, fmt.Sprintf("tick %d: %s", r.Tick, r.Why))
+		}
+		res.Systems = append(res.Systems, ds)
 	}
 }
 
@@ -339,7 +347,14 @@ func printDump(out io.Writer, r *dumpResult) {
 	if len(r.Systems) > 0 {
 		fmt.Fprintln(out, "\nsystems:")
 		for _, s := range r.Systems {
-			fmt.Fprintf(out, "  %-20s last %-10s mean %-10s max %-10s runs %d\n", s.Name, client.Duration(s.LastNs), client.Duration(s.MeanNs), client.Duration(s.MaxNs), s.Runs)
+			fmt.Fprintf(out, "  %-20s last %-10s mean %-10s max %-10s runs %d", s.Name, client.Duration(s.LastNs), client.Duration(s.MeanNs), client.Duration(s.MaxNs), s.Runs)
+			if s.Skipped > 0 {
+				fmt.Fprintf(out, "  %d commands skipped", s.Skipped)
+			}
+			fmt.Fprintln(out)
+			for _, why := range s.SkippedWhy {
+				fmt.Fprintf(out, "      %s\n", why)
+			}
 		}
 	}
 	printEntity := func(e dumpEntity) {

@@ -10,7 +10,7 @@ import (
 
 // WatchSpec is a parsed watchpoint expression.
 type WatchSpec struct {
-	Kind string // value, spawn, despawn, add, remove, system, frame, stale
+	Kind string // value, spawn, despawn, add, remove, system, frame, stale, skipped
 	// Query is a value watchpoint's query (the query language), or the
 	// filter a spawn must match ("" for any).
 	Query string
@@ -19,7 +19,7 @@ type WatchSpec struct {
 	// Component is what an add or remove watchpoint watches.
 	Component string
 	// System and Over are a timing watchpoint's system ("" for the frame)
-	// and bound.
+	// and bound; System is also a skipped watchpoint's system ("" for any).
 	System string
 	Over   time.Duration
 }
@@ -35,6 +35,7 @@ type WatchSpec struct {
 //	system NAME > 2ms                a system's run took longer
 //	frame > 20ms                     a frame took longer
 //	stale                            a handle that names no live entity is used
+//	skipped [SYSTEM]                 a command a system (SYSTEM) queued was skipped
 //
 // A value watchpoint fires for an entity when a write makes its query
 // hold: only entities whose tested components were written during the
@@ -58,6 +59,8 @@ func ParseWatch(expr string) (WatchSpec, error) {
 			return WatchSpec{}, fmt.Errorf("stale takes nothing: it fires on the first use of a dead handle")
 		}
 		return WatchSpec{Kind: "stale"}, nil
+	case "skipped":
+		return WatchSpec{Kind: "skipped", System: strings.Join(words[1:], " ")}, nil
 	case "spawn":
 		return WatchSpec{Kind: "spawn", Query: strings.Join(words[1:], " ")}, nil
 	case "despawn":

@@ -111,3 +111,12 @@ func TestHoldsRawAgreesWithTheValue(t *testing.T) {
 		t.Errorf("C.F==0.1 does not hold for a float32 0.1")
 	}
 }
+
+func TestParseSkippedWatch(t *testing.T) {
+	for expr, system := range map[string]string{"skipped": "", "skipped hive decisions": "hive decisions"} {
+		spec, err := ParseWatch(expr)
+		if err != nil || spec.Kind != "skipped" || spec.System != system {
+			t.Fatalf("%q: %+v, %v", expr, spec, err)
+		}
+	}
+}

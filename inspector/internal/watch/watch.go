@@ -54,6 +54,9 @@ type watchpoint struct {
 	// staleSeen is how many stale uses the audit had counted at the last
 	// check of a stale watchpoint.
 	staleSeen uint64
+	// skipsSeen is each system's skipped commands at the last check of a
+	// skipped watchpoint.
+	skipsSeen map[string]uint64
 	// terms is a value watchpoint's query terms; units, the row tests its
 	// checks were charged this frame; cut, that a check stopped when its
 	// owner's share ran out (watchbudget.go).
@@ -195,6 +198,14 @@ func (s *Set) Add(owner int, m *protocol.Watch) (uint32, error) {
 		if !s.hasSystem(spec.System) {
 			return 0, server.Refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
 		}
+	case "skipped":
+		if s.sched == nil {
+			return 0, server.Refuse(protocol.ErrBadValue, "the agent has no schedule (Options.Schedule): it sees no system's commands")
+		}
+		if spec.System != "" && !s.hasSystem(spec.System) {
+			return 0, server.Refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
+		}
+		wp.skipsSeen = s.skipCounts() // skips from now on
 	}
 	ws.next++
 	wp.ID, wp.Kind = ws.next, spec.Kind
@@ -508,6 +519,8 @@ func (s *Set) CheckFrame() (pause bool) {
 			hit = s.checkTiming(wp)
 		case "stale":
 			hit = s.checkStale(wp)
+		case "skipped":
+			hit = s.checkSkipped(wp)
 		}
 		s.fire(wp, hit, s.w.Frame())
 	}
@@ -777,4 +790,33 @@ func (s *Set) TakeHeld() bool {
 	h := s.held
 	s.held = false
 	return h
+}
+
+// skipCounts is each system's skipped commands now.
+func (s *Set) skipCounts() map[string]uint64 {
+	out := map[string]uint64{}
+	for _, si := range s.sched.Systems() {
+		out[si.Name] = si.Skipped
+	}
+	return out
+}
+
+// checkSkipped fires when a system (the watchpoint's, or any) had a
+// queued command skipped since the last check, naming the system and the
+// newest reason.
+func (s *Set) checkSkipped(wp *watchpoint) *protocol.WatchHit {
+	var hit *protocol.WatchHit
+	for _, si := range s.sched.Systems() {
+		seen := wp.skipsSeen[si.Name]
+		wp.skipsSeen[si.Name] = si.Skipped
+		if si.Skipped <= seen || hit != nil || wp.spec.System != "" && si.Name != wp.spec.System {
+			continue
+		}
+		n := si.Skipped - seen
+		hit = &protocol.WatchHit{By: si.Name, Matches: int(n), Text: fmt.Sprintf("skipped: %d commands %s queued were skipped", n, si.Name)}
+		if k := len(si.SkippedWhy); k > 0 {
+			hit.Text += ": " + si.SkippedWhy[k-1].Why
+		}
+	}
+	return hit
 }
