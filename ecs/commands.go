@@ -24,6 +24,10 @@ type Commands struct {
 	vals    []valueBuffer // by ComponentID
 	parents []Entity      // parents of queued SetParent commands
 	batches []queuedBatch // filters and components of queued batch commands
+	// exchanges are the components queued exchanges remove, in the order
+	// of their commands; exchanged counts those applied so far.
+	exchanges [][]ComponentID
+	exchanged int
 	spare   []Entity      // reserved handles not yet used
 	epoch   uint32        // the world's restore count when spare was reserved
 	opsRoom roomKeeper
@@ -42,6 +46,7 @@ const (
 	cmdClearParent
 	cmdDespawnWhere
 	cmdExchangeWhere
+	cmdExchange
 )
 
 // queuedBatch is a batch command's filter and components.
@@ -61,6 +66,7 @@ type command struct {
 // valueBuffer holds the queued values of one component type.
 type valueBuffer interface {
 	apply(w *World, e Entity, slot int32, set bool) error
+	exchange(e Entity, slot int32, remove []ComponentID) error
 	reset()
 }
 
@@ -75,6 +81,10 @@ func (v *values[T]) apply(w *World, e Entity, slot int32, set bool) error {
 		return v.m.Set(e, v.vals[slot])
 	}
 	return v.m.Add(e, v.vals[slot])
+}
+
+func (v *values[T]) exchange(e Entity, slot int32, remove []ComponentID) error {
+	return v.m.Exchange(e, v.vals[slot], remove...)
 }
 
 func (v *values[T]) reset() {
@@ -257,6 +267,8 @@ func (c *Commands) apply() (skipped, idle int, errs []error) {
 	}
 	c.keepRoom()
 	c.parents = c.parents[:0]
+	clear(c.exchanges)
+	c.exchanges, c.exchanged = c.exchanges[:0], 0
 	clear(c.batches) // their filters may hold closures
 	c.batches = c.batches[:0]
 	if len(c.spare) > 0 && c.epoch == w.reserve.epoch {
@@ -300,6 +312,10 @@ func (c *Commands) applyOther(op *command) error {
 		return w.DespawnRecursive(op.e)
 	case cmdAdd, cmdSet:
 		return c.vals[op.id].apply(w, op.e, op.slot, op.kind == cmdSet)
+	case cmdExchange:
+		remove := c.exchanges[c.exchanged]
+		c.exchanged++
+		return c.vals[op.id].exchange(op.e, op.slot, remove)
 	case cmdRemove:
 		if w.Alive(op.e) && !w.has(op.e, op.id) {
 			// Nothing to remove: not harmful, but a queued change that did

@@ -18,6 +18,10 @@ type table struct {
 	// edges caches the table reached by adding (add) or removing (remove)
 	// one component: table id + 1, 0 when not yet known.
 	add, remove []uint32
+	// swaps caches the tables the latest exchanges of one component for
+	// another reached from here (exchange.go).
+	swaps [4]swapEdge
+	nswap uint8
 }
 
 func newTable(id uint32, mask Mask, reg *registry) *table {

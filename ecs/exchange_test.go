@@ -1,0 +1,73 @@
+package ecs
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestExchangeSwitchesStateInOneMove: Exchange adds one component and
+// removes others (table and sparse ones) in one move; the entity ends as
+// a remove and an add would leave it, its other values kept, and the
+// journal says what was added and removed. The queued form does the same.
+func TestExchangeSwitchesStateInOneMove(t *testing.T) {
+	for _, queued := range []bool{false, true} {
+		w := NewWorld()
+		w.Inspect().EnableJournal(64)
+		pos, hp, name, flee := NewMap[Position](w), NewMap[Health](w), NewMap[Name](w), NewMap[Fleeing](w)
+		e := w.Spawn()
+		must(t, pos.Add(e, Position{X: 1}))
+		must(t, hp.Add(e, Health{HP: 7}))
+		must(t, flee.Add(e, Fleeing{}))
+		before := len(w.Inspect().Journal())
+		tables := len(w.tables)
+		if queued {
+			c := w.NewCommands("switcher")
+			ExchangeLater(c, e, Name{Value: "resting"}, hp.ID(), flee.ID())
+			must(t, c.Apply())
+		} else {
+			must(t, name.Exchange(e, Name{Value: "resting"}, hp.ID(), flee.ID()))
+		}
+		if hp.Has(e) || flee.Has(e) || !pos.Has(e) || name.Read(e) == nil || name.Read(e).Value != "resting" || pos.Read(e).X != 1 {
+			t.Fatalf("queued %v: after the exchange: pos %v hp %v flee %v name %v", queued, pos.Has(e), hp.Has(e), flee.Has(e), name.Read(e))
+		}
+		if len(w.tables) != tables+1 {
+			t.Fatalf("queued %v: the exchange made %d tables, want the destination only", queued, len(w.tables)-tables)
+		}
+		ops := map[string]int{}
+		for _, j := range w.Inspect().Journal()[before:] {
+			ops[j.Op.String()]++
+		}
+		if ops["add"] != 1 || ops["remove"] != 2 {
+			t.Fatalf("queued %v: the journal says %v", queued, ops)
+		}
+		// Again: the component it has is set in place, a missing one to
+		// remove passed over.
+		must(t, name.Exchange(e, Name{Value: "foraging"}, hp.ID()))
+		if name.Read(e).Value != "foraging" || !pos.Has(e) {
+			t.Fatalf("queued %v: the second exchange: %v", queued, name.Read(e))
+		}
+	}
+}
+
+// TestExchangeRefusals: a dead entity, the added component among the
+// removed ones, and ChildOf are refused, changing nothing.
+func TestExchangeRefusals(t *testing.T) {
+	w := NewWorld()
+	pos, hp := NewMap[Position](w), NewMap[Health](w)
+	e := w.Spawn()
+	must(t, pos.Add(e, Position{X: 1}))
+	if err := hp.Exchange(e, Health{}, hp.ID()); !errors.Is(err, errBothWays) {
+		t.Fatalf("T among the removed: %v", err)
+	}
+	if err := hp.Exchange(e, Health{}, ComponentIDOf[ChildOf](w)); err == nil {
+		t.Fatal("ChildOf removed by an exchange")
+	}
+	if hp.Has(e) || !pos.Has(e) {
+		t.Fatal("a refused exchange changed the entity")
+	}
+	must(t, w.Despawn(e))
+	var ee *EntityError
+	if err := hp.Exchange(e, Health{}, pos.ID()); !errors.As(err, &ee) {
+		t.Fatalf("a dead entity: %v", err)
+	}
+}
