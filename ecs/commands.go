@@ -28,9 +28,9 @@ type Commands struct {
 	// of their commands; exchanged counts those applied so far.
 	exchanges [][]ComponentID
 	exchanged int
-	spare   []Entity      // reserved handles not yet used
-	epoch   uint32        // the world's restore count when spare was reserved
-	opsRoom roomKeeper
+	spare     []Entity // reserved handles not yet used
+	epoch     uint32   // the world's restore count when spare was reserved
+	opsRoom   roomKeeper
 }
 
 type cmdKind uint8
