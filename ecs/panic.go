@@ -30,7 +30,12 @@ func (p *SystemPanic) Unwrap() error {
 
 // runCaught runs the system and returns its panic, if any, as a
 // *SystemPanic (a panic that already is one passes through unchanged).
-func (sys *system) runCaught(w *World) (caught *SystemPanic) {
+func (sys *system) runCaught(w *World) *SystemPanic {
+	return sys.catch(func() { sys.run(w) })
+}
+
+// catch runs f, turning a panic in it into the system's SystemPanic.
+func (sys *system) catch(f func()) (caught *SystemPanic) {
 	defer func() {
 		if r := recover(); r != nil {
 			if sp, ok := r.(*SystemPanic); ok {
@@ -40,6 +45,6 @@ func (sys *system) runCaught(w *World) (caught *SystemPanic) {
 			caught = &SystemPanic{System: sys.name, Value: r, Stack: debug.Stack()}
 		}
 	}()
-	sys.run(w)
+	f()
 	return nil
 }

@@ -20,7 +20,19 @@ type SystemFunc func(w *World, cmds *Commands)
 type Access struct {
 	typ   reflect.Type
 	write bool
+	now   bool // CommandsNow
 }
+
+// CommandsNow has the schedule apply the system's structural changes (its
+// command buffer) as soon as it ends, rather than at the end of its stage,
+// so the systems registered after it in the same stage see them: for a
+// port whose systems rely on running in order and seeing each other's
+// spawns, despawns and component switches. Such a system runs alone: the
+// systems before it in its stage finish first, those after it start once
+// its changes are applied; systems that do not declare it still run in
+// parallel with each other around it. (The other way to order changes is
+// a stage of its own: [Schedule.AddStage].)
+func CommandsNow() Access { return Access{now: true} }
 
 // Reads declares that a system reads T.
 func Reads[T any]() Access { return Access{typ: reflect.TypeFor[T]()} }
@@ -124,6 +136,7 @@ type system struct {
 	sched      *Schedule // for its SystemEnd
 	timing     timing
 	skips      skips // commands it queued that could not be carried out
+	now        bool  // its commands apply as it ends (CommandsNow)
 }
 
 // NewSchedule returns an empty schedule with one stage, "update", that runs
@@ -145,6 +158,10 @@ func (s *Schedule) Add(name string, fn SystemFunc, access ...Access) {
 	st := s.stages[len(s.stages)-1]
 	sys := &system{name: name, stage: st.name, fn: fn, sched: s}
 	for _, a := range access {
+		if a.now {
+			sys.now = true
+			continue
+		}
 		if a.write {
 			sys.writes = append(sys.writes, a.typ)
 		} else {
@@ -185,7 +202,7 @@ func (s *Schedule) Run(w *World) {
 		switch {
 		case debugChecks: // one at a time, each checked for undeclared writes
 			for _, sys := range st.systems {
-				if caught = sys.runChecked(w); caught != nil {
+				if caught = sys.step(w); caught != nil {
 					break
 				}
 				s.halted(w, st)
@@ -194,7 +211,7 @@ func (s *Schedule) Run(w *World) {
 			caught = st.runParallel(w)
 		default:
 			for _, sys := range st.systems {
-				if caught = sys.runCaught(w); caught != nil {
+				if caught = sys.step(w); caught != nil {
 					break
 				}
 				s.halted(w, st)
@@ -206,14 +223,7 @@ func (s *Schedule) Run(w *World) {
 		}
 
 		for _, sys := range st.systems {
-			if sys.cmds != nil && sys.cmds.Len() > 0 {
-				if n, _, errs := sys.cmds.apply(); n > 0 {
-					sys.skips.note(n, errs, w.frame)
-					if s.PanicOnSkipped {
-						panic(fmt.Sprintf("ecs: %d commands queued by system %s were skipped (Schedule.PanicOnSkipped): %v", n, sys.name, errors.Join(errs...)))
-					}
-				}
-			}
+			sys.applyCommands(w)
 		}
 		if s.StageEnd != nil {
 			s.StageEnd(w, st.name)
@@ -236,6 +246,37 @@ func (sys *system) run(w *World) {
 	}
 }
 
+// step runs the system once (checked for undeclared writes in debug
+// builds) and, declared with CommandsNow, applies its commands as it ends.
+func (sys *system) step(w *World) *SystemPanic {
+	run := sys.runCaught
+	if debugChecks {
+		run = sys.runChecked
+	}
+	if caught := run(w); caught != nil || !sys.now {
+		return caught
+	}
+	// It runs alone: no other system of its stage runs now, so its changes
+	// may apply as between stages.
+	w.inSystems.Add(-1)
+	defer w.inSystems.Add(1)
+	return sys.catch(func() { sys.applyCommands(w) })
+}
+
+// applyCommands applies what the system queued, counting what was skipped
+// (or panicking at it, with Schedule.PanicOnSkipped).
+func (sys *system) applyCommands(w *World) {
+	if sys.cmds == nil || sys.cmds.Len() == 0 {
+		return
+	}
+	if n, _, errs := sys.cmds.apply(); n > 0 {
+		sys.skips.note(n, errs, w.frame)
+		if sys.sched.PanicOnSkipped {
+			panic(fmt.Sprintf("ecs: %d commands queued by system %s were skipped (Schedule.PanicOnSkipped): %v", n, sys.name, errors.Join(errs...)))
+		}
+	}
+}
+
 func (a *system) conflicts(b *system) bool {
 	overlap := func(x, y []reflect.Type) bool {
 		for _, t := range x {
@@ -247,7 +288,7 @@ func (a *system) conflicts(b *system) bool {
 		}
 		return false
 	}
-	return overlap(a.writes, b.writes) || overlap(a.writes, b.reads) || overlap(a.reads, b.writes)
+	return a.now || b.now || overlap(a.writes, b.writes) || overlap(a.writes, b.reads) || overlap(a.reads, b.writes)
 }
 
 // plan computes, once, which systems wait for which.
@@ -340,7 +381,7 @@ func (st *stage) work(w *World, caller bool) {
 		st.running++
 		st.mu.Unlock()
 
-		caught := st.systems[i].runCaught(w)
+		caught := st.systems[i].step(w)
 
 		st.mu.Lock()
 		st.running--

@@ -181,3 +181,34 @@ func TestSkippedCommandsAreCounted(t *testing.T) {
 	}()
 	s.Run(w)
 }
+
+// TestCommandsNowIsSeenByTheNextSystem: a system declared with
+// CommandsNow has its structural changes applied as it ends, so the next
+// system of the same stage sees them in the same frame; without it they
+// wait for the stage's end. Both in parallel and sequential schedules.
+func TestCommandsNowIsSeenByTheNextSystem(t *testing.T) {
+	for _, parallel := range []bool{true, false} {
+		for _, now := range []bool{true, false} {
+			w := NewWorld()
+			hp := NewMap[Health](w)
+			counted := NewQuery1[Health](w)
+			s := NewSchedule()
+			s.Parallel = parallel
+			access := []Access{Writes[Health]()}
+			if now {
+				access = append(access, CommandsNow())
+			}
+			s.Add("spawner", func(_ *World, c *Commands) { AddLater(c, c.Spawn(), Health{HP: 1}) }, access...)
+			seen := -1
+			s.Add("counter", func(*World, *Commands) { seen = counted.Count() }, Reads[Health]())
+			s.Add("bystander", func(*World, *Commands) {}, Reads[Position]())
+			s.Run(w)
+			if want := map[bool]int{true: 1, false: 0}[now]; seen != want {
+				t.Fatalf("parallel %v, CommandsNow %v: the next system saw %d spawned, want %d", parallel, now, seen, want)
+			}
+			if n := hp.Len(); n != 1 {
+				t.Fatalf("after the frame %d entities have Health", n)
+			}
+		}
+	}
+}
