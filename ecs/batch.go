@@ -214,8 +214,8 @@ func (w *World) exchanged(src *table, add, remove []ComponentID, addMask, remove
 // sparse.
 func (w *World) exchangedIDs(ids []ComponentID) (sparse bool, err error) {
 	for _, id := range ids {
-		if id == childOfID {
-			return false, errChildOfDirect
+		if ri := w.relation(id); ri != nil {
+			return false, errRelationDirect(ri.short)
 		}
 		w.mustBeRegistered(id)
 		sparse = sparse || w.sparse[id] != nil
@@ -275,7 +275,7 @@ type recentFilter struct {
 // parent, Match): batches repeated over a few filters find theirs by their
 // ids, with no masks built. It panics on an id that is not registered.
 func (b *batchScratch) tablesOf(w *World, f *Filter) *queryCache {
-	if len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil {
+	if len(f.Changed)+len(f.Added) > 0 || !f.Parent.IsZero() || !f.Related.Target.IsZero() || f.Match != nil {
 		return nil
 	}
 	for i := range b.recent {
@@ -335,17 +335,14 @@ func (w *World) tableEntities(tables []*table) []Entity {
 	return out
 }
 
-// tableInHierarchy reports whether an entity of t has a parent or
-// children: its despawn must keep the children index.
+// tableInHierarchy reports whether an entity of t holds a relation or is
+// a target of one: its despawn must keep the relations' indexes.
 func (w *World) tableInHierarchy(t *table) bool {
-	if t.mask.Has(childOfID) {
+	if t.mask.ContainsAny(&w.relMask) || w.sparseRelations {
 		return true
 	}
-	if len(w.children) == 0 { // no parents anywhere
-		return false
-	}
 	for _, e := range t.entities {
-		if w.records[e.index].flags&flagHasChildren != 0 {
+		if w.records[e.index].flags&flagTarget != 0 {
 			return true
 		}
 	}

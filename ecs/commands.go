@@ -28,8 +28,9 @@ type Commands struct {
 	// of their commands; exchanged counts those applied so far.
 	exchanges [][]ComponentID
 	exchanged int
-	spare     []Entity // reserved handles not yet used
-	epoch     uint32   // the world's restore count when spare was reserved
+	relates   []func(*World) error // queued relations (RelateLater), by slot
+	spare     []Entity             // reserved handles not yet used
+	epoch     uint32               // the world's restore count when spare was reserved
 	opsRoom   roomKeeper
 }
 
@@ -47,6 +48,7 @@ const (
 	cmdDespawnWhere
 	cmdExchangeWhere
 	cmdExchange
+	cmdRelate
 )
 
 // queuedBatch is a batch command's filter and components.
@@ -269,6 +271,8 @@ func (c *Commands) apply() (skipped, idle int, errs []error) {
 	c.parents = c.parents[:0]
 	clear(c.exchanges)
 	c.exchanges, c.exchanged = c.exchanges[:0], 0
+	clear(c.relates)
+	c.relates = c.relates[:0]
 	clear(c.batches) // their filters may hold closures
 	c.batches = c.batches[:0]
 	if len(c.spare) > 0 && c.epoch == w.reserve.epoch {
@@ -312,6 +316,8 @@ func (c *Commands) applyOther(op *command) error {
 		return w.DespawnRecursive(op.e)
 	case cmdAdd, cmdSet:
 		return c.vals[op.id].apply(w, op.e, op.slot, op.kind == cmdSet)
+	case cmdRelate:
+		return c.relates[op.slot](w)
 	case cmdExchange:
 		remove := c.exchanges[c.exchanged]
 		c.exchanged++

@@ -49,7 +49,10 @@ type ComponentInfo struct {
 	Type    reflect.Type
 	Size    uintptr
 	Storage StorageKind
-	Fields  []Field // the exported fields of a struct component, in order
+	Fields  []Field // the exported fields of a struct component, in order (a relation's target among them, see RelationField)
+	// Relation says the type embeds [Relation]: its values point at a
+	// target entity.
+	Relation bool
 }
 
 // IsTag reports whether the component carries no data (a zero-size type).
@@ -111,7 +114,7 @@ func registerType[T any](w *World, want *StorageKind) ComponentID {
 	w.reg.regs = append(w.reg.regs, registration{
 		info: ComponentInfo{
 			ID: id, Name: typeName(t), Short: name, Type: t, Size: t.Size(),
-			Storage: storage, Fields: describeFields(t),
+			Storage: storage, Fields: describeFields(t), Relation: RelationField(t) != "",
 		},
 		newColumn: func() column { return newTypedColumn[T](pointers) },
 		newSparse: func(id ComponentID) sparseStore { return &sparseSet[T]{id: id} },
@@ -120,6 +123,16 @@ func registerType[T any](w *World, want *StorageKind) ComponentID {
 	w.sparse = append(w.sparse, nil)
 	if storage == SparseStorage {
 		w.sparse[id] = w.reg.regs[id].newSparse(id)
+	}
+	w.rels = append(w.rels, nil)
+	if ri := relationOf[T](id); ri != nil {
+		w.rels[id] = ri
+		w.relKinds = append(w.relKinds, ri)
+		if storage == SparseStorage {
+			w.sparseRelations = true
+		} else {
+			w.relMask.Set(id)
+		}
 	}
 	return id
 }

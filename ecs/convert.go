@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The one conversion from plain Go data (what a wire value becomes:
@@ -15,9 +16,6 @@ import (
 // component's, resource's or event's type. SetField and NewValue convert
 // a tool's input with it, checked; RestoreValue converts values the game
 // itself held, read back from a recording.
-
-// childOfType is ChildOf's type: a rewind restores its parent.
-var childOfType = reflect.TypeFor[ChildOf]()
 
 // converter converts plain data into Go values.
 type converter struct {
@@ -61,17 +59,6 @@ func (c converter) fill(v reflect.Value, path string, x any, nonFinite bool) err
 		return nil
 	}
 	switch {
-	case v.Type() == childOfType:
-		m, ok := x.(map[string]any)
-		if !ok || !c.trusted {
-			return errChildOfDirect
-		}
-		var parent Entity
-		if err := c.leaf(path+".Parent", reflect.ValueOf(&parent).Elem(), m["Parent"], false); err != nil {
-			return err
-		}
-		v.Addr().Interface().(*ChildOf).parent = parent
-		return nil
 	case v.Kind() == reflect.Pointer:
 		p := reflect.New(v.Type().Elem())
 		if err := c.fill(p.Elem(), path, x, nonFinite); err != nil {
@@ -124,6 +111,19 @@ func (c converter) fillStruct(v reflect.Value, path string, fields map[string]an
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if off, ok := relationOffset(v.Type()); ok && k == RelationField(v.Type()) {
+			// A relation's target is the world's to keep: a rewind
+			// restores it; a tool changes it through the relation.
+			if !c.trusted {
+				return errRelationDirect(v.Type().Name())
+			}
+			var target Entity
+			if err := c.leaf(path+"."+k, reflect.ValueOf(&target).Elem(), fields[k], false); err != nil {
+				return err
+			}
+			(*Relation)(unsafe.Add(v.Addr().UnsafePointer(), off)).target = target
+			continue
+		}
 		f, ok := v.Type().FieldByName(k)
 		if !ok || !f.IsExported() || len(f.Index) != 1 {
 			return fmt.Errorf("ecs: %s has no field %s", path, k)

@@ -145,3 +145,34 @@ func debugZeroRows(d *rawCol, row, n int) {
 		}
 	}
 }
+
+// checkRelations checks every relation's index against the targets the
+// values hold: a whole value assigned through a pointer zeroes the target
+// behind the index's back.
+func (w *World) checkRelations() {
+	for _, ri := range w.relKinds {
+		indexed := 0
+		for slot, hs := range ri.holders {
+			for _, h := range hs {
+				r := ri.at(w, h, &w.records[h.index])
+				if !w.Alive(h) || r == nil || r.target != (Entity{index: slot, gen: w.records[slot].gen}) {
+					panic(fmt.Sprintf("ecsdebug: %v's %s no longer points where its index says (slot %d): a whole value assigned through a pointer? Change a relation's target with Rel.SetTarget", h, ri.short, slot))
+				}
+				indexed++
+			}
+		}
+		held := 0
+		if s := w.sparse[ri.id]; s != nil {
+			held = s.length()
+		} else {
+			for _, t := range w.tables {
+				if t.mask.Has(ri.id) {
+					held += t.len()
+				}
+			}
+		}
+		if held != indexed {
+			panic(fmt.Sprintf("ecsdebug: %d entities hold %s and its index lists %d", held, ri.short, indexed))
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -53,6 +54,27 @@ func (w *World) inspectScan(f Filter, offset, limit int) (window []Entity, total
 		return window, page.total
 	}
 	cols := make([]*colStamps, len(st.stamps))
+	if hs, ok := st.holders(w); ok {
+		// A relation's target: its holders, not the tables, put in the
+		// world's order (table, then row) as every Scan's.
+		type place struct{ table, row uint32 }
+		var passed []place
+		for _, e := range hs {
+			rec := &w.records[e.index]
+			t := w.tables[rec.table]
+			if !st.matches(t) {
+				continue
+			}
+			if st.rowPasses(w, st.stampColumns(t, cols), e, int(rec.row), f.Since) {
+				passed = append(passed, place{rec.table, rec.row})
+			}
+		}
+		slices.SortFunc(passed, func(a, b place) int { return cmp.Or(cmp.Compare(a.table, b.table), cmp.Compare(a.row, b.row)) })
+		for _, p := range passed {
+			window = page.take(window, w.tables[p.table].entities[p.row:p.row+1])
+		}
+		return window, page.total
+	}
 	for _, t := range w.tables {
 		if t.len() == 0 || !st.matches(t) {
 			continue
@@ -104,14 +126,31 @@ func (w *World) fillValue(v reflect.Value, path string, x any, nonFinite bool) e
 
 // inspectAddValue is [Inspection.AddValue].
 func (w *World) inspectAddValue(e Entity, id ComponentID, v reflect.Value) error {
-	if id == childOfID {
-		return errChildOfDirect
+	if ri := w.relation(id); ri != nil {
+		return errRelationDirect(ri.short)
 	}
 	if v.Type() != w.reg.regs[id].info.Type {
 		return fmt.Errorf("ecs: %s is not a %s", v.Type(), w.reg.regs[id].info.Short)
 	}
-	if err := w.Inspect().AddID(e, id); err != nil {
-		return err
+	return w.addValue(e, id, v)
+}
+
+// addValue gives e component id with the value v (of its type), relations
+// too, their targets as v holds them and not linked (a restore links them
+// once every entity is back).
+func (w *World) addValue(e Entity, id ComponentID, v reflect.Value) error {
+	w.checkUnlocked("Add")
+	rec, ok := w.record(e)
+	if !ok {
+		return w.entityError(e)
+	}
+	if s := w.sparse[id]; s != nil {
+		if s.addZero(e, w.writeStamp()) {
+			rec.nsparse++
+			w.logStructural(OpAdd, e, int(id))
+		}
+	} else {
+		w.moveTo(e, rec, w.tableWith(rec.table, id))
 	}
 	dst, _ := w.Inspect().Value(e, id)
 	dst.Set(v)

@@ -221,4 +221,15 @@ type Filter struct {
 	Since   uint32
 	Parent  Entity            // if not zero: must be a child of Parent
 	Match   func(Entity) bool // if not nil: a last test, per entity
+	// Related, if its Target is not zero: must hold the relation Kind
+	// pointing at Target. The entities are found through the relation's
+	// index, not by scanning the tables.
+	Related RelTarget
+}
+
+// RelTarget names a relation kind and a target: the entities that point
+// at Target through Kind.
+type RelTarget struct {
+	Kind   ComponentID
+	Target Entity
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"unsafe"
 )
 
 // Images: a world's whole state, taken and put back, for rewinding a game
@@ -106,8 +107,9 @@ func (w *World) Image() (*Image, error) {
 
 // linkList lists every parent's children in link order, by parent slot.
 func (w *World) linkList() []ChildLinks {
-	out := make([]ChildLinks, 0, len(w.children))
-	for slot, kids := range w.children {
+	children := w.rels[childOfID].holders
+	out := make([]ChildLinks, 0, len(children))
+	for slot, kids := range children {
 		if len(kids) > 0 {
 			out = append(out, ChildLinks{Parent: Entity{index: slot, gen: w.records[slot].gen}, Children: slices.Clone(kids)})
 		}
@@ -187,17 +189,12 @@ func (w *World) Restore(img *Image) error {
 	for _, st := range img.Sparse {
 		id, vals := st.Components[0], st.Columns[0]
 		for i, e := range st.Entities {
-			if err := w.Inspect().AddValue(e, id, copyValue(vals.Index(i))); err != nil {
+			if err := w.addValue(e, id, copyValue(vals.Index(i))); err != nil {
 				return err // checked above: not reached
 			}
 		}
 	}
-	clear(w.children)
-	for _, l := range img.Links {
-		w.children[l.Parent.index] = slices.Clone(l.Children)
-		w.records[l.Parent.index].flags |= flagHasChildren
-	}
-	w.links++
+	w.relinkAll(img.Links)
 	for i, gen := range img.Slots {
 		if gen == maxGeneration && !used[i] {
 			w.retired++
@@ -222,15 +219,52 @@ func (w *World) Restore(img *Image) error {
 	return nil
 }
 
+// relinkAll builds every relation's index anew: ChildOf's from links (in
+// the order the image lists the children), the others from their values'
+// targets, in table order.
+func (w *World) relinkAll(links []ChildLinks) {
+	children := w.rels[childOfID]
+	clear(children.holders)
+	for _, l := range links {
+		w.linkAll(children, l.Children, l.Parent)
+	}
+	w.links++
+	for _, ri := range w.relKinds {
+		if ri.id == childOfID {
+			continue
+		}
+		clear(ri.holders)
+		var holders []Entity
+		if s := w.sparse[ri.id]; s != nil {
+			for i := range s.length() {
+				holders = append(holders, s.entityAt(i))
+			}
+		} else {
+			for _, t := range w.tables {
+				if t.mask.Has(ri.id) {
+					holders = append(holders, t.entities...)
+				}
+			}
+		}
+		for _, e := range holders {
+			if r := ri.at(w, e, &w.records[e.index]); r != nil {
+				w.link(ri, e, r.target)
+			}
+		}
+	}
+}
+
 // despawnAll despawns every entity, each table's rows from the last (so no
 // row moves).
 func (w *World) despawnAll() {
 	// Links go first: despawning a parent would move each child to a table
 	// without ChildOf.
-	for slot := range w.children {
-		w.records[slot].flags &^= flagHasChildren
+	for _, ri := range w.relKinds {
+		for slot := range ri.holders {
+			w.records[slot].flags &^= flagTarget
+		}
+		clear(ri.holders)
 	}
-	clear(w.children)
 	for _, t := range w.tables {
 		for t.len() > 0 {
 			if err := w.despawn(t.entities[t.len()-1]); err != nil {
@@ -287,7 +321,7 @@ func (w *World) checkImage(img *Image) error {
 		}
 		if k := slices.Index(it.Components, childOfID); k >= 0 {
 			for i, e := range it.Entities {
-				parentOf[e] = it.Columns[k].Index(i).Interface().(ChildOf).parent
+				parentOf[e] = it.Columns[k].Index(i).Interface().(ChildOf).target
 			}
 		}
 	}
@@ -322,6 +356,22 @@ func (w *World) checkImage(img *Image) error {
 	}
 	if linked != len(parentOf) {
 		return fmt.Errorf("ecs: restore: %d entities have a parent and %d are listed as children", len(parentOf), linked)
+	}
+	for _, group := range [][]ImageTable{img.Tables, img.Sparse} {
+		for _, it := range group {
+			for k, id := range it.Components {
+				off, ok := relationOffset(w.reg.regs[id].info.Type)
+				if !ok || id == childOfID {
+					continue
+				}
+				for i, e := range it.Entities {
+					r := (*Relation)(unsafe.Add(it.Columns[k].Index(i).Addr().UnsafePointer(), off))
+					if !alive(r.target) {
+						return fmt.Errorf("ecs: restore: %v's %s points at %v, which is not in the image", e, w.reg.regs[id].info.Short, r.target)
+					}
+				}
+			}
+		}
 	}
 	for t, ev := range img.Events {
 		if _, ok := w.eventsByType[t]; !ok {

@@ -1,6 +1,9 @@
 package ecs
 
-import "unsafe"
+import (
+	"bytes"
+	"unsafe"
+)
 
 // iterCore walks a query's tables, row by row (Next) or run by run
 // (NextTable), applies row filters, and marks what it hands out for writing.
@@ -28,6 +31,14 @@ type iterCore struct {
 	batch      bool
 	counting   bool // Count: no marks, no lock, no run recorded
 	done       bool
+
+	// byHolder: the run walks holders (a relation's entities of one
+	// target, from hk on) instead of tables (holdersOf).
+	byHolder bool
+	holders  []Entity
+	hk       int
+	// runLo and runEnd are the holders' run handed out, not yet marked.
+	runLo, runEnd int
 
 	// plain: Changed rows need nothing else per row (see quickChanged).
 	// dirtyOn: changedScan.dirty holds the rows a change log names.
@@ -128,7 +139,9 @@ func (c *iterCore) close() {
 	if c.done {
 		return
 	}
-	if !c.q.filtered && !c.batch && c.tbl != nil && c.row >= 0 {
+	if c.byHolder {
+		c.markHolderRun(c.row + 1)
+	} else if !c.q.filtered && !c.batch && c.tbl != nil && c.row >= 0 {
 		c.mark(0, min(c.row+1, c.n))
 	}
 	c.finish()
@@ -142,17 +155,7 @@ func (c *iterCore) nextTable() bool {
 		if t.len() == 0 {
 			continue
 		}
-		c.tbl, c.ents, c.n = t, t.entities, t.len()
-		c.nwrites = 0
-		if !c.counting {
-			for _, id := range c.q.writeIDs {
-				if j := t.column(id); j >= 0 {
-					c.writes[c.nwrites] = t.ticks[j]
-					c.nwrites++
-				}
-			}
-		}
-		c.q.st.stampColumns(t, c.ticks[:])
+		c.enterTable(t)
 		c.onlyStamps = nil
 		if q := c.q; q.onlyChanged {
 			c.onlyStamps = c.ticks[0]
@@ -176,6 +179,90 @@ func (c *iterCore) nextTable() bool {
 	}
 	c.tbl = nil
 	return false
+}
+
+// enterTable makes t the run's table: its rows, the columns its writes
+// mark and its stamp tests read.
+func (c *iterCore) enterTable(t *table) {
+	c.tbl, c.ents, c.n = t, t.entities, t.len()
+	c.nwrites = 0
+	if !c.counting {
+		for _, id := range c.q.writeIDs {
+			if j := t.column(id); j >= 0 {
+				c.writes[c.nwrites] = t.ticks[j]
+				c.nwrites++
+			}
+		}
+	}
+	c.q.st.stampColumns(t, c.ticks[:])
+}
+
+// holdersOf makes the run walk the entities whose relation points at a
+// target (their list in the relation's index) instead of the query's
+// tables: each is looked up in its table and tested as a filtered row.
+func (c *iterCore) holdersOf(t RelTarget) {
+	w := c.q.w
+	c.byHolder, c.holders, c.hk = true, nil, 0
+	if ri := w.relation(t.Kind); ri != nil && w.Alive(t.Target) {
+		c.holders = ri.holders[t.Target.index]
+	}
+}
+
+// advanceHolder moves to the next holders that match the query: a run of
+// them in consecutive rows of one table (holders spawned together lie so)
+// when rows are not tested one by one, [row, end); else one row, marked.
+// False when none is left.
+func (c *iterCore) advanceHolder() bool {
+	w := c.q.w
+	c.markHolderRun(c.runEnd)
+	for c.hk < len(c.holders) {
+		e := c.holders[c.hk]
+		c.hk++
+		rec := &w.records[e.index]
+		t := w.tables[rec.table]
+		if !c.q.st.matches(t) {
+			continue
+		}
+		if t != c.tbl {
+			c.enterTable(t)
+		}
+		row := int(rec.row)
+		if c.q.filtered {
+			if !c.pass(row) {
+				continue
+			}
+			c.row = row
+			c.markOne(row)
+			return true
+		}
+		// The run goes on while the next holders are the table's next
+		// rows: compared a block at a time as memory.
+		end, hs, ents := row+1, c.holders, t.entities
+		for c.hk < len(hs) && end < len(ents) {
+			n := min(64, len(hs)-c.hk, len(ents)-end)
+			if sameEntities(hs[c.hk:c.hk+n], ents[end:end+n]) {
+				c.hk, end = c.hk+n, end+n
+				continue
+			}
+			for c.hk < len(hs) && end < len(ents) && hs[c.hk] == ents[end] {
+				c.hk, end = c.hk+1, end+1
+			}
+			break
+		}
+		c.row, c.end, c.runLo, c.runEnd = row, end, row, end
+		return true
+	}
+	c.finish()
+	return false
+}
+
+// markHolderRun marks the rows of the holders' run handed out, up to end:
+// they count as written for Mut components, as a table's rows do.
+func (c *iterCore) markHolderRun(end int) {
+	if c.runEnd > c.runLo && !c.counting {
+		c.mark(c.runLo, min(end, c.runEnd))
+	}
+	c.runLo, c.runEnd = 0, 0
 }
 
 // takeDirty starts a table's Changed rows from its change log, when the log
@@ -235,6 +322,9 @@ func (c *iterCore) markOne(row int) {
 func (c *iterCore) advance() bool {
 	if c.done {
 		return false
+	}
+	if c.byHolder {
+		return c.advanceHolder()
 	}
 	if c.q.filtered {
 		return c.advanceFiltered()
@@ -446,6 +536,13 @@ func (c *iterCore) nextRun() (ok bool) {
 	if c.done {
 		return false
 	}
+	if c.byHolder { // the holders' runs of consecutive rows
+		if !c.advanceHolder() {
+			return false
+		}
+		c.lo, c.hi = c.row, max(c.end, c.row+1)
+		return true
+	}
 	for {
 		if c.tbl == nil || c.hi >= c.n {
 			if !c.nextTable() {
@@ -539,4 +636,11 @@ func (a *colAccess[T]) run(lo, hi int) []T {
 		return nil
 	}
 	return a.col[lo:hi:hi]
+}
+
+// sameEntities reports whether a and b, as long, hold the same handles:
+// one comparison of their memory.
+func sameEntities(a, b []Entity) bool {
+	n := len(a) * int(unsafe.Sizeof(Entity{}))
+	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a))), n), unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), n))
 }

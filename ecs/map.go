@@ -1,6 +1,10 @@
 package ecs
 
-import "slices"
+import (
+	"reflect"
+	"slices"
+	"unsafe"
+)
 
 // Map gives typed access to one component type of a [World]: get, set, add
 // and remove by entity handle. Create it once and keep it (the world keeps
@@ -14,11 +18,13 @@ type Map[T any] struct {
 	id     ComponentID
 	sparse *sparseSet[T]
 	cols   *colIndex[T] // T's column in each table (colindex.go)
+	rel    bool         // T is a relation: Set keeps its target
 }
 
 // NewMap returns a [Map] for T, registering T on first use.
 func NewMap[T any](w *World) *Map[T] {
 	m := &Map[T]{w: w, id: ComponentIDOf[T](w)}
+	m.rel = w.relation(m.id) != nil
 	m.cols = indexOf[T](w, m.id)
 	if s, ok := w.sparse[m.id].(*sparseSet[T]); ok {
 		m.sparse = s
@@ -170,6 +176,14 @@ func (m *Map[T]) Set(e Entity, v T) error {
 		}
 		return &ComponentError{Entity: e, Component: m.w.reg.regs[m.id].info.Short}
 	}
+	if m.rel {
+		off, _ := relationOffset(reflect.TypeFor[T]())
+		r := (*Relation)(unsafe.Add(unsafe.Pointer(p), off))
+		t := r.target
+		*p = v
+		r.target = t // a relation's target is kept: Rel.SetTarget changes it
+		return nil
+	}
 	*p = v
 	return nil
 }
@@ -185,8 +199,8 @@ func (m *Map[T]) Add(e Entity, v T) error {
 	if !ok {
 		return w.entityError(e)
 	}
-	if m.id == childOfID {
-		return errChildOfDirect
+	if ri := m.w.relation(m.id); ri != nil {
+		return errRelationDirect(ri.short)
 	}
 	if m.sparse != nil {
 		if m.sparse.add(e, v, w.writeStamp()) {

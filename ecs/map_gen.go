@@ -9,16 +9,17 @@ type Map2[A, B any] struct {
 	table *table // where Spawn puts entities
 	a     *Map[A]
 	b     *Map[B]
+	rels  []relSlot // the relations among the components, and the targets To gave them
 }
 
 // NewMap2 returns a [Map2], registering the types on first use.
 func NewMap2[A, B any](w *World) *Map2[A, B] {
 	m := &Map2[A, B]{w: w, a: NewMap[A](w), b: NewMap[B](w)}
-	if m.a.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.a.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.b.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.b.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
 	var mask Mask
 	if m.a.sparse == nil {
@@ -31,11 +32,27 @@ func NewMap2[A, B any](w *World) *Map2[A, B] {
 	return m
 }
 
-// Spawn creates an entity with the given component values. Panics if a query
-// is iterating.
+// To returns a copy of the map whose spawns point its relation components
+// (those that embed [Relation]), in the map's order, at targets: a spawn
+// with a target is one move, a batch of them one growth. Panics if the
+// targets are not as many as the map's relations, or one is not alive.
+//
+//	bees.To(hive).SpawnBatch(400, init)
+func (m *Map2[A, B]) To(targets ...Entity) *Map2[A, B] {
+	c := *m
+	c.rels = m.w.aimed(m.rels, targets)
+	return &c
+}
+
+// Spawn creates an entity with the given component values (a relation
+// among them points at the target [Map2.To] gave). Panics if a query
+// is iterating, or a relation has no target.
 func (m *Map2[A, B]) Spawn(a A, b B) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	if m.rels != nil {
+		w.mustAim(m.rels)
+	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
@@ -47,6 +64,9 @@ func (m *Map2[A, B]) Spawn(a A, b B) Entity {
 	w.logStructural(OpSpawn, ent, NoComponent)
 	m.a.put(t, row, ent, a, tick, rec)
 	m.b.put(t, row, ent, b, tick, rec)
+	if m.rels != nil {
+		w.relateSpawned(m.rels, []Entity{ent})
+	}
 	return ent
 }
 
@@ -86,11 +106,19 @@ func (m *Map2[A, B]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *B))
 //	})
 func (m *Map2[A, B]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B)) {
 	t := m.table
+	if m.rels != nil {
+		m.w.mustAim(m.rels)
+	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		if init != nil {
 			init(done, ents, as, bs)
+		}
+		if m.rels != nil {
+			m.a.aim(m.rels, as, ents)
+			m.b.aim(m.rels, bs, ents)
+
 		}
 	})
 }
@@ -115,6 +143,9 @@ func (m *Map2[A, B]) Add(ent Entity, a A, b B) error {
 	rec, ok := w.record(ent)
 	if !ok {
 		return w.entityError(ent)
+	}
+	if m.rels != nil {
+		return errRelationDirect(m.rels[0].ri.short)
 	}
 	dst := rec.table
 	if m.a.sparse == nil {
@@ -172,19 +203,20 @@ type Map3[A, B, C any] struct {
 	a     *Map[A]
 	b     *Map[B]
 	c     *Map[C]
+	rels  []relSlot // the relations among the components, and the targets To gave them
 }
 
 // NewMap3 returns a [Map3], registering the types on first use.
 func NewMap3[A, B, C any](w *World) *Map3[A, B, C] {
 	m := &Map3[A, B, C]{w: w, a: NewMap[A](w), b: NewMap[B](w), c: NewMap[C](w)}
-	if m.a.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.a.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.b.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.b.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.c.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.c.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
 	var mask Mask
 	if m.a.sparse == nil {
@@ -200,11 +232,27 @@ func NewMap3[A, B, C any](w *World) *Map3[A, B, C] {
 	return m
 }
 
-// Spawn creates an entity with the given component values. Panics if a query
-// is iterating.
+// To returns a copy of the map whose spawns point its relation components
+// (those that embed [Relation]), in the map's order, at targets: a spawn
+// with a target is one move, a batch of them one growth. Panics if the
+// targets are not as many as the map's relations, or one is not alive.
+//
+//	bees.To(hive).SpawnBatch(400, init)
+func (m *Map3[A, B, C]) To(targets ...Entity) *Map3[A, B, C] {
+	c := *m
+	c.rels = m.w.aimed(m.rels, targets)
+	return &c
+}
+
+// Spawn creates an entity with the given component values (a relation
+// among them points at the target [Map3.To] gave). Panics if a query
+// is iterating, or a relation has no target.
 func (m *Map3[A, B, C]) Spawn(a A, b B, c C) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	if m.rels != nil {
+		w.mustAim(m.rels)
+	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
@@ -217,6 +265,9 @@ func (m *Map3[A, B, C]) Spawn(a A, b B, c C) Entity {
 	m.a.put(t, row, ent, a, tick, rec)
 	m.b.put(t, row, ent, b, tick, rec)
 	m.c.put(t, row, ent, c, tick, rec)
+	if m.rels != nil {
+		w.relateSpawned(m.rels, []Entity{ent})
+	}
 	return ent
 }
 
@@ -257,12 +308,21 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, init func(i int, ent Entity, a *A, b *
 //	})
 func (m *Map3[A, B, C]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C)) {
 	t := m.table
+	if m.rels != nil {
+		m.w.mustAim(m.rels)
+	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
 		cs := m.c.batch(t, first, ents, tick)
 		if init != nil {
 			init(done, ents, as, bs, cs)
+		}
+		if m.rels != nil {
+			m.a.aim(m.rels, as, ents)
+			m.b.aim(m.rels, bs, ents)
+			m.c.aim(m.rels, cs, ents)
+
 		}
 	})
 }
@@ -287,6 +347,9 @@ func (m *Map3[A, B, C]) Add(ent Entity, a A, b B, c C) error {
 	rec, ok := w.record(ent)
 	if !ok {
 		return w.entityError(ent)
+	}
+	if m.rels != nil {
+		return errRelationDirect(m.rels[0].ri.short)
 	}
 	dst := rec.table
 	if m.a.sparse == nil {
@@ -359,22 +422,23 @@ type Map4[A, B, C, D any] struct {
 	b     *Map[B]
 	c     *Map[C]
 	d     *Map[D]
+	rels  []relSlot // the relations among the components, and the targets To gave them
 }
 
 // NewMap4 returns a [Map4], registering the types on first use.
 func NewMap4[A, B, C, D any](w *World) *Map4[A, B, C, D] {
 	m := &Map4[A, B, C, D]{w: w, a: NewMap[A](w), b: NewMap[B](w), c: NewMap[C](w), d: NewMap[D](w)}
-	if m.a.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.a.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.b.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.b.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.c.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.c.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.d.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.d.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
 	var mask Mask
 	if m.a.sparse == nil {
@@ -393,11 +457,27 @@ func NewMap4[A, B, C, D any](w *World) *Map4[A, B, C, D] {
 	return m
 }
 
-// Spawn creates an entity with the given component values. Panics if a query
-// is iterating.
+// To returns a copy of the map whose spawns point its relation components
+// (those that embed [Relation]), in the map's order, at targets: a spawn
+// with a target is one move, a batch of them one growth. Panics if the
+// targets are not as many as the map's relations, or one is not alive.
+//
+//	bees.To(hive).SpawnBatch(400, init)
+func (m *Map4[A, B, C, D]) To(targets ...Entity) *Map4[A, B, C, D] {
+	c := *m
+	c.rels = m.w.aimed(m.rels, targets)
+	return &c
+}
+
+// Spawn creates an entity with the given component values (a relation
+// among them points at the target [Map4.To] gave). Panics if a query
+// is iterating, or a relation has no target.
 func (m *Map4[A, B, C, D]) Spawn(a A, b B, c C, d D) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	if m.rels != nil {
+		w.mustAim(m.rels)
+	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
@@ -411,6 +491,9 @@ func (m *Map4[A, B, C, D]) Spawn(a A, b B, c C, d D) Entity {
 	m.b.put(t, row, ent, b, tick, rec)
 	m.c.put(t, row, ent, c, tick, rec)
 	m.d.put(t, row, ent, d, tick, rec)
+	if m.rels != nil {
+		w.relateSpawned(m.rels, []Entity{ent})
+	}
 	return ent
 }
 
@@ -452,6 +535,9 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, init func(i int, ent Entity, a *A, 
 //	})
 func (m *Map4[A, B, C, D]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D)) {
 	t := m.table
+	if m.rels != nil {
+		m.w.mustAim(m.rels)
+	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
@@ -459,6 +545,13 @@ func (m *Map4[A, B, C, D]) SpawnBatchColumns(n int, init func(first int, ents []
 		ds := m.d.batch(t, first, ents, tick)
 		if init != nil {
 			init(done, ents, as, bs, cs, ds)
+		}
+		if m.rels != nil {
+			m.a.aim(m.rels, as, ents)
+			m.b.aim(m.rels, bs, ents)
+			m.c.aim(m.rels, cs, ents)
+			m.d.aim(m.rels, ds, ents)
+
 		}
 	})
 }
@@ -483,6 +576,9 @@ func (m *Map4[A, B, C, D]) Add(ent Entity, a A, b B, c C, d D) error {
 	rec, ok := w.record(ent)
 	if !ok {
 		return w.entityError(ent)
+	}
+	if m.rels != nil {
+		return errRelationDirect(m.rels[0].ri.short)
 	}
 	dst := rec.table
 	if m.a.sparse == nil {
@@ -570,25 +666,26 @@ type Map5[A, B, C, D, E any] struct {
 	c     *Map[C]
 	d     *Map[D]
 	e     *Map[E]
+	rels  []relSlot // the relations among the components, and the targets To gave them
 }
 
 // NewMap5 returns a [Map5], registering the types on first use.
 func NewMap5[A, B, C, D, E any](w *World) *Map5[A, B, C, D, E] {
 	m := &Map5[A, B, C, D, E]{w: w, a: NewMap[A](w), b: NewMap[B](w), c: NewMap[C](w), d: NewMap[D](w), e: NewMap[E](w)}
-	if m.a.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.a.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.b.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.b.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.c.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.c.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.d.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.d.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.e.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.e.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
 	var mask Mask
 	if m.a.sparse == nil {
@@ -610,11 +707,27 @@ func NewMap5[A, B, C, D, E any](w *World) *Map5[A, B, C, D, E] {
 	return m
 }
 
-// Spawn creates an entity with the given component values. Panics if a query
-// is iterating.
+// To returns a copy of the map whose spawns point its relation components
+// (those that embed [Relation]), in the map's order, at targets: a spawn
+// with a target is one move, a batch of them one growth. Panics if the
+// targets are not as many as the map's relations, or one is not alive.
+//
+//	bees.To(hive).SpawnBatch(400, init)
+func (m *Map5[A, B, C, D, E]) To(targets ...Entity) *Map5[A, B, C, D, E] {
+	c := *m
+	c.rels = m.w.aimed(m.rels, targets)
+	return &c
+}
+
+// Spawn creates an entity with the given component values (a relation
+// among them points at the target [Map5.To] gave). Panics if a query
+// is iterating, or a relation has no target.
 func (m *Map5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	if m.rels != nil {
+		w.mustAim(m.rels)
+	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
@@ -629,6 +742,9 @@ func (m *Map5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) Entity {
 	m.c.put(t, row, ent, c, tick, rec)
 	m.d.put(t, row, ent, d, tick, rec)
 	m.e.put(t, row, ent, e, tick, rec)
+	if m.rels != nil {
+		w.relateSpawned(m.rels, []Entity{ent})
+	}
 	return ent
 }
 
@@ -671,6 +787,9 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, init func(i int, ent Entity, a *
 //	})
 func (m *Map5[A, B, C, D, E]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D, es []E)) {
 	t := m.table
+	if m.rels != nil {
+		m.w.mustAim(m.rels)
+	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
@@ -679,6 +798,14 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchColumns(n int, init func(first int, ents
 		es := m.e.batch(t, first, ents, tick)
 		if init != nil {
 			init(done, ents, as, bs, cs, ds, es)
+		}
+		if m.rels != nil {
+			m.a.aim(m.rels, as, ents)
+			m.b.aim(m.rels, bs, ents)
+			m.c.aim(m.rels, cs, ents)
+			m.d.aim(m.rels, ds, ents)
+			m.e.aim(m.rels, es, ents)
+
 		}
 	})
 }
@@ -703,6 +830,9 @@ func (m *Map5[A, B, C, D, E]) Add(ent Entity, a A, b B, c C, d D, e E) error {
 	rec, ok := w.record(ent)
 	if !ok {
 		return w.entityError(ent)
+	}
+	if m.rels != nil {
+		return errRelationDirect(m.rels[0].ri.short)
 	}
 	dst := rec.table
 	if m.a.sparse == nil {
@@ -805,28 +935,29 @@ type Map6[A, B, C, D, E, F any] struct {
 	d     *Map[D]
 	e     *Map[E]
 	f     *Map[F]
+	rels  []relSlot // the relations among the components, and the targets To gave them
 }
 
 // NewMap6 returns a [Map6], registering the types on first use.
 func NewMap6[A, B, C, D, E, F any](w *World) *Map6[A, B, C, D, E, F] {
 	m := &Map6[A, B, C, D, E, F]{w: w, a: NewMap[A](w), b: NewMap[B](w), c: NewMap[C](w), d: NewMap[D](w), e: NewMap[E](w), f: NewMap[F](w)}
-	if m.a.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.a.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.b.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.b.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.c.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.c.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.d.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.d.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.e.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.e.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.f.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.f.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
 	var mask Mask
 	if m.a.sparse == nil {
@@ -851,11 +982,27 @@ func NewMap6[A, B, C, D, E, F any](w *World) *Map6[A, B, C, D, E, F] {
 	return m
 }
 
-// Spawn creates an entity with the given component values. Panics if a query
-// is iterating.
+// To returns a copy of the map whose spawns point its relation components
+// (those that embed [Relation]), in the map's order, at targets: a spawn
+// with a target is one move, a batch of them one growth. Panics if the
+// targets are not as many as the map's relations, or one is not alive.
+//
+//	bees.To(hive).SpawnBatch(400, init)
+func (m *Map6[A, B, C, D, E, F]) To(targets ...Entity) *Map6[A, B, C, D, E, F] {
+	c := *m
+	c.rels = m.w.aimed(m.rels, targets)
+	return &c
+}
+
+// Spawn creates an entity with the given component values (a relation
+// among them points at the target [Map6.To] gave). Panics if a query
+// is iterating, or a relation has no target.
 func (m *Map6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	if m.rels != nil {
+		w.mustAim(m.rels)
+	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
@@ -871,6 +1018,9 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) Entity {
 	m.d.put(t, row, ent, d, tick, rec)
 	m.e.put(t, row, ent, e, tick, rec)
 	m.f.put(t, row, ent, f, tick, rec)
+	if m.rels != nil {
+		w.relateSpawned(m.rels, []Entity{ent})
+	}
 	return ent
 }
 
@@ -914,6 +1064,9 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, init func(i int, ent Entity, 
 //	})
 func (m *Map6[A, B, C, D, E, F]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F)) {
 	t := m.table
+	if m.rels != nil {
+		m.w.mustAim(m.rels)
+	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
@@ -923,6 +1076,15 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchColumns(n int, init func(first int, e
 		fs := m.f.batch(t, first, ents, tick)
 		if init != nil {
 			init(done, ents, as, bs, cs, ds, es, fs)
+		}
+		if m.rels != nil {
+			m.a.aim(m.rels, as, ents)
+			m.b.aim(m.rels, bs, ents)
+			m.c.aim(m.rels, cs, ents)
+			m.d.aim(m.rels, ds, ents)
+			m.e.aim(m.rels, es, ents)
+			m.f.aim(m.rels, fs, ents)
+
 		}
 	})
 }
@@ -947,6 +1109,9 @@ func (m *Map6[A, B, C, D, E, F]) Add(ent Entity, a A, b B, c C, d D, e E, f F) e
 	rec, ok := w.record(ent)
 	if !ok {
 		return w.entityError(ent)
+	}
+	if m.rels != nil {
+		return errRelationDirect(m.rels[0].ri.short)
 	}
 	dst := rec.table
 	if m.a.sparse == nil {
@@ -1064,31 +1229,32 @@ type Map7[A, B, C, D, E, F, G any] struct {
 	e     *Map[E]
 	f     *Map[F]
 	g     *Map[G]
+	rels  []relSlot // the relations among the components, and the targets To gave them
 }
 
 // NewMap7 returns a [Map7], registering the types on first use.
 func NewMap7[A, B, C, D, E, F, G any](w *World) *Map7[A, B, C, D, E, F, G] {
 	m := &Map7[A, B, C, D, E, F, G]{w: w, a: NewMap[A](w), b: NewMap[B](w), c: NewMap[C](w), d: NewMap[D](w), e: NewMap[E](w), f: NewMap[F](w), g: NewMap[G](w)}
-	if m.a.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.a.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.b.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.b.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.c.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.c.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.d.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.d.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.e.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.e.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.f.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.f.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.g.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.g.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
 	var mask Mask
 	if m.a.sparse == nil {
@@ -1116,11 +1282,27 @@ func NewMap7[A, B, C, D, E, F, G any](w *World) *Map7[A, B, C, D, E, F, G] {
 	return m
 }
 
-// Spawn creates an entity with the given component values. Panics if a query
-// is iterating.
+// To returns a copy of the map whose spawns point its relation components
+// (those that embed [Relation]), in the map's order, at targets: a spawn
+// with a target is one move, a batch of them one growth. Panics if the
+// targets are not as many as the map's relations, or one is not alive.
+//
+//	bees.To(hive).SpawnBatch(400, init)
+func (m *Map7[A, B, C, D, E, F, G]) To(targets ...Entity) *Map7[A, B, C, D, E, F, G] {
+	c := *m
+	c.rels = m.w.aimed(m.rels, targets)
+	return &c
+}
+
+// Spawn creates an entity with the given component values (a relation
+// among them points at the target [Map7.To] gave). Panics if a query
+// is iterating, or a relation has no target.
 func (m *Map7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	if m.rels != nil {
+		w.mustAim(m.rels)
+	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
@@ -1137,6 +1319,9 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G) Ent
 	m.e.put(t, row, ent, e, tick, rec)
 	m.f.put(t, row, ent, f, tick, rec)
 	m.g.put(t, row, ent, g, tick, rec)
+	if m.rels != nil {
+		w.relateSpawned(m.rels, []Entity{ent})
+	}
 	return ent
 }
 
@@ -1181,6 +1366,9 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, init func(i int, ent Entit
 //	})
 func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F, gs []G)) {
 	t := m.table
+	if m.rels != nil {
+		m.w.mustAim(m.rels)
+	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
@@ -1191,6 +1379,16 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchColumns(n int, init func(first int
 		gs := m.g.batch(t, first, ents, tick)
 		if init != nil {
 			init(done, ents, as, bs, cs, ds, es, fs, gs)
+		}
+		if m.rels != nil {
+			m.a.aim(m.rels, as, ents)
+			m.b.aim(m.rels, bs, ents)
+			m.c.aim(m.rels, cs, ents)
+			m.d.aim(m.rels, ds, ents)
+			m.e.aim(m.rels, es, ents)
+			m.f.aim(m.rels, fs, ents)
+			m.g.aim(m.rels, gs, ents)
+
 		}
 	})
 }
@@ -1215,6 +1413,9 @@ func (m *Map7[A, B, C, D, E, F, G]) Add(ent Entity, a A, b B, c C, d D, e E, f F
 	rec, ok := w.record(ent)
 	if !ok {
 		return w.entityError(ent)
+	}
+	if m.rels != nil {
+		return errRelationDirect(m.rels[0].ri.short)
 	}
 	dst := rec.table
 	if m.a.sparse == nil {
@@ -1347,34 +1548,35 @@ type Map8[A, B, C, D, E, F, G, H any] struct {
 	f     *Map[F]
 	g     *Map[G]
 	h     *Map[H]
+	rels  []relSlot // the relations among the components, and the targets To gave them
 }
 
 // NewMap8 returns a [Map8], registering the types on first use.
 func NewMap8[A, B, C, D, E, F, G, H any](w *World) *Map8[A, B, C, D, E, F, G, H] {
 	m := &Map8[A, B, C, D, E, F, G, H]{w: w, a: NewMap[A](w), b: NewMap[B](w), c: NewMap[C](w), d: NewMap[D](w), e: NewMap[E](w), f: NewMap[F](w), g: NewMap[G](w), h: NewMap[H](w)}
-	if m.a.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.a.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.b.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.b.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.c.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.c.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.d.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.d.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.e.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.e.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.f.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.f.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.g.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.g.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
-	if m.h.id == childOfID {
-		panic(errChildOfDirect.Error())
+	if ri := w.relation(m.h.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
 	var mask Mask
 	if m.a.sparse == nil {
@@ -1405,11 +1607,27 @@ func NewMap8[A, B, C, D, E, F, G, H any](w *World) *Map8[A, B, C, D, E, F, G, H]
 	return m
 }
 
-// Spawn creates an entity with the given component values. Panics if a query
-// is iterating.
+// To returns a copy of the map whose spawns point its relation components
+// (those that embed [Relation]), in the map's order, at targets: a spawn
+// with a target is one move, a batch of them one growth. Panics if the
+// targets are not as many as the map's relations, or one is not alive.
+//
+//	bees.To(hive).SpawnBatch(400, init)
+func (m *Map8[A, B, C, D, E, F, G, H]) To(targets ...Entity) *Map8[A, B, C, D, E, F, G, H] {
+	c := *m
+	c.rels = m.w.aimed(m.rels, targets)
+	return &c
+}
+
+// Spawn creates an entity with the given component values (a relation
+// among them points at the target [Map8.To] gave). Panics if a query
+// is iterating, or a relation has no target.
 func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	if m.rels != nil {
+		w.mustAim(m.rels)
+	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
@@ -1427,6 +1645,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g G, 
 	m.f.put(t, row, ent, f, tick, rec)
 	m.g.put(t, row, ent, g, tick, rec)
 	m.h.put(t, row, ent, h, tick, rec)
+	if m.rels != nil {
+		w.relateSpawned(m.rels, []Entity{ent})
+	}
 	return ent
 }
 
@@ -1472,6 +1693,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, init func(i int, ent En
 //	})
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchColumns(n int, init func(first int, ents []Entity, as []A, bs []B, cs []C, ds []D, es []E, fs []F, gs []G, hs []H)) {
 	t := m.table
+	if m.rels != nil {
+		m.w.mustAim(m.rels)
+	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
 		bs := m.b.batch(t, first, ents, tick)
@@ -1483,6 +1707,17 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchColumns(n int, init func(first 
 		hs := m.h.batch(t, first, ents, tick)
 		if init != nil {
 			init(done, ents, as, bs, cs, ds, es, fs, gs, hs)
+		}
+		if m.rels != nil {
+			m.a.aim(m.rels, as, ents)
+			m.b.aim(m.rels, bs, ents)
+			m.c.aim(m.rels, cs, ents)
+			m.d.aim(m.rels, ds, ents)
+			m.e.aim(m.rels, es, ents)
+			m.f.aim(m.rels, fs, ents)
+			m.g.aim(m.rels, gs, ents)
+			m.h.aim(m.rels, hs, ents)
+
 		}
 	})
 }
@@ -1507,6 +1742,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Add(ent Entity, a A, b B, c C, d D, e E, 
 	rec, ok := w.record(ent)
 	if !ok {
 		return w.entityError(ent)
+	}
+	if m.rels != nil {
+		return errRelationDirect(m.rels[0].ri.short)
 	}
 	dst := rec.table
 	if m.a.sparse == nil {

@@ -34,8 +34,8 @@ func (m *Map[T]) RemoveWhere(f Filter) (int, error) {
 func (m *Map[T]) addWhere(f Filter, set func(e Entity, v *T), fill func(vs []T)) (int, error) {
 	w := m.w
 	w.checkUnlocked("AddWhere")
-	if m.id == childOfID {
-		return 0, errChildOfDirect
+	if ri := m.w.relation(m.id); ri != nil {
+		return 0, errRelationDirect(ri.short)
 	}
 	call := func(e Entity, p *T) {
 		w.lockForInit()

@@ -40,6 +40,43 @@ func (q *Query1[A]) Iter() Iter1[A] {
 	return Iter1[A]{r: r, seq: seq}
 }
 
+// IterOf starts a run over the entities whose relation points at a target
+// (rel.Of(target), [Rel.Of]) and that match the query: it walks the
+// relation's list of them, in the order they were linked, not the query's
+// tables, so other entities cost nothing. Use it with Next.
+func (q *Query1[A]) IterOf(t RelTarget) Iter1[A] {
+	it := q.Iter()
+	it.r.core.holdersOf(t)
+	return it
+}
+
+// AllOf is [Query1.All] over the entities whose relation points at a
+// target ([Query1.IterOf]).
+func (q *Query1[A]) AllOf(t RelTarget) iter.Seq[*A] {
+	return func(yield func(*A) bool) {
+		it := q.IterOf(t)
+		if q.s.filtered || q.s.anyOptional {
+			for it.Next() {
+				a := it.Get()
+				if !yield(a) {
+					it.Close()
+					return
+				}
+			}
+			return
+		}
+		for it.NextTable() { // the holders' runs of consecutive rows
+			as := it.Columns()
+			for i := range as {
+				if !yield(&as[i]) {
+					it.Close()
+					return
+				}
+			}
+		}
+	}
+}
+
 // Count is how many entities the query matches now. It is not a run: it
 // marks nothing and leaves Changed and Added filters as they were.
 func (q *Query1[A]) Count() int { return q.s.count() }
@@ -200,6 +237,44 @@ func (q *Query2[A, B]) Iter() Iter2[A, B] {
 	r.b.init(w, q.s.ids[1])
 	r.core.begin(q.s, false)
 	return Iter2[A, B]{r: r, seq: seq}
+}
+
+// IterOf starts a run over the entities whose relation points at a target
+// (rel.Of(target), [Rel.Of]) and that match the query: it walks the
+// relation's list of them, in the order they were linked, not the query's
+// tables, so other entities cost nothing. Use it with Next.
+func (q *Query2[A, B]) IterOf(t RelTarget) Iter2[A, B] {
+	it := q.Iter()
+	it.r.core.holdersOf(t)
+	return it
+}
+
+// AllOf is [Query2.All] over the entities whose relation points at a
+// target ([Query2.IterOf]).
+func (q *Query2[A, B]) AllOf(t RelTarget) iter.Seq2[*A, *B] {
+	return func(yield func(*A, *B) bool) {
+		it := q.IterOf(t)
+		if q.s.filtered || q.s.anyOptional {
+			for it.Next() {
+				a, b := it.Get()
+				if !yield(a, b) {
+					it.Close()
+					return
+				}
+			}
+			return
+		}
+		for it.NextTable() { // the holders' runs of consecutive rows
+			as, bs := it.Columns()
+			bs = bs[:len(as)]
+			for i := range as {
+				if !yield(&as[i], &bs[i]) {
+					it.Close()
+					return
+				}
+			}
+		}
+	}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
@@ -367,6 +442,45 @@ func (q *Query3[A, B, C]) Iter() Iter3[A, B, C] {
 	r.c.init(w, q.s.ids[2])
 	r.core.begin(q.s, false)
 	return Iter3[A, B, C]{r: r, seq: seq}
+}
+
+// IterOf starts a run over the entities whose relation points at a target
+// (rel.Of(target), [Rel.Of]) and that match the query: it walks the
+// relation's list of them, in the order they were linked, not the query's
+// tables, so other entities cost nothing. Use it with Next.
+func (q *Query3[A, B, C]) IterOf(t RelTarget) Iter3[A, B, C] {
+	it := q.Iter()
+	it.r.core.holdersOf(t)
+	return it
+}
+
+// AllOf is [Query3.All] over the entities whose relation points at a
+// target ([Query3.IterOf]).
+func (q *Query3[A, B, C]) AllOf(t RelTarget) iter.Seq[Row3[A, B, C]] {
+	return func(yield func(Row3[A, B, C]) bool) {
+		it := q.IterOf(t)
+		if q.s.filtered || q.s.anyOptional {
+			for it.Next() {
+				a, b, c := it.Get()
+				if !yield(Row3[A, B, C]{a, b, c}) {
+					it.Close()
+					return
+				}
+			}
+			return
+		}
+		for it.NextTable() { // the holders' runs of consecutive rows
+			as, bs, cs := it.Columns()
+			bs = bs[:len(as)]
+			cs = cs[:len(as)]
+			for i := range as {
+				if !yield(Row3[A, B, C]{&as[i], &bs[i], &cs[i]}) {
+					it.Close()
+					return
+				}
+			}
+		}
+	}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
@@ -546,6 +660,46 @@ func (q *Query4[A, B, C, D]) Iter() Iter4[A, B, C, D] {
 	r.d.init(w, q.s.ids[3])
 	r.core.begin(q.s, false)
 	return Iter4[A, B, C, D]{r: r, seq: seq}
+}
+
+// IterOf starts a run over the entities whose relation points at a target
+// (rel.Of(target), [Rel.Of]) and that match the query: it walks the
+// relation's list of them, in the order they were linked, not the query's
+// tables, so other entities cost nothing. Use it with Next.
+func (q *Query4[A, B, C, D]) IterOf(t RelTarget) Iter4[A, B, C, D] {
+	it := q.Iter()
+	it.r.core.holdersOf(t)
+	return it
+}
+
+// AllOf is [Query4.All] over the entities whose relation points at a
+// target ([Query4.IterOf]).
+func (q *Query4[A, B, C, D]) AllOf(t RelTarget) iter.Seq[Row4[A, B, C, D]] {
+	return func(yield func(Row4[A, B, C, D]) bool) {
+		it := q.IterOf(t)
+		if q.s.filtered || q.s.anyOptional {
+			for it.Next() {
+				a, b, c, d := it.Get()
+				if !yield(Row4[A, B, C, D]{a, b, c, d}) {
+					it.Close()
+					return
+				}
+			}
+			return
+		}
+		for it.NextTable() { // the holders' runs of consecutive rows
+			as, bs, cs, ds := it.Columns()
+			bs = bs[:len(as)]
+			cs = cs[:len(as)]
+			ds = ds[:len(as)]
+			for i := range as {
+				if !yield(Row4[A, B, C, D]{&as[i], &bs[i], &cs[i], &ds[i]}) {
+					it.Close()
+					return
+				}
+			}
+		}
+	}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
@@ -731,6 +885,47 @@ func (q *Query5[A, B, C, D, E]) Iter() Iter5[A, B, C, D, E] {
 	r.e.init(w, q.s.ids[4])
 	r.core.begin(q.s, false)
 	return Iter5[A, B, C, D, E]{r: r, seq: seq}
+}
+
+// IterOf starts a run over the entities whose relation points at a target
+// (rel.Of(target), [Rel.Of]) and that match the query: it walks the
+// relation's list of them, in the order they were linked, not the query's
+// tables, so other entities cost nothing. Use it with Next.
+func (q *Query5[A, B, C, D, E]) IterOf(t RelTarget) Iter5[A, B, C, D, E] {
+	it := q.Iter()
+	it.r.core.holdersOf(t)
+	return it
+}
+
+// AllOf is [Query5.All] over the entities whose relation points at a
+// target ([Query5.IterOf]).
+func (q *Query5[A, B, C, D, E]) AllOf(t RelTarget) iter.Seq[Row5[A, B, C, D, E]] {
+	return func(yield func(Row5[A, B, C, D, E]) bool) {
+		it := q.IterOf(t)
+		if q.s.filtered || q.s.anyOptional {
+			for it.Next() {
+				a, b, c, d, e := it.Get()
+				if !yield(Row5[A, B, C, D, E]{a, b, c, d, e}) {
+					it.Close()
+					return
+				}
+			}
+			return
+		}
+		for it.NextTable() { // the holders' runs of consecutive rows
+			as, bs, cs, ds, es := it.Columns()
+			bs = bs[:len(as)]
+			cs = cs[:len(as)]
+			ds = ds[:len(as)]
+			es = es[:len(as)]
+			for i := range as {
+				if !yield(Row5[A, B, C, D, E]{&as[i], &bs[i], &cs[i], &ds[i], &es[i]}) {
+					it.Close()
+					return
+				}
+			}
+		}
+	}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
@@ -922,6 +1117,48 @@ func (q *Query6[A, B, C, D, E, F]) Iter() Iter6[A, B, C, D, E, F] {
 	r.f.init(w, q.s.ids[5])
 	r.core.begin(q.s, false)
 	return Iter6[A, B, C, D, E, F]{r: r, seq: seq}
+}
+
+// IterOf starts a run over the entities whose relation points at a target
+// (rel.Of(target), [Rel.Of]) and that match the query: it walks the
+// relation's list of them, in the order they were linked, not the query's
+// tables, so other entities cost nothing. Use it with Next.
+func (q *Query6[A, B, C, D, E, F]) IterOf(t RelTarget) Iter6[A, B, C, D, E, F] {
+	it := q.Iter()
+	it.r.core.holdersOf(t)
+	return it
+}
+
+// AllOf is [Query6.All] over the entities whose relation points at a
+// target ([Query6.IterOf]).
+func (q *Query6[A, B, C, D, E, F]) AllOf(t RelTarget) iter.Seq[Row6[A, B, C, D, E, F]] {
+	return func(yield func(Row6[A, B, C, D, E, F]) bool) {
+		it := q.IterOf(t)
+		if q.s.filtered || q.s.anyOptional {
+			for it.Next() {
+				a, b, c, d, e, f := it.Get()
+				if !yield(Row6[A, B, C, D, E, F]{a, b, c, d, e, f}) {
+					it.Close()
+					return
+				}
+			}
+			return
+		}
+		for it.NextTable() { // the holders' runs of consecutive rows
+			as, bs, cs, ds, es, fs := it.Columns()
+			bs = bs[:len(as)]
+			cs = cs[:len(as)]
+			ds = ds[:len(as)]
+			es = es[:len(as)]
+			fs = fs[:len(as)]
+			for i := range as {
+				if !yield(Row6[A, B, C, D, E, F]{&as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i]}) {
+					it.Close()
+					return
+				}
+			}
+		}
+	}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
@@ -1119,6 +1356,49 @@ func (q *Query7[A, B, C, D, E, F, G]) Iter() Iter7[A, B, C, D, E, F, G] {
 	r.g.init(w, q.s.ids[6])
 	r.core.begin(q.s, false)
 	return Iter7[A, B, C, D, E, F, G]{r: r, seq: seq}
+}
+
+// IterOf starts a run over the entities whose relation points at a target
+// (rel.Of(target), [Rel.Of]) and that match the query: it walks the
+// relation's list of them, in the order they were linked, not the query's
+// tables, so other entities cost nothing. Use it with Next.
+func (q *Query7[A, B, C, D, E, F, G]) IterOf(t RelTarget) Iter7[A, B, C, D, E, F, G] {
+	it := q.Iter()
+	it.r.core.holdersOf(t)
+	return it
+}
+
+// AllOf is [Query7.All] over the entities whose relation points at a
+// target ([Query7.IterOf]).
+func (q *Query7[A, B, C, D, E, F, G]) AllOf(t RelTarget) iter.Seq[Row7[A, B, C, D, E, F, G]] {
+	return func(yield func(Row7[A, B, C, D, E, F, G]) bool) {
+		it := q.IterOf(t)
+		if q.s.filtered || q.s.anyOptional {
+			for it.Next() {
+				a, b, c, d, e, f, g := it.Get()
+				if !yield(Row7[A, B, C, D, E, F, G]{a, b, c, d, e, f, g}) {
+					it.Close()
+					return
+				}
+			}
+			return
+		}
+		for it.NextTable() { // the holders' runs of consecutive rows
+			as, bs, cs, ds, es, fs, gs := it.Columns()
+			bs = bs[:len(as)]
+			cs = cs[:len(as)]
+			ds = ds[:len(as)]
+			es = es[:len(as)]
+			fs = fs[:len(as)]
+			gs = gs[:len(as)]
+			for i := range as {
+				if !yield(Row7[A, B, C, D, E, F, G]{&as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i], &gs[i]}) {
+					it.Close()
+					return
+				}
+			}
+		}
+	}
 }
 
 // Count is how many entities the query matches now. It is not a run: it
@@ -1322,6 +1602,50 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Iter() Iter8[A, B, C, D, E, F, G, H] {
 	r.h.init(w, q.s.ids[7])
 	r.core.begin(q.s, false)
 	return Iter8[A, B, C, D, E, F, G, H]{r: r, seq: seq}
+}
+
+// IterOf starts a run over the entities whose relation points at a target
+// (rel.Of(target), [Rel.Of]) and that match the query: it walks the
+// relation's list of them, in the order they were linked, not the query's
+// tables, so other entities cost nothing. Use it with Next.
+func (q *Query8[A, B, C, D, E, F, G, H]) IterOf(t RelTarget) Iter8[A, B, C, D, E, F, G, H] {
+	it := q.Iter()
+	it.r.core.holdersOf(t)
+	return it
+}
+
+// AllOf is [Query8.All] over the entities whose relation points at a
+// target ([Query8.IterOf]).
+func (q *Query8[A, B, C, D, E, F, G, H]) AllOf(t RelTarget) iter.Seq[Row8[A, B, C, D, E, F, G, H]] {
+	return func(yield func(Row8[A, B, C, D, E, F, G, H]) bool) {
+		it := q.IterOf(t)
+		if q.s.filtered || q.s.anyOptional {
+			for it.Next() {
+				a, b, c, d, e, f, g, h := it.Get()
+				if !yield(Row8[A, B, C, D, E, F, G, H]{a, b, c, d, e, f, g, h}) {
+					it.Close()
+					return
+				}
+			}
+			return
+		}
+		for it.NextTable() { // the holders' runs of consecutive rows
+			as, bs, cs, ds, es, fs, gs, hs := it.Columns()
+			bs = bs[:len(as)]
+			cs = cs[:len(as)]
+			ds = ds[:len(as)]
+			es = es[:len(as)]
+			fs = fs[:len(as)]
+			gs = gs[:len(as)]
+			hs = hs[:len(as)]
+			for i := range as {
+				if !yield(Row8[A, B, C, D, E, F, G, H]{&as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i], &gs[i], &hs[i]}) {
+					it.Close()
+					return
+				}
+			}
+		}
+	}
 }
 
 // Count is how many entities the query matches now. It is not a run: it

@@ -36,8 +36,8 @@ func TestDespawnRecursive(t *testing.T) {
 			t.Errorf("%v survived", e)
 		}
 	}
-	if !w.Alive(bystander) || w.Len() != 1 || len(w.children) != 0 {
-		t.Errorf("Len %d, children index %v", w.Len(), w.children)
+	if !w.Alive(bystander) || w.Len() != 1 || len(w.rels[childOfID].holders) != 0 {
+		t.Errorf("Len %d, children index %v", w.Len(), w.rels[childOfID].holders)
 	}
 }
 

@@ -61,6 +61,10 @@ func structFields(t reflect.Type, depth int) []Field {
 	var out []Field
 	for i := range t.NumField() {
 		sf := t.Field(i)
+		if sf.Anonymous && sf.Type == relationType { // the target, by its shown name
+			out = append(out, Field{Name: RelationField(t), Type: "ecs.Entity", Size: entityType.Size(), Offset: sf.Offset, Kind: KindEntity})
+			continue
+		}
 		if !sf.IsExported() {
 			continue
 		}

@@ -20,8 +20,8 @@ func (w *World) inspectSetField(e Entity, path string, value any) error {
 	if !ok {
 		return fmt.Errorf("ecs: no component named %q", segs[0].name)
 	}
-	if info.ID == childOfID {
-		return errChildOfDirect
+	if ri := w.relation(info.ID); ri != nil && len(segs) > 1 && segs[1].name == RelationField(info.Type) || info.ID == childOfID {
+		return errRelationDirect(info.Short)
 	}
 	comp, ok := w.Inspect().Value(e, info.ID)
 	if !ok {

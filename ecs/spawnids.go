@@ -100,8 +100,8 @@ func (w *World) tableOfIDs(ids []ComponentID) (*table, []ComponentID, error) {
 		switch {
 		case int(id) >= len(w.reg.regs) || w.reg.regs[id].info.Type == nil:
 			return nil, nil, fmt.Errorf("ecs: component id %d is not registered", id)
-		case id == childOfID:
-			return nil, nil, errChildOfDirect
+		case w.relation(id) != nil:
+			return nil, nil, errRelationDirect(w.rels[id].short)
 		case w.sparse[id] == nil:
 			mask.Set(id)
 		default:

@@ -12,7 +12,8 @@ type structure struct {
 	sparseAll  []sparseStore // sparse components a row's entity must have
 	sparseNone []sparseStore // ... and must lack
 	stamps     []stampFilter // Changed and Added tests
-	parent     Entity        // if not zero: children of it only
+	rel        *relIndex     // with target: the entities that point at target through rel only
+	target     Entity
 	match      func(Entity) bool
 	nothing    bool // it requires a component no one has registered: nothing passes
 }
@@ -84,7 +85,20 @@ func (w *World) structureOf(f *Filter) structure {
 			s.exclude(w, id)
 		}
 	}
-	s.parent, s.match = f.Parent, f.Match
+	s.match = f.Match
+	switch {
+	case !f.Related.Target.IsZero():
+		if ri := w.relation(f.Related.Kind); ri != nil {
+			s.rel, s.target = ri, f.Related.Target
+		} else {
+			s.nothing = true // no entity holds a relation the world does not have
+		}
+	case !f.Parent.IsZero():
+		s.rel, s.target = w.rels[childOfID], f.Parent
+	}
+	if s.rel != nil {
+		s.require(w, s.rel.id)
+	}
 	return s
 }
 
@@ -95,7 +109,7 @@ func (s *structure) matches(t *table) bool {
 
 // rowTests reports whether rows of a matching table are tested one by one.
 func (s *structure) rowTests() bool {
-	return len(s.sparseAll)+len(s.sparseNone)+len(s.stamps) > 0 || !s.parent.IsZero() || s.match != nil
+	return len(s.sparseAll)+len(s.sparseNone)+len(s.stamps) > 0 || s.rel != nil || s.match != nil
 }
 
 // stampColumns sets cols[i] to the stamps of table t's column for the
@@ -154,10 +168,22 @@ func (s *structure) rowPasses(w *World, cols []*colStamps, e Entity, r int, sinc
 			return false
 		}
 	}
-	if !s.parent.IsZero() {
-		if p, ok := w.Parent(e); !ok || p != s.parent {
+	if s.rel != nil {
+		if t, ok := w.targetOf(e, s.rel); !ok || t != s.target {
 			return false
 		}
 	}
 	return s.match == nil || s.match(e)
+}
+
+// holders is the entities a target test names (in the order they were
+// linked), when s has one: what a scan walks instead of the tables.
+func (s *structure) holders(w *World) ([]Entity, bool) {
+	if s.rel == nil {
+		return nil, false
+	}
+	if !w.Alive(s.target) {
+		return nil, true
+	}
+	return s.rel.holders[s.target.index], true
 }

@@ -56,15 +56,21 @@ type World struct {
 	resourceFields map[reflect.Type][]Field
 	events         []eventQueue
 	eventsByType   map[reflect.Type]eventQueue
-	children       map[uint32][]Entity // by parent slot
-	links          uint64              // counts changes to children
-	journal        journal             // the structural journal; off while its ring is empty
-	actor          uint16              // who makes structural changes now: an index into actors
-	tool           bool                // a tool's change (ActAs): it belongs to the frame shown (changeFrame)
-	actors         []string            // names for the journal: "external", "commands", systems
-	writers        writerLog           // who wrote what: the ticks of each run (writers.go)
-	stale          staleAudit          // uses of dead handles (audit.go)
-	actorsMu       sync.Mutex
+	// rels is each relation kind's index, by component id (nil: not a
+	// relation); relKinds lists them; relMask has the table ones;
+	// sparseRelations says whether a sparse type is one (relations.go).
+	rels            []*relIndex
+	relKinds        []*relIndex
+	relMask         Mask
+	sparseRelations bool
+	links           uint64     // counts changes to ChildOf's links
+	journal         journal    // the structural journal; off while its ring is empty
+	actor           uint16     // who makes structural changes now: an index into actors
+	tool            bool       // a tool's change (ActAs): it belongs to the frame shown (changeFrame)
+	actors          []string   // names for the journal: "external", "commands", systems
+	writers         writerLog  // who wrote what: the ticks of each run (writers.go)
+	stale           staleAudit // uses of dead handles (audit.go)
+	actorsMu        sync.Mutex
 }
 
 // entityRecord is where a slot's entity lives; table == deadTable for a free
@@ -74,7 +80,7 @@ type entityRecord struct {
 	table   uint32
 	row     uint32
 	nsparse uint16 // how many sparse components the entity has
-	flags   uint16 // flagHasChildren
+	flags   uint16 // flagTarget
 }
 
 const deadTable = math.MaxUint32
@@ -103,7 +109,6 @@ func NewWorld(opts ...WorldOption) *World {
 		resources:      map[reflect.Type]any{},
 		resourceFields: map[reflect.Type][]Field{},
 		eventsByType:   map[reflect.Type]eventQueue{},
-		children:       map[uint32][]Entity{},
 		actors:         []string{"external"},
 		recycled:       recycledTop{floor: notKept},
 	}
@@ -134,6 +139,9 @@ func NewWorld(opts ...WorldOption) *World {
 // is iterating.
 func (w *World) Tick() error {
 	err := w.cmds.Apply()
+	if debugChecks {
+		w.checkRelations()
+	}
 	for _, q := range w.events {
 		q.swap()
 	}
@@ -276,8 +284,8 @@ func (w *World) inspectAddID(e Entity, id ComponentID) error {
 	if !ok {
 		return w.entityError(e)
 	}
-	if id == childOfID {
-		return errChildOfDirect
+	if ri := w.relation(id); ri != nil {
+		return errRelationDirect(ri.short)
 	}
 	if s := w.sparse[id]; s != nil {
 		if s.addZero(e, w.writeStamp()) {
@@ -297,8 +305,9 @@ func (w *World) inspectRemoveID(e Entity, id ComponentID) error {
 	if !ok {
 		return w.entityError(e)
 	}
-	if id == childOfID {
-		return w.ClearParent(e)
+	if ri := w.relation(id); ri != nil {
+		w.unrelate(e, rec, ri)
+		return nil
 	}
 	if s := w.sparse[id]; s != nil {
 		if s.remove(e) {

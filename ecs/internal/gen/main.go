@@ -121,6 +121,44 @@ func (q *Query{{.N}}[{{.TypeList}}]) Iter() Iter{{.N}}[{{.TypeList}}] {
 	return Iter{{.N}}[{{.TypeList}}]{r: r, seq: seq}
 }
 
+// IterOf starts a run over the entities whose relation points at a target
+// (rel.Of(target), [Rel.Of]) and that match the query: it walks the
+// relation's list of them, in the order they were linked, not the query's
+// tables, so other entities cost nothing. Use it with Next.
+func (q *Query{{.N}}[{{.TypeList}}]) IterOf(t RelTarget) Iter{{.N}}[{{.TypeList}}] {
+	it := q.Iter()
+	it.r.core.holdersOf(t)
+	return it
+}
+
+// AllOf is [Query{{.N}}.All] over the entities whose relation points at a
+// target ([Query{{.N}}.IterOf]).
+func (q *Query{{.N}}[{{.TypeList}}]) AllOf(t RelTarget) {{if eq .N 1}}iter.Seq[*A]{{else if eq .N 2}}iter.Seq2[*A, *B]{{else}}iter.Seq[Row{{.N}}[{{.TypeList}}]]{{end}} {
+	return func(yield func({{if eq .N 1}}*A{{else if eq .N 2}}*A, *B{{else}}Row{{.N}}[{{.TypeList}}]{{end}}) bool) {
+		it := q.IterOf(t)
+		if q.s.filtered || q.s.anyOptional {
+			for it.Next() {
+				{{.Join "{v}" ", "}} := it.Get()
+				if !yield({{if le .N 2}}{{.Join "{v}" ", "}}{{else}}Row{{.N}}[{{.TypeList}}]{ {{.Join "{v}" ", "}} }{{end}}) {
+					it.Close()
+					return
+				}
+			}
+			return
+		}
+		for it.NextTable() { // the holders' runs of consecutive rows
+			{{.Join "{v}s" ", "}} := it.Columns()
+			{{range $i, $v := .Vars}}{{if gt $i 0}}{{$v}}s = {{$v}}s[:len(as)]
+			{{end}}{{end}}for i := range as {
+				if !yield({{if le .N 2}}{{.Join "&{v}s[i]" ", "}}{{else}}Row{{.N}}[{{.TypeList}}]{ {{.Join "&{v}s[i]" ", "}} }{{end}}) {
+					it.Close()
+					return
+				}
+			}
+		}
+	}
+}
+
 // Count is how many entities the query matches now. It is not a run: it
 // marks nothing and leaves Changed and Added filters as they were.
 func (q *Query{{.N}}[{{.TypeList}}]) Count() int { return q.s.count() }
@@ -267,14 +305,14 @@ type Map{{.N}}[{{.TypeDecl}}] struct {
 	w     *World
 	table *table // where Spawn puts entities
 	{{range $i, $v := .Vars}}{{$v}} *Map[{{index $a.Types $i}}]
-	{{end}}
+	{{end}}rels  []relSlot // the relations among the components, and the targets To gave them
 }
 
 // NewMap{{.N}} returns a [Map{{.N}}], registering the types on first use.
 func NewMap{{.N}}[{{.TypeDecl}}](w *World) *Map{{.N}}[{{.TypeList}}] {
 	m := &Map{{.N}}[{{.TypeList}}]{w: w, {{range $i, $v := .Vars}}{{$v}}: NewMap[{{index $a.Types $i}}](w), {{end}} }
-	{{range .Vars}}if m.{{.}}.id == childOfID {
-		panic(errChildOfDirect.Error())
+	{{range .Vars}}if ri := w.relation(m.{{.}}.id); ri != nil {
+		m.rels = append(m.rels, relSlot{ri: ri})
 	}
 	{{end}}var mask Mask
 	{{range .Vars}}if m.{{.}}.sparse == nil {
@@ -284,11 +322,27 @@ func NewMap{{.N}}[{{.TypeDecl}}](w *World) *Map{{.N}}[{{.TypeList}}] {
 	return m
 }
 
-// Spawn creates an entity with the given component values. Panics if a query
-// is iterating.
+// To returns a copy of the map whose spawns point its relation components
+// (those that embed [Relation]), in the map's order, at targets: a spawn
+// with a target is one move, a batch of them one growth. Panics if the
+// targets are not as many as the map's relations, or one is not alive.
+//
+//	bees.To(hive).SpawnBatch(400, init)
+func (m *Map{{.N}}[{{.TypeList}}]) To(targets ...Entity) *Map{{.N}}[{{.TypeList}}] {
+	c := *m
+	c.rels = m.w.aimed(m.rels, targets)
+	return &c
+}
+
+// Spawn creates an entity with the given component values (a relation
+// among them points at the target [Map{{.N}}.To] gave). Panics if a query
+// is iterating, or a relation has no target.
 func (m *Map{{.N}}[{{.TypeList}}]) Spawn({{.Join "{v} {T}" ", "}}) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	if m.rels != nil {
+		w.mustAim(m.rels)
+	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
@@ -299,7 +353,10 @@ func (m *Map{{.N}}[{{.TypeList}}]) Spawn({{.Join "{v} {T}" ", "}}) Entity {
 	rec.table, rec.row = t.id, uint32(row)
 	w.logStructural(OpSpawn, ent, NoComponent)
 	{{range .Vars}}m.{{.}}.put(t, row, ent, {{.}}, tick, rec)
-	{{end}}return ent
+	{{end}}if m.rels != nil {
+		w.relateSpawned(m.rels, []Entity{ent})
+	}
+	return ent
 }
 
 // SpawnBatch creates n entities with these components, growing the storage
@@ -337,10 +394,17 @@ func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatch(n int, init func(i int, ent Entity
 //	})
 func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatchColumns(n int, init func(first int, ents []Entity, {{.Join "{v}s []{T}" ", "}})) {
 	t := m.table
+	if m.rels != nil {
+		m.w.mustAim(m.rels)
+	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		{{range .Vars}}{{.}}s := m.{{.}}.batch(t, first, ents, tick)
 		{{end}}if init != nil {
 			init(done, ents, {{.Join "{v}s" ", "}})
+		}
+		if m.rels != nil {
+			{{range .Vars}}m.{{.}}.aim(m.rels, {{.}}s, ents)
+			{{end}}
 		}
 	})
 }
@@ -365,6 +429,9 @@ func (m *Map{{.N}}[{{.TypeList}}]) Add(ent Entity, {{.Join "{v} {T}" ", "}}) err
 	rec, ok := w.record(ent)
 	if !ok {
 		return w.entityError(ent)
+	}
+	if m.rels != nil {
+		return errRelationDirect(m.rels[0].ri.short)
 	}
 	dst := rec.table
 	{{range .Vars}}if m.{{.}}.sparse == nil {
