@@ -97,9 +97,6 @@ func holdsPointersUncached(t reflect.Type, depth int) bool {
 	case reflect.Array:
 		return t.Len() > 0 && holdsPointersUncached(t.Elem(), depth+1)
 	case reflect.Struct:
-		if t == childOfType {
-			return false // a handle only
-		}
 		for i := range t.NumField() {
 			if holdsPointersUncached(t.Field(i).Type, depth+1) {
 				return true

@@ -11,13 +11,9 @@ import (
 )
 
 var (
-	entityType  = reflect.TypeFor[ecs.Entity]()
-	childOfType = reflect.TypeFor[ecs.ChildOf]()
+	entityType   = reflect.TypeFor[ecs.Entity]()
+	relationType = reflect.TypeFor[ecs.Relation]()
 )
-
-// childOfFields is how ChildOf shows on the wire: its parent, which the
-// kernel keeps unexported so that only SetParent changes it.
-var childOfFields = []protocol.FieldSchema{{Name: "Parent", Kind: "entity", Type: "ecs.Entity", Size: 8}}
 
 // MaxDepth stops runaway recursion through self-referencing types.
 const MaxDepth = 16
@@ -39,11 +35,8 @@ func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
 	if depth > MaxDepth || !v.IsValid() {
 		return protocol.Nil()
 	}
-	switch v.Type() {
-	case entityType:
+	if v.Type() == entityType {
 		return EntityValue(v.Interface().(ecs.Entity))
-	case childOfType:
-		return protocol.MapValue(protocol.Field{Name: "Parent", Value: EntityValue(v.Interface().(ecs.ChildOf).Parent())})
 	}
 	switch v.Kind() {
 	case reflect.Bool:
@@ -62,7 +55,10 @@ func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
 		t := v.Type()
 		fields := make([]protocol.Field, 0, t.NumField())
 		for i := range t.NumField() {
-			if f := t.Field(i); f.IsExported() {
+			switch f := t.Field(i); {
+			case f.Anonymous && f.Type == relationType: // a relation's target, by the name the kernel gives it
+				fields = append(fields, protocol.Field{Name: ecs.RelationField(t), Value: EntityValue(v.Field(i).Interface().(ecs.Relation).Target())})
+			case f.IsExported():
 				fields = append(fields, protocol.Field{Name: f.Name, Value: toValueDepth(v.Field(i), depth+1, limit)})
 			}
 		}
@@ -123,9 +119,6 @@ func Schema(in ecs.ComponentInfo) protocol.Component {
 	c := protocol.Component{
 		ID: uint16(in.ID), Name: in.Name, Short: in.Short, Size: int(in.Size),
 		Storage: in.Storage.String(), Fields: FieldSchemas(in.Fields),
-	}
-	if in.Type == childOfType {
-		c.Fields = childOfFields
 	}
 	return c
 }

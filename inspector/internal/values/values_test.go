@@ -41,3 +41,38 @@ func TestWireEntitiesAreWireEntity(t *testing.T) {
 		}
 	}
 }
+
+// likes is a relation the kernel does not know by name: its target shows
+// on the wire as Target, a handle, beside its own fields.
+type likes struct {
+	ecs.Relation
+	Weight float32
+}
+
+// TestAnyRelationShowsItsTarget: a game's own relation type reaches the
+// wire with its target as a handle named as the kernel names it, in the
+// values and in the schema, so a client follows it like a ChildOf parent.
+func TestAnyRelationShowsItsTarget(t *testing.T) {
+	w := ecs.NewWorld()
+	target := w.Spawn()
+	holder := w.Spawn()
+	rel := ecs.NewRel[likes](w)
+	rel.Add(holder, target, likes{Weight: 0.5})
+	id := ecs.ComponentIDOf[likes](w)
+	v, ok := w.Inspect().Value(holder, id)
+	if !ok {
+		t.Fatal("the holder has no likes value")
+	}
+	val := Of(v)
+	got, ok := val.Get("Target")
+	if !ok || got.Uint() != uint64(Handle(target)) {
+		t.Fatalf("the target went on the wire as %v (found %v), not %v", got, ok, target)
+	}
+	if wt, _ := val.Get("Weight"); wt.Float() != 0.5 {
+		t.Errorf("the relation's own field read %v", wt)
+	}
+	s := Schema(w.Inspect().Component(id))
+	if len(s.Fields) != 2 || s.Fields[0].Name != "Target" || s.Fields[0].Kind != "entity" {
+		t.Errorf("the schema's fields are %+v, want Target (entity) first", s.Fields)
+	}
+}
