@@ -1,7 +1,6 @@
 package client
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -64,10 +63,16 @@ func (o *OneShot) Do(build func(id uint32) protocol.Message) (*protocol.Reply, e
 	}
 	r := m.(*protocol.Reply)
 	if !r.OK {
-		return r, errors.New(r.Message)
+		return r, &ReplyError{Code: r.Code, Message: r.Message}
 	}
 	return r, nil
 }
+
+// ReplyError is a request the agent refused: its code (protocol.Err...)
+// and its reason.
+type ReplyError struct{ Code, Message string }
+
+func (e *ReplyError) Error() string { return e.Message }
 
 // summary fetches one full summary: the first frame of a subscription of
 // its own (frames of an earlier one may still be on their way).
@@ -114,19 +119,55 @@ func (o *OneShot) subscribeSummary() (sub uint32, end func(), err error) {
 	}, nil
 }
 
-// query fetches the first limit matches of expr.
+// Query fetches the first limit matches of expr.
 func (o *OneShot) Query(expr string, limit int) (*protocol.Page, error) {
+	m, err := o.ask(func(id uint32) protocol.Message { return &protocol.Query{ID: id, Expr: expr, Limit: limit} })
+	if err != nil {
+		return nil, err
+	}
+	return m.(*protocol.Page), nil
+}
+
+// Entity fetches one entity's detail; a dead one is an error saying why.
+func (o *OneShot) Entity(e protocol.EntityID) (*protocol.Detail, error) {
+	m, err := o.ask(func(id uint32) protocol.Message { return &protocol.GetEntity{ID: id, Entity: e} })
+	if err != nil {
+		return nil, err
+	}
+	return m.(*protocol.Detail), nil
+}
+
+// Resource fetches a page of the value at path in a resource, or with
+// all the value whole (see protocol.GetResource).
+func (o *OneShot) Resource(name, path string, offset, limit int, all bool) (*protocol.ResourcePage, error) {
+	m, err := o.ask(func(id uint32) protocol.Message {
+		return &protocol.GetResource{ID: id, Name: name, Path: path, Offset: offset, Limit: limit, All: all}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m.(*protocol.ResourcePage), nil
+}
+
+// ask sends the request build makes under a new id and waits for its
+// answer: the message that carries the id as its sub, or a refusal as an
+// error.
+func (o *OneShot) ask(build func(id uint32) protocol.Message) (protocol.Message, error) {
 	o.ID++
 	id := o.ID
-	if err := o.Conn.Send(&protocol.Query{ID: id, Expr: expr, Limit: limit}); err != nil {
+	if err := o.Conn.Send(build(id)); err != nil {
 		return nil, err
 	}
 	m, err := o.Await(func(m protocol.Message) bool {
 		switch m := m.(type) {
-		case *protocol.Page:
-			return m.Sub == id
 		case *protocol.Reply:
 			return m.ID == id
+		case *protocol.Page:
+			return m.Sub == id
+		case *protocol.Detail:
+			return m.Sub == id
+		case *protocol.ResourcePage:
+			return m.Sub == id
 		}
 		return false
 	})
@@ -134,21 +175,7 @@ func (o *OneShot) Query(expr string, limit int) (*protocol.Page, error) {
 		return nil, err
 	}
 	if r, ok := m.(*protocol.Reply); ok {
-		return nil, errors.New(r.Message)
+		return nil, &ReplyError{Code: r.Code, Message: r.Message}
 	}
-	return m.(*protocol.Page), nil
-}
-
-// entity fetches one entity's detail.
-func (o *OneShot) Entity(e protocol.EntityID) (*protocol.Detail, error) {
-	o.ID++
-	id := o.ID
-	if err := o.Conn.Send(&protocol.GetEntity{ID: id, Entity: e}); err != nil {
-		return nil, err
-	}
-	m, err := o.Await(func(m protocol.Message) bool { d, ok := m.(*protocol.Detail); return ok && d.Sub == id })
-	if err != nil {
-		return nil, err
-	}
-	return m.(*protocol.Detail), nil
+	return m, nil
 }

@@ -3,7 +3,8 @@ package ecs
 import (
 	"fmt"
 	"testing"
-	"time"
+
+	"github.com/ecsinspect/ecsinspect/internal/benchpair"
 )
 
 // Benchmarks of the engine layer: schedule, commands, events, journal and
@@ -224,33 +225,9 @@ func BenchmarkSetFieldByPath(b *testing.B) {
 	}
 }
 
-// paired times subject and baseline alternately in each iteration and
-// reports the ratio of their totals: on a machine whose speed drifts, a
-// ratio from interleaved runs is steadier than one from two benchmarks run
-// one after the other.
+// paired is benchpair.Run: subject against baseline, interleaved.
 func paired(b *testing.B, per float64, unit string, subject, baseline func()) {
-	var subj, base time.Duration
-	b.ReportAllocs()
-	timed := func(f func()) time.Duration {
-		t0 := time.Now()
-		f()
-		return time.Since(t0)
-	}
-	for i := 0; b.Loop(); i++ {
-		// The order alternates: whichever runs second finds the caches
-		// the first one left.
-		if i%2 == 0 {
-			base += timed(baseline)
-			subj += timed(subject)
-		} else {
-			subj += timed(subject)
-			base += timed(baseline)
-		}
-	}
-	n := float64(b.N) * per
-	b.ReportMetric(float64(subj.Nanoseconds())/n, unit)
-	b.ReportMetric(float64(base.Nanoseconds())/n, "baseline-"+unit)
-	b.ReportMetric(float64(subj)/float64(base), "x-baseline")
+	benchpair.Run(b, per, unit, subject, baseline)
 }
 
 // BenchmarkJournalPaired is BenchmarkJournal/on against /off, interleaved.

@@ -50,6 +50,11 @@ const maxSchemaDepth = 8
 
 var entityType = reflect.TypeFor[Entity]()
 
+// Describe describes any type as a field is described (with no name): a
+// resource's, or what a pointer in a value points at. Structs list their
+// exported fields, lists and maps their elements, to a depth of 8.
+func Describe(t reflect.Type) Field { return describeType(t, 0) }
+
 func describeFields(t reflect.Type) []Field {
 	if t.Kind() != reflect.Struct {
 		return nil

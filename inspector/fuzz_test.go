@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ func FuzzAgentRequests(f *testing.F) {
 	var c *testClient
 	f.Fuzz(func(t *testing.T, b []byte) {
 		once.Do(func() {
-			g = startGame(&testing.T{}, Options{})
+			g = startResourceGame(&testing.T{})
 			var err error
 			if c, err = tryDial(g, protocol.Hello{Client: "fuzz"}); err != nil {
 				t.Fatal(err)
@@ -89,6 +90,8 @@ func answerID(m protocol.Message) (uint32, bool) {
 		return m.Sub, true
 	case *protocol.Snapshot:
 		return m.ID, true
+	case *protocol.ResourcePage:
+		return m.Sub, true
 	}
 	return 0, false
 }
@@ -129,7 +132,8 @@ func (in *fuzzInput) int() int {
 }
 
 var fuzzWords = []string{"Position", "Velocity", "Health", "Name", "Frozen", "ChildOf", "Position.X", "Health.HP", "Name.Value",
-	"Position.X<3", "!Frozen", "?Name", "changed(Position)", "added(Health)", "childof(0v1)", "Health.HP>=10", "Nope", "Position.Z", "[", "\xff"}
+	"Position.X<3", "!Frozen", "?Name", "changed(Position)", "added(Health)", "childof(0v1)", "Health.HP>=10", "Nope", "Position.Z", "[", "\xff",
+	"patchGrid", "nests", "bigMap", "Cells[3]", "ByName[west]", "Boss.Value", "M[7]", `ByName["`, "]"}
 
 func (in *fuzzInput) text() string {
 	n := int(in.byte() % 4)
@@ -173,11 +177,12 @@ func (in *fuzzInput) entity() protocol.EntityID {
 }
 
 func (in *fuzzInput) request() protocol.Request {
-	whats := []string{protocol.SubSummary, protocol.SubPage, protocol.SubEntity, protocol.SubEvents, protocol.SubJournal, "bogus"}
-	switch in.byte() % 13 {
+	whats := []string{protocol.SubSummary, protocol.SubPage, protocol.SubEntity, protocol.SubEvents, protocol.SubJournal, protocol.SubResource, "bogus"}
+	switch in.byte() % 14 {
 	case 0:
 		return &protocol.Subscribe{What: whats[int(in.byte())%len(whats)], Hz: math.Float64frombits(in.u64()), Query: in.text(),
-			Archetype: int64(in.int()), Offset: in.int(), Limit: in.int(), Entity: in.entity(), Filter: in.text(), Sample: in.int()}
+			Archetype: int64(in.int()), Offset: in.int(), Limit: in.int(), Entity: in.entity(), Filter: in.text(), Sample: in.int(),
+			Resource: strings.TrimSpace(in.text()), Path: strings.TrimSpace(in.text())}
 	case 1:
 		return &protocol.Unsubscribe{Sub: uint32(in.byte())}
 	case 2:
@@ -200,6 +205,8 @@ func (in *fuzzInput) request() protocol.Request {
 		return &protocol.Step{N: uint32(in.byte() % 4)}
 	case 11:
 		return &protocol.SnapshotRequest{}
+	case 12:
+		return &protocol.GetResource{Name: strings.TrimSpace(in.text()), Path: strings.TrimSpace(in.text()), Offset: in.int(), Limit: in.int(), All: in.byte()%2 == 0}
 	}
 	return &protocol.Resume{}
 }

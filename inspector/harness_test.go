@@ -231,6 +231,8 @@ func setID(m protocol.Request, id uint32) {
 		m.ID = id
 	case *protocol.Rewind:
 		m.ID = id
+	case *protocol.GetResource:
+		m.ID = id
 	}
 }
 

@@ -53,6 +53,7 @@ func init() {
 	handle((*Agent).onEnableWatch)
 	handle((*Agent).onRewind)
 	handle((*Agent).onSnapshotRequest)
+	handle((*Agent).onGetResource)
 }
 
 // applyAs is apply's body: the request's handler, or a refusal for a type

@@ -27,11 +27,11 @@ type subscription struct {
 	series  *seriesQuery
 }
 
-// heavy reports whether the subscription's frames copy many rows: they
-// share the Sync's capture budget.
+// heavy reports whether the subscription's frames copy many rows (or a
+// resource's children): they share the Sync's capture budget.
 func (s *subscription) heavy() bool {
 	switch s.req.What {
-	case protocol.SubPage:
+	case protocol.SubPage, protocol.SubResource:
 		return true
 	case protocol.SubSeries:
 		return s.series.spec.Aggregate != ""
@@ -79,6 +79,10 @@ func (a *Agent) subscribe(c *peer, m *protocol.Subscribe) error {
 			}
 			s.query = q
 		}
+	case protocol.SubResource:
+		if _, err := a.resource(m.Resource); err != nil {
+			return err
+		}
 	case protocol.SubSeries:
 		sq, err := a.compileSeries(m.Query)
 		if err != nil {
@@ -86,7 +90,7 @@ func (a *Agent) subscribe(c *peer, m *protocol.Subscribe) error {
 		}
 		s.series = sq
 	default:
-		return fmt.Errorf("cannot subscribe to %q: want summary, page, entity, events, journal, world or series", m.What)
+		return fmt.Errorf("cannot subscribe to %q: want summary, page, entity, events, journal, world, series or resource", m.What)
 	}
 	a.unsubscribe(c, m.ID)
 	c.subs[m.ID] = s
@@ -154,6 +158,8 @@ func (a *Agent) capture(now time.Time) {
 				m = a.detail(id, values.Entity(s.req.Entity))
 			case protocol.SubSeries:
 				f = a.seriesFrame(id, s)
+			case protocol.SubResource:
+				f = a.resourceFrame(id, s)
 			case protocol.SubEvents:
 				m = a.events(id, s.req.Sample)
 			case protocol.SubJournal:
@@ -198,6 +204,17 @@ func (a *Agent) nextDue(now time.Time) time.Duration {
 		}
 	}
 	return max(wait, time.Millisecond)
+}
+
+// resourceFrame captures a resource subscription's page, or says why it
+// cannot (the resource was removed, the path no longer leads anywhere)
+// where the client looks for the answer.
+func (a *Agent) resourceFrame(id uint32, s *subscription) server.Frame {
+	f, err := a.resourcePage(id, s.req.Resource, s.req.Path, s.req.Offset, s.req.Limit)
+	if err != nil {
+		return server.Frame{Msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, Size: 512}
+	}
+	return f
 }
 
 // subscribedPage captures a page subscription's window: the copy now, the

@@ -66,7 +66,7 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 			fs = values.FieldSchemas(r.Fields)
 			a.resFields[r.Name] = fs
 		}
-		s.Resources = append(s.Resources, protocol.Resource{Name: r.Short, Value: convert(r.Value), Fields: fs})
+		s.Resources = append(s.Resources, protocol.Resource{Name: r.Short, Value: convert(r.Value), Fields: fs, Type: resourceType(r.Value)})
 	}
 	// The most reused slots: the world keeps them as it frees slots. A new
 	// list when they changed: summaries already handed out (to writers, to

@@ -77,6 +77,10 @@ func newMessage(t Type) (Message, error) {
 		return &WorldFrame{}, nil
 	case TypeSeries:
 		return &Series{}, nil
+	case TypeGetResource:
+		return &GetResource{}, nil
+	case TypeResourcePage:
+		return &ResourcePage{}, nil
 	}
 	return nil, fmt.Errorf("protocol: unknown message type %d", t)
 }

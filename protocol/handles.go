@@ -22,11 +22,28 @@ func HandlesAsText(v Value, fs []FieldSchema) Value {
 	return MapValue(out...)
 }
 
+// HandlesAsTextFor is HandlesAsText for a value of any type that f
+// describes (a resource's Schema, a page's): a struct's fields, a list's
+// items and a map's entries with handles as text.
+func HandlesAsTextFor(v Value, f *FieldSchema) Value {
+	if f == nil {
+		return v
+	}
+	return handleAsText(v, f)
+}
+
 // handleAsText is one field's value with its schema f, handles as text.
 func handleAsText(v Value, f *FieldSchema) Value {
 	switch {
 	case f.Kind == "entity" && (v.Kind() == KindInt || v.Kind() == KindUint):
 		return StringValue(EntityID(uint64(v.Int()) | v.Uint()).String())
+	case v.Kind() == KindMap && f.Kind == "map" && f.Elem != nil:
+		out := make([]Field, v.Len())
+		for i := range out {
+			name, ev := v.Entry(i)
+			out[i] = Field{Name: name, Value: handleAsText(ev, f.Elem)}
+		}
+		return MapValue(out...)
 	case v.Kind() == KindMap:
 		return HandlesAsText(v, f.Fields)
 	case v.Kind() == KindList && f.Elem != nil:

@@ -102,6 +102,8 @@ type Subscribe struct {
 	Filter    string   `msgpack:"f,omitempty"` // journal: entity, component or system to keep
 	Sample    int      `msgpack:"n,omitempty"` // events: recent events per queue
 	Sort      string   `msgpack:"s,omitempty"` // page with q: Component.Field to sort by, - first for descending
+	Resource  string   `msgpack:"r,omitempty"` // resource: its name
+	Path      string   `msgpack:"p,omitempty"` // resource: the path of the value inside it (see ParsePath)
 }
 
 // Unsubscribe ends the subscription Sub.

@@ -116,7 +116,10 @@ type EventQueue struct {
 type Resource struct {
 	Name   string        `msgpack:"n"`
 	Value  Value         `msgpack:"v"`
-	Fields []FieldSchema `msgpack:"fs,omitempty"` // the resource type's schema
+	Fields []FieldSchema `msgpack:"fs,omitempty"` // the resource type's fields, for a struct
+	// Type is the resource's type when it is not a struct (a list, a
+	// map, a handle): its kind and its elements' schema. See Schema.
+	Type *FieldSchema `msgpack:"ty,omitempty"`
 }
 
 // Telemetry is what the agent reports of itself.

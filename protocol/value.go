@@ -209,31 +209,6 @@ func (v Value) Get(name string) (Value, bool) {
 	return Value{}, false
 }
 
-// At returns the value at a field path after the component, "HP" or
-// "Pos.X" or "Slots[2]", if v has it.
-func (v Value) At(path string) (Value, bool) {
-	for _, step := range strings.Split(path, ".") {
-		name, index, _ := strings.Cut(step, "[")
-		if name != "" {
-			var ok bool
-			if v, ok = v.Get(name); !ok {
-				return Value{}, false
-			}
-		}
-		for index != "" {
-			var n string
-			n, index, _ = strings.Cut(index, "]")
-			index = strings.TrimPrefix(index, "[")
-			i, err := strconv.Atoi(n)
-			if err != nil || v.kind != KindList || i < 0 || i >= v.Len() {
-				return Value{}, false
-			}
-			v = v.Index(i)
-		}
-	}
-	return v, true
-}
-
 // Number returns v as a float64 if it is a number.
 func (v Value) Number() (float64, bool) {
 	switch v.kind {

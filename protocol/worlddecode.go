@@ -193,6 +193,8 @@ func (r *reader) resource(res *Resource) {
 			res.Value = r.value(1)
 		case "fs":
 			r.generic(&res.Fields)
+		case "ty":
+			r.generic(&res.Type)
 		default:
 			r.skipRaw()
 		}

@@ -159,42 +159,42 @@ func (p *detailPane) lines(d *protocol.Detail) []detailLine {
 	var out []detailLine
 	for _, c := range d.Components {
 		out = append(out, detailLine{text: c.Component + provenanceNote(c, p.summary), component: c.Component})
-		var fs []protocol.FieldSchema
+		s := &protocol.FieldSchema{Kind: "struct"}
 		if p.summary != nil {
 			for _, sc := range p.summary.Components {
 				if sc.Short == c.Component {
-					fs = sc.Fields
+					s.Fields = sc.Fields
 				}
 			}
 		}
-		out = appendFields(out, c.Component, c.Component, c.Value, fs, 1)
+		out = appendFields(out, c.Component, c.Component, c.Value, s, 1)
 	}
 	return out
 }
 
-func appendFields(out []detailLine, comp, path string, v protocol.Value, fs []protocol.FieldSchema, depth int) []detailLine {
+// appendFields adds a line per field of v (a struct, a map, a list), whose
+// schema is s, nested values indented under their names; handles print as
+// handles wherever the schema says they are.
+func appendFields(out []detailLine, comp, path string, v protocol.Value, s *protocol.FieldSchema, depth int) []detailLine {
 	indent := strings.Repeat("  ", depth)
 	switch v.Kind() {
 	case protocol.KindMap:
 		for i := range v.Len() {
 			name, fv := v.Entry(i)
 			p := path + "." + name
-			f := field(fs, name)
+			f := protocol.ChildSchema(s, name)
 			if fv.Kind() == protocol.KindMap || (fv.Kind() == protocol.KindList && fv.Len() <= 16) {
 				out = append(out, detailLine{text: indent + name, component: comp})
-				var sub []protocol.FieldSchema
-				if f != nil {
-					sub = f.Fields
-				}
-				out = appendFields(out, comp, p, fv, sub, depth+1)
+				out = appendFields(out, comp, p, fv, f, depth+1)
 				continue
 			}
 			out = append(out, detailLine{text: indent + name + " = " + shortAs(fv, f), path: p, component: comp, value: fv})
 		}
 	case protocol.KindList:
+		elem := protocol.ChildSchema(s, "")
 		for i := range v.Len() {
 			p := fmt.Sprintf("%s[%d]", path, i)
-			out = append(out, detailLine{text: fmt.Sprintf("%s[%d] = %s", indent, i, short(v.Index(i))), path: p, component: comp, value: v.Index(i)})
+			out = append(out, detailLine{text: fmt.Sprintf("%s[%d] = %s", indent, i, shortAs(v.Index(i), elem)), path: p, component: comp, value: v.Index(i)})
 		}
 	}
 	return out

@@ -33,6 +33,11 @@ type (
 		Damage int
 	}
 	Gravity struct{ G float64 }
+	// Nest is a resource of handles: a grid of cells, who rules it.
+	Nest struct {
+		Cells [4]ecs.Entity
+		Queen ecs.Entity
+	}
 )
 
 // Storage keeps the often-toggled tag in a sparse set.
@@ -69,6 +74,7 @@ func fixedWorld() (*ecs.World, *ecs.Schedule) {
 	mustBuild(w.SetParent(es[1], es[0]))
 	mustBuild(w.SetParent(es[2], es[0]))
 	ecs.SetResource(w, Gravity{G: 9.81})
+	ecs.SetResource(w, Nest{Cells: [4]ecs.Entity{es[0], es[1], {}, es[2]}, Queen: es[0]})
 	hits := ecs.EventsOf[Hit](w)
 	hits.Send(Hit{Target: es[1], Damage: 3})
 	hits.Send(Hit{Target: es[2], Damage: 7})
@@ -206,8 +212,9 @@ func TestGoldenScreens(t *testing.T) {
 		{"4-systems", []string{"4"}, []string{"regen"}},
 		{"5-events", []string{"5"}, []string{"Target:1v1 Damage:3"}},
 		{"6-journal", []string{"6"}, []string{"despawn"}},
-		{"7-resources", []string{"7"}, []string{"Gravity"}},
-		{"8-watch", []string{"8"}, []string{"none set: w sets one"}},
+		{"7-resources", []string{"7"}, []string{"Gravity", "Nest"}},
+		{"7-resources-browse", []string{"j", "enter", "enter"}, []string{"Nest.Cells", "3    2v1 →"}},
+		{"8-watch", []string{"esc", "esc", "8"}, []string{"none set: w sets one"}},
 		{"entity-detail", []string{"3", "enter"}, []string{"children (2): 1v1 2v1", "HP = 10"}},
 		{"add-form", []string{"a"}, []string{"Add a component to 0v1", "Inventory"}},
 		{"add-form-fields", []string{"I", "n", "v", "enter"}, []string{"Slots"}},

@@ -181,6 +181,13 @@ func (p *player) frameCmd(id uint32) tea.Cmd {
 			return eventsMsg{&protocol.Events{Sub: id, Tick: st.Tick, Queues: st.Events}}
 		case protocol.SubJournal:
 			return journalMsg{j: &protocol.Journal{Sub: id, Tick: st.Tick, Entries: st.Journal}, replace: true}
+		case protocol.SubResource:
+			page, err := st.Resource(sub.Resource, sub.Path, sub.Offset, sub.Limit, false)
+			if err != nil {
+				return replyMsg{r: &protocol.Reply{ID: id, Code: protocol.ErrNotFound, Message: err.Error()}, what: "resource"}
+			}
+			page.Sub = id
+			return resourceMsg{page}
 		case protocol.SubSeries:
 			at := p.idx
 			p.mu.Unlock() // the history reads the file on its own handle

@@ -205,6 +205,8 @@ func (s *session) read(c *protocol.Conn) {
 			s.send(watchHitMsg{m})
 		case *protocol.Series:
 			s.send(seriesMsg{m})
+		case *protocol.ResourcePage:
+			s.send(resourceMsg{m})
 		case *protocol.Reply:
 			s.mu.Lock()
 			what, asked := s.pending[m.ID]

@@ -31,6 +31,13 @@ func shortAs(v protocol.Value, f *protocol.FieldSchema) string {
 		} else {
 			return e.String()
 		}
+	case v.Kind() == protocol.KindMap && f.Kind == "map" && f.Elem != nil: // a Go map: each entry's value is an Elem
+		parts := make([]string, v.Len())
+		for i := range parts {
+			k, e := v.Entry(i)
+			parts[i] = k + ":" + shortAs(e, f.Elem)
+		}
+		return "{" + strings.Join(parts, " ") + "}"
 	case v.Kind() == protocol.KindMap && len(f.Fields) > 0:
 		return shortFields(v, f.Fields)
 	case v.Kind() == protocol.KindList && f.Elem != nil:

@@ -5,8 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/ecsinspect/ecsinspect/client"
@@ -25,11 +26,15 @@ type dumpResult struct {
 	Entities   int          `json:"entities"`
 	Archetypes []dumpArch   `json:"archetypes"`
 	Systems    []dumpSystem `json:"systems"`
-	Matches    *dumpMatches `json:"matches,omitempty"`
-	Entity     *dumpEntity  `json:"entity,omitempty"`
-	Frames     int          `json:"frames,omitempty"`
-	FirstTick  *uint64      `json:"first_tick,omitempty"`
-	LastTick   *uint64      `json:"last_tick,omitempty"`
+	// Resources are the world's resources by name, handles as text
+	// (lists past 64 items cut, as components' values are).
+	Resources map[string]any `json:"resources"`
+	Matches   *dumpMatches   `json:"matches,omitempty"`
+	Entity    *dumpEntity    `json:"entity,omitempty"`
+	Resource  *dumpResource  `json:"resource,omitempty"`
+	Frames    int            `json:"frames,omitempty"`
+	FirstTick *uint64        `json:"first_tick,omitempty"`
+	LastTick  *uint64        `json:"last_tick,omitempty"`
 	// Gaps and GapTicks: in a recording of every frame, the places ticks
 	// were skipped and how many in all (the file says why at each).
 	Gaps      int    `json:"gaps,omitempty"`
@@ -76,15 +81,18 @@ type dumpEntity struct {
 	Reason     string         `json:"reason,omitempty"`
 }
 
-const dumpUsage = `Usage: ecsinspect dump ADDR|FILE.ecsrec [--tick T] [--query EXPR] [--entity 42v3] [--limit N] [--json]
+const dumpUsage = `Usage: ecsinspect dump ADDR|FILE.ecsrec [--tick T] [--query EXPR] [--entity 42v3] [--resource NAME[.PATH]] [--limit N] [--json]
        ecsinspect dump FILE.ecsrec --diff T1 T2 [--json]
        ecsinspect dump --all [--filter F] [--query EXPR] [--json] nats://host:4222
 
 Prints a game's summary, archetypes and systems, with the entities matching
 a query or one entity, from a live agent or a recording (at --tick T: the
 state of the last recorded tick at or before T, and it says so). --json
-prints one JSON object with tick, entities, archetypes and systems (plus
-matches, entity, and for recordings frames, first_tick and last_tick).
+prints one JSON object with tick, entities, archetypes, systems and
+resources (plus matches, entity, resource, and for recordings frames,
+first_tick and last_tick). --resource prints a resource whole, or the
+value at a path in it (Grid.Cells[3], ByName[wolf]); one too big to print
+whole is listed a page of children at a time (--offset, --limit).
 --diff compares two ticks of a recording: entities spawned, despawned and
 changed (field by field, old and new), archetype counts and resources.
 --all asks every instance on a broker: one line each with its discovery
@@ -102,7 +110,9 @@ func runDump(args []string, out io.Writer) error {
 	tick := fs.Int64("tick", -1, "recordings: the tick to show (default the last)")
 	query := fs.String("query", "", "list the entities matching this query")
 	entity := fs.String("entity", "", "show this entity, like 42v3")
-	limit := fs.Int("limit", 100, "most matches to list")
+	limit := fs.Int("limit", 100, "most matches to list; with --resource, most children of a value too big to print whole")
+	resource := fs.String("resource", "", "show this resource whole, or the value at a path in it: Grid, Grid.Cells[3]")
+	offset := fs.Int("offset", 0, "with --resource: the first child listed of a value too big to print whole")
 	asJSON := fs.Bool("json", false, "print JSON")
 	token := fs.String("token", "", "the agent's token")
 	diff := fs.String("diff", "", "recordings: compare tick T1 with tick T2 (--diff T1 T2)")
@@ -127,12 +137,13 @@ func runDump(args []string, out io.Writer) error {
 		return usageError{fmt.Errorf("want one address or .ecsrec file\n\n%s", dumpUsage)}
 	}
 	src := fs.Arg(0)
+	ask := dumpAsk{query: *query, entity: *entity, resource: *resource, offset: *offset, limit: *limit}
 	var res *dumpResult
 	var err error
 	if _, statErr := os.Stat(src); statErr == nil || strings.HasSuffix(src, ".ecsrec") {
-		res, err = dumpFile(src, *tick, *query, *entity, *limit)
+		res, err = dumpFile(src, *tick, ask)
 	} else {
-		res, err = dumpLive(client.GameAt(src, *token), *query, *entity, *limit)
+		res, err = dumpLive(client.GameAt(src, *token), ask)
 	}
 	if err != nil {
 		return err
@@ -160,6 +171,11 @@ func fromSummary(res *dumpResult, s *protocol.Summary) {
 		}
 		res.Archetypes = append(res.Archetypes, dumpArch{ID: a.ID, Components: res.names(a.Components), Entities: a.Len, Bytes: a.Bytes})
 	}
+	res.Resources = map[string]any{}
+	for i := range s.Resources {
+		r := &s.Resources[i]
+		res.Resources[r.Name] = protocol.HandlesAsTextFor(r.Value, r.Schema())
+	}
 	res.Systems = []dumpSystem{}
 	for _, sy := range s.Systems {
 		ds := dumpSystem{Name: sy.Name, LastNs: sy.Last, MeanNs: sy.Mean, MaxNs: sy.Max, Runs: sy.Count, Skipped: sy.Skipped}
@@ -182,7 +198,13 @@ func (r *dumpResult) names(ids []uint16) []string {
 	return out
 }
 
-func dumpLive(g client.Game, query, entity string, limit int) (*dumpResult, error) {
+// dumpAsk is what dump looks up besides the summary.
+type dumpAsk struct {
+	query, entity, resource string
+	offset, limit           int
+}
+
+func dumpLive(g client.Game, ask dumpAsk) (*dumpResult, error) {
 	o, s, err := dialSummary(g, "dump")
 	if err != nil {
 		return nil, err
@@ -190,7 +212,7 @@ func dumpLive(g client.Game, query, entity string, limit int) (*dumpResult, erro
 	defer o.Close()
 	res := &dumpResult{Source: g.String()}
 	fromSummary(res, s)
-	return res, res.look(liveWorld{o}, query, entity, limit)
+	return res, res.look(liveWorld{o}, ask)
 }
 
 // worldSource is what dump reads matches and an entity from: a live game,
@@ -198,6 +220,7 @@ func dumpLive(g client.Game, query, entity string, limit int) (*dumpResult, erro
 type worldSource interface {
 	query(expr string, limit int) (*protocol.Page, error)
 	entity(e protocol.EntityID) (*protocol.Detail, error)
+	resource(name, path string, offset, limit int, all bool) (*protocol.ResourcePage, error)
 }
 
 type liveWorld struct{ o *client.OneShot }
@@ -206,6 +229,9 @@ func (w liveWorld) query(expr string, limit int) (*protocol.Page, error) {
 	return w.o.Query(expr, limit)
 }
 func (w liveWorld) entity(e protocol.EntityID) (*protocol.Detail, error) { return w.o.Entity(e) }
+func (w liveWorld) resource(name, path string, offset, limit int, all bool) (*protocol.ResourcePage, error) {
+	return w.o.Resource(name, path, offset, limit, all)
+}
 
 type recordedWorld struct{ st *recording.WorldState }
 
@@ -215,18 +241,22 @@ func (w recordedWorld) query(expr string, limit int) (*protocol.Page, error) {
 func (w recordedWorld) entity(e protocol.EntityID) (*protocol.Detail, error) {
 	return w.st.Detail(e), nil
 }
+func (w recordedWorld) resource(name, path string, offset, limit int, all bool) (*protocol.ResourcePage, error) {
+	return w.st.Resource(name, path, offset, limit, all)
+}
 
-// look adds the query's matches and the entity asked for, from src.
-func (r *dumpResult) look(src worldSource, query, entity string, limit int) error {
-	if query != "" {
-		p, err := src.query(query, limit)
+// look adds the query's matches, the entity and the resource asked for,
+// from src.
+func (r *dumpResult) look(src worldSource, ask dumpAsk) error {
+	if ask.query != "" {
+		p, err := src.query(ask.query, ask.limit)
 		if err != nil {
 			return err
 		}
-		r.matches(query, p)
+		r.matches(ask.query, p)
 	}
-	if entity != "" {
-		e, err := protocol.ParseEntityID(entity)
+	if ask.entity != "" {
+		e, err := protocol.ParseEntityID(ask.entity)
 		if err != nil {
 			return err
 		}
@@ -236,10 +266,17 @@ func (r *dumpResult) look(src worldSource, query, entity string, limit int) erro
 		}
 		r.Entity = r.entityOf(d)
 	}
+	if ask.resource != "" {
+		res, err := lookResource(src, ask)
+		if err != nil {
+			return err
+		}
+		r.Resource = res
+	}
 	return nil
 }
 
-func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpResult, error) {
+func dumpFile(path string, tick int64, ask dumpAsk) (*dumpResult, error) {
 	rec, err := recording.OpenFrames(path)
 	if err != nil {
 		return nil, err
@@ -264,7 +301,7 @@ func dumpFile(path string, tick int64, query, entity string, limit int) (*dumpRe
 	}
 	fromSummary(res, st.Summary)
 	res.Tick, res.Entities = st.Tick, st.Entities()
-	return res, res.look(recordedWorld{st}, query, entity, limit)
+	return res, res.look(recordedWorld{st}, ask)
 }
 
 // diffFile compares the states of a recording at two ticks.
@@ -357,18 +394,24 @@ func printDump(out io.Writer, r *dumpResult) {
 			}
 		}
 	}
+	if len(r.Resources) > 0 {
+		fmt.Fprintln(out, "\nresources:")
+		for _, n := range slices.Sorted(maps.Keys(r.Resources)) {
+			b, _ := json.Marshal(r.Resources[n])
+			line := []rune(string(b))
+			if len(line) > 100 {
+				line = append(line[:100], []rune("… (--resource "+n+" for the whole)")...)
+			}
+			fmt.Fprintf(out, "  %-20s %s\n", n, string(line))
+		}
+	}
 	printEntity := func(e dumpEntity) {
 		fmt.Fprintf(out, "  %s", e.Entity)
 		if !e.Alive {
 			fmt.Fprintf(out, "  (%s)\n", e.Reason)
 			return
 		}
-		names := make([]string, 0, len(e.Components))
-		for n := range e.Components {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(e.Components)) {
 			b, _ := json.Marshal(e.Components[n])
 			fmt.Fprintf(out, "  %s%s", n, b)
 		}
@@ -383,5 +426,8 @@ func printDump(out io.Writer, r *dumpResult) {
 	if r.Entity != nil {
 		fmt.Fprintln(out, "\nentity:")
 		printEntity(*r.Entity)
+	}
+	if r.Resource != nil {
+		printResource(out, r.Resource)
 	}
 }

@@ -149,6 +149,14 @@ func TestDumpRecording(t *testing.T) {
 	if code, _, errs := cli("dump", filepath.Join(t.TempDir(), "nope.ecsrec")); code == 0 || errs == "" {
 		t.Error("a missing recording dumped")
 	}
+	// Resources as the recording kept them: whole, in the JSON and by path.
+	if grid, ok := res.Resources["Grid"].(map[string]any); !ok || len(grid["Grass"].([]any)) < 2 {
+		t.Errorf("a recording's dump has no Grid resource: %v", res.Resources)
+	}
+	code, out, errs = cli("dump", path, "--resource", "Grid.Grass[2]")
+	if code != 0 || !strings.Contains(out, "resource Grid.Grass[2] (float float32)") {
+		t.Errorf("--resource Grid.Grass[2] of a recording: %d\n%s%s", code, out, errs)
+	}
 	// A pack member's parent prints as a handle, 40v1, in JSON and text.
 	code, out, errs = cli("dump", path, "--json", "--query", "ChildOf", "--limit", "1")
 	var kids dumpResult

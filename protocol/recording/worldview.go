@@ -349,3 +349,19 @@ func (c *StateColumn) Entities() int {
 	}
 	return len(c.Raw) / c.Size
 }
+
+// Resource is the page of the value at path in resource name as the agent
+// would have answered a GetResource at this tick (resources are recorded
+// whole).
+func (s *WorldState) Resource(name, path string, offset, limit int, all bool) (*protocol.ResourcePage, error) {
+	r, err := protocol.FindResource(s.Summary.Resources, name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := protocol.PageOfValue(r.Name, r.Value, r.Schema(), path, offset, limit, all)
+	if err != nil {
+		return nil, fmt.Errorf("resource %s: %w", name, err)
+	}
+	p.Tick = s.Tick
+	return p, nil
+}

@@ -63,6 +63,8 @@ func checkRequest(m protocol.Message, readOnly bool) *RequestError {
 			}
 		case protocol.SubJournal:
 			return checkText("f", m.Filter)
+		case protocol.SubResource:
+			return checkResource(m.Resource, m.Path, m.Offset, m.Limit)
 		case protocol.SubSeries:
 			if len(m.Query) > protocol.MaxQueryBytes {
 				return Refuse(protocol.ErrTooLarge, "a series is at most %d bytes, got %d", protocol.MaxQueryBytes, len(m.Query))
@@ -81,6 +83,8 @@ func checkRequest(m protocol.Message, readOnly bool) *RequestError {
 			return err
 		}
 		return checkQuery(m.Expr)
+	case *protocol.GetResource:
+		return checkResource(m.Name, m.Path, m.Offset, m.Limit)
 	case *protocol.SetField:
 		return checkText("p", m.Path)
 	case *protocol.AddComponent:
@@ -122,6 +126,30 @@ func checkWindow(offset, limit int) *RequestError {
 	}
 	if limit < 0 || limit > protocol.MaxPageRows {
 		return Refuse(protocol.ErrBadValue, "l (rows) must be 0 to %d (0: %d), got %d", protocol.MaxPageRows, protocol.DefaultPageLimit, limit)
+	}
+	return nil
+}
+
+// checkResource checks a resource request: a name, a path that parses, a
+// window of at most protocol.MaxResourceItems children.
+func checkResource(name, path string, offset, limit int) *RequestError {
+	if name == "" {
+		return Refuse(protocol.ErrBadValue, "a resource request names the resource (n, or r in a subscription)")
+	}
+	if err := checkText("n", name); err != nil {
+		return err
+	}
+	if err := checkText("p", path); err != nil {
+		return err
+	}
+	if _, err := protocol.ParsePath(path); err != nil {
+		return Refuse(protocol.ErrBadValue, "%v", err)
+	}
+	if offset < 0 || offset > protocol.MaxOffset {
+		return Refuse(protocol.ErrBadValue, "o (first child) must be 0 to %d, got %d", protocol.MaxOffset, offset)
+	}
+	if limit < 0 || limit > protocol.MaxResourceItems {
+		return Refuse(protocol.ErrBadValue, "l (children) must be 0 to %d (0: %d), got %d", protocol.MaxResourceItems, protocol.DefaultPageLimit, limit)
 	}
 	return nil
 }

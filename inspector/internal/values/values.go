@@ -20,21 +20,57 @@ const MaxDepth = 16
 
 // Of turns a Go value of a component (or event, resource) into its
 // wire form: structs as maps of exported fields, arrays and slices as lists,
-// entities as handles. Lists and maps longer than MaxItems are cut there,
-// with a last string item saying how many were left out: a frame stays
-// small when a value holds a big slice (a grid of a million cells, say).
-func Of(v reflect.Value) protocol.Value { return toValueDepth(v, 0, MaxItems) }
+// entities as handles, maps as maps keyed by text in key order (see
+// Keys). Lists and maps longer than MaxItems are cut there, with a
+// last string item saying how many were left out: a frame stays small when
+// a value holds a big slice (a grid of a million cells, say).
+func Of(v reflect.Value) protocol.Value { return convert(v, 0, &cut{items: MaxItems, left: -1}) }
 
 // Whole is Of without the cut, for snapshots, which must be whole.
-func Whole(v reflect.Value) protocol.Value { return toValueDepth(v, 0, -1) }
+func Whole(v reflect.Value) protocol.Value { return convert(v, 0, &cut{items: -1, left: -1}) }
 
-// MaxItems bounds the items of one list or map in a frame.
-const MaxItems = 64
+// Preview is a value in brief, for one line of a resource page: at most
+// PreviewItems items a list and PreviewValues values in all, the rest
+// counted in a "… N more" item.
+func Preview(v reflect.Value) protocol.Value {
+	return convert(v, 0, &cut{items: PreviewItems, left: PreviewValues})
+}
 
-func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
+const (
+	// MaxItems bounds the items of one list or map in a frame.
+	MaxItems = 64
+	// PreviewItems and PreviewValues bound a Preview.
+	PreviewItems  = 8
+	PreviewValues = 24
+)
+
+// cut is how much of a value a conversion keeps: items per list or map
+// (-1: all), and values left in all (-1: no bound).
+type cut struct{ items, left int }
+
+// room is how many of n items a list or map keeps.
+func (c *cut) room(n int) int {
+	if c.items >= 0 {
+		n = min(n, c.items)
+	}
+	if c.left >= 0 {
+		n = min(n, c.left)
+	}
+	return n
+}
+
+// spend counts one value made.
+func (c *cut) spend() {
+	if c.left > 0 {
+		c.left--
+	}
+}
+
+func convert(v reflect.Value, depth int, c *cut) protocol.Value {
 	if depth > MaxDepth || !v.IsValid() {
 		return protocol.Nil()
 	}
+	c.spend()
 	if v.Type() == entityType {
 		return EntityValue(v.Interface().(ecs.Entity))
 	}
@@ -55,11 +91,12 @@ func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
 		t := v.Type()
 		fields := make([]protocol.Field, 0, t.NumField())
 		for i := range t.NumField() {
-			switch f := t.Field(i); {
-			case f.Anonymous && f.Type == relationType: // a relation's target, by the name the kernel gives it
-				fields = append(fields, protocol.Field{Name: ecs.RelationField(t), Value: EntityValue(v.Field(i).Interface().(ecs.Relation).Target())})
-			case f.IsExported():
-				fields = append(fields, protocol.Field{Name: f.Name, Value: toValueDepth(v.Field(i), depth+1, limit)})
+			if c.left == 0 { // a preview's values spent: the other fields counted
+				fields = append(fields, protocol.Field{Name: "…", Value: protocol.StringValue(fmt.Sprintf("%d more fields", t.NumField()-i))})
+				break
+			}
+			if name, ok := FieldName(t, i); ok {
+				fields = append(fields, protocol.Field{Name: name, Value: convert(fieldValue(v, i), depth+1, c)})
 			}
 		}
 		return protocol.MapValue(fields...)
@@ -67,13 +104,10 @@ func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
 		if v.Kind() == reflect.Slice && v.IsNil() {
 			return protocol.Nil()
 		}
-		n := v.Len()
-		if limit >= 0 {
-			n = min(n, limit)
-		}
+		n := c.room(v.Len())
 		items := make([]protocol.Value, n, n+1)
 		for i := range items {
-			items[i] = toValueDepth(v.Index(i), depth+1, limit)
+			items[i] = convert(v.Index(i), depth+1, c)
 		}
 		if v.Len() > n {
 			items = append(items, protocol.StringValue(fmt.Sprintf("… %d more", v.Len()-n)))
@@ -83,30 +117,46 @@ func toValueDepth(v reflect.Value, depth, limit int) protocol.Value {
 		if v.IsNil() {
 			return protocol.Nil()
 		}
-		fields := make([]protocol.Field, 0, v.Len())
-		iter := v.MapRange()
-		for iter.Next() {
-			if limit >= 0 && len(fields) == limit {
-				fields = append(fields, protocol.Field{Name: "…", Value: protocol.StringValue(fmt.Sprintf("%d more", v.Len()-limit))})
-				break
-			}
-			k := iter.Key()
-			name := ""
-			if k.Kind() == reflect.String {
-				name = k.String()
-			} else {
-				name = toValueDepth(k, depth+1, limit).String()
-			}
-			fields = append(fields, protocol.Field{Name: name, Value: toValueDepth(iter.Value(), depth+1, limit)})
+		n := c.room(v.Len())
+		keys, vals, _ := Entries(v, 0, n, c.items < 0)
+		fields := make([]protocol.Field, 0, n+1)
+		for i := range keys.Len() {
+			fields = append(fields, protocol.Field{Name: KeyText(keys.Index(i)), Value: convert(vals.Index(i), depth+1, c)})
+		}
+		if v.Len() > n {
+			fields = append(fields, protocol.Field{Name: "…", Value: protocol.StringValue(fmt.Sprintf("%d more", v.Len()-n))})
 		}
 		return protocol.MapValue(fields...)
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
 			return protocol.Nil()
 		}
-		return toValueDepth(v.Elem(), depth+1, limit)
+		return convert(v.Elem(), depth+1, c)
 	}
 	return protocol.StringValue(v.Type().String())
+}
+
+// FieldName is the name struct type t's field i shows by on the wire, and
+// whether it shows: an exported field by its name, an embedded
+// ecs.Relation as its target (see ecs.RelationField).
+func FieldName(t reflect.Type, i int) (string, bool) {
+	switch f := t.Field(i); {
+	case f.Anonymous && f.Type == relationType:
+		return ecs.RelationField(t), true
+	case f.IsExported():
+		return f.Name, true
+	}
+	return "", false
+}
+
+// fieldValue is field i of struct v as the wire shows it: a relation's
+// target handle in place of the embedded ecs.Relation.
+func fieldValue(v reflect.Value, i int) reflect.Value {
+	f := v.Field(i)
+	if f.Type() == relationType {
+		return reflect.ValueOf(f.Interface().(ecs.Relation).Target())
+	}
+	return f
 }
 
 // EntityValue is a handle as a wire value.

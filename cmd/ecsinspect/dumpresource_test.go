@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/internal/testgame"
+)
+
+// Roost is a resource of handles, as a game keeps a list of who is where.
+type Roost struct {
+	Members []ecs.Entity
+	ByName  map[string]ecs.Entity
+}
+
+// Heightmap is a resource too big to print whole.
+type Heightmap struct{ Heights []int64 }
+
+// TestDumpResources: dump --json carries every resource with its handles
+// as text; --resource prints one whole or at a path, and one too big to
+// print whole a page at a time, saying so; a name that is not there is an
+// error naming those that are.
+func TestDumpResources(t *testing.T) {
+	sim, addr, _, onGame := testgame.LiveSim(t, 200, 3)
+	var a, b ecs.Entity
+	onGame(func() {
+		a, b = ecs.EntityOf(0, 1), ecs.EntityOf(1, 1)
+		ecs.SetResource(sim.World, Roost{Members: []ecs.Entity{a, b}, ByName: map[string]ecs.Entity{"first": a}})
+		ecs.SetResource(sim.World, Heightmap{Heights: make([]int64, 1<<20)})
+	})
+	code, out, errs := cli("dump", addr, "--json")
+	if code != 0 {
+		t.Fatalf("dump: %s", errs)
+	}
+	var res struct {
+		Resources map[string]any `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	roost, _ := res.Resources["Roost"].(map[string]any)
+	if fmt.Sprint(roost["Members"]) != "[0v1 1v1]" || fmt.Sprint(roost["ByName"]) != "map[first:0v1]" {
+		t.Errorf("Roost in dump --json: %v", res.Resources["Roost"])
+	}
+	for _, name := range []string{"Grid", "Seed", "Clock", "Stats", "Heightmap"} {
+		if _, ok := res.Resources[name]; !ok {
+			t.Errorf("dump --json has no resource %s: %v", name, res.Resources)
+		}
+	}
+
+	code, out, errs = cli("dump", addr, "--resource", "Roost.Members[1]")
+	if code != 0 || !strings.Contains(out, "resource Roost.Members[1] (entity ecs.Entity)") || !strings.Contains(out, `"1v1"`) {
+		t.Errorf("--resource Roost.Members[1]: %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = cli("dump", addr, "--resource", "Heightmap.Heights", "--offset", "7", "--limit", "3", "--json")
+	if code != 0 {
+		t.Fatalf("--resource Heightmap.Heights: %s", errs)
+	}
+	var paged struct {
+		Resource dumpResource `json:"resource"`
+	}
+	if err := json.Unmarshal([]byte(out), &paged); err != nil {
+		t.Fatal(err)
+	}
+	r := paged.Resource
+	if r.Total != 1<<20 || r.Offset != 7 || len(r.Items) != 3 || r.Items[0].Path != "Heights[7]" || !strings.Contains(r.Note, "4 MiB") {
+		t.Errorf("a value too big to print whole: %+v", r)
+	}
+	if code, _, errs := cli("dump", addr, "--resource", "Weather"); code == 0 || !strings.Contains(errs, "no resource Weather; the world has") || !strings.Contains(errs, "Roost") {
+		t.Errorf("--resource Weather: %d %q", code, errs)
+	}
+}
