@@ -49,6 +49,7 @@ func (w *World) despawnWhere(f *Filter) int {
 			if rec.nsparse > 0 {
 				w.dropSparse(e)
 			}
+			w.noteDeath(e.index, rec)
 			rec.kill()
 			if w.nextGeneration(e.index, rec) {
 				free = append(free, e.index)

@@ -151,7 +151,7 @@ func (w *World) Restore(img *Image) error {
 	w.despawnAll()
 	w.records = w.records[:0]
 	for _, gen := range img.Slots {
-		w.records = append(w.records, entityRecord{gen: gen, table: deadTable})
+		w.records = append(w.records, entityRecord{gen: gen, table: deadTable, row: noDeathFrame})
 	}
 	w.free = append(w.free[:0], img.Free...)
 	w.freeLow = 0 // every entry is new to every capturer

@@ -22,6 +22,24 @@ func (w *World) Inspect() Inspection { return Inspection{w: w} }
 // work in the file of its topic (values, scans and copies in dynamic.go
 // and observe.go, the journal in journal.go, ...).
 
+// EnableDeathNotes turns on or off the note, per slot, of who despawned
+// its entity (the system, or its commands' owner), for DeathOf. It costs
+// two bytes a slot while on.
+func (ins Inspection) EnableDeathNotes(on bool) { ins.w.inspectEnableDeathNotes(on) }
+
+// DeathOf says when e's entity was despawned (the frame in progress then,
+// as the journal counts it)
+// and by whom (while death notes are on; "" otherwise), if e names the
+// entity its slot lost last. ok is false for a live entity, a handle never
+// issued, or one whose slot has lived and died again since.
+func (ins Inspection) DeathOf(e Entity) (frame uint64, by string, ok bool) {
+	return ins.w.inspectDeathOf(e)
+}
+
+// NewHandleScan starts a scan of the handles stored in the world's
+// components and resources (see [HandleScan]).
+func (ins Inspection) NewHandleScan() *HandleScan { return ins.w.inspectNewHandleScan() }
+
 // EnableStaleAudit turns the stale-handle audit on or off.
 func (ins Inspection) EnableStaleAudit(on bool) { ins.w.inspectEnableStaleAudit(on) }
 

@@ -70,6 +70,7 @@ type World struct {
 	actors          []string   // names for the journal: "external", "commands", systems
 	writers         writerLog  // who wrote what: the ticks of each run (writers.go)
 	stale           staleAudit // uses of dead handles (audit.go)
+	deaths          deathNotes // who despawned each slot last, while a tool asks (death.go)
 	actorsMu        sync.Mutex
 }
 

@@ -120,7 +120,9 @@ func (w *World) recordRoom(c int) {
 
 func (w *World) freeEntity(e Entity) {
 	w.alive--
-	w.release(e.index, &w.records[e.index])
+	rec := &w.records[e.index]
+	w.noteDeath(e.index, rec)
+	w.release(e.index, rec)
 }
 
 // release frees slot, whose record is rec, for reuse under the next

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/dangling"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/link"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
@@ -56,12 +57,13 @@ type gameSide struct {
 	releaseOnce sync.Once
 
 	paused   bool
-	mid      *protocol.Halt // where the game is stopped inside a frame (halt.go); nil between frames
-	deferred []deferred     // requests made inside a frame, carried out at its end (halt.go)
-	follow   followed       // the entities clients follow, for who changed their values (followwrites.go)
-	restore  restoreMark    // the last rewind's writes, to tell a value restored from one written since (rewind.go)
-	edited   bool           // a client's edit was applied since the watchpoints last looked
-	watches  *watch.Set     // the watchpoints (internal/watch)
+	mid      *protocol.Halt    // where the game is stopped inside a frame (halt.go); nil between frames
+	deferred []deferred        // requests made inside a frame, carried out at its end (halt.go)
+	follow   followed          // the entities clients follow, for who changed their values (followwrites.go)
+	restore  restoreMark       // the last rewind's writes, to tell a value restored from one written since (rewind.go)
+	edited   bool              // a client's edit was applied since the watchpoints last looked
+	watches  *watch.Set        // the watchpoints (internal/watch)
+	dangling *dangling.Tracker // handles stored in the world that name no live entity; nil when off
 	stepLeft int
 	// held: the pause outlives the clients (a Pause, Step or Rewind with
 	// hold); alone is when the last client left a held pause.
@@ -116,7 +118,12 @@ func New(w *ecs.World, opts Options) *Agent {
 		},
 	}
 	a.lw = live.New(w, a.componentSchemas, a.tick)
-	a.watches = watch.New(w, a.lw, opts.Schedule, func() int64 { return a.frameNs }, watch.Hooks{Broadcast: a.broadcast, Logf: a.logf})
+	hooks := watch.Hooks{Broadcast: a.broadcast, Logf: a.logf}
+	if opts.DanglingBudget > 0 {
+		a.dangling = dangling.New(w, opts.DanglingBudget)
+		hooks.DanglingAfter = a.dangling.FoundAfter
+	}
+	a.watches = watch.New(w, a.lw, opts.Schedule, func() int64 { return a.frameNs }, hooks)
 	a.srv = server.New(server.Config{Game: opts.Game, AgentVersion: AgentVersion, Token: opts.Token, ReadOnly: opts.ReadOnly,
 		MaxClients: opts.MaxClients, MaxHandshakes: opts.MaxHandshakes, MaxFrame: opts.MaxFrame, MaxQueuedBytes: opts.MaxQueuedBytes,
 		FrameTimeout: opts.FrameTimeout, HandshakeTimeout: opts.HandshakeTimeout, StuckTimeout: opts.StuckTimeout,
@@ -211,6 +218,9 @@ func (a *Agent) Sync() {
 		if a.stepLeft--; a.stepLeft == 0 {
 			a.paused = true
 		}
+	}
+	if a.dangling != nil {
+		a.dangling.Step() // before the watchpoints: a dangling one sees what this frame's reading found
 	}
 	if a.watches.CheckFrame() { // a watchpoint fired: the game stops at the end of this frame
 		a.paused, a.stepLeft = true, 0

@@ -48,8 +48,12 @@ func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 }
 
 // despawnNote says who despawned the entity e named, and when, if the
-// journal still holds it: "; despawned at tick 812 by hunting (commands)".
+// kernel's death notes or the journal still hold it: "; despawned at tick
+// 812 by hunting".
 func (a *Agent) despawnNote(e ecs.Entity) string {
+	if frame, by, ok := a.w.Inspect().DeathOf(e); ok && by != "" {
+		return fmt.Sprintf("; despawned at tick %d by %s", frame, by)
+	}
 	for _, j := range slices.Backward(a.w.Inspect().Journal()) {
 		if j.Entity == e && j.Op == ecs.OpDespawn {
 			return fmt.Sprintf("; despawned at tick %d by %s", j.Frame, j.System)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/dangling"
 )
 
 // DefaultAddr is where an agent listens unless told otherwise.
@@ -80,6 +81,12 @@ type Options struct {
 	// frames is recorded less often, so the copies stay at 1% of the game's
 	// time; a rate the game sets is kept.
 	RewindHz float64
+	// DanglingBudget is how many of the handles stored in components and
+	// resources the agent reads at each Sync, looking for those that name
+	// no live entity (the Summary's dangling list); a world whose handles
+	// fit it is read every frame. 0 means 32,768 (about 0.13 ms at 4 ns a
+	// handle); a negative value turns the search off.
+	DanglingBudget int
 	// HoldTimeout is how long a held pause (a Pause, Step or Rewind sent
 	// with hold: exec's) keeps the game paused once no client is
 	// connected; then the game runs on, and the agent logs it. Default 10
@@ -153,6 +160,9 @@ func (o *Options) defaults() {
 	}
 	if o.HoldTimeout == 0 {
 		o.HoldTimeout = 10 * time.Minute
+	}
+	if o.DanglingBudget == 0 {
+		o.DanglingBudget = dangling.DefaultBudget
 	}
 	if o.RewindWindow <= 0 {
 		o.RewindWindow = 30 * time.Second

@@ -81,6 +81,9 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 	s.Recycled = a.recycled
 	s.Watches = a.watches.List()
 	s.Stale = staleAudit(w.Inspect().StaleUses())
+	if a.dangling != nil {
+		s.Dangling = a.dangling.Audit()
+	}
 	s.Agent = a.Telemetry()
 	return s
 }
@@ -95,6 +98,9 @@ func (a *Agent) Telemetry() protocol.Telemetry {
 	t := protocol.Telemetry{
 		Clients: n.Clients, BytesSent: n.BytesSent, FramesSent: n.FramesSent, Coalesced: n.Coalesced, Dropped: n.Dropped, DroppedBy: n.DroppedBy,
 		TooLarge: n.TooLarge, Snapshots: a.tel.snapshots.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
+	}
+	if a.dangling != nil {
+		t.HandlePasses, t.HandlesRead = a.dangling.Passes()
 	}
 	if a.ringMem != nil {
 		t.Rewind = a.ringMem.Describe()

@@ -176,6 +176,9 @@ func DiffSummary(prev, next *Summary) *Summary {
 	if reflect.DeepEqual(prev.Stale, next.Stale) {
 		d.Stale = nil
 	}
+	if reflect.DeepEqual(prev.Dangling, next.Dangling) {
+		d.Dangling = nil
+	}
 	if reflect.DeepEqual(prev.Watches, next.Watches) {
 		d.Watches = nil
 	} else if d.Watches == nil {
@@ -189,7 +192,7 @@ func equalResources(a, b []Resource) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].Name != b[i].Name || !a[i].Value.Equal(b[i].Value) || !reflect.DeepEqual(a[i].Fields, b[i].Fields) {
+		if a[i].Name != b[i].Name || !a[i].Value.Equal(b[i].Value) || !reflect.DeepEqual(a[i].Fields, b[i].Fields) || !reflect.DeepEqual(a[i].Type, b[i].Type) {
 			return false
 		}
 	}
@@ -252,6 +255,9 @@ func ApplySummary(base, delta *Summary) (*Summary, error) {
 	}
 	if delta.Stale == nil {
 		out.Stale = base.Stale
+	}
+	if delta.Dangling == nil {
+		out.Dangling = base.Dangling
 	}
 	return &out, nil
 }

@@ -135,6 +135,10 @@ type Telemetry struct {
 	Snapshots  uint64            `msgpack:"sn,omitempty"`  // world copies made for SnapshotRequests, at most one a second
 	Recording  string            `msgpack:"rec,omitempty"` // file the game records to
 	Rewind     *RewindRange      `msgpack:"rw,omitempty"`  // the in-memory recording a Rewind restores from; absent when off
+	// HandlePasses counts the agent's passes over the handles stored in
+	// components and resources; HandlesRead is how many the last one read.
+	HandlePasses uint64 `msgpack:"hp,omitempty"`
+	HandlesRead  int    `msgpack:"hr,omitempty"`
 }
 
 // Summary is the world at a tick, in O(archetypes + systems) size. With Full
@@ -164,6 +168,10 @@ type Summary struct {
 	// Stale is the stale-handle audit: uses of handles that name no live
 	// entity, by whom (absent until the first).
 	Stale *StaleAudit `msgpack:"sa,omitempty"`
+	// Dangling lists handles stored in components and resources that name
+	// no live entity (absent when the agent does not look; in a delta:
+	// unchanged).
+	Dangling *DanglingAudit `msgpack:"dg,omitempty"`
 	// Halt says where the game stopped inside a frame (a watchpoint broke
 	// at a write); absent between frames. While it is set, Tick is the
 	// frame in progress.

@@ -171,6 +171,8 @@ func (r *reader) summary(s *Summary) {
 			r.generic(&s.Watches)
 		case "sa":
 			r.generic(&s.Stale)
+		case "dg":
+			r.generic(&s.Dangling)
 		case "hl":
 			r.generic(&s.Halt)
 		case "ag":

@@ -48,10 +48,10 @@ func screen(tabs string, body []string, bottom, status string, width, height int
 // terminal: padded, then unpadded, then cut to four letters, whichever fits.
 func (m *model) tabs() string {
 	formats := []func(i int, n string) string{
-		func(i int, n string) string { return fmt.Sprintf(" %d %s ", i+1, n) },
-		func(i int, n string) string { return fmt.Sprintf(" %d %s", i+1, n) },
-		func(i int, n string) string { return fmt.Sprintf(" %d %s", i+1, shortTitle(n)) },
-		func(i int, n string) string { return fmt.Sprintf(" %d %.4s", i+1, n) },
+		func(i int, n string) string { return fmt.Sprintf(" %d %s ", viewKey(i), n) },
+		func(i int, n string) string { return fmt.Sprintf(" %d %s", viewKey(i), n) },
+		func(i int, n string) string { return fmt.Sprintf(" %d %s", viewKey(i), shortTitle(n)) },
+		func(i int, n string) string { return fmt.Sprintf(" %d %.4s", viewKey(i), n) },
 	}
 	var parts []string
 	for _, label := range formats {

@@ -36,6 +36,7 @@ type fakeNav struct {
 	flashes          []string
 	pinned           []string
 	unpinned         []int
+	browsed          []string
 }
 
 func (n *fakeNav) openEntity(e protocol.EntityID) tea.Cmd { n.opened = append(n.opened, e); return nil }
@@ -45,6 +46,10 @@ func (n *fakeNav) followEntity(e protocol.EntityID) tea.Cmd {
 }
 func (n *fakeNav) showPane(v int) tea.Cmd        { n.shown = append(n.shown, v); return nil }
 func (n *fakeNav) listArchetype(a int64) tea.Cmd { n.archs = append(n.archs, a); return nil }
+func (n *fakeNav) browseResource(name, path string) tea.Cmd {
+	n.browsed = append(n.browsed, name+" "+path)
+	return nil
+}
 func (n *fakeNav) push(m modal) tea.Cmd          { n.pushed = append(n.pushed, m); return nil }
 func (n *fakeNav) flash(text string, isErr bool) { n.flashes = append(n.flashes, text) }
 func (n *fakeNav) pin(expr string) tea.Cmd       { n.pinned = append(n.pinned, expr); return nil }

@@ -74,7 +74,7 @@ func fixedWorld() (*ecs.World, *ecs.Schedule) {
 	mustBuild(w.SetParent(es[1], es[0]))
 	mustBuild(w.SetParent(es[2], es[0]))
 	ecs.SetResource(w, Gravity{G: 9.81})
-	ecs.SetResource(w, Nest{Cells: [4]ecs.Entity{es[0], es[1], {}, es[2]}, Queen: es[0]})
+	ecs.SetResource(w, Nest{Cells: [4]ecs.Entity{es[0], es[1], es[5], es[2]}, Queen: es[0]}) // es[5] is despawned: a dangling handle
 	hits := ecs.EventsOf[Hit](w)
 	hits.Send(Hit{Target: es[1], Damage: 3})
 	hits.Send(Hit{Target: es[2], Damage: 7})
@@ -215,6 +215,7 @@ func TestGoldenScreens(t *testing.T) {
 		{"7-resources", []string{"7"}, []string{"Gravity", "Nest"}},
 		{"7-resources-browse", []string{"j", "enter", "enter"}, []string{"Nest.Cells", "3    2v1 →"}},
 		{"8-watch", []string{"esc", "esc", "8"}, []string{"none set: w sets one"}},
+		{"0-dangling", []string{"0"}, []string{"1 dangling handle:", "Nest.Cells[2]", "5v1"}},
 		{"entity-detail", []string{"3", "enter"}, []string{"children (2): 1v1 2v1", "HP = 10"}},
 		{"add-form", []string{"a"}, []string{"Add a component to 0v1", "Inventory"}},
 		{"add-form-fields", []string{"I", "n", "v", "enter"}, []string{"Slots"}},

@@ -11,7 +11,7 @@ type keyMap struct {
 
 func defaultKeys() keyMap {
 	return keyMap{
-		Views:       key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "views")),
+		Views:       key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9", "0"), key.WithHelp("0-9", "views")),
 		NextView:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next view")),
 		PrevView:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
 		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),

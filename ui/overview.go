@@ -59,6 +59,13 @@ func (p *overviewPane) View() []string {
 			lines = append(lines, fmt.Sprintf("  last: %s at tick %d by %s (slot now generation %d; o %s shows who despawned it)", u.Entity, u.Tick, u.By, u.Generation, u.Entity))
 		}
 	}
+	if dg := s.Dangling; dg != nil && dg.N > 0 {
+		lines = append(lines, "", p.styles.Header.Render("Dangling handles"),
+			"  "+danglingCount(dg.N)+" in components and resources (0 lists them)")
+		if len(dg.List) > 0 {
+			lines = append(lines, "  newest: "+dg.List[0].String())
+		}
+	}
 	a := s.Agent
 	lines = append(lines, "",
 		p.styles.Header.Render("Agent"),

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -145,6 +146,35 @@ func (p *resourcesPane) replayTypeAhead() tea.Cmd {
 		cmds = append(cmds, p.browseKey(k))
 	}
 	return tea.Batch(cmds...)
+}
+
+// browse opens the value at path in resource name: its parent's children,
+// the cursor on it when it is a list's item; esc climbs the path.
+func (p *resourcesPane) browse(name, path string) tea.Cmd {
+	steps, err := protocol.ParsePath(path)
+	if err != nil {
+		steps = nil
+	}
+	w := &resourceWalk{name: name}
+	at := ""
+	for i, st := range steps {
+		key := st.Name
+		if st.Keyed {
+			key = st.Key
+		}
+		if i == len(steps)-1 { // the place itself: the cursor on it
+			if n, err := strconv.Atoi(key); err == nil && st.Keyed {
+				w.pos = n
+				w.offset = max(n-p.visible()/2, 0)
+			}
+			break
+		}
+		w.trail = append(w.trail, resourceStop{path: at})
+		at = protocol.ChildPath(at, key, st.Keyed)
+	}
+	w.path, w.total = at, w.pos+1
+	p.walk = w
+	return p.subscribe()
 }
 
 // browseKey moves through the children (paging the agent's window),

@@ -23,6 +23,7 @@ const (
 	viewResources
 	viewWatches
 	viewChart
+	viewDangling
 	viewCount
 )
 
@@ -78,6 +79,7 @@ func newModel(src source, addr string) *model {
 		viewResources:  &resourcesPane{common: c},
 		viewWatches:    &watchesPane{common: c},
 		viewChart:      m.chart,
+		viewDangling:   &danglingPane{common: c},
 	}
 	return m
 }
@@ -126,6 +128,23 @@ func (m *model) showPane(v int) tea.Cmd {
 	}
 	m.view = v
 	return closeDetail
+}
+
+// viewOfKey is the view a number key shows: 1 the first, 0 the tenth.
+func viewOfKey(k string) int {
+	if k == "0" {
+		return 9
+	}
+	return int(k[0] - '1')
+}
+
+// viewKey is the number key of view v, as the tabs show it.
+func viewKey(v int) int { return (v + 1) % 10 }
+
+// browseResource shows the Resources view at the value at path in resource
+// name: its parent's children, the cursor on it.
+func (m *model) browseResource(name, path string) tea.Cmd {
+	return tea.Batch(m.showPane(viewResources), m.panes[viewResources].(*resourcesPane).browse(name, path))
 }
 
 func (m *model) listArchetype(arch int64) tea.Cmd {
@@ -312,7 +331,7 @@ func (m *model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Step):
 		return m.src.request("step", func(id uint32) protocol.Message { return &protocol.Step{ID: id, N: 1} })
 	case key.Matches(msg, k.Views):
-		return m.showPane(int(msg.String()[0] - '1'))
+		return m.showPane(viewOfKey(msg.String()))
 	case key.Matches(msg, k.NextView):
 		return m.showPane((m.view + 1) % viewCount)
 	case key.Matches(msg, k.PrevView):
@@ -332,8 +351,11 @@ func (m *model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Rewind) && m.play == nil:
 		return openPalette(m.common, "rewind ")
 	case key.Matches(msg, k.Watch) && m.play == nil:
-		if m.detail.shown && m.detail.detail != nil { // on this entity
+		switch {
+		case m.detail.shown && m.detail.detail != nil: // on this entity
 			return watchPrompt(m.common, m.detail.detail.Entity.String()+" ")
+		case m.view == viewDangling:
+			return watchPrompt(m.common, "dangling")
 		}
 		return watchPrompt(m.common, "")
 	}

@@ -29,12 +29,16 @@ type dumpResult struct {
 	// Resources are the world's resources by name, handles as text
 	// (lists past 64 items cut, as components' values are).
 	Resources map[string]any `json:"resources"`
-	Matches   *dumpMatches   `json:"matches,omitempty"`
-	Entity    *dumpEntity    `json:"entity,omitempty"`
-	Resource  *dumpResource  `json:"resource,omitempty"`
-	Frames    int            `json:"frames,omitempty"`
-	FirstTick *uint64        `json:"first_tick,omitempty"`
-	LastTick  *uint64        `json:"last_tick,omitempty"`
+	// Dangling lists the handles stored in components and resources that
+	// name no live entity (absent when the agent does not look for them).
+	Dangling      []dumpDangling `json:"dangling,omitempty"`
+	DanglingTotal int            `json:"dangling_total,omitempty"`
+	Matches       *dumpMatches   `json:"matches,omitempty"`
+	Entity        *dumpEntity    `json:"entity,omitempty"`
+	Resource      *dumpResource  `json:"resource,omitempty"`
+	Frames        int            `json:"frames,omitempty"`
+	FirstTick     *uint64        `json:"first_tick,omitempty"`
+	LastTick      *uint64        `json:"last_tick,omitempty"`
 	// Gaps and GapTicks: in a recording of every frame, the places ticks
 	// were skipped and how many in all (the file says why at each).
 	Gaps      int    `json:"gaps,omitempty"`
@@ -43,6 +47,18 @@ type dumpResult struct {
 	AsOf      string `json:"as_of,omitempty"` // the tick asked for was not recorded
 	compNames map[uint16]string
 	schemas   map[string][]protocol.FieldSchema // by component name: handles print as 40v1
+}
+
+// dumpDangling is a dangling handle: in which entity (or "resource"), at
+// which path, the handle, since which tick, despawned by whom.
+type dumpDangling struct {
+	In     string `json:"in"`
+	Path   string `json:"path"`
+	Handle string `json:"handle"`
+	Since  uint64 `json:"since"`
+	By     string `json:"by,omitempty"`
+	Key    bool   `json:"key,omitempty"`
+	Why    string `json:"why"`
 }
 
 type dumpArch struct {
@@ -175,6 +191,16 @@ func fromSummary(res *dumpResult, s *protocol.Summary) {
 	for i := range s.Resources {
 		r := &s.Resources[i]
 		res.Resources[r.Name] = protocol.HandlesAsTextFor(r.Value, r.Schema())
+	}
+	if dg := s.Dangling; dg != nil {
+		res.Dangling, res.DanglingTotal = []dumpDangling{}, dg.N
+		for _, d := range dg.List {
+			in := "resource"
+			if d.Holder != 0 {
+				in = d.Holder.String()
+			}
+			res.Dangling = append(res.Dangling, dumpDangling{In: in, Path: d.Path, Handle: d.Handle.String(), Since: d.Since, By: d.By, Key: d.Key, Why: d.Why})
+		}
 	}
 	res.Systems = []dumpSystem{}
 	for _, sy := range s.Systems {
@@ -403,6 +429,16 @@ func printDump(out io.Writer, r *dumpResult) {
 				line = append(line[:100], []rune("… (--resource "+n+" for the whole)")...)
 			}
 			fmt.Fprintf(out, "  %-20s %s\n", n, string(line))
+		}
+	}
+	if len(r.Dangling) > 0 {
+		fmt.Fprintf(out, "\ndangling handles: %d\n", r.DanglingTotal)
+		for _, d := range r.Dangling {
+			fmt.Fprintf(out, "  %-10s %-28s %-10s since tick %d", d.In, d.Path, d.Handle, d.Since)
+			if d.By != "" {
+				fmt.Fprintf(out, " by %s", d.By)
+			}
+			fmt.Fprintln(out)
 		}
 	}
 	printEntity := func(e dumpEntity) {

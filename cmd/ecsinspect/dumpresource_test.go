@@ -31,12 +31,18 @@ func TestDumpResources(t *testing.T) {
 		ecs.SetResource(sim.World, Roost{Members: []ecs.Entity{a, b}, ByName: map[string]ecs.Entity{"first": a}})
 		ecs.SetResource(sim.World, Heightmap{Heights: make([]int64, 1<<20)})
 	})
+	var err error
+	onGame(func() { err = sim.World.Despawn(b) })
+	if err != nil {
+		t.Fatal(err)
+	}
 	code, out, errs := cli("dump", addr, "--json")
 	if code != 0 {
 		t.Fatalf("dump: %s", errs)
 	}
 	var res struct {
 		Resources map[string]any `json:"resources"`
+		Dangling  []dumpDangling `json:"dangling"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
@@ -44,6 +50,15 @@ func TestDumpResources(t *testing.T) {
 	roost, _ := res.Resources["Roost"].(map[string]any)
 	if fmt.Sprint(roost["Members"]) != "[0v1 1v1]" || fmt.Sprint(roost["ByName"]) != "map[first:0v1]" {
 		t.Errorf("Roost in dump --json: %v", res.Resources["Roost"])
+	}
+	var dangling *dumpDangling
+	for i, d := range res.Dangling {
+		if d.Path == "Roost.Members[1]" {
+			dangling = &res.Dangling[i]
+		}
+	}
+	if dangling == nil || dangling.In != "resource" || dangling.Handle != "1v1" || dangling.By != "external" || dangling.Since == 0 {
+		t.Errorf("the despawned member's handle in dump --json: %+v of %+v", dangling, res.Dangling)
 	}
 	for _, name := range []string{"Grid", "Seed", "Clock", "Stats", "Heightmap"} {
 		if _, ok := res.Resources[name]; !ok {

@@ -10,7 +10,7 @@ import (
 
 // WatchSpec is a parsed watchpoint expression.
 type WatchSpec struct {
-	Kind string // value, spawn, despawn, add, remove, system, frame, stale, skipped
+	Kind string // value, spawn, despawn, add, remove, system, frame, stale, skipped, dangling
 	// Query is a value watchpoint's query (the query language), or the
 	// filter a spawn must match ("" for any).
 	Query string
@@ -21,7 +21,9 @@ type WatchSpec struct {
 	// System and Over are a timing watchpoint's system ("" for the frame)
 	// and bound; System is also a skipped watchpoint's system ("" for any).
 	System string
-	Over   time.Duration
+	// In is a dangling watchpoint's component or resource ("" for any).
+	In   string
+	Over time.Duration
 }
 
 // ParseWatch reads a watchpoint expression:
@@ -36,6 +38,7 @@ type WatchSpec struct {
 //	frame > 20ms                     a frame took longer
 //	stale                            a handle that names no live entity is used
 //	skipped [SYSTEM]                 a command a system (SYSTEM) queued was skipped
+//	dangling [NAME]                  a handle stored in a component or resource (NAME) names no live entity
 //
 // A value watchpoint fires for an entity when a write makes its query
 // hold: only entities whose tested components were written during the
@@ -61,6 +64,11 @@ func ParseWatch(expr string) (WatchSpec, error) {
 		return WatchSpec{Kind: "stale"}, nil
 	case "skipped":
 		return WatchSpec{Kind: "skipped", System: strings.Join(words[1:], " ")}, nil
+	case "dangling":
+		if len(words) > 2 {
+			return WatchSpec{}, fmt.Errorf("dangling takes at most one component or resource: dangling Hunts")
+		}
+		return WatchSpec{Kind: "dangling", In: strings.Join(words[1:], " ")}, nil
 	case "spawn":
 		return WatchSpec{Kind: "spawn", Query: strings.Join(words[1:], " ")}, nil
 	case "despawn":

@@ -120,3 +120,15 @@ func TestParseSkippedWatch(t *testing.T) {
 		}
 	}
 }
+
+func TestParseDanglingWatch(t *testing.T) {
+	for expr, in := range map[string]string{"dangling": "", "dangling Grid": "Grid"} {
+		spec, err := ParseWatch(expr)
+		if err != nil || spec.Kind != "dangling" || spec.In != in {
+			t.Fatalf("%q: %+v, %v", expr, spec, err)
+		}
+	}
+	if _, err := ParseWatch("dangling Grid Hunts"); err == nil {
+		t.Error("dangling with two names parsed")
+	}
+}

@@ -54,6 +54,9 @@ type watchpoint struct {
 	// staleSeen is how many stale uses the audit had counted at the last
 	// check of a stale watchpoint.
 	staleSeen uint64
+	// danglingSeen is the number of the newest dangling handle a
+	// dangling watchpoint has seen.
+	danglingSeen uint64
 	// skipsSeen is each system's skipped commands at the last check of a
 	// skipped watchpoint.
 	skipsSeen map[string]uint64
@@ -108,6 +111,10 @@ type Set struct {
 type Hooks struct {
 	Broadcast func(hit *protocol.WatchHit)     // to every client
 	Logf      func(format string, args ...any) // a watchpoint suspended
+	// DanglingAfter is the dangling handles found new after the one
+	// numbered seq, and the newest's number; nil: the agent does not look
+	// for them.
+	DanglingAfter func(seq uint64) ([]protocol.Dangling, uint64)
 }
 
 // New makes an empty set over w (lw its queries), sched's systems (nil:
@@ -194,6 +201,11 @@ func (s *Set) Add(owner int, m *protocol.Watch) (uint32, error) {
 		wp.comp = info.ID
 	case "stale":
 		wp.staleSeen = s.w.Inspect().StaleUses().Total // uses from now on
+	case "dangling":
+		if s.hooks.DanglingAfter == nil {
+			return 0, server.Refuse(protocol.ErrState, "the agent does not look for dangling handles (Options.DanglingBudget is negative)")
+		}
+		_, wp.danglingSeen = s.hooks.DanglingAfter(0) // found from now on
 	case "system":
 		if !s.hasSystem(spec.System) {
 			return 0, server.Refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
@@ -521,6 +533,8 @@ func (s *Set) CheckFrame() (pause bool) {
 			hit = s.checkStale(wp)
 		case "skipped":
 			hit = s.checkSkipped(wp)
+		case "dangling":
+			hit = s.checkDangling(wp)
 		}
 		s.fire(wp, hit, s.w.Frame())
 	}
@@ -745,6 +759,28 @@ func (s *Set) checkStale(wp *watchpoint) *protocol.WatchHit {
 		Text: fmt.Sprintf("stale: %v used by %s (the slot is at generation %d now)", u.Handle, u.By, u.Generation)}
 	if n > 1 {
 		hit.Text += fmt.Sprintf("; %d uses this frame", n)
+	}
+	return hit
+}
+
+// checkDangling fires when the agent found handles that name no live
+// entity since the last check (in the watchpoint's component or resource,
+// if it names one), naming the newest: where it is, and the system that
+// despawned its entity.
+func (s *Set) checkDangling(wp *watchpoint) *protocol.WatchHit {
+	found, newest := s.hooks.DanglingAfter(wp.danglingSeen)
+	wp.danglingSeen = newest
+	found = slices.DeleteFunc(found, func(d protocol.Dangling) bool {
+		return wp.spec.In != "" && d.Component != wp.spec.In && d.Resource != wp.spec.In
+	})
+	if len(found) == 0 {
+		return nil
+	}
+	d := found[len(found)-1]
+	hit := &protocol.WatchHit{Entity: d.Holder, Component: d.Component, By: d.By, Matches: len(found),
+		Text: "dangling: " + d.String()}
+	if len(found) > 1 {
+		hit.Text += fmt.Sprintf("; %d found this frame", len(found))
 	}
 	return hit
 }

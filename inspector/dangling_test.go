@@ -1,0 +1,143 @@
+package inspector
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// Hunts is a component that keeps a handle.
+type Hunts struct{ Prey ecs.Entity }
+
+// flowerBed is a resource grid of flower handles, as the bee port kept
+// one: a flower that runs out is despawned and its cell is left holding
+// the dead handle.
+type flowerBed struct{ Cells []ecs.Entity }
+
+// startFlowerGame is the test game with a bed of 8 flowers and a
+// "harvest" system that despawns the flower in cell 3 on frame pick (and
+// leaves its handle in the bed); 19 hunters hunt the other test entities,
+// and the first hunts the flower.
+func startFlowerGame(t *testing.T, opts Options, pick uint64) (g *game, flower ecs.Entity) {
+	var flowers []ecs.Entity
+	g = startGame(t, opts, func(g *game, s *ecs.Schedule) {
+		for range 8 {
+			flowers = append(flowers, g.w.Spawn())
+		}
+		flower = flowers[3]
+		ecs.SetResource(g.w, flowerBed{Cells: flowers})
+		hunts := ecs.NewMap[Hunts](g.w)
+		for i, e := range g.ents[1:] {
+			must(t, hunts.Add(e, Hunts{Prey: g.ents[i%2]}))
+		}
+		must(t, hunts.Set(g.ents[1], Hunts{Prey: flower}))
+		s.Add("harvest", func(w *ecs.World, c *ecs.Commands) {
+			if w.Frame()+1 == pick {
+				c.Despawn(flower)
+			}
+		})
+	})
+	return g, flower
+}
+
+// summaryListing waits for a summary whose dangling list holds an entry
+// that keep accepts.
+func (c *testClient) summaryListing(keep func(protocol.Dangling) bool) (*protocol.Summary, protocol.Dangling) {
+	c.t.Helper()
+	var found protocol.Dangling
+	s := c.summaryWhere(func(s *protocol.Summary) bool {
+		if s.Dangling == nil {
+			return false
+		}
+		for _, d := range s.Dangling.List {
+			if keep(d) {
+				found = d
+				return true
+			}
+		}
+		return false
+	})
+	return s, found
+}
+
+// TestDanglingHandlesAreListed: a flower despawned by a system, whose
+// handle stays in a resource grid and in a hunter's component, is listed
+// in both places from the frame it died in, with the tick and the system;
+// once the grid's cell is cleared, the next pass drops that one.
+func TestDanglingHandlesAreListed(t *testing.T) {
+	const pick = 40
+	g, flower := startFlowerGame(t, Options{}, pick)
+	c := dial(t, g, protocol.Hello{Version: protocol.Version})
+	c.reply(&protocol.Subscribe{What: protocol.SubSummary, Hz: 60})
+	s, inBed := c.summaryListing(func(d protocol.Dangling) bool { return d.Resource == "flowerBed" })
+	want := protocol.Dangling{Resource: "flowerBed", Path: "flowerBed.Cells[3]", Handle: wire(flower), Since: pick, By: "harvest", Why: inBed.Why}
+	if inBed != want || !strings.Contains(inBed.Why, "is stale") {
+		t.Fatalf("listed %+v, want %+v", inBed, want)
+	}
+	_, inHunter := c.summaryListing(func(d protocol.Dangling) bool { return d.Component == "Hunts" })
+	if inHunter.Holder != wire(g.ents[1]) || inHunter.Path != "Hunts.Prey" || inHunter.By != "harvest" || inHunter.Since != pick {
+		t.Errorf("the hunter's dangling prey: %+v", inHunter)
+	}
+	if s.Dangling.N != 2 || s.Agent.HandlePasses == 0 || s.Agent.HandlesRead != 8+19 {
+		t.Errorf("%d listed, %d passes reading %d handles; want 2 listed, 27 handles a pass", s.Dangling.N, s.Agent.HandlePasses, s.Agent.HandlesRead)
+	}
+	g.on(func() { ecs.Resource[flowerBed](g.w).Cells[3] = ecs.Entity{} })
+	s = c.summaryWhere(func(s *protocol.Summary) bool { return s.Dangling != nil && s.Dangling.N == 1 })
+	if s.Dangling.List[0].Component != "Hunts" {
+		t.Errorf("after the cell was cleared the list is %+v", s.Dangling.List)
+	}
+}
+
+// TestDanglingWatchpointStopsTheFrame: a dangling watchpoint on the grid
+// stops the game at the end of the frame whose system despawned the
+// flower, and its hit names that system and where the handle is.
+func TestDanglingWatchpointStopsTheFrame(t *testing.T) {
+	const pick = 30
+	g, flower := startFlowerGame(t, Options{}, pick)
+	c := dial(t, g, protocol.Hello{Version: protocol.Version})
+	if r := c.reply(&protocol.Watch{Expr: "dangling flowerBed"}); !r.OK {
+		t.Fatalf("watch: %s %s", r.Code, r.Message)
+	}
+	hit := c.await(func(m protocol.Message) bool { _, ok := m.(*protocol.WatchHit); return ok }).(*protocol.WatchHit)
+	want := fmt.Sprintf("dangling: flowerBed.Cells[3] holds %v, despawned at tick %d by harvest", wire(flower), pick)
+	if hit.By != "harvest" || hit.Text != want || hit.Tick != pick || !hit.Paused {
+		t.Fatalf("hit %+v\nwant by harvest at tick %d: %s", hit, pick, want)
+	}
+	c.reply(&protocol.Subscribe{What: protocol.SubSummary, Hz: 60})
+	if s := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused }); s.Tick != pick {
+		t.Errorf("paused at tick %d, want %d", s.Tick, pick)
+	}
+}
+
+// TestDanglingSearchKeepsItsBudget: with a budget of 100 handles a frame,
+// a world of 2,000 hunters is read in passes of about 20 frames, never
+// more than the budget (and a value's worth) a frame; off, nothing is
+// listed and a dangling watchpoint is refused.
+func TestDanglingSearchKeepsItsBudget(t *testing.T) {
+	g, _ := startFlowerGame(t, Options{DanglingBudget: 100}, 1<<40)
+	g.on(func() {
+		ecs.NewMap2[Position, Hunts](g.w).SpawnBatch(2000, func(_ int, _ ecs.Entity, _ *Position, h *Hunts) { h.Prey = g.ents[0] })
+	})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version})
+	c.reply(&protocol.Subscribe{What: protocol.SubSummary, Hz: 60})
+	first := c.summaryWhere(func(s *protocol.Summary) bool { return s.Agent.HandlesRead > 2000 })
+	last := c.summaryWhere(func(s *protocol.Summary) bool { return s.Agent.HandlePasses >= first.Agent.HandlePasses+3 })
+	frames, passes := last.Tick-first.Tick, last.Agent.HandlePasses-first.Agent.HandlePasses
+	handles := uint64(last.Agent.HandlesRead)
+	if perFrame := passes * handles / max(frames, 1); perFrame > 100+1 || frames < 2*handles/100 {
+		t.Errorf("%d passes of %d handles in %d frames: %d handles a frame, over the budget of 100", passes, handles, frames, perFrame)
+	}
+
+	off := startGame(t, Options{DanglingBudget: -1})
+	oc := dial(t, off, protocol.Hello{Version: protocol.Version})
+	oc.reply(&protocol.Subscribe{What: protocol.SubSummary})
+	if s := oc.summary(); s.Dangling != nil || s.Agent.HandlePasses != 0 {
+		t.Errorf("the search is off and the summary has %+v, %d passes", s.Dangling, s.Agent.HandlePasses)
+	}
+	if r := oc.reply(&protocol.Watch{Expr: "dangling"}); r.Code != protocol.ErrState {
+		t.Errorf("a dangling watchpoint with the search off: %s %s", r.Code, r.Message)
+	}
+}

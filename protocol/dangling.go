@@ -1,0 +1,45 @@
+package protocol
+
+import "fmt"
+
+// Dangling handles: handles stored in components and resources that name
+// no live entity, found by the agent's scan before a system uses them.
+
+// DanglingAudit is the agent's list of dangling handles (a Summary's dg).
+type DanglingAudit struct {
+	N    int        `msgpack:"n"`           // dangling handles found, in all
+	List []Dangling `msgpack:"l,omitempty"` // the newest found first, at most MaxDanglingListed
+}
+
+// MaxDanglingListed bounds the dangling handles a Summary lists.
+const MaxDanglingListed = 100
+
+// Dangling is one handle, stored in a component or a resource, that names
+// no live entity.
+type Dangling struct {
+	Holder    EntityID `msgpack:"e,omitempty"`  // the entity whose component holds it; 0 for a resource
+	Component string   `msgpack:"c,omitempty"`  // that component
+	Resource  string   `msgpack:"r,omitempty"`  // or the resource that holds it
+	Path      string   `msgpack:"p"`            // where, from the component's or resource's name: "Hunts.Prey", "Grid.Cells[3]"
+	Key       bool     `msgpack:"k,omitempty"`  // the handle is the key of the map entry Path ends at
+	Handle    EntityID `msgpack:"h"`            // the handle
+	Since     uint64   `msgpack:"t"`            // the tick its entity was despawned, or, when that is not known, the tick the agent found it
+	By        string   `msgpack:"by,omitempty"` // who despawned it, when known: a system, or "external"
+	Why       string   `msgpack:"w"`            // why it names no entity, in the kernel's words
+}
+
+// String says where the handle is and what became of its entity: "40v1's
+// Hunts.Prey holds 12v3, despawned at tick 812 by hunting".
+func (d Dangling) String() string {
+	where := d.Path
+	if d.Holder != 0 {
+		where = d.Holder.String() + "'s " + d.Path
+	}
+	if d.Key {
+		where += " (the key)"
+	}
+	if d.By != "" {
+		return fmt.Sprintf("%s holds %v, despawned at tick %d by %s", where, d.Handle, d.Since, d.By)
+	}
+	return fmt.Sprintf("%s holds %v, which %s", where, d.Handle, d.Why)
+}

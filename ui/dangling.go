@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// The dangling pane: handles stored in components and resources that name
+// no live entity, as the agent's reading of them finds them (the
+// summary's dangling list), newest first, each with where it is, since
+// which tick and who despawned its entity. enter opens the entity that
+// holds one, or the resource at the place, in the Resources view.
+
+type danglingPane struct {
+	*common
+	box
+	list
+}
+
+func (p *danglingPane) Title() string                     { return "Dangling" }
+func (p *danglingPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+
+func (p *danglingPane) KeyMap() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Up, k.Down, k.Enter, k.Watch, k.Views, k.Pause, k.Help, k.Quit}
+}
+
+// entries is the list, as last summarised.
+func (p *danglingPane) entries() []protocol.Dangling {
+	if p.summary == nil || p.summary.Dangling == nil {
+		return nil
+	}
+	return p.summary.Dangling.List
+}
+
+func (p *danglingPane) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	es := p.entries()
+	switch {
+	case key.Matches(km, p.keys.Enter):
+		if p.cursor >= len(es) {
+			return nil
+		}
+		d := es[p.cursor]
+		if d.Holder != 0 {
+			return p.nav.followEntity(d.Holder)
+		}
+		_, path := protocol.SplitResourcePath(d.Path)
+		return p.nav.browseResource(d.Resource, path)
+	}
+	p.move(p.keys, km, len(es), p.height-3)
+	return nil
+}
+
+func (p *danglingPane) View() []string {
+	s := p.summary
+	if s == nil || s.Dangling == nil {
+		return p.wrap("The agent does not look for dangling handles (its Options.DanglingBudget is negative).")
+	}
+	dg := s.Dangling
+	read := fmt.Sprintf("%d handles read each pass, %d passes", s.Agent.HandlesRead, s.Agent.HandlePasses)
+	if dg.N == 0 {
+		return append([]string{p.styles.Header.Render("No dangling handles")},
+			p.wrap("  Every handle stored in a component or a resource names a live entity ("+read+").",
+				"  w sets a watchpoint that stops the game on the frame one appears.")...)
+	}
+	title := danglingCount(dg.N) + ": stored in components and resources, naming despawned entities"
+	if dg.N > len(dg.List) {
+		title += fmt.Sprintf(" (the newest %d)", len(dg.List))
+	}
+	rows := make([]string, len(dg.List))
+	for i, d := range dg.List {
+		in := "resource"
+		if d.Holder != 0 {
+			in = d.Holder.String()
+		}
+		by := ""
+		if d.By != "" {
+			by = "by " + d.By
+		}
+		path := d.Path
+		if d.Key {
+			path += " (key)"
+		}
+		rows[i] = fmt.Sprintf("%-10s %-30s %-10s %-10s %s", in, path, d.Handle, strconv.FormatUint(d.Since, 10), by)
+	}
+	p.clamp(len(rows))
+	header := fmt.Sprintf("%-10s %-30s %-10s %-10s %s", "in", "where", "handle", "since", "despawned")
+	out := append([]string{fit(title, p.width)}, p.draw(p.styles, box{p.width, p.height - 2}, header, rows)...)
+	return append(out, p.styles.Faint.Render(fit("  "+read+"; enter opens the holder", p.width)))
+}
+
+// danglingCount is "1 dangling handle", "3 dangling handles".
+func danglingCount(n int) string {
+	if n == 1 {
+		return "1 dangling handle"
+	}
+	return fmt.Sprintf("%d dangling handles", n)
+}

@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// TestDanglingPaneOpensWhereTheHandleIs: the pane lists the summary's
+// dangling handles; enter on one in a component opens its holder, on one
+// in a resource opens the Resources view at its place, the cursor on it,
+// and esc climbs from there; with none, it says so, and with the search
+// off, that.
+func TestDanglingPaneOpensWhereTheHandleIs(t *testing.T) {
+	c, src, nav := fixture()
+	holder, gone := protocol.MakeEntityID(4, 1), protocol.MakeEntityID(9, 2)
+	c.summary.Dangling = &protocol.DanglingAudit{N: 2, List: []protocol.Dangling{
+		{Holder: holder, Component: "Target", Path: "Target.Who", Handle: gone, Since: 812, By: "hunting"},
+		{Resource: "Nest", Path: "Nest.Cells[40]", Handle: gone, Since: 812, By: "hunting"},
+	}}
+	p := sized(&danglingPane{common: c}, 100, 20)
+	mustContain(t, p.View(), "2 dangling handles", "4v1        Target.Who", "9v2", "812", "by hunting", "resource   Nest.Cells[40]")
+	pressPane(p, "enter")
+	if len(nav.followed) != 1 || nav.followed[0] != holder {
+		t.Fatalf("enter on a component's handle followed %v", nav.followed)
+	}
+	pressPane(p, "j", "enter")
+	if len(nav.browsed) != 1 || nav.browsed[0] != "Nest Cells[40]" {
+		t.Fatalf("enter on a resource's handle browsed %v", nav.browsed)
+	}
+
+	r := sized(&resourcesPane{common: c}, 80, 20)
+	r.browse("Nest", "Cells[40]")
+	sub := src.subs[len(src.subs)-1]
+	if sub.Resource != "Nest" || sub.Path != "Cells" || sub.Offset > 40 || sub.Offset+sub.Limit <= 40 || r.walk.pos != 40 {
+		t.Fatalf("browsing Nest.Cells[40] subscribed %+v, cursor %d", sub, r.walk.pos)
+	}
+	pressPane(r, "esc")
+	if sub := src.subs[len(src.subs)-1]; sub.Path != "" || r.walk == nil {
+		t.Fatalf("esc from Cells subscribed %+v", sub)
+	}
+
+	c.summary.Dangling = &protocol.DanglingAudit{}
+	mustContain(t, p.View(), "No dangling handles")
+	c.summary.Dangling = nil
+	if !strings.Contains(screenText(p.View()), "does not look") {
+		t.Fatalf("with the search off: %s", screenText(p.View()))
+	}
+}
