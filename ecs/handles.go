@@ -137,11 +137,28 @@ type HandleScan struct {
 	phase int // 0: tables, 1: sparse components, 2: resources
 	i, j  int // the table (sparse component, resource), the column within it
 	row   int
-	res   []reflect.Type // the resources of the pass, in name order
-	trail []HandleStep
-	found func(FoundHandle)
-	units int
+	res   []reflect.Type // the resources of the pass, in name order; nil until the phase starts
+	// A resource is read from where the last step stopped: its part (0:
+	// its fixed places, then its lists, then its maps and pointers), the
+	// item of that list, the place in that map.
+	part, item int
+	iter       *reflect.MapIter
+	trail      []HandleStep
+	found      func(FoundHandle)
+	units      int
+	start      int // units when the component value being read began
+	cut        int // component values cut short in the pass under way
+	lastCut    int
 }
+
+// maxValueUnits bounds what one component's value may cost a pass: a
+// value holding more handles (a component with a huge list) is read up to
+// there, and counted (Cut).
+const maxValueUnits = 1 << 18
+
+// Cut is how many component values the last complete pass read only in
+// part, each past maxValueUnits (262,144) handles.
+func (s *HandleScan) Cut() int { return s.lastCut }
 
 // inspectNewHandleScan is [Inspection.NewHandleScan].
 func (w *World) inspectNewHandleScan() *HandleScan {
@@ -164,7 +181,8 @@ func (s *HandleScan) Step(budget int, found func(FoundHandle)) (read int, passDo
 		case 2:
 			s.resources(budget)
 		default:
-			s.phase, s.i, s.j, s.row = 0, 0, 0, 0
+			s.phase, s.i, s.j, s.row, s.res = 0, 0, 0, 0, nil
+			s.lastCut, s.cut = s.cut, 0
 			return s.units, true
 		}
 	}
@@ -224,29 +242,82 @@ func (s *HandleScan) sparse(budget int) {
 	s.phase, s.i = 2, 0
 }
 
-// resources reads the resources whose type holds handles, a resource at a
-// time.
+// resources reads the resources whose type holds handles, each from where
+// the last step stopped in it: a grid of a million handles takes as many
+// steps as its handles need.
 func (s *HandleScan) resources(budget int) {
-	if s.i == 0 {
-		s.res = s.res[:0]
+	if s.res == nil {
+		s.res = make([]reflect.Type, 0, len(s.w.resources))
 		for t := range s.w.resources {
 			s.res = append(s.res, t)
 		}
 		sort.Slice(s.res, func(a, b int) bool { return typeName(s.res[a]) < typeName(s.res[b]) })
 	}
-	for ; s.i < len(s.res); s.i++ {
-		if s.units >= budget {
-			return
-		}
+	for ; s.i < len(s.res); s.i, s.part, s.item, s.iter = s.i+1, 0, 0, nil {
 		t := s.res[s.i]
 		p, ok := s.w.resources[t]
 		plan := s.plans.of(t)
 		if !ok || plan == nil {
 			continue // removed since the pass began, or no handles
 		}
-		s.value(plan, reflect.ValueOf(p).UnsafePointer(), Entity{}, 0, shortName(t))
+		if !s.resource(plan, reflect.ValueOf(p).UnsafePointer(), shortName(t), budget) {
+			return
+		}
 	}
 	s.phase = 3
+}
+
+// resource reads one resource's handles from where the last step stopped,
+// until the budget is spent; it reports whether it read them all.
+func (s *HandleScan) resource(plan *handlePlan, p unsafe.Pointer, name string, budget int) bool {
+	if s.part == 0 {
+		s.value(&handlePlan{spots: plan.spots}, p, Entity{}, 0, name)
+		s.part = 1
+	}
+	for ; s.part-1 < len(plan.lists); s.part, s.item = s.part+1, 0 {
+		l := plan.lists[s.part-1]
+		data, n := listOf(l, p)
+		for ; s.item < n; s.item++ {
+			if s.units >= budget {
+				return false
+			}
+			s.trail, s.start = append(append(s.trail[:0], l.path...), HandleStep{Index: s.item}), s.units
+			if len(l.elem.spots) == 0 {
+				s.units++
+			}
+			s.walk(l.elem, unsafe.Add(data, uintptr(s.item)*l.size), Entity{}, 0, name, 1)
+		}
+	}
+	for ; s.part-1-len(plan.lists) < len(plan.deep); s.part, s.iter = s.part+1, nil {
+		d := plan.deep[s.part-1-len(plan.lists)]
+		v := reflect.NewAt(d.typ, unsafe.Add(p, d.off)).Elem()
+		s.trail = append(s.trail[:0], d.path...)
+		if v.Kind() != reflect.Map {
+			s.deep(v, Entity{}, 0, name, 1)
+			continue
+		}
+		if s.iter == nil {
+			s.iter = v.MapRange()
+		}
+		for s.iter.Next() {
+			s.start = s.units
+			s.mapEntry(s.iter, v.Type(), Entity{}, 0, name, 1)
+			if s.units >= budget {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// listOf is where list l's items start in the value at p, and how many.
+func listOf(l handleList, p unsafe.Pointer) (unsafe.Pointer, int) {
+	data, n := unsafe.Add(p, l.off), l.array
+	if n < 0 {
+		h := (*sliceHeader)(data)
+		data, n = h.ptr, h.len
+	}
+	return data, n
 }
 
 // flat reports whether the plan's handles all sit at fixed offsets.
@@ -280,13 +351,26 @@ func (s *HandleScan) flatRows(plan *handlePlan, base unsafe.Pointer, size uintpt
 
 // value reads the handles of one value at p, whose plan is plan.
 func (s *HandleScan) value(plan *handlePlan, p unsafe.Pointer, holder Entity, comp ComponentID, resource string) {
-	s.trail = s.trail[:0]
+	s.trail, s.start = s.trail[:0], s.units
 	s.walk(plan, p, holder, comp, resource, 0)
+}
+
+// tooMuch reports whether the value being read has cost its most, and
+// counts it cut short the first time.
+func (s *HandleScan) tooMuch() bool {
+	if s.units-s.start <= maxValueUnits {
+		return false
+	}
+	if s.start >= 0 {
+		s.cut++
+		s.start = -1 - maxValueUnits // counted once: a far start keeps it too much
+	}
+	return true
 }
 
 // walk reads plan's handles in the value at p, the trail leading to it.
 func (s *HandleScan) walk(plan *handlePlan, p unsafe.Pointer, holder Entity, comp ComponentID, resource string, depth int) {
-	if depth > maxHandleDepth {
+	if depth > maxHandleDepth || s.tooMuch() {
 		return
 	}
 	for _, sp := range plan.spots {
@@ -296,15 +380,11 @@ func (s *HandleScan) walk(plan *handlePlan, p unsafe.Pointer, holder Entity, com
 		}
 	}
 	for _, l := range plan.lists {
-		data, n := unsafe.Add(p, l.off), l.array
-		if n < 0 {
-			h := (*sliceHeader)(data)
-			data, n = h.ptr, h.len
-		}
+		data, n := listOf(l, p)
 		mark := len(s.trail)
 		s.trail = append(s.trail, l.path...)
 		bare := len(l.elem.spots) == 0 // items whose handles sit deeper: each costs one read of its own
-		for i := range n {
+		for i := 0; i < n && !s.tooMuch(); i++ {
 			if bare {
 				s.units++
 			}
@@ -329,25 +409,9 @@ const maxHandleDepth = 16
 func (s *HandleScan) deep(v reflect.Value, holder Entity, comp ComponentID, resource string, depth int) {
 	switch v.Kind() {
 	case reflect.Map:
-		keyPlan, valPlan := s.plans.of(v.Type().Key()), s.plans.of(v.Type().Elem())
-		key, val := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
-		mark := len(s.trail)
-		for it := v.MapRange(); it.Next(); {
-			s.units++
-			key.SetIterKey(it)
-			k := reflect.New(key.Type()).Elem() // the trail keeps its own copy of the key
-			k.Set(key)
-			if keyPlan != nil {
-				s.trail = append(s.trail[:mark], HandleStep{Key: k, IsKey: true})
-				s.walk(keyPlan, key.Addr().UnsafePointer(), holder, comp, resource, depth)
-			}
-			if valPlan != nil {
-				val.SetIterValue(it)
-				s.trail = append(s.trail[:mark], HandleStep{Key: k})
-				s.walk(valPlan, val.Addr().UnsafePointer(), holder, comp, resource, depth)
-			}
+		for it := v.MapRange(); it.Next() && !s.tooMuch(); {
+			s.mapEntry(it, v.Type(), holder, comp, resource, depth)
 		}
-		s.trail = s.trail[:mark]
 	case reflect.Pointer:
 		if !v.IsNil() {
 			if plan := s.plans.of(v.Type().Elem()); plan != nil {
@@ -369,6 +433,27 @@ func (s *HandleScan) deep(v reflect.Value, holder Entity, comp ComponentID, reso
 			s.walk(plan, a.Addr().UnsafePointer(), holder, comp, resource, depth)
 		}
 	}
+}
+
+// mapEntry reads the handles in the key and the value of the entry the
+// iterator it is at, in a map of type t.
+func (s *HandleScan) mapEntry(it *reflect.MapIter, t reflect.Type, holder Entity, comp ComponentID, resource string, depth int) {
+	s.units++
+	keyPlan, valPlan := s.plans.of(t.Key()), s.plans.of(t.Elem())
+	key := reflect.New(t.Key()).Elem() // the trail keeps the key: a copy of its own
+	key.SetIterKey(it)
+	mark := len(s.trail)
+	if keyPlan != nil {
+		s.trail = append(s.trail[:mark], HandleStep{Key: key, IsKey: true})
+		s.walk(keyPlan, key.Addr().UnsafePointer(), holder, comp, resource, depth)
+	}
+	if valPlan != nil {
+		val := reflect.New(t.Elem()).Elem()
+		val.SetIterValue(it)
+		s.trail = append(s.trail[:mark], HandleStep{Key: key})
+		s.walk(valPlan, val.Addr().UnsafePointer(), holder, comp, resource, depth)
+	}
+	s.trail = s.trail[:mark]
 }
 
 // report passes a found handle on, its path copied out of the trail.

@@ -240,3 +240,69 @@ func BenchmarkHandleScan(b *testing.B) {
 	}
 	benchpair.Run(b, n, "ns/handle", pass, baseline)
 }
+
+// bigBed is a resource as big as a game's grid gets: a list of 10,000
+// handles and a map of 5,000.
+type bigBed struct {
+	Cells  []Entity
+	ByCell map[int]Entity
+}
+
+// TestHandleScanResumesInsideAResource: a resource far bigger than the
+// budget is read across steps, each within the budget (and one value's
+// worth), and the pass finds what one unbounded step finds.
+func TestHandleScanResumesInsideAResource(t *testing.T) {
+	w := NewWorld()
+	live, dead := w.Spawn(), w.Spawn()
+	bed := bigBed{Cells: make([]Entity, 10_000), ByCell: map[int]Entity{}}
+	for i := range bed.Cells {
+		bed.Cells[i] = live
+		if i%1000 == 7 {
+			bed.Cells[i] = dead
+		}
+	}
+	for i := range 5000 {
+		bed.ByCell[i] = live
+		if i%1000 == 3 {
+			bed.ByCell[i] = dead
+		}
+	}
+	SetResource(w, bed)
+	must(t, w.Despawn(dead))
+	whole, _ := scanAll(t, w, 1<<30)
+	stepped, steps := scanAll(t, w, 100)
+	slices.Sort(whole)
+	slices.Sort(stepped)
+	if len(whole) != 15 || !slices.Equal(whole, stepped) {
+		t.Fatalf("whole pass found %d, stepped %d:\n%s\n--\n%s", len(whole), len(stepped), strings.Join(whole, "\n"), strings.Join(stepped, "\n"))
+	}
+	if steps < 150 {
+		t.Errorf("15,000 handles in steps of 100 took %d steps", steps)
+	}
+}
+
+// TestHandleScanCutsAHugeComponentValue: a component value holding more
+// handles than one value may cost is read up to the bound and counted as
+// cut; the pass goes on to the rest.
+func TestHandleScanCutsAHugeComponentValue(t *testing.T) {
+	w := NewWorld()
+	dead := w.Spawn()
+	huge := flock{Members: make([]Entity, maxValueUnits+1000)}
+	for i := range huge.Members {
+		huge.Members[i] = dead
+	}
+	must(t, NewMap[flock](w).Add(w.Spawn(), huge))
+	must(t, NewMap[hunts](w).Add(w.Spawn(), hunts{Prey: dead}))
+	must(t, w.Despawn(dead))
+	s := w.Inspect().NewHandleScan()
+	found := map[string]int{}
+	for {
+		_, done := s.Step(1<<30, func(f FoundHandle) { found[w.Inspect().Component(f.Component).Short]++ })
+		if done {
+			break
+		}
+	}
+	if found["flock"] > maxValueUnits+1 || found["flock"] < maxValueUnits-1 || found["hunts"] != 1 || s.Cut() != 1 {
+		t.Fatalf("found %v, %d values cut; want the flock read to %d, the hunter read, one cut", found, s.Cut(), maxValueUnits)
+	}
+}

@@ -100,7 +100,7 @@ func (a *Agent) Telemetry() protocol.Telemetry {
 		TooLarge: n.TooLarge, Snapshots: a.tel.snapshots.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
 	}
 	if a.dangling != nil {
-		t.HandlePasses, t.HandlesRead = a.dangling.Passes()
+		t.HandlePasses, t.HandlesRead, t.HandlesCut = a.dangling.Passes()
 	}
 	if a.ringMem != nil {
 		t.Rewind = a.ringMem.Describe()

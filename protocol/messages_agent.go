@@ -139,6 +139,7 @@ type Telemetry struct {
 	// components and resources; HandlesRead is how many the last one read.
 	HandlePasses uint64 `msgpack:"hp,omitempty"`
 	HandlesRead  int    `msgpack:"hr,omitempty"`
+	HandlesCut   int    `msgpack:"hc,omitempty"` // component values the last pass read only in part (each past 262,144 handles)
 }
 
 // Summary is the world at a tick, in O(archetypes + systems) size. With Full

@@ -67,6 +67,9 @@ func (p *danglingPane) View() []string {
 	}
 	dg := s.Dangling
 	read := fmt.Sprintf("%d handles read each pass, %d passes", s.Agent.HandlesRead, s.Agent.HandlePasses)
+	if n := s.Agent.HandlesCut; n > 0 {
+		read += fmt.Sprintf("; %d component values too big to read whole, read to 262,144 handles", n)
+	}
 	if dg.N == 0 {
 		return append([]string{p.styles.Header.Render("No dangling handles")},
 			p.wrap("  Every handle stored in a component or a resource names a live entity ("+read+").",

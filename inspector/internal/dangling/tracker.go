@@ -140,8 +140,9 @@ func (t *Tracker) Audit() *protocol.DanglingAudit {
 	return a
 }
 
-// Passes is the passes completed and the handles the last one read.
-func (t *Tracker) Passes() (passes uint64, read int) { return t.passes, t.lastRead }
+// Passes is the passes completed, the handles the last one read, and the
+// component values it read only in part.
+func (t *Tracker) Passes() (passes uint64, read, cut int) { return t.passes, t.lastRead, t.scan.Cut() }
 
 // FoundAfter is the handles found new after the one numbered seq (0: from
 // the first), oldest first (the newest 64 at most), and the number of the
