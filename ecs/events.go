@@ -49,7 +49,9 @@ func (q *Events[T]) Send(v T) {
 	q.total++
 }
 
-// All yields the readable events, last frame's first, in the order sent.
+// All yields the readable events, last frame's first, in the order sent:
+// called every frame, it yields each event twice (the frame it was sent
+// and the next). To read each once, use a [EventReader].
 func (q *Events[T]) All() iter.Seq[T] {
 	return func(yield func(T) bool) {
 		for _, v := range q.previous {

@@ -57,3 +57,44 @@ func TestEventQueueSample(t *testing.T) {
 		t.Errorf("the queue's schema = %+v, want Who, an entity", in.Fields)
 	}
 }
+
+// TestEventReaderReadsEachOnce: a reader that runs every frame reads each
+// event once, where All yields it twice; one that skips two frames counts
+// what it missed; a reader made now starts with what is readable.
+func TestEventReaderReadsEachOnce(t *testing.T) {
+	w := NewWorld()
+	q := EventsOf[int](w)
+	q.Send(-1) // before the reader: readable when it is made
+	r := q.Reader()
+	var got, all []int
+	for frame := range 5 {
+		q.Send(frame * 10)
+		for v := range r.Read() {
+			got = append(got, v)
+		}
+		q.Send(frame*10 + 1) // after the reader ran this frame: read next frame
+		for v := range q.All() {
+			all = append(all, v)
+		}
+		must(t, w.Tick())
+	}
+	want := []int{-1, 0, 1, 10, 11, 20, 21, 30, 31, 40}
+	if !slices.Equal(got, want) {
+		t.Fatalf("the reader read %v, want %v", got, want)
+	}
+	if len(all) < 2*len(want)-4 {
+		t.Errorf("All yielded %d events over the frames (each twice): %v", len(all), all)
+	}
+	lazy := q.Reader()
+	for range 3 {
+		q.Send(7)
+		must(t, w.Tick())
+	}
+	n := 0
+	for range lazy.Read() {
+		n++
+	}
+	if n != 1 || lazy.Missed() != 4 { // 40, 41 and two 7s gone; the last 7 still readable
+		t.Errorf("a reader idle for three frames read %d and missed %d, want 1 and 4", n, lazy.Missed())
+	}
+}
