@@ -27,7 +27,7 @@ func fakeAgent(t *testing.T, frames ...*protocol.WorldFrame) string {
 		}
 		defer nc.Close()
 		c := protocol.NewConn(nc)
-		if _, err := protocol.ServerHandshake(c, 2*time.Second, func(*protocol.Hello) (*protocol.Welcome, *protocol.Reject) {
+		if _, err := protocol.ServerHandshake(c, 2*time.Second, func(*protocol.Hello, protocol.Prover) (*protocol.Welcome, *protocol.Reject) {
 			return &protocol.Welcome{Game: "dying", Caps: []string{"read"}}, nil
 		}); err != nil {
 			return

@@ -79,6 +79,10 @@ func newMessage(t Type) (Message, error) {
 		return &Series{}, nil
 	case TypeGetResource:
 		return &GetResource{}, nil
+	case TypeAuth:
+		return &Auth{}, nil
+	case TypeChallenge:
+		return &Challenge{}, nil
 	case TypeResourcePage:
 		return &ResourcePage{}, nil
 	}

@@ -29,8 +29,8 @@ var pos = MapValue(Field{"X", FloatValue(1.5)}, Field{"Y", FloatValue(-2)})
 func sampleMessages() []Message {
 	e := MakeEntityID(42, 3)
 	return []Message{
-		&Hello{Version: Version, Client: "ecsinspect 0.1", Caps: []string{"edit"}, Token: "s3cret", MaxFrame: 1 << 20},
-		&Welcome{Version: Version, Game: "grazers", Agent: "ecsinspect-agent 0.1", Caps: []string{"edit"}, MaxFrame: 1 << 20, ReadOnly: true},
+		&Hello{Version: Version, Client: "ecsinspect 0.1", Caps: []string{"edit"}, MaxFrame: 1 << 20, Nonce: bytes.Repeat([]byte{7}, NonceSize)},
+		&Welcome{Version: Version, Game: "grazers", Agent: "ecsinspect-agent 0.1", Caps: []string{"edit"}, MaxFrame: 1 << 20, ReadOnly: true, Proof: bytes.Repeat([]byte{9}, 32)},
 		&Reject{Code: ErrToken, Reason: "bad token"},
 		&Subscribe{ID: 7, What: SubPage, Hz: 10, Query: "Position !Frozen", Archetype: 3, Offset: 100, Limit: 50, Entity: e, Filter: "Position", Sample: 4, Resource: "Grid", Path: "Cells[3]"},
 		&Unsubscribe{ID: 8, Sub: 7},
@@ -80,6 +80,8 @@ func sampleMessages() []Message {
 		&EnableWatch{ID: 24, Watch: 1, On: true},
 		&Rewind{ID: 25, Tick: 40_000},
 		&Series{Sub: 9, Tick: 120, Value: new(float64(-2.5)), N: 3},
+		&Challenge{Nonce: bytes.Repeat([]byte{8}, NonceSize)},
+		&Auth{Proof: bytes.Repeat([]byte{5}, 32)},
 		&GetResource{ID: 26, Name: "Grid", Path: `Cells[3]`, Offset: 10, Limit: 20, All: true},
 		&ResourcePage{Sub: 26, Tick: 40000, Name: "Grid", Path: "Cells", Kind: "slice", GoType: "[]ecs.Entity", Total: 4096, Offset: 10,
 			Items:  []ResourceItem{{Key: "10", Kind: "entity", Value: UintValue(uint64(e))}, {Key: "11", Kind: "slice", Len: 3, Value: ListValue(IntValue(1))}},

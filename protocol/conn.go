@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"crypto/hmac"
 	"errors"
 	"fmt"
 	"net"
@@ -15,8 +16,10 @@ type Conn struct {
 	fr       *FrameReader
 	maxWrite int
 	wbuf     []byte
+	sbuf     []byte
 	stall    time.Duration
 	armed    bool
+	out, in  *frameSealer // sealing each way, once a token handshake made keys
 }
 
 // NewConn wraps nc; frames up to DefaultMaxFrame in both directions until
@@ -49,8 +52,14 @@ func (c *Conn) SetFrameTimeout(d time.Duration) {
 	}
 }
 
-// MaxWrite is the largest frame this side sends: the peer's announced limit.
-func (c *Conn) MaxWrite() int { return c.maxWrite }
+// MaxWrite is the largest message this side sends: the peer's announced
+// frame limit, less what sealing adds.
+func (c *Conn) MaxWrite() int {
+	if c.out != nil {
+		return c.maxWrite - SealOverhead
+	}
+	return c.maxWrite
+}
 
 // Send encodes m and writes it as one frame.
 func (c *Conn) Send(m Message) error {
@@ -59,13 +68,24 @@ func (c *Conn) Send(m Message) error {
 	if err != nil {
 		return err
 	}
-	return WriteFrame(c.nc, c.wbuf, c.maxWrite)
+	return c.SendEncoded(c.wbuf)
 }
 
-// SendEncoded writes an already encoded message as one frame.
-func (c *Conn) SendEncoded(payload []byte) error { return WriteFrame(c.nc, payload, c.maxWrite) }
+// SendEncoded writes an already encoded message as one frame, sealed if
+// the connection is.
+func (c *Conn) SendEncoded(payload []byte) error {
+	if c.out != nil {
+		if len(payload)+SealOverhead > c.maxWrite { // refused before its number is spent
+			return fmt.Errorf("%w: frame of %s exceeds limit %s", ErrFrameTooLarge, ByteSize(int64(len(payload)+SealOverhead)), ByteSize(int64(c.maxWrite)))
+		}
+		c.sbuf = c.out.seal(c.sbuf[:0], payload)
+		payload = c.sbuf
+	}
+	return WriteFrame(c.nc, payload, c.maxWrite)
+}
 
-// Receive reads and decodes the next message.
+// Receive reads and decodes the next message; on a sealed connection, a
+// frame that does not open is an error matching ErrSealBroken.
 func (c *Conn) Receive() (Message, error) {
 	b, err := c.fr.ReadFrame()
 	if c.armed {
@@ -74,6 +94,11 @@ func (c *Conn) Receive() (Message, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if c.in != nil {
+		if b, err = c.in.open(b); err != nil {
+			return nil, err
+		}
 	}
 	return Decode(b)
 }
@@ -114,10 +139,15 @@ func (c *Conn) handshakeDeadline(timeout time.Duration) (lift func()) {
 
 // ClientHandshake sends hello and waits up to timeout for the agent's
 // Welcome. A Reject comes back as a *RejectError with the agent's reason.
+// With hello.Token set, the token is proved, never sent: the agent must
+// ask for it (a Challenge) and prove it knows it too, and the session is
+// sealed from then on; an agent that asks for no token, or cannot prove
+// it, is refused as not the game the token is for.
 func ClientHandshake(c *Conn, hello Hello, timeout time.Duration) (*Welcome, error) {
 	if hello.Version == 0 {
 		hello.Version = Version
 	}
+	hello.Nonce = NewNonce()
 	defer c.handshakeDeadline(timeout)()
 	if err := c.Send(&hello); err != nil {
 		return nil, fmt.Errorf("protocol: send hello: %w", err)
@@ -126,16 +156,44 @@ func ClientHandshake(c *Conn, hello Hello, timeout time.Duration) (*Welcome, err
 	if err != nil {
 		return nil, fmt.Errorf("protocol: waiting for welcome: %w", err)
 	}
+	var agentNonce []byte
+	if ch, ok := m.(*Challenge); ok {
+		if hello.Token == "" {
+			return nil, &RejectError{Code: ErrToken, Reason: "this agent wants a token (--token)"}
+		}
+		if len(ch.Nonce) != NonceSize {
+			return nil, fmt.Errorf("protocol: a challenge of %d bytes, want %d", len(ch.Nonce), NonceSize)
+		}
+		agentNonce = ch.Nonce
+		if err := c.Send(&Auth{Proof: ClientProof(hello.Token, hello.Nonce, agentNonce)}); err != nil {
+			return nil, fmt.Errorf("protocol: send auth: %w", err)
+		}
+		if m, err = c.Receive(); err != nil {
+			return nil, fmt.Errorf("protocol: waiting for welcome: %w", err)
+		}
+	}
 	switch m := m.(type) {
 	case *Welcome:
 		if m.Version != Version {
 			return nil, fmt.Errorf("protocol: agent speaks version %d, this client %d", m.Version, Version)
+		}
+		if hello.Token != "" {
+			if agentNonce == nil {
+				return nil, &RejectError{Code: ErrToken, Reason: "the agent asked for no token, though one was given: it is not the game the token is for (connect without a token to trust it)"}
+			}
+			if !hmac.Equal(m.Proof, AgentProof(hello.Token, hello.Nonce, agentNonce)) {
+				return nil, &RejectError{Code: ErrToken, Reason: "the agent could not prove it knows the token: it is not the game the token is for"}
+			}
 		}
 		maxRead := DefaultMaxFrame
 		if hello.MaxFrame > 0 {
 			maxRead = int(hello.MaxFrame)
 		}
 		c.SetLimits(maxRead, int(m.MaxFrame))
+		if agentNonce != nil {
+			mine, theirs := SessionKeys(hello.Token, hello.Nonce, agentNonce)
+			c.Seal(mine, theirs)
+		}
 		return m, nil
 	case *Reject:
 		return nil, &RejectError{Code: m.Code, Reason: m.Reason}
@@ -143,10 +201,17 @@ func ClientHandshake(c *Conn, hello Hello, timeout time.Duration) (*Welcome, err
 	return nil, fmt.Errorf("protocol: expected welcome, got %T", m)
 }
 
+// Prover runs the token's challenge on a connection in its handshake: it
+// reports whether the client proved it knows token (and, when it did, the
+// session is sealed once the Welcome is sent).
+type Prover func(token string) (bool, error)
+
 // ServerHandshake waits up to timeout for a Hello, and answers it: check
-// returns the Welcome to send, or a Reject (sent, then an error returned).
-// Anything but a Hello first is refused.
-func ServerHandshake(c *Conn, timeout time.Duration, check func(*Hello) (*Welcome, *Reject)) (*Hello, error) {
+// returns the Welcome to send, or a Reject (sent, then an error returned);
+// for an agent that has a token, check calls prove, which challenges the
+// client and reports whether it proved the token. Anything but a Hello
+// first is refused.
+func ServerHandshake(c *Conn, timeout time.Duration, check func(h *Hello, prove Prover) (*Welcome, *Reject)) (*Hello, error) {
 	defer c.handshakeDeadline(timeout)()
 	m, err := c.Receive()
 	if err != nil {
@@ -171,13 +236,39 @@ func ServerHandshake(c *Conn, timeout time.Duration, check func(*Hello) (*Welcom
 		_ = c.Send(r)
 		return hello, &RejectError{Code: r.Code, Reason: r.Reason}
 	}
-	welcome, reject := check(hello)
+	var keys struct {
+		token      string
+		agentNonce []byte
+	}
+	prove := func(token string) (bool, error) {
+		if len(hello.Nonce) != NonceSize {
+			return false, nil
+		}
+		an := NewNonce()
+		if err := c.Send(&Challenge{Nonce: an}); err != nil {
+			return false, err
+		}
+		m, err := c.Receive()
+		if err != nil {
+			return false, err
+		}
+		auth, ok := m.(*Auth)
+		if !ok || !hmac.Equal(auth.Proof, ClientProof(token, hello.Nonce, an)) {
+			return false, nil
+		}
+		keys.token, keys.agentNonce = token, an
+		return true, nil
+	}
+	welcome, reject := check(hello, prove)
 	if reject != nil {
 		_ = c.Send(reject)
 		return hello, &RejectError{Code: reject.Code, Reason: reject.Reason}
 	}
 	if welcome.Version == 0 {
 		welcome.Version = Version
+	}
+	if keys.agentNonce != nil {
+		welcome.Proof = AgentProof(keys.token, hello.Nonce, keys.agentNonce)
 	}
 	if err := c.Send(welcome); err != nil {
 		return hello, err
@@ -187,5 +278,9 @@ func ServerHandshake(c *Conn, timeout time.Duration, check func(*Hello) (*Welcom
 		maxWrite = int(hello.MaxFrame)
 	}
 	c.SetLimits(int(welcome.MaxFrame), maxWrite)
+	if keys.agentNonce != nil {
+		theirs, mine := SessionKeys(keys.token, hello.Nonce, keys.agentNonce)
+		c.Seal(mine, theirs)
+	}
 	return hello, nil
 }

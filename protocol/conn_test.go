@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"errors"
 	"net"
 	"path/filepath"
@@ -21,8 +22,8 @@ func serve(t *testing.T, ln net.Listener) <-chan error {
 		}
 		c := NewConn(nc)
 		defer c.Close()
-		_, err = ServerHandshake(c, time.Second, func(h *Hello) (*Welcome, *Reject) {
-			if h.Token != "t0k" {
+		_, err = ServerHandshake(c, time.Second, func(h *Hello, prove Prover) (*Welcome, *Reject) {
+			if ok, err := prove("t0k"); err != nil || !ok {
 				return nil, &Reject{Code: ErrToken, Reason: "the token is wrong"}
 			}
 			return &Welcome{Game: "test", MaxFrame: 4096}, nil
@@ -105,7 +106,7 @@ func TestHandshakeRejections(t *testing.T) {
 	done = serve(t, ln)
 	c = dial()
 	_, err = ClientHandshake(c, Hello{Version: 99, Token: "t0k"}, time.Second)
-	if !errors.As(err, &re) || re.Code != ErrVersion || !strings.Contains(re.Reason, "version 1, the client 99") {
+	if !errors.As(err, &re) || re.Code != ErrVersion || !strings.Contains(re.Reason, "version 2, the client 99") {
 		t.Errorf("bad version: %v", err)
 	}
 	c.Close()
@@ -134,4 +135,61 @@ func TestHandshakeRejections(t *testing.T) {
 		t.Error("agent waited past its handshake timeout")
 	}
 	c.Close()
+}
+
+// TestClientRefusesAnAgentThatCannotProveTheToken: a client with a token
+// finishes a handshake only with an agent that proves it knows the token:
+// one with another token, or one that asks for none (an impersonator), is
+// refused, and neither learns the token.
+func TestClientRefusesAnAgentThatCannotProveTheToken(t *testing.T) {
+	ln := listeners(t)["tcp"]
+	impostor := func(token string) {
+		go func() {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c := NewConn(nc)
+			defer c.Close()
+			_, _ = ServerHandshake(c, time.Second, func(h *Hello, prove Prover) (*Welcome, *Reject) {
+				if token != "" {
+					_, _ = prove(token) // its proof will not check: it is another token
+				}
+				return &Welcome{Game: "test", MaxFrame: 4096}, nil
+			})
+		}()
+	}
+	for _, tc := range []struct{ impostorToken, says string }{
+		{"another", "could not prove it knows the token"},
+		{"", "asked for no token"},
+	} {
+		impostor(tc.impostorToken)
+		nc, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ClientHandshake(NewConn(nc), Hello{Token: "t0k"}, time.Second)
+		var re *RejectError
+		if !errors.As(err, &re) || re.Code != ErrToken || !strings.Contains(re.Reason, tc.says) {
+			t.Errorf("an impostor with token %q: %v, want a refusal saying %q", tc.impostorToken, err, tc.says)
+		}
+		nc.Close()
+	}
+}
+
+// FuzzOpenSealed: bytes that are not a sealed frame of the session never
+// open, and never panic.
+func FuzzOpenSealed(f *testing.F) {
+	send, _ := SessionKeys("t0k", make([]byte, NonceSize), make([]byte, NonceSize))
+	good := newFrameSealer(send).seal(nil, []byte("\x92\x0b\x81\xa2id\x01"))
+	f.Add(good)
+	f.Add([]byte{})
+	f.Add(make([]byte, SealOverhead))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s := newFrameSealer(send)
+		out, err := s.open(append([]byte(nil), b...))
+		if err == nil && !bytes.Equal(b, good) {
+			t.Fatalf("%x opened as %x", b, out)
+		}
+	})
 }

@@ -48,15 +48,18 @@ type Request interface {
 }
 
 // Version is the protocol version this package speaks.
-const Version = 1
+const Version = 2
 
 // Hello opens a connection (client to agent, first message).
 type Hello struct {
 	Version  uint16   `msgpack:"v"`
 	Client   string   `msgpack:"c,omitempty"`    // client name, for the agent's telemetry
 	Caps     []string `msgpack:"caps,omitempty"` // capabilities wanted, e.g. "edit"
-	Token    string   `msgpack:"tok,omitempty"`
-	MaxFrame uint32   `msgpack:"mf,omitempty"` // largest frame the client reads; 0: DefaultMaxFrame
+	MaxFrame uint32   `msgpack:"mf,omitempty"`   // largest frame the client reads; 0: DefaultMaxFrame
+	Nonce    []byte   `msgpack:"cn,omitempty"`   // the client's nonce (NonceSize bytes), for a token's proof
+	// Token is the agent's shared secret, if it wants one. It never goes
+	// on the wire: ClientHandshake proves it (see Challenge).
+	Token string `msgpack:"-"`
 }
 
 // Welcome accepts a Hello (agent to client).
@@ -67,6 +70,7 @@ type Welcome struct {
 	Caps     []string `msgpack:"caps,omitempty"`
 	MaxFrame uint32   `msgpack:"mf"` // largest frame the agent reads from this client
 	ReadOnly bool     `msgpack:"ro,omitempty"`
+	Proof    []byte   `msgpack:"p,omitempty"` // after a Challenge: AgentProof; every frame after this one is sealed
 }
 
 // Reject refuses a Hello, with a reason a person can read; the agent closes

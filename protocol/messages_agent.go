@@ -16,6 +16,7 @@ const (
 	ErrTooLarge = "too-large" // a request or its answer is over a documented size limit
 	ErrOverload = "overload"  // the client let too much wait unread: dropped
 	ErrTimeout  = "timeout"   // a frame stalled half-sent, or a socket took nothing: dropped
+	ErrForged   = "forged"    // a sealed frame did not open (injected, replayed, altered): dropped
 )
 
 // Reply answers a request: OK, or an error code and a message for people.

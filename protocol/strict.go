@@ -93,6 +93,12 @@ func checkField(t reflect.Type, v any, where string) error {
 			return fmt.Errorf("protocol: %s wants true or false, got %s", where, describeGeneric(v))
 		}
 	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 { // bytes: a msgpack bin
+			if _, ok := v.([]byte); !ok {
+				return fmt.Errorf("protocol: %s wants bytes, got %s", where, describeGeneric(v))
+			}
+			return nil
+		}
 		items, ok := v.([]any)
 		if !ok {
 			return fmt.Errorf("protocol: %s wants an array, got %s", where, describeGeneric(v))

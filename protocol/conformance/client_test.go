@@ -1,6 +1,12 @@
 package conformance
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hkdf"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -18,6 +24,11 @@ type rawClient struct {
 	t    *testing.T
 	conn net.Conn
 	id   int
+	// After a token's handshake: the AEADs sealing each way and the
+	// number of the next frame each way (PROTOCOL.md, "Tokens and sealed
+	// sessions").
+	sendKey, recvKey cipher.AEAD
+	sent, received   uint64
 }
 
 // msg is one decoded message.
@@ -43,7 +54,7 @@ func (c *rawClient) hello(body map[string]any) msg {
 		body = map[string]any{}
 	}
 	if _, ok := body["v"]; !ok {
-		body["v"] = 1
+		body["v"] = 2
 	}
 	c.send(1, body)
 	return c.recv()
@@ -58,8 +69,65 @@ func (c *rawClient) send(typ int, body any) {
 	c.sendRaw(payload)
 }
 
+// helloToken does the token's handshake as the document says: a Hello
+// with a nonce, the agent's Challenge, the client's proof, the agent's
+// Welcome and its proof checked; then every frame is sealed. It returns
+// the Welcome, or the Reject.
+func (c *rawClient) helloToken(token string) msg {
+	c.t.Helper()
+	cn := make([]byte, 32)
+	_, _ = rand.Read(cn)
+	c.send(1, map[string]any{"v": 2, "cn": cn})
+	ch := c.recv()
+	if ch.typ != typeChallenge {
+		return ch
+	}
+	an := ch.body["an"].([]byte)
+	mac := func(label string) []byte {
+		m := hmac.New(sha256.New, []byte(token))
+		m.Write([]byte(label))
+		m.Write(cn)
+		m.Write(an)
+		return m.Sum(nil)
+	}
+	c.send(typeAuth, map[string]any{"p": mac("ecsinspect/2 client")})
+	w := c.recv()
+	if w.typ != typeWelcome {
+		return w
+	}
+	if p, _ := w.body["p"].([]byte); !hmac.Equal(p, mac("ecsinspect/2 agent")) {
+		c.t.Fatalf("the agent's proof does not check: % x", p)
+	}
+	keys, err := hkdf.Key(sha256.New, []byte(token), append(append([]byte{}, cn...), an...), "ecsinspect/2 session keys", 64)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.sendKey, c.recvKey = gcm(c.t, keys[:32]), gcm(c.t, keys[32:])
+	return w
+}
+
+// gcm is AES-256-GCM under key.
+func gcm(t *testing.T, key []byte) cipher.AEAD {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := cipher.NewGCM(block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// frameNonce is a sealed frame's nonce: 4 zero bytes, then its number.
+func frameNonce(n uint64) []byte { return binary.BigEndian.AppendUint64(make([]byte, 4), n) }
+
 func (c *rawClient) sendRaw(payload []byte) {
 	c.t.Helper()
+	if c.sendKey != nil {
+		payload = c.sendKey.Seal(nil, frameNonce(c.sent), payload, nil)
+		c.sent++
+	}
 	frame := binary.BigEndian.AppendUint32(nil, uint32(len(payload)))
 	if _, err := c.conn.Write(append(frame, payload...)); err != nil {
 		c.t.Fatal(err)
@@ -85,6 +153,13 @@ func (c *rawClient) tryRecv(wait time.Duration) (msg, error) {
 	payload := make([]byte, binary.BigEndian.Uint32(hdr[:]))
 	if _, err := io.ReadFull(c.conn, payload); err != nil {
 		return msg{}, err
+	}
+	if c.recvKey != nil {
+		var err error
+		if payload, err = c.recvKey.Open(nil, frameNonce(c.received), payload, nil); err != nil {
+			return msg{}, fmt.Errorf("a sealed frame from the agent does not open: %w", err)
+		}
+		c.received++
 	}
 	var parts []any
 	if err := msgpack.Unmarshal(payload, &parts); err != nil || len(parts) < 2 {
@@ -144,16 +219,18 @@ func (c *rawClient) closed(wait time.Duration) (last msg, closed bool) {
 
 // Message types, from the document.
 const (
-	typeWelcome  = 64
-	typeReject   = 65
-	typeReply    = 66
-	typeSummary  = 67
-	typePage     = 68
-	typeDetail   = 69
-	typeJournal  = 71
-	typeSnapshot = 72
-	typeWorld    = 73
-	typeSeries   = 75
+	typeWelcome   = 64
+	typeReject    = 65
+	typeReply     = 66
+	typeSummary   = 67
+	typePage      = 68
+	typeDetail    = 69
+	typeJournal   = 71
+	typeSnapshot  = 72
+	typeWorld     = 73
+	typeSeries    = 75
+	typeAuth      = 21
+	typeChallenge = 77
 )
 
 // num reads any msgpack integer or float as an int64.

@@ -336,8 +336,12 @@ func (c *Client) encode(m protocol.Message) []byte {
 	}
 	if max := c.conn.MaxWrite(); len(b) > max {
 		c.s.tel.tooLarge.Add(1)
+		size, limit := len(b), max
+		if c.conn.Sealed() { // as the client counts: sealed frames
+			size, limit = size+protocol.SealOverhead, limit+protocol.SealOverhead
+		}
 		b, _ = protocol.Encode(&protocol.Reply{ID: requestIDOf(m), Code: protocol.ErrTooLarge,
-			Message: "the answer is " + protocol.ByteSize(len(b)) + ", over this client's frame limit of " + protocol.ByteSize(max) + ": ask for fewer rows"})
+			Message: "the answer is " + protocol.ByteSize(size) + ", over this client's frame limit of " + protocol.ByteSize(limit) + ": ask for fewer rows"})
 	}
 	return b
 }
@@ -460,6 +464,8 @@ func (c *Client) dropForRead(err error) {
 		c.Drop(protocol.ErrTimeout, "a frame stalled half-sent for "+c.s.cfg.FrameTimeout.String())
 	case errors.Is(err, protocol.ErrFrameTooLarge):
 		c.Drop(protocol.ErrTooLarge, err.Error())
+	case errors.Is(err, protocol.ErrSealBroken):
+		c.Drop(protocol.ErrForged, err.Error())
 	default:
 		c.Drop(protocol.ErrProtocol, err.Error())
 	}

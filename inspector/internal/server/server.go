@@ -1,7 +1,6 @@
 package server
 
 import (
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log"
@@ -47,6 +46,7 @@ type session interface {
 	SendEncoded(b []byte) error
 	SetWriteDeadline(t time.Time) error
 	MaxWrite() int
+	Sealed() bool
 	Close() error
 }
 
@@ -203,9 +203,9 @@ func (s *Server) serve(nc net.Conn) {
 		return
 	}
 	var c *Client
-	_, err := protocol.ServerHandshake(conn, s.cfg.HandshakeTimeout, func(h *protocol.Hello) (*protocol.Welcome, *protocol.Reject) {
+	_, err := protocol.ServerHandshake(conn, s.cfg.HandshakeTimeout, func(h *protocol.Hello, prove protocol.Prover) (*protocol.Welcome, *protocol.Reject) {
 		hs.heard.Store(true)
-		welcome, reject := s.checkHello(h, host)
+		welcome, reject := s.checkHello(h, host, prove)
 		if reject != nil {
 			return nil, reject
 		}
@@ -312,21 +312,26 @@ func (s *Server) reject(conn *protocol.Conn, code, reason string) {
 	_ = conn.Close()
 }
 
-// checkHello checks the token (with a back-off per remote host after wrong
-// ones) and grants capabilities: "read" always, "edit" unless the agent is
-// read-only or the client asked for capabilities without "edit".
-func (s *Server) checkHello(h *protocol.Hello, host string) (*protocol.Welcome, *protocol.Reject) {
+// checkHello challenges the client for the token (with a back-off per
+// remote host after wrong ones; the token itself never travels) and grants
+// capabilities: "read" always, "edit" unless the agent is read-only or the
+// client asked for capabilities without "edit".
+func (s *Server) checkHello(h *protocol.Hello, host string, prove protocol.Prover) (*protocol.Welcome, *protocol.Reject) {
 	if s.cfg.Token != "" {
 		if !s.waitTokenBackoff(host) {
 			return nil, &protocol.Reject{Code: protocol.ErrState, Reason: "the agent is closing"}
 		}
-		if subtle.ConstantTimeCompare([]byte(h.Token), []byte(s.cfg.Token)) != 1 {
-			reason := "the token is wrong"
-			if h.Token == "" {
-				reason = "this agent wants a token (--token)"
-			}
+		if len(h.Nonce) != protocol.NonceSize {
 			s.tokenFailed(host)
-			return nil, &protocol.Reject{Code: protocol.ErrToken, Reason: reason}
+			return nil, &protocol.Reject{Code: protocol.ErrToken, Reason: "this agent wants a token (--token): the hello has no nonce to prove it with"}
+		}
+		ok, err := prove(s.cfg.Token)
+		if err != nil {
+			return nil, &protocol.Reject{Code: protocol.ErrProtocol, Reason: "the token's challenge failed: " + err.Error()}
+		}
+		if !ok {
+			s.tokenFailed(host)
+			return nil, &protocol.Reject{Code: protocol.ErrToken, Reason: "the token is wrong"}
 		}
 		// A right token does not clear the host's back-off: a guesser on
 		// the same host as the holder keeps its wait.
