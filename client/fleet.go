@@ -55,7 +55,7 @@ func (f *Fleet) Follow() error {
 	if f.roster != nil {
 		return nil
 	}
-	r, err := fleet.WatchRoster(f.broker.Conn(), f.Target().Prefix)
+	r, err := fleet.WatchRoster(f.broker.Conn(), f.Target().Prefix, f.token)
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func (f *Fleet) List(filter string) ([]fleet.Member, error) {
 	if _, err := fleet.Match(fleet.Member{}, filter); err != nil {
 		return nil, err
 	}
-	all, err := fleet.List(f.broker.Conn(), f.Target().Prefix, 0, 0)
+	all, err := fleet.List(f.broker.Conn(), f.Target().Prefix, f.token, 0, 0)
 	if err != nil {
 		return nil, err
 	}

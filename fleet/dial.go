@@ -23,7 +23,14 @@ type Target struct {
 	Server   string // the broker's URL, as nats.Connect takes it (credentials kept)
 	Prefix   string
 	Instance string // "" for the fleet
+	// Client names the client's sessions on the broker (their subjects
+	// hold it, so a broker's permissions can keep each client to its
+	// own): the URL's user, or AnonymousClient.
+	Client string
 }
+
+// AnonymousClient is the client name of a URL without a user.
+const AnonymousClient = "anon"
 
 // IsURL reports whether addr names a broker rather than a socket.
 func IsURL(addr string) bool {
@@ -36,7 +43,13 @@ func ParseURL(s string) (Target, error) {
 	if err != nil || (u.Scheme != "nats" && u.Scheme != "tls") || u.Host == "" {
 		return Target{}, fmt.Errorf("fleet: %q: want nats://host:port[/instance]", s)
 	}
-	t := Target{Prefix: DefaultPrefix, Instance: strings.Trim(u.Path, "/")}
+	t := Target{Prefix: DefaultPrefix, Instance: strings.Trim(u.Path, "/"), Client: AnonymousClient}
+	if name := u.User.Username(); name != "" {
+		t.Client = name
+	}
+	if err := CheckName("client (the URL's user)", t.Client, false); err != nil {
+		return Target{}, err
+	}
 	if p := u.Query().Get("prefix"); p != "" {
 		t.Prefix = p
 	}
@@ -126,8 +139,8 @@ func dialSession(nc *nats.Conn, t Target, timeout time.Duration, timing Timing) 
 		return nil, fmt.Errorf("ask %s: %w", t, err)
 	}
 	id := newSessionID()
-	c := newStreamConn(nc, UpSubject(t.Prefix, t.Instance, id), Addr("nats"), Addr("nats:"+t.Instance), timing)
-	sub, err := nc.Subscribe(DownSubject(t.Prefix, t.Instance, id), c.deliver)
+	c := newStreamConn(nc, UpSubject(t.Prefix, t.Instance, t.Client, id), Addr("nats"), Addr("nats:"+t.Instance), timing)
+	sub, err := nc.Subscribe(DownSubject(t.Prefix, t.Instance, t.Client, id), c.deliver)
 	if err != nil {
 		_ = c.closeWith("could not subscribe")
 		return nil, err

@@ -38,7 +38,7 @@ func pair(t *testing.T, timing Timing) (client, server net.Conn, ln *Listener, n
 	ln, err = Listen(nc, target.Prefix, "inst", timing)
 	must(t, err)
 	t.Cleanup(func() { _ = ln.Close() })
-	p, err := Present(nc, target.Prefix, time.Second, func() Status { return Status{Instance: "inst", Game: "g"} })
+	p, err := Present(nc, target.Prefix, time.Second, NewInstanceKey(), func() Status { return Status{Instance: "inst", Game: "g"} })
 	must(t, err)
 	t.Cleanup(p.Stop)
 	client, err = DialURL(b.URL()+"/inst", 3*time.Second)
@@ -157,7 +157,7 @@ func TestSilentPeerIsGone(t *testing.T) {
 func TestSessionsAreBounded(t *testing.T) {
 	_, _, ln, nc := pair(t, Timing{})
 	for i := range MaxSessions + 20 {
-		m := nats.NewMsg(UpSubject(DefaultPrefix, "inst", "s"+strconv.Itoa(i)))
+		m := nats.NewMsg(UpSubject(DefaultPrefix, "inst", AnonymousClient, "s"+strconv.Itoa(i)))
 		m.Header.Set(SeqHeader, "1")
 		m.Data = []byte{1}
 		must(t, nc.PublishMsg(m))
@@ -186,7 +186,7 @@ func TestRosterSeesComingAndGoing(t *testing.T) {
 		nc, err := Connect(target, name, time.Second)
 		must(t, err)
 		defer nc.Close()
-		p, err := Present(nc, DefaultPrefix, 50*time.Millisecond, func() Status { return Status{Instance: name, Game: "g", Tick: 7} })
+		p, err := Present(nc, DefaultPrefix, 50*time.Millisecond, NewInstanceKey(), func() Status { return Status{Instance: name, Game: "g", Tick: 7} })
 		must(t, err)
 		stops = append(stops, func() { p.Stop() })
 		if name == "c" {
@@ -196,7 +196,7 @@ func TestRosterSeesComingAndGoing(t *testing.T) {
 	nc, err := Connect(target, "roster", time.Second)
 	must(t, err)
 	defer nc.Close()
-	r, err := WatchRoster(nc, DefaultPrefix)
+	r, err := WatchRoster(nc, DefaultPrefix, "")
 	must(t, err)
 	defer r.Close()
 	wait := func(what string, ok func(map[string]Member) bool) {
@@ -356,7 +356,7 @@ func TestLosingTheBrokerEndsItsSessions(t *testing.T) {
 	ln, err := Listen(nc, target.Prefix, "inst", long)
 	must(t, err)
 	t.Cleanup(func() { _ = ln.Close() })
-	p, err := Present(nc, target.Prefix, time.Second, func() Status { return Status{Instance: "inst", Game: "g"} })
+	p, err := Present(nc, target.Prefix, time.Second, NewInstanceKey(), func() Status { return Status{Instance: "inst", Game: "g"} })
 	must(t, err)
 	t.Cleanup(p.Stop)
 	b, err := ConnectBroker(target, "test tool", 3*time.Second, long)

@@ -45,7 +45,7 @@ func Listen(nc *nats.Conn, prefix, instance string, timing Timing) (*Listener, e
 	}
 	l := &Listener{nc: nc, prefix: prefix, instance: instance, timing: timing, pending: make(chan net.Conn, 16), closed: make(chan struct{}), sessions: map[string]*streamConn{}}
 	l.unread.limit = instanceBuffered
-	sub, err := nc.Subscribe(UpSubject(prefix, instance, "*"), l.route)
+	sub, err := nc.Subscribe(UpSubject(prefix, instance, "*", "*"), l.route)
 	if err != nil {
 		return nil, err
 	}
@@ -61,11 +61,12 @@ func Listen(nc *nats.Conn, prefix, instance string, timing Timing) (*Listener, e
 
 // route hands a message to its session, opening one for a first message.
 func (l *Listener) route(m *nats.Msg) {
-	id := sessionOf(m.Subject, l.prefix, l.instance)
-	if id == "" {
+	client, session, ok := sessionOf(m.Subject, l.prefix, l.instance)
+	if !ok {
 		l.Stray.Add(1)
 		return
 	}
+	id := client + "." + session
 	l.mu.Lock()
 	c := l.sessions[id]
 	if c == nil {
@@ -75,13 +76,13 @@ func (l *Listener) route(m *nats.Msg) {
 			l.Stray.Add(1)
 			return
 		}
-		down := DownSubject(l.prefix, l.instance, id)
+		down := DownSubject(l.prefix, l.instance, client, session)
 		if len(l.sessions) >= MaxSessions {
 			l.mu.Unlock()
 			l.refuse(down, "the instance has "+strconv.Itoa(MaxSessions)+" sessions open over the broker")
 			return
 		}
-		c = newStreamConn(l.nc, down, Addr("nats:"+l.instance), Addr("nats"), l.timing)
+		c = newStreamConn(l.nc, down, Addr("nats:"+l.instance), Addr("nats:"+client), l.timing)
 		c.limit, c.shared = sessionBuffered, &l.unread
 		c.onClose = func() { l.forget(id) }
 		select {

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"crypto/ed25519"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -9,41 +10,53 @@ import (
 )
 
 // Presence keeps an instance known on the broker: it publishes the
-// instance's Status on AnnounceSubject every so often, answers discover and
-// ping requests with it, and announces the instance gone when stopped.
-// status is called on Presence's goroutines: it must not touch the game's
-// world (the agent hands it a copy taken in Sync).
+// instance's Status, signed with the instance's key, on its announce
+// subject every so often and soon after a client asks every instance to
+// (discover; requests that come faster are answered together), answers
+// ping requests, and announces the instance gone when stopped. status is
+// called on Presence's goroutines: it must not touch the game's world (the
+// agent hands it a copy taken in Sync).
 type Presence struct {
-	nc     *nats.Conn
-	prefix string
-	every  time.Duration
-	status func() Status
-	subs   []*nats.Subscription
-	stop   chan struct{}
-	done   chan struct{}
-	once   sync.Once
+	nc       *nats.Conn
+	prefix   string
+	instance string
+	every    time.Duration
+	key      ed25519.PrivateKey
+	status   func() Status
+	subs     []*nats.Subscription
+	nudge    chan struct{}
+	stop     chan struct{}
+	done     chan struct{}
+	once     sync.Once
 
-	bucket    float64 // replies to requests allowed now (replyRate a second, replyBurst at most)
+	bucket    float64 // ping replies allowed now (replyRate a second, replyBurst at most)
 	refilled  time.Time
 	bucketMu  sync.Mutex
-	Throttled atomic.Uint64 // requests left unanswered: more than replyRate a second came
+	Throttled atomic.Uint64 // ping requests left unanswered: more than replyRate a second came
+	// Discovers counts discover requests; Announced, the announcements
+	// they and the clock made.
+	Discovers, Announced atomic.Uint64
 }
 
-// Request replies an instance sends at most, a second (discover and ping
-// together), so a flood of requests costs it little.
+// Ping replies an instance sends at most, a second, so a flood of
+// requests costs it little; discover requests cost at most one
+// announcement each announceGap.
 const (
-	replyRate  = 20
-	replyBurst = 40
+	replyRate   = 20
+	replyBurst  = 40
+	announceGap = 250 * time.Millisecond
 )
 
-// Present starts announcing status under prefix every every (2 s if 0).
-func Present(nc *nats.Conn, prefix string, every time.Duration, status func() Status) (*Presence, error) {
+// Present starts announcing status under prefix every every (2 s if 0),
+// signed with key.
+func Present(nc *nats.Conn, prefix string, every time.Duration, key ed25519.PrivateKey, status func() Status) (*Presence, error) {
 	if every <= 0 {
 		every = 2 * time.Second
 	}
-	p := &Presence{nc: nc, prefix: prefix, every: every, status: status, stop: make(chan struct{}), done: make(chan struct{}), bucket: replyBurst, refilled: time.Now()}
-	for _, subj := range []string{DiscoverSubject(prefix), PingSubject(prefix, status().Instance)} {
-		sub, err := nc.Subscribe(subj, p.answer)
+	p := &Presence{nc: nc, prefix: prefix, instance: status().Instance, every: every, key: key, status: status,
+		nudge: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), bucket: replyBurst, refilled: time.Now()}
+	for subj, handle := range map[string]nats.MsgHandler{DiscoverSubject(prefix): p.discovered, PingSubject(prefix, p.instance): p.answer} {
+		sub, err := nc.Subscribe(subj, handle)
 		if err != nil {
 			p.unsubscribe()
 			return nil, err
@@ -66,18 +79,37 @@ func (p *Presence) run() {
 	defer close(p.done)
 	t := time.NewTicker(p.every)
 	defer t.Stop()
-	p.publish(AnnounceSubject(p.prefix), false)
+	p.announce(false)
+	last := time.Now()
 	for {
 		select {
 		case <-p.stop:
 			return
 		case <-t.C:
-			p.publish(AnnounceSubject(p.prefix), false)
+		case <-p.nudge:
+			if wait := announceGap - time.Since(last); wait > 0 { // requests that come faster are answered together
+				select {
+				case <-p.stop:
+					return
+				case <-time.After(wait):
+				}
+			}
 		}
+		p.announce(false)
+		last = time.Now()
 	}
 }
 
-// answer replies to a discover or ping request, within the reply rate.
+// discovered takes a discover request: an announcement soon.
+func (p *Presence) discovered(*nats.Msg) {
+	p.Discovers.Add(1)
+	select {
+	case p.nudge <- struct{}{}:
+	default:
+	}
+}
+
+// answer replies to a ping request, within the reply rate.
 func (p *Presence) answer(m *nats.Msg) {
 	if m.Reply == "" {
 		return
@@ -98,14 +130,20 @@ func (p *Presence) answer(m *nats.Msg) {
 	p.publish(m.Reply, false)
 }
 
+// announce publishes the status on the instance's announce subject.
+func (p *Presence) announce(gone bool) {
+	p.Announced.Add(1)
+	p.publish(AnnounceSubject(p.prefix, p.instance), gone)
+}
+
 func (p *Presence) publish(subject string, gone bool) {
 	s := p.status()
 	s.At, s.Every, s.Gone = time.Now().UnixMilli(), p.every.Seconds(), gone
-	b, err := EncodeStatus(s)
+	m, err := signedStatus(subject, s, p.key)
 	if err != nil {
 		return
 	}
-	_ = p.nc.Publish(subject, b) // a broker that is down: the next one goes when it is back
+	_ = p.nc.PublishMsg(m) // a broker that is down: the next one goes when it is back
 }
 
 func (p *Presence) unsubscribe() {
@@ -120,7 +158,7 @@ func (p *Presence) Stop() {
 		close(p.stop)
 		<-p.done
 		p.unsubscribe()
-		p.publish(AnnounceSubject(p.prefix), true)
+		p.announce(true)
 		Flush(p.nc)
 	})
 }

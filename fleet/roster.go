@@ -1,6 +1,8 @@
 package fleet
 
 import (
+	"crypto/ed25519"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -15,28 +17,44 @@ import (
 // instance at once (discover) when it starts and on Refresh. An instance
 // that announces it is closing, or is silent for three of its periods, is
 // kept as gone, with when, until MaxMembers makes room.
+//
+// Every announcement is signed. With the fleet's token, an instance's key
+// is known from its name (InstanceKey) and an announcement signed with
+// another is dropped as forged; without one, the first key heard under a
+// name is pinned while that instance lives: another key under the same
+// name is a conflict, shown on the member and never merged into it, and
+// takes the name only once the pinned instance is gone. A "gone" counts
+// only from the instance itself, and only for the run it announced.
 type Roster struct {
 	nc      *nats.Conn
 	prefix  string
+	expect  func(instance string) ed25519.PublicKey // nil: pin on first sight
 	subs    []*nats.Subscription
-	inbox   string
 	changed chan struct{}
 
 	mu      sync.Mutex
 	members map[string]*Member
 
-	// Bad counts messages on the fleet's subjects that are not a status;
-	// Dropped, statuses of new instances past MaxMembers.
-	Bad, Dropped atomic.Uint64
+	// Bad counts messages on the fleet's subjects that are not a signed
+	// status; Forged, statuses signed with a key the token does not give
+	// the name; Dropped, statuses of new instances past MaxMembers.
+	Bad, Forged, Dropped atomic.Uint64
 }
 
 // Member is one instance in a Roster.
 type Member struct {
 	Status
-	Seen   time.Time // when its last status came
+	Key    ed25519.PublicKey // the key its announcements are signed with
+	Seen   time.Time         // when its last status came
 	Gone   bool
 	GoneAt time.Time
 	Why    string // "closed", "silent"
+	// Conflict says another key announced this name while it lived (the
+	// latest such, in words); Conflicts counts them.
+	Conflict  string
+	Conflicts int
+	// Restarted: the name came back with another key after it was gone.
+	Restarted bool
 }
 
 // MaxMembers bounds a Roster: past it, the gone instance seen longest ago
@@ -47,20 +65,27 @@ const MaxMembers = 10000
 // instance gone.
 const silentPeriods = 3
 
-// WatchRoster starts following the fleet under prefix on nc.
-func WatchRoster(nc *nats.Conn, prefix string) (*Roster, error) {
-	r := &Roster{nc: nc, prefix: prefix, members: map[string]*Member{}, changed: make(chan struct{}, 1), inbox: nc.NewRespInbox()}
-	for _, subj := range []string{AnnounceSubject(prefix), r.inbox} {
-		sub, err := nc.Subscribe(subj, r.take)
-		if err != nil {
-			r.Close()
-			return nil, err
+// WatchRoster starts following the fleet under prefix on nc; token is the
+// fleet's ("" for none: keys are pinned on first sight).
+func WatchRoster(nc *nats.Conn, prefix, token string) (*Roster, error) {
+	r := &Roster{nc: nc, prefix: prefix, members: map[string]*Member{}, changed: make(chan struct{}, 1)}
+	if token != "" {
+		r.expect = func(instance string) ed25519.PublicKey {
+			return InstanceKey(token, instance).Public().(ed25519.PublicKey)
 		}
-		if err := sub.SetPendingLimits(65536, 64<<20); err != nil {
-			r.Close()
-			return nil, err
-		}
-		r.subs = append(r.subs, sub)
+	}
+	sub, err := nc.Subscribe(AnnouncementsSubject(prefix), r.take)
+	if err != nil {
+		return nil, err
+	}
+	r.subs = append(r.subs, sub)
+	if err := sub.SetPendingLimits(65536, 64<<20); err != nil {
+		r.Close()
+		return nil, err
+	}
+	if err := nc.Flush(); err != nil { // subscribed before anyone is asked
+		r.Close()
+		return nil, err
 	}
 	if err := r.Refresh(); err != nil {
 		r.Close()
@@ -69,39 +94,67 @@ func WatchRoster(nc *nats.Conn, prefix string) (*Roster, error) {
 	return r, nil
 }
 
-// Refresh asks every instance for its status now.
+// Refresh asks every instance to announce itself now.
 func (r *Roster) Refresh() error {
-	return r.nc.PublishRequest(DiscoverSubject(r.prefix), r.inbox, nil)
+	return r.nc.Publish(DiscoverSubject(r.prefix), nil)
 }
 
 // Changed is signalled when a member came, changed or went.
 func (r *Roster) Changed() <-chan struct{} { return r.changed }
 
 func (r *Roster) take(m *nats.Msg) {
-	s, err := DecodeStatus(m.Data)
-	if err != nil {
-		r.Bad.Add(1)
+	s, key, err := openStatus(m)
+	if err != nil || m.Subject != AnnounceSubject(r.prefix, s.Instance) {
+		r.Bad.Add(1) // unsigned, or announced on another name's subject
 		return
+	}
+	if r.expect != nil {
+		if want := r.expect(s.Instance); !key.Equal(want) {
+			r.Forged.Add(1)
+			return
+		}
 	}
 	now := time.Now()
 	r.mu.Lock()
+	defer wake(r.changed)
+	defer r.mu.Unlock()
 	mem := r.members[s.Instance]
-	if mem == nil {
+	switch {
+	case mem == nil:
 		if len(r.members) >= MaxMembers && !r.evictLocked() {
-			r.mu.Unlock()
 			r.Dropped.Add(1)
 			return
 		}
-		mem = &Member{}
+		mem = &Member{Key: key}
 		r.members[s.Instance] = mem
+	case !mem.Key.Equal(key) && !r.goneLocked(mem, now):
+		// Another key under a live name: shown, never merged.
+		mem.Conflicts++
+		mem.Conflict = fmt.Sprintf("another key (%s) announced %s at %s (pid %d on %s)", Fingerprint(key), s.Instance, now.Format("15:04:05"), s.PID, s.Host)
+		return
+	case !mem.Key.Equal(key): // the name's last run is gone: a new one takes it
+		*mem = Member{Key: key, Restarted: true}
+	case s.Started < mem.Started || s.Gone && s.Started != mem.Started:
+		return // an earlier run's word, replayed
 	}
 	mem.Status, mem.Seen = s, now
 	mem.Gone, mem.GoneAt, mem.Why = s.Gone, time.Time{}, ""
 	if s.Gone {
 		mem.GoneAt, mem.Why = now, "closed"
 	}
-	r.mu.Unlock()
-	wake(r.changed)
+}
+
+// goneLocked reports whether mem is gone: it said so, or it has been
+// silent for silentPeriods of its periods (then marked so).
+func (r *Roster) goneLocked(mem *Member, now time.Time) bool {
+	every := time.Duration(mem.Every * float64(time.Second))
+	if every <= 0 {
+		every = 2 * time.Second
+	}
+	if !mem.Gone && now.Sub(mem.Seen) > silentPeriods*every {
+		mem.Gone, mem.GoneAt, mem.Why = true, mem.Seen.Add(silentPeriods*every), "silent"
+	}
+	return mem.Gone
 }
 
 // evictLocked drops the gone member seen longest ago.
@@ -126,13 +179,7 @@ func (r *Roster) Members() []Member {
 	r.mu.Lock()
 	out := make([]Member, 0, len(r.members))
 	for _, m := range r.members {
-		every := time.Duration(m.Every * float64(time.Second))
-		if every <= 0 {
-			every = 2 * time.Second
-		}
-		if !m.Gone && now.Sub(m.Seen) > silentPeriods*every {
-			m.Gone, m.GoneAt, m.Why = true, m.Seen.Add(silentPeriods*every), "silent"
-		}
+		r.goneLocked(m, now)
 		out = append(out, *m)
 	}
 	r.mu.Unlock()
@@ -154,17 +201,17 @@ func (r *Roster) Close() {
 	}
 }
 
-// List asks the fleet under prefix for its instances and returns the live
-// ones once no new instance answered for quiet (300 ms if 0), or at most
-// wait (2 s if 0) after asking.
-func List(nc *nats.Conn, prefix string, quiet, wait time.Duration) ([]Member, error) {
+// List asks the fleet under prefix (token: the fleet's, or "") for its
+// instances and returns the live ones once no new instance answered for
+// quiet (150 ms if 0), or at most wait (2 s if 0) after asking.
+func List(nc *nats.Conn, prefix, token string, quiet, wait time.Duration) ([]Member, error) {
 	if quiet <= 0 {
-		quiet = 300 * time.Millisecond
+		quiet = 150 * time.Millisecond
 	}
 	if wait <= 0 {
 		wait = 2 * time.Second
 	}
-	r, err := WatchRoster(nc, prefix)
+	r, err := WatchRoster(nc, prefix, token)
 	if err != nil {
 		return nil, err
 	}

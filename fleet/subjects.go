@@ -9,31 +9,36 @@ import (
 // clients are given another (Options.BrokerPrefix, ?prefix= in a URL).
 const DefaultPrefix = "ecsinspect"
 
-// Subjects, for prefix P and instance I (PROTOCOL.md, "Over NATS"):
+// Subjects, for prefix P, instance I, client C and session S (PROTOCOL.md,
+// "Over NATS"); each is in one instance's or one client's space, so a
+// broker's permissions can keep every party to its own:
 //
-//	P.announce            every agent's Announce, every AnnounceEvery and when it closes
-//	P.discover            a request every agent answers with its Announce
-//	P.i.I.ping            a request instance I answers with its Announce
-//	P.i.I.s.S.up          session S's bytes from the client to instance I
-//	P.i.I.s.S.down        session S's bytes from instance I to the client
+//	P.a.I                 instance I's signed Status, every AnnounceEvery, on a discover, and when it closes
+//	P.discover            a client asks every instance to announce itself now
+//	P.i.I.ping            a request instance I answers with its signed Status
+//	P.i.I.c.C.s.S.up      client C's session S: bytes to instance I
+//	P.i.I.c.C.s.S.down    client C's session S: bytes from instance I
 
-// AnnounceSubject is where agents publish their Announce.
-func AnnounceSubject(prefix string) string { return prefix + ".announce" }
+// AnnounceSubject is where instance announces its Status.
+func AnnounceSubject(prefix, instance string) string { return prefix + ".a." + instance }
 
-// DiscoverSubject is where a client asks every agent for its Announce.
+// AnnouncementsSubject is every instance's announcements, to subscribe to.
+func AnnouncementsSubject(prefix string) string { return prefix + ".a.*" }
+
+// DiscoverSubject is where a client asks every instance to announce.
 func DiscoverSubject(prefix string) string { return prefix + ".discover" }
 
-// PingSubject is where a client asks one instance for its Announce.
+// PingSubject is where a client asks one instance for its Status.
 func PingSubject(prefix, instance string) string { return prefix + ".i." + instance + ".ping" }
 
-// UpSubject carries session's bytes from the client to the instance.
-func UpSubject(prefix, instance, session string) string {
-	return prefix + ".i." + instance + ".s." + session + ".up"
+// UpSubject carries client's session's bytes to the instance.
+func UpSubject(prefix, instance, client, session string) string {
+	return prefix + ".i." + instance + ".c." + client + ".s." + session + ".up"
 }
 
-// DownSubject carries session's bytes from the instance to the client.
-func DownSubject(prefix, instance, session string) string {
-	return prefix + ".i." + instance + ".s." + session + ".down"
+// DownSubject carries client's session's bytes from the instance.
+func DownSubject(prefix, instance, client, session string) string {
+	return prefix + ".i." + instance + ".c." + client + ".s." + session + ".down"
 }
 
 // maxName bounds instance names and prefixes.
@@ -58,16 +63,20 @@ func CheckName(what, s string, dots bool) error {
 	return nil
 }
 
-// sessionOf is the session token of an up subject under prefix for an
-// instance, "" if the subject is not one.
-func sessionOf(subject, prefix, instance string) string {
-	rest, ok := strings.CutPrefix(subject, prefix+".i."+instance+".s.")
+// sessionOf is the client and session of an up subject under prefix for
+// an instance; ok is false if the subject is not one.
+func sessionOf(subject, prefix, instance string) (client, session string, ok bool) {
+	rest, ok := strings.CutPrefix(subject, prefix+".i."+instance+".c.")
 	if !ok {
-		return ""
+		return "", "", false
 	}
-	s, ok := strings.CutSuffix(rest, ".up")
-	if !ok || strings.Contains(s, ".") {
-		return ""
+	rest, ok = strings.CutSuffix(rest, ".up")
+	if !ok {
+		return "", "", false
 	}
-	return s
+	client, session, ok = strings.Cut(rest, ".s.")
+	if !ok || client == "" || session == "" || strings.Contains(client, ".") || strings.Contains(session, ".") {
+		return "", "", false
+	}
+	return client, session, true
 }

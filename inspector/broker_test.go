@@ -35,7 +35,7 @@ func roster(t *testing.T, url string) *fleet.Roster {
 	nc, err := fleet.Connect(target, "test roster", 3*time.Second)
 	must(t, err)
 	t.Cleanup(nc.Close)
-	r, err := fleet.WatchRoster(nc, target.Prefix)
+	r, err := fleet.WatchRoster(nc, target.Prefix, "")
 	must(t, err)
 	t.Cleanup(r.Close)
 	return r
@@ -201,7 +201,7 @@ func TestHostilePublishersOnTheFleet(t *testing.T) {
 	defer evil.Close()
 	// Learn the sessions' subjects as a publisher with wide permissions would.
 	seen := make(chan string, 64)
-	spy, err := evil.Subscribe("ecsinspect.i.victim.s.*.up", func(m *nats.Msg) {
+	spy, err := evil.Subscribe("ecsinspect.i.victim.c.*.s.*.up", func(m *nats.Msg) {
 		select {
 		case seen <- m.Subject:
 		default:
@@ -218,12 +218,16 @@ func TestHostilePublishersOnTheFleet(t *testing.T) {
 	must(t, spy.Unsubscribe())
 	framesBefore := g.frames.Load()
 	garbage := []byte{0xc1, 0xff, 0x00, 0x92}
+	before, floodAt := g.agent.broker.Counts(), time.Now()
 	for i := range 20000 {
-		must(t, evil.Publish(fleet.AnnounceSubject("ecsinspect"), garbage))
+		must(t, evil.Publish(fleet.AnnounceSubject("ecsinspect", "victim"), garbage))
 		must(t, evil.PublishRequest(fleet.DiscoverSubject("ecsinspect"), "evil.inbox", nil))
-		must(t, evil.Publish(fleet.UpSubject("ecsinspect", "victim", "nosuchsession"), garbage))
+		if i%100 == 0 {
+			must(t, evil.PublishRequest(fleet.PingSubject("ecsinspect", "victim"), "evil.inbox", nil))
+		}
+		must(t, evil.Publish(fleet.UpSubject("ecsinspect", "victim", fleet.AnonymousClient, "nosuchsession"), garbage))
 		if i%40 == 0 { // sessions opened with garbage for their hello
-			m := nats.NewMsg(fleet.UpSubject("ecsinspect", "victim", "flood"+strconv.Itoa(i)))
+			m := nats.NewMsg(fleet.UpSubject("ecsinspect", "victim", fleet.AnonymousClient, "flood"+strconv.Itoa(i)))
 			m.Header.Set(fleet.SeqHeader, "1")
 			m.Data = garbage
 			must(t, evil.PublishMsg(m))
@@ -248,8 +252,16 @@ func TestHostilePublishersOnTheFleet(t *testing.T) {
 	if !ended {
 		t.Fatal("a session a forger wrote into went on")
 	}
-	if n := g.agent.broker.Counts(); n["throttled"] == 0 || r.Bad.Load() == 0 || n["stray"] == 0 {
+	n := g.agent.broker.Counts()
+	if n["throttled"] == 0 || r.Bad.Load() == 0 || n["stray"] == 0 {
 		t.Fatalf("the flood was not seen: throttled %d, bad statuses %d, stray %d", n["throttled"], r.Bad.Load(), n["stray"])
+	}
+	// Discover requests are answered together: 20,000 of them cost the
+	// instance an announcement a quarter second at most (and its clock's).
+	elapsed := time.Since(floodAt)
+	discovers, announced := n["discovers"]-before["discovers"], n["announced"]-before["announced"]
+	if most := uint64(elapsed/(250*time.Millisecond)+elapsed/(100*time.Millisecond)) + 3; announced > most || discovers < 1000 {
+		t.Errorf("%d discovers in %v made %d announcements, want %d at most", discovers, elapsed, announced, most)
 	}
 	for deadline := time.Now().Add(15 * time.Second); g.frames.Load() < framesBefore+50; {
 		if time.Now().After(deadline) {

@@ -40,7 +40,8 @@ func (a *Agent) startBroker() error {
 	a.status.on = true
 	a.noteStatus(time.Now(), true)
 	b, err := link.Broker(link.Agent{Server: a.srv, Game: a.opts.Game, Instance: a.opts.Instance, URL: a.opts.Broker, Prefix: a.opts.BrokerPrefix,
-		AnnounceEvery: a.opts.AnnounceEvery, Started: time.Now(), Status: func() link.Status { return *a.status.newest.Load() }})
+		AnnounceEvery: a.opts.AnnounceEvery, Started: time.Now(), Status: func() link.Status { return *a.status.newest.Load() },
+		Token: a.opts.Token, Creds: a.opts.BrokerCreds, CA: a.opts.BrokerCA})
 	if err != nil {
 		return err
 	}

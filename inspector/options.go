@@ -108,6 +108,14 @@ type Options struct {
 	Instance string
 	// BrokerPrefix begins the fleet's subjects. Default "ecsinspect".
 	BrokerPrefix string
+	// BrokerCreds is a NATS credentials file (a user's JWT and nkey) the
+	// agent connects with; BrokerCA a PEM file of the certificate
+	// authorities a tls:// broker's certificate is checked against (the
+	// system's when empty). With Token set, the instance signs its
+	// announcements with a key derived from the token and its name, which
+	// clients that hold the token check: nobody without it can announce
+	// under the name. docs/FLEET.md has the broker's side.
+	BrokerCreds, BrokerCA string
 	// AnnounceEvery is how often the agent announces itself on the broker.
 	// Default 2 s.
 	AnnounceEvery time.Duration

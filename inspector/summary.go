@@ -102,6 +102,9 @@ func (a *Agent) Telemetry() protocol.Telemetry {
 	if a.dangling != nil {
 		t.HandlePasses, t.HandlesRead, t.HandlesCut = a.dangling.Passes()
 	}
+	if a.broker != nil {
+		t.Broker = a.broker.State()
+	}
 	if a.ringMem != nil {
 		t.Rewind = a.ringMem.Describe()
 		if a.ring != nil {

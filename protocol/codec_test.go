@@ -62,7 +62,7 @@ func sampleMessages() []Message {
 			Resources: []Resource{{Name: "Clock", Value: MapValue(Field{"Frame", IntValue(40000)})},
 				{Name: "Nests", Value: ListValue(UintValue(uint64(e))), Type: &FieldSchema{Kind: "slice", Type: "[]ecs.Entity", Elem: &FieldSchema{Kind: "entity", Type: "ecs.Entity"}}}},
 			Recycled: []Slot{{Index: 42, Generation: 3, Alive: true}},
-			Agent:    Telemetry{Clients: 2, BytesSent: 1 << 20, FramesSent: 500, Coalesced: 3, Dropped: 1, SyncNs: 12000, Recording: "run.ecsrec", HandlePasses: 40, HandlesRead: 1200, HandlesCut: 1}},
+			Agent:    Telemetry{Clients: 2, BytesSent: 1 << 20, FramesSent: 500, Coalesced: 3, Dropped: 1, SyncNs: 12000, Recording: "run.ecsrec", HandlePasses: 40, HandlesRead: 1200, HandlesCut: 1, Broker: "connected"}},
 		&Page{Sub: 7, Tick: 40000, Full: false, Total: 1000, Offset: 100, Columns: []uint16{1, 3},
 			Rows: []Row{{Entity: e, Values: []Value{pos, Nil()}}}, Removed: []EntityID{MakeEntityID(7, 1)}},
 		&Detail{Sub: 10, Tick: 40000, Entity: e, Alive: true, Archetype: 1, Row: 2, Parent: MakeEntityID(1, 1),

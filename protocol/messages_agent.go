@@ -141,6 +141,9 @@ type Telemetry struct {
 	HandlePasses uint64 `msgpack:"hp,omitempty"`
 	HandlesRead  int    `msgpack:"hr,omitempty"`
 	HandlesCut   int    `msgpack:"hc,omitempty"` // component values the last pass read only in part (each past 262,144 handles)
+	// Broker says how the agent's connection to its broker stands, when it
+	// has one: "connected", "refused by the broker: ...; retrying", ...
+	Broker string `msgpack:"bk,omitempty"`
 }
 
 // Summary is the world at a tick, in O(archetypes + systems) size. With Full

@@ -32,7 +32,7 @@ func BenchmarkFleetDiscover(b *testing.B) {
 		}
 		defer nc.Close()
 		s := fleet.Status{Game: "arena", Instance: fmt.Sprintf("match-%03d", i), Host: "box", Tick: uint64(i), TPS: 60, Entities: 1000}
-		p, err := fleet.Present(nc, target.Prefix, 2*time.Second, func() fleet.Status { return s })
+		p, err := fleet.Present(nc, target.Prefix, 2*time.Second, fleet.NewInstanceKey(), func() fleet.Status { return s })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -32,7 +32,7 @@ func fakeFleet(t *testing.T, statuses ...fleet.Status) (fleet.Target, map[string
 	t.Cleanup(nc.Close)
 	out := map[string]*fleet.Presence{}
 	for _, s := range statuses {
-		p, err := fleet.Present(nc, target.Prefix, 50*time.Millisecond, func() fleet.Status { return s })
+		p, err := fleet.Present(nc, target.Prefix, 50*time.Millisecond, fleet.NewInstanceKey(), func() fleet.Status { return s })
 		if err != nil {
 			t.Fatal(err)
 		}

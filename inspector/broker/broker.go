@@ -1,9 +1,11 @@
 package broker
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -24,8 +26,9 @@ type transport struct {
 	presence *fleet.Presence
 	listener atomic.Pointer[fleet.Listener] // ln, for the connection's handlers
 	// errs counts the broker connection's errors (slow consumers, lost
-	// connections); each is also logged as it comes.
-	errs atomic.Uint64
+	// connections, refusals); each is also logged as it comes.
+	errs  atomic.Uint64
+	state atomic.Value // string: how the connection stands (State)
 }
 
 // start connects to the broker the agent's options name; a broker that is
@@ -48,26 +51,51 @@ func start(a link.Agent) (link.Transport, error) {
 		return nil, fmt.Errorf("inspector: Options.%w", err)
 	}
 	b := &transport{}
+	b.state.Store("connecting to " + t.String())
 	srv := a.Server
-	nc, err := nats.Connect(t.Server,
-		nats.Name("ecsinspect agent "+a.Instance),
+	failed := func(what string, err error) {
+		b.errs.Add(1)
+		state := what + ": " + err.Error() + "; retrying"
+		if refused(err) {
+			state = "refused by the broker: " + err.Error() + " (check Options.Broker's user and password, or BrokerCreds); retrying"
+		}
+		b.state.Store(state)
+		srv.Logf("broker %s: %s", t, state)
+	}
+	opts := []nats.Option{
+		nats.Name("ecsinspect agent " + a.Instance),
 		nats.RetryOnFailedConnect(true), nats.MaxReconnects(-1),
 		nats.IgnoreAuthErrorAbort(), // wrong credentials are logged and retried: the game starts regardless
 		nats.CustomReconnectDelay(reconnectDelay),
-		nats.ReconnectBufSize(8<<20), nats.FlusherTimeout(5*time.Second),
+		nats.ReconnectBufSize(8 << 20), nats.FlusherTimeout(5 * time.Second),
+		nats.ConnectHandler(func(*nats.Conn) { b.state.Store("connected"); srv.Logf("broker %s: connected", t) }),
+		nats.ReconnectHandler(func(*nats.Conn) { b.state.Store("connected"); srv.Logf("broker %s: reconnected", t) }),
+		nats.ReconnectErrHandler(func(_ *nats.Conn, err error) { failed("cannot connect", err) }),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
-			b.errs.Add(1)
-			srv.Logf("broker %s: disconnected: %v", t, err)
+			if err == nil {
+				err = errors.New("the connection closed")
+			}
+			failed("disconnected", err)
 			if ln := b.listener.Load(); ln != nil {
 				ln.Lost(err) // their messages in flight are lost: end them now
 			}
 		}),
-		nats.ReconnectHandler(func(*nats.Conn) { srv.Logf("broker %s: reconnected", t) }),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			if refused(err) {
+				failed("refused", err)
+				return
+			}
 			b.errs.Add(1)
 			srv.Logf("broker %s: %v", t, err)
 		}),
-	)
+	}
+	if a.Creds != "" {
+		opts = append(opts, nats.UserCredentials(a.Creds))
+	}
+	if a.CA != "" {
+		opts = append(opts, nats.RootCAs(a.CA))
+	}
+	nc, err := nats.Connect(t.Server, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("inspector: broker %s: %w", t, err)
 	}
@@ -78,7 +106,11 @@ func start(a link.Agent) (link.Transport, error) {
 	}
 	host, _ := os.Hostname()
 	static := fleet.Status{Game: a.Game, Instance: a.Instance, Host: host, PID: os.Getpid(), Build: buildOf(), Started: a.Started.UnixMilli()}
-	p, err := fleet.Present(nc, t.Prefix, a.AnnounceEvery, func() fleet.Status { return withGame(static, a.Status()) })
+	key := fleet.NewInstanceKey() // pinned by clients while this run lives
+	if a.Token != "" {
+		key = fleet.InstanceKey(a.Token, a.Instance) // known to every client that holds the token
+	}
+	p, err := fleet.Present(nc, t.Prefix, a.AnnounceEvery, key, func() fleet.Status { return withGame(static, a.Status()) })
 	if err != nil {
 		_ = ln.Close()
 		nc.Close()
@@ -112,10 +144,23 @@ func (b *transport) Close() {
 }
 
 // Counts are the broker connection's errors (lost connections, slow
-// consumers), the discovery requests left unanswered as a flood
-// ("throttled"), and messages for no session ("stray").
+// consumers, refusals), the ping requests left unanswered as a flood
+// ("throttled"), the discover requests ("discovers") and the
+// announcements made ("announced": a flood of discovers makes one each
+// quarter second at most), and messages for no session ("stray").
 func (b *transport) Counts() map[string]uint64 {
-	return map[string]uint64{"errors": b.errs.Load(), "throttled": b.presence.Throttled.Load(), "stray": b.ln.Stray.Load()}
+	return map[string]uint64{"errors": b.errs.Load(), "throttled": b.presence.Throttled.Load(), "stray": b.ln.Stray.Load(),
+		"discovers": b.presence.Discovers.Load(), "announced": b.presence.Announced.Load()}
+}
+
+// State says how the connection to the broker stands.
+func (b *transport) State() string { return b.state.Load().(string) }
+
+// refused reports whether err is the broker refusing the credentials or a
+// permission.
+func refused(err error) bool {
+	return errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) || errors.Is(err, nats.ErrPermissionViolation) ||
+		strings.Contains(strings.ToLower(err.Error()), "authorization violation") || strings.Contains(strings.ToLower(err.Error()), "permissions violation")
 }
 
 // buildOf is the game's build: its main module's version and revision.

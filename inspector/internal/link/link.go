@@ -33,6 +33,8 @@ type Agent struct {
 	AnnounceEvery time.Duration // Options.AnnounceEvery
 	Started       time.Time
 	Status        func() Status // safe from any goroutine
+	Token         string        // Options.Token: the instance's signing key derives from it
+	Creds, CA     string        // Options.BrokerCreds, Options.BrokerCA: files
 }
 
 // Transport is a started transport; the agent closes it as it closes,
@@ -42,6 +44,9 @@ type Transport interface {
 	// Counts are the transport's counters by name ("errors": the
 	// connection's failures; others of its own).
 	Counts() map[string]uint64
+	// State says how the connection stands, in words: "connected",
+	// "refused by the broker: ...; retrying", ...
+	State() string
 }
 
 // Broker starts the broker transport; nil until package inspector/broker
