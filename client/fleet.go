@@ -21,9 +21,11 @@ type Fleet struct {
 }
 
 // OpenFleet connects to the broker addr names (nats://host:4222, with
-// credentials and ?prefix= as a URL takes them); token is presented to
-// every instance. It fails at once if the broker cannot be reached.
+// credentials and ?prefix= as a URL takes them; without them, those saved
+// for the broker); token is proved to every instance, and checks their
+// announcements. It fails at once if the broker cannot be reached.
 func OpenFleet(addr, token string) (*Fleet, error) {
+	addr, token = withSavedCredentials(addr, token)
 	t, err := fleet.ParseURL(addr)
 	if err != nil {
 		return nil, err

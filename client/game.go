@@ -21,8 +21,13 @@ type Game struct {
 	instance string
 }
 
-// GameAt is the game at addr, reached with token.
-func GameAt(addr, token string) Game { return Game{addr: addr, token: token} }
+// GameAt is the game at addr, reached with token. For a broker's URL
+// without credentials, or without a token, what `ecsinspect fleet` saved
+// for that broker is used (see SaveCredentials).
+func GameAt(addr, token string) Game {
+	addr, token = withSavedCredentials(addr, token)
+	return Game{addr: addr, token: token}
+}
 
 // String names the game as output shows it: no credentials.
 func (g Game) String() string {

@@ -98,7 +98,8 @@ func (t Target) WithInstance(instance string) Target { t.Instance = instance; re
 // at once with the broker's reason (unreachable, wrong credentials)
 // rather than retrying.
 func Connect(t Target, name string, timeout time.Duration, opts ...nats.Option) (*nats.Conn, error) {
-	opts = append([]nats.Option{nats.Name(name), nats.Timeout(timeout), nats.MaxReconnects(0), nats.NoCallbacksAfterClientClose()}, opts...)
+	opts = append([]nats.Option{nats.Name(name), nats.Timeout(timeout), nats.MaxReconnects(0), nats.NoCallbacksAfterClientClose(),
+		nats.CustomInboxPrefix(InboxPrefix(t.Client))}, opts...)
 	nc, err := nats.Connect(t.Server, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("cannot reach the broker at %s: %w", t.String(), err)

@@ -80,3 +80,34 @@ func sessionOf(subject, prefix, instance string) (client, session string, ok boo
 	}
 	return client, session, true
 }
+
+// Permissions are the subjects a party on the broker may publish and
+// subscribe to, as a broker's per-user permissions list them; Replies lets
+// it answer requests (publish to the reply subject of a message it got).
+type Permissions struct {
+	Publish, Subscribe []string
+	Replies            bool
+}
+
+// GamePermissions keeps instance's agent to its own space: its
+// announcements, its ping, its sessions' down subjects.
+func GamePermissions(prefix, instance string) Permissions {
+	return Permissions{
+		Publish:   []string{AnnounceSubject(prefix, instance), DownSubject(prefix, instance, "*", "*")},
+		Subscribe: []string{DiscoverSubject(prefix), PingSubject(prefix, instance), UpSubject(prefix, instance, "*", "*")},
+		Replies:   true,
+	}
+}
+
+// ClientPermissions keeps client to its own sessions: it reads every
+// announcement, asks any instance, and writes and reads only the sessions
+// its name is in.
+func ClientPermissions(prefix, client string) Permissions {
+	return Permissions{
+		Publish:   []string{DiscoverSubject(prefix), PingSubject(prefix, "*"), UpSubject(prefix, "*", client, "*")},
+		Subscribe: []string{AnnouncementsSubject(prefix), DownSubject(prefix, "*", client, "*"), InboxPrefix(client) + ".>"},
+	}
+}
+
+// InboxPrefix is where client's requests get their answers.
+func InboxPrefix(client string) string { return "_INBOX." + client }

@@ -2,14 +2,18 @@ package inspector
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/fleet"
 	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
 	_ "github.com/ecsinspect/ecsinspect/inspector/broker" // the transport under test
+	"github.com/ecsinspect/ecsinspect/internal/testpace"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/nats-io/nats.go"
 )
@@ -283,4 +287,57 @@ func TestHostilePublishersOnTheFleet(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	member(t, r, "victim", func(m fleet.Member) bool { return !m.Gone })
+}
+
+// TestRefusedByTheBrokerSaysSo: a game that dials a broker with wrong (or
+// no) credentials says, in its log and its telemetry, that the broker
+// refused it, and keeps trying; once given the right ones it connects.
+func TestRefusedByTheBrokerSaysSo(t *testing.T) {
+	b := startLocalBroker(t, localbroker.Options{User: "game", Password: "pw"})
+	var logged lockedLog
+	g := &game{t: t, w: ecs.NewWorld(), do: make(chan func()), stop: make(chan struct{}), done: make(chan struct{})}
+	g.agent = New(g.w, Options{Addr: "127.0.0.1:0", Broker: b.URL(), Instance: "shut-out"})
+	g.agent.Logf = logged.add
+	if err := g.agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	g.loop(testpace.Frame(), func() {})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(g.agent.Telemetry().Broker, "refused by the broker") {
+		if time.Now().After(deadline) {
+			t.Fatalf("telemetry says %q", g.agent.Telemetry().Broker)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if text := logged.String(); !strings.Contains(strings.ToLower(text), "authorization violation") {
+		t.Errorf("the log does not say the broker refused the credentials:\n%s", text)
+	}
+	if g.frames.Load() == 0 {
+		t.Error("the game waited on the broker")
+	}
+	ok := startGame(t, Options{Broker: b.URLWithCredentials(), Instance: "let-in"})
+	for ok.agent.Telemetry().Broker != "connected" {
+		if time.Now().After(deadline) {
+			t.Fatalf("with credentials, telemetry says %q", ok.agent.Telemetry().Broker)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// lockedLog keeps what an agent logs, from any goroutine.
+type lockedLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *lockedLog) add(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
 }

@@ -9,13 +9,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/demo"
+	"github.com/ecsinspect/ecsinspect/fleet"
 	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
 	"github.com/ecsinspect/ecsinspect/inspector"
 	_ "github.com/ecsinspect/ecsinspect/inspector/broker" // Options.Broker's transport
 )
 
-const fleetUsage = `Usage: ecsinspect fleet [--instances N] [--entities N] [--port P] [--bug starve]
+const fleetUsage = `Usage: ecsinspect fleet [--instances N] [--entities N] [--port P] [--bug starve] [--allow NAMES] [--open]
 
 Starts a NATS broker inside this process on 127.0.0.1, prints its URL, and
 runs N demo games in this process, each with its own world and seed, that
@@ -24,6 +26,17 @@ reach the UI through the broker, until Ctrl-C. Then:
   ecsinspect attach nats://127.0.0.1:4222          the Fleet view
   ecsinspect dump --all nats://127.0.0.1:4222      one line an instance
   ecsinspect dump --all --query 'Energy.Value<-1' nats://127.0.0.1:4222
+
+The broker lets in only its users: one per game, which may speak only for
+its own instance, and the clients named by --clients (default ui), which
+may open only their own sessions; the games share a random fleet token, so
+sessions are sealed and announcements signed. The client's user, password
+and token are saved for this broker in a file only you can read (see
+--print-config for a nats-server configuration of the same), so the
+commands above need no flags; another user of the machine gets nothing.
+--allow NAMES makes a user for each of your own games' instances, and
+prints how they join. --open runs the broker with no users and no token,
+as anyone on the machine may then use it.
 
 With --bug starve, one instance (which, the seed decides) has the demo's
 deliberate bug: find it from the fleet.
@@ -41,21 +54,60 @@ func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
 	seed := fs.Uint64("seed", 1, "the first game's seed; the others count on from it")
 	bug := fs.String("bug", "", "plant the demo's deliberate bug (starve) in one instance")
 	frames := fs.Int("frames", 0, "stop after this many frames of each game (0: until Ctrl-C)")
+	clients := fs.String("clients", "ui", "the client users to make, comma-separated (each may open only its own sessions)")
+	allow := fs.String("allow", "", "instance names of your own games to make users for, comma-separated")
+	open := fs.Bool("open", false, "no users, no token: anyone on this machine may read and change every game")
+	printConfig := fs.Bool("print-config", false, "print a nats-server authorization block for the same users and permissions, and exit")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *n < 1 || *n > 500 {
 		return usageError{fmt.Errorf("--instances %d: want 1 to 500", *n)}
 	}
-	b, err := localbroker.Start(localbroker.Options{Port: *port})
+	names := make([]string, *n)
+	for i := range names {
+		names[i] = fmt.Sprintf("demo-%02d", i+1)
+	}
+	auth, err := newFleetAuth(fleet.DefaultPrefix, append(names, splitNames(*allow)...), splitNames(*clients))
+	if err != nil {
+		return usageError{err}
+	}
+	if *printConfig {
+		fmt.Fprint(out, auth.natsConfig())
+		return nil
+	}
+	bo := localbroker.Options{Port: *port, Users: auth.users()}
+	if *open {
+		auth, bo.Users = nil, nil
+	}
+	b, err := localbroker.Start(bo)
 	if err != nil && *port != 0 {
 		fmt.Fprintf(out, "fleet: port %d is taken (%v); using a free one\n", *port, err)
-		b, err = localbroker.Start(localbroker.Options{})
+		bo.Port = 0
+		b, err = localbroker.Start(bo)
 	}
 	if err != nil {
 		return err
 	}
 	defer b.Shutdown()
+	hostport := fmt.Sprintf("127.0.0.1:%d", b.Port())
+	if auth != nil {
+		ui := auth.clients[0]
+		saved, err := client.SaveCredentials(hostport, client.SavedCredentials{User: ui.Name, Password: ui.Password, Token: auth.token})
+		if err != nil {
+			return fmt.Errorf("fleet: saving the client's credentials: %w", err)
+		}
+		defer func() { _ = client.ForgetCredentials(hostport) }()
+		fmt.Fprintf(out, "fleet: users and permissions on; the client %s's credentials and the fleet token saved in %s\n", ui.Name, saved)
+		for _, c := range auth.clients[1:] {
+			fmt.Fprintf(out, "fleet: client %s: --token %s %s\n", c.Name, auth.token, b.URLAs(c))
+		}
+		for _, name := range splitNames(*allow) {
+			fmt.Fprintf(out, "fleet: your game %s joins with inspector.Options{Broker: %q, Instance: %q, Token: %q}\n", name, b.URLAs(auth.games[name]), name, auth.token)
+		}
+	} else {
+		fmt.Fprintln(out, "fleet: --open: no users, no token: anyone on this machine may read and change every game")
+	}
 	buggy := -1
 	if *bug != "" {
 		buggy = int(*seed % uint64(*n))
@@ -63,7 +115,10 @@ func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
 	var games []*demo.Game
 	for i := range *n {
 		o := demo.Options{Entities: *entities, Hz: *hz, Seed: *seed + uint64(i), Frames: *frames,
-			Agent: inspector.Options{Addr: "", Broker: b.URL(), Instance: fmt.Sprintf("demo-%02d", i+1)}}
+			Agent: inspector.Options{Addr: "", Broker: b.URL(), Instance: names[i]}}
+		if auth != nil {
+			o.Agent.Broker, o.Agent.Token = b.URLAs(auth.games[names[i]]), auth.token
+		}
 		if i == buggy {
 			o.Bug = *bug
 		}

@@ -22,8 +22,20 @@ type Options struct {
 	Port     int    // 0: a free port
 	User     string // with Password: clients must present them
 	Password string
+	// Users, when set, are the only ones the broker lets in, each with
+	// its permissions (User and Password are then ignored).
+	Users []User
 	// MaxPayload bounds a message (default the server's, 1 MiB).
 	MaxPayload int32
+}
+
+// User is one user of the broker: a name, a password, and the subjects
+// it may publish and subscribe to (Replies: it may also answer the
+// requests it gets).
+type User struct {
+	Name, Password     string
+	Publish, Subscribe []string
+	Replies            bool
 }
 
 // Broker is a running local broker.
@@ -40,6 +52,16 @@ func Start(o Options) (*Broker, error) {
 		port = server.RANDOM_PORT
 	}
 	so := &server.Options{Host: "127.0.0.1", Port: port, NoLog: true, NoSigs: true, Username: o.User, Password: o.Password, MaxPayload: o.MaxPayload}
+	if len(o.Users) > 0 {
+		so.Username, so.Password = "", ""
+		for _, u := range o.Users {
+			p := &server.Permissions{Publish: &server.SubjectPermission{Allow: u.Publish}, Subscribe: &server.SubjectPermission{Allow: u.Subscribe}}
+			if u.Replies {
+				p.Response = &server.ResponsePermission{MaxMsgs: 1, Expires: time.Minute}
+			}
+			so.Users = append(so.Users, &server.User{Username: u.Name, Password: u.Password, Permissions: p})
+		}
+	}
 	srv, err := server.NewServer(so)
 	if err != nil {
 		return nil, fmt.Errorf("local broker: %w", err)
@@ -61,6 +83,11 @@ func Start(o Options) (*Broker, error) {
 
 // URL is the broker's client URL, without credentials.
 func (b *Broker) URL() string { return fmt.Sprintf("nats://127.0.0.1:%d", b.port) }
+
+// URLAs is the URL with user's name and password in it.
+func (b *Broker) URLAs(u User) string {
+	return fmt.Sprintf("nats://%s:%s@127.0.0.1:%d", url.PathEscape(u.Name), url.PathEscape(u.Password), b.port)
+}
 
 // URLWithCredentials is the URL with the broker's user and password in it.
 func (b *Broker) URLWithCredentials() string {
