@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -18,6 +19,15 @@ type Fleet struct {
 
 	mu     sync.Mutex
 	roster *fleet.Roster // once Follow is called
+	// pool keeps a session with each instance a fan-out reached, for the
+	// next: a fan-out then costs a request and its answer an instance.
+	pool map[string]*pooled
+}
+
+// pooled is one kept session, used by one fan-out at a time.
+type pooled struct {
+	mu sync.Mutex
+	o  *OneShot
 }
 
 // OpenFleet connects to the broker addr names (nats://host:4222, with
@@ -97,16 +107,44 @@ func (f *Fleet) List(filter string) ([]fleet.Member, error) {
 	return picked, nil
 }
 
-// Close ends the roster and the connection: every session on it ends.
+// Close ends the roster, the kept sessions and the connection.
 func (f *Fleet) Close() {
 	if r := f.Roster(); r != nil {
 		r.Close()
 	}
+	f.mu.Lock()
+	pool := f.pool
+	f.pool = nil
+	f.mu.Unlock()
+	for _, p := range pool {
+		p.mu.Lock()
+		if p.o != nil {
+			p.o.Close()
+		}
+		p.mu.Unlock()
+	}
 	f.broker.Close()
 }
 
-// FanOutWidth is how many instances a fan-out works on at once.
-const FanOutWidth = 16
+// kept is the pool's place for instance.
+func (f *Fleet) kept(instance string) *pooled {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.pool == nil {
+		f.pool = map[string]*pooled{}
+	}
+	p := f.pool[instance]
+	if p == nil {
+		p = &pooled{}
+		f.pool[instance] = p
+	}
+	return p
+}
+
+// FanOutWidth is how many instances a fan-out works on at once: every
+// instance of a fleet of that many, each with its own session on the one
+// broker connection.
+const FanOutWidth = 256
 
 // FanOut runs fn for each member of a fleet, FanOutWidth at once; the
 // results come in the members' order.
@@ -147,18 +185,31 @@ func HoldingMatch(totals []int) int {
 	return n
 }
 
-// onEach opens a session with every member, a few at once, and runs fn on
-// it with the result so far (the instance named).
+// onEach runs fn on a session with every member, all at once, with the
+// result so far (the instance named). Sessions are kept for the next
+// fan-out; one whose connection failed is dropped (a refused request
+// keeps it).
 func (f *Fleet) onEach(members []fleet.Member, fn func(o *OneShot, r InstanceResult) InstanceResult) []InstanceResult {
 	return FanOut(members, func(m fleet.Member) InstanceResult {
 		r := InstanceResult{Instance: m.Instance}
-		o, err := f.Game(m.Instance).Dial()
-		if err != nil {
-			r.Err = err
-			return r
+		p := f.kept(m.Instance)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.o == nil {
+			o, err := f.Game(m.Instance).known().Dial()
+			if err != nil {
+				r.Err = err
+				return r
+			}
+			p.o = o
 		}
-		defer o.Close()
-		return fn(o, r)
+		r = fn(p.o, r)
+		var refused *ReplyError
+		if r.Err != nil && !errors.As(r.Err, &refused) {
+			p.o.Close()
+			p.o = nil
+		}
+		return r
 	})
 }
 

@@ -19,7 +19,12 @@ type Game struct {
 	token    string
 	fleet    *Fleet // with instance: reached over the fleet's connection
 	instance string
+	live     bool // the fleet's roster just heard it: no ping before the session
 }
+
+// known is g, heard from just now on its fleet's broker: its session
+// opens without asking first whether the instance is there.
+func (g Game) known() Game { g.live = true; return g }
 
 // GameAt is the game at addr, reached with token. For a broker's URL
 // without credentials, or without a token, what `ecsinspect fleet` saved
@@ -45,6 +50,8 @@ func (g Game) String() string {
 // dial opens the game's connection, not yet in its handshake.
 func (g Game) dial(timeout time.Duration) (net.Conn, error) {
 	switch {
+	case g.fleet != nil && g.live:
+		return g.fleet.broker.DialKnown(g.instance, timeout)
 	case g.fleet != nil:
 		return g.fleet.broker.Dial(g.instance, timeout)
 	case fleet.IsURL(g.addr):

@@ -20,8 +20,13 @@ type Broker struct {
 	nc *nats.Conn
 
 	mu       sync.Mutex
-	sessions map[*streamConn]struct{}
+	sessions map[string]*streamConn // by instance "." session id
 	timing   Timing
+	// down is the one subscription every session's down subject comes
+	// through (the client's own), made with the first session.
+	down     *nats.Subscription
+	downOnce sync.Once
+	downErr  error
 }
 
 // ConnectBroker connects a tool to t's broker (t's instance, if any, is
@@ -29,7 +34,7 @@ type Broker struct {
 // credentials) rather than retrying; once connected it reconnects for as
 // long as it is open.
 func ConnectBroker(t Target, name string, timeout time.Duration, timing Timing) (*Broker, error) {
-	b := &Broker{t: t.WithInstance(""), sessions: map[*streamConn]struct{}{}, timing: timing}
+	b := &Broker{t: t.WithInstance(""), sessions: map[string]*streamConn{}, timing: timing}
 	lost := func(nc *nats.Conn) {
 		err := nc.LastError()
 		if err == nil {
@@ -55,26 +60,82 @@ func (b *Broker) Conn() *nats.Conn { return b.nc }
 // instance must answer its ping first, so a name nobody serves fails at
 // once.
 func (b *Broker) Dial(instance string, timeout time.Duration) (net.Conn, error) {
-	c, err := dialSession(b.nc, b.t.WithInstance(instance), timeout, b.timing)
-	if err != nil {
+	return b.dial(instance, timeout, true)
+}
+
+// DialKnown opens a session with an instance the caller just heard from
+// (the roster): no ping first, one round trip less.
+func (b *Broker) DialKnown(instance string, timeout time.Duration) (net.Conn, error) {
+	return b.dial(instance, timeout, false)
+}
+
+// dial opens a session with instance: with ping, the instance must
+// answer its ping first, so a name nobody serves fails at once. A session
+// costs no subscription of its own: its bytes come through the client's
+// one down subscription.
+func (b *Broker) dial(instance string, timeout time.Duration, ping bool) (net.Conn, error) {
+	t := b.t.WithInstance(instance)
+	if ping {
+		if _, err := b.nc.Request(PingSubject(t.Prefix, t.Instance), nil, timeout); err != nil {
+			if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) {
+				return nil, fmt.Errorf("no instance %q answers on the broker at %s (attach to the broker's URL to see the fleet)", t.Instance, b.t)
+			}
+			return nil, fmt.Errorf("ask %s: %w", t, err)
+		}
+	}
+	if err := b.subscribeDown(timeout); err != nil {
 		return nil, err
 	}
+	id := newSessionID()
+	c := newStreamConn(b.nc, UpSubject(t.Prefix, instance, t.Client, id), Addr("nats"), Addr("nats:"+instance), b.timing)
+	key := instance + "." + id
 	b.mu.Lock()
-	b.sessions[c] = struct{}{}
+	b.sessions[key] = c
 	b.mu.Unlock()
-	c.alsoClose(func() {
+	c.onClose = func() {
 		b.mu.Lock()
-		delete(b.sessions, c)
+		delete(b.sessions, key)
 		b.mu.Unlock()
-	})
+	}
 	return c, nil
+}
+
+// subscribeDown makes the client's down subscription, once, and waits
+// until the broker has it.
+func (b *Broker) subscribeDown(timeout time.Duration) error {
+	b.downOnce.Do(func() {
+		sub, err := b.nc.Subscribe(DownSubject(b.t.Prefix, "*", b.t.Client, "*"), b.route)
+		if err == nil {
+			err = sub.SetPendingLimits(-1, -1) // each session bounds what it holds unread (maxBuffered)
+		}
+		if err == nil {
+			err = b.nc.FlushTimeout(timeout)
+		}
+		b.down, b.downErr = sub, err
+	})
+	return b.downErr
+}
+
+// route hands a down message to its session; one for no session (closed,
+// or never opened) is dropped.
+func (b *Broker) route(m *nats.Msg) {
+	instance, session, ok := downOf(m.Subject, b.t.Prefix, b.t.Client)
+	if !ok {
+		return
+	}
+	b.mu.Lock()
+	c := b.sessions[instance+"."+session]
+	b.mu.Unlock()
+	if c != nil {
+		c.deliver(m)
+	}
 }
 
 // loseAll ends every open session with err.
 func (b *Broker) loseAll(err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for c := range b.sessions {
+	for _, c := range b.sessions {
 		c.lose(err)
 	}
 }

@@ -3,7 +3,6 @@ package fleet
 import (
 	"crypto/rand"
 	"encoding/base32"
-	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -127,34 +126,6 @@ func DialURL(addr string, timeout time.Duration) (net.Conn, error) {
 		return nil, err
 	}
 	c.(*streamConn).alsoClose(b.Close)
-	return c, nil
-}
-
-// dialSession opens a session with t's instance over nc. The instance must
-// answer its ping first, so a name nobody serves fails at once.
-func dialSession(nc *nats.Conn, t Target, timeout time.Duration, timing Timing) (*streamConn, error) {
-	if _, err := nc.Request(PingSubject(t.Prefix, t.Instance), nil, timeout); err != nil {
-		if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) {
-			return nil, fmt.Errorf("no instance %q answers on the broker at %s (attach to the broker's URL to see the fleet)", t.Instance, t.WithInstance(""))
-		}
-		return nil, fmt.Errorf("ask %s: %w", t, err)
-	}
-	id := newSessionID()
-	c := newStreamConn(nc, UpSubject(t.Prefix, t.Instance, t.Client, id), Addr("nats"), Addr("nats:"+t.Instance), timing)
-	sub, err := nc.Subscribe(DownSubject(t.Prefix, t.Instance, t.Client, id), c.deliver)
-	if err != nil {
-		_ = c.closeWith("could not subscribe")
-		return nil, err
-	}
-	if err := sub.SetPendingLimits(-1, maxBuffered); err != nil {
-		_ = sub.Unsubscribe()
-		return nil, err
-	}
-	if err := nc.FlushTimeout(timeout); err != nil { // the subscription is in place before the first byte goes
-		_ = sub.Unsubscribe()
-		return nil, err
-	}
-	c.onClose = func() { _ = sub.Unsubscribe() }
 	return c, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/nats-io/nats.go"
 )
@@ -25,7 +26,9 @@ type Listener struct {
 
 	mu       sync.Mutex
 	sessions map[string]*streamConn
-	unread   budget // bytes its sessions hold unread
+	unread   budget    // bytes its sessions hold unread
+	opens    float64   // sessions it may open now (openRate a second, openBurst at most)
+	refilled time.Time // when opens was last refilled
 
 	// Refused counts sessions refused (too many open, or a stranger's
 	// message that opened none); Stray counts messages for no session.
@@ -37,13 +40,21 @@ type Listener struct {
 // MaxHandshakes and MaxClients apply inside it.
 const MaxSessions = 256
 
+// Sessions an instance opens at most, a second (openBurst at once): a
+// flood of openings is refused past it, so it costs the game little.
+const (
+	openRate  = 20
+	openBurst = 64
+)
+
 // Listen starts taking sessions for instance on nc, with timing (zero
 // fields: the defaults).
 func Listen(nc *nats.Conn, prefix, instance string, timing Timing) (*Listener, error) {
 	if err := CheckName("instance", instance, false); err != nil {
 		return nil, err
 	}
-	l := &Listener{nc: nc, prefix: prefix, instance: instance, timing: timing, pending: make(chan net.Conn, 16), closed: make(chan struct{}), sessions: map[string]*streamConn{}}
+	l := &Listener{nc: nc, prefix: prefix, instance: instance, timing: timing, pending: make(chan net.Conn, 16), closed: make(chan struct{}), sessions: map[string]*streamConn{},
+		opens: openBurst, refilled: time.Now()}
 	l.unread.limit = instanceBuffered
 	sub, err := nc.Subscribe(UpSubject(prefix, instance, "*", "*"), l.route)
 	if err != nil {
@@ -82,6 +93,15 @@ func (l *Listener) route(m *nats.Msg) {
 			l.refuse(down, "the instance has "+strconv.Itoa(MaxSessions)+" sessions open over the broker")
 			return
 		}
+		now := time.Now()
+		l.opens = min(openBurst, l.opens+now.Sub(l.refilled).Seconds()*openRate)
+		l.refilled = now
+		if l.opens < 1 {
+			l.mu.Unlock()
+			l.refuse(down, "sessions open too fast: "+strconv.Itoa(openRate)+" a second at most; try again")
+			return
+		}
+		l.opens--
 		c = newStreamConn(l.nc, down, Addr("nats:"+l.instance), Addr("nats:"+client), l.timing)
 		c.limit, c.shared = sessionBuffered, &l.unread
 		c.onClose = func() { l.forget(id) }

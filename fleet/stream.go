@@ -40,8 +40,8 @@ type Timing struct{ Ping, Idle time.Duration }
 
 // The default session timing.
 const (
-	DefaultPing = 5 * time.Second
-	DefaultIdle = 20 * time.Second
+	DefaultPing = 2 * time.Second
+	DefaultIdle = 6 * time.Second
 )
 
 // orDefaults is t with its zero fields set to the defaults.

@@ -111,3 +111,21 @@ func ClientPermissions(prefix, client string) Permissions {
 
 // InboxPrefix is where client's requests get their answers.
 func InboxPrefix(client string) string { return "_INBOX." + client }
+
+// downOf is the instance and session of a down subject of client under
+// prefix; ok is false if the subject is not one.
+func downOf(subject, prefix, client string) (instance, session string, ok bool) {
+	rest, ok := strings.CutPrefix(subject, prefix+".i.")
+	if !ok {
+		return "", "", false
+	}
+	rest, ok = strings.CutSuffix(rest, ".down")
+	if !ok {
+		return "", "", false
+	}
+	instance, rest, ok = strings.Cut(rest, ".c."+client+".s.")
+	if !ok || instance == "" || rest == "" || strings.Contains(instance, ".") || strings.Contains(rest, ".") {
+		return "", "", false
+	}
+	return instance, rest, true
+}

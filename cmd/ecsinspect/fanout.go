@@ -56,6 +56,9 @@ func dumpAll(addr, filter, token, query, entity string, limit int, asJSON bool, 
 		e := instanceEntry{Instance: m.Instance, Game: m.Game, Host: m.Host, PID: m.PID, Build: m.Build,
 			Started: time.UnixMilli(m.Started).UTC().Format(time.RFC3339), Tick: m.Tick, TPS: m.TPS, FrameP99: m.FrameP99,
 			Entities: m.Entities, Paused: m.Paused, Hits: m.Hits, Query: query}
+		if query == "" && entity == "" {
+			return e // the roster's announcement says it all: no session
+		}
 		res, err := dumpLive(f.Game(m.Instance), dumpAsk{query: query, entity: entity, limit: limit})
 		if err != nil {
 			e.Error = err.Error()
