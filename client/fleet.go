@@ -50,6 +50,12 @@ func OpenFleet(addr, token string) (*Fleet, error) {
 	return &Fleet{broker: b, token: token}, nil
 }
 
+// BrokerState says whether the broker is reachable now, and if not why.
+func (f *Fleet) BrokerState() (connected bool, why string) {
+	connected, why, _ = f.broker.State()
+	return connected, why
+}
+
 // Target is the fleet's broker and prefix, for showing (String leaves the
 // credentials out).
 func (f *Fleet) Target() fleet.Target { return f.broker.Target() }

@@ -27,6 +27,34 @@ type Broker struct {
 	down     *nats.Subscription
 	downOnce sync.Once
 	downErr  error
+	lastErr  error // the newest asynchronous error (a slow consumer, a permission), never printed
+}
+
+// noteError keeps an asynchronous error of the connection for State,
+// instead of the NATS client printing it (over a terminal UI).
+func (b *Broker) noteError(err error) {
+	b.mu.Lock()
+	b.lastErr = err
+	b.mu.Unlock()
+}
+
+// State says whether the broker is reachable now, and if not why, in
+// words; the newest asynchronous error, if any.
+func (b *Broker) State() (connected bool, why string, lastErr error) {
+	b.mu.Lock()
+	lastErr = b.lastErr
+	b.mu.Unlock()
+	if b.nc.IsConnected() {
+		return true, "", lastErr
+	}
+	why = "the broker at " + b.t.String() + " cannot be reached"
+	if err := b.nc.LastError(); err != nil {
+		why += ": " + err.Error()
+	}
+	if b.nc.IsReconnecting() {
+		why += "; reconnecting"
+	}
+	return false, why, lastErr
 }
 
 // ConnectBroker connects a tool to t's broker (t's instance, if any, is
@@ -42,7 +70,8 @@ func ConnectBroker(t Target, name string, timeout time.Duration, timing Timing) 
 		}
 		b.loseAll(fmt.Errorf("fleet: lost the broker at %s: %v", b.t, err))
 	}
-	nc, err := Connect(t, name, timeout, nats.MaxReconnects(-1), nats.ClosedHandler(lost), nats.DisconnectHandler(lost))
+	nc, err := Connect(t, name, timeout, nats.MaxReconnects(-1), nats.ClosedHandler(lost), nats.DisconnectHandler(lost),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { b.noteError(err) }))
 	if err != nil {
 		return nil, err
 	}

@@ -98,7 +98,7 @@ func (l *Listener) route(m *nats.Msg) {
 		l.refilled = now
 		if l.opens < 1 {
 			l.mu.Unlock()
-			l.refuse(down, "sessions open too fast: "+strconv.Itoa(openRate)+" a second at most; try again")
+			l.Refused.Add(1) // unanswered: a flood costs no reply each
 			return
 		}
 		l.opens--

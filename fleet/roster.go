@@ -173,13 +173,17 @@ func (r *Roster) evictLocked() bool {
 }
 
 // Members is the roster now, by instance name; instances silent for
-// three of their periods are marked gone.
+// three of their periods are marked gone (not while the broker cannot be
+// reached: then nothing is heard from anyone).
 func (r *Roster) Members() []Member {
 	now := time.Now()
 	r.mu.Lock()
 	out := make([]Member, 0, len(r.members))
+	reachable := r.nc.IsConnected() // silence is no news while the broker cannot be reached
 	for _, m := range r.members {
-		r.goneLocked(m, now)
+		if reachable {
+			r.goneLocked(m, now)
+		}
 		out = append(out, *m)
 	}
 	r.mu.Unlock()

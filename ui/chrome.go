@@ -208,7 +208,7 @@ func (m *model) statusBar() string {
 		}
 		add(5, client.FrameFigures(s.WorkNs, s.FrameNs))
 		add(6, fmt.Sprintf("%d entities", s.Entities))
-		if r := m.rate.perSecond(); r > 0 {
+		if r := m.rate.perSecond(); r > 0 && m.conn.state == stateConnected {
 			add(7, fmt.Sprintf("%.1f ticks/s", r))
 		}
 	}

@@ -62,6 +62,9 @@ type fleetModel struct {
 	hits          map[string]uint64 // by instance: the hits seen last, to tell a new one
 	pauseAll      bool              // a fleet watchpoint pauses every instance when it fires on one
 	busy          bool              // a fan-out runs
+	scroll        int               // the first result line shown
+	reachable     bool              // the broker answered at the last look
+	brokerWhy     string            // why it cannot be reached
 
 	// attach is the instance chosen with enter: the program ends and the
 	// caller opens the UI on it.
@@ -82,7 +85,7 @@ func newFleetModel(fl *client.Fleet) (*fleetModel, error) {
 	}
 	in := textinput.New()
 	in.Prompt = ""
-	return &fleetModel{fl: fl, roster: fl.Roster(), styles: DefaultStyles(), sortCol: 0, input: in, hits: map[string]uint64{}}, nil
+	return &fleetModel{fl: fl, roster: fl.Roster(), styles: DefaultStyles(), sortCol: 0, input: in, hits: map[string]uint64{}, reachable: true}, nil
 }
 
 func (f *fleetModel) Init() tea.Cmd { return tea.Batch(f.watch(), fleetTick()) }
@@ -107,7 +110,7 @@ func (f *fleetModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return f, tea.Batch(f.refresh(), f.watch())
 	case fleetResultMsg:
 		f.busy = false
-		f.results, f.flashText = msg.lines, msg.flash
+		f.results, f.flashText, f.scroll = msg.lines, msg.flash, 0
 	case tea.KeyMsg:
 		return f, f.key(msg)
 	}
@@ -117,11 +120,18 @@ func (f *fleetModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // refresh reads the roster, notes new watchpoint hits, and redoes the
 // rows.
 func (f *fleetModel) refresh() tea.Cmd {
+	reachable, why := f.fl.BrokerState()
+	if reachable && !f.reachable { // back: ask everyone at once, rather than wait for their clocks
+		_ = f.roster.Refresh()
+	}
+	f.reachable, f.brokerWhy = reachable, why
 	f.members = f.roster.Members()
 	var fired []string
+	paused := false
 	for _, m := range f.members {
 		if m.Hits > f.hits[m.Instance] {
 			fired = append(fired, m.Instance)
+			paused = paused || m.Paused
 		}
 		f.hits[m.Instance] = m.Hits
 	}
@@ -130,6 +140,10 @@ func (f *fleetModel) refresh() tea.Cmd {
 		return nil
 	}
 	f.flashText = fmt.Sprintf("⚑ a watchpoint fired on %s", strings.Join(fired, ", "))
+	if !paused { // a log-only watchpoint: nothing stopped
+		f.flashText += " (log only: it runs on)"
+		return nil
+	}
 	if !f.pauseAll {
 		f.flashText += " (that instance is paused: enter to look)"
 		f.moveTo(fired[0])
@@ -240,7 +254,11 @@ func (f *fleetModel) key(k tea.KeyMsg) tea.Cmd {
 		f.sortDesc = !f.sortDesc
 		f.layout()
 	case "?":
-		f.results = fleetHelp
+		f.results, f.scroll = fleetHelp, 0
+	case "pgdown", " ":
+		f.scroll = min(f.scroll+f.resultRows()-1, max(len(f.results)-f.resultRows()+1, 0))
+	case "pgup":
+		f.scroll = max(f.scroll-f.resultRows()+1, 0)
 	case "r":
 		if err := f.roster.Refresh(); err != nil {
 			f.flashText = err.Error()
@@ -429,7 +447,7 @@ func (f *fleetModel) View() string {
 		head.WriteString(fmt.Sprintf("%-*s ", c.width, t))
 	}
 	body = append(body, f.styles.Header.Render(strings.TrimRight(head.String(), " ")))
-	resultRows := min(len(f.results), max(f.height/3, 3))
+	resultRows := min(len(f.results), f.resultRows())
 	tableRows := max(f.height-4-len(body)-resultRows, 1)
 	start := 0
 	if f.cursor >= tableRows {
@@ -450,8 +468,10 @@ func (f *fleetModel) View() string {
 		switch {
 		case i == f.cursor:
 			s = f.styles.Selected.Render(fit(s, f.width))
-		case m.Gone:
+		case m.Gone, !f.reachable: // what was last heard, not what is
 			s = f.styles.Faint.Render(s)
+		case m.Conflict != "":
+			s = f.styles.Error.Render(s)
 		}
 		body = append(body, s)
 	}
@@ -465,7 +485,15 @@ func (f *fleetModel) View() string {
 	for len(body) < tableRows+1 {
 		body = append(body, "")
 	}
-	for _, r := range f.results[:resultRows] {
+	shownResults := f.results[min(f.scroll, len(f.results)):]
+	for i, r := range shownResults {
+		if i == resultRows-1 && len(shownResults) > resultRows {
+			body = append(body, f.styles.Faint.Render(fmt.Sprintf("  … %d more (pgdn; pgup back)", len(shownResults)-i)))
+			break
+		}
+		if i == resultRows {
+			break
+		}
 		body = append(body, "  "+r)
 	}
 	bottom := f.styles.Faint.Render("enter attach  / filter  s S sort  : command on all shown (query EXPR, pause, watch EXPR)  ? help  q quit")
@@ -476,10 +504,31 @@ func (f *fleetModel) View() string {
 		bottom = f.styles.Error.Render(f.filterErr)
 	case f.flashText != "":
 		bottom = f.styles.Flash.Render(f.flashText)
+	case f.cursor < len(f.rows) && f.rows[f.cursor].Conflict != "":
+		bottom = f.styles.Error.Render("! " + f.rows[f.cursor].Conflict + ": the row shows the key first heard")
 	}
-	status := f.styles.Status.Render(fit(fmt.Sprintf(" FLEET | %d live of %d | bad messages %d", live, len(f.members), f.roster.Bad.Load()), f.width))
+	state := fmt.Sprintf(" FLEET | %d live of %d", live, len(f.members))
+	if n := f.roster.Bad.Load() + f.roster.Forged.Load(); n > 0 {
+		state += fmt.Sprintf(" | %d bad or forged announcements ignored", n)
+	}
+	conflicts := 0
+	for _, m := range f.members {
+		if m.Conflict != "" {
+			conflicts++
+		}
+	}
+	if conflicts > 0 {
+		state += fmt.Sprintf(" | %d names announced with another key (!)", conflicts)
+	}
+	status := f.styles.Status.Render(fit(state, f.width))
+	if !f.reachable {
+		bottom = f.styles.Error.Render("broker unreachable: " + f.brokerWhy + " (the games may be running: nothing is heard from anyone)")
+	}
 	return screen(title, body, bottom, status, f.width, f.height)
 }
+
+// resultRows is how many lines the results pane takes at most.
+func (f *fleetModel) resultRows() int { return max(f.height/3, 3) }
 
 // shownColumns are the columns that fit in width, in order: on a narrow
 // terminal HOST, GAME, TPS and FRAME p99 go first, so INSTANCE, TICK,

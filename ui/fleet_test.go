@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -172,5 +174,62 @@ func TestFleetViewAt80Columns(t *testing.T) {
 	screenHolds(t, s, "TICK", "ENTITIES", "PAUSED", "HITS", "SEEN", "yes")
 	if strings.Contains(s, "HOST") {
 		t.Fatalf("at 80 columns HOST should make room:\n%s", s)
+	}
+}
+
+// TestFleetViewSaysWhatItKnows: a log-only hit does not say the instance
+// is paused; results longer than their pane say how many more and page;
+// with the broker gone, the view says the broker cannot be reached rather
+// than that the games went silent, and the rows are what was last heard.
+func TestFleetViewSaysWhatItKnows(t *testing.T) {
+	b, err := localbroker.Start(localbroker.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Shutdown)
+	target, err := fleet.ParseURL(b.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := fleet.Connect(target, "fake game", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	var mu sync.Mutex
+	status := fleet.Status{Game: "arena", Instance: "match-1", Host: "box", Tick: 10, TPS: 60}
+	p, err := fleet.Present(nc, target.Prefix, 50*time.Millisecond, fleet.NewInstanceKey(), func() fleet.Status { mu.Lock(); defer mu.Unlock(); return status })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Stop)
+	f := openFleet(t, target, 100, 20)
+	fleetScreen(t, f, "match-1")
+	mu.Lock()
+	status.Hits = 1 // a log-only watchpoint fired: the game runs on
+	mu.Unlock()
+	s := fleetScreen(t, f, "a watchpoint fired on match-1")
+	screenHolds(t, s, "log only: it runs on")
+	if strings.Contains(s, "is paused") {
+		t.Fatalf("a log-only hit said the instance is paused:\n%s", s)
+	}
+
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, fmt.Sprintf("instance-%02d 1 match", i))
+	}
+	f.Update(fleetResultMsg{lines: lines, flash: "query: 40 hold a match"})
+	s = ansi.Strip(f.View())
+	screenHolds(t, s, "instance-00", "more (pgdn")
+	f.Update(tea.KeyMsg{Type: tea.KeyPgDown})
+	if s = ansi.Strip(f.View()); strings.Contains(s, "instance-00 ") || !strings.Contains(s, "instance-05") {
+		t.Fatalf("pgdn did not page the results:\n%s", s)
+	}
+
+	b.Shutdown()
+	s = fleetScreen(t, f, "broker unreachable")
+	screenHolds(t, s, "match-1")
+	if strings.Contains(s, "gone") {
+		t.Fatalf("with the broker down, the game is shown gone:\n%s", s)
 	}
 }

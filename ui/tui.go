@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -48,6 +49,7 @@ type model struct {
 	flashErr  bool
 	flashAt   time.Time
 	rate      tickRate // the game's real tick rate, from the summaries
+	before    uint64   // the tick when the connection came back, until the next summary
 	lastHit   *protocol.WatchHit
 
 	rec  *client.Recording // r: the recording running, or nil
@@ -191,6 +193,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.keyBurst(msg)
 	case connMsg:
+		if msg.state == stateConnected && m.conn.state == stateReconnecting && m.summary != nil {
+			m.before = m.summary.Tick // the next summary tells a restart from a reconnect
+		}
+		if msg.state != stateConnected {
+			m.rate = tickRate{} // what it was is no rate now
+		}
 		m.conn = msg
 		if msg.welcome != nil {
 			m.readOnly = msg.welcome.ReadOnly
@@ -200,6 +208,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case summaryMsg:
+		if m.before != 0 && msg.s.Tick < m.before {
+			m.flash(fmt.Sprintf("re-attached to a new run of the game: tick %d before, %d now (it restarted)", m.before, msg.s.Tick), true)
+		}
+		m.before = 0
 		m.summary = msg.s
 		m.rate.add(msg.s.Tick, time.Now())
 	case eventsMsg:
