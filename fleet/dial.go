@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -93,12 +94,28 @@ func (t Target) on(server string) string {
 // WithInstance is the target of one instance of t's fleet.
 func (t Target) WithInstance(instance string) Target { t.Instance = instance; return t }
 
+// Files a tool's broker connections take, named by environment
+// variables (the command line's --creds and --ca set them): a NATS
+// credentials file (a user's JWT and nkey), and a PEM file of the
+// certificate authorities a tls:// broker's certificate is checked
+// against.
+const (
+	CredsEnv = "ECSINSPECT_BROKER_CREDS"
+	CAEnv    = "ECSINSPECT_BROKER_CA"
+)
+
 // Connect connects a client (a tool, not a game) to the broker: it fails
 // at once with the broker's reason (unreachable, wrong credentials)
 // rather than retrying.
 func Connect(t Target, name string, timeout time.Duration, opts ...nats.Option) (*nats.Conn, error) {
 	opts = append([]nats.Option{nats.Name(name), nats.Timeout(timeout), nats.MaxReconnects(0), nats.NoCallbacksAfterClientClose(),
 		nats.CustomInboxPrefix(InboxPrefix(t.Client))}, opts...)
+	if creds := os.Getenv(CredsEnv); creds != "" {
+		opts = append(opts, nats.UserCredentials(creds))
+	}
+	if ca := os.Getenv(CAEnv); ca != "" {
+		opts = append(opts, nats.RootCAs(ca))
+	}
 	nc, err := nats.Connect(t.Server, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("cannot reach the broker at %s: %w", t.String(), err)

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/ecsinspect/ecsinspect/client"
@@ -21,6 +22,7 @@ func runAttach(args []string, out, errOut io.Writer) error {
 		fs.PrintDefaults()
 	}
 	token := fs.String("token", "", "the agent's token, if it wants one")
+	brokerFlags(fs)
 	if err := fs.Parse(reorder(fs, args)); err != nil {
 		return err
 	}
@@ -42,6 +44,23 @@ func runAttach(args []string, out, errOut io.Writer) error {
 	}
 	c.Close()
 	return ui.Run(addr, *token, errOut)
+}
+
+// brokerFlags adds --creds and --ca to a command's flags: the files its
+// broker connections take (see fleet.CredsEnv, fleet.CAEnv).
+func brokerFlags(fs *flag.FlagSet) {
+	fs.Func("creds", "a NATS credentials file for a broker that wants one (nats://, tls://)", func(v string) error { brokerFile("--creds", v); return nil })
+	fs.Func("ca", "a PEM file of the certificate authorities a tls:// broker's certificate is checked against", func(v string) error { brokerFile("--ca", v); return nil })
+}
+
+// brokerFile sets the file a broker flag names for this process's
+// connections.
+func brokerFile(flag, path string) {
+	if flag == "--creds" {
+		os.Setenv(fleet.CredsEnv, path)
+	} else {
+		os.Setenv(fleet.CAEnv, path)
+	}
 }
 
 // reorder moves flags before positional arguments, so "attach ADDR --token

@@ -131,6 +131,7 @@ func runDump(args []string, out io.Writer) error {
 	offset := fs.Int("offset", 0, "with --resource: the first child listed of a value too big to print whole")
 	asJSON := fs.Bool("json", false, "print JSON")
 	token := fs.String("token", "", "the agent's token")
+	brokerFlags(fs)
 	diff := fs.String("diff", "", "recordings: compare tick T1 with tick T2 (--diff T1 T2)")
 	all := fs.Bool("all", false, "every instance on the broker nats://host:4222 names: one line each (with --query: its total and first matches)")
 	filter := fs.String("filter", "", "with --all: only instances passing this filter on their discovery fields (game=ecosystem,instance=demo-0*,hits>0)")

@@ -13,7 +13,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-const execUsage = `Usage: ecsinspect exec ADDR [--token T] COMMAND...
+const execUsage = `Usage: ecsinspect exec ADDR [--token T] [--creds FILE] [--ca FILE] COMMAND...
        ecsinspect exec --all [--filter F] nats://host:4222 COMMAND...
 
 Runs one command on a live game and exits 0, or non-zero with the agent's
@@ -76,6 +76,12 @@ func runExec(args []string, out io.Writer) error {
 			} else {
 				filter = args[i+1]
 			}
+			i++
+		case a == "--creds" || a == "--ca":
+			if i+1 >= len(args) {
+				return usageError{fmt.Errorf("%s needs a file", a)}
+			}
+			brokerFile(a, args[i+1])
 			i++
 		case strings.HasPrefix(a, "--token="):
 			token = strings.TrimPrefix(a, "--token=")

@@ -47,7 +47,7 @@ func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
 	fs := flag.NewFlagSet("fleet", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.Usage = func() { fmt.Fprint(out, fleetUsage); fs.PrintDefaults() }
-	n := fs.Int("instances", 20, "demo games to run (1 to 500)")
+	n := fs.Int("instances", 20, "demo games to run (0 to 500; 0: a broker for your own games, with --allow)")
 	entities := fs.Int("entities", 2000, "animals each game starts with (100 to 1000000)")
 	hz := fs.Float64("hz", 30, "steps per second of each game")
 	port := fs.Int("port", 4222, "the broker's port (0: a free one; taken: a free one, and it says so)")
@@ -61,8 +61,8 @@ func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *n < 1 || *n > 500 {
-		return usageError{fmt.Errorf("--instances %d: want 1 to 500", *n)}
+	if *n < 0 || *n > 500 {
+		return usageError{fmt.Errorf("--instances %d: want 0 to 500", *n)}
 	}
 	names := make([]string, *n)
 	for i := range names {

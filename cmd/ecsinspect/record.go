@@ -36,6 +36,7 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 	frames := fs.Int("frames", 0, "stop once the file holds this many frames (0: no limit)")
 	hz := fs.Float64("hz", 0, "frames per second to record (0: every frame the game runs)")
 	token := fs.String("token", "", "the agent's token")
+	brokerFlags(fs)
 	if err := fs.Parse(reorder(fs, args)); err != nil {
 		return err
 	}
