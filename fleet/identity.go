@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
-	"fmt"
 
 	"github.com/nats-io/nats.go"
 )
@@ -90,9 +89,4 @@ func Fingerprint(key ed25519.PublicKey) string {
 		return "?"
 	}
 	return base64.RawURLEncoding.EncodeToString(key[:8])
-}
-
-// keyError says an announcement's key is not the one its name should have.
-func keyError(instance string, got, want ed25519.PublicKey) error {
-	return fmt.Errorf("fleet: %s announced with key %s, where the fleet's token gives it %s", instance, Fingerprint(got), Fingerprint(want))
 }

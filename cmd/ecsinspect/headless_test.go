@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/fleet"
 	"github.com/ecsinspect/ecsinspect/internal/testgame"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
@@ -28,6 +30,16 @@ func liveDemo(t *testing.T) (string, *inspector.Agent, func(func())) {
 var systemsOfTheDemo = len(ecosystem.New(100, 1).Schedule.Systems())
 
 func cli(args ...string) (int, string, string) {
+	// --creds and --ca set the process's environment for the broker
+	// connection, as they should in a one-command process; here many
+	// commands share one process, so each gets the environment back.
+	for _, name := range []string{fleet.CAEnv, fleet.CredsEnv} {
+		if was, ok := os.LookupEnv(name); ok {
+			defer os.Setenv(name, was)
+		} else {
+			defer os.Unsetenv(name)
+		}
+	}
 	var out, errs bytes.Buffer
 	code := run(args, &out, &errs)
 	return code, out.String(), errs.String()
