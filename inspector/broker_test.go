@@ -402,3 +402,48 @@ func TestSessionOpeningFloodCostsLittle(t *testing.T) {
 	c.conn.Close()
 	t.Logf("%d openings in %v; frames %d flooded, %d quiet; honest in %v", opened, span, flooded, quiet, time.Since(honestAt))
 }
+
+// TestStoppedHoldersFreeTheirSlots: a client that took every slot of an
+// instance over the broker and then stopped without a word (no close, no
+// pings) holds them only until the sessions' idle time: a new client is
+// refused while they hold, then let in.
+func TestStoppedHoldersFreeTheirSlots(t *testing.T) {
+	b := startLocalBroker(t, localbroker.Options{})
+	startGame(t, Options{Broker: b.URL(), Instance: "held", MaxClients: 2})
+	member(t, roster(t, b.URL()), "held", func(fleet.Member) bool { return true })
+	target, err := fleet.ParseURL(b.URL())
+	must(t, err)
+	holder, err := fleet.Connect(target, "holder", 3*time.Second)
+	must(t, err)
+	defer holder.Close()
+	hello, err := protocol.Encode(&protocol.Hello{Version: protocol.Version, Client: "holder"})
+	must(t, err)
+	for i := range 4 {
+		m := nats.NewMsg(fleet.UpSubject("ecsinspect", "held", fleet.AnonymousClient, "hold"+strconv.Itoa(i)))
+		m.Header.Set(fleet.SeqHeader, "1")
+		m.Data = protocol.AppendFrame(nil, hello)
+		must(t, holder.PublishMsg(m))
+	}
+	must(t, holder.Flush())
+	honest := protocol.Hello{Version: protocol.Version, Client: "honest"}
+	refused := false
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := tryDialAddr(b.URL()+"/held", honest)
+		if err == nil {
+			c.conn.Close()
+			break
+		}
+		if !strings.Contains(err.Error(), "serves at most 2 clients") {
+			t.Fatalf("the honest client: %v", err)
+		}
+		refused = true
+		if time.Now().After(deadline) {
+			t.Fatalf("the stopped holder's sessions still hold the slots: %v", err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	if !refused {
+		t.Fatal("the honest client was never refused: the holder held no slot, so the test shows nothing")
+	}
+}
