@@ -225,6 +225,38 @@ func TestRosterSeesComingAndGoing(t *testing.T) {
 	stops[1]()
 }
 
+// TestListWaitsForHeldAnswers: an instance that announced just before a
+// List holds its answer back (once each announceGap), while another
+// answers at once; List still names both.
+func TestListWaitsForHeldAnswers(t *testing.T) {
+	b, err := localbroker.Start(localbroker.Options{})
+	must(t, err)
+	defer b.Shutdown()
+	target, err := ParseURL(b.URL())
+	must(t, err)
+	present := func(name string) {
+		nc, err := Connect(target, name, time.Second)
+		must(t, err)
+		t.Cleanup(nc.Close)
+		p, err := Present(nc, DefaultPrefix, time.Hour, NewInstanceKey(), func() Status { return Status{Instance: name, Game: "g"} })
+		must(t, err)
+		t.Cleanup(p.Stop)
+	}
+	nc, err := Connect(target, "lister", time.Second)
+	must(t, err)
+	defer nc.Close()
+	for round := range 3 {
+		present("early" + strconv.Itoa(round))
+		time.Sleep(2 * announceGap)           // early answers a discover at once
+		present("late" + strconv.Itoa(round)) // late just announced: it holds its answer
+		got, err := List(nc, DefaultPrefix, "", 0, 0)
+		must(t, err)
+		if len(got) != 2*(round+1) {
+			t.Fatalf("round %d: List named %d instances: %+v", round, len(got), got)
+		}
+	}
+}
+
 // TestStatusRoundTrip: a status decodes as it was encoded; what no agent
 // sends is refused.
 func TestStatusRoundTrip(t *testing.T) {

@@ -207,11 +207,12 @@ func (r *Roster) Close() {
 
 // List asks the fleet under prefix (token: the fleet's, or "") for its
 // instances and returns the live ones once no new instance answered for
-// quiet (150 ms if 0), or at most wait (2 s if 0) after asking.
+// quiet, or at most wait (2 s if 0) after asking. quiet is never less
+// than an instance may hold its answer back (it answers discovers at most
+// once each announceGap), plus 150 ms for the answer to travel, so an
+// instance that announced just before the ask is not missed.
 func List(nc *nats.Conn, prefix, token string, quiet, wait time.Duration) ([]Member, error) {
-	if quiet <= 0 {
-		quiet = 150 * time.Millisecond
-	}
+	quiet = max(quiet, announceGap+150*time.Millisecond)
 	if wait <= 0 {
 		wait = 2 * time.Second
 	}
