@@ -269,7 +269,7 @@ func (a *Agent) hold() {
 		}
 		a.noteStatus(time.Now(), false)
 		wait := a.nextDue(time.Now())
-		if len(a.live) == 0 && a.opts.HoldTimeout > 0 {
+		if a.resumers() == 0 && a.opts.HoldTimeout > 0 {
 			wait = min(wait, max(time.Until(a.alone.Add(a.opts.HoldTimeout)), time.Millisecond))
 		}
 		timer := time.NewTimer(wait)

@@ -89,10 +89,14 @@ func (a *Agent) midFrameRefusal(m protocol.Message) string {
 		a.tick(), a.mid.System, server.DescribeRequest(m))
 }
 
-// releaseAlone ends a pause no client is there to end: at once if it is
-// not held, after Options.HoldTimeout alone if it is (see Pause's hold).
+// releaseAlone ends a pause no client may end (none is connected that may
+// resume: read-only sessions do not count): at once if it is not held,
+// after Options.HoldTimeout alone if it is (see Pause's hold). A held
+// pause let go this way suspends the pausing watchpoints that held it, so
+// the next frame's hit does not take the game again: each says why, and
+// turning it on again re-arms it.
 func (a *Agent) releaseAlone(now time.Time) bool {
-	if len(a.live) > 0 {
+	if a.resumers() > 0 {
 		a.alone = time.Time{}
 		return false
 	}
@@ -103,8 +107,20 @@ func (a *Agent) releaseAlone(now time.Time) bool {
 		if a.opts.HoldTimeout < 0 || now.Sub(a.alone) < a.opts.HoldTimeout {
 			return false
 		}
-		a.logf("the game was held paused with no client for %v: it runs on", a.opts.HoldTimeout)
+		a.logf("the game was held paused with no client that may resume it for %v: it runs on", a.opts.HoldTimeout)
+		a.watches.SuspendHolding(fmt.Sprintf("it held the game paused for %v with no client that may resume it, and the game was let go; turn it on to arm it again", a.opts.HoldTimeout))
 	}
 	a.paused, a.held, a.alone = false, false, time.Time{}
 	return true
+}
+
+// resumers is how many connected clients may end a pause.
+func (a *Agent) resumers() int {
+	n := 0
+	for _, c := range a.live {
+		if a.mayEdit(c) {
+			n++
+		}
+	}
+	return n
 }

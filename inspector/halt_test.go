@@ -187,3 +187,32 @@ func TestReleaseEndsEveryPause(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestEveryPauseEnds: a held timing watchpoint true every frame, its
+// client gone, stops the game; at the hold timeout the game runs on and
+// keeps running (the watchpoint is suspended, saying why, not firing again
+// the next frame), and a read-only session connected all along neither
+// keeps the pause nor could end it.
+func TestEveryPauseEnds(t *testing.T) {
+	g := startGame(t, Options{HoldTimeout: 300 * time.Millisecond})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "script"})
+	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "frame > 1ns", Hold: true}))
+	c.awaitHit()
+	c.conn.Close()
+	watcher := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "viewer", Caps: []string{"read"}})
+	if r := watcher.reply(&protocol.Resume{}); r.OK {
+		t.Fatal("a read-only session resumed the game")
+	}
+	stopped := g.frames.Load()
+	deadline := time.Now().Add(20 * time.Second)
+	for g.frames.Load() < stopped+30 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d frames in 20 s after the hold timeout: the held watchpoint keeps taking the game", g.frames.Load()-stopped)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s := watcher.summaryWhere(func(s *protocol.Summary) bool { return !s.Paused && len(s.Watches) == 1 })
+	if wp := s.Watches[0]; !strings.Contains(wp.Suspended, "held the game paused for 300ms with no client that may resume it") {
+		t.Fatalf("the watchpoint after the timeout: %+v", wp)
+	}
+}

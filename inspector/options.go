@@ -88,10 +88,12 @@ type Options struct {
 	// handle); a negative value turns the search off.
 	DanglingBudget int
 	// HoldTimeout is how long a held pause (a Pause, Step or Rewind sent
-	// with hold: exec's) keeps the game paused once no client is
-	// connected; then the game runs on, and the agent logs it. Default 10
-	// minutes; negative: until a client resumes it. A pause not held ends
-	// when the last client leaves.
+	// with hold: exec's, or a hit of a watchpoint set with hold) keeps the
+	// game paused once no client that may resume it is connected
+	// (read-only sessions do not count); then the game runs on, the agent
+	// logs it, and the watchpoints that held it are suspended, saying why.
+	// Default 10 minutes; negative: until a client resumes it. A pause not
+	// held ends when the last client that may resume it leaves.
 	HoldTimeout time.Duration
 
 	// Broker, "nats://host:4222" (credentials may go in it:

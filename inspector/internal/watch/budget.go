@@ -163,6 +163,19 @@ func (s *Set) Suspend(id uint32, why string) {
 	}
 }
 
+// SuspendHolding suspends the watchpoints on whose hits the game's pause
+// is held (protocol.Watch.Hold, pausing), saying why: the held pause was
+// let go, and they would take the game again at their next hit.
+func (s *Set) SuspendHolding(why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, wp := range s.list {
+		if wp.hold && !wp.Log && wp.On {
+			s.suspend(wp, why)
+		}
+	}
+}
+
 // Budget is the most row tests charged in a frame so far, and how many
 // watchpoints were suspended, in all.
 func (s *Set) Budget() (mostUnits, suspended int64) { return s.tel.mostUnits, s.tel.suspended }
