@@ -120,7 +120,7 @@ func TestFleetView(t *testing.T) {
 		fleet.Status{Game: "lobby", Instance: "lobby-1", Host: "box-a", Tick: 10, TPS: 20, FrameP99: 1, Entities: 40},
 	)
 	f := openFleet(t, target, 120, 20)
-	screenHolds(t, fleetScreen(t, f, "match-2"), "3 instances, 3 live", "INSTANCE↑", "FRAME p99", "50000", "9.2 ms", "yes")
+	screenHolds(t, fleetScreen(t, f, "3 instances, 3 live"), "match-2", "INSTANCE↑", "FRAME p99", "50000", "9.2 ms", "yes")
 	fleetScreen(t, f, "lobby-1")
 	if got := rowOrder(f); got != "lobby-1 match-1 match-2" {
 		t.Fatalf("by instance: %s", got)
