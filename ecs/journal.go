@@ -107,16 +107,22 @@ func (w *World) syncJournal() {
 func (w *World) actorID(name string) uint16 {
 	w.actorsMu.Lock()
 	defer w.actorsMu.Unlock()
-	for i, n := range w.actors {
-		if n == name {
-			return uint16(i)
+	if w.actorIndex == nil {
+		w.actorIndex = make(map[string]uint16, len(w.actors))
+		for i, n := range w.actors {
+			w.actorIndex[n] = uint16(i)
 		}
+	}
+	if id, ok := w.actorIndex[name]; ok {
+		return id
 	}
 	if len(w.actors) == 1<<16-1 {
 		return 0
 	}
 	w.actors = append(w.actors, name)
-	return uint16(len(w.actors) - 1)
+	id := uint16(len(w.actors) - 1)
+	w.actorIndex[name] = id
+	return id
 }
 
 // inspectEnableJournal is [Inspection.EnableJournal].

@@ -63,14 +63,15 @@ type World struct {
 	relKinds        []*relIndex
 	relMask         Mask
 	sparseRelations bool
-	links           uint64     // counts changes to ChildOf's links
-	journal         journal    // the structural journal; off while its ring is empty
-	actor           uint16     // who makes structural changes now: an index into actors
-	tool            bool       // a tool's change (ActAs): it belongs to the frame shown (changeFrame)
-	actors          []string   // names for the journal: "external", "commands", systems
-	writers         writerLog  // who wrote what: the ticks of each run (writers.go)
-	stale           staleAudit // uses of dead handles (audit.go)
-	deaths          deathNotes // who despawned each slot last, while a tool asks (death.go)
+	links           uint64            // counts changes to ChildOf's links
+	journal         journal           // the structural journal; off while its ring is empty
+	actor           uint16            // who makes structural changes now: an index into actors
+	tool            bool              // a tool's change (ActAs): it belongs to the frame shown (changeFrame)
+	actors          []string          // names for the journal: "external", "commands", systems
+	actorIndex      map[string]uint16 // actors by name; built on first use
+	writers         writerLog         // who wrote what: the ticks of each run (writers.go)
+	stale           staleAudit        // uses of dead handles (audit.go)
+	deaths          deathNotes        // who despawned each slot last, while a tool asks (death.go)
 	actorsMu        sync.Mutex
 }
 

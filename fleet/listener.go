@@ -27,12 +27,12 @@ type Listener struct {
 	mu       sync.Mutex
 	sessions map[string]*streamConn
 	unread   budget    // bytes its sessions hold unread
-	opens    float64   // sessions it may open now (openRate a second, openBurst at most)
+	opens    float64   // sessions it may open now (OpenRate a second, OpenBurst at most)
 	refilled time.Time // when opens was last refilled
 
-	// Refused counts sessions refused (too many open, or a stranger's
-	// message that opened none); Stray counts messages for no session.
-	Refused, Stray atomic.Uint64
+	// Opened counts sessions opened; Refused, sessions refused (too many
+	// open, or past the opening rate); Stray, messages for no session.
+	Opened, Refused, Stray atomic.Uint64
 }
 
 // MaxSessions bounds an instance's open sessions over the broker (those in
@@ -40,11 +40,12 @@ type Listener struct {
 // MaxHandshakes and MaxClients apply inside it.
 const MaxSessions = 256
 
-// Sessions an instance opens at most, a second (openBurst at once): a
-// flood of openings is refused past it, so it costs the game little.
+// OpenRate is the sessions an instance opens at most a second, OpenBurst
+// at once: a flood of openings is refused past it, unanswered, so it
+// costs the game little.
 const (
-	openRate  = 20
-	openBurst = 64
+	OpenRate  = 20
+	OpenBurst = 64
 )
 
 // Listen starts taking sessions for instance on nc, with timing (zero
@@ -54,7 +55,7 @@ func Listen(nc *nats.Conn, prefix, instance string, timing Timing) (*Listener, e
 		return nil, err
 	}
 	l := &Listener{nc: nc, prefix: prefix, instance: instance, timing: timing, pending: make(chan net.Conn, 16), closed: make(chan struct{}), sessions: map[string]*streamConn{},
-		opens: openBurst, refilled: time.Now()}
+		opens: OpenBurst, refilled: time.Now()}
 	l.unread.limit = instanceBuffered
 	sub, err := nc.Subscribe(UpSubject(prefix, instance, "*", "*"), l.route)
 	if err != nil {
@@ -94,7 +95,7 @@ func (l *Listener) route(m *nats.Msg) {
 			return
 		}
 		now := time.Now()
-		l.opens = min(openBurst, l.opens+now.Sub(l.refilled).Seconds()*openRate)
+		l.opens = min(OpenBurst, l.opens+now.Sub(l.refilled).Seconds()*OpenRate)
 		l.refilled = now
 		if l.opens < 1 {
 			l.mu.Unlock()
@@ -115,6 +116,7 @@ func (l *Listener) route(m *nats.Msg) {
 			return
 		}
 		l.sessions[id] = c
+		l.Opened.Add(1)
 	}
 	l.mu.Unlock()
 	c.deliver(m)

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -580,5 +582,74 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("waited 15 s for %s", what)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Distinct clients, each with a 60,000-byte name and an edit, grew the
+// game by 128 KiB each and kept it: every name was kept whole, forever.
+// Names are cut to protocol.MaxClientName and the names clients write
+// under are folded past the first thousands, so 6,000 such clients leave
+// the heap within 64 MiB of where it was, and the journal names them in
+// bounded bytes.
+func TestAbuseManyClientNamesAreBounded(t *testing.T) {
+	g := startGame(t, Options{MaxClients: 8})
+	clients := 6000
+	if testpace.Race {
+		clients = 1500
+	}
+	name := strings.Repeat("n", 60_000)
+	runtime.GC()
+	base := heapInUse()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for i := range next {
+				hello := protocol.Hello{Version: protocol.Version, Client: strconv.Itoa(i) + name}
+				c, err := tryDialAddr(g.agent.Addr(), hello)
+				for tries := 0; err != nil && strings.Contains(err.Error(), "at most 8 clients") && tries < 100; tries++ {
+					time.Sleep(time.Millisecond) // a slot frees once the agent saw the last one close
+					c, err = tryDialAddr(g.agent.Addr(), hello)
+				}
+				if err != nil {
+					t.Errorf("client %d: %v", i, err)
+					return
+				}
+				c.t = t
+				if r := c.reply(&protocol.SetField{Entity: wire(g.ents[3]), Path: "Health.HP", Value: protocol.IntValue(int64(i))}); !r.OK {
+					t.Errorf("client %d's edit: %+v", i, r)
+				}
+				c.conn.Close()
+			}
+		})
+	}
+	for i := range clients {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	runtime.GC()
+	grew := heapInUse() - base
+	if grew > 64<<20 {
+		t.Errorf("%d clients with long names grew the heap %d MiB", clients, grew>>20)
+	}
+	t.Logf("%d clients with 60,000-byte names: the heap grew %.1f MiB", clients, float64(grew)/(1<<20))
+	// The last edit's writer, as a client reads it: a name cut short, or
+	// folded once many clients have written.
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "reader"})
+	id := c.request(&protocol.GetEntity{Entity: wire(g.ents[3])})
+	d := c.await(func(m protocol.Message) bool { d, ok := m.(*protocol.Detail); return ok && d.Sub == id }).(*protocol.Detail)
+	var by string
+	for _, cv := range d.Components {
+		if cv.Component == "Health" && cv.Written != nil {
+			by = cv.Written.By
+		}
+	}
+	want := "other clients"
+	if testpace.Race {
+		want = "…)"
+	}
+	if !strings.HasSuffix(by, want) || len(by) > protocol.MaxClientName+20 {
+		t.Fatalf("the last of %d clients wrote Health as %q (%d bytes), want a name ending %q", clients, by, len(by), want)
 	}
 }

@@ -71,7 +71,6 @@ func TestDanglingHandlesAreListed(t *testing.T) {
 	const pick = 40
 	g, flower := startFlowerGame(t, Options{}, pick)
 	c := dial(t, g, protocol.Hello{Version: protocol.Version})
-	c.reply(&protocol.Subscribe{What: protocol.SubSummary, Hz: 60})
 	s, inBed := c.summaryListing(func(d protocol.Dangling) bool { return d.Resource == "flowerBed" })
 	want := protocol.Dangling{Resource: "flowerBed", Path: "flowerBed.Cells[3]", Handle: wire(flower), Since: pick, By: "harvest", Why: inBed.Why}
 	if inBed != want || !strings.Contains(inBed.Why, "is stale") {
@@ -106,7 +105,6 @@ func TestDanglingWatchpointStopsTheFrame(t *testing.T) {
 	if hit.By != "harvest" || hit.Text != want || hit.Tick != pick || !hit.Paused {
 		t.Fatalf("hit %+v\nwant by harvest at tick %d: %s", hit, pick, want)
 	}
-	c.reply(&protocol.Subscribe{What: protocol.SubSummary, Hz: 60})
 	if s := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused }); s.Tick != pick {
 		t.Errorf("paused at tick %d, want %d", s.Tick, pick)
 	}
@@ -122,7 +120,6 @@ func TestDanglingSearchKeepsItsBudget(t *testing.T) {
 		ecs.NewMap2[Position, Hunts](g.w).SpawnBatch(2000, func(_ int, _ ecs.Entity, _ *Position, h *Hunts) { h.Prey = g.ents[0] })
 	})
 	c := dial(t, g, protocol.Hello{Version: protocol.Version})
-	c.reply(&protocol.Subscribe{What: protocol.SubSummary, Hz: 60})
 	first := c.summaryWhere(func(s *protocol.Summary) bool { return s.Agent.HandlesRead > 2000 })
 	last := c.summaryWhere(func(s *protocol.Summary) bool { return s.Agent.HandlePasses >= first.Agent.HandlePasses+3 })
 	// Between the two summaries at least passes-1 whole passes were read.

@@ -1,6 +1,9 @@
 package protocol
 
-import "math"
+import (
+	"math"
+	"unicode/utf8"
+)
 
 // The bounds on what one request may ask. An agent checks them as a
 // request arrives, before it reaches the game, and refuses a request past
@@ -25,6 +28,9 @@ const (
 	MaxSpawnComponents = 64
 	// MaxTextBytes bounds a field path, a component name or a journal filter.
 	MaxTextBytes = 256
+	// MaxClientName bounds the name a client gives in its Hello, as the
+	// agent keeps it (ClientName): a longer one is cut, not refused.
+	MaxClientName = 64
 	// MaxStep bounds the frames of one Step.
 	MaxStep = 1 << 20
 	// MaxInFlight bounds a client's requests read but not yet answered:
@@ -33,6 +39,21 @@ const (
 	// requests, not the game.
 	MaxInFlight = 32
 )
+
+// ClientName is a Hello's client name as an agent keeps it: at most
+// MaxClientName bytes, cut at a character's start, an ellipsis marking a
+// cut.
+func ClientName(name string) string {
+	if len(name) <= MaxClientName {
+		return name
+	}
+	const mark = "…"
+	cut := MaxClientName - len(mark)
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return name[:cut] + mark
+}
 
 // PageLimit is the rows a page request's limit l asks for: l, or
 // DefaultPageLimit when l is 0.

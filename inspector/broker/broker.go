@@ -147,9 +147,12 @@ func (b *transport) Close() {
 // consumers, refusals), the ping requests left unanswered as a flood
 // ("throttled"), the discover requests ("discovers") and the
 // announcements made ("announced": a flood of discovers makes one each
-// quarter second at most), and messages for no session ("stray").
+// quarter second at most), sessions opened and refused ("opened",
+// "refused": past the opening rate or the open sessions' bound), and
+// messages for no session ("stray").
 func (b *transport) Counts() map[string]uint64 {
 	return map[string]uint64{"errors": b.errs.Load(), "throttled": b.presence.Throttled.Load(), "stray": b.ln.Stray.Load(),
+		"opened": b.ln.Opened.Load(), "refused": b.ln.Refused.Load(),
 		"discovers": b.presence.Discovers.Load(), "announced": b.presence.Announced.Load()}
 }
 

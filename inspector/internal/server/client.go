@@ -21,6 +21,9 @@ type Client struct {
 	name     string
 	conn     session
 	readOnly bool // the session asked for no edits, or the agent allows none
+	// actor is the name it writes under, fixed at its first write.
+	actor     string
+	actorOnce sync.Once
 	// recentWork is the writer's building and encoding lately, in ns,
 	// decaying since workAt (workers.go); only the writer touches them.
 	recentWork float64
@@ -481,8 +484,13 @@ func (c *Client) Name() string { return c.name }
 // ReadOnly reports whether the session may change nothing.
 func (c *Client) ReadOnly() bool { return c.readOnly }
 
-// Actor names the client in the world's journal: "client 3 (ecsinspect 0.1)".
-func (c *Client) Actor() string { return "client " + strconv.Itoa(c.id) + " (" + c.name + ")" }
+// Actor names the client in the world's journal: "client 3 (ecsinspect
+// 0.1)", or a folded name once many clients have written (writers.go).
+// The first call fixes it.
+func (c *Client) Actor() string {
+	c.actorOnce.Do(func() { c.actor = c.s.writers.name(c.id, c.name) })
+	return c.actor
+}
 
 // Backlog is the bytes waiting to be sent to the client.
 func (c *Client) Backlog() int64 {

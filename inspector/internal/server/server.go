@@ -67,6 +67,7 @@ type Server struct {
 	closed  chan struct{}
 	wg      sync.WaitGroup
 	once    sync.Once
+	writers writerNames // the names clients write under in the journal
 
 	mu          sync.Mutex
 	clients     map[*Client]struct{}      // every connected client, whatever carries it
@@ -209,7 +210,7 @@ func (s *Server) serve(nc net.Conn) {
 		if reject != nil {
 			return nil, reject
 		}
-		if c, reject = s.admit(conn, h.Client, welcome.ReadOnly); reject != nil {
+		if c, reject = s.admit(conn, protocol.ClientName(h.Client), welcome.ReadOnly); reject != nil {
 			return nil, reject
 		}
 		return welcome, nil
