@@ -262,9 +262,15 @@ func TestHostilePublishersOnTheFleet(t *testing.T) {
 	}
 	// Discover requests are answered together: 20,000 of them cost the
 	// instance an announcement a quarter second at most (and its clock's).
+	// (The instance's subscription drops what it cannot take: how many of
+	// the 20,000 it took depends on the machine's load; a hundred show the
+	// flood reached it.)
+	for deadline := time.Now().Add(5 * time.Second); n["discovers"]-before["discovers"] < 100 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		n = g.agent.broker.Counts()
+	}
 	elapsed := time.Since(floodAt)
 	discovers, announced := n["discovers"]-before["discovers"], n["announced"]-before["announced"]
-	if most := uint64(elapsed/(250*time.Millisecond)+elapsed/(100*time.Millisecond)) + 3; announced > most || discovers < 1000 {
+	if most := uint64(elapsed/(250*time.Millisecond)+elapsed/(100*time.Millisecond)) + 3; announced > most || discovers < 100 {
 		t.Errorf("%d discovers in %v made %d announcements, want %d at most", discovers, elapsed, announced, most)
 	}
 	for deadline := time.Now().Add(15 * time.Second); g.frames.Load() < framesBefore+50; {

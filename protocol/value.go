@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/vmihailenco/msgpack/v5"
 )
 
@@ -277,7 +278,8 @@ func (v Value) plain(keep32 bool) any {
 	return nil
 }
 
-// String prints v compactly: 3.5, "orc", [1 2], {X:1 Y:2}.
+// String prints v compactly: 3.5, "orc", [1 2], {X:1 Y:2}; strings and
+// keys with their control characters escaped, so it is safe on a terminal.
 func (v Value) String() string {
 	var b strings.Builder
 	v.write(&b)
@@ -320,7 +322,7 @@ func (v Value) write(b *strings.Builder) {
 				b.WriteByte(' ')
 			}
 			k, e := v.Entry(i)
-			b.WriteString(k)
+			b.WriteString(printable.Text(k))
 			b.WriteByte(':')
 			e.write(b)
 		}

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -183,12 +184,13 @@ func appendFields(out []detailLine, comp, path string, v protocol.Value, s *prot
 			name, fv := v.Entry(i)
 			p := path + "." + name
 			f := protocol.ChildSchema(s, name)
+			shownName := printable.Text(name) // a map's keys are the game's strings
 			if fv.Kind() == protocol.KindMap || (fv.Kind() == protocol.KindList && fv.Len() <= 16) {
-				out = append(out, detailLine{text: indent + name, component: comp})
+				out = append(out, detailLine{text: indent + shownName, component: comp})
 				out = appendFields(out, comp, p, fv, f, depth+1)
 				continue
 			}
-			out = append(out, detailLine{text: indent + name + " = " + shortAs(fv, f), path: p, component: comp, value: fv})
+			out = append(out, detailLine{text: indent + shownName + " = " + shortAs(fv, f), path: p, component: comp, value: fv})
 		}
 	case protocol.KindList:
 		elem := protocol.ChildSchema(s, "")

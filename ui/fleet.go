@@ -13,6 +13,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/fleet"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 )
 
 // The Fleet view: every instance on a broker, one row each, live or gone,
@@ -124,8 +125,9 @@ func (f *fleetModel) refresh() tea.Cmd {
 	if reachable && !f.reachable { // back: ask everyone at once, rather than wait for their clocks
 		_ = f.roster.Refresh()
 	}
-	f.reachable, f.brokerWhy = reachable, why
-	f.members = f.roster.Members()
+	f.reachable, f.brokerWhy = reachable, printable.Text(why)
+	f.members = f.roster.Members() // copies: cleaned here, for the terminal
+	printable.Clean(f.members)
 	var fired []string
 	paused := false
 	for _, m := range f.members {
@@ -393,11 +395,12 @@ var fleetHelp = []string{
 	"r      ask every instance now     esc  clear     ↑↓ j k g G  move     q  quit",
 }
 
+// resultLine is one instance's result, its words from the game escaped.
 func resultLine(r client.InstanceResult) string {
 	if r.Err != nil {
-		return fmt.Sprintf("%-18s FAILED: %v", r.Instance, r.Err)
+		return fmt.Sprintf("%-18s FAILED: %s", r.Instance, printable.Text(r.Err.Error()))
 	}
-	return fmt.Sprintf("%-18s %s", r.Instance, r.Text)
+	return fmt.Sprintf("%-18s %s", r.Instance, printable.Text(r.Text))
 }
 
 // seen says when a member was last heard of, or that it is gone.
@@ -503,7 +506,7 @@ func (f *fleetModel) View() string {
 	case f.filterErr != "":
 		bottom = f.styles.Error.Render(f.filterErr)
 	case f.flashText != "":
-		bottom = f.styles.Flash.Render(f.flashText)
+		bottom = f.styles.Flash.Render(printable.Text(f.flashText)) // errors carry a broker's or a game's words
 	case f.cursor < len(f.rows) && f.rows[f.cursor].Conflict != "":
 		bottom = f.styles.Error.Render("! " + f.rows[f.cursor].Conflict + ": the row shows the key first heard")
 	}

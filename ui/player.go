@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
@@ -131,7 +132,7 @@ func (p *player) request(what string, build func(uint32) protocol.Message) tea.C
 			}
 			d := p.state.Detail(g.Entity)
 			d.Sub = id
-			return detailMsg{d}
+			return shown(detailMsg{d})
 		}
 	}
 	return func() tea.Msg {
@@ -153,49 +154,115 @@ func (p *player) refresh() tea.Cmd {
 // frameCmd computes what the agent would have sent for subscription id at
 // the position, as the subscription and the position stand when it runs.
 func (p *player) frameCmd(id uint32) tea.Cmd {
-	return func() tea.Msg {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		sub, ok := p.subs[id]
-		st := p.state
-		if !ok || st == nil {
-			return nil
-		}
-		switch sub.What {
-		case protocol.SubSummary:
-			s := *st.Summary
-			s.Sub, s.Tick, s.Full, s.Paused, s.Entities = id, st.Tick, true, false, st.Entities()
-			return summaryMsg{&s}
-		case protocol.SubPage:
-			page, err := st.QuerySorted(sub.Query, sub.Sort, sub.Archetype, sub.Offset, sub.Limit)
-			if err != nil {
-				return replyMsg{r: &protocol.Reply{ID: id, Code: protocol.ErrBadQuery, Message: err.Error()}, what: "query"}
-			}
-			page.Sub = id
-			return pageMsg{page}
-		case protocol.SubEntity:
-			d := st.Detail(sub.Entity)
-			d.Sub = id
-			return detailMsg{d}
-		case protocol.SubEvents:
-			return eventsMsg{&protocol.Events{Sub: id, Tick: st.Tick, Queues: st.Events}}
-		case protocol.SubJournal:
-			return journalMsg{j: &protocol.Journal{Sub: id, Tick: st.Tick, Entries: st.Journal}, replace: true}
-		case protocol.SubResource:
-			page, err := st.Resource(sub.Resource, sub.Path, sub.Offset, sub.Limit, false)
-			if err != nil {
-				return replyMsg{r: &protocol.Reply{ID: id, Code: protocol.ErrNotFound, Message: err.Error()}, what: "resource"}
-			}
-			page.Sub = id
-			return resourceMsg{page}
-		case protocol.SubSeries:
-			at := p.idx
-			p.mu.Unlock() // the history reads the file on its own handle
-			defer p.mu.Lock()
-			return p.history(id, sub.Query, at)
-		}
+	return func() tea.Msg { return p.frame(id) }
+}
+
+// frame is what the agent would have sent for subscription id at the
+// position, as the UI may show it (shown: made while the state is held).
+func (p *player) frame(id uint32) (msg tea.Msg) {
+	p.mu.Lock()
+	defer func() { msg = shown(msg); p.mu.Unlock() }()
+	sub, ok := p.subs[id]
+	st := p.state
+	if !ok || st == nil {
 		return nil
 	}
+	switch sub.What {
+	case protocol.SubSummary:
+		s := *st.Summary
+		s.Sub, s.Tick, s.Full, s.Paused, s.Entities = id, st.Tick, true, false, st.Entities()
+		return summaryMsg{&s}
+	case protocol.SubPage:
+		page, err := st.QuerySorted(sub.Query, sub.Sort, sub.Archetype, sub.Offset, sub.Limit)
+		if err != nil {
+			return replyMsg{r: &protocol.Reply{ID: id, Code: protocol.ErrBadQuery, Message: err.Error()}, what: "query"}
+		}
+		page.Sub = id
+		return pageMsg{page}
+	case protocol.SubEntity:
+		d := st.Detail(sub.Entity)
+		d.Sub = id
+		return detailMsg{d}
+	case protocol.SubEvents:
+		return eventsMsg{&protocol.Events{Sub: id, Tick: st.Tick, Queues: st.Events}}
+	case protocol.SubJournal:
+		return journalMsg{j: &protocol.Journal{Sub: id, Tick: st.Tick, Entries: st.Journal}, replace: true}
+	case protocol.SubResource:
+		page, err := st.Resource(sub.Resource, sub.Path, sub.Offset, sub.Limit, false)
+		if err != nil {
+			return replyMsg{r: &protocol.Reply{ID: id, Code: protocol.ErrNotFound, Message: err.Error()}, what: "resource"}
+		}
+		page.Sub = id
+		return resourceMsg{page}
+	case protocol.SubSeries:
+		at := p.idx
+		p.mu.Unlock() // the history reads the file on its own handle
+		defer p.mu.Lock()
+		return p.history(id, sub.Query, at)
+	}
+	return nil
+}
+
+// shown is a frame as the UI may show it. A recording's names, reasons and
+// values come from a file anyone may have written: when a string a frame
+// holds would act on the terminal, the UI gets a copy with it escaped (the
+// replay's state, which the frame shares, keeps what the file says).
+func shown(msg tea.Msg) tea.Msg {
+	var m protocol.Message
+	switch x := msg.(type) {
+	case summaryMsg:
+		m = x.s
+	case pageMsg:
+		m = x.p
+	case detailMsg:
+		m = x.d
+	case eventsMsg:
+		m = x.e
+	case journalMsg:
+		m = x.j
+	case resourceMsg:
+		m = x.p
+	case replyMsg:
+		m = x.r
+	default:
+		return msg
+	}
+	if !printable.Dirty(m) {
+		return msg
+	}
+	b, err := protocol.Encode(m)
+	if err != nil {
+		return replyMsg{r: &protocol.Reply{Code: protocol.ErrInternal, Message: "a recorded frame could not be copied to show: " + err.Error()}, what: "replay"}
+	}
+	c, err := protocol.Decode(b)
+	if err != nil {
+		return replyMsg{r: &protocol.Reply{Code: protocol.ErrInternal, Message: "a recorded frame could not be copied to show: " + err.Error()}, what: "replay"}
+	}
+	printable.Clean(c)
+	switch x := msg.(type) {
+	case summaryMsg:
+		x.s = c.(*protocol.Summary)
+		return x
+	case pageMsg:
+		x.p = c.(*protocol.Page)
+		return x
+	case detailMsg:
+		x.d = c.(*protocol.Detail)
+		return x
+	case eventsMsg:
+		x.e = c.(*protocol.Events)
+		return x
+	case journalMsg:
+		x.j = c.(*protocol.Journal)
+		return x
+	case resourceMsg:
+		x.p = c.(*protocol.ResourcePage)
+		return x
+	case replyMsg:
+		x.r = c.(*protocol.Reply)
+		return x
+	}
+	return msg
 }
 
 // history computes a pin over the frames up to frame at: what the agent

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -184,6 +185,7 @@ func (s *session) read(c *protocol.Conn) {
 			}
 			return
 		}
+		printable.Clean(m) // names, reasons and messages from the game reach the terminal
 		switch m := m.(type) {
 		case *protocol.Summary:
 			if next, err := protocol.ApplySummary(summary, m); err == nil {

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -114,8 +115,10 @@ func (m *model) bodyHeight() int { return max(m.height-3, 1) }
 
 // The navigator: what panes and modals ask of the root.
 
+// flash shows s on the bottom line for a while; s may carry a game's or a
+// file's words (errors do), so it is shown escaped.
 func (m *model) flash(s string, isErr bool) {
-	m.flashText, m.flashErr, m.flashAt = s, isErr, time.Now()
+	m.flashText, m.flashErr, m.flashAt = printable.Text(s), isErr, time.Now()
 }
 
 func (m *model) openEntity(e protocol.EntityID) tea.Cmd   { return m.detail.open(e) }

@@ -57,10 +57,17 @@ func newHarnessWith(t *testing.T, width, height int, bug string) *harness {
 	}
 	t.Cleanup(func() { agent.Close() }) // cleanups run last first: the agent closes after the game stops
 	testgame.Loop(t, period, func() { d.Step(); agent.Sync() })
-	h := &harness{t: t, msgs: make(chan tea.Msg, 1024), agent: agent}
-	sess := newSession(client.GameAt(agent.Addr(), ""))
+	h := newHarnessAt(t, agent.Addr(), width, height)
+	h.agent = agent
+	return h
+}
+
+// newHarnessAt is the UI attached to the agent at addr.
+func newHarnessAt(t *testing.T, addr string, width, height int) *harness {
+	h := &harness{t: t, msgs: make(chan tea.Msg, 1024)}
+	sess := newSession(client.GameAt(addr, ""))
 	sess.send = func(m tea.Msg) { h.msgs <- m }
-	h.m = newModel(sess, agent.Addr())
+	h.m = newModel(sess, addr)
 	go sess.run()
 	t.Cleanup(sess.close)
 	h.update(tea.WindowSizeMsg{Width: width, Height: height})

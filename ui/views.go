@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -35,7 +36,7 @@ func shortAs(v protocol.Value, f *protocol.FieldSchema) string {
 		parts := make([]string, v.Len())
 		for i := range parts {
 			k, e := v.Entry(i)
-			parts[i] = k + ":" + shortAs(e, f.Elem)
+			parts[i] = printable.Text(k) + ":" + shortAs(e, f.Elem)
 		}
 		return "{" + strings.Join(parts, " ") + "}"
 	case v.Kind() == protocol.KindMap && len(f.Fields) > 0:
@@ -62,7 +63,7 @@ func shortFields(v protocol.Value, fs []protocol.FieldSchema) string {
 			b.WriteByte(' ')
 		}
 		k, e := v.Entry(i)
-		b.WriteString(k + ":" + shortAs(e, field(fs, k)))
+		b.WriteString(printable.Text(k) + ":" + shortAs(e, field(fs, k)))
 	}
 	b.WriteByte('}')
 	return b.String()

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
@@ -170,6 +171,7 @@ func runDump(args []string, out io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
+	printable.Clean(res) // a game's or a file's names and strings, shown on a terminal
 	printDump(out, res)
 	return nil
 }
@@ -424,8 +426,7 @@ func printDump(out io.Writer, r *dumpResult) {
 	if len(r.Resources) > 0 {
 		fmt.Fprintln(out, "\nresources:")
 		for _, n := range slices.Sorted(maps.Keys(r.Resources)) {
-			b, _ := json.Marshal(r.Resources[n])
-			line := []rune(string(b))
+			line := []rune(shownJSON(r.Resources[n]))
 			if len(line) > 100 {
 				line = append(line[:100], []rune("… (--resource "+n+" for the whole)")...)
 			}
@@ -449,8 +450,7 @@ func printDump(out io.Writer, r *dumpResult) {
 			return
 		}
 		for _, n := range slices.Sorted(maps.Keys(e.Components)) {
-			b, _ := json.Marshal(e.Components[n])
-			fmt.Fprintf(out, "  %s%s", n, b)
+			fmt.Fprintf(out, "  %s%s", n, shownJSON(e.Components[n]))
 		}
 		fmt.Fprintln(out)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
@@ -28,6 +29,7 @@ func runDiff(args []string, from string, asJSON bool, out io.Writer) error {
 	if asJSON {
 		return writeDiffJSON(out, d)
 	}
+	printable.Clean(d)
 	printDiff(out, d)
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -87,13 +86,11 @@ func printResource(out io.Writer, r *dumpResource) {
 	}
 	fmt.Fprintln(out, "):")
 	if r.Items == nil {
-		b, _ := json.MarshalIndent(r.Value, "  ", "  ")
-		fmt.Fprintf(out, "  %s\n", b)
+		fmt.Fprintf(out, "  %s\n", shownJSONIndent(r.Value, "  ", "  "))
 		return
 	}
 	for _, it := range r.Items {
-		b, _ := json.Marshal(it.Value)
-		fmt.Fprintf(out, "  %-12s %s", it.Key, b)
+		fmt.Fprintf(out, "  %-12s %s", it.Key, shownJSON(it.Value))
 		if it.Len > 0 {
 			fmt.Fprintf(out, "  (%d)", it.Len)
 		}

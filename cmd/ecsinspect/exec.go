@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -141,6 +142,7 @@ func execOne(g client.Game, args []string, out io.Writer) error {
 		}
 		r.Message += fmt.Sprintf("; paused at tick %d", s.Tick)
 	}
+	printable.Clean(r)
 	switch {
 	case r.Entity != 0:
 		fmt.Fprintln(out, r.Entity)
@@ -235,6 +237,7 @@ func runWatches(g client.Game, args []string, out io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(list)
 	}
+	printable.Clean(list)
 	if len(list) == 0 {
 		fmt.Fprintln(out, "no watchpoints")
 		return nil

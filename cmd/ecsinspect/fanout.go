@@ -9,6 +9,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/fleet"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 )
 
 // Fan-out: dump --all and exec --all run on every instance of a fleet
@@ -85,6 +86,7 @@ func dumpAll(addr, filter, token, query, entity string, limit int, asJSON bool, 
 			return err
 		}
 	} else {
+		printable.Clean(entries)
 		printFleetDump(out, t, entries, query)
 	}
 	if failed > 0 {
@@ -151,13 +153,7 @@ func printFleetDump(out io.Writer, t fleet.Target, entries []instanceEntry, quer
 }
 
 // compactComponents prints components on one line, as JSON.
-func compactComponents(c map[string]any) string {
-	b, err := json.Marshal(c)
-	if err != nil {
-		return fmt.Sprint(c)
-	}
-	return strings.TrimSpace(string(b))
-}
+func compactComponents(c map[string]any) string { return shownJSON(c) }
 
 // execAll runs one command on every instance that passes filter.
 func execAll(addr, filter, token string, args []string, out io.Writer) error {

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -74,6 +75,7 @@ func runHits(g client.Game, args []string, out io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
+	printable.Clean(&res)
 	if len(res.Groups) == 0 {
 		fmt.Fprintln(out, "no hits")
 		return nil

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/ui"
 )
 
@@ -69,10 +70,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case err == nil, errors.Is(err, flag.ErrHelp):
 			return 0
 		case errors.As(err, &ue), isFlagError(err):
-			fmt.Fprintf(stderr, "ecsinspect %s: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "ecsinspect %s: %v\n", c.name, err) // our own usage text, lines and all
 			return 2
-		default:
-			fmt.Fprintf(stderr, "ecsinspect %s: %v\n", c.name, err)
+		default: // may carry a game's or a file's words
+			fmt.Fprintf(stderr, "ecsinspect %s: %s\n", c.name, printable.Text(err.Error()))
 			return 1
 		}
 	}

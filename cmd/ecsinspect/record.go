@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -67,11 +68,11 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 		}
 		frames, bytes, tick := r.Progress()
 		for _, note := range r.Rewinds() {
-			fmt.Fprintf(out, "\n%s\n", note)
+			fmt.Fprintf(out, "\n%s\n", printable.Text(note))
 		}
 		missed := ""
 		if n, why := r.Dropped(); n > 0 {
-			missed = fmt.Sprintf(", %d frames missed (%s)", n, why)
+			missed = fmt.Sprintf(", %d frames missed (%s)", n, printable.Text(why))
 		}
 		fmt.Fprintf(out, "recording %s: %d frames to tick %d%s, %s, %s%s", *path, frames, tick, missed, protocol.ByteSize(int(bytes)), time.Since(start).Round(100*time.Millisecond), end)
 	}

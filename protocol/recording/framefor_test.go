@@ -1,8 +1,12 @@
 package recording
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // TestFrameFor: the frame that shows a tick, and what is said of it: in a
@@ -35,5 +39,26 @@ func TestFrameFor(t *testing.T) {
 	}
 	if _, _, err := rec.FrameFor(9); err == nil || !strings.Contains(err.Error(), "before the recording starts") {
 		t.Errorf("a tick before the recording: %v", err)
+	}
+}
+
+// TestGapReasonIsShownEscaped: a file's gap reason is anyone's text; what
+// a reader says of the gap shows its control characters escaped, so a
+// reason cannot retitle a terminal, clear it or forge a line.
+func TestGapReasonIsShownEscaped(t *testing.T) {
+	kf := tinyWorldWith(t, worldSchemas()[0].Fields)
+	gap := &protocol.WorldFrame{Tick: kf.Tick + 5, Seq: 1, Skipped: 4, SkipWhy: "\x1b]0;pwned\a\x1b[2J\r\nFORGED: all good"}
+	path := filepath.Join(t.TempDir(), "gap.ecsrec")
+	if err := os.WriteFile(path, recordingOf(t, kf, gap), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	_, _, err = rec.FrameFor(kf.Tick + 2)
+	if err == nil || !strings.Contains(err.Error(), `(\x1b]0;pwned\a\x1b[2J\r\nFORGED: all good)`) {
+		t.Fatalf("FrameFor in the gap: %v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/vmihailenco/msgpack/v5"
 )
@@ -493,7 +494,8 @@ func (rec *Recording) Gaps() (gaps int, ticks uint64) {
 }
 
 // GapWhy says why the ticks before frame i were not recorded, as the
-// frame says (WorldFrame.SkipWhy), or that the file does not say.
+// frame says (WorldFrame.SkipWhy, its control characters escaped: a file
+// is anyone's text), or that the file does not say.
 func (rec *Recording) GapWhy(i int) string {
 	const unknown = "the file does not say why"
 	if i < 0 || i >= len(rec.Frames) {
@@ -509,7 +511,7 @@ func (rec *Recording) GapWhy(i int) string {
 	}
 	m, err := protocol.Decode(b[recordHeaderSize:])
 	if wf, ok := m.(*protocol.WorldFrame); err == nil && ok && wf.SkipWhy != "" {
-		return wf.SkipWhy
+		return printable.Text(wf.SkipWhy)
 	}
 	return unknown
 }

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/internal/testgame"
+)
+
+// TestNoEscapeReachesTheTerminal: a game whose system name, string field,
+// map keys, resource, game name and client (the writer of an edit) hold
+// escape sequences and a forged line, dumped live and from its recording
+// as text: what the commands write holds no control character but the
+// line breaks they make themselves, and no forged line.
+func TestNoEscapeReachesTheTerminal(t *testing.T) {
+	addr, e := testgame.Hostile(t)
+	path := filepath.Join(t.TempDir(), "hostile.ecsrec")
+	if code, out, errs := cli("record", addr, "-o", path, "--frames", "3"); code != 0 {
+		t.Fatalf("record: %d %s %s", code, out, errs)
+	}
+	for _, args := range [][]string{
+		{"dump", addr},
+		{"dump", addr, "--entity", e.String()},
+		{"dump", addr, "--query", "Label"},
+		{"dump", addr, "--resource", "Banner"},
+		{"dump", path},
+		{"dump", path, "--entity", e.String()},
+		{"dump", path, "--query", "Tags"},
+		{"exec", addr, "hits"},
+		{"exec", addr, "add", e.String(), "Nope" + testgame.Escapes}, // the agent's error echoes the name
+	} {
+		code, out, errs := cli(args...)
+		if failing := strings.HasPrefix(args[len(args)-1], "Nope"); (code != 0) != failing {
+			t.Fatalf("%v: %d %s", args, code, errs)
+		}
+		for name, text := range map[string]string{"stdout": out, "stderr": errs} {
+			if bad := strings.IndexFunc(text, func(r rune) bool { return (r < 0x20 && r != '\n') || (r >= 0x7f && r < 0xa0) }); bad >= 0 {
+				t.Errorf("%v wrote a control character to %s at %d: %q", args, name, bad, text[max(0, bad-40):min(len(text), bad+40)])
+			}
+			for _, line := range strings.Split(text, "\n") {
+				if strings.HasPrefix(line, "FORGED") {
+					t.Errorf("%v: a forged line on %s: %q", args, name, line)
+				}
+			}
+		}
+		if strings.Join(args[:2], " ") == "dump "+addr && len(args) == 3 && !strings.Contains(out, `\x1b]0;pwned\a`) {
+			t.Errorf("%v does not show the escaped text:\n%s", args, out)
+		}
+	}
+}
