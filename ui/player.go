@@ -2,6 +2,7 @@ package ui
 
 import (
 	"sync"
+	"sync/atomic"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -36,24 +37,49 @@ type player struct {
 	// own handle on the file, so the panes' frames do not wait for them.
 	historyMu  sync.Mutex
 	historyRec *recording.Recording
+
+	// stopped ends every replay under way and to come: the user quit.
+	stopped atomic.Bool
+	// progress, if set, is told how far a seek's replay got (loading.go).
+	progress atomic.Pointer[func(applied, of int)]
 }
 
 // historyFrames is how many frames before the position a pin's history
 // covers in a recording.
 const historyFrames = 600
 
+// openPlayer opens the recording at path, at its last frame.
 func openPlayer(path string) (*player, error) {
+	p, err := openPlayerAtNone(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.seek(p.last()); err != nil {
+		p.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// openPlayerAtNone opens the recording at path, at no frame yet: a seek
+// may take long (loading.go).
+func openPlayerAtNone(path string) (*player, error) {
 	rec, err := recording.OpenFrames(path)
 	if err != nil {
 		return nil, err
 	}
 	p := &player{path: path, rec: rec, replay: recording.NewReplay(rec), subs: map[uint32]protocol.Subscribe{}, nextID: 1 << 20}
-	if err := p.seek(len(rec.Frames) - 1); err != nil {
-		rec.Close()
-		return nil, err
+	p.replay.Progress = func(applied, of int) bool {
+		if f := p.progress.Load(); f != nil {
+			(*f)(applied, of)
+		}
+		return !p.stopped.Load()
 	}
 	return p, nil
 }
+
+// last is the index of the recording's last frame.
+func (p *player) last() int { return len(p.rec.Frames) - 1 }
 
 func (p *player) close() {
 	p.rec.Close()

@@ -76,11 +76,14 @@ func Open(args []string) error {
 	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
 		return fmt.Errorf("want one .ecsrec file: ecsinspect open FILE.ecsrec")
 	}
-	p, err := openPlayer(args[0])
+	p, err := openPlayerAtNone(args[0])
 	if err != nil {
 		return err
 	}
 	defer p.close()
+	if review, err := load(p, tea.WithAltScreen()); !review {
+		return err
+	}
 	m := newModel(p, args[0])
 	m.review(p, p.seekedAfter(nil).(seekedMsg).pos)
 	prog := tea.NewProgram(m, tea.WithAltScreen())

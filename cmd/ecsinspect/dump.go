@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ecsinspect/ecsinspect/client"
@@ -124,7 +126,15 @@ func runDump(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("dump", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.Usage = func() { fmt.Fprint(out, dumpUsage); fs.PrintDefaults() }
-	tick := fs.Int64("tick", -1, "recordings: the tick to show (default the last)")
+	var tick *uint64 // nil: the last
+	fs.Func("tick", "recordings: the tick to show, 0 to 18446744073709551615 (default the last)", func(v string) error {
+		t, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("a tick is a whole number from 0 to %d, got %q", uint64(math.MaxUint64), v)
+		}
+		tick = &t
+		return nil
+	})
 	query := fs.String("query", "", "list the entities matching this query")
 	entity := fs.String("entity", "", "show this entity, like 42v3")
 	limit := fs.Int("limit", 100, "most matches to list; with --resource, most children of a value too big to print whole")
@@ -159,7 +169,7 @@ func runDump(args []string, out io.Writer) error {
 	var res *dumpResult
 	var err error
 	if _, statErr := os.Stat(src); statErr == nil || strings.HasSuffix(src, ".ecsrec") {
-		res, err = dumpFile(src, *tick, ask)
+		res, err = dumpFile(src, tick, ask)
 	} else {
 		res, err = dumpLive(client.GameAt(src, *token), ask)
 	}
@@ -305,7 +315,7 @@ func (r *dumpResult) look(src worldSource, ask dumpAsk) error {
 	return nil
 }
 
-func dumpFile(path string, tick int64, ask dumpAsk) (*dumpResult, error) {
+func dumpFile(path string, tick *uint64, ask dumpAsk) (*dumpResult, error) {
 	rec, err := recording.OpenFrames(path)
 	if err != nil {
 		return nil, err
@@ -319,8 +329,8 @@ func dumpFile(path string, tick int64, ask dumpAsk) (*dumpResult, error) {
 	res.FirstTick, res.LastTick = &first, &last
 	res.Gaps, res.GapTicks = rec.Gaps()
 	i := len(rec.Frames) - 1
-	if tick >= 0 {
-		if i, res.AsOf, err = rec.FrameFor(uint64(tick)); err != nil {
+	if tick != nil {
+		if i, res.AsOf, err = rec.FrameFor(*tick); err != nil {
 			return nil, err
 		}
 	}

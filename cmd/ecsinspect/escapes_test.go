@@ -49,3 +49,17 @@ func TestNoEscapeReachesTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestDumpTakesEveryTick: --tick takes any tick the format holds (up to
+// 2^64-1; one past a recording's end shows its last state, said so), and
+// refuses what is not one with the range named.
+func TestDumpTakesEveryTick(t *testing.T) {
+	path := testgame.Record(t)
+	code, out, errs := cli("dump", path, "--tick", "18446744073709551615")
+	if code != 0 || !strings.Contains(out, "state as of tick") {
+		t.Fatalf("dump --tick 2^64-1: %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs := cli("dump", path, "--tick", "-1"); code == 0 || !strings.Contains(errs, "a tick is a whole number from 0 to 18446744073709551615") {
+		t.Fatalf("dump --tick -1: %d %s", code, errs)
+	}
+}

@@ -1,6 +1,8 @@
 package recording
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,5 +62,71 @@ func TestGapReasonIsShownEscaped(t *testing.T) {
 	_, _, err = rec.FrameFor(kf.Tick + 2)
 	if err == nil || !strings.Contains(err.Error(), `(\x1b]0;pwned\a\x1b[2J\r\nFORGED: all good)`) {
 		t.Fatalf("FrameFor in the gap: %v", err)
+	}
+}
+
+// TestTicksGoingBackAreRefused: a file whose ticks go back (1, 100, 50,
+// 200, 150) would answer a seek wrongly; it is refused, the tick named.
+func TestTicksGoingBackAreRefused(t *testing.T) {
+	kf := tinyWorldWith(t, worldSchemas()[0].Fields)
+	frames := []*protocol.WorldFrame{kf}
+	for i, d := range []uint64{99, 49, 199, 149} {
+		frames = append(frames, &protocol.WorldFrame{Tick: kf.Tick + d, Seq: uint64(i + 1)})
+	}
+	path := filepath.Join(t.TempDir(), "back.ecsrec")
+	if err := os.WriteFile(path, recordingOf(t, frames...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := OpenRecording(path)
+	if want := fmt.Sprintf("frame 3 is at tick %d, after frame 2 at tick %d: ticks in a recording never go back", kf.Tick+49, kf.Tick+99); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("opened with %v, want %q", err, want)
+	}
+}
+
+// TestReplayStopsWhenAsked: a seek through many deltas tells Progress how
+// far it got, and stops at once (ErrStopped) when Progress says so; the
+// replay is whole again at the next seek.
+func TestReplayStopsWhenAsked(t *testing.T) {
+	in := worldInputs()
+	enc := NewWorldEncoder()
+	var frames []*protocol.WorldFrame
+	for i := range 1000 {
+		step := *in[1]
+		if i == 0 {
+			step = *in[0]
+		}
+		step.Tick = uint64(10 + i)
+		f, err := enc.Encode(&step)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+	}
+	path := filepath.Join(t.TempDir(), "long.ecsrec")
+	if err := os.WriteFile(path, recordingOf(t, frames...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := OpenFrames(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	if rec.KeyframeAt(len(rec.Frames)-1) != 0 {
+		t.Fatalf("the test needs one keyframe: %v", rec.KeyframeAt(len(rec.Frames)-1))
+	}
+	r := NewReplay(rec)
+	var calls, last int
+	r.Progress = func(applied, of int) bool {
+		calls++
+		last = applied
+		return applied < 300
+	}
+	if _, err := r.At(len(rec.Frames) - 1); !errors.Is(err, ErrStopped) || last != 320 || calls != 6 {
+		t.Fatalf("At with a Progress that stops past 300: %v after %d calls, the last at %d", err, calls, last)
+	}
+	r.Progress = nil
+	st, err := r.At(len(rec.Frames) - 1)
+	if err != nil || st.Tick != 1009 {
+		t.Fatalf("the next seek: %v at %+v", err, st)
 	}
 }

@@ -320,7 +320,22 @@ func ReadRecording(r io.ReaderAt, size int64) (*Recording, error) {
 	if !rec.readIndex(first) {
 		rec.scan(first)
 	}
+	if err := rec.checkTicks(); err != nil {
+		return nil, err
+	}
 	return rec, nil
+}
+
+// checkTicks refuses a recording whose ticks go back: a writer starts a
+// new file at a rewind, so in one file every frame's tick is at least the
+// one before, and a reader that seeks by tick relies on it.
+func (rec *Recording) checkTicks() error {
+	for i := 1; i < len(rec.Frames); i++ {
+		if rec.Frames[i].Tick < rec.Frames[i-1].Tick {
+			return fmt.Errorf("frame %d is at tick %d, after frame %d at tick %d: ticks in a recording never go back (a rewound game's recording goes on in a new file), so this file is corrupt or crafted", i+1, rec.Frames[i].Tick, i, rec.Frames[i-1].Tick)
+		}
+	}
+	return nil
 }
 
 // readIndex reads the index through the footer; false if there is none or

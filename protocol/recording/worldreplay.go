@@ -16,7 +16,19 @@ type Replay struct {
 	rec   *Recording
 	state *WorldState
 	at    int // the frame the state holds, -1 for none
+	// Progress, if set, is told how many of the frames a seek applies are
+	// applied, every progressEvery frames; returning false stops the seek
+	// there (At returns ErrStopped), so a reader stays in its user's hands
+	// through a long replay.
+	Progress func(applied, of int) bool
 }
+
+// ErrStopped is At's error when Progress stopped it.
+var ErrStopped = errors.New("the replay was stopped")
+
+// progressEvery is how many frames a seek applies between calls to
+// Progress.
+const progressEvery = 64
 
 // NewReplay returns a replay of rec, at no frame yet. What it rebuilds
 // is bounded by the file's size (LimitsForFile): a frame that would take
@@ -42,6 +54,10 @@ func (r *Replay) At(i int) (*WorldState, error) {
 		from = r.at + 1
 	}
 	for j := from; j <= i; j++ {
+		if r.Progress != nil && (j-from)%progressEvery == 0 && !r.Progress(j-from, i-from+1) {
+			r.at = -1
+			return nil, ErrStopped
+		}
 		m, err := r.rec.Message(j)
 		if err != nil {
 			r.at = -1
