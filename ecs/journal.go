@@ -136,30 +136,28 @@ func (w *World) inspectEnableJournal(capacity int) {
 }
 
 // inspectJournal is [Inspection.Journal].
-func (w *World) inspectJournal() []JournalEntry {
+func (w *World) inspectJournal() []JournalEntry { return w.inspectJournalSince(0) }
+
+// inspectJournalSince is [Inspection.JournalSince]: it reads only the
+// entries after seq that the ring still holds.
+func (w *World) inspectJournalSince(seq uint64) []JournalEntry {
 	j := &w.journal
 	if !j.on() {
 		return nil
 	}
 	next := j.written()
-	n := min(next, uint64(len(j.ring)))
-	out := make([]JournalEntry, 0, n)
-	for s := next - n; s < next; s++ {
+	from := max(seq, next-min(next, uint64(len(j.ring))))
+	if from >= next {
+		return nil
+	}
+	out := make([]JournalEntry, 0, next-from)
+	w.actorsMu.Lock()
+	defer w.actorsMu.Unlock()
+	for s := from; s < next; s++ {
 		r := &j.ring[s%uint64(len(j.ring))]
-		out = append(out, JournalEntry{Seq: s + 1, Frame: frameOf(r.frame(), w.frame+1), Op: r.op(), Entity: r.e, Component: r.comp(), System: w.actorName(r.actor())})
+		out = append(out, JournalEntry{Seq: s + 1, Frame: frameOf(r.frame(), w.frame+1), Op: r.op(), Entity: r.e, Component: r.comp(), System: w.actors[r.actor()]})
 	}
 	return out
-}
-
-// inspectJournalSince is [Inspection.JournalSince].
-func (w *World) inspectJournalSince(seq uint64) []JournalEntry {
-	all := w.Inspect().Journal()
-	for i, e := range all {
-		if e.Seq > seq {
-			return all[i:]
-		}
-	}
-	return nil
 }
 
 // logStructural records a change if the journal is on.

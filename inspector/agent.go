@@ -44,6 +44,10 @@ type Agent struct {
 type peer struct {
 	*server.Client
 	subs map[uint32]*subscription
+	// journalRoom is the bytes of journal frames the client may be sent
+	// now (journalRate a second, journalBurst at most), as of roomAt.
+	journalRoom float64
+	roomAt      time.Time
 }
 
 // gameSide is the agent's game half: the state Sync drives on the game
@@ -64,6 +68,7 @@ type gameSide struct {
 	edited   bool              // a client's edit was applied since the watchpoints last looked
 	watches  *watch.Set        // the watchpoints (internal/watch)
 	dangling *dangling.Tracker // handles stored in the world that name no live entity; nil when off
+	conv     convertedJournal  // the journal as clients read it, converted once per entry (eventsjournal.go)
 	stepLeft int
 	// held: the pause outlives the clients (a Pause, Step or Rewind with
 	// hold); alone is when the last client left a held pause.

@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -25,31 +26,96 @@ func (a *Agent) events(id uint32, sample int) *protocol.Events {
 	return ev
 }
 
-// journal captures the entries after the last one sent, filtered; the
-// entries after each sequence number are converted once per Sync (cache).
-func (a *Agent) journal(id uint32, s *subscription, cache map[uint64][]protocol.JournalEntry) *protocol.Journal {
-	j := &protocol.Journal{Sub: id, Tick: a.tick()}
-	f := s.req.Filter
-	folded, ok := cache[s.journal]
-	if !ok {
-		folded = values.Journal(a.w.Inspect().JournalSince(s.journal))
-		cache[s.journal] = folded
-	}
-	if len(folded) > 0 {
-		s.journal = max(folded[len(folded)-1].Seq, folded[len(folded)-1].To)
-	}
-	for _, e := range folded {
-		if f != "" && f != e.Entity.String() && f != a.componentName(e.Component) && f != e.System && !slices.ContainsFunc(e.Components, func(c int) bool { return a.componentName(c) == f }) {
-			continue
-		}
-		j.Entries = append(j.Entries, e)
-	}
-	return j
+// convertedJournal is the world's journal as clients read it, kept across
+// Syncs: each entry is converted once, as it comes, however many
+// subscriptions read it and from wherever each one is.
+type convertedJournal struct {
+	entries []protocol.JournalEntry // oldest first; never changed once here (batches share them)
+	upTo    uint64                  // the last sequence number converted
 }
 
-func (a *Agent) componentName(id int) string {
-	if id < 0 {
-		return ""
+// update converts the entries the world's journal took since the last
+// call and lets go of those its ring no longer holds.
+func (cj *convertedJournal) update(w *ecs.World, ring int) {
+	fresh := values.Journal(w.Inspect().JournalSince(cj.upTo))
+	if len(fresh) == 0 {
+		return
 	}
-	return a.w.Inspect().Component(ecs.ComponentID(id)).Short
+	last := fresh[len(fresh)-1]
+	cj.upTo = max(last.Seq, last.To)
+	oldest := cj.upTo - min(cj.upTo, uint64(ring)) // entries at or before this are gone from the ring
+	keep := cj.entries
+	if i, _ := slices.BinarySearchFunc(keep, oldest+1, func(e protocol.JournalEntry, seq uint64) int { return cmp.Compare(e.Seq, seq) }); i > 0 {
+		keep = keep[i:]
+	}
+	// A fresh array: batches made from the old one keep it as it was.
+	cj.entries = append(append(make([]protocol.JournalEntry, 0, len(keep)+len(fresh)), keep...), fresh...)
+}
+
+// after is the entries after sequence number seq.
+func (cj *convertedJournal) after(seq uint64) []protocol.JournalEntry {
+	i, _ := slices.BinarySearchFunc(cj.entries, seq+1, func(e protocol.JournalEntry, s uint64) int { return cmp.Compare(e.Seq, s) })
+	return cj.entries[i:len(cj.entries):len(cj.entries)]
+}
+
+// journalBatch is the entries after subscription s's last one, one batch
+// per Sync for every subscription that reads from the same place (cache,
+// whose first use brings the converted journal up to date), and moves s
+// past them.
+func (a *Agent) journalBatch(s *subscription, cache map[uint64]*protocol.JournalBatch) *protocol.JournalBatch {
+	if len(cache) == 0 {
+		a.conv.update(a.w, a.opts.JournalSize)
+	}
+	batch, ok := cache[s.journal]
+	if !ok {
+		batch = &protocol.JournalBatch{Entries: a.conv.after(s.journal)}
+		cache[s.journal] = batch
+	}
+	if n := len(batch.Entries); n > 0 {
+		s.journal = max(batch.Entries[n-1].Seq, batch.Entries[n-1].To)
+	}
+	return batch
+}
+
+// journalFilter is a journal subscription's filter as the writer applies
+// it, away from the world: the component it names, if one, resolved on
+// the game goroutine; else an entity or a system by its text.
+type journalFilter struct {
+	text   string
+	comp   int               // -1: the text names no component
+	entity protocol.EntityID // 0: the text is no entity's handle
+}
+
+func (a *Agent) journalFilter(text string) journalFilter {
+	f := journalFilter{text: text, comp: -1}
+	if info, ok := a.w.Inspect().ComponentByName(text); ok {
+		f.comp = int(info.ID)
+	}
+	if e, err := protocol.ParseEntityID(text); err == nil {
+		f.entity = e
+	}
+	return f
+}
+
+// keeps reports whether entry e passes the filter.
+func (f journalFilter) keeps(e *protocol.JournalEntry) bool {
+	if f.comp >= 0 && (e.Component == f.comp || slices.Contains(e.Components, f.comp)) {
+		return true
+	}
+	return e.System == f.text || (f.entity != 0 && e.Entity == f.entity)
+}
+
+// filtered is the journal of subscription id from batch, the entries f
+// keeps; nil when it keeps none and the subscription has sent before.
+func filtered(id uint32, tick uint64, batch *protocol.JournalBatch, f journalFilter, first bool) protocol.Message {
+	j := &protocol.Journal{Sub: id, Tick: tick}
+	for i := range batch.Entries {
+		if f.keeps(&batch.Entries[i]) {
+			j.Entries = append(j.Entries, batch.Entries[i])
+		}
+	}
+	if len(j.Entries) == 0 && !first {
+		return nil
+	}
+	return j
 }

@@ -59,6 +59,9 @@ func (a *Agent) subscribe(c *peer, m *protocol.Subscribe) error {
 		s.feed = feed
 	case protocol.SubSummary, protocol.SubEvents:
 	case protocol.SubJournal:
+		if other := sameStream(c, m); other != 0 {
+			return server.Refuse(protocol.ErrBadValue, "this client follows the journal with the filter %q already, as subscription %d: a second would carry the same entries", m.Filter, other)
+		}
 		if old, ok := c.subs[m.ID]; ok {
 			s.journal = old.journal
 		}
@@ -84,6 +87,9 @@ func (a *Agent) subscribe(c *peer, m *protocol.Subscribe) error {
 			return err
 		}
 	case protocol.SubSeries:
+		if other := sameStream(c, m); other != 0 {
+			return server.Refuse(protocol.ErrBadValue, "this client follows the series %q already, as subscription %d: a second would carry the same samples", m.Query, other)
+		}
 		sq, err := a.compileSeries(m.Query)
 		if err != nil {
 			return err
@@ -97,6 +103,41 @@ func (a *Agent) subscribe(c *peer, m *protocol.Subscribe) error {
 	return nil
 }
 
+// The bytes of journal frames one client may be sent a second, and at
+// once: a client following the journal through many subscriptions, or
+// through filters that each keep most of it, cannot make the game's
+// machine send more than this for it (its entries wait in the world's
+// journal, a ring, and older ones are lost, as the gap in seq says).
+const (
+	journalRate  = 4 << 20
+	journalBurst = 4 << 20
+)
+
+// journalAllows refills the client's journal room and reports whether
+// there is any.
+func (c *peer) journalAllows(now time.Time) bool {
+	if c.roomAt.IsZero() {
+		c.journalRoom = journalBurst
+	} else {
+		c.journalRoom = min(journalBurst, c.journalRoom+now.Sub(c.roomAt).Seconds()*journalRate)
+	}
+	c.roomAt = now
+	return c.journalRoom > 0
+}
+
+// sameStream is the id of another subscription of c's that would send
+// what m asks for (a journal with the same filter, a series of the same
+// expression), or 0: a client gains nothing from two, and every copy is
+// bytes the game's machine sends.
+func sameStream(c *peer, m *protocol.Subscribe) uint32 {
+	for id, s := range c.subs {
+		if id != m.ID && s.req.What == m.What && s.req.Filter == m.Filter && s.req.Query == m.Query {
+			return id
+		}
+	}
+	return 0
+}
+
 // unsubscribe ends client c's subscription id, if it has one.
 func (a *Agent) unsubscribe(c *peer, id uint32) {
 	if old, ok := c.subs[id]; ok && old.feed != nil {
@@ -105,20 +146,32 @@ func (a *Agent) unsubscribe(c *peer, id uint32) {
 	delete(c.subs, id)
 }
 
-// captureBudget bounds the time one Sync spends building subscription
-// frames for all clients together. Each client has an equal share of it
-// and at least one frame a Sync; subscriptions past its share stay due and
-// go next frame, so a client with many subscriptions can neither hold the
-// game nor starve the others.
-const captureBudget = 2 * time.Millisecond
+// The time one Sync spends building subscription frames for all clients
+// together: captureShare of the game's own work in the last frame, at
+// least captureFloor and at most captureCeiling. Each client has an equal
+// share of it and at least one frame a Sync; subscriptions past its share
+// stay due and go next frame, so clients with many subscriptions can
+// neither hold the game nor starve each other, and a busy game's frame
+// grows by a twentieth at most for them.
+const (
+	captureShare   = 0.05
+	captureFloor   = 250 * time.Microsecond
+	captureCeiling = 2 * time.Millisecond
+)
+
+// captureBudget is this Sync's time for subscription frames.
+func (a *Agent) captureBudget() time.Duration {
+	return min(captureCeiling, max(captureFloor, time.Duration(captureShare*float64(a.workNs))))
+}
 
 // capture sends a frame to every subscription that is due, within the
 // budget.
 func (a *Agent) capture(now time.Time) {
 	var summary *protocol.Summary                    // built once per Sync, shared by readers
-	journals := map[uint64][]protocol.JournalEntry{} // entries after a sequence number, converted once per Sync
+	journals := map[uint64]*protocol.JournalBatch{} // entries after a sequence number, converted once per Sync
 	start := time.Now()
-	share := captureBudget / time.Duration(max(len(a.live), 1))
+	budget := a.captureBudget()
+	share := budget / time.Duration(max(len(a.live), 1))
 	for _, c := range a.live { // a map: the clients come in another order each Sync
 		mine, built := time.Now(), 0
 		for id, s := range c.subs {
@@ -128,7 +181,7 @@ func (a *Agent) capture(now time.Time) {
 			if built > 0 && time.Since(mine) > share {
 				break // due still: next Sync
 			}
-			if s.heavy() && (time.Since(start) > captureBudget || c.BusyHeavy()) {
+			if s.heavy() && (time.Since(start) > budget || c.BusyHeavy()) {
 				continue // due still: next Sync
 			}
 			if !s.reset && c.Pending(id) {
@@ -170,13 +223,29 @@ func (a *Agent) capture(now time.Time) {
 					// the gap in seq says.
 					continue
 				}
-				j := a.journal(id, s, journals)
-				built++
-				if len(j.Entries) == 0 && !s.reset {
+				// Journal entries arrive in order, never coalesced; the
+				// whole journal is encoded once for every subscription
+				// that sends it, a filtered one is filtered by the writer.
+				// A client's journals share journalRate bytes a second:
+				// past it, entries wait in the ring.
+				if !c.journalAllows(now) {
 					continue
 				}
-				c.Notify(j) // journal entries arrive in order, never coalesced
+				batch, first := a.journalBatch(s, journals), s.reset
+				c.journalRoom -= float64(server.EstimateSize(&protocol.Journal{Entries: batch.Entries}))
+				built++
 				s.reset = false
+				if s.req.Filter != "" {
+					tick, f := a.tick(), a.journalFilter(s.req.Filter)
+					c.NotifyBuild(server.EstimateSize(&protocol.Journal{Entries: batch.Entries}), func() protocol.Message { return filtered(id, tick, batch, f, first) })
+					continue
+				}
+				if len(batch.Entries) == 0 && !first {
+					continue
+				}
+				j := &protocol.Journal{Sub: id, Tick: a.tick()}
+				j.Share(batch)
+				c.Notify(j)
 				continue
 			}
 			if m != nil {

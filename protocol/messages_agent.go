@@ -280,6 +280,9 @@ type Journal struct {
 	Sub     uint32         `msgpack:"sub"`
 	Tick    uint64         `msgpack:"t"`
 	Entries []JournalEntry `msgpack:"en"`
+	// batch, when set (Share), is Entries encoded once for every
+	// subscription that sends the same entries.
+	batch *JournalBatch
 }
 
 // Table is one archetype's entities in a Snapshot, column by column.

@@ -112,6 +112,12 @@ func (c *Client) Answer(m protocol.Message) {
 // Notify queues a message that answers no request (journal entries).
 func (c *Client) Notify(m protocol.Message) { c.enqueue(outMsg{msg: m, size: EstimateSize(m)}) }
 
+// NotifyBuild is Notify of a message built on the writer goroutine (size:
+// its bytes at most); build may find nothing to send and return nil.
+func (c *Client) NotifyBuild(size int64, build func() protocol.Message) {
+	c.enqueue(outMsg{build: build, size: size})
+}
+
 // Job queues the answer to a request, built on the writer goroutine. A heavy
 // job holds the client's one heavy slot until it is built.
 func (c *Client) Job(size int64, heavy bool, build func() protocol.Message) {
@@ -239,12 +245,14 @@ func (c *Client) writeLoop() {
 					if o.build != nil {
 						m = o.build()
 					}
-					b = c.encode(m)
+					if m != nil { // a notice built to nothing sends nothing
+						b = c.encode(m)
+					}
 				})
 				if o.heavy {
 					c.release(0, 0, 1)
 				}
-				ok := worked && c.write(b)
+				ok := worked && (b == nil || c.write(b))
 				c.release(o.size, boolInt(o.answers), 0)
 				if !ok {
 					return
