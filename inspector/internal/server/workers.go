@@ -65,7 +65,10 @@ func (c *Client) working(heavy bool, size int64, fn func()) bool {
 	fn()
 	took := time.Since(now)
 	c.recentWork += float64(took)
-	if busy && c.s.waiting.Load() > 0 {
+	// Busy as of now, this work counted: a client that waited long for
+	// its slot has let its past work decay, and must not skip the pause
+	// for it.
+	if c.recentWork > float64(busyWork) && c.s.waiting.Load() > 0 {
 		// A busy client that others wait behind keeps its slot idle for
 		// busyPause times its work: however many busy clients queue for
 		// the slots, they use at most a quarter of them, and the game
