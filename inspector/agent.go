@@ -61,14 +61,15 @@ type gameSide struct {
 	releaseOnce sync.Once
 
 	paused   bool
-	mid      *protocol.Halt    // where the game is stopped inside a frame (halt.go); nil between frames
-	deferred []deferred        // requests made inside a frame, carried out at its end (halt.go)
-	follow   followed          // the entities clients follow, for who changed their values (followwrites.go)
-	restore  restoreMark       // the last rewind's writes, to tell a value restored from one written since (rewind.go)
-	edited   bool              // a client's edit was applied since the watchpoints last looked
-	watches  *watch.Set        // the watchpoints (internal/watch)
-	dangling *dangling.Tracker // handles stored in the world that name no live entity; nil when off
-	conv     convertedJournal  // the journal as clients read it, converted once per entry (eventsjournal.go)
+	mid      *protocol.Halt        // where the game is stopped inside a frame (halt.go); nil between frames
+	deferred []deferred            // requests made inside a frame, carried out at its end (halt.go)
+	follow   followed              // the entities clients follow, for who changed their values (followwrites.go)
+	restore  restoreMark           // the last rewind's writes, to tell a value restored from one written since (rewind.go)
+	edited   bool                  // a client's edit was applied since the watchpoints last looked
+	watches  *watch.Set            // the watchpoints (internal/watch)
+	dangling *dangling.Tracker     // handles stored in the world that name no live entity; nil when off
+	conv     convertedJournal      // the journal as clients read it, converted once per entry (eventsjournal.go)
+	children *ecs.Rel[ecs.ChildOf] // the hierarchy, for details' children
 	stepLeft int
 	// held: the pause outlives the clients (a Pause, Step or Rewind with
 	// hold); alone is when the last client left a held pause.
@@ -123,6 +124,7 @@ func New(w *ecs.World, opts Options) *Agent {
 		},
 	}
 	a.lw = live.New(w, a.componentSchemas, a.tick)
+	a.children = ecs.NewRel[ecs.ChildOf](w)
 	hooks := watch.Hooks{Broadcast: a.broadcast, Logf: a.logf}
 	if opts.DanglingBudget > 0 {
 		a.dangling = dangling.New(w, opts.DanglingBudget)

@@ -13,8 +13,9 @@ import (
 // One entity's detail: its components with who wrote and added them, or
 // why it is gone.
 
-// detail captures one entity.
-func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
+// detail captures one entity, its children from the offset-th on
+// (protocol.MaxDetailChildren at most).
+func (a *Agent) detail(id uint32, e ecs.Entity, offset int) *protocol.Detail {
 	d := &protocol.Detail{Sub: id, Tick: a.tick(), Entity: values.Handle(e)}
 	arch, row, ok := a.w.Inspect().Location(e)
 	if !ok {
@@ -25,7 +26,9 @@ func (a *Agent) detail(id uint32, e ecs.Entity) *protocol.Detail {
 	if p, ok := a.w.Parent(e); ok {
 		d.Parent = values.Handle(p)
 	}
-	for _, k := range a.w.Children(e) {
+	kids := a.children.Holders(e) // the world's own list: read here, not kept
+	d.ChildCount = len(kids)
+	for _, k := range kids[min(max(offset, 0), len(kids)):min(max(offset, 0)+protocol.MaxDetailChildren, len(kids))] {
 		d.Children = append(d.Children, values.Handle(k))
 	}
 	for _, cid := range a.w.Inspect().ComponentsOf(e) {

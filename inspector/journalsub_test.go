@@ -42,3 +42,39 @@ func TestJournalSubscriptionsFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestDetailListsAWindowOfChildren: a root of 2,500 children is answered
+// with 1,000 of them and their number, and a request's offset pages on;
+// an entity subscription's frames are bounded the same way.
+func TestDetailListsAWindowOfChildren(t *testing.T) {
+	g := startGame(t, Options{})
+	root := g.ents[0]
+	var kids []protocol.EntityID
+	g.on(func() {
+		for range 2500 {
+			k := g.w.Spawn()
+			if err := g.w.SetParent(k, root); err != nil {
+				t.Error(err)
+			}
+			kids = append(kids, wire(k))
+		}
+	})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "pager"})
+	get := func(offset int) *protocol.Detail {
+		id := c.request(&protocol.GetEntity{Entity: wire(root), Offset: offset})
+		return c.await(func(m protocol.Message) bool { d, ok := m.(*protocol.Detail); return ok && d.Sub == id }).(*protocol.Detail)
+	}
+	d := get(0)
+	if d.ChildCount != 2501 || len(d.Children) != protocol.MaxDetailChildren { // g.ents[2] is its child too
+		t.Fatalf("the first window: %d listed of %d", len(d.Children), d.ChildCount)
+	}
+	last := get(2000)
+	if len(last.Children) != 501 || last.Children[len(last.Children)-1] != kids[len(kids)-1] {
+		t.Fatalf("from the 2,000th: %d listed, the last %v, want 501 ending %v", len(last.Children), last.Children[len(last.Children)-1], kids[len(kids)-1])
+	}
+	sub := c.request(&protocol.Subscribe{What: protocol.SubEntity, Entity: wire(root), Hz: 60, Offset: 2400})
+	f := c.await(func(m protocol.Message) bool { d, ok := m.(*protocol.Detail); return ok && d.Sub == sub }).(*protocol.Detail)
+	if len(f.Children) != 101 || f.ChildCount != 2501 {
+		t.Fatalf("the subscription from the 2,400th: %d of %d", len(f.Children), f.ChildCount)
+	}
+}

@@ -110,7 +110,7 @@ func (a *Agent) onGetEntity(r request, m *protocol.GetEntity) {
 		r.fail(protocol.ErrStale, trimPkg(err)+a.despawnNote(values.Entity(m.Entity)))
 		return
 	}
-	r.c.Answer(a.detail(r.id, values.Entity(m.Entity)))
+	r.c.Answer(a.detail(r.id, values.Entity(m.Entity), m.Offset))
 }
 
 // onSetParent carries out a SetParent.

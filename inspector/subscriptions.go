@@ -208,7 +208,7 @@ func (a *Agent) capture(now time.Time) {
 			case protocol.SubPage:
 				f = a.subscribedPage(id, s)
 			case protocol.SubEntity:
-				m = a.detail(id, values.Entity(s.req.Entity))
+				m = a.detail(id, values.Entity(s.req.Entity), s.req.Offset)
 			case protocol.SubSeries:
 				f = a.seriesFrame(id, s)
 			case protocol.SubResource:

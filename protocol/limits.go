@@ -24,6 +24,10 @@ const (
 	MaxEventSample = 64
 	// MaxSubscriptions bounds one client's subscriptions.
 	MaxSubscriptions = 64
+	// MaxDetailChildren bounds the children a Detail lists: a window from
+	// the request's offset (a root of 12,000 children is not sent whole
+	// every frame to every client that follows it).
+	MaxDetailChildren = 1000
 	// MaxSpawnComponents bounds the components of one Spawn.
 	MaxSpawnComponents = 64
 	// MaxTextBytes bounds a field path, a component name or a journal filter.

@@ -130,6 +130,7 @@ type Query struct {
 type GetEntity struct {
 	ID     uint32   `msgpack:"id"`
 	Entity EntityID `msgpack:"e"`
+	Offset int      `msgpack:"o,omitempty"` // the first child the Detail lists
 }
 
 // SetField sets one field of a component, by path: "Position.X".

@@ -240,14 +240,17 @@ type Page struct {
 
 // Detail is one entity in full.
 type Detail struct {
-	Sub        uint32           `msgpack:"sub"` // subscription, or request id
-	Tick       uint64           `msgpack:"t"`
-	Entity     EntityID         `msgpack:"e"`
-	Alive      bool             `msgpack:"al"`
-	Archetype  uint32           `msgpack:"ar"`
-	Row        int              `msgpack:"row"`
-	Parent     EntityID         `msgpack:"p,omitempty"`
+	Sub       uint32   `msgpack:"sub"` // subscription, or request id
+	Tick      uint64   `msgpack:"t"`
+	Entity    EntityID `msgpack:"e"`
+	Alive     bool     `msgpack:"al"`
+	Archetype uint32   `msgpack:"ar"`
+	Row       int      `msgpack:"row"`
+	Parent    EntityID `msgpack:"p,omitempty"`
+	// Children is a window of the children: at most MaxDetailChildren,
+	// from the request's offset; ChildCount is how many there are in all.
 	Children   []EntityID       `msgpack:"ch,omitempty"`
+	ChildCount int              `msgpack:"nch,omitempty"`
 	Components []ComponentValue `msgpack:"cs,omitempty"`
 	Reason     string           `msgpack:"why,omitempty"` // why not alive, in words
 }

@@ -236,7 +236,7 @@ func (p *detailPane) View() []string {
 		rel = "parent: " + d.Parent.String()
 	}
 	if len(d.Children) > 0 {
-		rel += "  " + childList(d.Children, p.width-len(rel)-2)
+		rel += "  " + childList(d.Children, max(d.ChildCount, len(d.Children)), p.width-len(rel)-2)
 	}
 	out = append(out, rel, "")
 	lines := p.lines(d)
@@ -260,18 +260,23 @@ func (p *detailPane) View() []string {
 
 // childList names an entity's children in at most width cells, saying how
 // many did not fit rather than cutting a handle in half.
-func childList(kids []protocol.EntityID, width int) string {
-	out := fmt.Sprintf("children (%d):", len(kids))
+// childList is "children (N): a b … +K more" within width: kids are the
+// first of all.
+func childList(kids []protocol.EntityID, all, width int) string {
+	out := fmt.Sprintf("children (%d):", all)
 	for i, k := range kids {
 		next := out + " " + k.String()
-		more := fmt.Sprintf(" … +%d more", len(kids)-i-1)
-		if i == len(kids)-1 {
+		more := fmt.Sprintf(" … +%d more", all-i-1)
+		if i == all-1 {
 			more = ""
 		}
 		if len(next)+len(more) > width && i > 0 {
-			return out + fmt.Sprintf(" … +%d more", len(kids)-i)
+			return out + fmt.Sprintf(" … +%d more", all-i)
 		}
 		out = next
+	}
+	if len(kids) < all {
+		out += fmt.Sprintf(" … +%d more", all-len(kids))
 	}
 	return out
 }
@@ -359,7 +364,7 @@ func (p *detailPane) key(msg tea.KeyMsg) tea.Cmd {
 					})
 				}
 			}
-			if n := len(p.detail.Children); n > 0 {
+			if n := max(p.detail.ChildCount, len(p.detail.Children)); n > 0 {
 				// Offer both: the subtree, or the entity alone (its children orphaned).
 				return p.nav.push(&confirm{common: p.common, question: fmt.Sprintf("despawn %s and its %d children (y), or %s alone, its children orphaned (o)?", e, n, e),
 					yes: despawn(true), alt: despawn(false)})

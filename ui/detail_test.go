@@ -12,12 +12,17 @@ func TestChildListSaysWhatDidNotFit(t *testing.T) {
 	for i := range kids {
 		kids[i] = protocol.MakeEntityID(uint32(100+i), 1)
 	}
-	if got := childList(kids[:2], 80); got != "children (2): 100v1 101v1" {
+	if got := childList(kids[:2], 2, 80); got != "children (2): 100v1 101v1" {
 		t.Errorf("two children: %q", got)
 	}
-	got := childList(kids, 40)
+	got := childList(kids, 12, 40)
 	if len(got) > 40 || !strings.HasSuffix(got, "more") || !strings.HasPrefix(got, "children (12): 100v1") {
 		t.Errorf("twelve children in 40 cells: %q (%d)", got, len(got))
+	}
+	// A window of the first two of 12,000: the count and what is left are
+	// of all of them.
+	if got := childList(kids[:2], 12000, 200); got != "children (12000): 100v1 101v1 … +11998 more" {
+		t.Errorf("the first two of 12,000: %q", got)
 	}
 }
 

@@ -22,6 +22,7 @@ const maxTreeChildren = 200
 type treeNode struct {
 	parent   protocol.EntityID
 	children []protocol.EntityID
+	total    int // children in all: a Detail lists a window of them
 	loaded   bool
 	open     bool
 	alive    bool
@@ -81,7 +82,7 @@ func (t *treeView) take(d *protocol.Detail) tea.Cmd {
 	}
 	delete(t.pending, d.Sub)
 	n := t.node(e)
-	n.loaded, n.alive, n.parent, n.children = true, d.Alive, d.Parent, d.Children
+	n.loaded, n.alive, n.parent, n.children, n.total = true, d.Alive, d.Parent, d.Children, max(d.ChildCount, len(d.Children))
 	var cmds []tea.Cmd
 	if e == t.root && d.Parent != 0 { // climb to the top
 		t.root = d.Parent
@@ -157,9 +158,9 @@ func (t *treeView) View() []string {
 		case n == nil || !n.loaded:
 			mark = "…"
 		case len(n.children) > 0 && n.open:
-			mark, count = "▾", fmt.Sprintf(" (%d children)", len(n.children))
+			mark, count = "▾", fmt.Sprintf(" (%d children)", n.total)
 		case len(n.children) > 0:
-			mark, count = "▸", fmt.Sprintf(" (%d children)", len(n.children))
+			mark, count = "▸", fmt.Sprintf(" (%d children)", n.total)
 		}
 		if n != nil && n.loaded && !n.alive {
 			count += " despawned"

@@ -96,6 +96,7 @@ type dumpEntity struct {
 	Row        *int           `json:"row,omitempty"`
 	Parent     string         `json:"parent,omitempty"`
 	Children   []string       `json:"children,omitempty"`
+	ChildCount int            `json:"child_count,omitempty"` // children in all, when more than listed
 	Components map[string]any `json:"components"`
 	Reason     string         `json:"reason,omitempty"`
 }
@@ -391,6 +392,9 @@ func (r *dumpResult) entityOf(d *protocol.Detail) *dumpEntity {
 	}
 	for _, k := range d.Children {
 		de.Children = append(de.Children, k.String())
+	}
+	if d.ChildCount > len(d.Children) {
+		de.ChildCount = d.ChildCount
 	}
 	for _, c := range d.Components {
 		de.Components[c.Component] = protocol.HandlesAsText(c.Value, r.schemas[c.Component])
