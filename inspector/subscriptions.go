@@ -167,7 +167,7 @@ func (a *Agent) captureBudget() time.Duration {
 // capture sends a frame to every subscription that is due, within the
 // budget.
 func (a *Agent) capture(now time.Time) {
-	var summary *protocol.Summary                    // built once per Sync, shared by readers
+	var summary *protocol.Summary                   // built once per Sync, shared by readers
 	journals := map[uint64]*protocol.JournalBatch{} // entries after a sequence number, converted once per Sync
 	start := time.Now()
 	budget := a.captureBudget()
