@@ -48,6 +48,9 @@ type RewindRange struct {
 	// Copy is the bytes of the world copy the recording codes each frame
 	// against (what changed since the previous frame), beside the frames.
 	Copy int64 `msgpack:"cb,omitempty"`
+	// Short says, when the byte limit keeps the recording from reaching
+	// back its whole window, how far it can and what limit would do.
+	Short string `msgpack:"why,omitempty"`
 }
 
 // AllocFrame is the entity allocator's part of a world frame: with the

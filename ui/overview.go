@@ -74,6 +74,9 @@ func (p *overviewPane) View() []string {
 	if rw := a.Rewind; rw != nil {
 		lines = append(lines, fmt.Sprintf("  rewind ticks %d-%d: %d frames, %s of %s, world copy %s", rw.From, rw.To, rw.Frames,
 			protocol.ByteSize(rw.Bytes), protocol.ByteSize(rw.Limit), protocol.ByteSize(rw.Copy)))
+		if rw.Short != "" {
+			lines = append(lines, "  "+rw.Short)
+		}
 	}
 	if a.Recording != "" {
 		lines = append(lines, "  recording to "+a.Recording)

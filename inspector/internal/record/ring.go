@@ -28,6 +28,9 @@ type Ring struct {
 	sinceKey int64 // bytes since the newest keyframe
 	keyGap   int   // frames since the newest keyframe
 	asked    bool  // a keyframe was asked for since the newest: once is enough (the encoder, behind, has it on the way)
+	// short: the byte limit dropped frames still inside the window (the
+	// world's frames are too big for it).
+	short bool
 }
 
 // ringKeyGap bounds the frames between the ring's keyframes: a rewind
@@ -103,6 +106,7 @@ func (r *Ring) writeMarked(f *protocol.WorldFrame, marks []tableMarks) error {
 // window; the newest run is always kept.
 func (r *Ring) evict(now time.Time) {
 	for len(r.frames) > 0 && (r.bytes > r.limit || now.Sub(r.frames[0].wall) > r.window) {
+		r.short = r.short || now.Sub(r.frames[0].wall) <= r.window
 		next := -1
 		for i := 1; i < len(r.frames); i++ {
 			if r.frames[i].f.Full {
@@ -149,7 +153,11 @@ func (r *Ring) Span(tick uint64) ([]Frame, error) {
 	}
 	from, to := r.frames[0].f.Tick, r.frames[len(r.frames)-1].f.Tick
 	if tick < from {
-		return nil, fmt.Errorf("tick %d is not in the in-memory recording: it holds ticks %d to %d", tick, from, to)
+		err := fmt.Errorf("tick %d is not in the in-memory recording: it holds ticks %d to %d", tick, from, to)
+		if short := r.shortLocked(); short != "" {
+			err = fmt.Errorf("%w; %s", err, short)
+		}
+		return nil, err
 	}
 	end := len(r.frames) - 1
 	for end > 0 && r.frames[end].f.Tick > tick {
@@ -180,11 +188,29 @@ func (r *Ring) Before(tick uint64) ([]Frame, int64) {
 func (r *Ring) Describe() *protocol.RewindRange {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	rr := &protocol.RewindRange{Frames: len(r.frames), Bytes: r.bytes, Limit: r.limit}
+	rr := &protocol.RewindRange{Frames: len(r.frames), Bytes: r.bytes, Limit: r.limit, Short: r.shortLocked()}
 	if len(r.frames) > 0 {
 		rr.From, rr.To = r.frames[0].f.Tick, r.frames[len(r.frames)-1].f.Tick
 	}
 	return rr
+}
+
+// shortLocked says how far back the ring reaches when its byte limit,
+// not its window, bounds it, and what limit would hold the window; "" when
+// the window does.
+func (r *Ring) shortLocked() string {
+	if !r.short || len(r.frames) == 0 {
+		return ""
+	}
+	per := r.bytes / int64(len(r.frames))
+	held := r.frames[len(r.frames)-1].wall.Sub(r.frames[0].wall)
+	reach := fmt.Sprintf("%d frames, %v back", len(r.frames), held.Round(held/100+time.Microsecond))
+	want := "several times that"
+	if held > 0 {
+		want = "about " + protocol.ByteSize(int(float64(r.bytes)*float64(r.window)/float64(held)))
+	}
+	return fmt.Sprintf("this world's recorded frames take about %s each: the %s limit holds %s, not the %v window (Options.RewindBytes of %s would hold it)",
+		protocol.ByteSize(int(per)), protocol.ByteSize(int(r.limit)), reach, r.window, want)
 }
 
 // Layout lists the ring's frames, for a failure's message: each tick, K

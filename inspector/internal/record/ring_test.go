@@ -1,6 +1,7 @@
 package record
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -33,5 +34,29 @@ func TestRingAsksForAKeyframeOnce(t *testing.T) {
 	}
 	if asks != 2 {
 		t.Fatalf("after the next keyframe: %d asks in all, want 2", asks)
+	}
+}
+
+// TestRingSaysWhenItsLimitIsShort: a world whose keyframes take most of
+// the ring's byte limit keeps a frame or two, not its window: the ring
+// says so, how far back it reaches and what limit would hold the window,
+// in its description and in a rewind past its oldest tick.
+func TestRingSaysWhenItsLimitIsShort(t *testing.T) {
+	r := NewRing(3<<20, time.Hour, nil, 0)
+	for tick := uint64(1); tick <= 5; tick++ {
+		must(t, r.WriteWorld(&protocol.WorldFrame{Tick: tick, Full: true, Body: make([]byte, 1<<20)}))
+		time.Sleep(2 * time.Millisecond) // frames some time apart: the reach is measured by them
+	}
+	d := r.Describe()
+	if d.Frames > 3 || !strings.Contains(d.Short, "frames take about 1 MiB each: the 3 MiB limit holds") || !strings.Contains(d.Short, "Options.RewindBytes of about") {
+		t.Fatalf("a ring short of its window: %+v", d)
+	}
+	if _, err := r.Span(1); err == nil || !strings.Contains(err.Error(), "not the 1h0m0s window") {
+		t.Fatalf("a rewind past it: %v", err)
+	}
+	roomy := NewRing(1<<30, time.Hour, nil, 0)
+	must(t, roomy.WriteWorld(&protocol.WorldFrame{Tick: 1, Full: true, Body: make([]byte, 1<<20)}))
+	if s := roomy.Describe().Short; s != "" {
+		t.Fatalf("a ring within its limit says %q", s)
 	}
 }
