@@ -73,12 +73,18 @@ func (g Game) dial(timeout time.Duration) (net.Conn, error) {
 // Connect dials the game and completes the handshake as client (its name
 // and version, for the agent's telemetry).
 func (g Game) Connect(client string) (*protocol.Conn, *protocol.Welcome, error) {
+	return g.connect(client, 0)
+}
+
+// connect is Connect reading frames of up to maxFrame bytes (0: the
+// protocol's default).
+func (g Game) connect(client string, maxFrame uint32) (*protocol.Conn, *protocol.Welcome, error) {
 	nc, err := g.dial(3 * time.Second)
 	if err != nil {
 		return nil, nil, err
 	}
 	c := protocol.NewConn(nc)
-	w, err := protocol.ClientHandshake(c, protocol.Hello{Client: client, Token: g.token}, 5*time.Second)
+	w, err := protocol.ClientHandshake(c, protocol.Hello{Client: client, Token: g.token, MaxFrame: maxFrame}, 5*time.Second)
 	if err != nil {
 		nc.Close()
 		return nil, nil, err

@@ -56,15 +56,22 @@ func (r *Recording) Dropped() (frames uint64, why string) {
 	return r.dropped, r.dropWhy
 }
 
+// recordFrameLimit is the largest frame a recorder reads: a world body at
+// its largest, and the frame around it.
+const recordFrameLimit = protocol.MaxWorldBody + 1<<20
+
 // StartRecording connects to g and records to path at hz frames per
 // second (every frame the game runs when 0), until Stop or, when frames
 // is more than 0, until the file holds that many frames: the recording
 // then ends by itself and Done yields nil.
 func StartRecording(g Game, path string, hz float64, frames int) (*Recording, error) {
-	o, err := g.Dial()
+	// A world frame of a million entities is tens of MiB: the recorder
+	// reads frames up to the largest world body the protocol allows.
+	c, wel, err := g.connect("ecsinspect "+Version+" (recording)", recordFrameLimit)
 	if err != nil {
 		return nil, err
 	}
+	o := &OneShot{Conn: c, ID: 100, Game: wel.Game}
 	hdr := recording.RecordingHeader{Game: o.Game, Hz: hz}
 	w, err := recording.CreateRecording(path, hdr)
 	if err != nil {

@@ -25,7 +25,8 @@ func Duration(ns int64) string {
 
 // DiffLines renders a diff as text, at most perList items per list.
 func DiffLines(d *recording.WorldDiff, perList int) []string {
-	lines := []string{fmt.Sprintf("tick %d → tick %d: %d spawned, %d despawned, %d changed", d.From, d.To, len(d.Spawned), len(d.Despawned), len(d.Changed))}
+	changed := len(d.Changed) + d.Unlisted
+	lines := []string{fmt.Sprintf("tick %d → tick %d: %d spawned, %d despawned, %d changed", d.From, d.To, len(d.Spawned), len(d.Despawned), changed)}
 	for _, note := range []string{d.FromAsOf, d.ToAsOf} {
 		if note != "" {
 			lines = append(lines, "note: "+note)
@@ -53,17 +54,20 @@ func DiffLines(d *recording.WorldDiff, perList int) []string {
 	for _, r := range d.Resources {
 		lines = append(lines, "resource "+changeText(r))
 	}
-	if len(d.Changed) > 0 {
-		lines = append(lines, fmt.Sprintf("changed (%d):", len(d.Changed)))
+	if changed > 0 {
+		lines = append(lines, fmt.Sprintf("changed (%d):", changed))
 	}
 	for i, e := range d.Changed {
 		if i == perList {
-			lines = append(lines, fmt.Sprintf("  … %d more", len(d.Changed)-i))
+			lines = append(lines, fmt.Sprintf("  … %d more", changed-i))
 			break
 		}
 		for _, c := range e.Components {
 			lines = append(lines, "  "+e.Entity.String()+" "+changeText(c))
 		}
+	}
+	if len(d.Changed) <= perList && d.Unlisted > 0 {
+		lines = append(lines, fmt.Sprintf("  … %d more", d.Unlisted))
 	}
 	return lines
 }

@@ -344,25 +344,25 @@ func dumpFile(path string, tick *uint64, ask dumpAsk) (*dumpResult, error) {
 	return res, res.look(recordedWorld{st}, ask)
 }
 
-// diffFile compares the states of a recording at two ticks.
-func diffFile(path string, t1, t2 uint64) (*recording.WorldDiff, error) {
+// diffFile compares the states of a recording at two ticks: the diff
+// without its changed entities, and the two states, which
+// WorldDiff.EachChanged compares entity by entity.
+func diffFile(path string, t1, t2 uint64) (d *recording.WorldDiff, a, b *recording.WorldState, err error) {
 	rec, err := recording.OpenFrames(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	defer rec.Close()
-	a, _, err := recording.NewReplay(rec).AtTick(t1)
-	if err != nil {
-		return nil, err
+	if a, _, err = recording.NewReplay(rec).AtTick(t1); err != nil {
+		return nil, nil, nil, err
 	}
-	b, _, err := recording.NewReplay(rec).AtTick(t2)
-	if err != nil {
-		return nil, err
+	if b, _, err = recording.NewReplay(rec).AtTick(t2); err != nil {
+		return nil, nil, nil, err
 	}
-	d := recording.Diff(a, b)
+	d = recording.DiffParts(a, b)
 	_, d.FromAsOf, _ = rec.FrameFor(t1) // asked and answered by AtTick: only the note is new
 	_, d.ToAsOf, _ = rec.FrameFor(t2)
-	return d, nil
+	return d, a, b, nil
 }
 
 // matches fills the matches of a query from its page.

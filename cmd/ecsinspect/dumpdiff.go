@@ -5,12 +5,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
+
+// diffMemory is the heap a diff keeps near, unless GOMEMLIMIT says
+// otherwise: at a million entities the two states take about 410 MiB.
+const diffMemory = 480 << 20
 
 // runDiff prints what changed in a recording between two ticks.
 func runDiff(args []string, from string, asJSON bool, out io.Writer) error {
@@ -22,12 +28,29 @@ func runDiff(args []string, from string, asJSON bool, out io.Writer) error {
 	if err1 != nil || err2 != nil {
 		return usageError{fmt.Errorf("--diff wants two ticks, like --diff 100 200; got %q and %q", from, args[1])}
 	}
-	d, err := diffFile(args[0], t1, t2)
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Two states of a big world are most of what a diff holds, and
+		// the collector would let the heap grow to twice them: a million
+		// entities' diff stays near diffMemory instead (a little slower).
+		debug.SetMemoryLimit(diffMemory)
+	}
+	d, a, b, err := diffFile(args[0], t1, t2)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		return writeDiffJSON(out, d)
+		return writeDiffJSON(out, d, func(each func(recording.EntityDiff) error) error { return d.EachChanged(a, b, each) })
+	}
+	// Text shows the first few changed entities: the rest are counted.
+	if err := d.EachChanged(a, b, func(ed recording.EntityDiff) error {
+		if len(d.Changed) < diffTextEntities {
+			d.Changed = append(d.Changed, ed)
+		} else {
+			d.Unlisted++
+		}
+		return nil
+	}); err != nil {
+		return err
 	}
 	printable.Clean(d)
 	printDiff(out, d)
@@ -35,10 +58,11 @@ func runDiff(args []string, from string, asJSON bool, out io.Writer) error {
 }
 
 // writeDiffJSON writes the diff as one JSON object with an entity's
-// changes to a line: a diff of a busy world is tens of megabytes, which an
-// indenting encoder would hold twice and walk again (6 s at 100k
-// entities); this streams it as it goes, and no line is huge.
-func writeDiffJSON(out io.Writer, d *recording.WorldDiff) error {
+// changes to a line: a diff of a busy world is hundreds of megabytes,
+// which a whole diff held, or an indenting encoder, would hold again; this
+// streams the changed entities as changed hands them out, and no line is
+// huge.
+func writeDiffJSON(out io.Writer, d *recording.WorldDiff, changed func(each func(recording.EntityDiff) error) error) error {
 	w := bufio.NewWriterSize(out, 1<<16)
 	field := func(name string, v any, last bool) error {
 		b, err := json.Marshal(v)
@@ -75,6 +99,29 @@ func writeDiffJSON(out io.Writer, d *recording.WorldDiff) error {
 		_, err := fmt.Fprintf(w, "  %s", sep)
 		return err
 	}
+	stream := func(name string, items func(each func(recording.EntityDiff) error) error) error {
+		fmt.Fprintf(w, "  %q: [", name)
+		sep := "\n    "
+		err := items(func(ed recording.EntityDiff) error {
+			b, err := json.Marshal(ed)
+			if err != nil {
+				return err
+			}
+			w.WriteString(sep)
+			_, err = w.Write(b)
+			sep = ",\n    "
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if sep == "\n    " { // none
+			_, err = w.WriteString("],\n")
+		} else {
+			_, err = w.WriteString("\n  ],\n")
+		}
+		return err
+	}
 	notes := d.FromAsOf != "" || d.ToAsOf != ""
 	w.WriteString("{\n")
 	for _, err := range []error{
@@ -82,7 +129,7 @@ func writeDiffJSON(out io.Writer, d *recording.WorldDiff) error {
 		field("to", d.To, false),
 		list("spawned", len(d.Spawned), func(i int) any { return d.Spawned[i] }, false),
 		list("despawned", len(d.Despawned), func(i int) any { return d.Despawned[i] }, false),
-		list("changed", len(d.Changed), func(i int) any { return d.Changed[i] }, false),
+		stream("changed", changed),
 		list("archetypes", len(d.Archetypes), func(i int) any { return d.Archetypes[i] }, false),
 		list("resources", len(d.Resources), func(i int) any { return d.Resources[i] }, !notes),
 	} {
@@ -104,8 +151,11 @@ func writeDiffJSON(out io.Writer, d *recording.WorldDiff) error {
 	return w.Flush()
 }
 
+// diffTextEntities is how many entities of each list the text shows.
+const diffTextEntities = 20
+
 func printDiff(out io.Writer, d *recording.WorldDiff) {
-	for _, line := range client.DiffLines(d, 20) {
+	for _, line := range client.DiffLines(d, diffTextEntities) {
 		fmt.Fprintln(out, line)
 	}
 }

@@ -29,7 +29,15 @@ func TestDiffJSONIsTheDiff(t *testing.T) {
 		{From: 1, To: 2, ToAsOf: "only the second"},
 	} {
 		var out bytes.Buffer
-		if err := writeDiffJSON(&out, d); err != nil {
+		changed := func(each func(recording.EntityDiff) error) error {
+			for _, ed := range d.Changed {
+				if err := each(ed); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err := writeDiffJSON(&out, d, changed); err != nil {
 			t.Fatal(err)
 		}
 		var got, want any

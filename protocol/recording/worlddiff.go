@@ -13,13 +13,16 @@ import (
 // (field by field), archetypes whose counts changed, resources that
 // changed. Lists are sorted by entity (index, then generation).
 type WorldDiff struct {
-	From       uint64              `json:"from"`
-	To         uint64              `json:"to"`
-	Spawned    []protocol.EntityID `json:"spawned"`
-	Despawned  []protocol.EntityID `json:"despawned"`
-	Changed    []EntityDiff        `json:"changed"`
-	Archetypes []ArchetypeDiff     `json:"archetypes"`
-	Resources  []ComponentChange   `json:"resources"`
+	From      uint64              `json:"from"`
+	To        uint64              `json:"to"`
+	Spawned   []protocol.EntityID `json:"spawned"`
+	Despawned []protocol.EntityID `json:"despawned"`
+	Changed   []EntityDiff        `json:"changed"`
+	// Unlisted counts changed entities left out of Changed by a reader
+	// that keeps only the first (text shows a few).
+	Unlisted   int               `json:"-"`
+	Archetypes []ArchetypeDiff   `json:"archetypes"`
+	Resources  []ComponentChange `json:"resources"`
 	// FromAsOf and ToAsOf say, when a tick compared was not recorded (a
 	// recording at a rate), which recorded state stands for it.
 	FromAsOf string `json:"from_as_of,omitempty"`
@@ -58,6 +61,18 @@ type ArchetypeDiff struct {
 
 // Diff compares two states (a before b).
 func Diff(a, b *WorldState) *WorldDiff {
+	d := DiffParts(a, b)
+	d.EachChanged(a, b, func(ed EntityDiff) error {
+		d.Changed = append(d.Changed, ed)
+		return nil
+	})
+	return d
+}
+
+// DiffParts is Diff without its Changed list, which EachChanged then
+// hands out an entity at a time: a diff of a million changed entities is
+// gigabytes held, and a writer can stream it instead.
+func DiffParts(a, b *WorldState) *WorldDiff {
 	d := &WorldDiff{From: a.Tick, To: b.Tick}
 	va, vb := a.v(), b.v()
 	for e := range vb.where {
@@ -65,28 +80,46 @@ func Diff(a, b *WorldState) *WorldDiff {
 			d.Spawned = append(d.Spawned, e)
 		}
 	}
-	for e, la := range va.where {
-		lb, ok := vb.where[e]
-		if !ok {
+	for e := range va.where {
+		if _, ok := vb.where[e]; !ok {
 			d.Despawned = append(d.Despawned, e)
-			continue
 		}
-		if ed := entityDiff(a, b, e, la, lb); len(ed.Components) > 0 {
-			d.Changed = append(d.Changed, ed)
-		}
-	}
-	byEntity := func(x, y protocol.EntityID) int {
-		if x.Index() != y.Index() {
-			return int(x.Index()) - int(y.Index())
-		}
-		return int(x.Generation()) - int(y.Generation())
 	}
 	slices.SortFunc(d.Spawned, byEntity)
 	slices.SortFunc(d.Despawned, byEntity)
-	slices.SortFunc(d.Changed, func(x, y EntityDiff) int { return byEntity(x.Entity, y.Entity) })
 	d.Archetypes = archetypeDiff(a, b)
 	d.Resources = resourceDiff(a, b)
 	return d
+}
+
+// EachChanged calls each with every entity in both states whose
+// components or values changed from a to b, in entity order, until each
+// returns an error, which it returns.
+func (d *WorldDiff) EachChanged(a, b *WorldState, each func(EntityDiff) error) error {
+	va, vb := a.v(), b.v()
+	both := make([]protocol.EntityID, 0, len(va.where))
+	for e := range va.where {
+		if _, ok := vb.where[e]; ok {
+			both = append(both, e)
+		}
+	}
+	slices.SortFunc(both, byEntity)
+	for _, e := range both {
+		if ed := entityDiff(a, b, e, va.where[e], vb.where[e]); len(ed.Components) > 0 {
+			if err := each(ed); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// byEntity orders handles by index, then generation.
+func byEntity(x, y protocol.EntityID) int {
+	if x.Index() != y.Index() {
+		return int(x.Index()) - int(y.Index())
+	}
+	return int(x.Generation()) - int(y.Generation())
 }
 
 // entityDiff compares one entity's components in two states.

@@ -204,7 +204,11 @@ func (r *Ring) shortLocked() string {
 	}
 	per := r.bytes / int64(len(r.frames))
 	held := r.frames[len(r.frames)-1].wall.Sub(r.frames[0].wall)
-	reach := fmt.Sprintf("%d frames, %v back", len(r.frames), held.Round(held/100+time.Microsecond))
+	round := time.Millisecond
+	if held >= time.Second {
+		round = 100 * time.Millisecond
+	}
+	reach := fmt.Sprintf("%d frames, %v back", len(r.frames), held.Round(round))
 	want := "several times that"
 	if held > 0 {
 		want = "about " + protocol.ByteSize(int(float64(r.bytes)*float64(r.window)/float64(held)))
