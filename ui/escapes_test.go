@@ -1,10 +1,15 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/internal/testgame"
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // TestNoEscapeReachesTheScreen: attached to a game whose game name, system
@@ -35,5 +40,44 @@ func TestNoEscapeReachesTheScreen(t *testing.T) {
 				t.Errorf("the %s screen has a forged line: %q", name, line)
 			}
 		}
+	}
+}
+
+// TestNoEscapeReachesTheScreenFromAFile: the same game recorded and opened
+// as a file: the frames the review shows are escaped copies, and the
+// replay's own state keeps what the file says.
+func TestNoEscapeReachesTheScreenFromAFile(t *testing.T) {
+	addr, _ := testgame.Hostile(t)
+	path := filepath.Join(t.TempDir(), "hostile.ecsrec")
+	r, err := client.StartRecording(client.GameAt(addr, ""), path, 0, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-r.Done():
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the recording did not end")
+	}
+	p, err := openPlayer(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	p.subscribe(protocol.Subscribe{ID: subSummary, What: protocol.SubSummary})
+	sum := p.frame(subSummary).(summaryMsg).s
+	var name string
+	for _, sys := range sum.Systems {
+		if strings.HasPrefix(sys.Name, "grazing") {
+			name = sys.Name
+		}
+	}
+	if !strings.HasPrefix(name, `grazing\x1b]0;pwned`) {
+		t.Fatalf("the recorded system's name, as shown: %q", name)
+	}
+	if !printable.Dirty(p.state.Summary) {
+		t.Fatal("the replay's own state was escaped: it no longer says what the file does")
 	}
 }

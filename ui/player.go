@@ -234,62 +234,50 @@ func (p *player) frame(id uint32) (msg tea.Msg) {
 // holds would act on the terminal, the UI gets a copy with it escaped (the
 // replay's state, which the frame shares, keeps what the file says).
 func shown(msg tea.Msg) tea.Msg {
-	var m protocol.Message
-	switch x := msg.(type) {
-	case summaryMsg:
-		m = x.s
-	case pageMsg:
-		m = x.p
-	case detailMsg:
-		m = x.d
-	case eventsMsg:
-		m = x.e
-	case journalMsg:
-		m = x.j
-	case resourceMsg:
-		m = x.p
-	case replyMsg:
-		m = x.r
-	default:
+	c, ok := msg.(carrier)
+	if !ok || !printable.Dirty(c.carried()) {
 		return msg
 	}
-	if !printable.Dirty(m) {
-		return msg
+	copied, err := wireCopy(c.carried())
+	if err != nil {
+		return replyMsg{r: &protocol.Reply{Code: protocol.ErrInternal, Message: "a recorded frame could not be copied to show: " + err.Error()}, what: "replay"}
 	}
+	printable.Clean(copied)
+	return c.carrying(copied)
+}
+
+// wireCopy is m as a client reading it from the wire would have it: a copy
+// that shares nothing with m.
+func wireCopy(m protocol.Message) (protocol.Message, error) {
 	b, err := protocol.Encode(m)
 	if err != nil {
-		return replyMsg{r: &protocol.Reply{Code: protocol.ErrInternal, Message: "a recorded frame could not be copied to show: " + err.Error()}, what: "replay"}
+		return nil, err
 	}
-	c, err := protocol.Decode(b)
-	if err != nil {
-		return replyMsg{r: &protocol.Reply{Code: protocol.ErrInternal, Message: "a recorded frame could not be copied to show: " + err.Error()}, what: "replay"}
-	}
-	printable.Clean(c)
-	switch x := msg.(type) {
-	case summaryMsg:
-		x.s = c.(*protocol.Summary)
-		return x
-	case pageMsg:
-		x.p = c.(*protocol.Page)
-		return x
-	case detailMsg:
-		x.d = c.(*protocol.Detail)
-		return x
-	case eventsMsg:
-		x.e = c.(*protocol.Events)
-		return x
-	case journalMsg:
-		x.j = c.(*protocol.Journal)
-		return x
-	case resourceMsg:
-		x.p = c.(*protocol.ResourcePage)
-		return x
-	case replyMsg:
-		x.r = c.(*protocol.Reply)
-		return x
-	}
-	return msg
+	return protocol.Decode(b)
 }
+
+// carrier is a UI message that carries a protocol message: the one it
+// carries, and itself carrying another of the same type instead.
+type carrier interface {
+	carried() protocol.Message
+	carrying(protocol.Message) tea.Msg
+}
+
+func (m summaryMsg) carried() protocol.Message  { return m.s }
+func (m pageMsg) carried() protocol.Message     { return m.p }
+func (m detailMsg) carried() protocol.Message   { return m.d }
+func (m eventsMsg) carried() protocol.Message   { return m.e }
+func (m journalMsg) carried() protocol.Message  { return m.j }
+func (m resourceMsg) carried() protocol.Message { return m.p }
+func (m replyMsg) carried() protocol.Message    { return m.r }
+
+func (m summaryMsg) carrying(c protocol.Message) tea.Msg  { m.s = c.(*protocol.Summary); return m }
+func (m pageMsg) carrying(c protocol.Message) tea.Msg     { m.p = c.(*protocol.Page); return m }
+func (m detailMsg) carrying(c protocol.Message) tea.Msg   { m.d = c.(*protocol.Detail); return m }
+func (m eventsMsg) carrying(c protocol.Message) tea.Msg   { m.e = c.(*protocol.Events); return m }
+func (m journalMsg) carrying(c protocol.Message) tea.Msg  { m.j = c.(*protocol.Journal); return m }
+func (m resourceMsg) carrying(c protocol.Message) tea.Msg { m.p = c.(*protocol.ResourcePage); return m }
+func (m replyMsg) carrying(c protocol.Message) tea.Msg    { m.r = c.(*protocol.Reply); return m }
 
 // history computes a pin over the frames up to frame at: what the agent
 // would have sent, one sample a recorded frame.
