@@ -21,14 +21,17 @@ import (
 // dumpResult is dump's output: the JSON is stable (see the README) and the
 // text form is made from it.
 type dumpResult struct {
-	Source     string       `json:"source"`
-	Tick       uint64       `json:"tick"`
-	FrameNs    int64        `json:"frame_ns"`          // between the last two frames, pauses left out
-	WorkNs     int64        `json:"work_ns,omitempty"` // the game's work in the last frame (its schedule's run)
-	Paused     bool         `json:"paused"`
-	Entities   int          `json:"entities"`
-	Archetypes []dumpArch   `json:"archetypes"`
-	Systems    []dumpSystem `json:"systems"`
+	Source  string `json:"source"`
+	Tick    uint64 `json:"tick"`
+	FrameNs int64  `json:"frame_ns"`          // between the last two frames, pauses left out
+	WorkNs  int64  `json:"work_ns,omitempty"` // the game's work in the last frame (its schedule's run)
+	Paused  bool   `json:"paused"`
+	// StoppedAfter names the system after whose write a watchpoint
+	// stopped the game inside the frame (the frame is not finished).
+	StoppedAfter string       `json:"stopped_after,omitempty"`
+	Entities     int          `json:"entities"`
+	Archetypes   []dumpArch   `json:"archetypes"`
+	Systems      []dumpSystem `json:"systems"`
 	// Resources are the world's resources by name, handles as text
 	// (lists past 64 items cut, as components' values are).
 	Resources map[string]any `json:"resources"`
@@ -189,6 +192,9 @@ func runDump(args []string, out io.Writer) error {
 
 func fromSummary(res *dumpResult, s *protocol.Summary) {
 	res.Tick, res.FrameNs, res.WorkNs, res.Paused, res.Entities = s.Tick, s.FrameNs, s.WorkNs, s.Paused, s.Entities
+	if s.Halt != nil {
+		res.StoppedAfter = s.Halt.System
+	}
 	res.compNames, res.schemas = map[uint16]string{}, map[string][]protocol.FieldSchema{}
 	for _, c := range s.Components {
 		res.compNames[c.ID] = c.Short
@@ -404,7 +410,10 @@ func (r *dumpResult) entityOf(d *protocol.Detail) *dumpEntity {
 
 func printDump(out io.Writer, r *dumpResult) {
 	fmt.Fprintf(out, "%s  tick %d  entities %d  %s", r.Source, r.Tick, r.Entities, client.FrameFigures(r.WorkNs, r.FrameNs))
-	if r.Paused {
+	switch {
+	case r.StoppedAfter != "":
+		fmt.Fprintf(out, "  STOPPED inside frame %d after %s (exec resume, or step, finishes it)", r.Tick, r.StoppedAfter)
+	case r.Paused:
 		fmt.Fprint(out, "  PAUSED")
 	}
 	fmt.Fprintln(out)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -61,5 +62,22 @@ func TestDumpTakesEveryTick(t *testing.T) {
 	}
 	if code, _, errs := cli("dump", path, "--tick", "-1"); code == 0 || !strings.Contains(errs, "a tick is a whole number from 0 to 18446744073709551615") {
 		t.Fatalf("dump --tick -1: %d %s", code, errs)
+	}
+}
+
+// TestDumpSaysStoppedInsideAFrame: a game a watchpoint stopped inside a
+// frame is dumped as stopped there, after the system named, not as
+// paused between frames.
+func TestDumpSaysStoppedInsideAFrame(t *testing.T) {
+	addr, _, _ := liveDemo(t)
+	if code, out, errs := cli("exec", addr, "watch", "Energy.Value<100000"); code != 0 {
+		t.Fatalf("watch: %d %s %s", code, out, errs)
+	}
+	if code, out, errs := cli("exec", addr, "wait", "--timeout", "1m"); code != 0 {
+		t.Fatalf("wait: %d %s %s", code, out, errs)
+	}
+	code, out, errs := cli("dump", addr)
+	if code != 0 || !regexp.MustCompile(`STOPPED inside frame \d+ after \w+`).MatchString(out) || strings.Contains(out, "PAUSED") {
+		t.Fatalf("dump of a game stopped inside a frame: %d %s %s", code, out, errs)
 	}
 }
