@@ -108,8 +108,9 @@ type EventQueue struct {
 	Current  int     `msgpack:"c"`
 	Total    uint64  `msgpack:"t"`
 	Recent   []Value `msgpack:"rec,omitempty"` // newest last
-	// Fields is the event type's schema (in the Events message only), so
-	// a client can show entity fields as 42v3.
+	// Fields is the event type's schema (in the Events message, and in a
+	// world frame's queues that hold events), so a client can show entity
+	// fields as 42v3.
 	Fields []FieldSchema `msgpack:"fs,omitempty"`
 }
 

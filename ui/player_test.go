@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -74,4 +75,32 @@ func TestPlayerAnswersAsTheAgentWould(t *testing.T) {
 	if cmd := p.refresh(); cmd != nil {
 		t.Fatalf("an unsubscribed page is still sent: %#v", cmd())
 	}
+}
+
+// TestRecordedEventsShowHandles: a recording's events carry their type's
+// schema, so the review's Events view shows an event's entity as 42v3,
+// as live, not as the number under it.
+func TestRecordedEventsShowHandles(t *testing.T) {
+	p, err := openPlayer(testgame.Record(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	for i := p.last(); i >= 0; i-- {
+		if err := p.seek(i); err != nil {
+			t.Fatal(err)
+		}
+		p.subscribe(protocol.Subscribe{ID: subEvents, What: protocol.SubEvents})
+		ev := p.frame(subEvents).(eventsMsg).e
+		for _, q := range ev.Queues {
+			for _, e := range q.Recent {
+				text := shortFields(e, q.Fields)
+				if !regexp.MustCompile(`Who:\d+v\d+`).MatchString(text) {
+					t.Fatalf("a recorded %s event shows as %s", q.Name, text)
+				}
+				return
+			}
+		}
+	}
+	t.Skip("no frame of the recording holds an event")
 }

@@ -85,7 +85,12 @@ func (s *Stream) Capture() *Job {
 		j.journal = values.Journal(entries)
 	}
 	for _, q := range s.w.Inspect().EventQueues(protocol.MaxRecordedEvents) {
+		// The schema goes with the events, so a reader shows their handles
+		// as 42v3, as live.
 		eq := protocol.EventQueue{Name: q.Name, Previous: q.Previous, Current: q.Current, Total: q.Total}
+		if len(q.Recent) > 0 {
+			eq.Fields = values.FieldSchemas(q.Fields)
+		}
 		for _, r := range q.Recent {
 			eq.Recent = append(eq.Recent, values.Whole(r))
 		}
