@@ -29,7 +29,10 @@ func (p *overviewPane) View() []string {
 		bytes += a.Bytes
 	}
 	state := "running"
-	if s.Paused {
+	switch {
+	case p.play != nil:
+		state = "recorded"
+	case s.Paused:
 		state = "paused"
 	}
 	lines := []string{
@@ -66,6 +69,9 @@ func (p *overviewPane) View() []string {
 			lines = append(lines, "  newest: "+dg.List[0].String())
 		}
 	}
+	if p.play != nil {
+		return append(lines, p.recordingLines()...)
+	}
 	a := s.Agent
 	lines = append(lines, "",
 		p.styles.Header.Render("Agent"),
@@ -80,6 +86,24 @@ func (p *overviewPane) View() []string {
 	}
 	if a.Recording != "" {
 		lines = append(lines, "  recording to "+a.Recording)
+	}
+	return lines
+}
+
+// recordingLines say, in review, what the file holds in place of the
+// agent's telemetry (which is of the game as it was recorded, not of
+// anything running now).
+func (p *overviewPane) recordingLines() []string {
+	rec := p.play.rec
+	first, last := rec.Frames[0].Tick, rec.Frames[len(rec.Frames)-1].Tick
+	lines := []string{"", p.styles.Header.Render("Recording"),
+		"  " + p.play.path,
+		fmt.Sprintf("  ticks %d-%d in %d frames (every frame the game ran)", first, last, len(rec.Frames))}
+	if rec.Header.Hz > 0 {
+		lines[len(lines)-1] = fmt.Sprintf("  ticks %d-%d in %d frames (%g a second)", first, last, len(rec.Frames), rec.Header.Hz)
+	}
+	if gaps, ticks := rec.Gaps(); gaps > 0 {
+		lines = append(lines, fmt.Sprintf("  %d ticks not recorded in %d places (dump FILE --tick N in one says why)", ticks, gaps))
 	}
 	return lines
 }

@@ -132,3 +132,23 @@ func TestOpenErrors(t *testing.T) {
 		t.Errorf("a cut file does not say it is truncated:\n%s", m.View())
 	}
 }
+
+// TestReviewOverviewSaysItIsAFile: in review the Overview says the world
+// is recorded, and what the file holds, not the recording agent's clients
+// and traffic as if a game ran now.
+func TestReviewOverviewSaysItIsAFile(t *testing.T) {
+	path := testgame.Record(t)
+	m := reviewModel(t, path)
+	press(m, "1")
+	v := m.View()
+	for _, want := range []string{"recorded", "Recording", path, " frames (50 a second)"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("the review's Overview lacks %q:\n%s", want, v)
+		}
+	}
+	for _, not := range []string{"running", "clients ", "frames sent"} {
+		if strings.Contains(v, not) {
+			t.Fatalf("the review's Overview says %q:\n%s", not, v)
+		}
+	}
+}
