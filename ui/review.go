@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -132,9 +133,20 @@ func (t *timeline) seeked(msg seekedMsg) tea.Cmd {
 		t.nav.flash(msg.err.Error(), true)
 		return nil
 	}
+	from := t.pos.idx
 	t.pos = msg.pos
-	if msg.pos.asOf != "" {
+	switch rec := t.play.rec; {
+	case msg.pos.asOf != "":
 		t.nav.flash(msg.pos.asOf, false)
+	case from >= 0 && from-msg.pos.idx == 1 || msg.pos.idx-from == 1: // a step: say what it stepped over
+		later := max(from, msg.pos.idx)
+		if skipped := rec.SkippedBefore(later); skipped > 0 {
+			t.nav.flash(fmt.Sprintf("crossed a gap: ticks %d-%d were not recorded (%s)", rec.Frames[later-1].Tick+1, rec.Frames[later].Tick-1, rec.GapWhy(later)), false)
+		}
+	default:
+		if gaps, ticks := rec.GapsBetween(from, msg.pos.idx); gaps > 0 {
+			t.nav.flash(fmt.Sprintf("crossed %s: %d ticks between were not recorded", plural(gaps, "gap"), ticks), false)
+		}
 	}
 	return t.play.refresh()
 }
@@ -148,20 +160,24 @@ func (t *timeline) compareCmd(a, b int) tea.Cmd {
 }
 
 // View draws where the review stands: a bar over the recording with
-// keyframes marked.
+// keyframes (┼) and gaps (×: ticks not recorded before that frame) marked.
 func (t *timeline) View() string {
 	p := t.play
 	n := len(p.rec.Frames)
-	w := max(t.width-40, 10)
+	w := max(t.width-46, 10)
 	bar := []rune(strings.Repeat("─", w))
+	legend := ""
 	for i, f := range p.rec.Frames {
-		if f.Keyframe {
-			bar[i*(w-1)/max(n-1, 1)] = '┼'
+		switch at := i * (w - 1) / max(n-1, 1); {
+		case p.rec.SkippedBefore(i) > 0:
+			bar[at], legend = '×', " ×gap"
+		case f.Keyframe && bar[at] != '×':
+			bar[at] = '┼'
 		}
 	}
 	bar[t.pos.idx*(w-1)/max(n-1, 1)] = '█'
 	first, last := p.rec.Frames[0].Tick, p.rec.Frames[n-1].Tick
-	return fmt.Sprintf("%d %s %d  [ ] { } g G t c", first, string(bar), last)
+	return fmt.Sprintf("%d %s %d  [ ] { } g G t c%s", first, string(bar), last, legend)
 }
 
 // compareTicks says what changed between two frames: entities spawned,
@@ -181,5 +197,16 @@ func compareTicks(p *player, header func(...string) string, a, b int) []string {
 	}
 	lines := client.DiffLines(recording.Diff(sa, sb), 5000)
 	lines[0] = header(lines[0] + "  (j k scroll, any other key closes)")
+	if gaps, ticks := p.rec.GapsBetween(a, b); gaps > 0 {
+		lines = slices.Insert(lines, 1, fmt.Sprintf("note: %d ticks between them were not recorded, in %s: what changed there is folded into the frames after", ticks, plural(gaps, "gap")))
+	}
 	return lines
+}
+
+// plural is "1 gap", "3 gaps".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -7,9 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ecsinspect/ecsinspect/internal/testgame"
+	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // reviewModel opens a recording in the UI model, without a terminal.
@@ -150,5 +153,67 @@ func TestReviewOverviewSaysItIsAFile(t *testing.T) {
 		if strings.Contains(v, not) {
 			t.Fatalf("the review's Overview says %q:\n%s", not, v)
 		}
+	}
+}
+
+// gappedRecording is a recording of every frame (ticks 100 on) with one
+// gap: the five ticks before its ninth frame were not recorded, and that
+// frame says why.
+func gappedRecording(t *testing.T) string {
+	src, err := recording.OpenFrames(testgame.Record(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	path := filepath.Join(t.TempDir(), "gapped.ecsrec")
+	w, err := recording.CreateRecording(path, recording.RecordingHeader{Game: "gapped"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := uint64(100)
+	for i := range src.Frames {
+		m, err := src.Message(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := *m.(*protocol.WorldFrame)
+		if i == 8 {
+			tick += 5
+			f.Skipped, f.SkipWhy = 5, "the test left them out"
+		}
+		f.Tick = tick
+		if err := w.Write(tick, time.Now(), src.Frames[i].Keyframe, &f); err != nil {
+			t.Fatal(err)
+		}
+		tick++
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestReviewShowsItsGaps: the timeline marks a gap, stepping across it
+// says which ticks were not recorded and why, a jump over it says how many
+// were skipped, and a comparison across it names the missing ticks.
+func TestReviewShowsItsGaps(t *testing.T) {
+	m := reviewModel(t, gappedRecording(t))
+	if v := m.View(); !strings.Contains(v, "×gap") || !strings.Contains(v, "×") {
+		t.Fatalf("the timeline does not mark the gap:\n%s", v)
+	}
+	press(m, "g")
+	for range 8 {
+		press(m, "]")
+	}
+	if m.play.idx != 8 || !strings.Contains(m.flashText, "crossed a gap: ticks 108-112 were not recorded (the test left them out)") {
+		t.Fatalf("stepping over the gap to frame %d said %q", m.play.idx, m.flashText)
+	}
+	press(m, "g", "G")
+	if !strings.Contains(m.flashText, "crossed 1 gap: 5 ticks between were not recorded") {
+		t.Fatalf("jumping over the gap said %q", m.flashText)
+	}
+	press(m, "g", "c", "G", "c")
+	if v := m.View(); !strings.Contains(v, "5 ticks between them were not recorded, in 1 gap") {
+		t.Fatalf("the comparison across the gap:\n%s", v)
 	}
 }

@@ -496,16 +496,31 @@ func (rec *Recording) FrameFor(tick uint64) (i int, note string, err error) {
 // places where ticks were skipped between two frames, and the ticks
 // skipped in all. A recording at a rate has none: it skips by design.
 func (rec *Recording) Gaps() (gaps int, ticks uint64) {
-	if rec.Header.Hz != 0 {
-		return 0, 0
+	return rec.GapsBetween(0, len(rec.Frames)-1)
+}
+
+// GapsBetween is Gaps between frames i and j (in either order): the
+// places ticks were skipped from one to the other, and the ticks skipped.
+func (rec *Recording) GapsBetween(i, j int) (gaps int, ticks uint64) {
+	if i > j {
+		i, j = j, i
 	}
-	for i := 1; i < len(rec.Frames); i++ {
-		if d := rec.Frames[i].Tick - rec.Frames[i-1].Tick; rec.Frames[i].Tick > rec.Frames[i-1].Tick && d > 1 {
+	for k := max(i, 0) + 1; k <= j && k < len(rec.Frames); k++ {
+		if skipped := rec.SkippedBefore(k); skipped > 0 {
 			gaps++
-			ticks += d - 1
+			ticks += skipped
 		}
 	}
 	return gaps, ticks
+}
+
+// SkippedBefore is how many ticks were not recorded between frame i-1 and
+// frame i: 0 for a recording at a rate, which skips by design.
+func (rec *Recording) SkippedBefore(i int) uint64 {
+	if rec.Header.Hz != 0 || i <= 0 || i >= len(rec.Frames) || rec.Frames[i].Tick <= rec.Frames[i-1].Tick {
+		return 0
+	}
+	return rec.Frames[i].Tick - rec.Frames[i-1].Tick - 1
 }
 
 // GapWhy says why the ticks before frame i were not recorded, as the
