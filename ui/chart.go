@@ -68,7 +68,7 @@ func (p *chartPane) SetSize(width, height int) tea.Cmd { p.box = box{width, heig
 
 func (p *chartPane) KeyMap() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Palette, k.Unwatch, k.Up, k.Down, k.Views, k.Help, k.Quit}
+	return []key.Binding{k.Palette, k.Unpin, k.Up, k.Down, k.Views, k.Help, k.Quit}
 }
 
 // add pins a series expression and subscribes to it.
@@ -142,7 +142,7 @@ func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 			pn.err = msg.r.Message
 		}
 	case tea.KeyMsg:
-		if key.Matches(msg, p.keys.Unwatch) {
+		if key.Matches(msg, p.keys.Unpin) {
 			return p.remove(p.cursor)
 		}
 		p.move(p.keys, msg, len(p.pins), len(p.pins))

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ecsinspect/ecsinspect/internal/testgame"
 )
 
 // TestEveryBindingIsMatched: a key the help lists must do something: each
@@ -32,6 +34,21 @@ func TestEveryBindingIsMatched(t *testing.T) {
 		re := regexp.MustCompile(`Matches\(\w+, (k|\w+\.keys)\.` + f.Name + `\)`)
 		if !re.MatchString(src.String()) {
 			t.Errorf("the binding %s is in the help but no key.Matches uses it", f.Name)
+		}
+	}
+}
+
+// TestKeysDoWhatTheirHintsSay: / in the Watch view filters its hits (it
+// does not jump to Entities), and the Chart's hint for x speaks of pins.
+func TestKeysDoWhatTheirHintsSay(t *testing.T) {
+	m := reviewModel(t, testgame.Record(t))
+	press(m, "8", "/")
+	if m.view != viewWatches || !strings.Contains(m.View(), "filter hits:") {
+		t.Fatalf("/ in the Watch view: view %d\n%s", m.view, m.View())
+	}
+	for _, b := range m.chart.KeyMap() {
+		if h := b.Help(); h.Key == "x" && h.Desc != "remove the pin" {
+			t.Fatalf("the Chart's hint for x: %q", h.Desc)
 		}
 	}
 }

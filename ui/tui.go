@@ -355,8 +355,8 @@ func (m *model) key(msg tea.KeyMsg) tea.Cmd {
 		return openPalette(m.common, "")
 	case key.Matches(msg, k.Open):
 		return openPalette(m.common, "open ")
-	case key.Matches(msg, k.Filter) && m.view == viewJournal && !m.detail.shown:
-		return m.journalPane.Update(msg) // the journal's own filter
+	case key.Matches(msg, k.Filter) && (m.view == viewJournal || m.view == viewWatches) && !m.detail.shown:
+		return m.focused().Update(msg) // the pane's own filter: the journal's, the hits'
 	case key.Matches(msg, k.Filter):
 		return tea.Batch(m.showPane(viewEntities), m.push(m.entities.filterPrompt()))
 	case key.Matches(msg, k.Record) && m.play == nil:

@@ -36,6 +36,7 @@ type watchesPane struct {
 // watchRow is one line of the pane and what enter does on it.
 type watchRow struct {
 	text    string
+	of      uint32               // the watchpoint the line belongs to (0: none)
 	watch   *protocol.Watchpoint // a watchpoint: enter turns it on or off
 	entity  protocol.EntityID    // a group or a hit: enter opens it
 	suggest string               // a suggestion: enter sets it
@@ -97,12 +98,16 @@ func (p *watchesPane) Update(msg tea.Msg) tea.Cmd {
 				p.nav.flash("this line names no entity", false)
 			}
 		case key.Matches(msg, p.keys.Unwatch):
-			if p.cursor < len(rows) && rows[p.cursor].watch != nil {
-				w := rows[p.cursor].watch
-				return p.src.request(fmt.Sprintf("remove watch %d", w.ID), func(id uint32) protocol.Message {
-					return &protocol.Unwatch{ID: id, Watch: w.ID}
-				})
+			// On a watchpoint or any line of it (a group, a suggestion, a
+			// hit): that watchpoint goes.
+			if p.cursor >= len(rows) || rows[p.cursor].of == 0 {
+				p.nav.flash("this line belongs to no watchpoint: x removes the watchpoint of the line it is on", false)
+				return nil
 			}
+			w := rows[p.cursor].of
+			return p.src.request(fmt.Sprintf("remove watch %d", w), func(id uint32) protocol.Message {
+				return &protocol.Unwatch{ID: id, Watch: w}
+			})
 		default:
 			p.move(p.keys, msg, len(rows), p.height)
 		}
@@ -135,12 +140,12 @@ func (p *watchesPane) rows() []watchRow {
 		if w.Suspended != "" && w.On {
 			line = fmt.Sprintf("%4d  %-7s %-7s %6d  %s — suspended (enter tries again): %s", w.ID, w.Kind, "SUSP", w.Hits, w.Expr, w.Suspended)
 		}
-		rows = append(rows, watchRow{text: line, watch: w})
+		rows = append(rows, watchRow{text: line, watch: w, of: w.ID})
 		for _, g := range w.Groups {
-			rows = append(rows, watchRow{text: "        " + groupLine(g, w), entity: g.Entity})
+			rows = append(rows, watchRow{text: "        " + groupLine(g, w), entity: g.Entity, of: w.ID})
 		}
 		if s, ok := client.Suggest(*w); ok {
-			rows = append(rows, watchRow{text: fmt.Sprintf("        ⇒ narrower: %s — %s (enter sets it, pausing)", s.Expr, s.Why), suggest: s.Expr})
+			rows = append(rows, watchRow{text: fmt.Sprintf("        ⇒ narrower: %s — %s (enter sets it, pausing)", s.Expr, s.Why), suggest: s.Expr, of: w.ID})
 		}
 	}
 	shown := 0
@@ -150,7 +155,7 @@ func (p *watchesPane) rows() []watchRow {
 			continue
 		}
 		shown++
-		rows = append(rows, watchRow{text: line, entity: p.hits[i].Entity})
+		rows = append(rows, watchRow{text: line, entity: p.hits[i].Entity, of: p.hits[i].Watch})
 	}
 	if p.filter != "" {
 		rows = append(rows, watchRow{text: fmt.Sprintf("  %d of %d hits contain %q (/ changes it)", shown, len(p.hits), p.filter)})

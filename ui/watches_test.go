@@ -30,6 +30,10 @@ func TestWatchesPane(t *testing.T) {
 	if len(nav.opened) != 1 || nav.opened[0] != e {
 		t.Fatalf("enter on the hit opened %v", nav.opened)
 	}
+	pressPane(p, "x") // on the hit: its watchpoint goes
+	if un, ok := src.reqs[len(src.reqs)-1].(*protocol.Unwatch); !ok || un.Watch != 1 {
+		t.Fatalf("x on a hit of watchpoint 1 sent %+v", src.reqs[len(src.reqs)-1])
+	}
 	// w: a prompt that checks the form as typed and sends a Watch.
 	watchPrompt(c, "")
 	pr := nav.pushed[len(nav.pushed)-1].(*prompt)
