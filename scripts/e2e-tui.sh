@@ -122,7 +122,7 @@ step "compared the first and last ticks: $(head -1 "$work/diff.txt")"
 # Review it offline: scrub to the start, look at the entities then.
 tmux -L "$sock" new-session -d -x 120 -y 30 "$bin open $work/run.ecsrec"
 wait_for "REVIEW";                             step "opened the recording"
-keys g; wait_for "frame 1/";                   step "went to the first frame"
+keys '<'; wait_for "frame 1/";                   step "went to the first frame"
 keys 3; wait_for "matches";                    step "entities at that tick"
 keys q
 

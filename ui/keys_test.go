@@ -39,12 +39,19 @@ func TestEveryBindingIsMatched(t *testing.T) {
 }
 
 // TestKeysDoWhatTheirHintsSay: / in the Watch view filters its hits (it
-// does not jump to Entities), and the Chart's hint for x speaks of pins.
+// does not jump to Entities), G in a review's list goes to its bottom (not
+// the recording's end), and the Chart's hint for x speaks of pins.
 func TestKeysDoWhatTheirHintsSay(t *testing.T) {
 	m := reviewModel(t, testgame.Record(t))
 	press(m, "8", "/")
 	if m.view != viewWatches || !strings.Contains(m.View(), "filter hits:") {
 		t.Fatalf("/ in the Watch view: view %d\n%s", m.view, m.View())
+	}
+	// In review, G is the list's bottom, as everywhere: < > move the
+	// timeline.
+	press(m, "esc", "<", "3", "G")
+	if m.play.idx != 0 {
+		t.Fatalf("G in a review's Entities moved the timeline to frame %d", m.play.idx)
 	}
 	for _, b := range m.chart.KeyMap() {
 		if h := b.Help(); h.Key == "x" && h.Desc != "remove the pin" {

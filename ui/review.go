@@ -37,7 +37,7 @@ func (t *timeline) KeyMap() []key.Binding { return reviewKeys }
 var reviewKeys = []key.Binding{
 	key.NewBinding(key.WithKeys("[", "]"), key.WithHelp("[ ]", "frame")),
 	key.NewBinding(key.WithKeys("{", "}"), key.WithHelp("{ }", "keyframe")),
-	key.NewBinding(key.WithKeys("g", "G"), key.WithHelp("g G", "start/end")),
+	key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("< >", "first/last frame (g G: the list's top and bottom)")),
 	key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "go to tick")),
 	key.NewBinding(key.WithKeys("c"), key.WithHelp("c c", "compare two ticks")),
 }
@@ -68,9 +68,9 @@ func (t *timeline) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 		to = p.keyframe(t.pos.idx, -1)
 	case "}":
 		to = p.keyframe(t.pos.idx, +1)
-	case "g", "home":
+	case "<", "home":
 		to = 0
-	case "G", "end":
+	case ">", "end":
 		to = len(p.rec.Frames) - 1
 	case "t":
 		return t.nav.push(newPrompt(t.common, promptTick, "go to tick ", "enter goes there (or to the recorded tick before it)", "",
@@ -177,7 +177,7 @@ func (t *timeline) View() string {
 	}
 	bar[t.pos.idx*(w-1)/max(n-1, 1)] = '█'
 	first, last := p.rec.Frames[0].Tick, p.rec.Frames[n-1].Tick
-	return fmt.Sprintf("%d %s %d  [ ] { } g G t c%s", first, string(bar), last, legend)
+	return fmt.Sprintf("%d %s %d  [ ] { } < > t c%s", first, string(bar), last, legend)
 }
 
 // compareTicks says what changed between two frames: entities spawned,

@@ -62,7 +62,7 @@ func TestReviewARecording(t *testing.T) {
 	if p.idx != last || !strings.Contains(m.View(), "REVIEW") {
 		t.Fatalf("opens at frame %d of %d:\n%s", p.idx, last, m.View())
 	}
-	press(m, "g")
+	press(m, "<")
 	if p.idx != 0 || !strings.Contains(m.View(), "frame 1/") {
 		t.Errorf("g went to frame %d", p.idx)
 	}
@@ -106,7 +106,7 @@ func TestReviewARecording(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "Entity ") || !strings.Contains(v, "Value = ") {
 		t.Errorf("detail at a past tick:\n%s", v)
 	}
-	press(m, "esc", "g", "c", "G", "c")
+	press(m, "esc", "<", "c", ">", "c")
 	first, lastTick := p.rec.Frames[0].Tick, p.rec.Frames[last].Tick
 	if v := m.View(); !strings.Contains(v, fmt.Sprintf("tick %d → tick %d:", first, lastTick)) || !strings.Contains(v, "changed (") {
 		t.Errorf("compare of the first and last ticks:\n%s", v)
@@ -201,18 +201,18 @@ func TestReviewShowsItsGaps(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "×gap") || !strings.Contains(v, "×") {
 		t.Fatalf("the timeline does not mark the gap:\n%s", v)
 	}
-	press(m, "g")
+	press(m, "<")
 	for range 8 {
 		press(m, "]")
 	}
 	if m.play.idx != 8 || !strings.Contains(m.flashText, "crossed a gap: ticks 108-112 were not recorded (the test left them out)") {
 		t.Fatalf("stepping over the gap to frame %d said %q", m.play.idx, m.flashText)
 	}
-	press(m, "g", "G")
+	press(m, "<", ">")
 	if !strings.Contains(m.flashText, "crossed 1 gap: 5 ticks between were not recorded") {
 		t.Fatalf("jumping over the gap said %q", m.flashText)
 	}
-	press(m, "g", "c", "G", "c")
+	press(m, "<", "c", ">", "c")
 	if v := m.View(); !strings.Contains(v, "5 ticks between them were not recorded, in 1 gap") {
 		t.Fatalf("the comparison across the gap:\n%s", v)
 	}
