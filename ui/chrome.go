@@ -47,18 +47,26 @@ func screen(tabs string, body []string, bottom, status string, width, height int
 // tabs draws the view names, the one on screen marked, tighter on a narrow
 // terminal: padded, then unpadded, then cut to four letters, whichever fits.
 func (m *model) tabs() string {
-	formats := []func(i int, n string) string{
-		func(i int, n string) string { return fmt.Sprintf(" %d %s ", viewKey(i), n) },
-		func(i int, n string) string { return fmt.Sprintf(" %d %s", viewKey(i), n) },
-		func(i int, n string) string { return fmt.Sprintf(" %d %s", viewKey(i), shortTitle(n)) },
-		func(i int, n string) string { return fmt.Sprintf(" %d %.4s", viewKey(i), n) },
+	// The narrowest names the pane on screen whole and the others by
+	// their keys: "1 2 3 [4 Systems] 5": never names cut to "Over Arch".
+	formats := []func(i int, n string, on bool) string{
+		func(i int, n string, _ bool) string { return fmt.Sprintf(" %d %s ", viewKey(i), n) },
+		func(i int, n string, _ bool) string { return fmt.Sprintf(" %d %s", viewKey(i), n) },
+		func(i int, n string, _ bool) string { return fmt.Sprintf(" %d %s", viewKey(i), shortTitle(n)) },
+		func(i int, n string, on bool) string {
+			if on {
+				return fmt.Sprintf(" %d %s", viewKey(i), n)
+			}
+			return fmt.Sprintf(" %d", viewKey(i))
+		},
 	}
 	var parts []string
-	for _, label := range formats {
+	for _, format := range formats {
 		width := 0
 		parts = parts[:0]
 		for i, p := range m.panes {
 			n := p.Title()
+			label := func(i int, n string) string { return format(i, n, i == m.view && !m.detail.shown) }
 			l := label(i, n)
 			if i == m.view && !m.detail.shown {
 				// Marked in text as well as in colour: visible with NO_COLOR too.
@@ -183,10 +191,13 @@ func (m *model) statusBar() string {
 	case stateConnected:
 		state = "connected"
 		if m.summary != nil && m.summary.Paused {
-			state = "PAUSED"
+			state = "PAUSED (space resumes)"
 		}
 		if m.summary != nil && m.summary.Halt != nil {
-			state = "STOPPED MID-FRAME"
+			state = "STOPPED MID-FRAME (space resumes, . ends the frame)"
+		}
+		if m.readOnly && m.summary != nil && m.summary.Paused {
+			state = strings.Fields(state)[0] + " (read-only: another client resumes)"
 		}
 	case stateReconnecting:
 		state = fmt.Sprintf("reconnecting (%d)", m.conn.attempt)
@@ -209,7 +220,7 @@ func (m *model) statusBar() string {
 		add(5, client.FrameFigures(s.WorkNs, s.FrameNs))
 		add(6, fmt.Sprintf("%d entities", s.Entities))
 		if r := m.rate.perSecond(); r > 0 && m.conn.state == stateConnected {
-			add(7, fmt.Sprintf("%.1f ticks/s", r))
+			add(2, fmt.Sprintf("%.1f ticks/s", r)) // how the game runs: kept before the figures
 		}
 	}
 	if h := m.lastHit; h != nil && h.Paused && m.summary != nil && m.summary.Paused {

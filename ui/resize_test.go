@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ecsinspect/ecsinspect/internal/testpace"
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // TestUINeverBreaksAtAnySize renders every view and modal at sizes from
@@ -191,4 +192,28 @@ func TestUINavigation(t *testing.T) {
 	h.typeText("nonsense")
 	h.keys("enter")
 	h.waitFor(`"nonsense" is not an entity`)
+}
+
+// TestEightyColumnsKeepWhatMatters: at 80x24 the status bar keeps the
+// tick rate while the game runs and, paused, the key that resumes it; the
+// tabs name the pane on screen whole and the others by their keys; a hit's
+// row starts with its entity, writer and value.
+func TestEightyColumnsKeepWhatMatters(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	status := func() string { lines := strings.Split(h.m.View(), "\n"); return lines[len(lines)-1] }
+	h.waitFor("ticks/s")
+	if !strings.Contains(status(), "ticks/s") {
+		t.Fatalf("the status bar at 80 columns: %q", status())
+	}
+	if tabs := strings.Split(h.m.View(), "\n")[0]; !strings.Contains(tabs, "[1 Overview]") || strings.Contains(tabs, "Arch") {
+		t.Fatalf("the tabs at 80 columns: %q", tabs)
+	}
+	h.keys("space")
+	h.waitFor("PAUSED (space resumes)")
+	v := protocol.FloatValue(-40.02)
+	row := fit(hitLine(protocol.WatchHit{Watch: 1, Tick: 5594, Entity: protocol.MakeEntityID(2363, 1), By: "grazing", Value: &v,
+		Text: "Energy.Value<-40: Energy of 2363v1, written by grazing (and 2084 more)"}), 80)
+	if !strings.HasPrefix(row, "  ⚑ 2363v1 by grazing = -40.02") {
+		t.Fatalf("a hit's row at 80 columns: %q", row)
+	}
 }

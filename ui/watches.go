@@ -193,14 +193,22 @@ func groupLine(g protocol.HitGroup, w *protocol.Watchpoint) string {
 }
 
 // hitLine is one hit as the list shows it.
+// hitLine is a hit as a row: what a narrow terminal must keep first (the
+// entity, the writer, the value), then the tick and the hit's sentence.
 func hitLine(h protocol.WatchHit) string {
-	line := fmt.Sprintf("  ⚑ tick %-8d %s", h.Tick, h.Text)
-	if h.Old != nil && h.Value != nil {
-		line += fmt.Sprintf("  (%s → %s)", short(*h.Old), short(*h.Value))
-	} else if h.Value != nil {
-		line += "  = " + short(*h.Value)
+	line := "  ⚑"
+	if h.Entity != 0 {
+		line += " " + h.Entity.String()
 	}
-	return line
+	if h.By != "" {
+		line += " by " + h.By
+	}
+	if h.Old != nil && h.Value != nil {
+		line += fmt.Sprintf(" %s → %s", short(*h.Old), short(*h.Value))
+	} else if h.Value != nil {
+		line += " = " + short(*h.Value)
+	}
+	return fmt.Sprintf("%s  tick %d  %s", line, h.Tick, h.Text)
 }
 
 func (p *watchesPane) View() []string {
