@@ -64,7 +64,7 @@ func TestWatchpointsStayWithinTheirBudget(t *testing.T) {
 	var overBudget int
 	for _, w := range s.Watches {
 		switch {
-		case strings.Contains(w.Suspended, "row tests a frame"):
+		case strings.Contains(w.Suspended, "rows a frame"):
 			overBudget++
 		case w.Suspended != "" && !strings.Contains(w.Suspended, "checks took"):
 			t.Fatalf("watchpoint %d suspended saying %q", w.ID, w.Suspended)
@@ -148,5 +148,25 @@ func TestEditHitNamesThePausedTick(t *testing.T) {
 	s := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused })
 	if h.Tick != s.Tick || !h.Paused || h.Entity != wire(g.ents[5]) {
 		t.Fatalf("the edit's hit: tick %d (paused %v, entity %v); the game paused at tick %d", h.Tick, h.Paused, h.Entity, s.Tick)
+	}
+}
+
+// TestAUIsWatchpointsShareItsBudget: a UI's pausing watchpoint and two
+// log-only ones, each a test of one component on 80,000 rows, run
+// together: a pausing watchpoint is its client's while the client is
+// there (its checks were "the agent's", a share the user never chose,
+// and the two halves held neither set).
+func TestAUIsWatchpointsShareItsBudget(t *testing.T) {
+	g := bigGame(t, 80_000, Options{})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "ui"})
+	wantOK(t, "pausing", c.reply(&protocol.Watch{Expr: "Position.X<-1000000000"}))
+	wantOK(t, "log-only", c.reply(&protocol.Watch{Expr: "Position.Y<-1000000000", Log: true}))
+	wantOK(t, "log-only", c.reply(&protocol.Watch{Expr: "Position.X>1000000000", Log: true}))
+	start := g.frames.Load()
+	s := c.summaryWhere(func(s *protocol.Summary) bool { return g.frames.Load() > start+5 && len(s.Watches) == 3 })
+	for _, w := range s.Watches {
+		if strings.Contains(w.Suspended, "rows a frame") {
+			t.Fatalf("watchpoint %s suspended: %s", w.Expr, w.Suspended)
+		}
 	}
 }

@@ -27,10 +27,10 @@ import (
 // tests and at the frame's end, so a row written by three systems is
 // walked about four times: on the 100k demo (a frame of 9-14 ms, every
 // animal written by three systems) a watchpoint of one term on 120,000
-// rows costs about 0.4 ms a frame. 192k lets one such be checked by a
-// client alone (at 10,000 animals, sixteen), and 64 that never fire, from
-// two clients, cost the game nothing: neither share fits one.
-const Units = 3 << 16
+// rows costs about 0.4 ms a frame. 256k lets two such be checked for a
+// client alone (at 10,000 animals, twenty), and 64 that never fire, from
+// three clients, cost the game nothing: no share fits one.
+const Units = 1 << 18
 
 // The weights of a row test, by how the rows are tested.
 const (
@@ -61,9 +61,9 @@ const (
 )
 
 // budgetOwner is whose share a watchpoint's checks come out of: its
-// client's, or the agent's (0) for one that outlives its client.
+// client's while the client is connected, then the agent's (0).
 func (wp *watchpoint) budgetOwner() int {
-	if wp.kept() {
+	if wp.orphan {
 		return 0
 	}
 	return wp.Owner
@@ -103,12 +103,13 @@ func (s *Set) admit(wp *watchpoint) bool {
 	share := ws.share()
 	owner := wp.budgetOwner()
 	if ws.spent[owner]+cost > share {
-		whose := "its client's"
+		whose := "this client's watchpoints"
 		if owner == 0 {
-			whose = "the agent's (watchpoints that outlive their client)"
+			whose = "watchpoints whose client has left"
 		}
-		s.suspend(wp, fmt.Sprintf("its checks would test %d rows (%d terms): %s row tests a frame, over what is left of %s share (%s of %s): watch one entity (42v3 %s) or rows fewer systems write",
-			rows, wp.terms, count(cost), whose, count(max(share-ws.spent[owner], 0)), count(share), wp.spec.Query))
+		left := max(share-ws.spent[owner], 0)
+		s.suspend(wp, fmt.Sprintf("checking it would test %s rows a frame (%d of them, %s); %s may test %s a frame and %s are left: watch one entity (42v3 %s), add a component that narrows the rows, or remove another watchpoint",
+			count(cost), rows, plural(wp.terms, "term"), whose, count(share), count(left), wp.spec.Query))
 		return false
 	}
 	if ws.spent == nil {
@@ -230,10 +231,21 @@ func (s *Set) ForgetClient(owner int) {
 		if wp.Owner == owner && !wp.kept() {
 			continue
 		}
+		if wp.Owner == owner {
+			wp.orphan = true // its checks now come out of the agent's share
+		}
 		kept = append(kept, wp)
 	}
 	clear(ws.list[len(kept):])
 	ws.list = kept
+}
+
+// plural is "1 term", "3 terms".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // count prints a number of row tests: 1.2M, 640k, 12.

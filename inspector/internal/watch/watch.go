@@ -68,6 +68,7 @@ type watchpoint struct {
 	cut      bool
 	admitted bool // its checks of this frame are charged
 	hold     bool // a hit's pause is held (protocol.Watch.Hold)
+	orphan   bool // its client left: it outlives it (kept), on the agent's share
 }
 
 // Set is the agent's watchpoints and where the last check left off. Its
