@@ -58,6 +58,10 @@ var pinColors = []lipgloss.Color{"12", "10", "11", "13", "14", "9"}
 type chartPane struct {
 	*common
 	box
+	// split draws each pin on its own scale (s toggles it); by default
+	// pins whose values are alike (the same field, or counts) share one,
+	// so they read together.
+	split bool
 	list
 	pins []*pin
 	next uint32
@@ -68,7 +72,7 @@ func (p *chartPane) SetSize(width, height int) tea.Cmd { p.box = box{width, heig
 
 func (p *chartPane) KeyMap() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Palette, k.Unpin, k.Up, k.Down, k.Views, k.Help, k.Quit}
+	return []key.Binding{k.Palette, k.Unpin, k.SplitScales, k.Up, k.Down, k.Views, k.Help, k.Quit}
 }
 
 // add pins a series expression and subscribes to it.
@@ -145,6 +149,10 @@ func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 		if key.Matches(msg, p.keys.Unpin) {
 			return p.remove(p.cursor)
 		}
+		if key.Matches(msg, p.keys.SplitScales) {
+			p.split = !p.split
+			return nil
+		}
 		p.move(p.keys, msg, len(p.pins), len(p.pins))
 	}
 	return nil
@@ -173,8 +181,9 @@ func (p *chartPane) View() []string {
 	if !any {
 		return append(out, "", "waiting for samples…")
 	}
-	// Each pin on its own scale, so a count in thousands and a mean near
-	// one both fill the height; the axis is the selected pin's.
+	// Pins whose values are alike share a scale (the same field, or
+	// counts); others, or all when split, each fill the height. The axis
+	// is the selected pin's scale, its zero drawn when in range.
 	cv := newCanvas(plotW, chartH)
 	xOf := func(t uint64) int {
 		if to == from {
@@ -182,32 +191,43 @@ func (p *chartPane) View() []string {
 		}
 		return int(float64(t-from) / float64(to-from) * float64(2*plotW-1))
 	}
+	yOf := func(v, lo, hi float64) int { return int(math.Round((hi - v) / (hi - lo) * float64(4*chartH-1))) }
+	if lo, hi, ok := p.scaleOf(p.cursor); ok && lo < 0 && hi > 0 {
+		y := yOf(0, lo, hi)
+		for x := 0; x < 2*plotW; x += 2 {
+			cv.set(x, y, len(p.pins)) // the zero line, in the axis's faint style
+		}
+	}
 	for i, pn := range p.pins {
-		lo, hi, ok := pn.scale()
+		lo, hi, ok := p.scaleOf(i)
 		if !ok {
 			continue
 		}
-		yOf := func(v float64) int { return int((hi - v) / (hi - lo) * float64(4*chartH-1)) }
-		prevX, prevY, have := 0, 0, false
+		prevX, prevY, have, drawn := 0, 0, false, 0
 		for _, s := range pn.samples {
 			if !s.ok {
 				have = false
 				continue
 			}
-			x, y := xOf(s.tick), yOf(s.v)
+			x, y := xOf(s.tick), yOf(s.v, lo, hi)
 			if have {
 				cv.line(prevX, prevY, x, y, i)
 			} else {
 				cv.set(x, y, i)
 			}
 			prevX, prevY, have = x, y, true
+			drawn++
+		}
+		if drawn == 1 { // one sample: a short mark, not a dot lost at the edge
+			cv.line(max(prevX-3, 0), prevY, prevX, prevY, i)
 		}
 	}
-	styles := make([]lipgloss.Style, len(pinColors))
-	for i, c := range pinColors {
-		styles[i] = lipgloss.NewStyle().Foreground(c)
+	styles := make([]lipgloss.Style, len(pinColors)+1)
+	for i := range len(p.pins) {
+		styles[i] = lipgloss.NewStyle().Foreground(pinColors[i%len(pinColors)])
 	}
-	lo, hi, scaled := p.pins[p.cursor].scale()
+	styles[len(p.pins)] = p.styles.Faint
+	lo, hi, scaled := p.scaleOf(p.cursor)
 	axisStyle := styles[p.cursor%len(styles)]
 	for r, row := range cv.rows(styles) {
 		label := ""
@@ -253,13 +273,37 @@ func (pn *pin) valueRange() (lo, hi float64, ok bool) {
 	return lo, hi, ok
 }
 
-// scale is the range a pin is drawn over: its values', widened when flat.
-func (pn *pin) scale() (lo, hi float64, ok bool) {
-	lo, hi, ok = pn.valueRange()
+// scaleOf is the range pin i is drawn over: its values', or, unless the
+// scales are split, those of every pin alike to it; widened when flat.
+func (p *chartPane) scaleOf(i int) (lo, hi float64, ok bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for j, pn := range p.pins {
+		if j != i && (p.split || pn.unit() != p.pins[i].unit()) {
+			continue
+		}
+		if l, h, has := pn.valueRange(); has {
+			lo, hi, ok = min(lo, l), max(hi, h), true
+		}
+	}
 	if ok && lo == hi {
 		lo, hi = lo-1, hi+1
 	}
 	return lo, hi, ok
+}
+
+// unit is what a pin's values are, for sharing a scale: a count, or the
+// field they are of ("Energy.Value" for one entity's, a mean, a max...).
+func (pn *pin) unit() string {
+	spec, err := protocol.ParseSeries(pn.expr)
+	switch {
+	case err != nil:
+		return pn.expr
+	case spec.Field == "":
+		return "count"
+	case spec.Aggregate == "sum":
+		return "sum " + spec.Field // a sum is of another size than its field
+	}
+	return spec.Field
 }
 
 // ticks is the tick range of every pin's samples.

@@ -156,3 +156,45 @@ func TestChartKeepsHistoryThroughPauses(t *testing.T) {
 		t.Fatalf("an empty pin's axis:\n%s", v)
 	}
 }
+
+// TestChartScales: pins of the same field share a scale (a series flat at
+// 0 is drawn at its place on it, on the zero line, not at mid-height), a
+// count keeps its own, s splits them; a pin with one sample is drawn.
+func TestChartScales(t *testing.T) {
+	c, _, _ := fixture()
+	p := sized(&chartPane{common: c}, 60, 14)
+	p.add("3v1 Energy.Value")
+	p.add("4v1 Energy.Value")
+	for tick := uint64(100); tick < 140; tick++ {
+		hi, zero := float64(tick-100), 0.0 // one climbs from 0 to 39, the other stays at 0
+		p.Update(seriesMsg{&protocol.Series{Sub: subSeriesFirst, Tick: tick, Value: &hi, N: 1}})
+		p.Update(seriesMsg{&protocol.Series{Sub: subSeriesFirst + 1, Tick: tick, Value: &zero, N: 1}})
+	}
+	lo0, hi0, _ := p.scaleOf(0)
+	lo1, hi1, _ := p.scaleOf(1)
+	if lo0 != lo1 || hi0 != hi1 || lo1 != 0 || hi1 != 39 {
+		t.Fatalf("two pins of Energy.Value: scales %v-%v and %v-%v, want both 0-39", lo0, hi0, lo1, hi1)
+	}
+	p.split = true
+	if lo, hi, _ := p.scaleOf(1); lo != -1 || hi != 1 {
+		t.Fatalf("split, the flat pin's scale: %v-%v", lo, hi)
+	}
+	p.split = false
+	p.add("count Herbivore")
+	n := 5000.0
+	p.Update(seriesMsg{&protocol.Series{Sub: subSeriesFirst + 2, Tick: 139, Value: &n, N: 1}})
+	if lo, hi, _ := p.scaleOf(2); lo != 4999 || hi != 5001 {
+		t.Fatalf("a count beside two fields: scale %v-%v, want its own", lo, hi)
+	}
+	if lo, _, _ := p.scaleOf(0); lo != 0 {
+		t.Fatalf("the fields' scale moved with the count: from %v", lo)
+	}
+	// The count has one sample: drawn, a mark at the right.
+	p.cursor = 2
+	only := sized(&chartPane{common: c}, 60, 14)
+	only.add("count Herbivore")
+	only.Update(seriesMsg{&protocol.Series{Sub: subSeriesFirst, Tick: 139, Value: &n, N: 1}})
+	if brailleDots(only.View()) < 2 {
+		t.Fatalf("a pin of one sample draws nothing:\n%s", strings.Join(only.View(), "\n"))
+	}
+}

@@ -6,7 +6,7 @@ import "github.com/charmbracelet/bubbles/key"
 type keyMap struct {
 	Views, NextView, PrevView, Up, Down, Left, Right, Sort, PageUp, PageDown, Top, Bottom, Enter, Back,
 	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Parent, ToParent, Tree, Open, ShowEmpty, Palette, Record, Help, Quit key.Binding
-	Watch, Unwatch, ToggleWatch, Rewind, Pin, Unpin, Freeze, Fleet key.Binding
+	Watch, Unwatch, ToggleWatch, Rewind, Pin, Unpin, SplitScales, Freeze, Fleet key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -44,6 +44,7 @@ func defaultKeys() keyMap {
 		Watch:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "set a watchpoint")),
 		Unwatch:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "remove watchpoint (8)")),
 		Unpin:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "remove the pin")),
+		SplitScales: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "one scale / a scale each")),
 		ToggleWatch: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "watchpoint on/off, or open a hit's entity (8)")),
 		Pin:         key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin a field to the chart (detail)")),
 		Freeze:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "freeze/follow")),
