@@ -18,7 +18,7 @@ func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error 
 		fmt.Fprint(out, "Usage: ecsinspect demo [flags]\n\nRuns the demo ecosystem with an inspector agent and opens the terminal UI on it.\n\n")
 		fs.PrintDefaults()
 	}
-	entities := fs.Int("entities", 10_000, "entities to start with (100 to 1000000)")
+	entities := fs.Int("entities", 10_000, "animals to start with (100 to 1000000; they breed and die, so the count moves)")
 	hz := fs.Float64("hz", 60, "simulation steps per second")
 	frames := fs.Int("frames", 0, "stop after this many frames (0: until you quit)")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed replays the same run")
