@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -39,7 +38,8 @@ func (p *systemsPane) View() []string {
 	if len(p.summary.Systems) == 0 {
 		return []string{"no systems reported (give the agent the schedule: Options.Schedule)"}
 	}
-	// Stages in schedule order; in each, the costliest first.
+	// Stages and their systems in the order the schedule runs them (a
+	// stop inside the frame marks which ran: the order must be the run's).
 	var stages []string
 	byStage := map[string][]protocol.System{}
 	for _, s := range p.summary.Systems {
@@ -59,7 +59,6 @@ func (p *systemsPane) View() []string {
 	}
 	for _, st := range stages {
 		sys := byStage[st]
-		sort.SliceStable(sys, func(i, j int) bool { return sys[i].Mean > sys[j].Mean })
 		var sum int64
 		for _, s := range sys {
 			sum += s.Mean
