@@ -25,6 +25,11 @@ type journalPane struct {
 	text string // the filter, as typed
 	freezer
 	still []protocol.JournalEntry // what a frozen pane shows, oldest first
+	// listed is shown()'s list, kept until the entries, the op or the
+	// freeze change: the screen is drawn far more often than they do.
+	listed     []protocol.JournalEntry
+	listedFrom []protocol.JournalEntry // the entries it was made from
+	listedOp   string
 }
 
 func (p *journalPane) Title() string                     { return "Journal" }
@@ -55,7 +60,7 @@ func (p *journalPane) Update(msg tea.Msg) tea.Cmd {
 				return p.nav.openEntity(rows[p.cursor].Entity)
 			}
 		default:
-			p.move(p.keys, msg, len(p.shown()), p.height)
+			p.move(p.keys, msg, p.shownCount(), p.height)
 		}
 	}
 	return nil
@@ -68,13 +73,13 @@ func (p *journalPane) take(msg journalMsg) {
 	if msg.replace {
 		p.journal = nil
 	}
-	before := len(p.shown())
+	before := p.shownCount()
 	p.note(len(msg.j.Entries))
 	p.journal = append(p.journal, msg.j.Entries...)
 	if n := len(p.journal); n > maxJournal {
 		p.journal = p.journal[n-maxJournal:]
 	}
-	if shown := len(p.shown()); !msg.replace && p.cursor > 0 && !p.freezer.on {
+	if shown := p.shownCount(); !msg.replace && p.cursor > 0 && !p.freezer.on {
 		p.cursor = min(p.cursor+max(shown-before, 0), max(shown-1, 0))
 	}
 }
@@ -87,8 +92,12 @@ func (p *journalPane) View() []string {
 		}
 		return []string{"no structural changes yet"}
 	}
-	var rows []string
-	for _, e := range shown {
+	// Only the rows the box can show around the cursor are formatted
+	// (draw reads no others): the journal holds ten thousand.
+	p.clamp(len(shown))
+	rows := make([]string, len(shown))
+	for i := max(p.cursor-p.height, 0); i < min(p.cursor+p.height, len(shown)); i++ {
+		e := shown[i]
 		comp := ""
 		if e.Component >= 0 {
 			comp = p.compName(uint16(e.Component))
@@ -102,7 +111,7 @@ func (p *journalPane) View() []string {
 		if len(comp) > 16 {
 			comp = comp[:15] + "…"
 		}
-		rows = append(rows, fmt.Sprintf("%8d %8d %-8s %-12s %-16s %s", e.Seq, e.Frame, e.Op, e.Entity, comp, e.System))
+		rows[i] = fmt.Sprintf("%8d %8d %-8s %-12s %-16s %s", e.Seq, e.Frame, e.Op, e.Entity, comp, e.System)
 	}
 	head := fmt.Sprintf("%8s %8s %-8s %-12s %-16s %s", "seq", "frame", "op", "entity", "component", "by")
 	if p.text != "" {
@@ -120,13 +129,37 @@ func (p *journalPane) shown() []protocol.JournalEntry {
 	if p.freezer.on {
 		all = p.still
 	}
+	if p.listed != nil && p.listedOp == p.op && len(p.listedFrom) == len(all) && (len(all) == 0 || &p.listedFrom[0] == &all[0]) {
+		return p.listed
+	}
+	defer func() { p.listedFrom, p.listedOp = all, p.op }()
 	var out []protocol.JournalEntry
 	for i := len(all) - 1; i >= 0; i-- {
 		if e := all[i]; p.op == "" || e.Op == p.op {
 			out = append(out, e)
 		}
 	}
+	p.listed = out
 	return out
+}
+
+// shownCount is len(p.shown()), counted without building the list: a
+// frame of entries (four a second) need not copy ten thousand.
+func (p *journalPane) shownCount() int {
+	all := p.journal
+	if p.freezer.on {
+		all = p.still
+	}
+	if p.op == "" {
+		return len(all)
+	}
+	n := 0
+	for i := range all {
+		if all[i].Op == p.op {
+			n++
+		}
+	}
+	return n
 }
 
 // filter applies what was typed: an op (spawn despawn add remove set) is
