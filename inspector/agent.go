@@ -75,6 +75,7 @@ type gameSide struct {
 	// hold); alone is when the last client left a held pause.
 	held      bool
 	alone     time.Time
+	reached   uint64        // the furthest frame the game has run, rewinds or not
 	lastStart time.Time     // when the previous Sync started
 	pausedFor time.Duration // how long the previous Sync held the game paused
 	frameNs   int64         // Sync to Sync, less pauses
@@ -229,6 +230,9 @@ func (a *Agent) Sync() {
 	if a.dangling != nil {
 		a.dangling.Step() // before the watchpoints: a dangling one sees what this frame's reading found
 	}
+	// The frame that ended is a replay if the game had gone past it before
+	// a rewind: its hits are marked so, not counted again.
+	a.watches.Replaying(a.w.Frame() <= a.reached)
 	if a.watches.CheckFrame() { // a watchpoint fired: the game stops at the end of this frame
 		a.paused, a.stepLeft = true, 0
 	}
@@ -251,6 +255,8 @@ func (a *Agent) Sync() {
 		r.Capture(start)
 	}
 	a.captureFeeds(start, false)
+	a.reached = max(a.reached, a.w.Frame())
+	a.watches.Replaying(a.w.Frame()+1 <= a.reached) // the next frame's checks, system by system
 	a.tel.syncNs.Store(time.Since(start).Nanoseconds())
 	a.noteFrame(time.Now())
 	a.noteStatus(start, false)
@@ -260,6 +266,7 @@ func (a *Agent) Sync() {
 	pausedAt := time.Now()
 	a.hold()
 	a.pausedFor = time.Since(pausedAt)
+	a.watches.Replaying(a.w.Frame()+1 <= a.reached) // a rewind while paused: the frames ahead are replays
 }
 
 // hold serves clients while the game is paused, between frames or inside

@@ -201,3 +201,29 @@ func imageDiff(a, b *ecs.Image) string {
 	}
 	return ""
 }
+
+// TestReplayedFramesAreNotCountedAgain: a watchpoint true every frame,
+// the game rewound and stepped over frames it ran before: those frames'
+// hits come marked replayed and the watchpoint's count stays; frames past
+// the furthest the game had run count again.
+func TestReplayedFramesAreNotCountedAgain(t *testing.T) {
+	g := startGame(t, Options{RewindHz: 60})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "rewinder"})
+	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "frame > 1ns", Log: true}))
+	c.summaryWhere(func(s *protocol.Summary) bool { return s.Agent.Rewind != nil && s.Agent.Rewind.Frames >= 10 })
+	wantOK(t, "pause", c.reply(&protocol.Pause{}))
+	paused := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && len(s.Watches) == 1 })
+	hits := paused.Watches[0].Hits
+	wantOK(t, "rewind", c.reply(&protocol.Rewind{Tick: paused.Tick - 5, Exact: true}))
+	c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Tick == paused.Tick-5 })
+	wantOK(t, "step", c.reply(&protocol.Step{N: 3}))
+	s := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Tick == paused.Tick-2 })
+	if n := s.Watches[0].Hits; n != hits {
+		t.Fatalf("replaying frames the game ran before counted %d hits more", n-hits)
+	}
+	wantOK(t, "step", c.reply(&protocol.Step{N: 4})) // two replayed frames, then two new ones
+	s = c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Tick == paused.Tick+2 })
+	if n := s.Watches[0].Hits; n != hits+2 {
+		t.Fatalf("two frames past the furthest the game had run counted %d hits, want 2", n-hits)
+	}
+}

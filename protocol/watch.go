@@ -123,7 +123,11 @@ type WatchHit struct {
 	Value     *Value `msgpack:"v,omitempty"`   // the value now
 	Matches   int    `msgpack:"nm,omitempty"`  // entities it holds for, among those written this frame
 	Paused    bool   `msgpack:"pz,omitempty"`  // the game is paused on it
-	Text      string `msgpack:"m"`             // the hit in words
+	// Replayed: the frame is one the game ran before a rewind and runs
+	// again; the hit is not counted again (the watchpoint's hits and
+	// groups count each frame once), though it pauses as any hit does.
+	Replayed bool   `msgpack:"rp,omitempty"`
+	Text     string `msgpack:"m"` // the hit in words
 }
 
 func (*Watch) Type() Type       { return TypeWatch }

@@ -208,6 +208,9 @@ func hitLine(h protocol.WatchHit) string {
 	} else if h.Value != nil {
 		line += " = " + short(*h.Value)
 	}
+	if h.Replayed {
+		line += " (replayed: not counted again)"
+	}
 	return fmt.Sprintf("%s  tick %d  %s", line, h.Tick, h.Text)
 }
 

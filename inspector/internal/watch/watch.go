@@ -83,6 +83,9 @@ type Set struct {
 	// held: a hit asked for its pause to be held (protocol.Watch.Hold),
 	// since TakeHeld.
 	held bool
+	// replaying: the frame being checked is one the game ran before a
+	// rewind (Replaying).
+	replaying bool
 
 	list  []*watchpoint
 	next  uint32
@@ -464,9 +467,11 @@ func (s *Set) fire(wp *watchpoint, hit *protocol.WatchHit, tick uint64) (pauses 
 	if hit == nil {
 		return false
 	}
-	wp.Hits++
-	hit.Watch, hit.Expr, hit.Tick = wp.ID, wp.Expr, tick
-	if hit.By != "" {
+	hit.Watch, hit.Expr, hit.Tick, hit.Replayed = wp.ID, wp.Expr, tick, s.replaying
+	if !hit.Replayed {
+		wp.Hits++
+	}
+	if hit.By != "" && !hit.Replayed {
 		var v protocol.Value
 		if hit.Value != nil && hit.Component == wp.field.Component {
 			if at, ok := hit.Value.At(wp.field.Path); ok {
@@ -799,6 +804,14 @@ func (s *Set) AfterRestore() {
 		wp.order = wp.order[:0]
 		clear(wp.last)
 	}
+}
+
+// Replaying says whether the frames checked from now on are ones the game
+// ran before a rewind: their hits are marked, not counted again.
+func (s *Set) Replaying(on bool) {
+	s.mu.Lock()
+	s.replaying = on
+	s.mu.Unlock()
 }
 
 // Halted drops the pause the hit that stopped the game inside its frame
