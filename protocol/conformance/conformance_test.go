@@ -500,6 +500,41 @@ func TestConformance(t *testing.T) {
 		}
 	})
 
+	t.Run("journal filters and names", func(t *testing.T) {
+		// "A client may not follow the journal twice with the same filter
+		// (f): the second Subscribe is refused (bad-value), naming the first."
+		c := dialRaw(t, addr)
+		long := strings.Repeat("x", 200)
+		if w := c.hello(map[string]any{"c": long}); w.typ != typeWelcome {
+			t.Fatalf("a 200-byte client name was not welcomed: %v", w.body)
+		}
+		wantOK(t, "Subscribe journal", c.request(2, map[string]any{"w": "journal", "hz": 60, "f": "Pos"}))
+		r := c.request(2, map[string]any{"w": "journal", "hz": 60, "f": "Pos"})
+		wantCode(t, "a second journal with the same filter", r, "bad-value")
+		// "the client's name (Hello.c): 64 bytes as the agent keeps it: a
+		// longer one is cut at a character's start and ends with …"; the
+		// journal names a client's edits "client N (NAME)".
+		sp := c.request(9, map[string]any{"cs": []any{map[string]any{"c": "Pos"}}})
+		wantOK(t, "Spawn", sp)
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			m, err := c.tryRecv(time.Until(deadline))
+			if err != nil {
+				t.Fatal("no journal entry for the spawn")
+			}
+			if m.typ != typeJournal {
+				continue
+			}
+			for _, x := range list(m.body["en"]) {
+				if en := x.(map[string]any); num(en["e"]) == num(sp.body["e"]) {
+					if sy := str(en["sy"]); len(sy) > 64+len("client NNNN ()") || !strings.HasSuffix(sy, "…)") {
+						t.Fatalf("the journal names a client of a 200-byte name %q", sy)
+					}
+					return
+				}
+			}
+		}
+	})
+
 	t.Run("provenance", func(t *testing.T) {
 		c := editor(t)
 		e := handle(g.ents[5])
