@@ -13,10 +13,13 @@ import (
 // filter the client already follows is refused, naming the first.
 func TestJournalSubscriptionsFilter(t *testing.T) {
 	g := startGame(t, Options{})
+	// One client reads the journals, another edits: a client waiting for
+	// a reply would skip the journal frames that come before it.
 	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "filters"})
+	ed := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "editor"})
 	victim := wire(g.ents[4])
 	subs := map[uint32]string{} // by subscription id: the request's
-	for _, f := range []string{"", "Frozen", victim.String(), "client 1 (filters)"} {
+	for _, f := range []string{"", "Frozen", victim.String(), "client 2 (editor)"} {
 		r := c.reply(&protocol.Subscribe{What: protocol.SubJournal, Hz: 60, Filter: f})
 		wantOK(t, "subscribe "+f, r)
 		subs[r.ID] = f
@@ -24,13 +27,13 @@ func TestJournalSubscriptionsFilter(t *testing.T) {
 	if r := c.reply(&protocol.Subscribe{What: protocol.SubJournal, Hz: 60, Filter: "Frozen"}); r.OK || !strings.Contains(r.Message, "as subscription 2") {
 		t.Fatalf("a second journal with the same filter: %+v", r)
 	}
-	wantOK(t, "add", c.reply(&protocol.AddComponent{Entity: wire(g.ents[3]), Component: "Frozen"}))
-	wantOK(t, "despawn", c.reply(&protocol.Despawn{Entity: victim}))
+	wantOK(t, "add", ed.reply(&protocol.AddComponent{Entity: wire(g.ents[3]), Component: "Frozen"}))
+	wantOK(t, "despawn", ed.reply(&protocol.Despawn{Entity: victim}))
 	got := map[uint32][]string{}
 	for len(got[1]) < 2 || len(got[2]) < 1 || len(got[3]) < 1 || len(got[4]) < 2 {
 		j := c.await(func(m protocol.Message) bool { _, ok := m.(*protocol.Journal); return ok }).(*protocol.Journal)
 		for _, e := range j.Entries {
-			if e.System == "client 1 (filters)" {
+			if e.System == "client 2 (editor)" {
 				got[j.Sub] = append(got[j.Sub], e.Op+" "+e.Entity.String())
 			}
 		}
