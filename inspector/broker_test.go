@@ -268,6 +268,11 @@ func TestHostilePublishersOnTheFleet(t *testing.T) {
 	for deadline := time.Now().Add(5 * time.Second); n["discovers"]-before["discovers"] < 100 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		n = g.agent.broker.Counts()
 	}
+	// An instance announces once a quarter second at most however many
+	// discovers come, besides its clock (every 100 ms here). The bound is
+	// of time by nature; it is taken from the time measured, so a slow
+	// machine widens it (and its late timers announce less), never
+	// narrows it. Without the coalescing, 1,410 discovers in 51 ms made 15.
 	elapsed := time.Since(floodAt)
 	discovers, announced := n["discovers"]-before["discovers"], n["announced"]-before["announced"]
 	if most := uint64(elapsed/(250*time.Millisecond)+elapsed/(100*time.Millisecond)) + 3; announced > most || discovers < 100 {
@@ -376,7 +381,6 @@ func TestSessionOpeningFloodCostsLittle(t *testing.T) {
 	defer evil.Close()
 	const span = 500 * time.Millisecond
 	before := g.agent.broker.Counts()
-	floodAt := time.Now()
 	stop := make(chan struct{})
 	opened := 0
 	flooding := make(chan struct{})
@@ -406,20 +410,17 @@ func TestSessionOpeningFloodCostsLittle(t *testing.T) {
 	time.Sleep(span)
 	close(stop)
 	<-flooding
-	took := time.Since(floodAt)
 	// The openings still in flight reach the instance after the flooder
 	// stopped: count once they all arrived.
 	after := g.agent.broker.Counts()
 	for deadline := time.Now().Add(10 * time.Second); after["opened"]+after["refused"]-before["opened"]-before["refused"] < uint64(opened)*9/10 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		after = g.agent.broker.Counts()
 	}
-	took = max(took, time.Since(floodAt))
+	// Counted, not timed: past its burst the instance opens 20 a second,
+	// so of a flood of thousands it opens a handful and refuses the rest.
 	newly, refused := after["opened"]-before["opened"], after["refused"]-before["refused"]
-	if most := uint64(fleet.OpenBurst + fleet.OpenRate*took.Seconds() + 1); newly > most {
-		t.Errorf("%d sessions opened in %v of flood, at most %d allowed", newly, took.Round(time.Millisecond), most)
-	}
-	if refused < uint64(opened)/2 {
-		t.Errorf("%d of %d openings refused", refused, opened)
+	if newly*10 > newly+refused || refused < uint64(opened)/2 {
+		t.Errorf("of %d openings %d were opened and %d refused: want nine tenths refused at least", opened, newly, refused)
 	}
 	time.Sleep(250 * time.Millisecond) // the instance's openings refill at 20 a second
 	honestAt := time.Now()
@@ -431,7 +432,7 @@ func TestSessionOpeningFloodCostsLittle(t *testing.T) {
 		t.Fatalf("no honest client after the flood: %v", err)
 	}
 	c.conn.Close()
-	t.Logf("%d openings in %v: %d opened, %d refused; honest in %v", opened, took.Round(time.Millisecond), newly, refused, time.Since(honestAt))
+	t.Logf("%d openings: %d opened, %d refused; honest in %v", opened, newly, refused, time.Since(honestAt))
 }
 
 // TestStoppedHoldersFreeTheirSlots: a client that took every slot of an
