@@ -232,12 +232,13 @@ func (a *Agent) capture(now time.Time) {
 					continue
 				}
 				batch, first := a.journalBatch(s, journals), s.reset
-				c.journalRoom -= float64(server.EstimateSize(&protocol.Journal{Entries: batch.Entries}))
+				size := server.EstimateSize(&protocol.Journal{Entries: batch.Entries}) // a filtered one's, at most
+				c.journalRoom -= float64(size)
 				built++
 				s.reset = false
 				if s.req.Filter != "" {
 					tick, f := a.tick(), a.journalFilter(s.req.Filter)
-					c.NotifyBuild(server.EstimateSize(&protocol.Journal{Entries: batch.Entries}), func() protocol.Message { return filtered(id, tick, batch, f, first) })
+					c.NotifyBuild(size, func() protocol.Message { return filtered(id, tick, batch, f, first) })
 					continue
 				}
 				if len(batch.Entries) == 0 && !first {

@@ -18,6 +18,18 @@ import (
 // fakeFleet announces instances on a local broker, as games' agents do.
 func fakeFleet(t *testing.T, statuses ...fleet.Status) (fleet.Target, map[string]*fleet.Presence) {
 	t.Helper()
+	of := make([]func() fleet.Status, len(statuses))
+	for i, s := range statuses {
+		of[i] = func() fleet.Status { return s }
+	}
+	_, target, out := fakeFleetOf(t, of...)
+	return target, out
+}
+
+// fakeFleetOf is fakeFleet with each instance's status read when it
+// announces, and the broker, for a test that changes either.
+func fakeFleetOf(t *testing.T, statuses ...func() fleet.Status) (*localbroker.Broker, fleet.Target, map[string]*fleet.Presence) {
+	t.Helper()
 	b, err := localbroker.Start(localbroker.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -33,15 +45,15 @@ func fakeFleet(t *testing.T, statuses ...fleet.Status) (fleet.Target, map[string
 	}
 	t.Cleanup(nc.Close)
 	out := map[string]*fleet.Presence{}
-	for _, s := range statuses {
-		p, err := fleet.Present(nc, target.Prefix, 50*time.Millisecond, fleet.NewInstanceKey(), func() fleet.Status { return s })
+	for _, status := range statuses {
+		p, err := fleet.Present(nc, target.Prefix, 50*time.Millisecond, fleet.NewInstanceKey(), status)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(p.Stop)
-		out[s.Instance] = p
+		out[status().Instance] = p
 	}
-	return target, out
+	return b, target, out
 }
 
 // fleetScreen updates f until its screen holds want (or 5 s pass).
@@ -182,27 +194,9 @@ func TestFleetViewAt80Columns(t *testing.T) {
 // with the broker gone, the view says the broker cannot be reached rather
 // than that the games went silent, and the rows are what was last heard.
 func TestFleetViewSaysWhatItKnows(t *testing.T) {
-	b, err := localbroker.Start(localbroker.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(b.Shutdown)
-	target, err := fleet.ParseURL(b.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	nc, err := fleet.Connect(target, "fake game", time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
 	var mu sync.Mutex
 	status := fleet.Status{Game: "arena", Instance: "match-1", Host: "box", Tick: 10, TPS: 60}
-	p, err := fleet.Present(nc, target.Prefix, 50*time.Millisecond, fleet.NewInstanceKey(), func() fleet.Status { mu.Lock(); defer mu.Unlock(); return status })
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Stop)
+	b, target, _ := fakeFleetOf(t, func() fleet.Status { mu.Lock(); defer mu.Unlock(); return status })
 	f := openFleet(t, target, 100, 20)
 	fleetScreen(t, f, "match-1")
 	mu.Lock()
