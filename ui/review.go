@@ -138,7 +138,7 @@ func (t *timeline) seeked(msg seekedMsg) tea.Cmd {
 	switch rec := t.play.rec; {
 	case msg.pos.asOf != "":
 		t.nav.flash(msg.pos.asOf, false)
-	case from >= 0 && from-msg.pos.idx == 1 || msg.pos.idx-from == 1: // a step: say what it stepped over
+	case abs(msg.pos.idx-from) == 1: // a step: say what it stepped over
 		later := max(from, msg.pos.idx)
 		if skipped := rec.SkippedBefore(later); skipped > 0 {
 			t.nav.flash(fmt.Sprintf("crossed a gap: ticks %d-%d were not recorded (%s)", rec.Frames[later-1].Tick+1, rec.Frames[later].Tick-1, rec.GapWhy(later)), false)
