@@ -30,6 +30,7 @@ func (a *Agent) haltMidFrame(at ecs.Halt) {
 	a.capture(start) // the clients see the halt now, not at their next period
 	a.hold()
 	a.mid = nil
+	a.watches.Released()
 	a.pausedFor += time.Since(start)
 	a.haltedFor += time.Since(start)
 }

@@ -216,3 +216,54 @@ func TestEveryPauseEnds(t *testing.T) {
 		t.Fatalf("the watchpoint after the timeout: %+v", wp)
 	}
 }
+
+// TestWatchSetWhileStopped: a watchpoint set while the game is stopped
+// inside a frame names the system whose write made its value true in that
+// frame (grazing's -40), not a later system of the frame that writes the
+// row again (hunger, which finds it true already); its hit comes at once,
+// for the frame in progress, and does not pause the game again; so too
+// when it replaced the watchpoint that stopped the game.
+func TestWatchSetWhileStopped(t *testing.T) {
+	for _, replaced := range []bool{false, true} {
+		t.Run(fmt.Sprintf("replaced=%v", replaced), func(t *testing.T) { watchSetWhileStopped(t, replaced) })
+	}
+}
+
+func watchSetWhileStopped(t *testing.T, replaced bool) {
+	g := startSim(t, 400)
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "debugger"})
+	if r := c.reply(&protocol.Watch{Expr: "Energy.Value<-30"}); !r.OK {
+		t.Fatalf("Watch: %+v", r)
+	}
+	c.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	stop := c.awaitHit()
+	if stop.By != "grazing" || !stop.Paused {
+		t.Fatalf("the stop: %+v", stop)
+	}
+	c.summaryWhere(func(s *protocol.Summary) bool { return s.Halt != nil })
+	if replaced { // by a log: the new watchpoint is the only one
+		if r := c.reply(&protocol.Unwatch{Watch: stop.Watch}); !r.OK {
+			t.Fatalf("Unwatch: %+v", r)
+		}
+	}
+	r := c.reply(&protocol.Watch{Expr: "Energy.Value<-39", Log: true})
+	if !r.OK {
+		t.Fatalf("Watch while stopped: %+v", r)
+	}
+	c.request(&protocol.Step{N: 1}) // the rest of the frame: hunger writes the row again
+	hit := c.await(func(m protocol.Message) bool { h, ok := m.(*protocol.WatchHit); return ok && h.Watch == r.Watch }).(*protocol.WatchHit)
+	if hit.By != "grazing" || hit.Tick != stop.Tick || hit.Paused {
+		t.Fatalf("the hit of a watchpoint set while stopped after grazing: by %q at tick %d (stopped at %d), paused %v; want grazing's, not paused", hit.By, hit.Tick, stop.Tick, hit.Paused)
+	}
+	s := c.summaryWhere(func(s *protocol.Summary) bool { return s.Halt == nil && s.Paused })
+	for _, w := range s.Watches {
+		if w.ID != r.Watch {
+			continue
+		}
+		for _, grp := range w.Groups {
+			if grp.By != "grazing" {
+				t.Fatalf("the watchpoint's hits grouped by writer: %+v; only grazing writes below -39", w.Groups)
+			}
+		}
+	}
+}

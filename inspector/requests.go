@@ -232,6 +232,7 @@ func (a *Agent) onWatch(r request, m *protocol.Watch) {
 		return
 	}
 	r.c.Answer(&protocol.Reply{ID: r.id, OK: true, Watch: w})
+	a.watches.CatchUp(w)
 }
 
 // onUnwatch carries out a Unwatch.

@@ -95,6 +95,11 @@ type Set struct {
 	// frameLast is the tick after the frame's systems' writes, which their
 	// own checks looked at (checkSystem); 0: none this frame.
 	frameLast uint32
+	// frameStart is the change stamp as the schedule's run began
+	// (CheckBeforeRun); stopped, that the game is stopped inside that
+	// frame (Halted, until Released).
+	frameStart uint32
+	stopped    bool
 	// spent is each budget owner's row tests this frame; frameTook, the
 	// time the value checks took; overFrames, the frames in a row they
 	// took more than watchTime (watchbudget.go).
@@ -230,6 +235,22 @@ func (s *Set) Add(owner int, m *protocol.Watch) (uint32, error) {
 		ws.since, ws.seq = s.w.Inspect().NextStamp(), s.journalHead()
 	}
 	return wp.ID, nil
+}
+
+// CatchUp checks the value watchpoint id, just added (its client told its
+// id first), if the game is stopped inside a frame: over what the frame's
+// systems wrote before the stop, as if it had been set as the frame began.
+// A value they made true is their hit, named by the writer log, not that
+// of a later system that writes the row again (which would find it true
+// already). The game is stopped there: the hit does not pause it again
+// (fire).
+func (s *Set) CatchUp(id uint32) {
+	i := s.find(id)
+	if !s.stopped || i < 0 || !s.list[i].checked("value") {
+		return
+	}
+	wp := s.list[i]
+	s.fire(wp, s.checkValue(wp, "", tickRange{since: s.frameStart}), s.w.Frame()+1) // the frame in progress
 }
 
 // rawTests are a query's field tests by component, for testing on memory,
@@ -399,7 +420,10 @@ func (s *Set) CheckSystem(run ecs.SystemRun) {
 // frames (Schedule.RunStart). Rows the systems write later are theirs to
 // check; rows written before were checked at the last Sync, clients' edits
 // as they were applied (CheckEdits).
-func (s *Set) CheckBeforeRun() { s.checkWritesSince() }
+func (s *Set) CheckBeforeRun() {
+	s.frameStart = s.w.Inspect().NextStamp()
+	s.checkWritesSince()
+}
 
 // CheckEdits checks the value watchpoints over clients' edits, right
 // after Sync applied them: a hit an edit causes names the tick the game
@@ -419,9 +443,13 @@ func (s *Set) checkWritesSince() {
 	}
 	since := ws.since
 	ws.since = s.w.Inspect().NextStamp()
+	tick := s.w.Frame()
+	if ws.stopped { // inside the frame in progress
+		tick++
+	}
 	for _, wp := range ws.list {
 		if wp.checked("value") {
-			s.fire(wp, s.checkValue(wp, "", tickRange{since: since}), s.w.Frame())
+			s.fire(wp, s.checkValue(wp, "", tickRange{since: since}), tick)
 		}
 	}
 }
@@ -481,7 +509,7 @@ func (s *Set) fire(wp *watchpoint, hit *protocol.WatchHit, tick uint64) (pauses 
 		n, numeric := v.Number()
 		wp.Groups = protocol.Count(wp.Groups, hit, n, numeric)
 	}
-	hit.Paused = !wp.Log
+	hit.Paused = !wp.Log && !s.stopped // stopped inside a frame already: no other pause
 	if hit.Paused {
 		s.pause = true
 		s.held = s.held || wp.hold // under the watches' lock; the game goroutine reads it after the stage
@@ -815,10 +843,20 @@ func (s *Set) Replaying(on bool) {
 }
 
 // Halted drops the pause the hit that stopped the game inside its frame
-// asked for: the game is paused there, not again at the frame's end.
+// asked for (the game is paused there, not again at the frame's end) and
+// notes that it is stopped there: a watchpoint set now catches up on the
+// frame's writes so far (catchUp).
 func (s *Set) Halted() {
 	s.mu.Lock()
-	s.pause = false
+	s.pause, s.stopped = false, true
+	s.mu.Unlock()
+}
+
+// Released says the game stopped inside its frame goes on with it: a
+// watchpoint set from now on checks the writes still to come.
+func (s *Set) Released() {
+	s.mu.Lock()
+	s.stopped = false
 	s.mu.Unlock()
 }
 
