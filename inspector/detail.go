@@ -34,14 +34,7 @@ func (a *Agent) detail(id uint32, e ecs.Entity, offset int) *protocol.Detail {
 	for _, cid := range a.w.Inspect().ComponentsOf(e) {
 		v, _ := a.w.Inspect().Value(e, cid)
 		cv := protocol.ComponentValue{Component: a.w.Inspect().Component(cid).Short, Value: values.Of(v)}
-		if wr, ad, ok := a.w.Inspect().LastWrite(e, cid); ok {
-			cv.Written, cv.Added = values.Provenance(wr), values.Provenance(ad)
-		}
-		if a.restore.holds(a.w, e, cid) { // as the rewind put it: not the client's write
-			at := a.restore.at
-			cv.Restored = &at
-			cv.Written, cv.Added = a.restore.marks.Provenance(a.w, e, cid)
-		}
+		cv.Written, cv.Added, cv.Restored, _ = a.restore.provenance(a.w, e, cid)
 		if seen := a.seenWriter(e, cid); seen != nil {
 			cv.Written = seen
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -93,6 +94,7 @@ func (a *Agent) finishRewind(c *peer, id uint32, asked uint64, exact bool, rb *r
 	a.paused, a.stepLeft = true, 0
 	a.watches.AfterRestore()
 	a.rewound(tick)
+	rb.Marks.Through(a.restore.marks, a.restore.from, a.restore.to) // frames captured since the last rewind hold its restore's stamps
 	a.restore = restoreMark{from: from, to: a.w.Inspect().NextStamp(), at: protocol.Provenance{Tick: tick, By: c.Actor()}, marks: rb.Marks}
 	seed, bytes := a.ringMem.Before(tick)
 	a.ring.End("the game was rewound")
@@ -155,11 +157,41 @@ type restoreMark struct {
 	marks    record.RestoredMarks // who wrote and added the values restored
 }
 
-// holds reports whether e's component id is as the last rewind restored
+// wrote reports whether e's component id is as the last rewind restored
 // it: written by the restore and not since.
-func (r restoreMark) holds(w *ecs.World, e ecs.Entity, id ecs.ComponentID) bool {
-	if r.to == 0 {
-		return false
+func (r restoreMark) wrote(w *ecs.World, e ecs.Entity, id ecs.ComponentID) bool {
+	return r.to != 0 && w.Inspect().ChangedSince(e, id, r.from) && !w.Inspect().ChangedSince(e, id, r.to)
+}
+
+// added reports whether e's component id was last added by the last
+// rewind's restore (which adds every component it puts back), whatever
+// was written since.
+func (r restoreMark) added(w *ecs.World, e ecs.Entity, id ecs.ComponentID) bool {
+	return r.to != 0 && w.Inspect().AddedSince(e, id, r.from) && !w.Inspect().AddedSince(e, id, r.to)
+}
+
+// provenance is who wrote and who added e's component id, and the rewind
+// that put its value back if it is as that rewind left it. The restore's
+// own writes and adds are not provenance: they give way to the writers
+// its marks kept for the tick restored (nil where they do not say), so a
+// component added by reproduction says so after any number of rewinds
+// and frames since, and a value written since names its writer.
+func (r restoreMark) provenance(w *ecs.World, e ecs.Entity, id ecs.ComponentID) (written, added, restored *protocol.Provenance, ok bool) {
+	wr, ad, ok := w.Inspect().LastWrite(e, id)
+	if !ok {
+		return nil, nil, nil, false
 	}
-	return w.Inspect().ChangedSince(e, id, r.from) && !w.Inspect().ChangedSince(e, id, r.to)
+	written, added = values.Provenance(wr), values.Provenance(ad)
+	byWrite, byAdd := r.wrote(w, e, id), r.added(w, e, id)
+	if byWrite || byAdd {
+		markWritten, markAdded := r.marks.Provenance(w, e, id)
+		if byWrite {
+			at := r.at
+			written, restored = markWritten, &at
+		}
+		if byAdd {
+			added = markAdded
+		}
+	}
+	return written, added, restored, true
 }

@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,6 +91,38 @@ func TestRewindRestoresWhoWroteEveryEntity(t *testing.T) {
 		}
 	}
 	t.Logf("%d components of %d entities kept who wrote them (%d Energy by a system)", checked, len(before), bySystem)
+
+	// A frame on: what a system wrote names it, the rest stays restored;
+	// who added a component stays who added it, not the rewind.
+	wantOK(t, "step", c.reply(&protocol.Step{N: 1}))
+	c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Tick == at+1 })
+	addedBy := func(w string) string { return w[strings.Index(w, ", added"):] }
+	for e, want := range before {
+		got, d := who(e)
+		if !d.Alive {
+			continue // died in the frame
+		}
+		for _, cv := range d.Components {
+			if addedBy(got[cv.Component]) != addedBy(want[cv.Component]) {
+				t.Errorf("%v %s a frame after the rewind: %s; restored, it was %s", e, cv.Component, got[cv.Component], want[cv.Component])
+			}
+			if cv.Restored == nil && (cv.Written == nil || cv.Written.Tick != at+1) {
+				t.Errorf("%v %s a frame after the rewind: not restored, written %s", e, cv.Component, provText(cv.Written))
+			}
+		}
+	}
+	// A second rewind: every component names its writers as at the tick,
+	// whether the first rewind's restore wrote it or a system since.
+	wantOK(t, "rewind", c.reply(&protocol.Rewind{Tick: at}))
+	c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Tick == at })
+	for e, want := range before {
+		got, _ := who(e)
+		for comp, w := range want {
+			if got[comp] != w {
+				t.Errorf("%v %s after a second rewind: %s; at tick %d it was %s", e, comp, got[comp], at, w)
+			}
+		}
+	}
 }
 
 // recorded reports whether the ring holds a frame of tick.

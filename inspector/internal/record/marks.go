@@ -175,3 +175,49 @@ func (rm RestoredMarks) Find(w *ecs.World, e ecs.Entity, id ecs.ComponentID) *[2
 	}
 	return nil
 }
+
+// Through resolves the marks that are an earlier rewind's own writes (its
+// restore wrote the change stamps from up to, not including, to) into the
+// marks that rewind kept for the same entity's component (prev): a frame
+// captured after that rewind holds its restore's stamps for every row not
+// written since, and those name the client that rewound, not the writers
+// of the values it put back. prev is itself resolved, so one step does.
+// A mark prev does not know becomes 0 (not known).
+func (rm RestoredMarks) Through(prev RestoredMarks, from, to uint32) {
+	if rm == nil || from == to {
+		return
+	}
+	inRestore := func(m uint32) bool { return m != 0 && int32(m-from) >= 0 && int32(to-m) > 0 }
+	rows := map[uint64]map[protocol.EntityID]int{} // prev's rows by entity, table by table, built as needed
+	markOf := func(e protocol.EntityID, id ecs.ComponentID, k int) uint32 {
+		for key, r := range prev {
+			m := r.cols[id]
+			if m == nil {
+				continue
+			}
+			idx := rows[key]
+			if idx == nil {
+				idx = make(map[protocol.EntityID]int, len(r.ents))
+				for row, x := range r.ents {
+					idx[x] = row
+				}
+				rows[key] = idx
+			}
+			if row, ok := idx[e]; ok {
+				return m[k][row]
+			}
+		}
+		return 0
+	}
+	for _, r := range rm {
+		for id, m := range r.cols {
+			for row, e := range r.ents {
+				for k := range 2 {
+					if inRestore(m[k][row]) {
+						m[k][row] = markOf(e, id, k)
+					}
+				}
+			}
+		}
+	}
+}
