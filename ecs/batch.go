@@ -43,6 +43,11 @@ func (w *World) despawnWhere(f *Filter) int {
 	for _, t := range tables {
 		n += t.len()
 		w.alive -= t.len()
+		if w.deaths.last != nil {
+			for _, e := range t.entities {
+				w.lastLook(e)
+			}
+		}
 		free := slices.Grow(w.free, t.len()) // room: the appends below do not grow it
 		for _, e := range t.entities {
 			rec := &w.records[e.index]

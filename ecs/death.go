@@ -19,7 +19,21 @@ const noDeathFrame = math.MaxUint32
 type deathNotes struct {
 	on bool
 	by []uint16
+	// last is told of each entity about to be despawned, while it is
+	// still whole (OnDespawn); nil: nobody asks.
+	last func(e Entity, frame uint64, by string)
 }
+
+// lastLook tells the OnDespawn function of e's despawn, before any of its
+// components goes.
+func (w *World) lastLook(e Entity) {
+	if f := w.deaths.last; f != nil {
+		f(e, w.changeFrame(), w.actorName(w.actor))
+	}
+}
+
+// inspectOnDespawn is [Inspection.OnDespawn].
+func (w *World) inspectOnDespawn(f func(e Entity, frame uint64, by string)) { w.deaths.last = f }
 
 // noteDeath records the despawn of slot's entity now, before its record
 // is killed.

@@ -306,3 +306,54 @@ func TestHandleScanCutsAHugeComponentValue(t *testing.T) {
 		t.Fatalf("found %v, %d values cut; want the flock read to %d, the hunter read, one cut", found, s.Cut(), maxValueUnits)
 	}
 }
+
+// TestOnDespawnSeesTheEntityWhole: the function OnDespawn asks for is
+// told of every despawn, one at a time, in a batch and by a system's
+// commands, with the frame and who despawns, while the entity's
+// components (dense and sparse) are still there to read.
+func TestOnDespawnSeesTheEntityWhole(t *testing.T) {
+	w := NewWorld()
+	Register[hunts](w, SparseStorage)
+	hp, prey := NewMap[Health](w), NewMap[hunts](w)
+	type seen struct {
+		frame uint64
+		by    string
+		hp    int
+		prey  bool
+	}
+	got := map[Entity]seen{}
+	w.Inspect().OnDespawn(func(e Entity, frame uint64, by string) {
+		h, _ := w.Inspect().Value(e, ComponentIDOf[Health](w))
+		got[e] = seen{frame, by, int(h.FieldByName("HP").Int()), prey.Has(e)}
+	})
+	spawn := func(n int) Entity {
+		e := w.Spawn()
+		must(t, hp.Add(e, Health{HP: n}))
+		must(t, prey.Add(e, hunts{}))
+		return e
+	}
+	one, byCommands := spawn(1), spawn(2)
+	batch := []Entity{spawn(3), spawn(4)}
+	must(t, w.Despawn(one))
+	s := NewSchedule()
+	s.Add("hunting", func(w *World, c *Commands) { c.Despawn(byCommands) })
+	s.Run(w)
+	must(t, w.Tick())
+	w.DespawnWhere(Filter{With: []ComponentID{ComponentIDOf[Health](w)}})
+	want := map[Entity]seen{
+		one:        {1, "external", 1, true},
+		byCommands: {1, "hunting", 2, true},
+		batch[0]:   {2, "external", 3, true},
+		batch[1]:   {2, "external", 4, true},
+	}
+	for e, wv := range want {
+		if got[e] != wv {
+			t.Errorf("%v: told %+v, want %+v", e, got[e], wv)
+		}
+	}
+	w.Inspect().OnDespawn(nil)
+	must(t, w.Despawn(w.Spawn()))
+	if len(got) != len(want) {
+		t.Errorf("told of %d despawns, want %d (none after OnDespawn(nil))", len(got), len(want))
+	}
+}

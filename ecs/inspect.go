@@ -27,6 +27,17 @@ func (w *World) Inspect() Inspection { return Inspection{w: w} }
 // two bytes a slot while on.
 func (ins Inspection) EnableDeathNotes(on bool) { ins.w.inspectEnableDeathNotes(on) }
 
+// OnDespawn asks that f be called for every entity about to be despawned,
+// on the goroutine that despawns it, while it is still whole: its
+// components readable with Value and LastWrite. frame is the frame the
+// despawn belongs to (as the journal numbers it) and by who despawns it
+// (the system, its commands' owner, or a tool's actor). f must not change
+// the world, and should be quick: a batch despawn calls it once per
+// entity. nil stops the calls.
+func (ins Inspection) OnDespawn(f func(e Entity, frame uint64, by string)) {
+	ins.w.inspectOnDespawn(f)
+}
+
 // DeathOf says when e's entity was despawned (the frame in progress then,
 // as the journal counts it)
 // and by whom (while death notes are on; "" otherwise), if e names the

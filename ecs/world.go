@@ -207,6 +207,7 @@ func (w *World) despawn(e Entity) error {
 	if !ok {
 		return w.entityError(e)
 	}
+	w.lastLook(e)
 	if w.hasRelations(rec) {
 		w.unlinkForDespawn(e)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/dangling"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/graves"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/link"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
@@ -68,6 +69,7 @@ type gameSide struct {
 	edited   bool                  // a client's edit was applied since the watchpoints last looked
 	watches  *watch.Set            // the watchpoints (internal/watch)
 	dangling *dangling.Tracker     // handles stored in the world that name no live entity; nil when off
+	graves   *graves.Yard          // the last state of recently despawned entities (internal/graves)
 	conv     convertedJournal      // the journal as clients read it, converted once per entry (eventsjournal.go)
 	children *ecs.Rel[ecs.ChildOf] // the hierarchy, for details' children
 	stepLeft int
@@ -132,6 +134,10 @@ func New(w *ecs.World, opts Options) *Agent {
 		hooks.DanglingAfter = a.dangling.FoundAfter
 	}
 	a.watches = watch.New(w, a.lw, opts.Schedule, func() int64 { return a.frameNs }, hooks)
+	a.graves = graves.New(w, func(e ecs.Entity, id ecs.ComponentID) (written, added *protocol.Provenance) {
+		written, added, _ = a.whoWrote(e, id)
+		return written, added
+	})
 	a.srv = server.New(server.Config{Game: opts.Game, AgentVersion: AgentVersion, Token: opts.Token, ReadOnly: opts.ReadOnly,
 		MaxClients: opts.MaxClients, MaxHandshakes: opts.MaxHandshakes, MaxFrame: opts.MaxFrame, MaxQueuedBytes: opts.MaxQueuedBytes,
 		FrameTimeout: opts.FrameTimeout, HandshakeTimeout: opts.HandshakeTimeout, StuckTimeout: opts.StuckTimeout,

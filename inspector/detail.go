@@ -20,6 +20,7 @@ func (a *Agent) detail(id uint32, e ecs.Entity, offset int) *protocol.Detail {
 	arch, row, ok := a.w.Inspect().Location(e)
 	if !ok {
 		d.Reason = strings.TrimPrefix(deadReason(a.w, e), "ecs: ") + a.despawnNote(e)
+		a.lastState(d, e)
 		return d
 	}
 	d.Alive, d.Archetype, d.Row = true, arch, row
@@ -34,13 +35,37 @@ func (a *Agent) detail(id uint32, e ecs.Entity, offset int) *protocol.Detail {
 	for _, cid := range a.w.Inspect().ComponentsOf(e) {
 		v, _ := a.w.Inspect().Value(e, cid)
 		cv := protocol.ComponentValue{Component: a.w.Inspect().Component(cid).Short, Value: values.Of(v)}
-		cv.Written, cv.Added, cv.Restored, _ = a.restore.provenance(a.w, e, cid)
-		if seen := a.seenWriter(e, cid); seen != nil {
-			cv.Written = seen
-		}
+		cv.Written, cv.Added, cv.Restored = a.whoWrote(e, cid)
 		d.Components = append(d.Components, cv)
 	}
 	return d
+}
+
+// whoWrote is who last wrote and who added e's component id, and the
+// rewind that put its value back if it is as that rewind left it.
+func (a *Agent) whoWrote(e ecs.Entity, id ecs.ComponentID) (written, added, restored *protocol.Provenance) {
+	written, added, restored, _ = a.restore.provenance(a.w, e, id)
+	if seen := a.seenWriter(e, id); seen != nil {
+		written = seen
+	}
+	return written, added, restored
+}
+
+// lastState fills the detail of e, dead, with its last state if the
+// graves keep it: its components as its despawn found them, who wrote
+// them, and who despawned it (Died).
+func (a *Agent) lastState(d *protocol.Detail, e ecs.Entity) {
+	g, ok := a.graves.Find(e)
+	if !ok {
+		return
+	}
+	d.Died = &protocol.Provenance{Tick: g.Tick, By: g.By}
+	if g.Parent != (ecs.Entity{}) {
+		d.Parent = values.Handle(g.Parent)
+	}
+	for _, p := range g.Parts {
+		d.Components = append(d.Components, protocol.ComponentValue{Component: a.w.Inspect().Component(p.Component).Short, Value: p.Value, Written: p.Written, Added: p.Added})
+	}
 }
 
 // despawnNote says who despawned the entity e named, and when, if the

@@ -97,8 +97,23 @@ func TestBreakAtTheWrite(t *testing.T) {
 	if s.Tick != hit.Tick {
 		t.Fatalf("the step paused at tick %d, want the hit's frame %d ended", s.Tick, hit.Tick)
 	}
-	if r := c.reply(&protocol.GetEntity{Entity: hit.Entity}); r.OK || !strings.Contains(r.Message, fmt.Sprintf("despawned at tick %d by death", hit.Tick)) {
-		t.Fatalf("after the frame: %+v", r)
+	// Dead now, its last state is kept: grazing's -40 less hunger's bite,
+	// with the frame's writers, and who despawned it.
+	dead, refused := c.getEntity(hit.Entity)
+	if dead == nil || dead.Alive || dead.Died == nil || dead.Died.By != "death" || dead.Died.Tick != hit.Tick || !strings.Contains(dead.Reason, fmt.Sprintf("despawned at tick %d by death", hit.Tick)) {
+		t.Fatalf("after the frame: %+v (refused: %+v)", dead, refused)
+	}
+	lastEnergy := false
+	for _, cv := range dead.Components {
+		if v, _ := cv.Value.Get("Value"); cv.Component == "Energy" && v.Float() < -40 && v.Float() > -40.1 && cv.Written != nil && cv.Written.Tick == hit.Tick {
+			lastEnergy = true
+		}
+	}
+	if !lastEnergy {
+		for _, cv := range dead.Components {
+			t.Logf("%s %v written %s", cv.Component, cv.Value, provText(cv.Written))
+		}
+		t.Fatalf("the dead entity's last state: want Energy just below -40, written in frame %d", hit.Tick)
 	}
 	c.reply(&protocol.Subscribe{What: protocol.SubJournal, Hz: 100})
 	j := c.await(func(m protocol.Message) bool { _, ok := m.(*protocol.Journal); return ok }).(*protocol.Journal)

@@ -270,3 +270,22 @@ func (c *testClient) summary() *protocol.Summary {
 }
 
 func wire(e ecs.Entity) protocol.EntityID { return protocol.MakeEntityID(e.Index(), e.Generation()) }
+
+// getEntity asks for e's detail: the Detail, or the Reply refusing it.
+func (c *testClient) getEntity(e protocol.EntityID) (*protocol.Detail, *protocol.Reply) {
+	c.t.Helper()
+	id := c.request(&protocol.GetEntity{Entity: e})
+	m := c.await(func(m protocol.Message) bool {
+		switch m := m.(type) {
+		case *protocol.Detail:
+			return m.Sub == id
+		case *protocol.Reply:
+			return m.ID == id
+		}
+		return false
+	})
+	if r, ok := m.(*protocol.Reply); ok {
+		return nil, r
+	}
+	return m.(*protocol.Detail), nil
+}

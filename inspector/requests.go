@@ -107,6 +107,10 @@ func (a *Agent) onQuery(r request, m *protocol.Query) {
 // onGetEntity carries out a GetEntity.
 func (a *Agent) onGetEntity(r request, m *protocol.GetEntity) {
 	if err := a.w.CheckAlive(values.Entity(m.Entity)); err != nil {
+		if _, kept := a.graves.Find(values.Entity(m.Entity)); kept { // its last state, marked dead
+			r.c.Answer(a.detail(r.id, values.Entity(m.Entity), m.Offset))
+			return
+		}
 		r.fail(protocol.ErrStale, trimPkg(err)+a.despawnNote(values.Entity(m.Entity)))
 		return
 	}

@@ -183,11 +183,11 @@ func TestStaleHandles(t *testing.T) {
 	if s.Stale.By[0].By != "outside the schedule" || s.Stale.Recent[len(s.Stale.Recent)-1].Entity != wire(victim) {
 		t.Fatalf("the summary's audit: %+v", s.Stale)
 	}
-	// GetEntity of the handle is a check, not a use; it says who despawned it.
-	m := c.request(&protocol.GetEntity{Entity: wire(victim)})
-	r := c.await(func(x protocol.Message) bool { rr, ok := x.(*protocol.Reply); return ok && rr.ID == m }).(*protocol.Reply)
-	if !strings.Contains(r.Message, "despawned at tick") || !strings.Contains(r.Message, "client ") {
-		t.Fatalf("GetEntity of the despawned handle: %+v", r)
+	// GetEntity of the handle is a check, not a use; it says who despawned
+	// it, and shows its last state.
+	d, r := c.getEntity(wire(victim))
+	if d == nil || d.Alive || d.Died == nil || !strings.Contains(d.Died.By, "client ") || !strings.Contains(d.Reason, "despawned at tick") || len(d.Components) == 0 {
+		t.Fatalf("GetEntity of the despawned handle: %+v (refused: %+v)", d, r)
 	}
 	if total := g.w.Inspect().StaleUses().Total; total != s.Stale.Total {
 		t.Fatalf("GetEntity counted as a use: %d, then %d", s.Stale.Total, total)

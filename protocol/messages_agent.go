@@ -254,6 +254,10 @@ type Detail struct {
 	ChildCount int              `msgpack:"nch,omitempty"`
 	Components []ComponentValue `msgpack:"cs,omitempty"`
 	Reason     string           `msgpack:"why,omitempty"` // why not alive, in words
+	// Died: the entity is dead and the agent kept its last state: who
+	// despawned it, in which frame, and Components (with Parent) as the
+	// despawn found them.
+	Died *Provenance `msgpack:"dd,omitempty"`
 }
 
 // Events is a sample of the event queues.

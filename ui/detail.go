@@ -209,7 +209,19 @@ func (p *detailPane) View() []string {
 		return []string{"loading entity…"}
 	}
 	if !d.Alive {
-		out := []string{p.styles.Header.Render("Entity " + d.Entity.String())}
+		out := []string{p.styles.Header.Render("Entity " + d.Entity.String() + "  DEAD")}
+		if died := d.Died; died != nil { // the agent kept its last state
+			out = append(out, p.styles.Error.Render(fmt.Sprintf("despawned at tick %d by %s", died.Tick, died.By)))
+			rel := "its last state, as the despawn found it:"
+			if d.Parent != 0 {
+				rel = "child of " + d.Parent.String() + "; " + rel
+			}
+			out = append(out, p.styles.Faint.Render(rel))
+			for _, l := range p.lines(d) {
+				out = append(out, l.text)
+			}
+			return append(out, "", "esc to go back")
+		}
 		if note := p.despawnNote(d.Entity); note != "" {
 			out = append(out, p.styles.Error.Render(note))
 		} else {

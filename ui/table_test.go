@@ -137,7 +137,7 @@ func TestUIDespawnedEntityStays(t *testing.T) {
 	}
 	h.keys("o")
 	v := h.waitFor("despawned at tick")
-	if !strings.Contains(v, "by client") || !strings.Contains(v, "as it was last seen") || !strings.Contains(v, "Position") {
+	if !strings.Contains(v, "by client") || !strings.Contains(v, "DEAD") || !strings.Contains(v, "its last state") || !strings.Contains(v, "Position") {
 		t.Fatalf("the despawned entity:\n%s", v)
 	}
 	h.keys("o")
@@ -146,6 +146,14 @@ func TestUIDespawnedEntityStays(t *testing.T) {
 	v = h.waitFor("Entity 1v1")
 	if strings.Contains(v, "despawned") {
 		t.Fatal("despawning 0v1 alone took its child 1v1 with it")
+	}
+	// Opened again, by handle: the agent's last state, at once.
+	h.keys("esc", "o")
+	h.typeText("0v1")
+	h.keys("enter")
+	v = h.waitFor("Entity 0v1  DEAD")
+	if !strings.Contains(v, "its last state") || !strings.Contains(v, "Energy") || !strings.Contains(v, "by client") {
+		t.Fatalf("the dead handle opened again:\n%s", v)
 	}
 }
 

@@ -102,6 +102,14 @@ type dumpEntity struct {
 	ChildCount int            `json:"child_count,omitempty"` // children in all, when more than listed
 	Components map[string]any `json:"components"`
 	Reason     string         `json:"reason,omitempty"`
+	// Died: dead, with its last state in Components (who despawned it,
+	// in which tick).
+	Died *dumpDeath `json:"died,omitempty"`
+}
+
+type dumpDeath struct {
+	Tick uint64 `json:"tick"`
+	By   string `json:"by"`
 }
 
 const dumpUsage = `Usage: ecsinspect dump ADDR|FILE.ecsrec [--tick T] [--query EXPR] [--entity 42v3] [--resource NAME[.PATH]] [--limit N] [--json]
@@ -402,6 +410,9 @@ func (r *dumpResult) entityOf(d *protocol.Detail) *dumpEntity {
 	if d.ChildCount > len(d.Children) {
 		de.ChildCount = d.ChildCount
 	}
+	if d.Died != nil {
+		de.Died = &dumpDeath{Tick: d.Died.Tick, By: d.Died.By}
+	}
 	for _, c := range d.Components {
 		de.Components[c.Component] = protocol.HandlesAsText(c.Value, r.schemas[c.Component])
 	}
@@ -470,7 +481,10 @@ func printDump(out io.Writer, r *dumpResult) {
 		fmt.Fprintf(out, "  %s", e.Entity)
 		if !e.Alive {
 			fmt.Fprintf(out, "  (%s)\n", e.Reason)
-			return
+			if e.Died == nil {
+				return
+			}
+			fmt.Fprintf(out, "  DEAD: its last state, as its despawn at tick %d by %s found it:\n   ", e.Died.Tick, e.Died.By)
 		}
 		for _, n := range slices.Sorted(maps.Keys(e.Components)) {
 			fmt.Fprintf(out, "  %s%s", n, shownJSON(e.Components[n]))

@@ -303,3 +303,24 @@ func TestDumpDiffSaysWhatItCompares(t *testing.T) {
 		t.Fatalf("dump --diff text: %d %s", code, out)
 	}
 }
+
+// TestDumpDeadEntity: dump of a handle the game despawned answers at once
+// with its last state, marked dead, saying who despawned it; in JSON too.
+func TestDumpDeadEntity(t *testing.T) {
+	addr, _, _ := liveDemo(t)
+	if code, out, errs := cli("exec", addr, "despawn", "3v1"); code != 0 {
+		t.Fatalf("exec despawn: %d %s %s", code, out, errs)
+	}
+	code, out, errs := cli("dump", addr, "--entity", "3v1")
+	if code != 0 || !strings.Contains(out, "DEAD: its last state, as its despawn at tick") || !strings.Contains(out, "by client") || !strings.Contains(out, "Position{") {
+		t.Fatalf("dump of the dead handle: %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = cli("dump", addr, "--entity", "3v1", "--json")
+	var res dumpResult
+	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+		t.Fatalf("dump --json: %d %v %s", code, err, errs)
+	}
+	if e := res.Entity; e == nil || e.Alive || e.Died == nil || !strings.Contains(e.Died.By, "client") || e.Components["Position"] == nil {
+		t.Fatalf("dump --json of the dead handle: %+v", res.Entity)
+	}
+}

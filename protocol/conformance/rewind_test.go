@@ -45,7 +45,13 @@ func TestConformanceRewind(t *testing.T) {
 	before := num(rw["t"])
 	victim := handle(g.ents[3])
 	wantOK(t, "Despawn", c.request(10, map[string]any{"e": victim}))
-	wantCode(t, "the despawned entity is gone", c.request(5, map[string]any{"e": victim}), "stale")
+	// "unless the agent kept its last state: then by a Detail with al
+	// false, dd (who despawned it, and in which frame), cs and p as the
+	// despawn found them"
+	if d := c.request(5, map[string]any{"e": victim}); d.typ != 69 || d.body["al"] != false || d.body["dd"] == nil || !strings.Contains(str(d.body["dd"].(map[string]any)["by"]), "conformance") || d.body["cs"] == nil {
+		t.Errorf("GetEntity of the despawned entity: want a Detail of its last state, got type %d %v", d.typ, d.body)
+	}
+	wantCode(t, "a handle never issued is stale", c.request(5, map[string]any{"e": victim + 5<<32}), "stale")
 	rewindRange(t, c, func(rw map[string]any) bool { return num(rw["t"]) > before+2 })
 
 	// "Rewind (19) ... then the game is paused at t"

@@ -1,0 +1,140 @@
+package graves
+
+import (
+	"reflect"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// The bounds of a Yard.
+const (
+	MaxGraves   = 4096    // entities kept, newest first
+	MaxBytes    = 8 << 20 // bytes of values kept, about
+	MaxPerFrame = 256     // entities kept from one frame's despawns
+	maxPartSize = 64 << 10
+)
+
+// Grave is what is kept of one despawned entity.
+type Grave struct {
+	Entity ecs.Entity
+	Tick   uint64 // the frame it was despawned in (as the journal numbers it)
+	By     string // who despawned it
+	Parent ecs.Entity
+	Parts  []Part
+	bytes  int
+}
+
+// Part is one component as the entity's despawn found it.
+type Part struct {
+	Component      ecs.ComponentID
+	Value          protocol.Value
+	Written, Added *protocol.Provenance
+	raw            reflect.Value // a copy, converted when first read; invalid once Value is set
+	converted      bool
+}
+
+// Who is who last wrote and who added e's component id, as the agent tells
+// it (rewinds and followed writes considered); nil where not known.
+type Who func(e ecs.Entity, id ecs.ComponentID) (written, added *protocol.Provenance)
+
+// Yard keeps the graves. Its methods run on the game goroutine (the
+// despawns of systems' commands and clients' edits are made there).
+type Yard struct {
+	w     *ecs.World
+	who   Who
+	ring  []*Grave // oldest first from head
+	head  int
+	n     int
+	index map[ecs.Entity]*Grave
+	bytes int
+	// frame is the frame the last despawn belonged to, and taken the
+	// graves kept from it; Missed counts the despawns not kept.
+	frame  uint64
+	taken  int
+	Missed uint64
+}
+
+// New makes a yard over w and starts keeping graves; who names writers.
+func New(w *ecs.World, who Who) *Yard {
+	y := &Yard{w: w, who: who, ring: make([]*Grave, MaxGraves), index: map[ecs.Entity]*Grave{}}
+	w.Inspect().OnDespawn(y.bury)
+	return y
+}
+
+// bury keeps e's last state, if the frame's bound allows.
+func (y *Yard) bury(e ecs.Entity, frame uint64, by string) {
+	if frame != y.frame {
+		y.frame, y.taken = frame, 0
+	}
+	if y.taken >= MaxPerFrame {
+		y.Missed++
+		return
+	}
+	y.taken++
+	g := &Grave{Entity: e, Tick: frame, By: by}
+	if p, ok := y.w.Parent(e); ok {
+		g.Parent = p
+	}
+	ins := y.w.Inspect()
+	for _, id := range ins.ComponentsOf(e) {
+		v, ok := ins.Value(e, id)
+		if !ok {
+			continue
+		}
+		part := Part{Component: id}
+		part.Written, part.Added = y.who(e, id)
+		size, fits := values.Fits(v, maxPartSize, 256)
+		if c, ok := values.PlainCopy(v, 0); ok && fits {
+			part.raw = c
+		} else { // too big or not copied: converted now, cut as a Detail cuts
+			part.Value, part.converted = values.Of(v), true
+		}
+		g.bytes += int(size) + 64
+		g.Parts = append(g.Parts, part)
+	}
+	y.keep(g)
+}
+
+// keep adds g, letting the oldest graves go past the bounds.
+func (y *Yard) keep(g *Grave) {
+	for y.n > 0 && (y.n == len(y.ring) || y.bytes+g.bytes > MaxBytes) {
+		y.drop()
+	}
+	y.ring[(y.head+y.n)%len(y.ring)] = g
+	y.n++
+	y.bytes += g.bytes
+	y.index[g.Entity] = g
+}
+
+// drop lets the oldest grave go.
+func (y *Yard) drop() {
+	old := y.ring[y.head]
+	y.ring[y.head] = nil
+	y.head = (y.head + 1) % len(y.ring)
+	y.n--
+	y.bytes -= old.bytes
+	if y.index[old.Entity] == old {
+		delete(y.index, old.Entity)
+	}
+}
+
+// Find is the grave of e (this handle exactly), if kept; its parts'
+// values are converted on the first call.
+func (y *Yard) Find(e ecs.Entity) (*Grave, bool) {
+	g, ok := y.index[e]
+	if !ok {
+		return nil, false
+	}
+	for i := range g.Parts {
+		p := &g.Parts[i]
+		if !p.converted {
+			p.Value, p.converted, p.raw = values.Of(p.raw), true, reflect.Value{}
+		}
+	}
+	return g, true
+}
+
+// Len is the graves kept, and their bytes.
+func (y *Yard) Len() (graves, bytes int) { return y.n, y.bytes }
