@@ -59,13 +59,7 @@ func (a *Agent) lastState(d *protocol.Detail, e ecs.Entity) {
 	if !ok {
 		return
 	}
-	d.Died = &protocol.Provenance{Tick: g.Tick, By: g.By}
-	if g.Parent != (ecs.Entity{}) {
-		d.Parent = values.Handle(g.Parent)
-	}
-	for _, p := range g.Parts {
-		d.Components = append(d.Components, protocol.ComponentValue{Component: a.w.Inspect().Component(p.Component).Short, Value: p.Value, Written: p.Written, Added: p.Added})
-	}
+	d.Died, d.Parent, d.Components = &g.Died, g.Parent, g.Components
 }
 
 // despawnNote says who despawned the entity e named, and when, if the

@@ -33,7 +33,9 @@ func (a *Agent) Record(path string, hz float64) (*Recorder, error) {
 // yet (Begin starts it); its encoder ends when closed does (nil: when it
 // is stopped). As it ends it leaves the agent's list of recordings.
 func (a *Agent) newRecorder(w record.Sink, hz float64, closed <-chan struct{}) *record.Recorder {
-	return record.New(w, record.NewStream(a.w, a.summaryOf), hz, closed, record.Hooks{Ended: a.recordingEnded, Logf: a.logf})
+	stream := record.NewStream(a.w, a.summaryOf)
+	stream.CarryDead(a.graves.Since, a.graves.Seq())
+	return record.New(w, stream, hz, closed, record.Hooks{Ended: a.recordingEnded, Logf: a.logf})
 }
 
 // recordingEnded takes a recording that ended off the agent's list: Sync

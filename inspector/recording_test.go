@@ -273,3 +273,58 @@ func (r *Recorder) keepUp() {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestRecordingKeepsTheDead: an entity that lives and dies between two
+// recorded frames is in the file all the same: opened at a later tick, it
+// is dead with its last state and who despawned it, even by a reader that
+// starts at a keyframe after its death.
+func TestRecordingKeepsTheDead(t *testing.T) {
+	w := ecs.NewWorld()
+	hp := ecs.NewMap[churnHP](w)
+	agent := New(w, Options{Addr: "127.0.0.1:0"})
+	path := filepath.Join(t.TempDir(), "dead.ecsrec")
+	rec, err := agent.Record(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var brief ecs.Entity
+	for f := range 10 {
+		if f == 5 { // born and gone inside one frame: no frame holds it alive
+			brief = w.Spawn()
+			must(t, hp.Add(brief, churnHP{HP: -3}))
+			must(t, w.Despawn(brief))
+		}
+		if f == 7 { // a reader of tick 9 starts at a keyframe after the death
+			rec.r.Keyframe()
+		}
+		must(t, w.Tick())
+		rec.keepUp()
+		agent.Sync()
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	file, err := recording.OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	st, _, err := recording.NewReplay(file).AtTick(9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := st.Detail(wire(brief))
+	if d.Alive || d.Died == nil || d.Died.Tick != 6 || d.Died.By != "external" || len(d.Components) != 1 {
+		t.Fatalf("the brief entity at tick 9: %+v", d)
+	}
+	if v, _ := d.Components[0].Value.Get("HP"); v.Int() != -3 {
+		t.Fatalf("its last HP: %v, want -3", d.Components[0].Value)
+	}
+	st, _, err = recording.NewReplay(file).AtTick(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := st.Detail(wire(brief)); d.Died != nil {
+		t.Fatalf("at tick 3, before it died, it has a death: %+v", d)
+	}
+}

@@ -55,6 +55,24 @@ type WorldBody struct {
 	// Alloc is the entity allocator (see AllocFrame); absent from older
 	// agents' frames.
 	Alloc *AllocFrame `msgpack:"al,omitempty"`
+	// Dead is the last state of the entities despawned since the stream's
+	// previous frame, as the agent kept them (at most MaxRecordedDead):
+	// an entity that lived and died between two frames of a recording is
+	// still there to open.
+	Dead []DeadEntity `msgpack:"dd,omitempty"`
+}
+
+// MaxRecordedDead bounds the dead entities a frame carries.
+const MaxRecordedDead = 256
+
+// DeadEntity is one despawned entity's last state: its components as the
+// despawn found them (with who wrote and added each, when known), its
+// parent, and who despawned it in which frame.
+type DeadEntity struct {
+	Entity     EntityID         `msgpack:"e"`
+	Died       Provenance       `msgpack:"dd"`
+	Parent     EntityID         `msgpack:"p,omitempty"`
+	Components []ComponentValue `msgpack:"cs,omitempty"`
 }
 
 // MaxRecordedEvents bounds the events a frame keeps per queue.

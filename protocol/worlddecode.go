@@ -38,6 +38,8 @@ func DecodeWorldBody(b []byte, body *WorldBody, passing bool, budget *AllocBudge
 			r.history(passing, &body.Events)
 		case "al":
 			r.generic(&body.Alloc)
+		case "dd": // read when passing too: a reader learns of every death on its way
+			r.generic(&body.Dead)
 		default:
 			r.skipRaw()
 		}

@@ -1,6 +1,7 @@
 package recording
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -17,6 +18,7 @@ type WorldInput struct {
 	Journal  []protocol.JournalEntry
 	Events   []protocol.EventQueue
 	Alloc    *protocol.AllocFrame
+	Dead     []protocol.DeadEntity
 	// Lean says the capture was taken while the encoder was lean
 	// (WorldEncoder.Lean): read LeanNow, then TakeKeyframe, before
 	// capturing.
@@ -38,9 +40,12 @@ type WorldEncoder struct {
 	sinceKey  int
 	framesKey int
 	askedKey  bool // the policy asked for a keyframe since the last one coded: once is enough
-	wantKey   atomic.Bool
-	held      atomic.Int64 // the state's footprint, for StateBytes
-	Sub       uint32       // the subscription id the frames carry
+	// recentDead is the newest dead the frames carried, for keyframes
+	// (carryDead).
+	recentDead []protocol.DeadEntity
+	wantKey    atomic.Bool
+	held       atomic.Int64 // the state's footprint, for StateBytes
+	Sub        uint32       // the subscription id the frames carry
 	// Lean: when deltas do not pay (one took over half the keyframe
 	// before it: a world where most values change between frames) or the
 	// copy goes unused (a keyframe came next, asked for by the stream's
@@ -126,6 +131,20 @@ func (e *WorldEncoder) DropCopy() {
 	e.wantKey.Store(true)
 }
 
+// carryDead is the dead a frame carries: those of its capture; on a
+// keyframe, the newest protocol.MaxRecordedDead of every frame so far, so
+// a reader that starts there knows of the recent deaths too.
+func (e *WorldEncoder) carryDead(in *WorldInput) []protocol.DeadEntity {
+	e.recentDead = append(e.recentDead, in.Dead...)
+	if over := len(e.recentDead) - protocol.MaxRecordedDead; over > 0 {
+		e.recentDead = append(e.recentDead[:0], e.recentDead[over:]...)
+	}
+	if in.Full {
+		return slices.Clone(e.recentDead)
+	}
+	return in.Dead
+}
+
 // Encode codes one capture. A delta before any keyframe, or after a
 // keyframe coded with no copy, is ErrNeedKeyframe (and the next capture
 // is asked to be one).
@@ -142,7 +161,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	if in.Full {
 		base = newOwnedState()
 	}
-	body := &protocol.WorldBody{Links: in.Links, LinksSet: in.LinksSet, Journal: in.Journal, Events: in.Events, Alloc: in.Alloc}
+	body := &protocol.WorldBody{Links: in.Links, LinksSet: in.LinksSet, Journal: in.Journal, Events: in.Events, Alloc: in.Alloc, Dead: e.carryDead(in)}
 	if in.Full || e.state.Summary == nil {
 		body.Summary = *in.Summary
 		body.Summary.Full = true

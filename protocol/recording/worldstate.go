@@ -36,6 +36,7 @@ type WorldState struct {
 	// reused by their maker (an encoder's state; a reader's shares the
 	// decoded frames).
 	owned bool
+	dead  deadKept // the last state of the dead the frames carried (worlddead.go)
 }
 
 // StateTable is one table's rows: an archetype's, or a sparse component's.
@@ -164,10 +165,16 @@ func (s *WorldState) applyBody(f *protocol.WorldFrame, body *protocol.WorldBody,
 	if err := alloc.Apply(body.Alloc, f.Full); err != nil {
 		return fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
+	if err := checkDead(body); err != nil {
+		return fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
+	}
 	// Everything checked: from here on nothing fails.
 	if f.Full {
+		dead := s.dead
 		*s = *base
+		s.dead = dead
 	}
+	s.dead.add(body.Dead)
 	s.Alloc = alloc
 	s.applyChanges(changes)
 	s.Tick, s.Summary, s.seq, s.valid = f.Tick, sum, f.Seq, true

@@ -149,6 +149,11 @@ func (s *WorldState) Detail(e protocol.EntityID) *protocol.Detail {
 				break
 			}
 		}
+		if g, ok := s.DeadEntity(e); ok { // its last state, as the agent kept it
+			died := g.Died
+			d.Died, d.Parent, d.Components = &died, g.Parent, g.Components
+			d.Reason = fmt.Sprintf("%s was despawned at tick %d by %s", e, died.Tick, died.By)
+		}
 		return d
 	}
 	d.Alive, d.Archetype, d.Row = true, l.t.Archetype, l.row

@@ -24,6 +24,7 @@ type Grave struct {
 	Parent ecs.Entity
 	Parts  []Part
 	bytes  int
+	seq    uint64 // its number: the yard's graves count from 1
 }
 
 // Part is one component as the entity's despawn found it.
@@ -54,6 +55,7 @@ type Yard struct {
 	frame  uint64
 	taken  int
 	Missed uint64
+	seq    uint64 // the newest grave's number
 }
 
 // New makes a yard over w and starts keeping graves; who names writers.
@@ -102,6 +104,8 @@ func (y *Yard) keep(g *Grave) {
 	for y.n > 0 && (y.n == len(y.ring) || y.bytes+g.bytes > MaxBytes) {
 		y.drop()
 	}
+	y.seq++
+	g.seq = y.seq
 	y.ring[(y.head+y.n)%len(y.ring)] = g
 	y.n++
 	y.bytes += g.bytes
@@ -120,21 +124,52 @@ func (y *Yard) drop() {
 	}
 }
 
-// Find is the grave of e (this handle exactly), if kept; its parts'
-// values are converted on the first call.
-func (y *Yard) Find(e ecs.Entity) (*Grave, bool) {
+// Find is the last state of e (this handle exactly), if kept.
+func (y *Yard) Find(e ecs.Entity) (protocol.DeadEntity, bool) {
 	g, ok := y.index[e]
 	if !ok {
-		return nil, false
+		return protocol.DeadEntity{}, false
 	}
+	return y.dead(g), true
+}
+
+// Since is the graves dug after the one numbered after, newest last (at
+// most protocol.MaxRecordedDead: the newest), as a stream's frame carries
+// them, and the newest's number: what a recording's next frame holds.
+func (y *Yard) Since(after uint64) ([]protocol.DeadEntity, uint64) {
+	if y.seq == after {
+		return nil, after
+	}
+	k := min(int(y.seq-after), y.n, protocol.MaxRecordedDead)
+	out := make([]protocol.DeadEntity, 0, k)
+	for i := y.n - k; i < y.n; i++ {
+		out = append(out, y.dead(y.ring[(y.head+i)%len(y.ring)]))
+	}
+	return out, y.seq
+}
+
+// dead is g as the protocol carries it.
+func (y *Yard) dead(g *Grave) protocol.DeadEntity {
+	g.convert()
+	de := protocol.DeadEntity{Entity: values.Handle(g.Entity), Died: protocol.Provenance{Tick: g.Tick, By: g.By}, Parent: values.Handle(g.Parent)}
+	for _, p := range g.Parts {
+		de.Components = append(de.Components, protocol.ComponentValue{Component: y.w.Inspect().Component(p.Component).Short, Value: p.Value, Written: p.Written, Added: p.Added})
+	}
+	return de
+}
+
+// convert converts the parts' values kept as copies.
+func (g *Grave) convert() {
 	for i := range g.Parts {
 		p := &g.Parts[i]
 		if !p.converted {
 			p.Value, p.converted, p.raw = values.Of(p.raw), true, reflect.Value{}
 		}
 	}
-	return g, true
 }
+
+// Seq is the newest grave's number (0: none yet).
+func (y *Yard) Seq() uint64 { return y.seq }
 
 // Len is the graves kept, and their bytes.
 func (y *Yard) Len() (graves, bytes int) { return y.n, y.bytes }

@@ -36,11 +36,11 @@ func TestYardKeepsTheLastState(t *testing.T) {
 	m.Get(e).HP = -7
 	must(t, w.Despawn(e))
 	g, ok := y.Find(e)
-	if !ok || g.By != "external" || g.Tick != 1 || len(g.Parts) != 1 {
+	if !ok || g.Died.By != "external" || g.Died.Tick != 1 || len(g.Components) != 1 || g.Components[0].Component != "hp" {
 		t.Fatalf("the grave: %+v (%v)", g, ok)
 	}
-	if v, _ := g.Parts[0].Value.Get("HP"); v.Int() != -7 || g.Parts[0].Written == nil || g.Parts[0].Written.By != "writer" {
-		t.Fatalf("its HP: %v written %+v, want -7 by writer", g.Parts[0].Value, g.Parts[0].Written)
+	if v, _ := g.Components[0].Value.Get("HP"); v.Int() != -7 || g.Components[0].Written == nil || g.Components[0].Written.By != "writer" {
+		t.Fatalf("its HP: %v written %+v, want -7 by writer", g.Components[0].Value, g.Components[0].Written)
 	}
 	again := w.Spawn()
 	if again.Index() == e.Index() {
@@ -90,5 +90,35 @@ func TestYardBounds(t *testing.T) {
 	}
 	if _, bytes := y.Len(); bytes > MaxBytes {
 		t.Fatalf("the yard holds %d bytes, over %d", bytes, MaxBytes)
+	}
+}
+
+// TestYardSince: a stream's frames take the graves dug since their last
+// one, oldest first, at most protocol.MaxRecordedDead (the newest).
+func TestYardSince(t *testing.T) {
+	w := ecs.NewWorld()
+	y := New(w, noOne)
+	var dead []ecs.Entity
+	for range 3 {
+		e := w.Spawn()
+		dead = append(dead, e)
+		must(t, w.Despawn(e))
+	}
+	got, seq := y.Since(0)
+	if len(got) != 3 || seq != 3 || got[0].Entity.Index() != dead[0].Index() || got[2].Entity.Index() != dead[2].Index() {
+		t.Fatalf("Since(0) = %d graves (seq %d): %+v", len(got), seq, got)
+	}
+	if again, s := y.Since(seq); len(again) != 0 || s != seq {
+		t.Fatalf("nothing new, yet %d graves", len(again))
+	}
+	for range 3 {
+		for range 200 {
+			must(t, w.Despawn(w.Spawn()))
+		}
+		must(t, w.Tick())
+	}
+	got, seq = y.Since(seq)
+	if len(got) != protocol.MaxRecordedDead || seq != 603 || got[len(got)-1].Died.Tick != 3 {
+		t.Fatalf("after 600 deaths: %d graves, seq %d", len(got), seq)
 	}
 }

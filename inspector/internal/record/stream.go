@@ -21,6 +21,18 @@ type Stream struct {
 	w       *ecs.World
 	summary SummaryFunc
 	journal uint64 // last journal entry captured
+	// dead, when set, is the last state of the entities despawned after
+	// the one numbered after, and the newest's number (graves.Yard.Since);
+	// deadSeq, the newest a frame carried.
+	dead    func(after uint64) ([]protocol.DeadEntity, uint64)
+	deadSeq uint64
+}
+
+// CarryDead has each frame carry the last state of the entities despawned
+// since the frame before (from the one numbered after on), as dead finds
+// them (graves.Yard.Since).
+func (s *Stream) CarryDead(dead func(after uint64) ([]protocol.DeadEntity, uint64), after uint64) {
+	s.dead, s.deadSeq = dead, after
 }
 
 // SummaryFunc builds the world's summary with its resources converted by
@@ -43,6 +55,7 @@ type Job struct {
 	summary *protocol.Summary
 	journal []protocol.JournalEntry
 	events  []protocol.EventQueue
+	dead    []protocol.DeadEntity
 	shared  map[[2]int][]protocol.Value // {table, column}: values converted on the game goroutine
 	bytes   int64                       // estimated, for the client's queue
 	// resources holds, by the summary's resources, copies converted on
@@ -83,6 +96,9 @@ func (s *Stream) Capture() *Job {
 	if entries := s.w.Inspect().JournalSince(s.journal); len(entries) > 0 {
 		s.journal = entries[len(entries)-1].Seq
 		j.journal = values.Journal(entries)
+	}
+	if s.dead != nil {
+		j.dead, s.deadSeq = s.dead(s.deadSeq)
 	}
 	for _, q := range s.w.Inspect().EventQueues(protocol.MaxRecordedEvents) {
 		// The schema goes with the events, so a reader shows their handles
@@ -131,7 +147,7 @@ func (s *Stream) Encode(j *Job) (*protocol.WorldFrame, error) {
 		}
 	}
 	schemas := j.summary.Components
-	in := &recording.WorldInput{Tick: j.tick, Full: j.cap.Full, Summary: j.summary, Journal: j.journal, Events: j.events, LinksSet: j.cap.LinksChanged, Lean: j.lean}
+	in := &recording.WorldInput{Tick: j.tick, Full: j.cap.Full, Summary: j.summary, Journal: j.journal, Events: j.events, Dead: j.dead, LinksSet: j.cap.LinksChanged, Lean: j.lean}
 	al := &j.cap.Alloc
 	in.Alloc = &protocol.AllocFrame{Slots: al.Slots, Gens: al.Gens, Keep: al.Keep, Free: make([]protocol.EntityID, len(al.Free))}
 	for i, e := range al.Free {
