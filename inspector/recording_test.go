@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -326,5 +328,80 @@ func TestRecordingKeepsTheDead(t *testing.T) {
 	}
 	if d := st.Detail(wire(brief)); d.Died != nil {
 		t.Fatalf("at tick 3, before it died, it has a death: %+v", d)
+	}
+}
+
+// TestRecordingAnswersQuestions: one pass over a file says when a query
+// first and last holds (for the living, and for the last state of one
+// despawned in the frame that made it true), and one entity's whole
+// history: each value it took, and who despawned it, with its last state.
+func TestRecordingAnswersQuestions(t *testing.T) {
+	w := ecs.NewWorld()
+	hp := ecs.NewMap[churnHP](w)
+	agent := New(w, Options{Addr: "127.0.0.1:0"})
+	steady, doomed := w.Spawn(), w.Spawn()
+	must(t, hp.Add(steady, churnHP{HP: 50}))
+	must(t, hp.Add(doomed, churnHP{HP: 10}))
+	path := filepath.Join(t.TempDir(), "questions.ecsrec")
+	rec, err := agent.Record(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f := 1; f <= 12; f++ {
+		switch f {
+		case 3, 4, 5, 8: // steady is low at ticks 3-5 and 8
+			hp.Get(steady).HP = 1
+		default:
+			hp.Get(steady).HP = 50
+		}
+		if f <= 6 {
+			hp.Get(doomed).HP--
+		}
+		if f == 7 { // written below zero and despawned in one frame
+			hp.Get(doomed).HP = -5
+			must(t, w.Despawn(doomed))
+		}
+		must(t, w.Tick())
+		rec.keepUp()
+		agent.Sync()
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	file, err := recording.OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	low, err := recording.NewReplay(file).ScanQuery("churnHP.HP<3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !low.Held || low.First != 3 || low.Last != 8 || low.Frames != 5 || len(low.FirstMatches) != 1 || low.FirstMatches[0] != wire(steady) || len(low.FirstDead) != 0 {
+		t.Errorf("HP<3 over the file: %+v; want first 3 (steady), last 8, in 5 frames (3-5 and 8 steady, 7 the doomed one's last state)", low)
+	}
+	neg, err := recording.NewReplay(file).ScanQuery("churnHP.HP<0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !neg.Held || neg.First != 7 || neg.Last != 7 || len(neg.FirstDead) != 1 || neg.FirstDead[0] != wire(doomed) {
+		t.Errorf("HP<0 over the file: %+v; want tick 7, by the doomed entity's last state", neg)
+	}
+	hist, err := recording.NewReplay(file).History(wire(doomed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, c := range hist {
+		lines = append(lines, c.String())
+	}
+	want := []string{
+		"tick 0 alive", "tick 0 churnHP has {HP:10}", "tick 1 churnHP changed: HP 10 -> 9",
+		"tick 2 churnHP changed: HP 9 -> 8", "tick 3 churnHP changed: HP 8 -> 7", "tick 4 churnHP changed: HP 7 -> 6",
+		"tick 5 churnHP changed: HP 6 -> 5", "tick 6 churnHP changed: HP 5 -> 4",
+		"tick 7 churnHP changed: HP 4 -> -5", "tick 7 despawned by external",
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("the doomed entity's history:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -114,6 +114,7 @@ type dumpDeath struct {
 
 const dumpUsage = `Usage: ecsinspect dump ADDR|FILE.ecsrec [--tick T] [--query EXPR] [--entity 42v3] [--resource NAME[.PATH]] [--limit N] [--json]
        ecsinspect dump FILE.ecsrec --diff T1 T2 [--json]
+       ecsinspect dump FILE.ecsrec --first QUERY | --history 42v1 [--json]
        ecsinspect dump --all [--filter F] [--query EXPR] [--json] nats://host:4222
 
 Prints a game's summary, archetypes and systems, with the entities matching
@@ -126,6 +127,10 @@ value at a path in it (Grid.Cells[3], ByName[wolf]); one too big to print
 whole is listed a page of children at a time (--offset, --limit).
 --diff compares two ticks of a recording: entities spawned, despawned and
 changed (field by field, old and new), archetype counts and resources.
+--first reads every frame of a recording once and says the first and last
+tick a query holds at (and for whom); --history says every change of one
+entity's components across the file, with who spawned, added, removed or
+despawned it where the file's journal says.
 --all asks every instance on a broker: one line each with its discovery
 fields (and with --query its total and first matches); --json prints one
 object with an "instances" array. ADDR may be one game on a broker,
@@ -158,8 +163,16 @@ func runDump(args []string, out io.Writer) error {
 	diff := fs.String("diff", "", "recordings: compare tick T1 with tick T2 (--diff T1 T2)")
 	all := fs.Bool("all", false, "every instance on the broker nats://host:4222 names: one line each (with --query: its total and first matches)")
 	filter := fs.String("filter", "", "with --all: only instances passing this filter on their discovery fields (game=ecosystem,instance=demo-0*,hits>0)")
+	first := fs.String("first", "", "recordings: the first and last tick this query holds at, in one pass over the file")
+	history := fs.String("history", "", "recordings: every change of this entity's components across the file (42v1)")
 	if err := fs.Parse(reorder(fs, args)); err != nil {
 		return err
+	}
+	if *first != "" || *history != "" {
+		if fs.NArg() != 1 {
+			return usageError{fmt.Errorf("--first and --history want one .ecsrec file\n\n%s", dumpUsage)}
+		}
+		return runScan(fs.Arg(0), *first, *history, *asJSON, out)
 	}
 	if *all {
 		if fs.NArg() != 1 {

@@ -324,3 +324,37 @@ func TestDumpDeadEntity(t *testing.T) {
 		t.Fatalf("dump --json of the dead handle: %+v", res.Entity)
 	}
 }
+
+// TestDumpFirstAndHistory: dump FILE --first QUERY says when a query
+// first and last holds over the file, with a command to look; --history
+// lists an entity's changes; both in JSON; a live address is refused
+// with what to do.
+func TestDumpFirstAndHistory(t *testing.T) {
+	path := testgame.Record(t)
+	code, out, errs := cli("dump", path, "--first", "Energy")
+	if code != 0 || !strings.Contains(out, "first holds at tick") || !strings.Contains(out, "look: ecsinspect dump") {
+		t.Fatalf("--first: %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = cli("dump", path, "--first", "Energy.Value<-1000000")
+	if code != 0 || !strings.Contains(out, "never holds") {
+		t.Fatalf("--first of a query that never holds: %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = cli("dump", path, "--history", "1v1", "--json")
+	var res struct {
+		Entity  string
+		History []struct{ What string }
+	}
+	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+		t.Fatalf("--history --json: %d %v %s", code, err, errs)
+	}
+	if res.Entity != "1v1" || len(res.History) < 2 || res.History[0].What != "alive" {
+		t.Fatalf("--history of 1v1: %+v", res)
+	}
+	if code, _, errs := cli("dump", path, "--first", "Energy.Nope>1"); code == 0 || !strings.Contains(errs, "Nope") {
+		t.Fatalf("a bad query: %d %s", code, errs)
+	}
+	addr, _, _ := liveDemo(t)
+	if code, _, errs := cli("dump", addr, "--first", "Energy"); code == 0 || !strings.Contains(errs, "record the game first") {
+		t.Fatalf("--first on a live game: %d %s", code, errs)
+	}
+}

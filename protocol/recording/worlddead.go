@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // The dead a stream's frames carry (protocol.WorldBody.Dead). A state
@@ -61,3 +62,76 @@ func (s *WorldState) DeadEntity(e protocol.EntityID) (*protocol.DeadEntity, bool
 	}
 	return g, true
 }
+
+// DeadMatching is the dead whose last state passes expr, among those
+// despawned after tick since and up to the state's tick, oldest first (at
+// most limit, 0 for all), and how many in all: a value a system wrote
+// and a despawn took away in the same frame shows only there.
+func (s *WorldState) DeadMatching(expr string, since uint64, limit int) ([]protocol.EntityID, int, error) {
+	plan, err := s.plan(expr, "")
+	if err != nil {
+		return nil, 0, err
+	}
+	dw := deadWorld{s: s}
+	for _, e := range s.dead.order {
+		if g := s.dead.by[e]; g.Died.Tick > since && g.Died.Tick <= s.Tick {
+			dw.rows = append(dw.rows, g)
+		}
+	}
+	if len(dw.rows) == 0 {
+		return nil, 0, nil
+	}
+	hits, total := plan.Page(dw, 0, limit)
+	out := make([]protocol.EntityID, len(hits))
+	for i, h := range hits {
+		out[i] = h.Entity()
+	}
+	return out, total, nil
+}
+
+// deadWorld is dead entities' last states as one table a query plan
+// runs over (query.World).
+type deadWorld struct {
+	s    *WorldState
+	rows []*protocol.DeadEntity
+}
+
+func (d deadWorld) Tables() []query.Table { return []query.Table{d} }
+func (d deadWorld) Filtered() bool        { return false }
+func (d deadWorld) Len() int              { return len(d.rows) }
+
+func (d deadWorld) Parent(e protocol.EntityID) protocol.EntityID {
+	for _, g := range d.rows {
+		if g.Entity == e {
+			return g.Parent
+		}
+	}
+	return 0
+}
+
+func (d deadWorld) Entity(row int) protocol.EntityID { return d.rows[row].Entity }
+
+func (d deadWorld) Column(c uint16) query.Column {
+	name := d.s.componentName(c)
+	col := deadColumn{vals: make([]protocol.Value, len(d.rows)), has: make([]bool, len(d.rows))}
+	for i, g := range d.rows {
+		for _, cv := range g.Components {
+			if cv.Component == name {
+				col.vals[i], col.has[i] = cv.Value, true
+			}
+		}
+	}
+	return col
+}
+
+// deadColumn is one component over the dead's rows.
+type deadColumn struct {
+	vals []protocol.Value
+	has  []bool
+}
+
+func (c deadColumn) Has(row int) bool             { return c.has[row] }
+func (c deadColumn) Raw(int) []byte               { return nil }
+func (c deadColumn) Value(row int) protocol.Value { return c.vals[row] }
+func (c deadColumn) Changed(int) bool             { return false }
+func (c deadColumn) Added(int) bool               { return false }
