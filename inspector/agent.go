@@ -133,11 +133,12 @@ func New(w *ecs.World, opts Options) *Agent {
 		a.dangling = dangling.New(w, opts.DanglingBudget)
 		hooks.DanglingAfter = a.dangling.FoundAfter
 	}
-	a.watches = watch.New(w, a.lw, opts.Schedule, func() int64 { return a.frameNs }, hooks)
 	a.graves = graves.New(w, func(e ecs.Entity, id ecs.ComponentID) (written, added *protocol.Provenance) {
 		written, added, _ = a.whoWrote(e, id)
 		return written, added
 	})
+	hooks.LastState = a.graves.Find
+	a.watches = watch.New(w, a.lw, opts.Schedule, func() int64 { return a.frameNs }, hooks)
 	a.srv = server.New(server.Config{Game: opts.Game, AgentVersion: AgentVersion, Token: opts.Token, ReadOnly: opts.ReadOnly,
 		MaxClients: opts.MaxClients, MaxHandshakes: opts.MaxHandshakes, MaxFrame: opts.MaxFrame, MaxQueuedBytes: opts.MaxQueuedBytes,
 		FrameTimeout: opts.FrameTimeout, HandshakeTimeout: opts.HandshakeTimeout, StuckTimeout: opts.StuckTimeout,

@@ -193,3 +193,52 @@ func TestStaleHandles(t *testing.T) {
 		t.Fatalf("GetEntity counted as a use: %d, then %d", s.Stale.Total, total)
 	}
 }
+
+// TestDespawnWatchTakesAQuery: despawn COMPONENT (or any query) fires for
+// a despawned entity whose last state it held for, naming who despawned
+// it, and not for the others; despawn E still takes a handle.
+func TestDespawnWatchTakesAQuery(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "watcher"})
+	frozen := c.reply(&protocol.Watch{Expr: "despawn Frozen", Log: true})
+	low := c.reply(&protocol.Watch{Expr: "despawn Health.HP<0", Log: true})
+	one := c.reply(&protocol.Watch{Expr: "despawn " + wire(g.ents[7]).String(), Log: true})
+	if !frozen.OK || !low.OK || !one.OK {
+		t.Fatalf("Watch: %+v %+v %+v", frozen, low, one)
+	}
+	// Sent at once, applied in order: the hits are read as they come.
+	c.request(&protocol.Despawn{Entity: wire(g.ents[5])}) // HP 5, not frozen
+	c.request(&protocol.SetField{Entity: wire(g.ents[6]), Path: "Health.HP", Value: protocol.IntValue(-3)})
+	c.request(&protocol.Despawn{Entity: wire(g.ents[6])})
+	c.request(&protocol.Despawn{Entity: wire(g.ents[1])}) // Frozen
+	c.request(&protocol.Despawn{Entity: wire(g.ents[7])})
+	got := map[uint32][]protocol.EntityID{}
+	for len(got[frozen.Watch]) < 1 || len(got[low.Watch]) < 1 || len(got[one.Watch]) < 1 {
+		h := c.awaitHit()
+		got[h.Watch] = append(got[h.Watch], h.Entity)
+		if !strings.Contains(h.By, "watcher") {
+			t.Errorf("a despawn hit names %q, want the client that despawned", h.By)
+		}
+	}
+	// Any other hit of those frames comes before the next summary.
+	c.request(&protocol.Subscribe{What: protocol.SubSummary, Hz: 100})
+	c.await(func(m protocol.Message) bool {
+		if h, ok := m.(*protocol.WatchHit); ok {
+			got[h.Watch] = append(got[h.Watch], h.Entity)
+		}
+		_, sum := m.(*protocol.Summary)
+		return sum
+	})
+	if e := got[frozen.Watch]; len(e) != 1 || e[0] != wire(g.ents[1]) {
+		t.Errorf("despawn Frozen fired for %v, want only %v", e, wire(g.ents[1]))
+	}
+	if e := got[low.Watch]; len(e) != 1 || e[0] != wire(g.ents[6]) {
+		t.Errorf("despawn Health.HP<0 fired for %v, want only %v", e, wire(g.ents[6]))
+	}
+	if e := got[one.Watch]; len(e) != 1 || e[0] != wire(g.ents[7]) {
+		t.Errorf("despawn %v fired for %v", wire(g.ents[7]), e)
+	}
+	if r := c.reply(&protocol.Watch{Expr: "despawn Nope", Log: true}); r.OK || r.Code != protocol.ErrBadQuery {
+		t.Errorf("despawn of an unknown component: %+v", r)
+	}
+}

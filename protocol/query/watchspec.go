@@ -31,7 +31,7 @@ type WatchSpec struct {
 //	Energy.Value<0                   a value: the query language, with at least one field test
 //	42v3 Energy.Value<0              the same, for one entity
 //	spawn [QUERY]                    an entity spawned (with the query's components)
-//	despawn [E]                      an entity (E) despawned
+//	despawn [E | QUERY]              an entity (E) despawned; with a query, one whose last state it held for (despawn FlowerPatch)
 //	add COMP [to E]                  a component added (to E)
 //	remove COMP [from E]             a component removed (from E)
 //	system NAME > 2ms                a system's run took longer
@@ -72,14 +72,13 @@ func ParseWatch(expr string) (WatchSpec, error) {
 	case "spawn":
 		return WatchSpec{Kind: "spawn", Query: strings.Join(words[1:], " ")}, nil
 	case "despawn":
-		switch len(words) {
-		case 1:
-			return WatchSpec{Kind: "despawn"}, nil
-		case 2:
-			e, err := entity(words[1], "despawn")
-			return WatchSpec{Kind: "despawn", Entity: e}, err
+		if len(words) == 2 {
+			if e, err := protocol.ParseEntityID(words[1]); err == nil && e != 0 {
+				return WatchSpec{Kind: "despawn", Entity: e}, nil
+			}
 		}
-		return WatchSpec{}, fmt.Errorf("despawn takes at most one entity: despawn 42v3")
+		// A query, tested on the entity's last state: despawn FlowerPatch.
+		return WatchSpec{Kind: "despawn", Query: strings.Join(words[1:], " ")}, nil
 	case "add", "remove":
 		prep := map[string]string{"add": "to", "remove": "from"}[words[0]]
 		switch {

@@ -18,6 +18,7 @@ func TestParseWatch(t *testing.T) {
 		"spawn":                    {Kind: "spawn"},
 		"spawn Predator !Fleeing":  {Kind: "spawn", Query: "Predator !Fleeing"},
 		"despawn 42v3":             {Kind: "despawn", Entity: e},
+		"despawn FlowerPatch":      {Kind: "despawn", Query: "FlowerPatch"},
 		"add Fleeing":              {Kind: "add", Component: "Fleeing"},
 		"remove Energy from 42v3":  {Kind: "remove", Component: "Energy", Entity: e},
 		"system hunt > 2ms":        {Kind: "system", System: "hunt", Over: 2 * time.Millisecond},
@@ -33,7 +34,6 @@ func TestParseWatch(t *testing.T) {
 	bad := map[string]string{
 		"":                   "an empty watchpoint",
 		"Predator":           "needs a field test",
-		"despawn x":          "not an entity",
 		"add":                "takes a component",
 		"add Fleeing at 1v1": "takes a component",
 		"system hunt":        "compare with >",

@@ -72,66 +72,25 @@ func (s *WorldState) DeadMatching(expr string, since uint64, limit int) ([]proto
 	if err != nil {
 		return nil, 0, err
 	}
-	dw := deadWorld{s: s}
+	var rows query.ValueRows
 	for _, e := range s.dead.order {
 		if g := s.dead.by[e]; g.Died.Tick > since && g.Died.Tick <= s.Tick {
-			dw.rows = append(dw.rows, g)
+			row := query.ValueRow{Entity: g.Entity, Parent: g.Parent, Components: map[uint16]protocol.Value{}}
+			for _, cv := range g.Components {
+				if id, _ := s.componentNamed(cv.Component); id >= 0 {
+					row.Components[uint16(id)] = cv.Value
+				}
+			}
+			rows = append(rows, row)
 		}
 	}
-	if len(dw.rows) == 0 {
+	if len(rows) == 0 {
 		return nil, 0, nil
 	}
-	hits, total := plan.Page(dw, 0, limit)
+	hits, total := plan.Page(rows, 0, limit)
 	out := make([]protocol.EntityID, len(hits))
 	for i, h := range hits {
 		out[i] = h.Entity()
 	}
 	return out, total, nil
 }
-
-// deadWorld is dead entities' last states as one table a query plan
-// runs over (query.World).
-type deadWorld struct {
-	s    *WorldState
-	rows []*protocol.DeadEntity
-}
-
-func (d deadWorld) Tables() []query.Table { return []query.Table{d} }
-func (d deadWorld) Filtered() bool        { return false }
-func (d deadWorld) Len() int              { return len(d.rows) }
-
-func (d deadWorld) Parent(e protocol.EntityID) protocol.EntityID {
-	for _, g := range d.rows {
-		if g.Entity == e {
-			return g.Parent
-		}
-	}
-	return 0
-}
-
-func (d deadWorld) Entity(row int) protocol.EntityID { return d.rows[row].Entity }
-
-func (d deadWorld) Column(c uint16) query.Column {
-	name := d.s.componentName(c)
-	col := deadColumn{vals: make([]protocol.Value, len(d.rows)), has: make([]bool, len(d.rows))}
-	for i, g := range d.rows {
-		for _, cv := range g.Components {
-			if cv.Component == name {
-				col.vals[i], col.has[i] = cv.Value, true
-			}
-		}
-	}
-	return col
-}
-
-// deadColumn is one component over the dead's rows.
-type deadColumn struct {
-	vals []protocol.Value
-	has  []bool
-}
-
-func (c deadColumn) Has(row int) bool             { return c.has[row] }
-func (c deadColumn) Raw(int) []byte               { return nil }
-func (c deadColumn) Value(row int) protocol.Value { return c.vals[row] }
-func (c deadColumn) Changed(int) bool             { return false }
-func (c deadColumn) Added(int) bool               { return false }

@@ -124,6 +124,9 @@ type Hooks struct {
 	// numbered seq, and the newest's number; nil: the agent does not look
 	// for them.
 	DanglingAfter func(seq uint64) ([]protocol.Dangling, uint64)
+	// LastState is a dead entity's last state as the agent kept it, for
+	// despawn watchpoints with a query; nil: none kept.
+	LastState func(e ecs.Entity) (protocol.DeadEntity, bool)
 }
 
 // New makes an empty set over w (lw its queries), sched's systems (nil:
@@ -194,7 +197,10 @@ func (s *Set) Add(owner int, m *protocol.Watch) (uint32, error) {
 			wp.last = map[ecs.Entity]reflect.Value{}
 			s.noteLast(wp, values.Entity(spec.Entity))
 		}
-	case "spawn":
+	case "spawn", "despawn":
+		if spec.Kind == "despawn" && spec.Query != "" && s.hooks.LastState == nil {
+			return 0, server.Refuse(protocol.ErrState, "the agent keeps no last state of the dead: despawn takes an entity here, not a query")
+		}
 		if spec.Query != "" {
 			q, err := s.lw.Compile(spec.Query, "", 0)
 			if err != nil {
@@ -748,6 +754,10 @@ func (s *Set) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *proto
 			if wp.query != nil && (!s.w.Alive(en.Entity) || !s.lw.Holds(wp.query, en.Entity)) {
 				continue
 			}
+		case "despawn":
+			if wp.query != nil && !s.heldAtDeath(wp, en.Entity) {
+				continue
+			}
 		}
 		hit := &protocol.WatchHit{Entity: values.Handle(en.Entity), By: en.System}
 		if wp.comp != 0 || wp.Kind == "add" || wp.Kind == "remove" {
@@ -757,6 +767,24 @@ func (s *Set) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *proto
 		return hit
 	}
 	return nil
+}
+
+// heldAtDeath reports whether the watchpoint's query held for e's last
+// state, as the agent kept it; false when it was not kept (more despawns
+// in one frame than the agent keeps).
+func (s *Set) heldAtDeath(wp *watchpoint, e ecs.Entity) bool {
+	g, ok := s.hooks.LastState(e)
+	if !ok {
+		return false
+	}
+	row := query.ValueRow{Entity: g.Entity, Parent: g.Parent, Components: map[uint16]protocol.Value{}}
+	for _, cv := range g.Components {
+		if info, ok := s.w.Inspect().ComponentByName(cv.Component); ok {
+			row.Components[uint16(info.ID)] = cv.Value
+		}
+	}
+	rows := query.ValueRows{row}
+	return wp.query.Plan.Holds(rows, rows, 0)
 }
 
 // checkTiming compares the frame's time, or a system's last run, with the
