@@ -1,6 +1,8 @@
 package ecs
 
 import (
+	"bytes"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -24,7 +26,7 @@ type StaleUse struct {
 	// Generation is the slot's generation at the time, so a handle can be
 	// told from the entity now there.
 	Generation uint32
-	By         string // the system (or systems running at once), command buffer, or ActAs actor; "outside the schedule"
+	By         string // the system (in a parallel stage, the one on the goroutine that used it), command buffer, or ActAs actor; "outside the schedule"
 	Frame      uint64
 }
 
@@ -105,8 +107,9 @@ func (w *World) noteStale(e Entity) {
 }
 
 // staleUser names who is using a handle now: the actor of a command
-// buffer or ActAs, else the systems running (several, in a parallel
-// stage: any of them), else the game's own code.
+// buffer or ActAs, else the system running on this goroutine (in a
+// parallel stage, found by the goroutine each started on), else the
+// systems running, else the game's own code.
 func (w *World) staleUser() string {
 	if w.actor != 0 {
 		return w.actorName(w.actor)
@@ -117,10 +120,36 @@ func (w *World) staleUser() string {
 	if len(l.active) == 0 {
 		return "outside the schedule"
 	}
+	if len(l.active) > 1 && len(l.on) > 0 { // a parallel stage: the one on this goroutine
+		g := goroutineID()
+		for actor, on := range l.on {
+			if on == g {
+				return w.actorName(actor)
+			}
+		}
+	}
 	var names []string
 	for actor := range l.active {
 		names = append(names, w.actorName(actor))
 	}
 	sort.Strings(names)
 	return strings.Join(names, " or ")
+}
+
+// goroutineID is the calling goroutine's number, read from its stack's
+// header ("goroutine 42 [running]:"): Go gives no other way, and only the
+// stale audit, on, asks (at each system's start, and at a stale use in a
+// parallel stage).
+func goroutineID() uint64 {
+	var buf [32]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	var id uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			break
+		}
+		id = id*10 + uint64(c-'0')
+	}
+	return id
 }

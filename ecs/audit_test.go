@@ -1,6 +1,11 @@
 package ecs
 
-import "testing"
+import (
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+)
 
 // TestStaleAudit: uses of dead handles are counted by who made them, with
 // the newest kept; checks are not uses; off, nothing is counted.
@@ -133,5 +138,49 @@ func TestStaleAuditSkipsHandlesNeverIssued(t *testing.T) {
 	_ = hp.Get(e)
 	if r := w.Inspect().StaleUses(); r.Total != 1 {
 		t.Fatalf("a dead handle: %d uses counted, want 1", r.Total)
+	}
+}
+
+// TestStaleAuditInAParallelStage: systems running at once, one of which
+// uses a dead handle, the use names that one alone, not "a or b".
+func TestStaleAuditInAParallelStage(t *testing.T) {
+	type HP struct{ V int }
+	type Pos struct{ X int }
+	w := NewWorld()
+	hp, pos := NewMap[HP](w), NewMap[Pos](w)
+	dead, live := w.Spawn(), w.Spawn()
+	must(t, hp.Add(dead, HP{V: 2}))
+	must(t, pos.Add(live, Pos{}))
+	must(t, w.Despawn(dead))
+	w.Inspect().EnableStaleAudit(true)
+	s := NewSchedule()
+	s.Parallel = true
+	var started, used atomic.Int32
+	meet := func(n *atomic.Int32) { // each waits for the other: they overlap
+		n.Add(1)
+		for n.Load() < 2 {
+			runtime.Gosched()
+		}
+	}
+	s.Add("hunt", func(w *World, _ *Commands) {
+		meet(&started)
+		_ = hp.Get(dead)
+		meet(&used)
+	}, Writes[HP]())
+	s.Add("drift", func(w *World, _ *Commands) {
+		meet(&started)
+		pos.Get(live).X++ // no stale use
+		meet(&used)
+	}, Writes[Pos]())
+	done := make(chan struct{})
+	go func() { s.Run(w); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Skip("the two systems did not run at once on this machine")
+	}
+	r := w.Inspect().StaleUses()
+	if r.Total != 1 || r.Recent[0].By != "hunt" {
+		t.Fatalf("the stale use in a parallel stage: %+v, want one by hunt", r)
 	}
 }

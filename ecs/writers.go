@@ -39,6 +39,9 @@ type writerLog struct {
 	n      int                      // runs kept, up to writerRing
 	writes map[uint16][]ComponentID // what each system declared it writes
 	active map[uint16]int           // the systems running now (audit.go)
+	// on is the goroutine each running system runs on, while the stale
+	// audit is on: a stale use in a parallel stage names its system.
+	on map[uint16]uint64
 }
 
 // openWrites starts a run: it returns the first tick the run's writes can
@@ -54,6 +57,12 @@ func (w *World) runStarted(actor uint16) {
 		l.active = map[uint16]int{}
 	}
 	l.active[actor]++
+	if w.stale.on.Load() {
+		if l.on == nil {
+			l.on = map[uint16]uint64{}
+		}
+		l.on[actor] = goroutineID()
+	}
 	l.mu.Unlock()
 }
 
@@ -62,6 +71,7 @@ func (w *World) runEnded(actor uint16) {
 	l.mu.Lock()
 	if l.active[actor]--; l.active[actor] <= 0 {
 		delete(l.active, actor)
+		delete(l.on, actor)
 	}
 	l.mu.Unlock()
 }
