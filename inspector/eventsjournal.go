@@ -79,38 +79,20 @@ func (a *Agent) journalBatch(s *subscription, cache map[uint64]*protocol.Journal
 
 // journalFilter is a journal subscription's filter as the writer applies
 // it, away from the world: the component it names, if one, resolved on
-// the game goroutine; else an entity or a system by its text.
-type journalFilter struct {
-	text   string
-	comp   int               // -1: the text names no component
-	entity protocol.EntityID // 0: the text is no entity's handle
-}
-
-func (a *Agent) journalFilter(text string) journalFilter {
-	f := journalFilter{text: text, comp: -1}
-	if info, ok := a.w.Inspect().ComponentByName(text); ok {
-		f.comp = int(info.ID)
-	}
-	if e, err := protocol.ParseEntityID(text); err == nil {
-		f.entity = e
-	}
-	return f
-}
-
-// keeps reports whether entry e passes the filter.
-func (f journalFilter) keeps(e *protocol.JournalEntry) bool {
-	if f.comp >= 0 && (e.Component == f.comp || slices.Contains(e.Components, f.comp)) {
-		return true
-	}
-	return e.System == f.text || (f.entity != 0 && e.Entity == f.entity)
+// the game goroutine.
+func (a *Agent) journalFilter(text string) protocol.JournalFilter {
+	return protocol.NewJournalFilter(text, func(name string) (int, bool) {
+		info, ok := a.w.Inspect().ComponentByName(name)
+		return int(info.ID), ok
+	})
 }
 
 // filtered is the journal of subscription id from batch, the entries f
 // keeps; nil when it keeps none and the subscription has sent before.
-func filtered(id uint32, tick uint64, batch *protocol.JournalBatch, f journalFilter, first bool) protocol.Message {
+func filtered(id uint32, tick uint64, batch *protocol.JournalBatch, f protocol.JournalFilter, first bool) protocol.Message {
 	j := &protocol.Journal{Sub: id, Tick: tick}
 	for i := range batch.Entries {
-		if f.keeps(&batch.Entries[i]) {
+		if f.Keeps(&batch.Entries[i]) {
 			j.Entries = append(j.Entries, batch.Entries[i])
 		}
 	}

@@ -211,8 +211,22 @@ func (p *player) frame(id uint32) (msg tea.Msg) {
 		return detailMsg{d}
 	case protocol.SubEvents:
 		return eventsMsg{&protocol.Events{Sub: id, Tick: st.Tick, Queues: st.Events}}
-	case protocol.SubJournal:
-		return journalMsg{j: &protocol.Journal{Sub: id, Tick: st.Tick, Entries: st.Journal}, replace: true}
+	case protocol.SubJournal: // the frame's, filtered as an agent filters
+		f := protocol.NewJournalFilter(sub.Filter, func(name string) (int, bool) {
+			for _, c := range st.Components() {
+				if c.Short == name || c.Name == name {
+					return int(c.ID), true
+				}
+			}
+			return 0, false
+		})
+		var kept []protocol.JournalEntry
+		for i := range st.Journal {
+			if f.Keeps(&st.Journal[i]) {
+				kept = append(kept, st.Journal[i])
+			}
+		}
+		return journalMsg{j: &protocol.Journal{Sub: id, Tick: st.Tick, Entries: kept}, replace: true}
 	case protocol.SubResource:
 		page, err := st.Resource(sub.Resource, sub.Path, sub.Offset, sub.Limit, false)
 		if err != nil {

@@ -104,3 +104,43 @@ func TestRecordedEventsShowHandles(t *testing.T) {
 	}
 	t.Skip("no frame of the recording holds an event")
 }
+
+// TestReviewJournalFilters: in a recording, the Journal's filter keeps the
+// entries of one entity, one component or one system, as the agent's does.
+func TestReviewJournalFilters(t *testing.T) {
+	p, err := openPlayer(testgame.Record(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	// The frame with the most journal entries, and an entity and system
+	// of one of them.
+	best, most := 0, 0
+	for i := p.last(); i >= 0; i-- {
+		if err := p.seek(i); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(p.state.Journal); n > most {
+			best, most = i, n
+		}
+	}
+	if most < 2 {
+		t.Skip("the recording's journal is nearly empty")
+	}
+	if err := p.seek(best); err != nil {
+		t.Fatal(err)
+	}
+	one := p.state.Journal[len(p.state.Journal)-1]
+	for _, filter := range []string{one.Entity.String(), one.System} {
+		p.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Filter: filter})
+		j := p.frame(subJournal).(journalMsg).j
+		if len(j.Entries) == 0 || len(j.Entries) == most && filter == one.Entity.String() {
+			t.Errorf("filter %q kept %d of %d entries", filter, len(j.Entries), most)
+		}
+		for _, e := range j.Entries {
+			if e.Entity != one.Entity && e.System != one.System {
+				t.Errorf("filter %q kept %+v", filter, e)
+			}
+		}
+	}
+}
