@@ -40,6 +40,7 @@ var reviewKeys = []key.Binding{
 	key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("< >", "first/last frame (g G: the list's top and bottom)")),
 	key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "go to tick")),
 	key.NewBinding(key.WithKeys("c"), key.WithHelp("c c", "compare two ticks")),
+	key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "first tick a query holds")),
 }
 
 // Update takes a seek's or a comparison's outcome, and the timeline's
@@ -50,6 +51,8 @@ func (t *timeline) Update(msg tea.Msg) (cmd tea.Cmd, own bool) {
 		return t.seeked(msg), true
 	case compareMsg:
 		return t.nav.push(&compareScreen{common: t.common, lines: msg.lines}), true
+	case firstMsg:
+		return t.first(msg), true
 	case tea.KeyMsg:
 		return t.key(msg)
 	}
@@ -85,6 +88,12 @@ func (t *timeline) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 		t.compareFrom = -1
 		t.nav.flash("comparing…", false)
 		return t.compareCmd(from, t.pos.idx), true
+	case "F":
+		return t.nav.push(newPrompt(t.common, promptTick, "first tick where ", "a query (Energy.Value<-30): every frame is read once, and the review goes to the first tick it holds at", "",
+			func(text string) (tea.Cmd, string) {
+				t.nav.flash("reading every frame for "+text+"…", false)
+				return t.firstCmd(strings.TrimSpace(text)), ""
+			})), true
 	case " ", ".", "e", "x", "D", "n", "a", "r", "P":
 		t.nav.flash("a recording cannot be changed or run: those keys are for a live game (attach)", true)
 		return nil, true
@@ -94,6 +103,59 @@ func (t *timeline) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 	// The frames are read and applied in a command, off the UI's
 	// goroutine; seekedMsg brings the position back.
 	return func() tea.Msg { return p.seekedAfter(p.seek(to)) }, true
+}
+
+// firstMsg is a scan's answer: when the query holds.
+type firstMsg struct {
+	qt  recording.QueryTicks
+	err error
+}
+
+// firstCmd reads every frame for the first tick expr holds at, on the
+// player's second handle, off the UI's goroutine.
+func (t *timeline) firstCmd(expr string) tea.Cmd {
+	p := t.play
+	return func() tea.Msg {
+		p.historyMu.Lock()
+		defer p.historyMu.Unlock()
+		if p.historyRec == nil {
+			rec, err := recording.OpenFrames(p.path)
+			if err != nil {
+				return firstMsg{err: err}
+			}
+			p.historyRec = rec
+		}
+		qt, err := recording.NewReplay(p.historyRec).ScanQuery(expr)
+		return firstMsg{qt: qt, err: err}
+	}
+}
+
+// first goes to the first tick the scan found, saying when the query
+// holds.
+func (t *timeline) first(msg firstMsg) tea.Cmd {
+	q := msg.qt
+	switch {
+	case msg.err != nil:
+		t.nav.flash(msg.err.Error(), true)
+		return nil
+	case !q.Held:
+		t.nav.flash(fmt.Sprintf("%s never holds in the %d frames", q.Expr, q.Read), true)
+		return nil
+	}
+	var who []string
+	for _, e := range q.FirstMatches {
+		who = append(who, e.String())
+	}
+	for _, e := range q.FirstDead {
+		who = append(who, e.String()+"'s last state (o "+e.String()+")")
+	}
+	note := fmt.Sprintf("%s first holds at tick %d for %s; last at %d; in %d of %d frames", q.Expr, q.First, strings.Join(who, ", "), q.Last, q.Frames, q.Read)
+	p := t.play
+	return func() tea.Msg {
+		m := p.seekedAfter(p.seekTick(q.First)).(seekedMsg)
+		m.note = note
+		return m
+	}
 }
 
 func (t *timeline) gotoTick(s string) tea.Cmd {
@@ -116,8 +178,9 @@ type reviewPos struct {
 
 // seekedMsg is a seek's outcome.
 type seekedMsg struct {
-	pos reviewPos
-	err error
+	pos  reviewPos
+	err  error
+	note string // what the seek was for, said once it is done
 }
 
 // seekedAfter reports where a seek left the player.
@@ -147,6 +210,9 @@ func (t *timeline) seeked(msg seekedMsg) tea.Cmd {
 		if gaps, ticks := rec.GapsBetween(from, msg.pos.idx); gaps > 0 {
 			t.nav.flash(fmt.Sprintf("crossed %s: %d ticks between were not recorded", plural(gaps, "gap"), ticks), false)
 		}
+	}
+	if msg.note != "" {
+		t.nav.flash(msg.note, false)
 	}
 	return t.play.refresh()
 }

@@ -217,3 +217,38 @@ func TestReviewShowsItsGaps(t *testing.T) {
 		t.Fatalf("the comparison across the gap:\n%s", v)
 	}
 }
+
+// TestReviewFindsTheFirstTick: F with a query reads every frame once and
+// goes to the first tick it holds at, saying so; a query that never
+// holds says that and stays.
+func TestReviewFindsTheFirstTick(t *testing.T) {
+	path := testgame.Record(t)
+	m := reviewModel(t, path)
+	p := m.play
+	rec, err := recording.OpenFrames(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	const expr = "Energy.Value>55"
+	want, err := recording.NewReplay(rec).ScanQuery(expr)
+	if err != nil || !want.Held {
+		t.Fatalf("the test recording: %+v %v", want, err)
+	}
+	press(m, ">", "F")
+	m.topPrompt().input.SetValue(expr)
+	press(m, "enter")
+	if got := p.rec.Frames[p.idx].Tick; got != want.First {
+		t.Errorf("F %s went to tick %d, want %d", expr, got, want.First)
+	}
+	if v := m.View(); !strings.Contains(v, fmt.Sprintf("first holds at tick %d", want.First)) {
+		t.Errorf("F did not say where:\n%s", v)
+	}
+	at := p.idx
+	press(m, "F")
+	m.topPrompt().input.SetValue("Energy.Value>1e30")
+	press(m, "enter")
+	if v := m.View(); p.idx != at || !strings.Contains(v, "never holds") {
+		t.Errorf("a query that never holds: frame %d (was %d)\n%s", p.idx, at, v)
+	}
+}

@@ -37,7 +37,7 @@ func TestWatchesPane(t *testing.T) {
 	// w: a prompt that checks the form as typed and sends a Watch.
 	watchPrompt(c, "")
 	pr := nav.pushed[len(nav.pushed)-1].(*prompt)
-	pr.input.SetValue("despawn nobody")
+	pr.input.SetValue("system hunt")
 	if pr.Update(keyMsg("enter")); pr.err == "" {
 		t.Fatal("a bad watchpoint was taken")
 	}
