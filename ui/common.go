@@ -88,7 +88,7 @@ type common struct {
 
 	summary *protocol.Summary
 	events  *protocol.Events
-	journal []protocol.JournalEntry // oldest first, at most maxJournal
+	journal []protocol.JournalEntry // oldest first, maxJournal to half as many again
 }
 
 // box is a component's size, set by SetSize.
@@ -202,15 +202,21 @@ func (l *list) clamp(n int) { l.cursor = max(min(l.cursor, n-1), 0) }
 // row under the cursor is shown whole: wider than the box, it goes on over
 // up to maxWrap more lines, indented, where the others are cut.
 func (l *list) draw(st Styles, b box, header string, rows []string) []string {
+	return l.drawRows(st, b, header, len(rows), func(i int) string { return rows[i] })
+}
+
+// drawRows is draw for n rows made by row, which is asked only for the
+// rows the box shows: a list of ten thousand formats a screenful.
+func (l *list) drawRows(st Styles, b box, header string, n int, row func(i int) string) []string {
 	out := []string{st.Header.Render(header)}
 	var selected []string
-	if l.cursor >= 0 && l.cursor < len(rows) {
-		selected = wrapRow(rows[l.cursor], b.width, max(min(maxWrap, b.height-2), 0))
+	if l.cursor >= 0 && l.cursor < n {
+		selected = wrapRow(row(l.cursor), b.width, max(min(maxWrap, b.height-2), 0))
 	}
-	lo, hi := window(l.cursor, len(rows), b.height-len(selected))
+	lo, hi := window(l.cursor, n, b.height-len(selected))
 	for i := lo; i < hi; i++ {
 		if i != l.cursor {
-			out = append(out, rows[i])
+			out = append(out, row(i))
 			continue
 		}
 		for _, line := range selected {

@@ -35,6 +35,14 @@ func (p *eventsPane) KeyMap() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Enter, k.Freeze, k.Views, k.Pause, k.Help, k.Quit}
 }
 
+// onScreen samples the event queues while the pane is shown.
+func (p *eventsPane) onScreen(on bool) tea.Cmd {
+	if !on {
+		return p.src.unsubscribe(subEvents)
+	}
+	return p.src.subscribe(protocol.Subscribe{ID: subEvents, What: protocol.SubEvents, Hz: 4, Sample: 8})
+}
+
 func (p *eventsPane) Update(msg tea.Msg) tea.Cmd {
 	if _, ok := msg.(eventsMsg); ok {
 		p.note(1)

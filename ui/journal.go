@@ -11,7 +11,8 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// maxJournal is how many journal entries the UI keeps.
+// maxJournal is how many journal entries the UI keeps at least, once it
+// has seen that many (at most half as many again).
 const maxJournal = 10000
 
 // journalPane lists the structural changes, newest first, filtered by
@@ -25,9 +26,10 @@ type journalPane struct {
 	text string // the filter, as typed
 	freezer
 	still []protocol.JournalEntry // what a frozen pane shows, oldest first
-	// listed is shown()'s list, kept until the entries, the op or the
-	// freeze change: the screen is drawn far more often than they do.
-	listed     []protocol.JournalEntry
+	// listed is shown()'s rows under an op filter, kept until the
+	// entries, the op or the freeze change: the screen is drawn far more
+	// often than they do.
+	listed     []int32
 	listedFrom []protocol.JournalEntry // the entries it was made from
 	listedOp   string
 }
@@ -56,8 +58,8 @@ func (p *journalPane) Update(msg tea.Msg) tea.Cmd {
 				p.still = slices.Clone(p.journal)
 			}
 		case key.Matches(msg, p.keys.Enter):
-			if rows := p.shown(); p.cursor < len(rows) {
-				return p.nav.openEntity(rows[p.cursor].Entity)
+			if rows := p.shown(); p.cursor < rows.len() {
+				return p.nav.openEntity(rows.at(p.cursor).Entity)
 			}
 		default:
 			p.move(p.keys, msg, p.shownCount(), p.height)
@@ -76,8 +78,10 @@ func (p *journalPane) take(msg journalMsg) {
 	before := p.shownCount()
 	p.note(len(msg.j.Entries))
 	p.journal = append(p.journal, msg.j.Entries...)
-	if n := len(p.journal); n > maxJournal {
-		p.journal = p.journal[n-maxJournal:]
+	if n := len(p.journal); n > maxJournal*3/2 {
+		// Cut to the newest maxJournal once half as many again have come:
+		// the move is paid once per maxJournal/2 entries, not per frame.
+		p.journal = append(p.journal[:0], p.journal[n-maxJournal:]...)
 	}
 	if shown := p.shownCount(); !msg.replace && p.cursor > 0 && !p.freezer.on {
 		p.cursor = min(p.cursor+max(shown-before, 0), max(shown-1, 0))
@@ -86,18 +90,17 @@ func (p *journalPane) take(msg journalMsg) {
 
 func (p *journalPane) View() []string {
 	shown := p.shown()
-	if len(shown) == 0 {
+	if shown.len() == 0 {
 		if p.text != "" {
 			return []string{"no journal entries for " + p.text + " yet (/ changes the filter)"}
 		}
 		return []string{"no structural changes yet"}
 	}
-	// Only the rows the box can show around the cursor are formatted
-	// (draw reads no others): the journal holds ten thousand.
-	p.clamp(len(shown))
-	rows := make([]string, len(shown))
-	for i := max(p.cursor-p.height, 0); i < min(p.cursor+p.height, len(shown)); i++ {
-		e := shown[i]
+	// Only the rows the box shows are formatted: the journal holds ten
+	// thousand.
+	p.clamp(shown.len())
+	row := func(i int) string {
+		e := shown.at(i)
 		comp := ""
 		if e.Component >= 0 {
 			comp = p.compName(uint16(e.Component))
@@ -111,39 +114,61 @@ func (p *journalPane) View() []string {
 		if len(comp) > 16 {
 			comp = comp[:15] + "…"
 		}
-		rows[i] = fmt.Sprintf("%8d %8d %-8s %-12s %-16s %s", e.Seq, e.Frame, e.Op, e.Entity, comp, e.System)
+		return fmt.Sprintf("%8d %8d %-8s %-12s %-16s %s", e.Seq, e.Frame, e.Op, e.Entity, comp, e.System)
 	}
 	head := fmt.Sprintf("%8s %8s %-8s %-12s %-16s %s", "seq", "frame", "op", "entity", "component", "by")
 	if p.text != "" {
 		head += "   (filter: " + p.text + ")"
 	}
 	head += p.banner("entries")
-	p.clamp(len(rows))
-	return p.draw(p.styles, p.box, head, rows)
+	return p.drawRows(p.styles, p.box, head, shown.len(), row)
 }
 
-// shown is the journal as the pane lists it: newest first, the op filter
-// applied.
-func (p *journalPane) shown() []protocol.JournalEntry {
+// shownList is the journal as the pane lists it: newest first, the op
+// filter applied; rows are read where they are, not copied.
+type shownList struct {
+	all []protocol.JournalEntry
+	idx []int32 // the rows' places in all, under an op filter; nil: every entry
+}
+
+func (l shownList) len() int {
+	if l.idx != nil {
+		return len(l.idx)
+	}
+	return len(l.all)
+}
+
+// at is the i-th row, newest first.
+func (l shownList) at(i int) *protocol.JournalEntry {
+	if l.idx != nil {
+		return &l.all[l.idx[i]]
+	}
+	return &l.all[len(l.all)-1-i]
+}
+
+// shown is the journal as the pane lists it.
+func (p *journalPane) shown() shownList {
 	all := p.journal
 	if p.freezer.on {
 		all = p.still
 	}
-	if p.listed != nil && p.listedOp == p.op && len(p.listedFrom) == len(all) && (len(all) == 0 || &p.listedFrom[0] == &all[0]) {
-		return p.listed
+	if p.op == "" {
+		return shownList{all: all}
 	}
-	defer func() { p.listedFrom, p.listedOp = all, p.op }()
-	var out []protocol.JournalEntry
+	if p.listed != nil && p.listedOp == p.op && len(p.listedFrom) == len(all) && (len(all) == 0 || &p.listedFrom[0] == &all[0]) {
+		return shownList{all: all, idx: p.listed}
+	}
+	idx := []int32{}
 	for i := len(all) - 1; i >= 0; i-- {
-		if e := all[i]; p.op == "" || e.Op == p.op {
-			out = append(out, e)
+		if all[i].Op == p.op {
+			idx = append(idx, int32(i))
 		}
 	}
-	p.listed = out
-	return out
+	p.listed, p.listedFrom, p.listedOp = idx, all, p.op
+	return shownList{all: all, idx: idx}
 }
 
-// shownCount is len(p.shown()), counted without building the list: a
+// shownCount is p.shown().len(), counted without building the list: a
 // frame of entries (four a second) need not copy ten thousand.
 func (p *journalPane) shownCount() int {
 	all := p.journal
@@ -160,6 +185,15 @@ func (p *journalPane) shownCount() int {
 		}
 	}
 	return n
+}
+
+// onScreen follows the journal while the pane is shown: from the agent's
+// backlog on, with the filter typed.
+func (p *journalPane) onScreen(on bool) tea.Cmd {
+	if !on {
+		return p.src.unsubscribe(subJournal)
+	}
+	return p.filter(p.text)
 }
 
 // filter applies what was typed: an op (spawn despawn add remove set) is

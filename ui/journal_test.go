@@ -35,7 +35,7 @@ func TestJournalPane(t *testing.T) {
 		t.Fatalf("the despawn filter: op %q, sent %+v", p.op, src.subs)
 	}
 	p.Update(journalMsg{j: &protocol.Journal{Entries: []protocol.JournalEntry{entry(5, "add", 5), entry(6, "despawn", 6)}}})
-	if rows := p.shown(); len(rows) != 1 || rows[0].Seq != 6 {
+	if rows := p.shown(); rows.len() != 1 || rows.at(0).Seq != 6 {
 		t.Fatalf("filtered by op: %v", rows)
 	}
 	p.filter("hunt")
@@ -55,13 +55,13 @@ func TestFreezeTheLiveLists(t *testing.T) {
 	p.Update(journalMsg{j: &protocol.Journal{Entries: []protocol.JournalEntry{entry(1), entry(2)}}})
 	pressPane(p, "f")
 	p.Update(journalMsg{j: &protocol.Journal{Entries: []protocol.JournalEntry{entry(3), entry(4), entry(5)}}})
-	if rows := p.shown(); len(rows) != 2 || rows[0].Seq != 2 {
-		t.Fatalf("frozen, the journal shows %d rows, the first %d", len(rows), rows[0].Seq)
+	if rows := p.shown(); rows.len() != 2 || rows.at(0).Seq != 2 {
+		t.Fatalf("frozen, the journal shows %d rows, the first %d", rows.len(), rows.at(0).Seq)
 	}
 	mustContain(t, p.View(), "FROZEN: 3 entries since (f follows)")
 	pressPane(p, "f")
-	if rows := p.shown(); len(rows) != 5 || rows[0].Seq != 5 {
-		t.Fatalf("following again, the journal shows %d rows", len(rows))
+	if rows := p.shown(); rows.len() != 5 || rows.at(0).Seq != 5 {
+		t.Fatalf("following again, the journal shows %d rows", rows.len())
 	}
 	ev := &eventsPane{common: c}
 	ev.SetSize(120, 20)

@@ -173,8 +173,7 @@ func backoff(attempt int) time.Duration {
 
 // read passes frames to the UI, deltas applied, until the connection fails.
 func (s *session) read(c *protocol.Conn) {
-	var summary *protocol.Summary
-	pages := map[uint32]*protocol.Page{}
+	in := inbox{pages: map[uint32]*protocol.Page{}}
 	for {
 		m, err := c.Receive()
 		if err != nil {
@@ -185,44 +184,60 @@ func (s *session) read(c *protocol.Conn) {
 			}
 			return
 		}
-		printable.Clean(m) // names, reasons and messages from the game reach the terminal
-		switch m := m.(type) {
-		case *protocol.Summary:
-			if next, err := protocol.ApplySummary(summary, m); err == nil {
-				summary = next
-				s.send(summaryMsg{summary})
-			}
-		case *protocol.Page:
-			if next, err := protocol.ApplyPage(pages[m.Sub], m); err == nil {
-				pages[m.Sub] = next
-				s.send(pageMsg{next})
-			}
-		case *protocol.Detail:
-			s.send(detailMsg{m})
-		case *protocol.Events:
-			s.send(eventsMsg{m})
-		case *protocol.Journal:
-			s.send(journalMsg{j: m})
-		case *protocol.WatchHit:
-			s.send(watchHitMsg{m})
-		case *protocol.Series:
-			s.send(seriesMsg{m})
-		case *protocol.ResourcePage:
-			s.send(resourceMsg{m})
-		case *protocol.Reply:
-			s.mu.Lock()
-			what, asked := s.pending[m.ID]
-			delete(s.pending, m.ID)
-			s.mu.Unlock()
-			if !asked { // a subscription's answer: only a refusal is news
-				if m.OK {
-					continue
-				}
-				what = "subscribe"
-			}
-			s.send(replyMsg{r: m, what: what})
+		if msg := in.take(s, m); msg != nil {
+			s.send(msg)
 		}
 	}
+}
+
+// inbox turns what the agent sends into the UI's messages: deltas applied
+// to the summary and pages they follow, every string cleaned.
+type inbox struct {
+	summary *protocol.Summary
+	pages   map[uint32]*protocol.Page
+}
+
+// take is m as the UI's message, or nil when it is news to nobody (a
+// delta that does not apply, a subscription's OK).
+func (in *inbox) take(s *session, m protocol.Message) tea.Msg {
+	printable.Clean(m) // names, reasons and messages from the game reach the terminal
+	switch m := m.(type) {
+	case *protocol.Summary:
+		if next, err := protocol.ApplySummary(in.summary, m); err == nil {
+			in.summary = next
+			return summaryMsg{next}
+		}
+	case *protocol.Page:
+		if next, err := protocol.ApplyPage(in.pages[m.Sub], m); err == nil {
+			in.pages[m.Sub] = next
+			return pageMsg{next}
+		}
+	case *protocol.Detail:
+		return detailMsg{m}
+	case *protocol.Events:
+		return eventsMsg{m}
+	case *protocol.Journal:
+		return journalMsg{j: m}
+	case *protocol.WatchHit:
+		return watchHitMsg{m}
+	case *protocol.Series:
+		return seriesMsg{m}
+	case *protocol.ResourcePage:
+		return resourceMsg{m}
+	case *protocol.Reply:
+		s.mu.Lock()
+		what, asked := s.pending[m.ID]
+		delete(s.pending, m.ID)
+		s.mu.Unlock()
+		if !asked { // a subscription's answer: only a refusal is news
+			if m.OK {
+				return nil
+			}
+			what = "subscribe"
+		}
+		return replyMsg{r: m, what: what}
+	}
+	return nil
 }
 
 func (s *session) write(m protocol.Message) error {

@@ -96,8 +96,8 @@ func TestUIJournalFiltersAndOpens(t *testing.T) {
 	h.typeText("despawn")
 	h.keys("enter")
 	v := h.waitFor("(filter: despawn)")
-	for _, e := range h.m.journalPane.shown() {
-		if e.Op != "despawn" {
+	for rows, i := h.m.journalPane.shown(), 0; i < rows.len(); i++ {
+		if e := rows.at(i); e.Op != "despawn" {
 			t.Fatalf("an op filter let %q through:\n%s", e.Op, v)
 		}
 	}

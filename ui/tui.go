@@ -103,8 +103,6 @@ func tick() tea.Cmd {
 func (m *model) Init() tea.Cmd {
 	return tea.Batch(
 		m.src.subscribe(protocol.Subscribe{ID: subSummary, What: protocol.SubSummary, Hz: 10}),
-		m.src.subscribe(protocol.Subscribe{ID: subEvents, What: protocol.SubEvents, Hz: 4, Sample: 8}),
-		m.src.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Hz: 4}),
 		m.entities.subscribe(),
 		tick(),
 	)
@@ -127,12 +125,25 @@ func (m *model) unpin(n int) tea.Cmd                      { return m.chart.remov
 func (m *model) followEntity(e protocol.EntityID) tea.Cmd { return m.detail.follow(e) }
 
 func (m *model) showPane(v int) tea.Cmd {
-	closeDetail := m.detail.close()
+	cmds := []tea.Cmd{m.detail.close()}
 	if v != m.view {
 		m.entities.typeAhead = nil // keys typed for a list no longer on screen
+		if p, ok := m.panes[m.view].(onScreen); ok {
+			cmds = append(cmds, p.onScreen(false))
+		}
+		if p, ok := m.panes[v].(onScreen); ok {
+			cmds = append(cmds, p.onScreen(true))
+		}
 	}
 	m.view = v
-	return closeDetail
+	return tea.Batch(cmds...)
+}
+
+// onScreen is a pane that takes its stream (the journal, the events) only
+// while it is on screen: a stream nobody looks at costs the UI decoding
+// and the agent encoding.
+type onScreen interface {
+	onScreen(on bool) tea.Cmd
 }
 
 // viewOfKey is the view a number key shows: 1 the first, 0 the tenth.

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -112,9 +113,9 @@ func walk(v reflect.Value, fix bool, depth int) bool {
 		v.Set(c)
 		return true
 	case reflect.Struct:
-		t, found := v.Type(), false
-		for i := range v.NumField() {
-			if t.Field(i).IsExported() && walk(v.Field(i), fix, depth+1) {
+		found := false
+		for _, i := range textFields(v.Type()) {
+			if walk(v.Field(i), fix, depth+1) {
 				if found = true; !fix {
 					return true
 				}
@@ -122,8 +123,8 @@ func walk(v reflect.Value, fix bool, depth int) bool {
 		}
 		return found
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
-			return false // bytes are shown as bytes
+		if !holdsText(v.Type().Elem()) {
+			return false // numbers, and bytes (shown as bytes)
 		}
 		found := false
 		for i := range v.Len() {
@@ -136,6 +137,57 @@ func walk(v reflect.Value, fix bool, depth int) bool {
 		return found
 	case reflect.Map:
 		return walkMap(v, fix, depth)
+	}
+	return false
+}
+
+// textFields is the exported fields of struct type t that may hold text,
+// by index: the walk skips the others (numbers, handles, byte slices).
+func textFields(t reflect.Type) []int {
+	if f, ok := fieldsOf.Load(t); ok {
+		return f.([]int)
+	}
+	var out []int
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() && holdsText(f.Type) {
+			out = append(out, i)
+		}
+	}
+	fieldsOf.Store(t, out)
+	return out
+}
+
+var fieldsOf, textOf sync.Map // reflect.Type: []int, bool
+
+// holdsText reports whether a value of type t may reach a string the
+// walk looks at.
+func holdsText(t reflect.Type) bool {
+	if b, ok := textOf.Load(t); ok {
+		return b.(bool)
+	}
+	textOf.Store(t, true) // a type that reaches itself: assume it may
+	b := holdsTextUncached(t, 0)
+	textOf.Store(t, b)
+	return b
+}
+
+func holdsTextUncached(t reflect.Type, depth int) bool {
+	if depth > maxDepth {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.String, reflect.Interface, reflect.Map:
+		return true
+	case reflect.Pointer, reflect.Array:
+		return holdsText(t.Elem())
+	case reflect.Slice:
+		return t.Elem().Kind() != reflect.Uint8 && holdsText(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && holdsText(f.Type) {
+				return true
+			}
+		}
 	}
 	return false
 }
