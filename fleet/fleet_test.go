@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
+	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/nats-io/nats.go"
 )
 
@@ -147,8 +148,8 @@ func TestSilentPeerIsGone(t *testing.T) {
 	client, server, _, _ := pair(t, Timing{Ping: 20 * time.Millisecond, Idle: 100 * time.Millisecond})
 	client.(*streamConn).nc.Close() // its process died: no close message, no pings
 	_ = server.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if _, err := server.Read(make([]byte, 1)); err == nil || !strings.Contains(err.Error(), "nothing heard") {
-		t.Fatalf("a silent peer: %v", err)
+	if _, err := server.Read(make([]byte, 1)); err == nil || !strings.Contains(err.Error(), "nothing heard") || !errors.Is(err, protocol.ErrPeerSilent) {
+		t.Fatalf("a silent peer: %v (an agent drops its client with code timeout for protocol.ErrPeerSilent)", err)
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // A session is a byte stream over two subjects: what one side writes it
@@ -306,7 +308,7 @@ func (c *streamConn) keepAlive() {
 		c.wmu.Unlock()
 		c.mu.Lock()
 		if silent := time.Since(c.lastHeard); silent > c.idle {
-			c.failLocked(fmt.Errorf("fleet: nothing heard from the peer for %v: it is gone, or the broker is", silent.Round(time.Second)))
+			c.failLocked(fmt.Errorf("fleet: %w for %v: it is gone, or the broker is", protocol.ErrPeerSilent, silent.Round(time.Second)))
 		}
 		c.mu.Unlock()
 	}

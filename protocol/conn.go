@@ -87,6 +87,35 @@ func (c *Conn) SendEncoded(payload []byte) error {
 // Receive reads and decodes the next message; on a sealed connection, a
 // frame that does not open is an error matching ErrSealBroken.
 func (c *Conn) Receive() (Message, error) {
+	b, err := c.payload()
+	if err != nil {
+		return nil, err
+	}
+	return Decode(b)
+}
+
+// ReceiveRequest is Receive for an agent: a message of a type an agent
+// does not take (a Welcome, a Reply) is a *MessageError with the type and
+// the id its body carried, so the refusal answers that id, as it does a
+// type nobody knows.
+func (c *Conn) ReceiveRequest() (Request, error) {
+	b, err := c.payload()
+	if err != nil {
+		return nil, err
+	}
+	m, err := Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	req, ok := m.(Request)
+	if !ok {
+		return nil, newMessageError(b, fmt.Errorf("message type %d is not a request an agent takes", m.Type()))
+	}
+	return req, nil
+}
+
+// payload reads the next frame's payload, opened if the session is sealed.
+func (c *Conn) payload() ([]byte, error) {
 	b, err := c.fr.ReadFrame()
 	if c.armed {
 		c.armed = false
@@ -100,7 +129,7 @@ func (c *Conn) Receive() (Message, error) {
 			return nil, err
 		}
 	}
-	return Decode(b)
+	return b, nil
 }
 
 // SetReadDeadline and SetWriteDeadline pass through to the connection.

@@ -17,6 +17,11 @@ const frameHeader = 4
 // ErrFrameTooLarge is matched by errors about a frame over the limit.
 var ErrFrameTooLarge = errors.New("protocol: frame exceeds limit")
 
+// ErrPeerSilent is a session's read error when the peer said nothing for
+// longer than the session allows (a session over a broker, whose peer
+// pings): the agent drops the client with code timeout.
+var ErrPeerSilent = errors.New("protocol: nothing heard from the peer")
+
 // FrameReader reads length-prefixed frames: a 4-byte big-endian length, then
 // that many bytes. A length over the limit is an error before anything of
 // that size is allocated.

@@ -334,6 +334,8 @@ func TestConformance(t *testing.T) {
 		// "or a message that is not a request, is answered with a Reply
 		// (protocol) carrying the message's id when it could be read"
 		wantCode(t, "a message that is not a request (an agent's type), with its id", c.await(78), "protocol")
+		c.send(64, map[string]any{"id": 81, "v": 2})
+		wantCode(t, "a Welcome (an agent's type with no id of its own), with the id its body carried", c.await(81), "protocol")
 		c.send(4, map[string]any{"id": 79, "q": 12})
 		wantCode(t, "a key of the wrong type", c.await(79), "protocol")
 		c.sendRaw([]byte{0xc1})
@@ -625,7 +627,7 @@ func TestConformance(t *testing.T) {
 		wantOK(t, "EnableWatch", c.request(18, map[string]any{"w": w, "on": false}))
 		wantOK(t, "Unwatch", c.request(17, map[string]any{"w": w}))
 		wantCode(t, "Unwatch, EnableWatch | not-found | no such watchpoint", c.request(17, map[string]any{"w": w}), "not-found")
-		wantCode(t, "Watch | bad-value | the expression is none of the forms", c.request(16, map[string]any{"x": "despawn nobody"}), "bad-value")
+		wantCode(t, "Watch | bad-value | the expression is none of the forms", c.request(16, map[string]any{"x": "system hunt"}), "bad-value")
 		wantCode(t, "Watch | bad-query | a value watchpoint's query does not compile", c.request(16, map[string]any{"x": "Nope.X<1"}), "bad-query")
 		ro := dialRaw(t, addr)
 		ro.hello(map[string]any{"c": "conformance", "caps": []string{"read"}})

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"strconv"
 	"sync"
 	"time"
 
@@ -409,21 +408,17 @@ func (c *Client) readLoop() {
 		if !c.waitForRoom() {
 			return
 		}
-		m, err := c.conn.Receive()
+		req, err := c.conn.ReceiveRequest()
 		if err != nil {
 			var me *protocol.MessageError
-			if errors.As(err, &me) {
+			if errors.As(err, &me) { // not a request, or not a message: answered with the id it carried
 				c.refuse(me.ID, protocol.ErrProtocol, err.Error())
 				continue
 			}
 			c.dropForRead(err)
 			return
 		}
-		req, ok := m.(protocol.Request)
-		if !ok {
-			c.refuse(protocol.IDOf(m), protocol.ErrProtocol, "message type "+strconv.Itoa(int(m.Type()))+" is not a request an agent takes")
-			continue
-		}
+		m := protocol.Message(req)
 		if rerr := checkRequest(m, c.readOnly); rerr != nil {
 			c.refuse(req.RequestID(), rerr.Code, rerr.Msg)
 			continue
@@ -471,6 +466,8 @@ func (c *Client) dropForRead(err error) {
 	switch {
 	case errors.Is(err, io.EOF), errors.Is(err, net.ErrClosed):
 		c.Drop(codeGone, "the client closed the connection")
+	case errors.Is(err, protocol.ErrPeerSilent):
+		c.Drop(protocol.ErrTimeout, err.Error())
 	case errors.As(err, &ne) && ne.Timeout():
 		c.Drop(protocol.ErrTimeout, "a frame stalled half-sent for "+c.s.cfg.FrameTimeout.String())
 	case errors.Is(err, protocol.ErrFrameTooLarge):

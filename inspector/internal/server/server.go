@@ -41,7 +41,7 @@ type Event struct {
 // session is how one client's messages come and go: a socket's framed
 // connection (*protocol.Conn), or anything that carries frames alike.
 type session interface {
-	Receive() (protocol.Message, error)
+	ReceiveRequest() (protocol.Request, error)
 	Send(m protocol.Message) error
 	SendEncoded(b []byte) error
 	SetWriteDeadline(t time.Time) error
@@ -186,7 +186,8 @@ func (s *Server) acceptLoop(ln net.Listener) {
 			time.Sleep(10 * time.Millisecond) // out of descriptors, say: do not spin
 			continue
 		}
-		s.Go(func() { s.serve(nc) })
+		arrived := time.Now() // here, in the order they came: serve's goroutines start in any
+		s.Go(func() { s.serve(nc, arrived) })
 	}
 }
 
@@ -194,11 +195,11 @@ func (s *Server) acceptLoop(ln net.Listener) {
 // Connections in their handshake have slots of their own (MaxHandshakes),
 // so silent ones cannot keep clients out; a client is counted against
 // MaxClients once its hello is accepted.
-func (s *Server) serve(nc net.Conn) {
+func (s *Server) serve(nc net.Conn, arrived time.Time) {
 	conn := protocol.NewConn(nc)
 	conn.SetLimits(s.cfg.MaxFrame, protocol.DefaultMaxFrame)
 	host := remoteHost(nc)
-	hs := &handshake{conn: conn, since: time.Now()}
+	hs := &handshake{conn: conn, since: arrived}
 	if !s.takeHandshakeSlot(hs) {
 		s.reject(conn, protocol.ErrBusy, fmt.Sprintf("the agent has %d connections in their handshake, each of which has sent its hello; try again", s.cfg.MaxHandshakes))
 		return
@@ -302,7 +303,9 @@ func (s *Server) takeHandshakeSlot(hs *handshake) bool {
 		s.tel.evicted.Add(1)
 		go s.reject(old.conn, protocol.ErrBusy, fmt.Sprintf("said nothing for %v while others waited for a handshake slot", time.Since(old.since).Round(time.Millisecond)))
 	}
-	s.handshaking = append(s.handshaking, hs)
+	// Oldest first by arrival, whichever goroutine got here first.
+	i, _ := slices.BinarySearchFunc(s.handshaking, hs.since, func(x *handshake, t time.Time) int { return x.since.Compare(t) })
+	s.handshaking = slices.Insert(s.handshaking, i, hs)
 	return true
 }
 
