@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -148,8 +149,29 @@ func (a *Agent) captureFeeds(now time.Time, paused bool) {
 			}
 			f.paused = now
 		}
+		f.rec.Share, f.rec.EncodeShare = f.a.feedShares()
 		f.rec.Capture(now)
 	}
+}
+
+// feedShares is what a world feed's captures may take of the game's time,
+// and its coding of a core. Captures run on the game goroutine: they take
+// worldShare at least and, for a game that waits between frames (paced at
+// 60 Hz, say), most of the time it waits (a paced game then waits less,
+// and keeps its pace). Coding runs on a goroutine of its
+// own that the game never waits for: with more than one core it may take
+// one (the frames of a 100,000-entity world at 60 Hz take about that);
+// on one core, the time the game waits.
+func (a *Agent) feedShares() (capture, encode float64) {
+	idle := 0.0
+	if a.frameNs > 0 && a.workNs > 0 && a.workNs < a.frameNs {
+		idle = float64(a.frameNs-a.workNs) / float64(a.frameNs)
+	}
+	encode = idle
+	if runtime.NumCPU() > 1 {
+		encode = 1
+	}
+	return max(worldShare, idle*0.9), encode
 }
 
 // audience is who listens when a frame is captured (the game goroutine).

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -65,11 +66,15 @@ var zstdDecoders = sync.Pool{New: func() any {
 	return d
 }}
 
-// Decompress decodes zstd data of at most limit bytes once decompressed.
-// A frame that declares more is refused before anything is allocated;
-// one that declares nothing is read through the stream decoder, its
+// Decompress decodes a world frame's body, an S2 stream or zstd data
+// (told apart by their first bytes), of at most limit bytes once
+// decompressed. A zstd frame that declares more is refused before
+// anything is allocated; the rest is read through a stream decoder, its
 // buffer growing as bytes come and never past limit.
 func Decompress(b []byte, limit int) ([]byte, error) {
+	if bytes.HasPrefix(b, s2Magic) {
+		return readLimited(s2.NewReader(bytes.NewReader(b), s2.ReaderMaxBlockSize(4<<20)), max(64<<10, 3*len(b)), limit)
+	}
 	var h zstd.Header
 	if err := h.Decode(b); err != nil {
 		return nil, err
@@ -89,8 +94,17 @@ func Decompress(b []byte, limit int) ([]byte, error) {
 	if h.HasFCS {
 		want = int(h.FrameContentSize)
 	}
+	return readLimited(d, want, limit)
+}
+
+// s2Magic opens every S2 stream (its stream identifier chunk).
+var s2Magic = []byte("\xff\x06\x00\x00S2sTwO")
+
+// readLimited reads r whole, expecting about want bytes, refusing more
+// than limit.
+func readLimited(r io.Reader, want, limit int) ([]byte, error) {
 	buf := bytes.NewBuffer(make([]byte, 0, min(want, limit)+1))
-	if _, err := buf.ReadFrom(io.LimitReader(d, int64(limit)+1)); err != nil {
+	if _, err := buf.ReadFrom(io.LimitReader(r, int64(limit)+1)); err != nil {
 		return nil, err
 	}
 	if buf.Len() > limit {

@@ -11,7 +11,7 @@
 //
 // The document client (docclient_test.go) goes further: it rebuilds what
 // the agent streams as the document says, with no code of the protocol
-// package (zstd, row sets, XOR and byte planes of world frames; the
+// package (S2 and zstd, row sets, XOR and byte planes of world frames; the
 // allocator's free list; each frame's journal; recordings read by their
 // index; snapshots; page and summary deltas), while a game churns, and
 // holds the result to what the agent answers directly (GetEntity, Query,

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 	"github.com/vmihailenco/msgpack/v5"
 
@@ -29,7 +31,7 @@ import (
 type Label struct{ S string }
 
 // TestWorldFramesAsDocumented: a client that applies WorldFrames as
-// PROTOCOL.md says (zstd, row sets, entity and value columns XORed with
+// PROTOCOL.md says (S2 or zstd, row sets, entity and value columns XORed with
 // the row's previous contents and laid out in byte planes, sparse tables,
 // summary deltas) holds, after keyframes and deltas in which values are
 // written, entities spawned and despawned, sparse components added and
@@ -246,11 +248,7 @@ func (d *docWorld) apply(t *testing.T, f map[string]any) {
 		t.Fatalf("a delta numbered %d after %d", num0(f["n"]), d.last)
 	}
 	d.last = num0(f["n"])
-	dec, err := zstd.NewReader(nil)
-	must(t, err)
-	defer dec.Close()
-	raw, err := dec.DecodeAll(f["z"].([]byte), nil)
-	must(t, err)
+	raw := decompressBody(t, f["z"].([]byte))
 	var body map[string]any
 	must(t, msgpack.Unmarshal(raw, &body))
 	d.frames++
@@ -1000,4 +998,21 @@ func TestSnapshotAsDocumented(t *testing.T) {
 	if checked < 400 {
 		t.Errorf("%d components compared", checked)
 	}
+}
+
+// decompressBody decodes a world frame's z as PROTOCOL.md says: an S2
+// stream, or a zstd frame, told apart by their first bytes.
+func decompressBody(t *testing.T, z []byte) []byte {
+	t.Helper()
+	if bytes.HasPrefix(z, []byte("\xff\x06\x00\x00S2sTwO")) {
+		raw, err := io.ReadAll(s2.NewReader(bytes.NewReader(z)))
+		must(t, err)
+		return raw
+	}
+	dec, err := zstd.NewReader(nil)
+	must(t, err)
+	defer dec.Close()
+	raw, err := dec.DecodeAll(z, nil)
+	must(t, err)
+	return raw
 }

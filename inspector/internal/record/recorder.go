@@ -19,7 +19,9 @@ type Recorder struct {
 	period time.Duration
 	// Share, when set, is the most of the game's time the captures may
 	// take, on average: frames past it are not taken (pacer).
-	Share  float64
+	// EncodeShare is then the most of a core its coding may take
+	// (encodeShare when 0).
+	Share, EncodeShare float64
 	next   time.Time
 	jobs   chan *Job
 	done   chan struct{}   // closed once the file is closed; err holds the outcome
@@ -170,7 +172,7 @@ func (r *Recorder) Capture(now time.Time) {
 			r.miss("capturing took more than its share of the game's time")
 			return // past its share: the next capture holds every change since
 		}
-		if !r.encodePace.allow(now, encodeShare) {
+		if !r.encodePace.allow(now, max(r.EncodeShare, encodeShare)) {
 			r.miss("coding took more than its share of a core")
 			return
 		}
