@@ -22,11 +22,11 @@ type Recorder struct {
 	// EncodeShare is then the most of a core its coding may take
 	// (encodeShare when 0).
 	Share, EncodeShare float64
-	next   time.Time
-	jobs   chan *Job
-	done   chan struct{}   // closed once the file is closed; err holds the outcome
-	err    error           // the recording's outcome, set before done closes
-	closed <-chan struct{} // when it closes, the recorder ends (nil: never)
+	next               time.Time
+	jobs               chan *Job
+	done               chan struct{}   // closed once the file is closed; err holds the outcome
+	err                error           // the recording's outcome, set before done closes
+	closed             <-chan struct{} // when it closes, the recorder ends (nil: never)
 	// Audience, for a world feed, is who listens at a capture: the frame
 	// coded from it goes to them (FanOutSink).
 	Audience func() any
