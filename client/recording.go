@@ -27,7 +27,8 @@ import (
 type Recording struct {
 	Path string // the first file
 	o    *OneShot
-	w    *recording.RecordWriter
+	w    recording.FrameWriter
+	kept bool // a flight recording (StartRecordingKept)
 	hdr  recording.RecordingHeader
 	done chan error
 
@@ -35,6 +36,7 @@ type Recording struct {
 	frames   int
 	bytes    int64 // in all files
 	closed   int64 // bytes of the files already closed
+	written  int64 // bytes of frames written, in all (Written)
 	last     uint64
 	files    []string
 	rewinds  []string // what each rewind did, for the user
@@ -65,6 +67,27 @@ const recordFrameLimit = protocol.MaxWorldBody + 1<<20
 // is more than 0, until the file holds that many frames: the recording
 // then ends by itself and Done yields nil.
 func StartRecording(g Game, path string, hz float64, frames int) (*Recording, error) {
+	return startRecording(g, path, hz, frames, func(hdr recording.RecordingHeader) (recording.FrameWriter, error) {
+		return recording.CreateRecording(path, hdr)
+	})
+}
+
+// StartRecordingKept is StartRecording as a flight recording: the
+// directory path keeps only the last of the run (keep: minutes, or bytes
+// on disk), in segments that open as one (recording.Keep). A rewind ends
+// it: its ticks would go back.
+func StartRecordingKept(g Game, path string, hz float64, keep recording.Keep) (*Recording, error) {
+	r, err := startRecording(g, path, hz, 0, func(hdr recording.RecordingHeader) (recording.FrameWriter, error) {
+		return recording.CreateKept(path, hdr, keep)
+	})
+	if r != nil {
+		r.kept = true
+	}
+	return r, err
+}
+
+// startRecording is StartRecording into what create makes.
+func startRecording(g Game, path string, hz float64, frames int, create func(recording.RecordingHeader) (recording.FrameWriter, error)) (*Recording, error) {
 	// A world frame of a million entities is tens of MiB: the recorder
 	// reads frames up to the largest world body the protocol allows.
 	c, wel, err := g.connect("ecsinspect "+Version+" (recording)", recordFrameLimit)
@@ -73,7 +96,7 @@ func StartRecording(g Game, path string, hz float64, frames int) (*Recording, er
 	}
 	o := &OneShot{Conn: c, ID: 100, Game: wel.Game}
 	hdr := recording.RecordingHeader{Game: o.Game, Hz: hz}
-	w, err := recording.CreateRecording(path, hdr)
+	w, err := create(hdr)
 	if err != nil {
 		o.Close()
 		return nil, err
@@ -123,8 +146,10 @@ func (r *Recording) run() {
 			}
 			if err == nil {
 				m.Sub = 0 // a recording's frames carry 0 (PROTOCOL.md)
+				before := r.w.Bytes()
 				err = r.w.WriteWorld(m)
 				r.frames++
+				r.written += max(r.w.Bytes()-before, int64(len(m.Body)))
 				r.bytes, r.last = r.closed+r.w.Bytes(), m.Tick
 			}
 			reached := err == nil && r.limit > 0 && r.frames >= r.limit
@@ -156,6 +181,9 @@ func (r *Recording) run() {
 // last one's) and opens the next, which starts with that frame, a
 // keyframe: the agent starts its streams again from one after a rewind.
 func (r *Recording) nextFile(f *protocol.WorldFrame) error {
+	if r.kept {
+		return fmt.Errorf("the game was rewound from tick %d to %d: a flight recording's ticks go forward only, so it stops here (%s keeps the run to tick %d)", r.last, f.Tick, r.Path, r.last)
+	}
 	if !f.Full {
 		return fmt.Errorf("the game went back from tick %d to %d without a keyframe: the recording stops here", r.last, f.Tick)
 	}
@@ -219,7 +247,15 @@ func (r *Recording) finish(err error) {
 	r.done <- err
 }
 
-// Progress reports frames and bytes written and the last tick.
+// Written is the bytes of frames written so far, whatever a flight
+// recording let go since: what the run costs a minute.
+func (r *Recording) Written() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.written
+}
+
+// Progress reports frames and bytes on disk and the last tick.
 func (r *Recording) Progress() (frames int, bytes int64, tick uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

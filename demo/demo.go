@@ -10,6 +10,8 @@ import (
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector"
+	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 // Options configure a demo game.
@@ -24,6 +26,9 @@ type Options struct {
 	// a second (0: every frame).
 	Record   string
 	RecordHz float64
+	// Keep, when set, makes the recording a flight recording: a directory
+	// that keeps only the last of the run (recording.Keep).
+	Keep recording.Keep
 	// PostMortem, if set, is where the world goes if the game panics.
 	PostMortem string
 	// Status, if set, gets a status line each second.
@@ -50,10 +55,11 @@ func (o *Options) Check() error {
 
 // Game is the demo ecosystem with its agent, and the recorder if any.
 type Game struct {
-	Sim   *ecosystem.Sim
-	Agent *inspector.Agent
-	rec   *inspector.Recorder
-	o     Options
+	Sim      *ecosystem.Sim
+	Agent    *inspector.Agent
+	rec      *inspector.Recorder
+	recSince time.Time // when the recording began, for what it costs a minute
+	o        Options
 }
 
 // Start builds the world, starts its agent and, if asked, its recording.
@@ -74,12 +80,18 @@ func Start(o Options) (*Game, error) {
 	}
 	g := &Game{Sim: sim, Agent: agent, o: o}
 	if o.Record != "" {
-		rec, err := agent.Record(o.Record, o.RecordHz)
+		var rec *inspector.Recorder
+		var err error
+		if o.Keep != (recording.Keep{}) {
+			rec, err = agent.RecordKept(o.Record, o.RecordHz, o.Keep)
+		} else {
+			rec, err = agent.Record(o.Record, o.RecordHz)
+		}
 		if err != nil {
 			agent.Close()
 			return nil, err
 		}
-		g.rec = rec
+		g.rec, g.recSince = rec, time.Now()
 	}
 	return g, nil
 }
@@ -128,7 +140,10 @@ func (g *Game) status(frame time.Duration) {
 	st := ecs.Resource[ecosystem.Stats](w)
 	rec := "-"
 	if g.rec != nil {
-		rec = fmt.Sprintf("%d frames recorded", g.rec.Frames())
+		rec = fmt.Sprintf("%d frames recorded, %s", g.rec.Frames(), protocol.ByteSize(g.rec.Bytes()))
+		if took := time.Since(g.recSince); took > time.Second {
+			rec += fmt.Sprintf(" (+%s a minute)", protocol.ByteSize(int64(float64(g.rec.Coded())/took.Minutes())))
+		}
 	}
 	fmt.Fprintf(g.o.Status, "tick %-7d entities %-8d herbivores %-7d predators %-6d frame %-9v clients %d  %s\n",
 		w.Frame(), w.Len(), st.Herbivores, st.Predators, frame.Round(time.Microsecond), g.Agent.Clients(), rec)

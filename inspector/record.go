@@ -22,11 +22,27 @@ func (a *Agent) Record(path string, hz float64) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
+	return a.recordTo(w, path, hz), nil
+}
+
+// RecordKept is Record as a flight recording: the directory path keeps
+// only the last of the run (keep: minutes, or bytes on disk), in
+// segments that open as one recording (recording.Keep).
+func (a *Agent) RecordKept(path string, hz float64, keep recording.Keep) (*Recorder, error) {
+	w, err := recording.CreateKept(path, recording.RecordingHeader{Game: a.opts.Game, Hz: max(hz, 0)}, keep)
+	if err != nil {
+		return nil, err
+	}
+	return a.recordTo(w, path, hz), nil
+}
+
+// recordTo starts recording into w, named path.
+func (a *Agent) recordTo(w record.Sink, path string, hz float64) *Recorder {
 	r := a.newRecorder(w, hz, nil)
 	a.recorders = append(a.recorders, r)
 	a.tel.recording.Store(path)
 	r.Begin()
-	return &Recorder{r}, nil
+	return &Recorder{r}
 }
 
 // newRecorder makes a recorder of the world into w that has taken nothing
@@ -66,6 +82,10 @@ func (r *Recorder) Skipped() int { return r.r.Skipped() }
 
 // Bytes is how many bytes the recording holds so far.
 func (r *Recorder) Bytes() int64 { return r.r.Bytes() }
+
+// Coded is the bytes of the frames written so far, in all: what the run
+// costs, though a flight recording (RecordKept) holds only its last.
+func (r *Recorder) Coded() int64 { return r.r.Coded() }
 
 // Stop ends the recording, writing the index, and waits for the file to
 // close; call it on the game goroutine. A recording of every frame ends

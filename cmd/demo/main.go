@@ -17,6 +17,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/inspector"
 	_ "github.com/ecsinspect/ecsinspect/inspector/broker" // Options.Broker's transport
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
 func main() {
@@ -33,6 +34,7 @@ func main() {
 
 type options struct {
 	listen, token, record string
+	keep                  recording.Keep
 	postMortem            string
 	entities, frames      int
 	hz, recordHz          float64
@@ -56,6 +58,11 @@ func run(args []string, out io.Writer, stop <-chan os.Signal) error {
 	fs.BoolVar(&o.readOnly, "read-only", false, "refuse every command that changes the world")
 	fs.StringVar(&o.record, "record", "", "record the run to this .ecsrec file: every entity and value, closed cleanly on Ctrl-C or SIGTERM")
 	fs.Float64Var(&o.recordHz, "record-hz", 0, "with --record: frames recorded per second (0: every frame)")
+	fs.Func("keep", "with --record: a flight recording that keeps only the last of the run, 10m or 2GB (--record then names a directory of segments, opened as one)", func(v string) error {
+		k, err := recording.ParseKeep(v)
+		o.keep = k
+		return err
+	})
 	fs.StringVar(&o.postMortem, "post-mortem", "ecosystem-crash.ecsrec", "if the game panics, write the world to this .ecsrec file (empty: don't)")
 	fs.IntVar(&o.frames, "frames", 0, "stop after this many frames (0: until Ctrl-C)")
 	fs.BoolVar(&o.bench, "bench", false, "with --frames: measure frame times with and without the agent")
@@ -70,6 +77,8 @@ func run(args []string, out io.Writer, stop <-chan os.Signal) error {
 		return fmt.Errorf("--hz %v: want more than 0, at most 1000", o.hz)
 	case o.bench && o.frames <= 0:
 		return fmt.Errorf("--bench needs --frames N")
+	case o.keep != (recording.Keep{}) && o.record == "":
+		return fmt.Errorf("--keep needs --record DIR: the flight recording's directory")
 	}
 	if o.bench {
 		return bench(o, out)
@@ -86,7 +95,7 @@ func newSim(o options) *ecosystem.Sim {
 func serve(o options, out io.Writer, stop <-chan os.Signal) error {
 	g, err := demo.Start(demo.Options{Entities: o.entities, Hz: o.hz, Seed: o.seed, Frames: o.frames,
 		Agent:  inspector.Options{Addr: o.listen, Token: o.token, ReadOnly: o.readOnly, Broker: o.broker, Instance: o.instance},
-		Record: o.record, RecordHz: o.recordHz, PostMortem: o.postMortem, Status: out, Bug: o.bug})
+		Record: o.record, RecordHz: o.recordHz, Keep: o.keep, PostMortem: o.postMortem, Status: out, Bug: o.bug})
 	if err != nil {
 		return err
 	}

@@ -358,3 +358,33 @@ func TestDumpFirstAndHistory(t *testing.T) {
 		t.Fatalf("--first on a live game: %d %s", code, errs)
 	}
 }
+
+// TestRecordKept: record --keep writes a flight recording, a directory of
+// segments that dump and open read as one, shows what the run costs a
+// minute, and refuses --frames beside it and a directory that holds a
+// recording already.
+func TestRecordKept(t *testing.T) {
+	addr, _, _ := liveDemo(t)
+	dir := filepath.Join(t.TempDir(), "flight.ecsrec")
+	code, out, errs := cli("record", addr, "-o", dir, "--keep", "8MB", "--duration", "1500ms")
+	if code != 0 || !strings.Contains(out, "a minute)") || !strings.Contains(out, "keeping the last") {
+		t.Fatalf("record --keep: %d %q %q", code, out, errs)
+	}
+	code, out, errs = cli("dump", dir, "--json")
+	var res dumpResult
+	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+		t.Fatalf("dump of the flight recording: %d %v %s", code, err, errs)
+	}
+	if res.Frames < 2 || *res.LastTick <= *res.FirstTick || res.Entities == 0 {
+		t.Errorf("the flight recording: %d frames, ticks %d..%d, %d entities", res.Frames, *res.FirstTick, *res.LastTick, res.Entities)
+	}
+	if code, _, errs := cli("record", addr, "-o", dir, "--keep", "8MB", "--duration", "1s"); code == 0 || !strings.Contains(errs, "holds a recording already") {
+		t.Errorf("record --keep into a used directory: %d %q", code, errs)
+	}
+	if code, _, errs := cli("record", addr, "-o", dir+"2", "--keep", "8MB", "--frames", "5"); code == 0 || !strings.Contains(errs, "no --frames") {
+		t.Errorf("record --keep --frames: %d %q", code, errs)
+	}
+	if code, _, errs := cli("record", addr, "-o", dir+"3", "--keep", "forever"); code == 0 || !strings.Contains(errs, "want a duration") {
+		t.Errorf("record --keep forever: %d %q", code, errs)
+	}
+}

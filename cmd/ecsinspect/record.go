@@ -10,9 +10,10 @@ import (
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
-const recordUsage = `Usage: ecsinspect record ADDR -o FILE.ecsrec [--duration D] [--frames N] [--hz H] [--token T]
+const recordUsage = `Usage: ecsinspect record ADDR -o FILE.ecsrec [--duration D] [--frames N] [--hz H] [--keep 10m|2GB] [--token T]
 
 Records a running game to a file for offline review (ecsinspect open,
 ecsinspect dump): every entity and every component value at every
@@ -25,7 +26,10 @@ file cut short by a crash still opens. A file's ticks never go backwards:
 if the game is rewound while it records, the recording goes on in a new
 file beside the first (run.ecsrec, run-2.ecsrec, ...), and says so. If
 the game goes away, record says at which tick and exits 1; the file keeps
-what arrived.
+what arrived. With --keep, a flight recording: -o names a directory of
+segments that keeps only the last of the run (10m: the last ten minutes;
+2GB: the last 2 GB on disk), opened by open and dump as one recording; the
+progress line shows what the run costs a minute either way.
 `
 
 func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
@@ -37,6 +41,12 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 	frames := fs.Int("frames", 0, "stop once the file holds this many frames (0: no limit)")
 	hz := fs.Float64("hz", 0, "frames per second to record (0: every frame the game runs)")
 	token := fs.String("token", "", "the agent's token")
+	var keep recording.Keep
+	fs.Func("keep", "a flight recording: keep only the last 10m, or the last 2GB, in the directory -o names", func(v string) error {
+		k, err := recording.ParseKeep(v)
+		keep = k
+		return err
+	})
 	brokerFlags(fs)
 	if err := fs.Parse(reorder(fs, args)); err != nil {
 		return err
@@ -50,7 +60,17 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 	if *frames < 0 {
 		return usageError{fmt.Errorf("--frames %d: want 0 (no limit) or more", *frames)}
 	}
-	r, err := client.StartRecording(client.GameAt(fs.Arg(0), *token), *path, *hz, *frames)
+	game := client.GameAt(fs.Arg(0), *token)
+	var r *client.Recording
+	var err error
+	switch {
+	case keep != (recording.Keep{}) && *frames > 0:
+		return usageError{fmt.Errorf("--keep keeps the last of a run: it takes no --frames")}
+	case keep != (recording.Keep{}):
+		r, err = client.StartRecordingKept(game, *path, *hz, keep)
+	default:
+		r, err = client.StartRecording(game, *path, *hz, *frames)
+	}
 	if err != nil {
 		return err
 	}
@@ -74,7 +94,16 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 		if n, why := r.Dropped(); n > 0 {
 			missed = fmt.Sprintf(", %d frames missed (%s)", n, printable.Text(why))
 		}
-		fmt.Fprintf(out, "recording %s: %d frames to tick %d%s, %s, %s%s", *path, frames, tick, missed, protocol.ByteSize(int(bytes)), time.Since(start).Round(100*time.Millisecond), end)
+		took := time.Since(start)
+		rate := ""
+		if took > time.Second {
+			rate = fmt.Sprintf(" (+%s a minute)", protocol.ByteSize(int64(float64(r.Written())/took.Minutes())))
+		}
+		kept := ""
+		if keep != (recording.Keep{}) {
+			kept = ", keeping the last " + keep.String()
+		}
+		fmt.Fprintf(out, "recording %s: %d frames to tick %d%s, %s%s%s, %s%s", *path, frames, tick, missed, protocol.ByteSize(int(bytes)), rate, kept, took.Round(100*time.Millisecond), end)
 	}
 	for {
 		select {

@@ -239,8 +239,12 @@ type Recording struct {
 	buf  []byte
 }
 
-// OpenRecording opens the recording at path.
+// OpenRecording opens the recording at path: a file, or a flight
+// recording's directory of segments (see Keep), read as one.
 func OpenRecording(path string) (*Recording, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return openKept(path) // a flight recording's segments
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		var pe *fs.PathError

@@ -38,6 +38,7 @@ type Recorder struct {
 	written  int
 	skipped  int
 	bytes    int64
+	coded    int64 // bytes of frames written, in all, whatever a flight recording let go since
 	queued   atomic.Int64 // bytes of captures not yet encoded
 	encodeNs atomic.Int64 // time spent coding frames, in all (run's goroutine)
 	// pace and encodePace hold a paced recorder's captures to share of
@@ -258,6 +259,9 @@ func (r *Recorder) run() {
 		r.queued.Add(-job.bytes)
 		r.mu.Lock()
 		r.written++
+		if f != nil {
+			r.coded += int64(len(f.Body))
+		}
 		r.bytes = r.w.Bytes()
 		r.mu.Unlock()
 	}
@@ -298,6 +302,14 @@ func (r *Recorder) Bytes() int64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.bytes
+}
+
+// Coded is the bytes of the frames written so far, in all: what the run
+// costs (a flight recording keeps fewer on disk, Bytes).
+func (r *Recorder) Coded() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.coded
 }
 
 // Stop ends the recording, writing the index, and waits for the file to

@@ -1,0 +1,91 @@
+package recording
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// TestFlightRecordingKeepsTheLast: a flight recording bounded in bytes
+// holds at most what it keeps and one segment more, whatever the run's
+// length; its directory opens as one recording whose ticks run on to the
+// newest frame, from a keyframe; cut without a Close (a kill -9), it
+// opens up to its last whole frame.
+func TestFlightRecordingKeepsTheLast(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "flight.ecsrec")
+	keep := Keep{Bytes: 8 << 20}
+	w, err := CreateKept(dir, RecordingHeader{Game: "test"}, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	enc := NewWorldEncoder()
+	var last uint64
+	for tick := uint64(1); tick <= 600; tick++ {
+		full := tick%10 == 1 // a keyframe every 10 frames
+		f, err := enc.Encode(leanInput(tick, 20_000, full, !full, false, rng))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteWorld(f); err != nil {
+			t.Fatal(err)
+		}
+		last = tick
+	}
+	if err := w.Flush(); err != nil { // no Close: the process was killed
+		t.Fatal(err)
+	}
+	var disk int64
+	segs, _ := filepath.Glob(filepath.Join(dir, "*.ecsrec"))
+	for _, s := range segs {
+		st, err := os.Stat(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		disk += st.Size()
+	}
+	if disk > keep.Bytes+keep.Bytes/keepSegments+1<<20 || disk != w.Bytes() {
+		t.Fatalf("%d segments hold %d bytes on disk (writer says %d), keeping %s", len(segs), disk, w.Bytes(), keep)
+	}
+	if disk < keep.Bytes-keep.Bytes/keepSegments {
+		t.Fatalf("only %s kept of %s", protocol.ByteSize(disk), keep)
+	}
+	rec, err := OpenFrames(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	if !rec.Frames[0].Keyframe || rec.Frames[len(rec.Frames)-1].Tick != last || rec.Frames[0].Tick <= 1 {
+		t.Fatalf("the flight recording holds ticks %d-%d (first a keyframe: %v), want the last ones to %d", rec.Frames[0].Tick, rec.Frames[len(rec.Frames)-1].Tick, rec.Frames[0].Keyframe, last)
+	}
+	for i := 1; i < len(rec.Frames); i++ {
+		if rec.Frames[i].Tick != rec.Frames[i-1].Tick+1 {
+			t.Fatalf("tick %d follows tick %d", rec.Frames[i].Tick, rec.Frames[i-1].Tick)
+		}
+	}
+	replay := NewReplay(rec)
+	for _, i := range []int{0, len(rec.Frames) / 2, len(rec.Frames) - 1} {
+		st, err := replay.At(i)
+		if err != nil || st.Tick != rec.Frames[i].Tick || st.Entities() != 20_000 {
+			t.Fatalf("frame %d: %v (tick %d, %d entities)", i, err, st.Tick, st.Entities())
+		}
+	}
+}
+
+// TestParseKeep: --keep takes a duration or a size, and says what it
+// wants otherwise.
+func TestParseKeep(t *testing.T) {
+	for in, want := range map[string]Keep{"10m": {Duration: 600e9}, "2GB": {Bytes: 2e9}, "64MiB": {Bytes: 64 << 20}, "1.5GB": {Bytes: 1.5e9}} {
+		if got, err := ParseKeep(in); err != nil || got != want {
+			t.Errorf("ParseKeep(%q) = %+v %v, want %+v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "forever", "10", "1KB", "-2GB", "10ms"} {
+		if _, err := ParseKeep(bad); err == nil {
+			t.Errorf("ParseKeep(%q) was taken", bad)
+		}
+	}
+}
