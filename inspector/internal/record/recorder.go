@@ -38,7 +38,7 @@ type Recorder struct {
 	written  int
 	skipped  int
 	bytes    int64
-	coded    int64 // bytes of frames written, in all, whatever a flight recording let go since
+	coded    int64        // bytes of frames written, in all, whatever a flight recording let go since
 	queued   atomic.Int64 // bytes of captures not yet encoded
 	encodeNs atomic.Int64 // time spent coding frames, in all (run's goroutine)
 	// pace and encodePace hold a paced recorder's captures to share of
