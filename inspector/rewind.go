@@ -26,7 +26,7 @@ func (a *Agent) startRing(seed []record.Frame, bytes int64) {
 	r.Stream.Cap.Marks = true                                // who wrote what a rewind restores (record/marks.go)
 	r.Stream.Enc.Lean = true                                 // in memory: no copy where deltas do not pay
 	if a.opts.rewindPaced {
-		r.Share = ringShare
+		r.Share, r.Within = ringShare, ringWithin
 	}
 	mem.AskKeyframes(r.Stream.Enc.RequestKeyframe)
 	a.ring, a.ringMem = r, mem
@@ -34,11 +34,17 @@ func (a *Agent) startRing(seed []record.Frame, bytes int64) {
 }
 
 // ringShare is the most of the game's time the in-memory recording's
-// copies may take at the default rate: a world whose copy takes longer
-// than this share of the recording's period is recorded less often (a
-// million-entity world's copy of about 100 ms: a frame every 10 s, not
-// every second).
+// copies may take at the default rate, but for one copy each ringWithin:
+// a world whose copy takes longer than this share of the recording's
+// period is recorded less often than RewindHz asks, never less than once
+// a second (a million-entity world's copy of 20-30 ms, once a second: a
+// few percent of its 120 ms frames).
 const ringShare = 0.01
+
+// ringWithin is the longest the ring goes without a capture, whatever
+// its share: its newest frame stays within a second of the game (and the
+// encoder's queue: it never waits for it).
+const ringWithin = time.Second
 
 // rewind starts a client's Rewind: the frames are rebuilt on another
 // goroutine, and the restore waits for a later Sync.

@@ -22,11 +22,18 @@ type Recorder struct {
 	// EncodeShare is then the most of a core its coding may take
 	// (encodeShare when 0).
 	Share, EncodeShare float64
-	next               time.Time
-	jobs               chan *Job
-	done               chan struct{}   // closed once the file is closed; err holds the outcome
-	err                error           // the recording's outcome, set before done closes
-	closed             <-chan struct{} // when it closes, the recorder ends (nil: never)
+	// Within, when set, is the longest a recorder whose shares would hold
+	// it back goes without a capture: past it one is taken whatever the
+	// shares say (the in-memory ring: its newest frame stays within a
+	// second of the game, a million entities or not). The encoder's queue
+	// still bounds it.
+	Within time.Duration
+	taken  time.Time // when the last capture was taken
+	next   time.Time
+	jobs   chan *Job
+	done   chan struct{}   // closed once the file is closed; err holds the outcome
+	err    error           // the recording's outcome, set before done closes
+	closed <-chan struct{} // when it closes, the recorder ends (nil: never)
 	// Audience, for a world feed, is who listens at a capture: the frame
 	// coded from it goes to them (FanOutSink).
 	Audience func() any
@@ -165,7 +172,7 @@ func (r *Recorder) Capture(now time.Time) {
 		r.miss("the encoder or the disk was behind")
 		return
 	}
-	if r.Share > 0 {
+	if r.Share > 0 && (r.Within == 0 || now.Sub(r.taken) < r.Within) {
 		enc := r.encodeNs.Load()
 		r.encodePace.spend(float64(enc - r.encodeSeen))
 		r.encodeSeen = enc
@@ -184,7 +191,7 @@ func (r *Recorder) Capture(now time.Time) {
 // Take captures the world now and queues it for the encoder, with the
 // frames missed since the last capture.
 func (r *Recorder) Take(now time.Time) {
-	r.next = now.Add(r.period)
+	r.next, r.taken = now.Add(r.period), now
 	started := time.Now()
 	j := r.Stream.Capture()
 	if r.Audience != nil {

@@ -156,3 +156,42 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestRingNeverFallsBehind: a recorder whose share of the game's time is
+// spent (its captures dear) still takes one capture each Within: counted
+// in ticks of a game at 100 Hz, its newest frame is never more than a
+// second's ticks (100) behind, where, held to its share alone, it stopped
+// after the first. (Its coder keeps up here: a coder behind skips
+// captures too, bounded by its queue.)
+func TestRingNeverFallsBehind(t *testing.T) {
+	w := ecs.NewWorld()
+	energy := ecs.NewMap[float64](w)
+	e := w.Spawn()
+	must(t, energy.Add(e, 0))
+	sink := &countingSink{}
+	r := testRecorder(w, sink, 100)
+	r.Share, r.Within = 1e-9, time.Second // every capture costs more than the share allows
+	r.Begin()                             // the first capture
+	now := r.taken
+	last, worst := w.Frame(), uint64(0)
+	for range 1000 { // ten seconds of a 100 Hz game
+		must(t, energy.Set(e, float64(w.Frame())))
+		must(t, w.Tick())
+		now = now.Add(10 * time.Millisecond)
+		r.Capture(now)
+		if r.taken.Equal(now) {
+			last = w.Frame()
+			for r.queued.Load() > 0 { // the coder keeps up, as it does at a game's pace
+				time.Sleep(time.Millisecond)
+			}
+		}
+		worst = max(worst, w.Frame()-last)
+	}
+	must(t, r.Stop())
+	if worst > 100 {
+		t.Fatalf("the newest capture fell %d ticks behind a 100 Hz game, over a second's 100", worst)
+	}
+	if sink.frames < 10 {
+		t.Fatalf("%d frames in ten seconds, want one a second at least", sink.frames)
+	}
+}
