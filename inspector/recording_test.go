@@ -234,14 +234,7 @@ func TestRecordingOfChurn(t *testing.T) {
 			truth[w.Frame()] = live.BuildSnapshot(tables, sparse, w.Frame(), "", w.Inspect().Stats(), agent.componentSchemas())
 		}
 	}
-	if err := rec.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	file, err := recording.OpenRecording(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
+	file := stopAndOpen(t, rec, path)
 	replay := recording.NewReplay(file)
 	checked := 0
 	for tick, snap := range truth {
@@ -303,14 +296,7 @@ func TestRecordingKeepsTheDead(t *testing.T) {
 		rec.keepUp()
 		agent.Sync()
 	}
-	if err := rec.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	file, err := recording.OpenRecording(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
+	file := stopAndOpen(t, rec, path)
 	st, _, err := recording.NewReplay(file).AtTick(9)
 	if err != nil {
 		t.Fatal(err)
@@ -365,14 +351,7 @@ func TestRecordingAnswersQuestions(t *testing.T) {
 		rec.keepUp()
 		agent.Sync()
 	}
-	if err := rec.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	file, err := recording.OpenRecording(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
+	file := stopAndOpen(t, rec, path)
 	low, err := recording.NewReplay(file).ScanQuery("churnHP.HP<3")
 	if err != nil {
 		t.Fatal(err)
