@@ -59,7 +59,7 @@ func (a *Agent) lastState(d *protocol.Detail, e ecs.Entity) {
 	if !ok {
 		return
 	}
-	d.Died, d.Parent, d.Components = &g.Died, g.Parent, g.Components
+	g.Into(d)
 }
 
 // despawnNote says who despawned the entity e named, and when, if the

@@ -75,6 +75,13 @@ type DeadEntity struct {
 	Components []ComponentValue `msgpack:"cs,omitempty"`
 }
 
+// Into makes d, a dead entity's Detail, show this last state: Died,
+// Parent and Components as the despawn found them.
+func (g DeadEntity) Into(d *Detail) {
+	died := g.Died
+	d.Died, d.Parent, d.Components = &died, g.Parent, g.Components
+}
+
 // MaxRecordedEvents bounds the events a frame keeps per queue.
 const MaxRecordedEvents = 1024
 

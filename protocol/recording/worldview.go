@@ -150,9 +150,8 @@ func (s *WorldState) Detail(e protocol.EntityID) *protocol.Detail {
 			}
 		}
 		if g, ok := s.DeadEntity(e); ok { // its last state, as the agent kept it
-			died := g.Died
-			d.Died, d.Parent, d.Components = &died, g.Parent, g.Components
-			d.Reason = fmt.Sprintf("%s was despawned at tick %d by %s", e, died.Tick, died.By)
+			g.Into(d)
+			d.Reason = fmt.Sprintf("%s was despawned at tick %d by %s", e, g.Died.Tick, g.Died.By)
 		}
 		return d
 	}
