@@ -112,7 +112,7 @@ func (p *entitiesPane) tableLines(pg *protocol.Page, title string) []string {
 		first++
 	}
 	p.colFirst = first
-	sortNote := ""
+	sortNote := ", archetype by archetype (s sorts)" // the world's order: handles jump between tables
 	if p.sortBy != "" {
 		sortNote = ", sorted by " + p.sortBy
 	}
