@@ -39,7 +39,7 @@ func DecodeWorldBody(b []byte, body *WorldBody, passing bool, budget *AllocBudge
 		case "al":
 			r.generic(&body.Alloc)
 		case "dd": // read when passing too: a reader learns of every death on its way
-			r.generic(&body.Dead)
+			r.deadList(&body.Dead)
 		default:
 			r.skipRaw()
 		}
@@ -51,6 +51,54 @@ func DecodeWorldBody(b []byte, body *WorldBody, passing bool, budget *AllocBudge
 		return fmt.Errorf("protocol: %d bytes after the world body", len(b)-r.pos)
 	}
 	return r.err
+}
+
+// MaxDeadComponents bounds the components of one dead entity a frame
+// carries: a kernel's entity holds at most 256.
+const MaxDeadComponents = 256
+
+// deadList decodes a frame's dead entities: at most MaxRecordedDead, each
+// of at most MaxDeadComponents components; a frame that claims more is an
+// error before they are decoded.
+func (r *reader) deadList(out *[]DeadEntity) {
+	n := r.list()
+	if r.err == nil && n > MaxRecordedDead {
+		r.fail(fmt.Errorf("%d dead entities in one frame, over %d", n, MaxRecordedDead))
+	}
+	if r.err != nil {
+		return
+	}
+	*out = make([]DeadEntity, n)
+	for i := range *out {
+		d := &(*out)[i]
+		for range r.containerLen(true) {
+			switch r.str() {
+			case "e":
+				d.Entity = EntityID(r.uint())
+			case "p":
+				d.Parent = EntityID(r.uint())
+			case "dd":
+				r.generic(&d.Died)
+			case "cs":
+				m := r.list()
+				if r.err == nil && m > MaxDeadComponents {
+					r.fail(fmt.Errorf("a dead entity of %d components, over %d", m, MaxDeadComponents))
+				}
+				if r.err != nil {
+					return
+				}
+				d.Components = make([]ComponentValue, m)
+				for j := range d.Components {
+					r.generic(&d.Components[j])
+				}
+			default:
+				r.skipRaw()
+			}
+			if r.err != nil {
+				return
+			}
+		}
+	}
 }
 
 // history decodes the journal or events into v, or skips them when the

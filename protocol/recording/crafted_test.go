@@ -107,6 +107,25 @@ func craftedFiles(t testing.TB) []craftedFile {
 		t.Fatal(err)
 	}
 	files = append(files, craftedFile{"zstd-no-size", recordingOf(t, &protocol.WorldFrame{Tick: 1, Full: true, Body: z.Bytes()})})
+	// A keyframe carrying more dead entities than a frame may.
+	flood := tinyWorldWith(t, worldSchemas()[0].Fields)
+	body, err := protocol.OpenBody(flood)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range protocol.MaxRecordedDead + 44 {
+		body.Dead = append(body.Dead, protocol.DeadEntity{Entity: protocol.MakeEntityID(uint32(1000+i), 1), Died: protocol.Provenance{Tick: 1, By: "crafted"}})
+	}
+	if err := protocol.SealBody(flood, body); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, craftedFile{"dead-flood", recordingOf(t, flood)})
+	// One dead entity with 16M one-byte components, each decoding into
+	// a ComponentValue.
+	dead := []byte{0x81, 0xa2, 'd', 'd', 0x91, 0x83, 0xa1, 'e', 0x01, 0xa2, 'd', 'd', 0x80, 0xa2, 'c', 's', 0xdd}
+	dead = binary.BigEndian.AppendUint32(dead, 16<<20)
+	dead = append(dead, bytes.Repeat([]byte{0x80}, 16<<20)...)
+	files = append(files, craftedFile{"dead-bomb", recordingOf(t, sealed(1, 0, true, dead))})
 	return files
 }
 
@@ -147,6 +166,8 @@ func TestCraftedFilesAreRefusedCheaply(t *testing.T) {
 		"table-bomb":      "once decompressed",
 		"growing-deltas":  "over the reader's limit",
 		"zstd-no-size":    "once decompressed",
+		"dead-flood":      "dead entities in one frame",
+		"dead-bomb":       "over 256",
 	}
 	for _, f := range craftedFiles(t) {
 		t.Run(f.name, func(t *testing.T) {

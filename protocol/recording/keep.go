@@ -33,6 +33,10 @@ type Keep struct {
 // keeps over: it holds that, and at most one segment more.
 const keepSegments = 8
 
+// maxKeptSegments bounds the segments a reader opens from one directory
+// (each an open file): a directory of more is not a flight recording.
+const maxKeptSegments = 256
+
 // ParseKeep reads --keep: a duration ("10m", "90s", "1h") or a size
 // ("2GB", "500MB", "64MiB").
 func ParseKeep(s string) (Keep, error) {
@@ -193,6 +197,9 @@ func openKept(dir string) (*Recording, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.ecsrec"))
 	if err != nil || len(names) == 0 {
 		return nil, fmt.Errorf("protocol: %s is a directory with no recording segments (NNNNNN.ecsrec) in it", dir)
+	}
+	if len(names) > maxKeptSegments {
+		return nil, fmt.Errorf("protocol: %s holds %d segments: a flight recording holds about %d (it keeps what it keeps and one more), so this is not one", dir, len(names), keepSegments+1)
 	}
 	slices.Sort(names)
 	cat := &concatFiles{}

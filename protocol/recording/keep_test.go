@@ -1,9 +1,11 @@
 package recording
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -87,5 +89,58 @@ func TestParseKeep(t *testing.T) {
 		if _, err := ParseKeep(bad); err == nil {
 			t.Errorf("ParseKeep(%q) was taken", bad)
 		}
+	}
+}
+
+// TestFlightRecordingFromOutside: a directory a reader is handed may hold
+// anything: a segment that is not a recording is left out, segments whose
+// ticks go back are an error naming the segment, thousands of files are
+// refused before one is opened, and an empty one says what it wants.
+func TestFlightRecordingFromOutside(t *testing.T) {
+	good := func(dir, name string, from uint64) {
+		w, err := CreateRecording(filepath.Join(dir, name), RecordingHeader{Game: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc := NewWorldEncoder()
+		rng := rand.New(rand.NewPCG(3, 4))
+		for tick := from; tick < from+3; tick++ {
+			f, err := enc.Encode(leanInput(tick, 10, tick == from, false, false, rng))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.WriteWorld(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	good(dir, "000002.ecsrec", 10)
+	if err := os.WriteFile(filepath.Join(dir, "000001.ecsrec"), []byte("not a recording"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := OpenFrames(dir)
+	if err != nil || len(rec.Frames) != 3 || rec.Frames[0].Tick != 10 {
+		t.Fatalf("a directory with a bad segment and a good one: %v", err)
+	}
+	rec.Close()
+	good(dir, "000003.ecsrec", 5) // ticks going back
+	if _, err := OpenFrames(dir); err == nil || !strings.Contains(err.Error(), "000003.ecsrec starts at tick 5") {
+		t.Fatalf("segments going back: %v", err)
+	}
+	many := t.TempDir()
+	for i := range maxKeptSegments + 1 {
+		if err := os.WriteFile(filepath.Join(many, fmt.Sprintf("%06d.ecsrec", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := OpenFrames(many); err == nil || !strings.Contains(err.Error(), "is not one") {
+		t.Fatalf("%d segments: %v", maxKeptSegments+1, err)
+	}
+	if _, err := OpenFrames(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no recording segments") {
+		t.Fatalf("an empty directory: %v", err)
 	}
 }

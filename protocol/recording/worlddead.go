@@ -1,8 +1,6 @@
 package recording
 
 import (
-	"fmt"
-
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
@@ -20,14 +18,6 @@ const maxKeptDead = 4096
 type deadKept struct {
 	by    map[protocol.EntityID]*protocol.DeadEntity
 	order []protocol.EntityID
-}
-
-// checkDead refuses a frame carrying more dead than a frame may.
-func checkDead(body *protocol.WorldBody) error {
-	if len(body.Dead) > protocol.MaxRecordedDead {
-		return fmt.Errorf("%d dead entities in one frame, over %d", len(body.Dead), protocol.MaxRecordedDead)
-	}
-	return nil
 }
 
 // add keeps a frame's dead, letting the oldest go past maxKeptDead.

@@ -165,9 +165,6 @@ func (s *WorldState) applyBody(f *protocol.WorldFrame, body *protocol.WorldBody,
 	if err := alloc.Apply(body.Alloc, f.Full); err != nil {
 		return fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
-	if err := checkDead(body); err != nil {
-		return fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
-	}
 	// Everything checked: from here on nothing fails.
 	if f.Full {
 		dead := s.dead

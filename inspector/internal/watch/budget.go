@@ -194,6 +194,7 @@ func (s *Set) suspend(wp *watchpoint, why string) {
 // endWatchFrame closes the frame's accounting: the shares start again,
 // and the measured guard looks at what the checks took.
 func (s *Set) endWatchFrame() {
+	clear(s.lastStates)
 	ws := s
 	var frame int64
 	for _, n := range ws.spent {

@@ -100,6 +100,10 @@ type Set struct {
 	// frame (Halted, until Released).
 	frameStart uint32
 	stopped    bool
+	// lastStates is the frame's despawned entities' last states as a
+	// query reads them, made once for every despawn watchpoint (nil for
+	// one not kept); cleared as the frame's checks end.
+	lastStates map[ecs.Entity]query.ValueRows
 	// spent is each budget owner's row tests this frame; frameTook, the
 	// time the value checks took; overFrames, the frames in a row they
 	// took more than watchTime (watchbudget.go).
@@ -773,18 +777,23 @@ func (s *Set) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *proto
 // state, as the agent kept it; false when it was not kept (more despawns
 // in one frame than the agent keeps).
 func (s *Set) heldAtDeath(wp *watchpoint, e ecs.Entity) bool {
-	g, ok := s.hooks.LastState(e)
-	if !ok {
-		return false
-	}
-	row := query.ValueRow{Entity: g.Entity, Parent: g.Parent, Components: map[uint16]protocol.Value{}}
-	for _, cv := range g.Components {
-		if info, ok := s.w.Inspect().ComponentByName(cv.Component); ok {
-			row.Components[uint16(info.ID)] = cv.Value
+	rows, ok := s.lastStates[e]
+	if !ok { // made once a frame, whatever the watchpoints asking
+		if s.lastStates == nil {
+			s.lastStates = map[ecs.Entity]query.ValueRows{}
 		}
+		if g, kept := s.hooks.LastState(e); kept {
+			row := query.ValueRow{Entity: g.Entity, Parent: g.Parent, Components: map[uint16]protocol.Value{}}
+			for _, cv := range g.Components {
+				if info, ok := s.w.Inspect().ComponentByName(cv.Component); ok {
+					row.Components[uint16(info.ID)] = cv.Value
+				}
+			}
+			rows = query.ValueRows{row}
+		}
+		s.lastStates[e] = rows
 	}
-	rows := query.ValueRows{row}
-	return wp.query.Plan.Holds(rows, rows, 0)
+	return rows != nil && wp.query.Plan.Holds(rows, rows, 0)
 }
 
 // checkTiming compares the frame's time, or a system's last run, with the
