@@ -25,6 +25,8 @@ func TestDumpCraftedFiles(t *testing.T) {
 			{"dump", f, "--entity", "1v1", "--json"},
 			{"dump", f, "--query", "Pos"},
 			{"dump", f, "--diff", "1", "50"},
+			{"dump", f, "--first", "Pos"},
+			{"dump", f, "--history", "1v1", "--json"},
 		} {
 			t.Run(filepath.Base(f)+" "+strings.Join(args[2:], " "), func(t *testing.T) {
 				var before, after runtime.MemStats
