@@ -69,6 +69,14 @@ func (ins Inspection) MarkProvenance(id ComponentID, mark uint32) Provenance {
 	return ins.w.inspectMarkProvenance(id, mark)
 }
 
+// Marks are e's component id's write and add marks (the change stamps of
+// its last write and of its add), for MarkProvenance later: what a tool
+// keeps of a value it may need to name the writer of, at no cost now.
+// ok is false if e is not alive or lacks id.
+func (ins Inspection) Marks(e Entity, id ComponentID) (written, added uint32, ok bool) {
+	return ins.w.componentTicks(e, id)
+}
+
 // NextStamp advances the world's change stamp and returns it, as a
 // query run does: every write made before the call is at or before the
 // tick returned, every write after it is newer. Pass it back as since to

@@ -133,10 +133,7 @@ func New(w *ecs.World, opts Options) *Agent {
 		a.dangling = dangling.New(w, opts.DanglingBudget)
 		hooks.DanglingAfter = a.dangling.FoundAfter
 	}
-	a.graves = graves.New(w, func(e ecs.Entity, id ecs.ComponentID) (written, added *protocol.Provenance) {
-		written, added, _ = a.whoWrote(e, id)
-		return written, added
-	})
+	a.graves = graves.New(w, a.whoMarked)
 	hooks.LastState = a.graves.Find
 	a.watches = watch.New(w, a.lw, opts.Schedule, func() int64 { return a.frameNs }, hooks)
 	a.srv = server.New(server.Config{Game: opts.Game, AgentVersion: AgentVersion, Token: opts.Token, ReadOnly: opts.ReadOnly,

@@ -25,6 +25,7 @@ func (a *Agent) startRing(seed []record.Frame, bytes int64) {
 	r := a.newRecorder(mem, a.opts.RewindHz, a.srv.Closed()) // the ring ends with the agent
 	r.Stream.Cap.Marks = true                                // who wrote what a rewind restores (record/marks.go)
 	r.Stream.Enc.Lean = true                                 // in memory: no copy where deltas do not pay
+	r.Stream.CarryDead(nil, 0)                               // a rewind's dead are the agent's own (graves): the ring does not carry them
 	if a.opts.rewindPaced {
 		r.Share, r.Within = ringShare, ringWithin
 	}
@@ -174,6 +175,29 @@ func (r restoreMark) wrote(w *ecs.World, e ecs.Entity, id ecs.ComponentID) bool 
 // was written since.
 func (r restoreMark) added(w *ecs.World, e ecs.Entity, id ecs.ComponentID) bool {
 	return r.to != 0 && w.Inspect().AddedSince(e, id, r.from) && !w.Inspect().AddedSince(e, id, r.to)
+}
+
+// marked reports whether mark is one of the last rewind's own writes.
+func (r restoreMark) marked(mark uint32) bool {
+	return r.to != 0 && int32(mark-r.from) > 0 && int32(mark-r.to) <= 0
+}
+
+// whoMarked names who wrote and who added e's component id from the marks
+// its despawn found (graves.Who): the writer log's runs, and for a mark
+// the last rewind's restore made, the writers its marks kept.
+func (a *Agent) whoMarked(e ecs.Entity, id ecs.ComponentID, written, added uint32) (w, ad *protocol.Provenance) {
+	ins := a.w.Inspect()
+	w, ad = values.Provenance(ins.MarkProvenance(id, written)), values.Provenance(ins.MarkProvenance(id, added))
+	if r := a.restore; r.marked(written) || r.marked(added) {
+		mw, ma := r.marks.Provenance(a.w, e, id)
+		if r.marked(written) {
+			w = mw
+		}
+		if r.marked(added) {
+			ad = ma
+		}
+	}
+	return w, ad
 }
 
 // provenance is who wrote and who added e's component id, and the rewind

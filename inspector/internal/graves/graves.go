@@ -2,6 +2,7 @@ package graves
 
 import (
 	"reflect"
+	"unsafe"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
@@ -27,18 +28,21 @@ type Grave struct {
 	seq    uint64 // its number: the yard's graves count from 1
 }
 
-// Part is one component as the entity's despawn found it.
+// Part is one component as the entity's despawn found it: its value,
+// and the marks of its last write and add, named when read (Who).
 type Part struct {
 	Component      ecs.ComponentID
 	Value          protocol.Value
-	Written, Added *protocol.Provenance
+	written, added uint32        // marks (ecs.Inspection.Marks)
 	raw            reflect.Value // a copy, converted when first read; invalid once Value is set
 	converted      bool
 }
 
-// Who is who last wrote and who added e's component id, as the agent tells
-// it (rewinds and followed writes considered); nil where not known.
-type Who func(e ecs.Entity, id ecs.ComponentID) (written, added *protocol.Provenance)
+// Who names who wrote and who added e's component id from the marks its
+// despawn found (ecs.Inspection.Marks), as the agent tells it (a rewind's
+// own marks considered); nil where not known. It is asked when a grave is
+// read, not at the despawn.
+type Who func(e ecs.Entity, id ecs.ComponentID, written, added uint32) (w, a *protocol.Provenance)
 
 // Yard keeps the graves. Its methods run on the game goroutine (the
 // despawns of systems' commands and clients' edits are made there).
@@ -80,20 +84,42 @@ func (y *Yard) bury(e ecs.Entity, frame uint64, by string) {
 		g.Parent = p
 	}
 	ins := y.w.Inspect()
-	for _, id := range ins.ComponentsOf(e) {
+	ids := ins.ComponentsOf(e)
+	g.Parts = make([]Part, 0, len(ids))
+	// Plain values (no pointers) are copied into one block for the
+	// entity: a despawn costs a few allocations, not a few per component.
+	var plain []byte
+	for _, id := range ids {
+		if v, ok := ins.Value(e, id); ok && !values.HoldsPointers(v.Type()) {
+			plain = append(plain, make([]byte, v.Type().Size()+8)...) // room, aligned below
+		}
+	}
+	at := 0
+	for _, id := range ids {
 		v, ok := ins.Value(e, id)
 		if !ok {
 			continue
 		}
 		part := Part{Component: id}
-		part.Written, part.Added = y.who(e, id)
-		size, fits := values.Fits(v, maxPartSize, 256)
-		if c, ok := values.PlainCopy(v, 0); ok && fits {
+		part.written, part.added, _ = ins.Marks(e, id)
+		t := v.Type()
+		switch {
+		case !values.HoldsPointers(t):
+			at = (at + 7) &^ 7
+			c := reflect.NewAt(t, unsafe.Pointer(unsafe.SliceData(plain[at:]))).Elem()
+			c.Set(v)
 			part.raw = c
-		} else { // too big or not copied: converted now, cut as a Detail cuts
-			part.Value, part.converted = values.Of(v), true
+			at += int(t.Size())
+			g.bytes += int(t.Size()) + 64
+		default:
+			size, fits := values.Fits(v, maxPartSize, 256)
+			if c, ok := values.PlainCopy(v, 0); ok && fits {
+				part.raw = c
+			} else { // too big or not copied: converted now, cut as a Detail cuts
+				part.Value, part.converted = values.Of(v), true
+			}
+			g.bytes += int(size) + 64
 		}
-		g.bytes += int(size) + 64
 		g.Parts = append(g.Parts, part)
 	}
 	y.keep(g)
@@ -153,7 +179,9 @@ func (y *Yard) dead(g *Grave) protocol.DeadEntity {
 	g.convert()
 	de := protocol.DeadEntity{Entity: values.Handle(g.Entity), Died: protocol.Provenance{Tick: g.Tick, By: g.By}, Parent: values.Handle(g.Parent)}
 	for _, p := range g.Parts {
-		de.Components = append(de.Components, protocol.ComponentValue{Component: y.w.Inspect().Component(p.Component).Short, Value: p.Value, Written: p.Written, Added: p.Added})
+		cv := protocol.ComponentValue{Component: y.w.Inspect().Component(p.Component).Short, Value: p.Value}
+		cv.Written, cv.Added = y.who(g.Entity, p.Component, p.written, p.added)
+		de.Components = append(de.Components, cv)
 	}
 	return de
 }

@@ -1,6 +1,7 @@
 package graves
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,7 +20,9 @@ func must(t testing.TB, err error) {
 	}
 }
 
-func noOne(ecs.Entity, ecs.ComponentID) (written, added *protocol.Provenance) { return nil, nil }
+func noOne(ecs.Entity, ecs.ComponentID, uint32, uint32) (written, added *protocol.Provenance) {
+	return nil, nil
+}
 
 // TestYardKeepsTheLastState: a despawned entity's components are kept as
 // its despawn found them, with who despawned it and when; a later value
@@ -27,20 +30,22 @@ func noOne(ecs.Entity, ecs.ComponentID) (written, added *protocol.Provenance) { 
 // slot's next life finds nothing.
 func TestYardKeepsTheLastState(t *testing.T) {
 	w := ecs.NewWorld()
-	y := New(w, func(ecs.Entity, ecs.ComponentID) (*protocol.Provenance, *protocol.Provenance) {
-		return &protocol.Provenance{By: "writer"}, nil
+	var marked uint32 // the write's mark, as the despawn found it
+	y := New(w, func(_ ecs.Entity, id ecs.ComponentID, written, _ uint32) (*protocol.Provenance, *protocol.Provenance) {
+		return &protocol.Provenance{By: "mark " + strconv.Itoa(int(written))}, nil
 	})
 	m := ecs.NewMap[hp](w)
 	e := w.Spawn()
 	must(t, m.Add(e, hp{HP: 3}))
 	m.Get(e).HP = -7
+	marked, _, _ = w.Inspect().Marks(e, ecs.ComponentIDOf[hp](w))
 	must(t, w.Despawn(e))
 	g, ok := y.Find(e)
 	if !ok || g.Died.By != "external" || g.Died.Tick != 1 || len(g.Components) != 1 || g.Components[0].Component != "hp" {
 		t.Fatalf("the grave: %+v (%v)", g, ok)
 	}
-	if v, _ := g.Components[0].Value.Get("HP"); v.Int() != -7 || g.Components[0].Written == nil || g.Components[0].Written.By != "writer" {
-		t.Fatalf("its HP: %v written %+v, want -7 by writer", g.Components[0].Value, g.Components[0].Written)
+	if v, _ := g.Components[0].Value.Get("HP"); v.Int() != -7 || marked == 0 || g.Components[0].Written == nil || g.Components[0].Written.By != "mark "+strconv.Itoa(int(marked)) {
+		t.Fatalf("its HP: %v written %+v, want -7 named from the write's mark %d", g.Components[0].Value, g.Components[0].Written, marked)
 	}
 	again := w.Spawn()
 	if again.Index() == e.Index() {
