@@ -86,18 +86,23 @@ func (y *Yard) bury(e ecs.Entity, frame uint64, by string) {
 	ins := y.w.Inspect()
 	ids := ins.ComponentsOf(e)
 	g.Parts = make([]Part, 0, len(ids))
+	vals := make([]reflect.Value, len(ids))
 	// Plain values (no pointers) are copied into one block for the
 	// entity: a despawn costs a few allocations, not a few per component.
-	var plain []byte
-	for _, id := range ids {
-		if v, ok := ins.Value(e, id); ok && !values.HoldsPointers(v.Type()) {
-			plain = append(plain, make([]byte, v.Type().Size()+8)...) // room, aligned below
+	room := 0
+	for i, id := range ids {
+		if v, ok := ins.Value(e, id); ok {
+			vals[i] = v
+			if !values.HoldsPointers(v.Type()) {
+				room += int(v.Type().Size()) + 8 // aligned below
+			}
 		}
 	}
+	plain := make([]byte, room)
 	at := 0
-	for _, id := range ids {
-		v, ok := ins.Value(e, id)
-		if !ok {
+	for i, id := range ids {
+		v := vals[i]
+		if !v.IsValid() {
 			continue
 		}
 		part := Part{Component: id}
