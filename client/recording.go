@@ -37,6 +37,7 @@ type Recording struct {
 	bytes    int64 // in all files
 	closed   int64 // bytes of the files already closed
 	written  int64 // bytes of frames written, in all (Written)
+	started  time.Time
 	last     uint64
 	files    []string
 	rewinds  []string // what each rewind did, for the user
@@ -106,7 +107,7 @@ func startRecording(g Game, path string, hz float64, frames int, create func(rec
 		_ = w.Close()
 		return nil, err
 	}
-	r := &Recording{Path: path, o: o, w: w, hdr: hdr, done: make(chan error, 1), files: []string{path}, limit: max(frames, 0)}
+	r := &Recording{Path: path, o: o, w: w, hdr: hdr, done: make(chan error, 1), files: []string{path}, limit: max(frames, 0), started: time.Now()}
 	go r.run()
 	return r, nil
 }
@@ -248,11 +249,22 @@ func (r *Recording) finish(err error) {
 }
 
 // Written is the bytes of frames written so far, whatever a flight
-// recording let go since: what the run costs a minute.
+// recording let go since.
 func (r *Recording) Written() int64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.written
+}
+
+// PerMinute is what the recording grows a minute, as it went so far (0
+// for its first second): what a run of the game costs on disk, or what a
+// flight recording writes and lets go.
+func (r *Recording) PerMinute() int64 {
+	took := time.Since(r.started)
+	if took < time.Second {
+		return 0
+	}
+	return int64(float64(r.Written()) / took.Minutes())
 }
 
 // Progress reports frames and bytes on disk and the last tick.

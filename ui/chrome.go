@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // The screen's frame around the panes: tabs, the bottom line (prompt,
@@ -228,10 +230,14 @@ func (m *model) statusBar() string {
 	}
 	if m.rec != nil {
 		frames, _, _ := m.rec.Progress()
-		rec := fmt.Sprintf("● REC %s (%d)", m.rec.Path, frames)
+		note := strconv.Itoa(frames)
 		if dropped, _ := m.rec.Dropped(); dropped > 0 {
-			rec = fmt.Sprintf("● REC %s (%d, %d frames missed)", m.rec.Path, frames, dropped)
+			note += fmt.Sprintf(", %d frames missed", dropped)
 		}
+		if per := m.rec.PerMinute(); per > 0 {
+			note += ", +" + protocol.ByteSize(per) + "/min"
+		}
+		rec := fmt.Sprintf("● REC %s (%s)", m.rec.Path, note)
 		add(2, rec)
 	}
 	if s := m.summary; s != nil && s.Agent.Recording != "" {

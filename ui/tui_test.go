@@ -259,6 +259,7 @@ func TestUIRecords(t *testing.T) {
 		case <-time.After(time.Second):
 		}
 	}
+	h.waitFor("/min)") // after a second, what the recording grows a minute
 	h.keys("r")
 	h.waitFor("recorded")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.ecsrec"))

@@ -96,8 +96,8 @@ func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
 		}
 		took := time.Since(start)
 		rate := ""
-		if took > time.Second {
-			rate = fmt.Sprintf(" (+%s a minute)", protocol.ByteSize(int64(float64(r.Written())/took.Minutes())))
+		if per := r.PerMinute(); per > 0 {
+			rate = fmt.Sprintf(" (+%s a minute)", protocol.ByteSize(per))
 		}
 		kept := ""
 		if keep != (recording.Keep{}) {
