@@ -44,7 +44,15 @@ func (a *Agent) detail(id uint32, e ecs.Entity, offset int) *protocol.Detail {
 // whoWrote is who last wrote and who added e's component id, and the
 // rewind that put its value back if it is as that rewind left it.
 func (a *Agent) whoWrote(e ecs.Entity, id ecs.ComponentID) (written, added, restored *protocol.Provenance) {
-	written, added, restored, _ = a.restore.provenance(a.w, e, id)
+	wm, am, ok := a.w.Inspect().Marks(e, id)
+	if !ok {
+		return nil, nil, nil
+	}
+	written, added = a.whoMarked(e, id, wm, am)
+	if a.restore.marked(wm) { // as the rewind put it, not written since
+		at := a.restore.at
+		restored = &at
+	}
 	if seen := a.seenWriter(e, id); seen != nil {
 		written = seen
 	}

@@ -164,27 +164,18 @@ type restoreMark struct {
 	marks    record.RestoredMarks // who wrote and added the values restored
 }
 
-// wrote reports whether e's component id is as the last rewind restored
-// it: written by the restore and not since.
-func (r restoreMark) wrote(w *ecs.World, e ecs.Entity, id ecs.ComponentID) bool {
-	return r.to != 0 && w.Inspect().ChangedSince(e, id, r.from) && !w.Inspect().ChangedSince(e, id, r.to)
-}
-
-// added reports whether e's component id was last added by the last
-// rewind's restore (which adds every component it puts back), whatever
-// was written since.
-func (r restoreMark) added(w *ecs.World, e ecs.Entity, id ecs.ComponentID) bool {
-	return r.to != 0 && w.Inspect().AddedSince(e, id, r.from) && !w.Inspect().AddedSince(e, id, r.to)
-}
-
 // marked reports whether mark is one of the last rewind's own writes.
 func (r restoreMark) marked(mark uint32) bool {
 	return r.to != 0 && int32(mark-r.from) > 0 && int32(mark-r.to) <= 0
 }
 
 // whoMarked names who wrote and who added e's component id from the marks
-// its despawn found (graves.Who): the writer log's runs, and for a mark
-// the last rewind's restore made, the writers its marks kept.
+// of its last write and add (ecs.Inspection.Marks; for a dead entity, as
+// its despawn found them: graves.Who): the writer log's runs. A restore's
+// own writes and adds are not provenance: they give way to the writers
+// its marks kept for the tick restored (nil where they do not say), so a
+// component added by reproduction says so after any number of rewinds
+// and frames since, and a value written since names its writer.
 func (a *Agent) whoMarked(e ecs.Entity, id ecs.ComponentID, written, added uint32) (w, ad *protocol.Provenance) {
 	ins := a.w.Inspect()
 	w, ad = values.Provenance(ins.MarkProvenance(id, written)), values.Provenance(ins.MarkProvenance(id, added))
@@ -198,30 +189,4 @@ func (a *Agent) whoMarked(e ecs.Entity, id ecs.ComponentID, written, added uint3
 		}
 	}
 	return w, ad
-}
-
-// provenance is who wrote and who added e's component id, and the rewind
-// that put its value back if it is as that rewind left it. The restore's
-// own writes and adds are not provenance: they give way to the writers
-// its marks kept for the tick restored (nil where they do not say), so a
-// component added by reproduction says so after any number of rewinds
-// and frames since, and a value written since names its writer.
-func (r restoreMark) provenance(w *ecs.World, e ecs.Entity, id ecs.ComponentID) (written, added, restored *protocol.Provenance, ok bool) {
-	wr, ad, ok := w.Inspect().LastWrite(e, id)
-	if !ok {
-		return nil, nil, nil, false
-	}
-	written, added = values.Provenance(wr), values.Provenance(ad)
-	byWrite, byAdd := r.wrote(w, e, id), r.added(w, e, id)
-	if byWrite || byAdd {
-		markWritten, markAdded := r.marks.Provenance(w, e, id)
-		if byWrite {
-			at := r.at
-			written, restored = markWritten, &at
-		}
-		if byAdd {
-			added = markAdded
-		}
-	}
-	return written, added, restored, true
 }

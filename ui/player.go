@@ -212,14 +212,7 @@ func (p *player) frame(id uint32) (msg tea.Msg) {
 	case protocol.SubEvents:
 		return eventsMsg{&protocol.Events{Sub: id, Tick: st.Tick, Queues: st.Events}}
 	case protocol.SubJournal: // the frame's, filtered as an agent filters
-		f := protocol.NewJournalFilter(sub.Filter, func(name string) (int, bool) {
-			for _, c := range st.Components() {
-				if c.Short == name || c.Name == name {
-					return int(c.ID), true
-				}
-			}
-			return 0, false
-		})
+		f := protocol.NewJournalFilter(sub.Filter, st.ComponentID)
 		var kept []protocol.JournalEntry
 		for i := range st.Journal {
 			if f.Keeps(&st.Journal[i]) {
@@ -295,6 +288,20 @@ func (m replyMsg) carrying(c protocol.Message) tea.Msg    { m.r = c.(*protocol.R
 
 // history computes a pin over the frames up to frame at: what the agent
 // would have sent, one sample a recorded frame.
+// secondReplay is a replay on the player's second handle on its file, for
+// work that reads many frames (a pin's history, a query's first tick)
+// while the review stays where it is; call it holding historyMu.
+func (p *player) secondReplay() (*recording.Replay, error) {
+	if p.historyRec == nil {
+		rec, err := recording.OpenFrames(p.path)
+		if err != nil {
+			return nil, err
+		}
+		p.historyRec = rec
+	}
+	return recording.NewReplay(p.historyRec), nil
+}
+
 func (p *player) history(id uint32, expr string, at int) tea.Msg {
 	fail := func(code string, err error) tea.Msg {
 		return replyMsg{r: &protocol.Reply{ID: id, Code: code, Message: err.Error()}, what: "pin"}
@@ -305,12 +312,10 @@ func (p *player) history(id uint32, expr string, at int) tea.Msg {
 	}
 	p.historyMu.Lock()
 	defer p.historyMu.Unlock()
-	if p.historyRec == nil {
-		if p.historyRec, err = recording.OpenFrames(p.path); err != nil {
-			return fail(protocol.ErrInternal, err)
-		}
+	r, err := p.secondReplay()
+	if err != nil {
+		return fail(protocol.ErrInternal, err)
 	}
-	r := recording.NewReplay(p.historyRec)
 	var out []sample
 	for i := max(0, at-historyFrames); i <= at; i++ {
 		st, err := r.At(i)

@@ -118,14 +118,11 @@ func (t *timeline) firstCmd(expr string) tea.Cmd {
 	return func() tea.Msg {
 		p.historyMu.Lock()
 		defer p.historyMu.Unlock()
-		if p.historyRec == nil {
-			rec, err := recording.OpenFrames(p.path)
-			if err != nil {
-				return firstMsg{err: err}
-			}
-			p.historyRec = rec
+		r, err := p.secondReplay()
+		if err != nil {
+			return firstMsg{err: err}
 		}
-		qt, err := recording.NewReplay(p.historyRec).ScanQuery(expr)
+		qt, err := r.ScanQuery(expr)
 		return firstMsg{qt: qt, err: err}
 	}
 }

@@ -200,15 +200,22 @@ func (s *WorldState) schema(short string) *protocol.Component {
 	return c
 }
 
-// componentNamed is the id and schema of the component named short; -1
-// and nil if the state has none.
-func (s *WorldState) componentNamed(short string) (int, *protocol.Component) {
+// componentNamed is the id and schema of the component named name (short
+// or full); -1 and nil if the state has none.
+func (s *WorldState) componentNamed(name string) (int, *protocol.Component) {
 	for id, c := range s.v().schemas {
-		if c != nil && c.Short == short {
+		if c != nil && (c.Short == name || c.Name == name) {
 			return int(id), c
 		}
 	}
 	return -1, nil
+}
+
+// ComponentID is the id of the component named name (short or full), if
+// the state has it.
+func (s *WorldState) ComponentID(name string) (int, bool) {
+	id, _ := s.componentNamed(name)
+	return id, id >= 0
 }
 
 // journalBy is who the frame's journal says made op on e (with the
