@@ -18,8 +18,14 @@ type twin struct {
 	changed *Query1[Position] // keeps a change log on Position
 }
 
-func newTwin() *twin {
+// newTwin makes a kernel world for the twin tests, every component keeping
+// stamps when stampAll, else only those read (Position, by the Changed
+// query).
+func newTwin(stampAll bool) *twin {
 	k := newKernel()
+	if stampAll {
+		k.w.trackAllChanges()
+	}
 	k.w.Inspect().EnableJournal(1 << 14)
 	return &twin{k: k, changed: NewQuery1[Position](k.w, Changed[Position]())}
 }
@@ -183,8 +189,11 @@ func (tw *twin) state() string {
 		t := w.tables[rec.table]
 		b = fmt.Appendf(b, " row %d of %v", rec.row, t.ids)
 		for j, id := range t.ids {
-			tk := t.ticks[j]
-			b = fmt.Appendf(b, " [%d %v ch %d ad %d]", id, t.cols[j].value(int(rec.row)), tk.effective(int(rec.row)), tk.effectiveAdded(int(rec.row)))
+			b = fmt.Appendf(b, " [%d %v", id, t.cols[j].value(int(rec.row)))
+			if tk := t.ticks[j]; tk.on {
+				b = fmt.Appendf(b, " ch %d ad %d", tk.effective(int(rec.row)), tk.effectiveAdded(int(rec.row)))
+			}
+			b = append(b, ']')
 		}
 		if f := k.flee.Read(e); f != nil {
 			ch, ad, _ := w.sparse[k.flee.ID()].ticks(e)
@@ -336,7 +345,8 @@ func TestBatchEqualsSingleOperations(t *testing.T) {
 				}
 			}
 		}
-		a, b := newTwin(), newTwin()
+		stampAll := rapid.Bool().Draw(rt, "stampAll")
+		a, b := newTwin(stampAll), newTwin(stampAll)
 		a.play(rt, h)
 		b.play(rt, h)
 		if sa, sb := a.state(), b.state(); sa != sb {
@@ -420,6 +430,7 @@ func TestBatchIntoAnEmptyTableKeepsRoomTogether(t *testing.T) {
 	type c struct{ V int32 }
 	type d struct{ V uint16 }
 	w := NewWorld()
+	w.trackAllChanges() // stamps keep room with their values too
 	am, bm := NewMap[a](w), NewMap[b](w)
 	ids := []ComponentID{ComponentIDOf[a](w), ComponentIDOf[b](w)}
 	cid, did := ComponentIDOf[c](w), ComponentIDOf[d](w)

@@ -111,6 +111,7 @@ type Capturer struct {
 
 // inspectNewCapturer is [Inspection.NewCapturer].
 func (w *World) inspectNewCapturer() *Capturer {
+	w.trackAllChanges() // deltas and marks read every column's stamps
 	return &Capturer{w: w, shapes: map[uint64]uint64{}, spare: &spareBufs{}}
 }
 

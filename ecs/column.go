@@ -18,6 +18,7 @@ type column interface {
 	reserve(extra int)
 	value(row int) reflect.Value
 	raw() rawCol
+	startStamps(fill uint32)
 }
 
 // typedColumn stores the values of component type T and their ticks.
@@ -38,6 +39,10 @@ func newTypedColumn[T any](pointers bool) column { return &typedColumn[T]{pointe
 
 func (c *typedColumn[T]) ticks() *colStamps { return &c.t }
 
+// startStamps makes the column keep change stamps, its rows changed and
+// added at fill (tracking.go).
+func (c *typedColumn[T]) startStamps(fill uint32) { c.t.start(len(c.data), cap(c.data), fill) }
+
 // pushZero and appendFrom grow a full column as reserve does, never by
 // append: columns of a table keep room together, so the byte path
 // (rawcol.go) finds room next time, zero-size types included.
@@ -57,7 +62,9 @@ func (c *typedColumn[T]) appendFrom(src column, row int) {
 		c.reserve(1)
 	}
 	c.data = append(c.data, s.data[row])
-	c.t.push(s.t.effective(row), s.t.effectiveAdded(row))
+	if c.t.on {
+		c.t.push(s.t.effective(row), s.t.effectiveAdded(row))
+	}
 }
 
 // pushN appends n zero rows.

@@ -11,10 +11,16 @@ import (
 // run time (the inspector). Not for hot paths.
 
 // inspectNextStamp is [Inspection.NextStamp].
-func (w *World) inspectNextStamp() uint32 { return w.changeStamp.Add(1) }
+// A tool keeping a stamp to compare later reads every component's stamps
+// from then on.
+func (w *World) inspectNextStamp() uint32 {
+	w.trackAllChanges()
+	return w.changeStamp.Add(1)
+}
 
 // inspectChangedSince is [Inspection.ChangedSince].
 func (w *World) inspectChangedSince(e Entity, id ComponentID, since uint32) bool {
+	w.trackChanges(id)
 	rec, ok := w.record(e)
 	if !ok || int(id) >= len(w.sparse) {
 		return false
@@ -29,6 +35,7 @@ func (w *World) inspectChangedSince(e Entity, id ComponentID, since uint32) bool
 
 // inspectAddedSince is [Inspection.AddedSince].
 func (w *World) inspectAddedSince(e Entity, id ComponentID, since uint32) bool {
+	w.trackChanges(id)
 	rec, ok := w.record(e)
 	if !ok || int(id) >= len(w.sparse) {
 		return false

@@ -83,6 +83,18 @@ func (ins Inspection) Marks(e Entity, id ComponentID) (written, added uint32, ok
 // [Inspection.ChangedSince] or a [Filter] to see what changed in between.
 func (ins Inspection) NextStamp() uint32 { return ins.w.inspectNextStamp() }
 
+// TrackChanges makes the world keep change stamps for the components ids,
+// or with none, for every component, those registered later included. A
+// component keeps stamps from the first time anything reads them (a
+// Changed or Added query, a tool's scan of what changed, a provenance
+// lookup, a capturer); before that it has none, so moving and spawning
+// entities copies values only. A tool that will ask who wrote a value, or
+// what changed since a stamp it takes later, asks for the stamps first:
+// writes made before are dated to the moment the stamps began, with no
+// writer ([Provenance.Known] false). Call it where structural changes may
+// happen, not from a system of a parallel stage.
+func (ins Inspection) TrackChanges(ids ...ComponentID) { ins.w.inspectTrackChanges(ids) }
+
 // ChangedSince reports whether e's component id was written or added after
 // tick since.
 func (ins Inspection) ChangedSince(e Entity, id ComponentID, since uint32) bool {

@@ -188,7 +188,7 @@ func (c *iterCore) enterTable(t *table) {
 	c.nwrites = 0
 	if !c.counting {
 		for _, id := range c.q.writeIDs {
-			if j := t.column(id); j >= 0 {
+			if j := t.column(id); j >= 0 && t.ticks[j].on {
 				c.writes[c.nwrites] = t.ticks[j]
 				c.nwrites++
 			}

@@ -60,10 +60,14 @@ func (m *Map[T]) Get(e Entity) *T {
 			if col := cols[rec.table]; col != nil && !col.t.log.on {
 				// markWrite without bounds checks: a live row is below the
 				// column's length, and max is sized for its capacity. A
-				// column keeping a change log takes the slow path.
-				row, tick := int(rec.row), m.w.changeStamp.Load()+1
-				tickAt(col.t.header(), row).changed = tick
-				*u32At(col.t.max, row>>groupShift) = tick
+				// column keeping a change log takes the slow path; one
+				// keeping no stamps is only read.
+				row := int(rec.row)
+				if col.t.on {
+					tick := m.w.changeStamp.Load() + 1
+					tickAt(col.t.header(), row).changed = tick
+					*u32At(col.t.max, row>>groupShift) = tick
+				}
 				return valueAt(col.data, row)
 			}
 		}

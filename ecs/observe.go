@@ -169,6 +169,7 @@ func (w *World) inspectEachChanged(id ComponentID, since, until uint32, fn func(
 // eachChangedRow is EachChanged over the table rows, with the rows whose
 // memory fails pass (when not nil) left out before their ticks are read.
 func (w *World) eachChangedRow(id ComponentID, since, until uint32, pass func(unsafe.Pointer) bool, fn func(e Entity, raw []byte) bool) {
+	w.trackChanges(id)
 	size := int(w.reg.regs[id].info.Size)
 	for _, t := range w.tables {
 		j := t.column(id)

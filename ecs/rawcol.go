@@ -17,8 +17,8 @@ type sliceHeader struct {
 }
 
 // rawCol is a pointer-free column seen as bytes: its slice header, the
-// size of one value, its ticks and its dirty mark (typedColumn.dirty). ok
-// is false for other columns.
+// size of one value, its ticks (nil while it keeps none, tracking.go) and
+// its dirty mark (typedColumn.dirty). ok is false for other columns.
 type rawCol struct {
 	hdr   *sliceHeader
 	size  uintptr
@@ -32,7 +32,11 @@ func (c *typedColumn[T]) raw() rawCol {
 		return rawCol{}
 	}
 	var zero T
-	return rawCol{hdr: (*sliceHeader)(unsafe.Pointer(&c.data)), size: unsafe.Sizeof(zero), ticks: &c.t, dirty: &c.dirty, ok: true}
+	var ticks *colStamps
+	if c.t.on {
+		ticks = &c.t
+	}
+	return rawCol{hdr: (*sliceHeader)(unsafe.Pointer(&c.data)), size: unsafe.Sizeof(zero), ticks: ticks, dirty: &c.dirty, ok: true}
 }
 
 func (c *rawCol) at(row int) unsafe.Pointer {

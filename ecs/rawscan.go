@@ -91,6 +91,7 @@ func (w *World) eachChangedPassing(id ComponentID, since, until uint32, s *bound
 		w.eachChangedRow(id, since, until, pass, fn)
 		return
 	}
+	w.trackChanges(id)
 	size := s.size
 	for _, t := range w.tables {
 		j := t.column(id)

@@ -31,6 +31,11 @@ package ecs
 //
 // A column watched by a Changed query also logs which rows got a new stamp
 // (changelog.go), so such a query visits those rows without any scan.
+//
+// A column keeps stamps only once something reads them (on; tracking.go):
+// until then it has no stamp memory at all and every stamp operation
+// below returns at once, so moves and spawns of wide entities copy values
+// only.
 
 const (
 	chunkShift = 6
@@ -67,6 +72,7 @@ type stampPair struct {
 // is folded into a chunk before any row enters it, and a stale max only
 // makes a scan look closer.
 type colStamps struct {
+	on     bool // stamps are kept (tracking.go); when not, the slices are nil
 	rows   []stampPair
 	stamp  []uint32 // per chunk: changed
 	astamp []uint32 // per chunk: added; set only with stamp, by pushN
@@ -76,7 +82,7 @@ type colStamps struct {
 
 // ensure makes room for n rows.
 func (t *colStamps) ensure(n int) {
-	if n <= cap(t.rows) {
+	if !t.on || n <= cap(t.rows) {
 		return
 	}
 	t.rows = withRoom(t.rows, grownCap(n, cap(t.rows)))
@@ -149,6 +155,9 @@ func (t *colStamps) chunkOnly(row int) (changed, added uint32, ok bool) {
 
 // push appends a row with the given stamps.
 func (t *colStamps) push(changed, added uint32) {
+	if !t.on {
+		return
+	}
 	r := len(t.rows)
 	if r == cap(t.rows) {
 		t.ensure(r + 1)
@@ -174,7 +183,7 @@ func (t *colStamps) push(changed, added uint32) {
 // 16 rows made 16 stamps a column, now one). A column keeping a change log
 // gets row stamps, which the log names, instead (stamps would restart it).
 func (t *colStamps) pushN(n int, tick uint32) {
-	if n <= 0 {
+	if n <= 0 || !t.on {
 		return
 	}
 	r := len(t.rows)
@@ -228,7 +237,7 @@ func (t *colStamps) fillTicks(lo, hi int, tick uint32) {
 // a group's maximum is taken from the maxima of the groups its rows came
 // from (an upper bound, as maxima are).
 func (t *colStamps) appendRows(src *colStamps, n int) {
-	if n <= 0 {
+	if n <= 0 || !t.on {
 		return
 	}
 	r := len(t.rows)
@@ -310,6 +319,9 @@ func (t *colStamps) fillHole(row, last int) (changed uint32) {
 
 // swapRemove removes row, moving the last row into its place.
 func (t *colStamps) swapRemove(row int) {
+	if !t.on {
+		return
+	}
 	last := len(t.rows) - 1
 	if t.log.on {
 		t.log.moved()
@@ -327,6 +339,9 @@ func (t *colStamps) swapRemove(row int) {
 // through a Map during the run has a newer stamp and stays: a row's stamp
 // never goes back while it stays in its table.
 func (t *colStamps) markRow(row int, tick uint32) {
+	if !t.on {
+		return
+	}
 	if t.log.on {
 		t.logWrite(row, tick)
 	}
@@ -338,6 +353,9 @@ func (t *colStamps) markRow(row int, tick uint32) {
 // markWrite records a write of one row outside query runs, at the world's
 // write stamp, which is newer than every stamp handed out so far.
 func (t *colStamps) markWrite(row int, tick uint32) {
+	if !t.on {
+		return
+	}
 	if t.log.on {
 		t.logWrite(row, tick)
 	}
@@ -347,6 +365,9 @@ func (t *colStamps) markWrite(row int, tick uint32) {
 
 // markRows records a write of rows [lo, hi) at stamp, stamping whole chunks.
 func (t *colStamps) markRows(lo, hi int, tick uint32) {
+	if !t.on {
+		return
+	}
 	n := len(t.rows)
 	restart := t.log.on // stamps are not logged: the log starts over
 	for lo < hi {

@@ -88,7 +88,7 @@ func TestBatchSpawnStampsChunks(t *testing.T) {
 // for every tick since which a query may ask.
 func TestColumnStampsMatchAPlainModel(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		var col, other colStamps
+		col, other := colStamps{on: true}, colStamps{on: true}
 		type pair struct{ changed, added uint32 }
 		var model, otherModel []pair
 		tick := uint32(1)
@@ -213,7 +213,7 @@ func TestFillingAHoleKeepsTheFillersStamps(t *testing.T) {
 		{"written after the batch, added before it", written, before},
 		{"added and written before the batch", before, before},
 	} {
-		var s colStamps
+		s := colStamps{on: true}
 		s.pushN(chunkRows, batch)
 		s.push(c.changed, c.added)
 		s.swapRemove(0)
@@ -243,7 +243,7 @@ func TestFillingAHoleOfABatch(t *testing.T) {
 		{"the filler written", 2*chunkRows - 1, written, batch},
 		{"the hole written", 0, batch, batch},
 	} {
-		var s colStamps
+		s := colStamps{on: true}
 		s.pushN(2*chunkRows, batch)
 		s.markRow(c.write, written)
 		s.swapRemove(0)

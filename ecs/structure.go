@@ -53,6 +53,7 @@ func (s *structure) exclude(w *World, id ComponentID) {
 // an entity without id does not pass.
 func (s *structure) stamp(w *World, id ComponentID, added bool) {
 	s.require(w, id)
+	w.trackChanges(id)
 	s.stamps = append(s.stamps, stampFilter{id: id, added: added, sparse: w.sparse[id]})
 }
 

@@ -35,6 +35,9 @@ func newTable(id uint32, mask Mask, reg *registry) *table {
 	for i, cid := range t.ids {
 		t.colIndex[cid] = int16(i)
 		t.cols[i] = reg.regs[cid].newColumn()
+		if reg.stampsKept(cid) {
+			t.cols[i].startStamps(0)
+		}
 		t.ticks[i] = t.cols[i].ticks()
 		t.raw[i] = t.cols[i].raw()
 	}
@@ -57,8 +60,8 @@ func (t *table) pushZero(e Entity, tick uint32) int {
 			n := d.hdr.len
 			d.clearTakenRow(n)
 			d.hdr.len = n + 1
-			if !pushTicksFast(d.ticks, n, tick, tick) {
-				d.ticks.push(tick, tick)
+			if tk := d.ticks; tk != nil && !pushTicksFast(tk, n, tick, tick) {
+				tk.push(tick, tick)
 			}
 		} else {
 			t.cols[i].pushZero(tick)
@@ -88,7 +91,9 @@ func (t *table) pushN(n int, tick uint32) (first int) {
 		}
 		d.clearTaken(d.hdr.len, d.hdr.len+n)
 		d.hdr.len += n
-		d.ticks.pushN(n, tick)
+		if d.ticks != nil {
+			d.ticks.pushN(n, tick)
+		}
 	}
 	return first
 }
@@ -114,6 +119,13 @@ func (t *table) swapRemove(row int) Entity {
 		}
 		c.hdr.len = last
 		tk := c.ticks
+		if tk == nil { // no stamps: the last row's value fills the hole
+			if row != last {
+				copyBytes(c.at(row), c.at(last), c.size)
+			}
+			c.left(last)
+			continue
+		}
 		rows := tk.header()
 		if row != last { // the last row fills the hole, value and ticks
 			copyBytes(c.at(row), c.at(last), c.size)
@@ -173,19 +185,24 @@ func (t *table) moveRowFrom(src *table, row int, tick uint32) (newRow int, moved
 			}
 		default: // bytes: the value from src, or zero for a component src lacks
 			n := d.hdr.len
+			dt := d.ticks // src's column of the same component keeps stamps too, or neither does
 			changed, added := tick, tick
 			if j >= 0 {
 				s := &src.raw[j]
 				copyBytes(d.at(n), s.at(row), d.size)
-				st := s.ticks
-				moving := *tickAt(st.header(), row)
-				changed = newest(moving.changed, *u32At(st.stamp, row>>chunkShift))
-				added = newest(moving.added, *u32At(st.astamp, row>>chunkShift))
+				if dt != nil {
+					st := s.ticks
+					moving := *tickAt(st.header(), row)
+					changed = newest(moving.changed, *u32At(st.stamp, row>>chunkShift))
+					added = newest(moving.added, *u32At(st.astamp, row>>chunkShift))
+				}
 			} else {
 				d.clearTakenRow(n)
 			}
 			d.hdr.len = n + 1
-			dt := d.ticks
+			if dt == nil {
+				continue
+			}
 			if !pushTicksFast(dt, n, changed, added) {
 				dt.push(changed, added)
 			}
@@ -251,7 +268,9 @@ func (t *table) clearRows() {
 		if d := &t.raw[i]; d.ok {
 			d.clearRows(0, max(d.hdr.len, *d.dirty))
 			d.hdr.len, *d.dirty = 0, 0
-			d.ticks.clearRows()
+			if d.ticks != nil {
+				d.ticks.clearRows()
+			}
 			continue
 		}
 		t.cols[i].clearRows()

@@ -115,6 +115,8 @@ func NewWorld(opts ...WorldOption) *World {
 		recycled:       recycledTop{floor: notKept},
 	}
 	w.changeStamp.Store(1)
+	// A debug build's check for undeclared writes reads every stamp.
+	w.reg.stampAll = debugChecks
 	for _, o := range opts {
 		o(w)
 	}

@@ -112,8 +112,11 @@ type Provenance struct {
 	// By is the system that did it; "name (commands)" for its command
 	// buffer; the actor [Inspection.ActAs] was given; "outside the schedule"
 	// for a write made by code no run covers.
-	By    string
-	Known bool // false: too long ago (older than the log), or never written
+	By string
+	// Known is false when it was too long ago (older than the log), never
+	// written, or before anything asked for the component's stamps
+	// ([Inspection.TrackChanges]).
+	Known bool
 }
 
 // inspectLastWrite is [Inspection.LastWrite].
@@ -127,6 +130,7 @@ func (w *World) inspectLastWrite(e Entity, id ComponentID) (written, added Prove
 
 // componentTicks are e's changed and added ticks for component id.
 func (w *World) componentTicks(e Entity, id ComponentID) (changed, added uint32, ok bool) {
+	w.trackChanges(id)
 	rec, alive := w.record(e)
 	if !alive || int(id) >= len(w.sparse) {
 		return 0, 0, false
@@ -148,7 +152,7 @@ func (w *World) provenance(tick uint32, id ComponentID) Provenance {
 	l := &w.writers
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if tick == 0 || l.n == 0 {
+	if tick == 0 || l.n == 0 || int(id) < len(w.reg.regs) && w.reg.beforeStamps(id, tick) {
 		return Provenance{}
 	}
 	var best, before *writerRun

@@ -14,6 +14,7 @@ func TestLastWriteNamesTheWriter(t *testing.T) {
 	type Pos struct{ X float64 }
 	type Energy struct{ V float64 }
 	w := NewWorld()
+	w.Inspect().TrackChanges() // a tool that will ask who wrote
 	pos, energy := NewMap[Pos](w), NewMap[Energy](w)
 	var ents []Entity
 	for range 100 {
@@ -90,6 +91,7 @@ func TestLastWriteInParallel(t *testing.T) {
 	type A struct{ V int }
 	type B struct{ V int }
 	w := NewWorld()
+	w.Inspect().TrackChanges()
 	am, bm := NewMap[A](w), NewMap[B](w)
 	var ents []Entity
 	for range 50 {
@@ -159,4 +161,35 @@ func BenchmarkWriterTracking(b *testing.B) {
 		b.Fatalf("the two worlds differ before the loop: %v and %v", a, d)
 	}
 	paired(b, n, "ns/entity", func() { s.Run(w) }, func() { moveAll(direct) })
+}
+
+// TestLastWriteBeforeStampsNamesNoOne: a component nothing read the stamps
+// of keeps none; the first lookup of who wrote it starts them and says it
+// does not know (rather than name whoever ran last), and the writes after
+// are named.
+func TestLastWriteBeforeStampsNamesNoOne(t *testing.T) {
+	if debugChecks {
+		t.Skip("a debug build keeps every component's stamps")
+	}
+	type Hp struct{ V int }
+	w := NewWorld()
+	hp := NewMap[Hp](w)
+	e := hp.Spawn(Hp{V: 3})
+	s := NewSchedule()
+	s.Add("hurt", func(w *World, _ *Commands) { hp.Get(e).V-- }, Writes[Hp]())
+	s.Run(w)
+	must(t, w.Tick())
+	id := ComponentIDOf[Hp](w)
+	if w.Inspect().ComponentRows(id) != 1 || w.tables[w.records[e.index].table].ticks[0].on {
+		t.Fatal("the component keeps stamps before anything read them: not the case under test")
+	}
+	wr, add, ok := w.Inspect().LastWrite(e, id)
+	if !ok || wr.Known || add.Known {
+		t.Fatalf("written %+v, added %+v (ok %v) before the stamps began: want not known", wr, add, ok)
+	}
+	s.Run(w)
+	must(t, w.Tick())
+	if wr, _, _ = w.Inspect().LastWrite(e, id); !wr.Known || wr.By != "hurt" || wr.Frame != 2 {
+		t.Fatalf("written %+v after the stamps began, want hurt in frame 2", wr)
+	}
 }

@@ -118,6 +118,10 @@ func New(w *ecs.World, opts Options) *Agent {
 		w.Inspect().EnableJournal(opts.JournalSize)
 	}
 	w.Inspect().EnableStaleAudit(true) // the summary reports who uses dead handles
+	// Every component keeps change stamps from now on: recordings,
+	// watchpoints and "written by" read them, for any entity a client
+	// opens later. (A world keeps none of a component nothing reads.)
+	w.Inspect().TrackChanges()
 	a := &Agent{
 		w: w, opts: opts,
 		gameSide: gameSide{

@@ -56,6 +56,7 @@ func mustBuild(err error) {
 // schedule that has run one frame.
 func fixedWorld() (*ecs.World, *ecs.Schedule) {
 	w := ecs.NewWorld()
+	w.Inspect().TrackChanges() // who wrote, from the first frame (the agent attaches after it)
 	w.Inspect().EnableJournal(64)
 	movers := ecs.NewMap3[Position, Velocity, Health](w)
 	var es []ecs.Entity
