@@ -123,7 +123,9 @@ func (c *Capturer) Capture(full bool) *Capture {
 	full = full || !c.taken || c.epoch != w.reserve.epoch // a restore changed what no delta says
 	since := c.since
 	if !c.taken {
-		since = w.changeStamp.Load() - 1<<31 // every tick the world handed out is newer
+		// Every stamp handed out, and the next write's, is newer: the
+		// newest is the write stamp, and newer spans 2^31 - 1 stamps back.
+		since = w.writeStamp() + 1 - (1<<31 - 1)
 	}
 	out := &Capture{Full: full}
 	for _, t := range w.tables {

@@ -75,3 +75,28 @@ func tableOf(t *testing.T, c *Capture, id ComponentID) *TableCapture {
 func rawFloat(raw []byte, size, row int) float64 {
 	return math.Float64frombits(binary.NativeEndian.Uint64(raw[row*size:]))
 }
+
+// TestFirstCaptureListsTheNewestWrites: a first capture lists as changed
+// every row written, the newest run's writes and a write made since
+// outside any run included.
+func TestFirstCaptureListsTheNewestWrites(t *testing.T) {
+	type V struct{ X int }
+	w := NewWorld()
+	w.Inspect().TrackChanges()
+	m := NewMap[V](w)
+	a, b := m.Spawn(V{}), m.Spawn(V{})
+	for p := range NewQuery1[V](w, Mut[V]()).All() {
+		p.X++
+	}
+	m.Get(b).X++ // outside any run: the next run's stamp
+	c := w.Inspect().NewCapturer().Capture(false)
+	for _, tc := range c.Tables {
+		if tc.Len == 2 && tc.Entities[0] == a {
+			if got := tc.Columns[0].Changed; len(got) != 2 {
+				t.Fatalf("the first capture lists rows %v as changed, want both", got)
+			}
+			return
+		}
+	}
+	t.Fatal("the capture holds no table of the two entities")
+}
