@@ -63,19 +63,11 @@ type registration struct {
 	info      ComponentInfo
 	newColumn func() column
 	newSparse func(ComponentID) sparseStore
-	// stampsFrom is the stamp the type's columns were filled with when
-	// they began keeping stamps (tracking.go); 0 if they always did.
-	stampsFrom uint32
 }
 
 type registry struct {
 	byType map[reflect.Type]ComponentID
 	regs   []registration
-	// stamped holds the components whose columns keep change stamps, and
-	// stampAll says every component does, those to come included
-	// (tracking.go).
-	stamped  Mask
-	stampAll bool
 }
 
 func (r *registry) lookup(t reflect.Type) (ComponentID, bool) {

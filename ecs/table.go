@@ -24,7 +24,7 @@ type table struct {
 	nswap uint8
 }
 
-func newTable(id uint32, mask Mask, reg *registry) *table {
+func newTable(id uint32, mask Mask, reg *registry, stamps *stampState) *table {
 	t := &table{id: id, mask: mask, ids: mask.IDs()}
 	for i := range t.colIndex {
 		t.colIndex[i] = -1
@@ -35,7 +35,7 @@ func newTable(id uint32, mask Mask, reg *registry) *table {
 	for i, cid := range t.ids {
 		t.colIndex[cid] = int16(i)
 		t.cols[i] = reg.regs[cid].newColumn()
-		if reg.stampsKept(cid) {
+		if stamps.kept(cid) {
 			t.cols[i].startStamps(0)
 		}
 		t.ticks[i] = t.cols[i].ticks()

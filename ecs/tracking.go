@@ -1,5 +1,10 @@
 package ecs
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // Change stamps on demand. A component's row stamps (stamps.go) cost 8
 // bytes per row and a read and a write per row on every move, yet most
 // components are never asked when they changed. So a component keeps no
@@ -18,43 +23,66 @@ package ecs
 // Who wrote a row before then is not known: its provenance says so
 // (Known false) rather than name a writer.
 
+// stampState says which components keep stamps. Any goroutine may ask
+// (a provenance lookup or a tool's stamp from a system of a parallel
+// stage): the flags are atomic, and starting a component's stamps takes
+// mu, so two systems asking at once start it once.
+type stampState struct {
+	mu   sync.Mutex
+	all  atomic.Bool                  // every component, those registered later included
+	on   [MaxComponents]atomic.Bool   // the component's columns keep stamps
+	from [MaxComponents]atomic.Uint32 // the stamp they were filled with when they began; 0: from their first row
+}
+
+// kept reports whether new columns of id keep stamps.
+func (s *stampState) kept(id ComponentID) bool { return s.all.Load() || s.on[id].Load() }
+
+// before reports whether tick dates from before id's columns kept stamps:
+// the fill, or older.
+func (s *stampState) before(id ComponentID, tick uint32) bool {
+	from := s.from[id].Load()
+	return from != 0 && !newer(tick, from)
+}
+
 // trackChanges makes every column of id keep stamps from now on (sparse
-// sets always keep theirs). Like making a query's change log, it changes
-// every table holding id: call it where structural changes may happen
-// (not from a system running beside others).
+// sets always keep theirs). It changes every table holding id, so the
+// first call for a component belongs where structural changes may
+// happen; from a system, only one declaring it (so no system writing it
+// runs beside): the other systems running then do not touch its stamps.
 func (w *World) trackChanges(id ComponentID) {
-	if int(id) >= len(w.reg.regs) || w.reg.stampsKept(id) {
+	if int(id) >= len(w.reg.regs) || w.stamps.kept(id) {
 		return
 	}
-	w.reg.stamped.Set(id)
+	s := &w.stamps
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kept(id) {
+		return
+	}
 	fill := w.changeStamp.Add(1) // no run's, and older than any write to come
-	w.reg.regs[id].stampsFrom = fill
 	for _, t := range w.tables {
 		if j := t.column(id); j >= 0 {
 			t.cols[j].startStamps(fill)
-			t.raw[j] = t.cols[j].raw()
+			if t.raw[j].ok {
+				t.raw[j].ticks = t.ticks[j] // what raw() now gives, the other fields untouched
+			}
 		}
 	}
+	s.from[id].Store(fill)
+	s.on[id].Store(true)
 }
 
 // trackAllChanges makes every component keep stamps, those registered
 // later included.
 func (w *World) trackAllChanges() {
+	if w.stamps.all.Load() {
+		return
+	}
 	for id := range w.reg.regs {
 		w.trackChanges(ComponentID(id))
 	}
-	w.reg.stampAll = true
+	w.stamps.all.Store(true)
 }
-
-// beforeStamps reports whether tick dates from before id's columns kept
-// stamps: the fill, or older.
-func (r *registry) beforeStamps(id ComponentID, tick uint32) bool {
-	from := r.regs[id].stampsFrom
-	return from != 0 && !newer(tick, from)
-}
-
-// stampsKept reports whether new columns of id keep stamps.
-func (r *registry) stampsKept(id ComponentID) bool { return r.stampAll || r.stamped.Has(id) }
 
 // start makes the column keep stamps: its n rows, in room for c, changed
 // and added at fill.

@@ -12,6 +12,7 @@ import (
 // they touch disjoint components (the schedule arranges that).
 type World struct {
 	reg     registry
+	stamps  stampState // which components keep change stamps (tracking.go)
 	records []entityRecord
 	free    []uint32 // free slots, most recently freed last
 	// freeLow is the lowest length the free list had since the last
@@ -116,11 +117,11 @@ func NewWorld(opts ...WorldOption) *World {
 	}
 	w.changeStamp.Store(1)
 	// A debug build's check for undeclared writes reads every stamp.
-	w.reg.stampAll = debugChecks
+	w.stamps.all.Store(debugChecks)
 	for _, o := range opts {
 		o(w)
 	}
-	w.tables = append(w.tables, newTable(0, Mask{}, &w.reg))
+	w.tables = append(w.tables, newTable(0, Mask{}, &w.reg, &w.stamps))
 	if w.capacity > 0 {
 		w.tables[0].reserve(w.capacity)
 	}

@@ -248,7 +248,7 @@ func (w *World) tableFor(m Mask) uint32 {
 		return id
 	}
 	id := uint32(len(w.tables))
-	t := newTable(id, m, &w.reg)
+	t := newTable(id, m, &w.reg, &w.stamps)
 	if w.capacity > 0 {
 		t.reserve(w.capacity)
 	}

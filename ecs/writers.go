@@ -152,7 +152,7 @@ func (w *World) provenance(tick uint32, id ComponentID) Provenance {
 	l := &w.writers
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if tick == 0 || l.n == 0 || int(id) < len(w.reg.regs) && w.reg.beforeStamps(id, tick) {
+	if tick == 0 || l.n == 0 || w.stamps.before(id, tick) {
 		return Provenance{}
 	}
 	var best, before *writerRun
