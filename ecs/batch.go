@@ -347,8 +347,22 @@ func (w *World) tableInHierarchy(t *table) bool {
 	if t.mask.ContainsAny(&w.relMask) || w.sparseRelations {
 		return true
 	}
+	if !w.anyTargets() {
+		return false // no relation points anywhere: no entity to look at
+	}
 	for _, e := range t.entities {
 		if w.records[e.index].flags&flagTarget != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// anyTargets reports whether some relation may point at an entity: a
+// kind of relation has holders listed under a target.
+func (w *World) anyTargets() bool {
+	for _, ri := range w.relKinds {
+		if len(ri.holders) > 0 {
 			return true
 		}
 	}
