@@ -2,8 +2,12 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
@@ -78,5 +82,69 @@ func BenchmarkDemoMemory(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// residentMB is the process's resident memory (VmRSS) in MB, or -1 where
+// /proc does not say.
+func residentMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, err := strconv.Atoi(f[1])
+			if err != nil {
+				return -1
+			}
+			return float64(kb) / 1024
+		}
+	}
+	return -1
+}
+
+// BenchmarkDemoResident: what the 1M demo holds resident (the process's
+// VmRSS, what a laptop must hold: live heap, the collector's headroom,
+// memory not yet given back), without and with the default agent,
+// sampled after each of 150 frames once 50 have run; the mean and the
+// peak. Memory from the case before is given back first.
+func BenchmarkDemoResident(b *testing.B) {
+	if residentMB() < 0 {
+		b.Skip("no /proc/self/status here")
+	}
+	for _, withAgent := range []bool{false, true} {
+		b.Run(fmt.Sprintf("entities=1000000/agent=%v", withAgent), func(b *testing.B) {
+			var mean, peak float64
+			for b.Loop() {
+				debug.FreeOSMemory()
+				s := ecosystem.New(1_000_000, 1)
+				var a *inspector.Agent
+				if withAgent {
+					a = inspector.New(s.World, inspector.Options{Addr: "127.0.0.1:0", Schedule: s.Schedule})
+				}
+				sum, n := 0.0, 0
+				peak = 0
+				for frame := range 200 {
+					s.Step()
+					if a != nil {
+						a.Sync()
+					}
+					if frame >= 50 {
+						r := residentMB()
+						sum, n, peak = sum+r, n+1, max(peak, r)
+					}
+				}
+				mean = sum / float64(n)
+				if a != nil {
+					if err := a.Close(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				runtime.KeepAlive(s)
+			}
+			b.ReportMetric(mean, "MB-resident")
+			b.ReportMetric(peak, "MB-peak")
+		})
 	}
 }
