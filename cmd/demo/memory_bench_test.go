@@ -107,7 +107,7 @@ func residentMB() float64 {
 // BenchmarkDemoResident: what the 1M demo holds resident (the process's
 // VmRSS, what a laptop must hold: live heap, the collector's headroom,
 // memory not yet given back), without and with the default agent,
-// sampled after each of 150 frames once 50 have run; the mean and the
+// sampled after each of 80 frames once 40 have run; the mean and the
 // peak. Memory from the case before is given back first.
 func BenchmarkDemoResident(b *testing.B) {
 	if residentMB() < 0 {
@@ -125,12 +125,12 @@ func BenchmarkDemoResident(b *testing.B) {
 				}
 				sum, n := 0.0, 0
 				peak = 0
-				for frame := range 200 {
+				for frame := range 120 {
 					s.Step()
 					if a != nil {
 						a.Sync()
 					}
-					if frame >= 50 {
+					if frame >= 40 {
 						r := residentMB()
 						sum, n, peak = sum+r, n+1, max(peak, r)
 					}
