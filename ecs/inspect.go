@@ -89,10 +89,13 @@ func (ins Inspection) NextStamp() uint32 { return ins.w.inspectNextStamp() }
 // Changed or Added query, a tool's scan of what changed, a provenance
 // lookup, a capturer); before that it has none, so moving and spawning
 // entities copies values only. A tool that will ask who wrote a value, or
-// what changed since a stamp it takes later, asks for the stamps first:
-// writes made before are dated to the moment the stamps began, with no
-// writer ([Provenance.Known] false). Call it where structural changes may
-// happen, not from a system of a parallel stage.
+// what changed since a stamp it takes later, asks for the stamps first
+// ([Inspection.NextStamp] does, for every component): writes made before
+// are dated to the moment the stamps began, with no writer
+// ([Provenance.Known] false), and a question about what changed since a
+// stamp older than that moment finds every row changed. Call it where
+// structural changes may happen, or from a system that declares the
+// components (no system writing them then runs beside it).
 func (ins Inspection) TrackChanges(ids ...ComponentID) { ins.w.inspectTrackChanges(ids) }
 
 // ChangedSince reports whether e's component id was written or added after

@@ -20,8 +20,9 @@ import (
 // stamps before can tell, since nothing did; a Changed query's first run
 // passes every row either way, and every later reader's since is at least
 // that stamp, so from then on the answers are those of stamps kept always.
-// Who wrote a row before then is not known: its provenance says so
-// (Known false) rather than name a writer.
+// (A since taken elsewhere before then, a system run's, finds every row
+// changed once: more, never less.) Who wrote a row before then is not
+// known: its provenance says so (Known false) rather than name a writer.
 
 // stampState says which components keep stamps. Any goroutine may ask
 // (a provenance lookup or a tool's stamp from a system of a parallel
