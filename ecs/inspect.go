@@ -81,6 +81,9 @@ func (ins Inspection) Marks(e Entity, id ComponentID) (written, added uint32, ok
 // query run does: every write made before the call is at or before the
 // tick returned, every write after it is newer. Pass it back as since to
 // [Inspection.ChangedSince] or a [Filter] to see what changed in between.
+// It makes every component keep change stamps ([Inspection.TrackChanges]):
+// the first call belongs where structural changes may happen, not in a
+// system of a parallel stage.
 func (ins Inspection) NextStamp() uint32 { return ins.w.inspectNextStamp() }
 
 // TrackChanges makes the world keep change stamps for the components ids,
