@@ -332,15 +332,7 @@ func TestStampsStartInAParallelStage(t *testing.T) {
 	if debugChecks {
 		t.Skip("a debug build keeps every component's stamps and runs systems one at a time")
 	}
-	s := newStampWorld(false)
-	var ents []Entity
-	for i := range 200 {
-		e := s.w.Spawn()
-		for k := range 3 {
-			must(t, s.add(e, k, i))
-		}
-		ents = append(ents, e)
-	}
+	s, ents := populatedStampWorld(t, 200, 0, 1, 2)
 	writeC := NewQuery1[stC](s.w, Mut[stC]())
 	var lastA Provenance
 	var changedB bool
@@ -383,13 +375,7 @@ func TestAnOlderSinceSeesEveryRowOnce(t *testing.T) {
 	if debugChecks {
 		t.Skip("a debug build keeps every component's stamps")
 	}
-	s := newStampWorld(false)
-	var ents []Entity
-	for i := range 100 {
-		e := s.w.Spawn()
-		must(t, s.add(e, 1, i))
-		ents = append(ents, e)
-	}
+	s, ents := populatedStampWorld(t, 100, 1)
 	sched := NewSchedule()
 	sched.Add("hurt", func(w *World, _ *Commands) { s.b.Get(ents[7]).V-- }, Writes[stB]())
 	var seen []int
@@ -405,4 +391,20 @@ func TestAnOlderSinceSeesEveryRowOnce(t *testing.T) {
 	if !slices.Equal(seen, []int{100, 1, 1}) {
 		t.Fatalf("the rows changed in each run: %v, want every row the first time (the stamps began then), then the one written", seen)
 	}
+}
+
+// populatedStampWorld is a world keeping stamps on demand with n entities,
+// each holding the components ks (stampComps' indexes), valued by entity.
+func populatedStampWorld(t *testing.T, n int, ks ...int) (*stampWorld, []Entity) {
+	t.Helper()
+	s := newStampWorld(false)
+	var ents []Entity
+	for i := range n {
+		e := s.w.Spawn()
+		for _, k := range ks {
+			must(t, s.add(e, k, i))
+		}
+		ents = append(ents, e)
+	}
+	return s, ents
 }
