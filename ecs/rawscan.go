@@ -87,11 +87,11 @@ func scanBound[T float32 | float64 | int32 | int64 | uint32 | uint64](q unsafe.P
 // (with no until, the common case of a check after a system), the rest
 // row by row.
 func (w *World) eachChangedPassing(id ComponentID, since, until uint32, s *boundScanner, pass func(unsafe.Pointer) bool, fn func(e Entity, raw []byte) bool) {
+	w.trackChanges(id)
 	if until != 0 {
 		w.eachChangedRow(id, since, until, pass, fn)
 		return
 	}
-	w.trackChanges(id)
 	size := s.size
 	for _, t := range w.tables {
 		j := t.column(id)
