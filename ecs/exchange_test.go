@@ -71,3 +71,42 @@ func TestExchangeRefusals(t *testing.T) {
 		t.Fatalf("a dead entity: %v", err)
 	}
 }
+
+// TestExchangeFromOneTableByEveryPair: from one table, every exchange of
+// one component for another (each added component with each removed one,
+// back and forth, so the table's remembered edges are reused) leaves the
+// entity holding exactly what a remove then an add would.
+func TestExchangeFromOneTableByEveryPair(t *testing.T) {
+	w := NewWorld()
+	pos, vel, hp, name := NewMap[Position](w), NewMap[Velocity](w), NewMap[Health](w), NewMap[Name](w)
+	flee := NewMap[Fleeing](w)
+	has := func(e Entity) [5]bool {
+		return [5]bool{pos.Has(e), vel.Has(e), hp.Has(e), name.Has(e), flee.Has(e)}
+	}
+	ids := []ComponentID{pos.ID(), vel.ID(), hp.ID(), name.ID()}
+	for round := range 3 { // the later rounds go through the remembered edges
+		for ri, remove := range ids {
+			for _, add := range []struct {
+				i  int
+				ex func(e Entity) error
+			}{
+				{4, func(e Entity) error { return flee.Exchange(e, Fleeing{Since: round}, remove) }},
+				{3, func(e Entity) error { return name.Exchange(e, Name{Value: "x"}, remove) }},
+			} {
+				if add.i == ri {
+					continue
+				}
+				e := w.Spawn()
+				must(t, pos.Add(e, Position{X: 1}))
+				must(t, vel.Add(e, Velocity{X: 2}))
+				must(t, hp.Add(e, Health{HP: 3}))
+				want := has(e)
+				must(t, add.ex(e))
+				want[ri], want[add.i] = false, true
+				if got := has(e); got != want {
+					t.Fatalf("round %d: exchange adding #%d for #%d from {Position Velocity Health}: holds %v, want %v", round, add.i, ri, got, want)
+				}
+			}
+		}
+	}
+}

@@ -357,3 +357,37 @@ func TestOnDespawnSeesTheEntityWhole(t *testing.T) {
 		t.Errorf("told of %d despawns, want %d (none after OnDespawn(nil))", len(got), len(want))
 	}
 }
+
+// A second sparse component that keeps a handle.
+type lookout struct{ Watching Entity }
+
+func (lookout) Storage() StorageKind { return SparseStorage }
+
+// TestHandleScanReadsEverySparseComponentWhole: with two sparse components
+// holding dead handles, a pass finds each holder's once, whole or in steps
+// of one handle.
+func TestHandleScanReadsEverySparseComponentWhole(t *testing.T) {
+	w := NewWorld()
+	dead := w.Spawn()
+	var want []string
+	for i := range 3 {
+		a, b := w.Spawn(), w.Spawn()
+		must(t, NewMap[hideout](w).Add(a, hideout{Who: dead}))
+		must(t, NewMap[lookout](w).Add(b, lookout{Watching: dead}))
+		want = append(want, fmt.Sprintf("%v hideout.Who = %v", a, dead), fmt.Sprintf("%v lookout.Watching = %v", b, dead))
+		if i == 0 { // the second holds more than the first
+			c := w.Spawn()
+			must(t, NewMap[lookout](w).Add(c, lookout{Watching: dead}))
+			want = append(want, fmt.Sprintf("%v lookout.Watching = %v", c, dead))
+		}
+	}
+	must(t, w.Despawn(dead))
+	slices.Sort(want)
+	for _, budget := range []int{1, 2, 1 << 20} {
+		found, _ := scanAll(t, w, budget)
+		slices.Sort(found)
+		if !slices.Equal(found, want) {
+			t.Fatalf("budget %d found:\n%s\nwant:\n%s", budget, strings.Join(found, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

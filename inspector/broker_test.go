@@ -441,8 +441,9 @@ func TestSessionOpeningFloodCostsLittle(t *testing.T) {
 // refused while they hold, then let in.
 func TestStoppedHoldersFreeTheirSlots(t *testing.T) {
 	b := startLocalBroker(t, localbroker.Options{})
-	startGame(t, Options{Broker: b.URL(), Instance: "held", MaxClients: 2})
-	member(t, roster(t, b.URL()), "held", func(fleet.Member) bool { return true })
+	startGame(t, Options{Broker: b.URL(), Instance: "held", MaxClients: 2, AnnounceEvery: 100 * time.Millisecond})
+	r := roster(t, b.URL())
+	member(t, r, "held", func(fleet.Member) bool { return true })
 	target, err := fleet.ParseURL(b.URL())
 	must(t, err)
 	holder, err := fleet.Connect(target, "holder", 3*time.Second)
@@ -457,6 +458,9 @@ func TestStoppedHoldersFreeTheirSlots(t *testing.T) {
 		must(t, holder.PublishMsg(m))
 	}
 	must(t, holder.Flush())
+	// The honest client comes once the holders hold both slots (the
+	// instance says so), not after a guess at how long that takes.
+	member(t, r, "held", func(m fleet.Member) bool { return m.Clients == 2 })
 	honest := protocol.Hello{Version: protocol.Version, Client: "honest"}
 	refused := false
 	deadline := time.Now().Add(20 * time.Second)

@@ -48,14 +48,19 @@ func (a *Agent) noteFrame(now time.Time) {
 }
 
 // noteStatus leaves a fresh status, at most every statusEvery (now, when
-// forced); game goroutine.
+// forced or when the game paused or ran on since the last one, so an
+// announcement never calls a stopped game running); game goroutine.
 func (a *Agent) noteStatus(now time.Time, force bool) {
 	n := &a.status
-	if !n.on || !force && now.Sub(n.noted) < statusEvery {
+	if !n.on {
+		return
+	}
+	paused := a.paused || a.mid != nil
+	if prev := n.newest.Load(); !force && now.Sub(n.noted) < statusEvery && prev != nil && prev.Paused == paused {
 		return
 	}
 	tick := a.w.Frame()
-	s := link.Status{Tick: tick, Entities: a.w.Len(), Paused: a.paused || a.mid != nil, Clients: a.srv.Clients()}
+	s := link.Status{Tick: tick, Entities: a.w.Len(), Paused: paused, Clients: a.srv.Clients()}
 	if !n.noted.IsZero() && tick >= n.notedTick && !s.Paused {
 		s.TPS = float64(tick-n.notedTick) / now.Sub(n.noted).Seconds()
 	}

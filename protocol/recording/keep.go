@@ -92,7 +92,8 @@ type KeptWriter struct {
 	cur   *RecordWriter
 	since time.Time // when the current segment began
 	segs  []keptSegment
-	n     int // segments made
+	n     int              // segments made
+	clock func() time.Time // time.Now; a test's own clock
 }
 
 // keptSegment is a closed segment still on disk.
@@ -105,6 +106,11 @@ type keptSegment struct {
 // CreateKept makes the directory dir (it must not hold a recording
 // already) and starts a flight recording in it.
 func CreateKept(dir string, hdr RecordingHeader, keep Keep) (*KeptWriter, error) {
+	return createKept(dir, hdr, keep, time.Now)
+}
+
+// createKept is CreateKept on the clock given.
+func createKept(dir string, hdr RecordingHeader, keep Keep, clock func() time.Time) (*KeptWriter, error) {
 	if keep.Duration <= 0 && keep.Bytes <= 0 {
 		return nil, errors.New("a flight recording keeps a duration or a size")
 	}
@@ -114,7 +120,7 @@ func CreateKept(dir string, hdr RecordingHeader, keep Keep) (*KeptWriter, error)
 	if old, _ := filepath.Glob(filepath.Join(dir, "*.ecsrec")); len(old) > 0 {
 		return nil, fmt.Errorf("protocol: %s holds a recording already: name another directory", dir)
 	}
-	k := &KeptWriter{dir: dir, hdr: hdr, keep: keep}
+	k := &KeptWriter{dir: dir, hdr: hdr, keep: keep, clock: clock}
 	return k, k.next()
 }
 
@@ -125,7 +131,7 @@ func (k *KeptWriter) next() error {
 	if err != nil {
 		return err
 	}
-	k.cur, k.since = w, time.Now()
+	k.cur, k.since = w, k.clock()
 	return nil
 }
 
@@ -141,7 +147,7 @@ func (k *KeptWriter) full(now time.Time) bool {
 // WriteWorld writes a frame; a keyframe after the current segment is full
 // starts the next, and the oldest segments no longer needed go.
 func (k *KeptWriter) WriteWorld(f *protocol.WorldFrame) error {
-	if now := time.Now(); f.Full && k.cur.Frames() > 0 && k.full(now) {
+	if now := k.clock(); f.Full && k.cur.Frames() > 0 && k.full(now) {
 		if err := k.cur.Close(); err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -142,5 +143,44 @@ func TestFlightRecordingFromOutside(t *testing.T) {
 	}
 	if _, err := OpenFrames(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no recording segments") {
 		t.Fatalf("an empty directory: %v", err)
+	}
+}
+
+// TestFlightRecordingKeepsTheLastDuration: a flight recording bounded in
+// time holds at least the last Duration of the run and at most a segment
+// more, wherever the run stops (the game's clock here is the test's: a
+// frame a second, a keyframe every other; runs that stop at each second
+// of a segment's span).
+func TestFlightRecordingKeepsTheLastDuration(t *testing.T) {
+	keep := Keep{Duration: 80 * time.Second}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for last := uint64(200); last <= 212; last++ {
+		dir := filepath.Join(t.TempDir(), "flight.ecsrec")
+		now := time.Unix(1_700_000_000, 0)
+		w, err := createKept(dir, RecordingHeader{Game: "test"}, keep, func() time.Time { return now })
+		must(err)
+		rng := rand.New(rand.NewPCG(1, 2))
+		enc := NewWorldEncoder()
+		for tick := uint64(1); tick <= last; tick++ {
+			full := tick%2 == 1
+			f, err := enc.Encode(leanInput(tick, 10, full, !full, false, rng))
+			must(err)
+			must(w.WriteWorld(f))
+			now = now.Add(time.Second)
+		}
+		must(w.Close())
+		rec, err := OpenFrames(dir)
+		must(err)
+		first := rec.Frames[0].Tick
+		must(rec.Close())
+		held := time.Duration(last-first+1) * time.Second
+		if held < keep.Duration || held > keep.Duration+keep.Duration/keepSegments+2*time.Second {
+			t.Fatalf("a run of %d s: the flight recording holds ticks %d-%d (%v), keeping %v", last, first, last, held, keep.Duration)
+		}
 	}
 }

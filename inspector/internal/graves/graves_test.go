@@ -127,3 +127,33 @@ func TestYardSince(t *testing.T) {
 		t.Fatalf("after 600 deaths: %d graves, seq %d", len(got), seq)
 	}
 }
+
+// TestYardOlderGraveLeavesTheNewerOnesIndex: a handle buried twice (a
+// rewind brings an entity back and it dies again) is found as its newer
+// grave after the older one is let go past the bounds.
+func TestYardOlderGraveLeavesTheNewerOnesIndex(t *testing.T) {
+	w := ecs.NewWorld()
+	y := New(w, noOne)
+	m := ecs.NewMap[hp](w)
+	e := w.Spawn()
+	must(t, m.Add(e, hp{HP: 1}))
+	y.bury(e, w.Frame(), "the first life") // as its despawn before a rewind did
+	must(t, m.Add(e, hp{HP: 2}))
+	must(t, w.Despawn(e))
+	for i := 0; i < MaxGraves-1; i++ { // exactly enough to let the first grave go
+		if i%MaxPerFrame == 0 {
+			must(t, w.Tick())
+		}
+		must(t, w.Despawn(w.Spawn()))
+	}
+	if n, _ := y.Len(); n != MaxGraves {
+		t.Fatalf("kept %d graves, want %d", n, MaxGraves)
+	}
+	g, ok := y.Find(e)
+	if !ok || g.Died.By != "external" {
+		t.Fatalf("the handle's newer grave: %+v (%v), want the one its last despawn left", g, ok)
+	}
+	if v, _ := g.Components[0].Value.Get("HP"); v.Int() != 2 {
+		t.Fatalf("its HP: %v, want 2", g.Components[0].Value)
+	}
+}
