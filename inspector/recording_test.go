@@ -12,6 +12,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
@@ -42,7 +43,7 @@ func TestRecordingIsTheGamesMemory(t *testing.T) {
 		if f == 0 || f == frames-1 || rng.IntN(25) == 0 {
 			tables, sparse := agent.lw.CopyAll()
 			s := live.BuildSnapshot(tables, sparse, sim.World.Frame(), "", sim.World.Inspect().Stats(), agent.componentSchemas())
-			sum := agent.summaryWhole()
+			sum := agent.summaryOf(values.Whole)
 			s.Resources = sum.Resources
 			truth[s.Tick] = s
 		}

@@ -12,11 +12,6 @@ import (
 // Resources as data: a page of the value at a path in a resource, for a
 // GetResource or a resource subscription, and a value whole.
 
-// maxWholeParts bounds the separate pieces (slice elements that hold
-// pointers, map entries, pointees) a whole value may have: each is copied
-// on the game's time one by one, where plain memory is one memmove.
-const maxWholeParts = 16384
-
 // resource is the world's resource by short or full name.
 func (a *Agent) resource(name string) (ecs.ResourceInfo, error) {
 	rs := a.w.Inspect().Resources()
@@ -78,19 +73,15 @@ func (a *Agent) onGetResource(r request, m *protocol.GetResource) {
 		r.c.Answer(p)
 		return
 	}
-	size, fits := values.Fits(v, protocol.MaxWholeResourceBytes, maxWholeParts)
-	if !fits {
-		r.fail(protocol.ErrTooLarge, "resource "+res.Short+": the value at "+describePath(m.Path)+" holds more than 4 MiB or 16,384 parts: ask for a page of it (o, l) or a path inside it")
+	k := values.Keep(v)
+	if !k.Copy.IsValid() {
+		r.fail(protocol.ErrTooLarge, "resource "+res.Short+": the value at "+describePath(m.Path)+" ("+values.Describe(v)+") holds more than 4 MiB or 16,384 parts: ask for a page of it (o, l) or a path inside it")
 		return
-	}
-	c, ok := values.PlainCopy(v, 0)
-	if !ok {
-		c = values.Clone(v, 0)
 	}
 	p.Schema = values.TypeSchema(v.Type())
 	p.Kind, p.GoType = p.Schema.Kind, p.Schema.Type
-	r.c.Job(size, true, func() protocol.Message {
-		p.Value = values.Whole(c)
+	r.c.Job(k.Bytes, true, func() protocol.Message {
+		p.Value = k.Value()
 		return p
 	})
 }

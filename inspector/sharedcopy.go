@@ -1,10 +1,12 @@
 package inspector
 
 import (
+	"reflect"
 	"sync"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -41,9 +43,18 @@ func (a *Agent) sharedSnapshot() *sharedCopy {
 	a.tel.snapshots.Add(1)
 	tick, game, stats := a.w.Frame(), a.opts.Game, a.w.Inspect().Stats()
 	schemas := append([]protocol.Component(nil), a.componentSchemas()...)
-	resources := a.summaryWhole().Resources // converted here: they may share memory with the game
+	// Resources are copied here (they may share memory with the game),
+	// within values.Keep's bound, and converted with the rest.
+	var kept []values.Kept
+	resources := a.summaryOf(func(v reflect.Value) protocol.Value {
+		kept = append(kept, values.Keep(v))
+		return protocol.Value{}
+	}).Resources
 	a.snap = &sharedCopy{at: now, make: func() *protocol.Snapshot {
 		s := live.BuildSnapshot(tables, sparse, tick, game, stats, schemas)
+		for i, k := range kept {
+			resources[i].Value = k.Value()
+		}
 		s.Resources = resources
 		return s
 	}}

@@ -22,9 +22,6 @@ func (a *Agent) componentSchemas() []protocol.Component {
 // summary captures the world's summary: O(archetypes + systems + queues).
 func (a *Agent) summary() *protocol.Summary { return a.summaryOf(values.Of) }
 
-// summaryWhole is the summary with resources whole, for recordings.
-func (a *Agent) summaryWhole() *protocol.Summary { return a.summaryOf(values.Whole) }
-
 func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.Summary {
 	w := a.w
 	st := w.Inspect().Stats()

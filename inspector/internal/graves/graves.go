@@ -117,11 +117,15 @@ func (y *Yard) bury(e ecs.Entity, frame uint64, by string) {
 			at += int(t.Size())
 			g.bytes += int(t.Size()) + 64
 		default:
+			// Checked before anything is copied: a component that holds a
+			// big slice (or shares one) costs its despawn the check only.
 			size, fits := values.Fits(v, maxPartSize, 256)
-			if c, ok := values.PlainCopy(v, 0); ok && fits {
-				part.raw = c
-			} else { // too big or not copied: converted now, cut as a Detail cuts
-				part.Value, part.converted = values.Of(v), true
+			switch {
+			case fits:
+				part.raw = values.Clone(v)
+			default: // too big: a line that names it, in its place
+				part.Value, part.converted = protocol.StringValue(values.NotKeptPrefix+values.Describe(v)+": over the 64 KiB a grave keeps of one value"), true
+				size = 64
 			}
 			g.bytes += int(size) + 64
 		}

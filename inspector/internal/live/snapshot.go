@@ -31,9 +31,18 @@ func (lw *World) CopyAll() ([]ecs.TableCopy, []SparseCopy) {
 	return tables, sparse
 }
 
+// A snapshot converts at most snapshotValueValues values of one
+// component's value and snapshotValues in all, by identity across rows
+// (values.Budget): a slice every entity shares shows whole once.
+const (
+	snapshotValueValues = 1 << 16
+	snapshotValues      = 1 << 24
+)
+
 // BuildSnapshot turns copies into a Snapshot message, off the game goroutine.
 // Each sparse component becomes a table of its own.
 func BuildSnapshot(tables []ecs.TableCopy, sparse []SparseCopy, tick uint64, game string, st ecs.EntityStats, schemas []protocol.Component) *protocol.Snapshot {
+	b := values.NewBudget(snapshotValueValues, snapshotValues)
 	s := &protocol.Snapshot{Tick: tick, Game: game, Components: schemas,
 		Stats: protocol.Stats{Alive: st.Alive, Free: st.Free, Retired: st.Retired, Slots: st.Slots, Reserved: st.Reserved}}
 	for _, t := range tables {
@@ -46,8 +55,13 @@ func BuildSnapshot(tables []ecs.TableCopy, sparse []SparseCopy, tick uint64, gam
 		}
 		for _, col := range t.Columns {
 			vals := make([]protocol.Value, col.Len())
+			deep := values.HoldsPointers(col.Type().Elem())
 			for i := range vals {
-				vals[i] = values.Whole(col.Index(i))
+				at := ""
+				if deep {
+					at = pt.Entities[i].String()
+				}
+				vals[i] = b.Convert(col.Index(i), at)
 			}
 			pt.Columns = append(pt.Columns, vals)
 		}
@@ -58,7 +72,7 @@ func BuildSnapshot(tables []ecs.TableCopy, sparse []SparseCopy, tick uint64, gam
 		vals := make([]protocol.Value, len(sp.ents))
 		for i, e := range sp.ents {
 			pt.Entities[i] = values.Handle(e)
-			vals[i] = values.Whole(sp.vals.Index(i))
+			vals[i] = b.Convert(sp.vals.Index(i), pt.Entities[i].String())
 		}
 		pt.Columns = [][]protocol.Value{vals}
 		s.Sparse = append(s.Sparse, pt)

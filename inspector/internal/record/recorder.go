@@ -14,6 +14,8 @@ import (
 // in Sync, paced and bounded in bytes waiting; encoding and writing on the
 // recorder's goroutine.
 type Recorder struct {
+	// work counts what the captures did (Work).
+	work   struct{ captures, converted, copied atomic.Int64 }
 	w      Sink
 	Stream *Stream
 	period time.Duration
@@ -201,6 +203,11 @@ func (r *Recorder) Take(now time.Time) {
 		r.pace.spend(float64(time.Since(started)))
 	}
 	r.last = j.bytes
+	r.work.captures.Add(1)
+	if j.budget != nil {
+		r.work.converted.Add(int64(j.budget.Made()))
+	}
+	r.work.copied.Add(j.bytes)
 	j.skipped, j.skipWhy, r.missed, r.missWhy = r.missed, r.missWhy, 0, ""
 	r.queued.Add(j.bytes)
 	r.jobs <- j
@@ -281,6 +288,12 @@ func (r *Recorder) run() {
 }
 
 // Queued is how many captures wait for the encoder, and how many it may
+// Work is what the recorder's captures did on the game goroutine so far:
+// captures taken, values converted there, bytes copied (about).
+func (r *Recorder) Work() (captures, converted, copied int64) {
+	return r.work.captures.Load(), r.work.converted.Load(), r.work.copied.Load()
+}
+
 // hold before frames are skipped.
 func (r *Recorder) Queued() (jobs, room int) { return len(r.jobs), cap(r.jobs) }
 

@@ -58,10 +58,10 @@ type Job struct {
 	dead    []protocol.DeadEntity
 	shared  map[[2]int][]protocol.Value // {table, column}: values converted on the game goroutine
 	bytes   int64                       // estimated, for the client's queue
-	// resources holds, by the summary's resources, copies converted on
-	// the encoder's goroutine (values.PlainCopy); an invalid one was converted
-	// at capture.
-	resources []reflect.Value
+	// resources holds, by the summary's resources, what the capture kept
+	// of each: a copy converted on the encoder's goroutine, or a note
+	// saying why it was not kept (values.Keep).
+	resources []values.Kept
 	// to is a world feed's listeners at the capture (Recorder.Audience).
 	to any
 	// skipped counts the frames an every-frame recorder did not capture
@@ -74,6 +74,8 @@ type Job struct {
 	// marks are the capture's write marks, when the stream keeps them
 	// (the in-memory ring: rewindmarks.go).
 	marks []tableMarks
+	// budget bounds the values converted at capture (convert).
+	budget *values.Budget
 }
 
 // Capture copies what the stream's next frame needs; call it in Sync.
@@ -86,12 +88,10 @@ func (s *Stream) Capture() *Job {
 		j.marks = marksOf(c)
 	}
 	j.summary = s.summary(func(v reflect.Value) protocol.Value {
-		if cp, ok := values.PlainCopy(v, 0); ok {
-			j.resources = append(j.resources, cp)
-			return protocol.Value{}
-		}
-		j.resources = append(j.resources, reflect.Value{})
-		return values.Whole(v)
+		k := values.Keep(v)
+		j.resources = append(j.resources, k)
+		j.bytes += k.Bytes
+		return protocol.Value{} // converted by Encode
 	})
 	if entries := s.w.Inspect().JournalSince(s.journal); len(entries) > 0 {
 		s.journal = entries[len(entries)-1].Seq
@@ -108,7 +108,7 @@ func (s *Stream) Capture() *Job {
 			eq.Fields = values.FieldSchemas(q.Fields)
 		}
 		for _, r := range q.Recent {
-			eq.Recent = append(eq.Recent, values.Whole(r))
+			eq.Recent = append(eq.Recent, j.convert(r, ""))
 		}
 		j.events = append(j.events, eq)
 	}
@@ -121,7 +121,7 @@ func (s *Stream) Capture() *Job {
 				if j.shared == nil {
 					j.shared = map[[2]int][]protocol.Value{}
 				}
-				j.shared[[2]int{ti, ci}] = convertAll(cc.Values)
+				j.shared[[2]int{ti, ci}] = j.convertAll(cc.Values, c.Tables[ti].Entities)
 				cc.Values = reflect.Value{}
 			}
 			j.bytes += int64(len(cc.Raw)) + 8*int64(len(cc.Changed)+len(cc.Added))
@@ -131,20 +131,42 @@ func (s *Stream) Capture() *Job {
 	return j
 }
 
-func convertAll(v reflect.Value) []protocol.Value {
+// The values a capture converts on the game goroutine (events, columns
+// whose values share memory with the game): at most maxValueValues for
+// one value and maxCaptureValues for the capture, by identity across
+// rows (values.Budget); past them a value is a note that names it.
+const (
+	maxValueValues   = 1 << 16
+	maxCaptureValues = 1 << 18
+)
+
+// convert converts v, found at at, now, within the capture's share.
+func (j *Job) convert(v reflect.Value, at string) protocol.Value {
+	if j.budget == nil {
+		j.budget = values.NewBudget(maxValueValues, maxCaptureValues)
+	}
+	return j.budget.Convert(v, at)
+}
+
+// convertAll converts each row of column v of a table whose rows are
+// ents (nil: rows by number), now, within the capture's share.
+func (j *Job) convertAll(v reflect.Value, ents []ecs.Entity) []protocol.Value {
 	out := make([]protocol.Value, v.Len())
+	deep := values.HoldsPointers(v.Type().Elem())
 	for i := range out {
-		out[i] = values.Whole(v.Index(i))
+		at := ""
+		if deep && i < len(ents) {
+			at = values.Handle(ents[i]).String()
+		}
+		out[i] = j.convert(v.Index(i), at)
 	}
 	return out
 }
 
 // Encode turns a capture into a frame, off the game goroutine.
 func (s *Stream) Encode(j *Job) (*protocol.WorldFrame, error) {
-	for i, cp := range j.resources {
-		if cp.IsValid() {
-			j.summary.Resources[i].Value = values.Whole(cp)
-		}
+	for i, k := range j.resources {
+		j.summary.Resources[i].Value = k.Value()
 	}
 	schemas := j.summary.Components
 	in := &recording.WorldInput{Tick: j.tick, Full: j.cap.Full, Summary: j.summary, Journal: j.journal, Events: j.events, Dead: j.dead, LinksSet: j.cap.LinksChanged, Lean: j.lean}
@@ -179,7 +201,7 @@ func (s *Stream) Encode(j *Job) (*protocol.WorldFrame, error) {
 			case j.shared[[2]int{ti, ci}] != nil:
 				oc.Kind, oc.Values = protocol.ColumnValues, j.shared[[2]int{ti, ci}]
 			case cc.Values.IsValid():
-				oc.Kind, oc.Values = protocol.ColumnValues, convertAll(cc.Values)
+				oc.Kind, oc.Values = protocol.ColumnValues, j.convertAll(cc.Values, tc.Entities)
 			case cc.Size == 0 || values.RawTravels(schemas, uint16(id), cc.Size):
 				oc.Kind, oc.Size, oc.Raw = protocol.ColumnRaw, cc.Size, cc.Raw
 			default: // pointer-free, but not a layout readers decode (complex numbers, ...)

@@ -114,51 +114,95 @@ func CloneIfShared(s reflect.Value) reflect.Value {
 	if !s.IsValid() || !HoldsPointers(s.Type().Elem()) {
 		return s
 	}
-	return Clone(s, 0)
+	return Clone(s)
 }
 
-// Clone copies v and everything it points to, to MaxDepth.
-func Clone(v reflect.Value, depth int) reflect.Value {
-	out := reflect.New(v.Type()).Elem()
-	if depth > MaxDepth {
-		return out
+// Clone copies v and everything it points to, by identity: memory
+// reached twice (a cycle, a slice or pointee two fields share) is copied
+// once and shared the same way in the copy. Call Fits first: the copy
+// costs what v holds.
+func Clone(v reflect.Value) reflect.Value {
+	var c cloner
+	return c.clone(v)
+}
+
+// cloner is one Clone's memory: the copies made of what was met.
+type cloner struct{ made map[identity]reflect.Value }
+
+// copyOf is the copy made of id, if one was.
+func (c *cloner) copyOf(id identity) (reflect.Value, bool) {
+	out, ok := c.made[id]
+	return out, ok
+}
+
+func (c *cloner) note(id identity, out reflect.Value) {
+	if c.made == nil {
+		c.made = map[identity]reflect.Value{}
 	}
+	c.made[id] = out
+}
+
+func (c *cloner) clone(v reflect.Value) reflect.Value {
+	out := reflect.New(v.Type()).Elem()
 	switch v.Kind() {
 	case reflect.Slice:
 		if v.IsNil() {
 			return out
 		}
+		id := identity{v.Pointer(), v.Type(), v.Len()}
+		if made, ok := c.copyOf(id); ok {
+			return made
+		}
 		out.Set(reflect.MakeSlice(v.Type(), v.Len(), v.Len()))
+		c.note(id, out)
+		if !HoldsPointers(v.Type().Elem()) {
+			reflect.Copy(out, v)
+			return out
+		}
 		for i := range v.Len() {
-			out.Index(i).Set(Clone(v.Index(i), depth+1))
+			out.Index(i).Set(c.clone(v.Index(i)))
 		}
 	case reflect.Array:
 		for i := range v.Len() {
-			out.Index(i).Set(Clone(v.Index(i), depth+1))
+			out.Index(i).Set(c.clone(v.Index(i)))
 		}
 	case reflect.Struct:
 		out.Set(v) // unexported fields as they are
 		for i := range v.NumField() {
 			if out.Field(i).CanSet() {
-				out.Field(i).Set(Clone(v.Field(i), depth+1))
+				out.Field(i).Set(c.clone(v.Field(i)))
 			}
 		}
 	case reflect.Map:
 		if v.IsNil() {
 			return out
 		}
+		id := identity{v.Pointer(), v.Type(), 0}
+		if made, ok := c.copyOf(id); ok {
+			return made
+		}
 		out.Set(reflect.MakeMapWithSize(v.Type(), v.Len()))
+		c.note(id, out)
 		it := v.MapRange()
 		for it.Next() {
-			out.SetMapIndex(it.Key(), Clone(it.Value(), depth+1))
+			out.SetMapIndex(it.Key(), c.clone(it.Value()))
 		}
 	case reflect.Pointer:
 		if v.IsNil() {
 			return out
 		}
+		id := identity{v.Pointer(), v.Type(), 0}
+		if made, ok := c.copyOf(id); ok {
+			return made
+		}
 		p := reflect.New(v.Type().Elem())
-		p.Elem().Set(Clone(v.Elem(), depth+1))
 		out.Set(p)
+		c.note(id, out)
+		p.Elem().Set(c.clone(v.Elem()))
+	case reflect.Interface:
+		if !v.IsNil() {
+			out.Set(c.clone(v.Elem()))
+		}
 	default:
 		out.Set(v)
 	}

@@ -21,7 +21,7 @@ func KeyText(k reflect.Value) string {
 	case k.Type() == entityType:
 		return Handle(k.Interface().(ecs.Entity)).String()
 	}
-	return convert(k, 0, &cut{items: PreviewItems, left: PreviewValues}).String()
+	return Preview(k).String()
 }
 
 // Entries is n entries of map v from the skip-th, as two slices of the

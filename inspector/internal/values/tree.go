@@ -270,18 +270,37 @@ func children(v reflect.Value) int {
 // Fits reports whether v holds at most maxBytes of memory in at most
 // maxParts separate parts (slice elements, map entries, pointees that
 // themselves hold pointers), looking no further than that: whether a copy
-// of it is cheap enough to make on the game's time. size guesses the
-// bytes its wire form takes.
+// of it is cheap enough to make on the game's time. A pointee or map met
+// again (a cycle, a value shared) counts once. size guesses the bytes its
+// wire form takes.
 func Fits(v reflect.Value, maxBytes, maxParts int) (size int64, ok bool) {
 	b := budget{bytes: maxBytes, parts: maxParts}
-	b.walk(v, 0)
+	b.walk(v)
 	return int64(maxBytes-b.bytes) + 16*int64(maxParts-b.parts) + 64, b.bytes >= 0 && b.parts >= 0
 }
 
-type budget struct{ bytes, parts int }
+type budget struct {
+	bytes, parts int
+	seen         map[identity]bool
+}
 
-func (b *budget) walk(v reflect.Value, depth int) {
-	if !v.IsValid() || b.bytes < 0 || b.parts < 0 || depth > MaxDepth {
+// first reports whether id is met for the first time in this walk.
+func (b *budget) first(id identity) bool {
+	if b.seen[id] {
+		return false
+	}
+	if b.seen == nil {
+		b.seen = map[identity]bool{}
+	}
+	b.seen[id] = true
+	return true
+}
+
+// walk counts v against the budget, stopping once it is spent (every
+// step down a pointer or into a list spends a part, so a walk's depth is
+// bounded by the parts).
+func (b *budget) walk(v reflect.Value) {
+	if !v.IsValid() || b.bytes < 0 || b.parts < 0 {
 		return
 	}
 	t := v.Type()
@@ -293,34 +312,46 @@ func (b *budget) walk(v reflect.Value, depth int) {
 	switch v.Kind() {
 	case reflect.Slice:
 		b.bytes -= int(t.Size())
+		if v.IsNil() || !b.first(identity{v.Pointer(), t, v.Len()}) {
+			return
+		}
 		if !HoldsPointers(t.Elem()) {
 			b.bytes -= v.Len() * int(t.Elem().Size())
 			return
 		}
 		for i := 0; i < v.Len() && b.bytes >= 0 && b.parts >= 0; i++ {
-			b.walk(v.Index(i), depth+1)
+			b.walk(v.Index(i))
 		}
 	case reflect.Array:
 		for i := 0; i < v.Len() && b.bytes >= 0 && b.parts >= 0; i++ {
-			b.walk(v.Index(i), depth+1)
+			b.walk(v.Index(i))
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
-			b.walk(v.Field(i), depth+1)
+			b.walk(v.Field(i))
 		}
 	case reflect.Map:
+		b.bytes -= int(t.Size())
+		if v.IsNil() || !b.first(identity{v.Pointer(), t, 0}) {
+			return
+		}
 		b.parts -= v.Len()
 		if b.parts < 0 {
 			return
 		}
 		for it := v.MapRange(); it.Next() && b.bytes >= 0 && b.parts >= 0; {
-			b.walk(it.Key(), depth+1)
-			b.walk(it.Value(), depth+1)
+			b.walk(it.Key())
+			b.walk(it.Value())
 		}
-	case reflect.Pointer, reflect.Interface:
+	case reflect.Pointer:
+		b.bytes -= int(t.Size())
+		if !v.IsNil() && b.first(identity{v.Pointer(), t, 0}) {
+			b.walk(v.Elem())
+		}
+	case reflect.Interface:
 		b.bytes -= int(t.Size())
 		if !v.IsNil() {
-			b.walk(v.Elem(), depth+1)
+			b.walk(v.Elem())
 		}
 	default:
 		b.bytes -= int(t.Size())

@@ -2,7 +2,6 @@ package values
 
 import (
 	"encoding/binary"
-	"fmt"
 	"reflect"
 	"unsafe"
 
@@ -14,127 +13,6 @@ var (
 	entityType   = reflect.TypeFor[ecs.Entity]()
 	relationType = reflect.TypeFor[ecs.Relation]()
 )
-
-// MaxDepth stops runaway recursion through self-referencing types.
-const MaxDepth = 16
-
-// Of turns a Go value of a component (or event, resource) into its
-// wire form: structs as maps of exported fields, arrays and slices as lists,
-// entities as handles, maps as maps keyed by text in key order (see
-// Keys). Lists and maps longer than MaxItems are cut there, with a
-// last string item saying how many were left out: a frame stays small when
-// a value holds a big slice (a grid of a million cells, say).
-func Of(v reflect.Value) protocol.Value { return convert(v, 0, &cut{items: MaxItems, left: -1}) }
-
-// Whole is Of without the cut, for snapshots, which must be whole.
-func Whole(v reflect.Value) protocol.Value { return convert(v, 0, &cut{items: -1, left: -1}) }
-
-// Preview is a value in brief, for one line of a resource page: at most
-// PreviewItems items a list and PreviewValues values in all, the rest
-// counted in a "… N more" item.
-func Preview(v reflect.Value) protocol.Value {
-	return convert(v, 0, &cut{items: PreviewItems, left: PreviewValues})
-}
-
-const (
-	// MaxItems bounds the items of one list or map in a frame.
-	MaxItems = 64
-	// PreviewItems and PreviewValues bound a Preview.
-	PreviewItems  = 8
-	PreviewValues = 24
-)
-
-// cut is how much of a value a conversion keeps: items per list or map
-// (-1: all), and values left in all (-1: no bound).
-type cut struct{ items, left int }
-
-// room is how many of n items a list or map keeps.
-func (c *cut) room(n int) int {
-	if c.items >= 0 {
-		n = min(n, c.items)
-	}
-	if c.left >= 0 {
-		n = min(n, c.left)
-	}
-	return n
-}
-
-// spend counts one value made.
-func (c *cut) spend() {
-	if c.left > 0 {
-		c.left--
-	}
-}
-
-func convert(v reflect.Value, depth int, c *cut) protocol.Value {
-	if depth > MaxDepth || !v.IsValid() {
-		return protocol.Nil()
-	}
-	c.spend()
-	if v.Type() == entityType {
-		return EntityValue(v.Interface().(ecs.Entity))
-	}
-	switch v.Kind() {
-	case reflect.Bool:
-		return protocol.BoolValue(v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return protocol.IntValue(v.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return protocol.UintValue(v.Uint())
-	case reflect.Float32:
-		return protocol.Float32Value(float32(v.Float()))
-	case reflect.Float64:
-		return protocol.FloatValue(v.Float())
-	case reflect.String:
-		return protocol.StringValue(v.String())
-	case reflect.Struct:
-		t := v.Type()
-		fields := make([]protocol.Field, 0, t.NumField())
-		for i := range t.NumField() {
-			if c.left == 0 { // a preview's values spent: the other fields counted
-				fields = append(fields, protocol.Field{Name: "…", Value: protocol.StringValue(fmt.Sprintf("%d more fields", t.NumField()-i))})
-				break
-			}
-			if name, ok := FieldName(t, i); ok {
-				fields = append(fields, protocol.Field{Name: name, Value: convert(fieldValue(v, i), depth+1, c)})
-			}
-		}
-		return protocol.MapValue(fields...)
-	case reflect.Array, reflect.Slice:
-		if v.Kind() == reflect.Slice && v.IsNil() {
-			return protocol.Nil()
-		}
-		n := c.room(v.Len())
-		items := make([]protocol.Value, n, n+1)
-		for i := range items {
-			items[i] = convert(v.Index(i), depth+1, c)
-		}
-		if v.Len() > n {
-			items = append(items, protocol.StringValue(fmt.Sprintf("… %d more", v.Len()-n)))
-		}
-		return protocol.ListValue(items...)
-	case reflect.Map:
-		if v.IsNil() {
-			return protocol.Nil()
-		}
-		n := c.room(v.Len())
-		keys, vals, _ := Entries(v, 0, n, c.items < 0)
-		fields := make([]protocol.Field, 0, n+1)
-		for i := range keys.Len() {
-			fields = append(fields, protocol.Field{Name: KeyText(keys.Index(i)), Value: convert(vals.Index(i), depth+1, c)})
-		}
-		if v.Len() > n {
-			fields = append(fields, protocol.Field{Name: "…", Value: protocol.StringValue(fmt.Sprintf("%d more", v.Len()-n))})
-		}
-		return protocol.MapValue(fields...)
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return protocol.Nil()
-		}
-		return convert(v.Elem(), depth+1, c)
-	}
-	return protocol.StringValue(v.Type().String())
-}
 
 // FieldName is the name struct type t's field i shows by on the wire, and
 // whether it shows: an exported field by its name, an embedded

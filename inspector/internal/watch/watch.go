@@ -725,7 +725,13 @@ func (s *Set) noteLast(wp *watchpoint, one ecs.Entity) {
 		return
 	}
 	if v, ok := s.w.Inspect().Value(one, wp.comps[0]); ok {
-		wp.last[one] = values.Clone(v, 0)
+		// Within values.Keep's bound: a component holding a huge value
+		// has no "before" (the hit says so), not a copy of it each hit.
+		if k := values.Keep(v); k.Copy.IsValid() {
+			wp.last[one] = k.Copy
+		} else {
+			wp.last[one] = reflect.ValueOf(k.Note.Str())
+		}
 	}
 }
 

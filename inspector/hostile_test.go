@@ -1,0 +1,136 @@
+package inspector
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// A hostile game: the data real games hold, at sizes that hurt. Its
+// resources: a tile map (plain, 8 MiB), an asset table (a map of a
+// million entries), a sample buffer (16 MiB of float64), a navigation
+// graph with back pointers (cycles everywhere), an interface holding a
+// pointer into the graph. Its components: a pooled slice every holder
+// shares (8 MiB), a pointer into the graph.
+type (
+	hostileTiles struct {
+		W, H  int
+		Tiles []uint16
+	}
+	hostileAssets  struct{ ByID map[int]int }
+	hostileSamples struct{ Values []float64 }
+	hostileNode    struct {
+		ID    int
+		Links []*hostileNode
+		Back  *hostileNode
+	}
+	hostileNav  struct{ Nodes []*hostileNode }
+	hostileAny  struct{ V any }
+	hostilePool struct{ Data []float64 }
+	hostileOn   struct{ At *hostileNode }
+)
+
+// hostileWorld builds the hostile game with holders entities of each
+// component and plain entities beside them.
+func hostileWorld(t testing.TB, holders, plain int) *ecs.World {
+	t.Helper()
+	w := ecs.NewWorld()
+	ecs.SetResource(w, hostileTiles{W: 2048, H: 2048, Tiles: make([]uint16, 2048*2048)})
+	assets := make(map[int]int, 1_000_000)
+	for i := range 1_000_000 {
+		assets[i] = i
+	}
+	ecs.SetResource(w, hostileAssets{ByID: assets})
+	ecs.SetResource(w, hostileSamples{Values: make([]float64, 2_000_000)})
+	nav := hostileNav{Nodes: make([]*hostileNode, 1000)}
+	for i := range nav.Nodes {
+		nav.Nodes[i] = &hostileNode{ID: i}
+	}
+	for i, n := range nav.Nodes {
+		for j := 1; j <= 6; j++ {
+			n.Links = append(n.Links, nav.Nodes[(i+j*37)%len(nav.Nodes)])
+		}
+		n.Back = nav.Nodes[(i+len(nav.Nodes)-1)%len(nav.Nodes)]
+	}
+	ecs.SetResource(w, nav)
+	ecs.SetResource(w, hostileAny{V: nav.Nodes[7]})
+	pool := make([]float64, 1<<20)
+	pools, ons := ecs.NewMap[hostilePool](w), ecs.NewMap[hostileOn](w)
+	for i := range holders {
+		if err := pools.Add(w.Spawn(), hostilePool{Data: pool}); err != nil {
+			t.Fatal(err)
+		}
+		if err := ons.Add(w.Spawn(), hostileOn{At: nav.Nodes[i%len(nav.Nodes)]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ecs.NewMap3[Position, Velocity, Health](w).SpawnBatch(plain, func(i int, _ ecs.Entity, _ *Position, v *Velocity, _ *Health) { v.X = 1 })
+	return w
+}
+
+// TestHostileDataIsBoundedOnTheGamesTime: with the agent idle (its
+// rewind ring on), a game holding every hostile shape runs its frames;
+// each capture converts at most its share of values and copies at most
+// the bound of each value; a mass despawn keeps at most a frame's graves;
+// a snapshot shows the graph whole (a node met again as a repeat) and
+// names each value too big to keep, with why.
+func TestHostileDataIsBoundedOnTheGamesTime(t *testing.T) {
+	w := hostileWorld(t, 2000, 100_000)
+	a := New(w, Options{})
+	defer a.Close()
+	for range 3 {
+		must(t, w.Tick())
+		a.Sync()
+	}
+	captures, converted, copied := a.ring.Work()
+	if captures == 0 {
+		t.Fatal("the ring took no capture")
+	}
+	// 2,000 pooled slices of a million floats each and 2,000 graph
+	// pointers, converted on the game's time: within the capture's share.
+	if per := converted / captures; per > 1<<18 {
+		t.Fatalf("a capture converted %d values on the game's time", per)
+	}
+	// The tiles (8 MiB) and the samples (16 MiB) and the assets are past
+	// the bound: copied are the graph and the plain columns.
+	if per := copied / captures; per > 4*protocol.MaxWholeResourceBytes+100_000*64 {
+		t.Fatalf("a capture copied %s", protocol.ByteSize(per))
+	}
+	n := w.DespawnWhere(ecs.Filter{With: []ecs.ComponentID{ecs.ComponentIDOf[Position](w)}})
+	must(t, w.Tick())
+	a.Sync()
+	if n != 100_000 || a.graves == nil {
+		t.Fatalf("despawned %d (graves %v)", n, a.graves != nil)
+	}
+	if kept, _ := a.graves.Len(); kept > 256 {
+		t.Fatalf("a despawn of 100,000 kept %d graves", kept)
+	}
+	snap := a.sharedSnapshot().get()
+	byName := map[string]protocol.Value{}
+	for _, r := range snap.Resources {
+		byName[r.Name] = r.Value
+	}
+	for name, want := range map[string]string{
+		"hostileAssets":  "not kept: ",
+		"hostileSamples": "not kept: ",
+		"hostileTiles":   "not kept: ",
+	} {
+		v := byName[name]
+		if !strings.Contains(v.String(), want) {
+			t.Errorf("%s in a snapshot: %.200s, want it named as not kept", name, v.String())
+		}
+	}
+	if s := byName["hostileSamples"].String(); !strings.Contains(s, "2,000,000 items, 15.3 MiB") {
+		t.Errorf("the samples' note does not say what they are: %s", s)
+	}
+	nodes, _ := byName["hostileNav"].Get("Nodes")
+	if nodes.Len() != 1000 || !strings.Contains(byName["hostileNav"].String(), values.RepeatPrefix) {
+		t.Fatalf("the graph in a snapshot: %d nodes, %.300s", nodes.Len(), byName["hostileNav"].String())
+	}
+	if v, _ := byName["hostileAny"].Get("V"); v.Kind() != protocol.KindMap {
+		t.Fatalf("the interface's graph node: %.200s", v.String())
+	}
+}

@@ -1,0 +1,149 @@
+package values
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// node is a navigation graph's node: neighbours with back pointers.
+type node struct {
+	ID    int
+	Links []*node
+}
+
+type navGraph struct{ Nodes []*node }
+
+// ring links n nodes each to its next k (a graph full of cycles).
+func ring(n, k int) navGraph {
+	g := navGraph{Nodes: make([]*node, n)}
+	for i := range g.Nodes {
+		g.Nodes[i] = &node{ID: i}
+	}
+	for i, nd := range g.Nodes {
+		for j := 1; j <= k; j++ {
+			nd.Links = append(nd.Links, g.Nodes[(i+j)%n])
+		}
+	}
+	return g
+}
+
+// TestConvertAGraphWithCyclesOnce: a pointer graph with cycles converts
+// each node once, in time proportional to the graph (not exponential in
+// its depth); a node met again shows as a repeat naming the path where it
+// showed first, and that path leads to the node.
+func TestConvertAGraphWithCyclesOnce(t *testing.T) {
+	g := ring(1000, 6)
+	v, made := ConvertCounted(reflect.ValueOf(g), -1, MaxWholeValues)
+	// Per node: the pointer, the struct, ID, Links' list, 6 links.
+	if made > 1000*10+1 {
+		t.Fatalf("converting a 1000-node graph made %d values", made)
+	}
+	nodes, _ := v.Get("Nodes")
+	if nodes.Len() != 1000 {
+		t.Fatalf("%d nodes", nodes.Len())
+	}
+	repeats := 0
+	for i := range nodes.Len() {
+		n := nodes.Index(i)
+		if n.Kind() == protocol.KindString {
+			path, ok := strings.CutPrefix(n.Str(), RepeatPrefix)
+			if !ok {
+				t.Fatalf("node %d is %q", i, n.Str())
+			}
+			at, ok := v.At(path)
+			if id, _ := at.Get("ID"); !ok || id.Int() != int64(i) {
+				t.Fatalf("node %d repeats %q, which leads to %v", i, path, at)
+			}
+			repeats++
+		}
+	}
+	if repeats == 0 {
+		t.Fatal("no node was shown as a repeat: the graph was converted along its links")
+	}
+}
+
+// TestConvertSharedMemoryOnce: a slice and a map that two fields share
+// show whole at the first and as a repeat of it at the second.
+func TestConvertSharedMemoryOnce(t *testing.T) {
+	cells := make([]*node, 3)
+	for i := range cells {
+		cells[i] = &node{ID: i}
+	}
+	byName := map[string]*node{"a": cells[0]}
+	type twice struct {
+		A, B []*node
+		M, N map[string]*node
+	}
+	v := Whole(reflect.ValueOf(twice{A: cells, B: cells, M: byName, N: byName}))
+	if b, _ := v.Get("B"); b.Str() != RepeatPrefix+"A" {
+		t.Fatalf("B: %v, want a repeat of A", b)
+	}
+	if n, _ := v.Get("N"); n.Str() != RepeatPrefix+"M" {
+		t.Fatalf("N: %v, want a repeat of M", n)
+	}
+	if a, _ := v.Get("M"); a.Len() != 1 {
+		t.Fatalf("M: %v", a)
+	}
+	if m, _ := v.At("M[a]"); m.Str() != RepeatPrefix+"A[0]" {
+		t.Fatalf("M[a]: %v, want a repeat of A[0]", m)
+	}
+}
+
+// TestConvertWithinItsBudget: a value bigger than the budget (a map of a
+// million entries, a slice of ten million numbers) converts no more than
+// the budget's values, and says how many were left out.
+func TestConvertWithinItsBudget(t *testing.T) {
+	big := make(map[int]int, 1_000_000)
+	for i := range 1_000_000 {
+		big[i] = i
+	}
+	v, made := ConvertCounted(reflect.ValueOf(big), -1, 1000)
+	if made > 1001 || v.Len() != 1000 {
+		t.Fatalf("a million-entry map in a budget of 1000: made %d, %d entries", made, v.Len())
+	}
+	if _, last := v.Entry(v.Len() - 1); !strings.Contains(last.Str(), "more") {
+		t.Fatalf("the cut is not said: %v", last)
+	}
+	floats := make([]float64, 10_000_000)
+	v, made = ConvertCounted(reflect.ValueOf(floats), -1, MaxWholeValues)
+	if kept := v.Len() - 1; made > MaxWholeValues || kept < MaxWholeValues-1 || v.Index(kept).Str() != fmt.Sprintf("… %d more", len(floats)-kept) {
+		t.Fatalf("10M floats: made %d, %d items, last %v", made, v.Len(), v.Index(v.Len()-1))
+	}
+	type deep struct{ Next *deep }
+	var list *deep
+	for range 100 {
+		list = &deep{Next: list}
+	}
+	d := Whole(reflect.ValueOf(list))
+	for range MaxDepth {
+		if next, ok := d.Get("Next"); ok {
+			d = next
+		}
+	}
+	if !strings.Contains(d.String(), "deeper than") {
+		t.Fatalf("a list 100 deep ends at depth %d as %v, saying nothing", MaxDepth, d)
+	}
+}
+
+// TestFitsAndCloneByIdentity: a graph with cycles counts each node once
+// against Fits' parts, and its Clone is a graph of the same shape (the
+// copy's cycles close on the copy, not on the game's memory).
+func TestFitsAndCloneByIdentity(t *testing.T) {
+	g := ring(1000, 6)
+	if _, ok := Fits(reflect.ValueOf(g), 4<<20, 16384); !ok {
+		t.Fatal("a 1000-node graph does not fit 16,384 parts")
+	}
+	if _, ok := Fits(reflect.ValueOf(g), 4<<20, 500); ok {
+		t.Fatal("a 1000-node graph fits 500 parts")
+	}
+	c := Clone(reflect.ValueOf(g)).Interface().(navGraph)
+	for i, n := range c.Nodes {
+		if n == g.Nodes[i] || n.ID != i || n.Links[0] != c.Nodes[(i+1)%1000] {
+			t.Fatalf("the clone's node %d: %p (the game's %p), first link %p, want the clone's %p", i, n, g.Nodes[i], n.Links[0], c.Nodes[(i+1)%1000])
+		}
+	}
+}
