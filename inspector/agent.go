@@ -69,6 +69,7 @@ type gameSide struct {
 	edited   bool                  // a client's edit was applied since the watchpoints last looked
 	watches  *watch.Set            // the watchpoints (internal/watch)
 	dangling *dangling.Tracker     // handles stored in the world that name no live entity; nil when off
+	upkeep   upkeep                // the agent's own work's share of the game's (upkeep.go)
 	graves   *graves.Yard          // the last state of recently despawned entities (internal/graves)
 	conv     convertedJournal      // the journal as clients read it, converted once per entry (eventsjournal.go)
 	children *ecs.Rel[ecs.ChildOf] // the hierarchy, for details' children
@@ -235,8 +236,14 @@ func (a *Agent) Sync() {
 			a.paused = true
 		}
 	}
-	if a.dangling != nil {
-		a.dangling.Step() // before the watchpoints: a dangling one sees what this frame's reading found
+	gameWork := time.Duration(a.frameNs - a.tel.syncNs.Load())
+	if a.workNs > 0 {
+		gameWork = time.Duration(a.workNs)
+	}
+	a.upkeep.frame(gameWork)
+	if a.dangling != nil { // before the watchpoints: a dangling one sees what this frame's reading found
+		t0 := time.Now()
+		a.upkeep.spent(a.dangling.StepUpTo(a.upkeep.units(danglingLeast, a.opts.DanglingBudget)), time.Since(t0))
 	}
 	// The frame that ended is a replay if the game had gone past it before
 	// a rewind: its hits are marked so, not counted again.

@@ -3,6 +3,7 @@ package inspector
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
@@ -133,4 +134,28 @@ func TestHostileDataIsBoundedOnTheGamesTime(t *testing.T) {
 	if v, _ := byName["hostileAny"].Get("V"); v.Kind() != protocol.KindMap {
 		t.Fatalf("the interface's graph node: %.200s", v.String())
 	}
+}
+
+// TestHostileDataRewinds: a game holding resources too big to keep and a
+// graph with cycles rewinds: the world goes back, and the reply names each
+// resource it kept as it was, and why.
+func TestHostileDataRewinds(t *testing.T) {
+	g := startGame(t, Options{RewindHz: 1000}, func(g *game, _ *ecs.Schedule) {
+		ecs.SetResource(g.w, hostileSamples{Values: make([]float64, 2_000_000)})
+		nav := hostileNav{Nodes: []*hostileNode{{ID: 0}, {ID: 1}}}
+		nav.Nodes[0].Links, nav.Nodes[1].Back = []*hostileNode{nav.Nodes[1]}, nav.Nodes[0]
+		ecs.SetResource(g.w, nav)
+	})
+	c := dial(t, g, protocol.Hello{})
+	for g.frames.Load() < 30 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	wantOK(t, "pause", c.reply(&protocol.Pause{}))
+	now := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused }).Tick
+	r := c.reply(&protocol.Rewind{Tick: now - 10})
+	wantOK(t, "rewind", r)
+	if !strings.Contains(r.Message, "resource hostileSamples kept as it is (the rewind's recording did not keep it: inspector.hostileSamples{Values: []float64, 2,000,000 items") {
+		t.Fatalf("the rewind's reply does not say the samples stayed: %s", r.Message)
+	}
+	c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Tick <= now-10 })
 }

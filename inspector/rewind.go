@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -87,7 +88,7 @@ func (a *Agent) rewind(c *peer, id uint32, tick uint64, exact bool) {
 func (a *Agent) finishRewind(c *peer, id uint32, asked uint64, exact bool, rb *record.Rebuilt, err error, started time.Time) {
 	a.rewinding = false
 	if err == nil {
-		err = a.resourcesInto(rb)
+		a.resourcesInto(rb)
 	}
 	from := a.w.Inspect().NextStamp()
 	if err == nil {
@@ -133,8 +134,9 @@ func (a *Agent) finishRewind(c *peer, id uint32, asked uint64, exact bool, rb *r
 }
 
 // resourcesInto converts the recorded resources over copies of the
-// game's (the fields a recording holds are the exported ones).
-func (a *Agent) resourcesInto(rb *record.Rebuilt) error {
+// game's (the fields a recording holds are the exported ones); one it
+// cannot put back whole stays as the game has it, noted in rb.Notes.
+func (a *Agent) resourcesInto(rb *record.Rebuilt) {
 	byName := map[string][]ecs.ResourceInfo{}
 	for _, r := range a.w.Inspect().Resources() {
 		byName[r.Short] = append(byName[r.Short], r)
@@ -146,14 +148,30 @@ func (a *Agent) resourcesInto(rb *record.Rebuilt) error {
 			rb.Notes = append(rb.Notes, fmt.Sprintf("resource %s kept as it is (the game has %d by that name)", rec.Name, len(now)))
 			continue
 		}
+		if note, ok := notKept(rec.Value); ok && now[0].Value.Kind() != reflect.String {
+			rb.Notes = append(rb.Notes, fmt.Sprintf("resource %s kept as it is (the rewind's recording did not keep it: %s)", rec.Name, note))
+			continue
+		}
 		v := reflect.New(now[0].Value.Type()).Elem()
 		v.Set(now[0].Value)
 		if err := ecs.RestoreValue(v, rec.Value.Interface()); err != nil {
-			return fmt.Errorf("resource %s: %w", rec.Name, err)
+			// A value the recording holds in part (a graph's repeats, a
+			// list cut at its bound) is not put back half-way: the
+			// resource stays as the game has it, and the reply says so.
+			rb.Notes = append(rb.Notes, fmt.Sprintf("resource %s kept as it is (%v)", rec.Name, err))
+			continue
 		}
 		rb.Image.Resources[v.Type()] = v
 	}
-	return nil
+}
+
+// notKept reports whether a recorded value is the note that stands for
+// a value too big to keep (values.Keep), and the note's reason.
+func notKept(v protocol.Value) (string, bool) {
+	if v.Kind() != protocol.KindString {
+		return "", false
+	}
+	return strings.CutPrefix(v.Str(), values.NotKeptPrefix)
 }
 
 // restoreMark is the last rewind: the change stamps its restore wrote

@@ -98,6 +98,7 @@ func (a *Agent) Telemetry() protocol.Telemetry {
 	}
 	if a.dangling != nil {
 		t.HandlePasses, t.HandlesRead, t.HandlesCut = a.dangling.Passes()
+		t.HandlePassMs = float64(a.dangling.PassTook().Microseconds()) / 1000
 	}
 	if a.broker != nil {
 		t.Broker = a.broker.State()

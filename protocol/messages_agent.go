@@ -139,9 +139,10 @@ type Telemetry struct {
 	Rewind     *RewindRange      `msgpack:"rw,omitempty"`  // the in-memory recording a Rewind restores from; absent when off
 	// HandlePasses counts the agent's passes over the handles stored in
 	// components and resources; HandlesRead is how many the last one read.
-	HandlePasses uint64 `msgpack:"hp,omitempty"`
-	HandlesRead  int    `msgpack:"hr,omitempty"`
-	HandlesCut   int    `msgpack:"hc,omitempty"` // component values the last pass read only in part (each past 262,144 handles)
+	HandlePasses uint64  `msgpack:"hp,omitempty"`
+	HandlesRead  int     `msgpack:"hr,omitempty"`
+	HandlesCut   int     `msgpack:"hc,omitempty"`  // component values the last pass read only in part (each past 262,144 handles)
+	HandlePassMs float64 `msgpack:"hpt,omitempty"` // how long the last pass took, first step to last, in ms: how old the dangling list may be
 	// Broker says how the agent's connection to its broker stands, when it
 	// has one: "connected", "refused by the broker: ...; retrying", ...
 	Broker string `msgpack:"bk,omitempty"`

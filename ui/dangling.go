@@ -67,6 +67,9 @@ func (p *danglingPane) View() []string {
 	}
 	dg := s.Dangling
 	read := fmt.Sprintf("%d handles read each pass, %d passes", s.Agent.HandlesRead, s.Agent.HandlePasses)
+	if ms := s.Agent.HandlePassMs; ms > 0 {
+		read += ", a pass every " + passEvery(ms)
+	}
 	if n := s.Agent.HandlesCut; n > 0 {
 		read += fmt.Sprintf("; %d component values too big to read whole, read to 262,144 handles", n)
 	}
@@ -107,4 +110,16 @@ func danglingCount(n int) string {
 		return "1 dangling handle"
 	}
 	return fmt.Sprintf("%d dangling handles", n)
+}
+
+// passEvery says how long a pass of the dangling scan takes: "0.4 ms",
+// "12 s".
+func passEvery(ms float64) string {
+	switch {
+	case ms < 1000:
+		return fmt.Sprintf("%.1f ms", ms)
+	case ms < 60_000:
+		return fmt.Sprintf("%.1f s", ms/1000)
+	}
+	return fmt.Sprintf("%.0f min", ms/60_000)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
@@ -34,8 +35,10 @@ type Tracker struct {
 	lastRead int               // handles the last complete pass read
 	over     int               // found past MaxKept in the last complete pass
 	overNow  int
-	seq      uint64  // counts handles found new
-	recent   []entry // the newest found new, newest last
+	seq      uint64        // counts handles found new
+	recent   []entry       // the newest found new, newest last
+	began    time.Time     // the pass under way began
+	took     time.Duration // the last complete pass took, start to end
 }
 
 // entry is one dangling handle, the pass that read it last, and the order
@@ -54,12 +57,22 @@ func New(w *ecs.World, budget int) *Tracker {
 
 // Step reads the next budget of handles; at the end of a pass the handles
 // it did not read dangling again leave the list.
-func (t *Tracker) Step() {
-	read, done := t.scan.Step(t.budget, t.found)
+func (t *Tracker) Step() { t.StepUpTo(t.budget) }
+
+// StepUpTo reads the next n handles (at most the tracker's budget) and
+// reports how many it read; at the end of a pass the handles it did not
+// read dangling again leave the list.
+func (t *Tracker) StepUpTo(n int) int {
+	if t.began.IsZero() {
+		t.began = time.Now()
+	}
+	read, done := t.scan.Step(min(n, t.budget), t.found)
 	t.read += read
 	if !done {
-		return
+		return read
 	}
+	now := time.Now()
+	t.took, t.began = now.Sub(t.began), now
 	for k, e := range t.list {
 		if e.seen != t.pass {
 			delete(t.list, k)
@@ -69,6 +82,7 @@ func (t *Tracker) Step() {
 	t.pass++
 	t.lastRead, t.read = t.read, 0
 	t.over, t.overNow = t.overNow, 0
+	return read
 }
 
 // found notes a handle the scan read dangling.
@@ -139,6 +153,10 @@ func (t *Tracker) Audit() *protocol.DanglingAudit {
 	}
 	return a
 }
+
+// PassTook is how long the last complete pass took, from its first step
+// to its last: how old the list may be.
+func (t *Tracker) PassTook() time.Duration { return t.took }
 
 // Passes is the passes completed, the handles the last one read, and the
 // component values it read only in part.

@@ -1,0 +1,199 @@
+package inspector
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
+	"github.com/ecsinspect/ecsinspect/ecs"
+)
+
+// hostileGame is a small game (moving entities) holding one hostile
+// shape, stepped with or without an idle agent.
+type hostileGame struct {
+	w     *ecs.World
+	move  *ecs.Query2[Position, Velocity]
+	a     *Agent
+	churn func(*ecs.World) // the shape's own work each frame, if any
+}
+
+// newHostileGame builds the game with n moving entities and shape.
+func newHostileGame(tb testing.TB, n int, shape string, agent bool) *hostileGame {
+	w := ecs.NewWorld()
+	ecs.NewMap2[Position, Velocity](w).SpawnBatch(n, func(i int, _ ecs.Entity, _ *Position, v *Velocity) { v.X = 1 })
+	g := &hostileGame{w: w, move: ecs.NewQuery2[Position, Velocity](w, ecs.Mut[Position]())}
+	switch shape {
+	case "map":
+		m := make(map[int]int, 1_000_000)
+		for i := range 1_000_000 {
+			m[i] = i
+		}
+		ecs.SetResource(w, hostileAssets{ByID: m})
+	case "slice":
+		ecs.SetResource(w, hostileSamples{Values: make([]float64, 12_500_000)}) // 100 MB
+	case "graph", "interface":
+		nav := hostileNav{Nodes: make([]*hostileNode, 1000)}
+		for i := range nav.Nodes {
+			nav.Nodes[i] = &hostileNode{ID: i}
+		}
+		for i, nd := range nav.Nodes {
+			for j := 1; j <= 6; j++ {
+				nd.Links = append(nd.Links, nav.Nodes[(i+j*37)%1000])
+			}
+			nd.Back = nav.Nodes[(i+999)%1000]
+		}
+		if shape == "graph" {
+			ecs.SetResource(w, nav)
+		} else {
+			ecs.SetResource(w, hostileAny{V: nav})
+		}
+	case "shared":
+		pool := make([]float64, 1<<20) // 8 MB every holder shares
+		pools := ecs.NewMap[hostilePool](w)
+		var holders []ecs.Entity
+		for range 20_000 {
+			e := w.Spawn()
+			if err := pools.Add(e, hostilePool{Data: pool}); err != nil {
+				tb.Fatal(err)
+			}
+			holders = append(holders, e)
+		}
+		g.churn = func(w *ecs.World) { // 256 die and as many are born
+			for i := range 256 {
+				if err := w.Despawn(holders[i]); err != nil {
+					tb.Fatal(err)
+				}
+				e := w.Spawn()
+				if err := pools.Add(e, hostilePool{Data: pool}); err != nil {
+					tb.Fatal(err)
+				}
+				holders[i] = e
+			}
+			holders = append(holders[256:], holders[:256]...)
+		}
+	}
+	if agent {
+		g.a = New(w, Options{})
+		tb.Cleanup(func() { g.a.Close() })
+	}
+	return g
+}
+
+// frame steps the game once and reports its time.
+func (g *hostileGame) frame() time.Duration {
+	start := time.Now()
+	for p, v := range g.move.All() {
+		p.X += v.X * 0.001
+	}
+	if g.churn != nil {
+		g.churn(g.w)
+	}
+	_ = g.w.Tick()
+	if g.a != nil {
+		g.a.Sync()
+	}
+	return time.Since(start)
+}
+
+// BenchmarkHostileData: a game of 20,000 moving entities holding one
+// hostile shape (a map of a million entries, a 100 MB slice, a 1,000-node
+// graph with back pointers, the graph behind an interface, an 8 MB slice
+// 20,000 entities share with 256 of them despawned and born a frame),
+// with the agent idle against the same game without it, interleaved:
+// x-baseline is the mean frame's ratio; max-ms the longest frame with the
+// agent (its ring's capture once a second falls in it).
+func BenchmarkHostileData(b *testing.B) {
+	for _, shape := range []string{"map", "slice", "graph", "interface", "shared"} {
+		b.Run(shape, func(b *testing.B) {
+			subj, base := newHostileGame(b, 20_000, shape, true), newHostileGame(b, 20_000, shape, false)
+			subj.frame()
+			base.frame()
+			if subj.w.Len() != base.w.Len() {
+				b.Fatalf("the games differ before the loop: %d and %d entities", subj.w.Len(), base.w.Len())
+			}
+			var ts, tb, worst time.Duration
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				var d time.Duration
+				if i%2 == 0 {
+					tb += base.frame()
+					d = subj.frame()
+				} else {
+					d = subj.frame()
+					tb += base.frame()
+				}
+				ts += d
+				worst = max(worst, d)
+			}
+			b.ReportMetric(float64(ts)/float64(max(tb, 1)), "x-baseline")
+			b.ReportMetric(float64(ts.Nanoseconds())/float64(b.N), "ns/frame")
+			b.ReportMetric(float64(worst.Microseconds())/1000, "max-ms")
+		})
+	}
+}
+
+// BenchmarkAgentIdle: the game's ticks a second with the agent linked and
+// idle (nobody attached; its rewind ring, dangling-handle scan, graves
+// and audit on), over the same game without it, unpaced and interleaved:
+// world=small is a few thousand moving entities and a grid resource of
+// 16,384 handles (a small game run at thousands of ticks a second);
+// world=demo100k the demo's ecosystem at 100,000 animals.
+func BenchmarkAgentIdle(b *testing.B) {
+	b.Run("world=small", func(b *testing.B) {
+		build := func(agent bool) *hostileGame {
+			g := newHostileGame(b, 4000, "", agent)
+			type grid struct{ Cells []ecs.Entity }
+			cells := make([]ecs.Entity, 128*128)
+			for i := range cells {
+				cells[i] = g.w.Spawn()
+			}
+			ecs.SetResource(g.w, grid{Cells: cells})
+			return g
+		}
+		subj, base := build(true), build(false)
+		var ts, tb time.Duration
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			if i%2 == 0 {
+				tb += base.frame()
+				ts += subj.frame()
+			} else {
+				ts += subj.frame()
+				tb += base.frame()
+			}
+		}
+		b.ReportMetric(float64(tb)/float64(max(ts, 1)), "x-ticks/s")
+		b.ReportMetric(float64(time.Second)/(float64(ts)/float64(b.N)), "ticks/s")
+	})
+	b.Run("world=demo100k", func(b *testing.B) {
+		subj, base := ecosystem.New(100_000, 1), ecosystem.New(100_000, 1)
+		a := New(subj.World, Options{Schedule: subj.Schedule})
+		defer a.Close()
+		step := func(s *ecosystem.Sim, a *Agent) time.Duration {
+			start := time.Now()
+			s.Step()
+			if a != nil {
+				a.Sync()
+			}
+			return time.Since(start)
+		}
+		step(subj, a)
+		step(base, nil)
+		if subj.World.Len() != base.World.Len() {
+			b.Fatalf("the worlds differ before the loop: %d and %d entities", subj.World.Len(), base.World.Len())
+		}
+		var ts, tb time.Duration
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			if i%2 == 0 {
+				tb += step(base, nil)
+				ts += step(subj, a)
+			} else {
+				ts += step(subj, a)
+				tb += step(base, nil)
+			}
+		}
+		b.ReportMetric(float64(tb)/float64(max(ts, 1)), "x-ticks/s")
+		b.ReportMetric(float64(time.Second)/(float64(ts)/float64(b.N)), "ticks/s")
+	})
+}
