@@ -277,6 +277,12 @@ func (s *HandleScan) resource(plan *handlePlan, p unsafe.Pointer, name string, b
 	for ; s.part-1 < len(plan.lists); s.part, s.item = s.part+1, 0 {
 		l := plan.lists[s.part-1]
 		data, n := listOf(l, p)
+		if l.elem.flat() { // handles at fixed places in each item (a grid of handles): read in place
+			if !s.flatItems(l, data, n, name, budget) {
+				return false
+			}
+			continue
+		}
 		for ; s.item < n; s.item++ {
 			if s.units >= budget {
 				return false
@@ -304,6 +310,27 @@ func (s *HandleScan) resource(plan *handlePlan, p unsafe.Pointer, name string, b
 			s.mapEntry(s.iter, v.Type(), Entity{}, 0, name, 1)
 			if s.units >= budget {
 				return false
+			}
+		}
+	}
+	return true
+}
+
+// flatItems reads the handles of a resource's list l whose items hold
+// them at fixed places, from s.item, until the budget is spent (false) or
+// the list ends; the trail to a handle is made only for one found dead.
+func (s *HandleScan) flatItems(l handleList, data unsafe.Pointer, n int, name string, budget int) bool {
+	for ; s.item < n; s.item++ {
+		if s.units >= budget {
+			return false
+		}
+		q := unsafe.Add(data, uintptr(s.item)*l.size)
+		for i := range l.elem.spots {
+			sp := &l.elem.spots[i]
+			s.units++
+			if e := *(*Entity)(unsafe.Add(q, sp.off)); !e.IsZero() && !s.w.Alive(e) {
+				s.trail, s.start = append(append(s.trail[:0], l.path...), HandleStep{Index: s.item}), s.units
+				s.report(Entity{}, 0, name, sp.path, e)
 			}
 		}
 	}

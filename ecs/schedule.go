@@ -137,6 +137,9 @@ type system struct {
 	timing     timing
 	skips      skips // commands it queued that could not be carried out
 	now        bool  // its commands apply as it ends (CommandsNow)
+	// beside is set while its stage runs it in parallel with others: only
+	// then does the stale audit tell the systems apart by goroutine.
+	beside bool
 }
 
 // NewSchedule returns an empty schedule with one stage, "update", that runs
@@ -234,7 +237,7 @@ func (s *Schedule) Run(w *World) {
 // run runs the system once, its writes attributed to it (writers.go).
 func (sys *system) run(w *World) {
 	from := w.openWrites()
-	w.runStarted(sys.cmds.owner)
+	w.runStarted(sys.cmds.owner, sys.beside)
 	start := time.Now()
 	defer w.runEnded(sys.cmds.owner) // a panicking system is not running any more
 	sys.fn(w, sys.cmds)
@@ -336,6 +339,14 @@ func (st *stage) runParallel(w *World) *SystemPanic {
 		}
 	}
 	st.left, st.running, st.caught = n, 0, nil
+	for _, sys := range st.systems {
+		sys.beside = true
+	}
+	defer func() {
+		for _, sys := range st.systems {
+			sys.beside = false
+		}
+	}()
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), n) - 1 {
 		wg.Go(func() { st.work(w, false) })

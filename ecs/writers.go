@@ -50,14 +50,14 @@ func (w *World) openWrites() uint32 { return w.changeStamp.Add(1) + 1 }
 
 // runStarted and runEnded keep the set of systems running, for the
 // stale-handle audit (a system's own goroutine is not otherwise known).
-func (w *World) runStarted(actor uint16) {
+func (w *World) runStarted(actor uint16, beside bool) {
 	l := &w.writers
 	l.mu.Lock()
 	if l.active == nil {
 		l.active = map[uint16]int{}
 	}
 	l.active[actor]++
-	if w.stale.on.Load() {
+	if beside && w.stale.on.Load() { // a system run alone is told by being alone (staleUser)
 		if l.on == nil {
 			l.on = map[uint16]uint64{}
 		}

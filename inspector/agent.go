@@ -242,8 +242,7 @@ func (a *Agent) Sync() {
 	}
 	a.upkeep.frame(gameWork)
 	if a.dangling != nil { // before the watchpoints: a dangling one sees what this frame's reading found
-		t0 := time.Now()
-		a.upkeep.spent(a.dangling.StepUpTo(a.upkeep.units(danglingLeast, a.opts.DanglingBudget)), time.Since(t0))
+		a.stepDangling(start)
 	}
 	// The frame that ended is a replay if the game had gone past it before
 	// a rewind: its hits are marked so, not counted again.

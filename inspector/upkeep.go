@@ -6,15 +6,18 @@ import "time"
 // work no client asked for) draws on one budget measured against the
 // game's own work, so a game at thousands of ticks a second pays the same
 // share as one at 60: at most upkeepShare of the game's work in a frame,
-// plus upkeepFloor. Work that does not fit goes on next frame.
+// plus upkeepFloor. Work that does not fit goes on next frame. With
+// nobody looking, a scan that ends its pass quickly waits: a pass at
+// most each danglingEvery (stepDangling).
 const (
-	upkeepShare = 0.05
-	upkeepFloor = 20 * time.Microsecond
+	upkeepShare   = 0.02
+	upkeepFloor   = 2 * time.Microsecond
+	danglingEvery = 250 * time.Millisecond
 )
 
 // danglingLeast is the fewest handles the dangling scan reads a frame,
 // whatever the allowance: a pass of a big world still ends.
-const danglingLeast = 256
+const danglingLeast = 64
 
 // upkeep paces the agent's own work: each frame it allows a time from the
 // game's work, and learns what a unit of each kind of work costs.
@@ -49,4 +52,21 @@ func (u *upkeep) spent(units int, took time.Duration) {
 	} else {
 		u.nsPer += (per - u.nsPer) / 8
 	}
+}
+
+// stepDangling reads the next handles of the dangling scan. While
+// someone looks (a client connected, a dangling watchpoint set) it reads
+// Options.DanglingBudget a frame, so each frame's despawns are found by
+// its end; with nobody looking it reads what fits the upkeep's share, a
+// pass at most each danglingEvery.
+func (a *Agent) stepDangling(now time.Time) {
+	if a.srv.Clients() > 0 || a.watches.WatchesDangling() {
+		a.dangling.Step()
+		return
+	}
+	if !a.dangling.Due(now, danglingEvery) {
+		return
+	}
+	t0 := time.Now()
+	a.upkeep.spent(a.dangling.StepUpTo(a.upkeep.units(danglingLeast, a.opts.DanglingBudget)), time.Since(t0))
 }

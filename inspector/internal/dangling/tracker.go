@@ -37,7 +37,8 @@ type Tracker struct {
 	overNow  int
 	seq      uint64        // counts handles found new
 	recent   []entry       // the newest found new, newest last
-	began    time.Time     // the pass under way began
+	began    time.Time     // the pass under way began; zero between passes
+	ended    time.Time     // the last complete pass ended
 	took     time.Duration // the last complete pass took, start to end
 }
 
@@ -72,7 +73,7 @@ func (t *Tracker) StepUpTo(n int) int {
 		return read
 	}
 	now := time.Now()
-	t.took, t.began = now.Sub(t.began), now
+	t.took, t.began, t.ended = now.Sub(t.began), time.Time{}, now
 	for k, e := range t.list {
 		if e.seen != t.pass {
 			delete(t.list, k)
@@ -152,6 +153,12 @@ func (t *Tracker) Audit() *protocol.DanglingAudit {
 		a.List = append(a.List, e.Dangling)
 	}
 	return a
+}
+
+// Due reports whether the scan should read now: a pass is under way, or
+// the last one ended at least every ago.
+func (t *Tracker) Due(now time.Time, every time.Duration) bool {
+	return !t.began.IsZero() || now.Sub(t.ended) >= every
 }
 
 // PassTook is how long the last complete pass took, from its first step

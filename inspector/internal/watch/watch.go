@@ -840,6 +840,17 @@ func (s *Set) checkStale(wp *watchpoint) *protocol.WatchHit {
 	return hit
 }
 
+// WatchesDangling reports whether a dangling watchpoint is set: the
+// agent's scan then reads every frame, not a pass at a time.
+func (s *Set) WatchesDangling() bool {
+	for _, wp := range s.list {
+		if wp.Kind == "dangling" {
+			return true
+		}
+	}
+	return false
+}
+
 // checkDangling fires when the agent found handles that name no live
 // entity since the last check (in the watchpoint's component or resource,
 // if it names one), naming the newest: where it is, and the system that

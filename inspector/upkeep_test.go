@@ -1,0 +1,63 @@
+package inspector
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+)
+
+// TestUpkeepAllowsAShareOfTheGamesWork: the allowance is the share of the
+// game's work plus the floor, and the units that fit it follow what a
+// unit was measured to cost, within the bounds given.
+func TestUpkeepAllowsAShareOfTheGamesWork(t *testing.T) {
+	var u upkeep
+	u.frame(time.Millisecond)
+	if want := time.Duration(upkeepShare*float64(time.Millisecond)) + upkeepFloor; u.allowed != want {
+		t.Fatalf("a 1 ms frame allows %v, want %v", u.allowed, want)
+	}
+	if n := u.units(64, 1<<15); n != 64 {
+		t.Fatalf("before any measure: %d units, want the least", n)
+	}
+	u.spent(1000, 10*time.Microsecond) // 10 ns a unit
+	if n := u.units(64, 1<<15); n != int(u.allowed.Nanoseconds()/10) {
+		t.Fatalf("at 10 ns a unit, %v allows %d units", u.allowed, n)
+	}
+	if n := u.units(64, 100); n != 100 {
+		t.Fatalf("the most given is %d, yet %d units", 100, n)
+	}
+	u.frame(0) // a frame with no work: the floor alone
+	if n := u.units(64, 1<<15); n != max(64, int(upkeepFloor.Nanoseconds()/10)) {
+		t.Fatalf("the floor allows %d units", n)
+	}
+}
+
+// TestIdleDanglingScanIsPaced: with nobody attached, the dangling scan of
+// a small world makes a pass at most each danglingEvery however fast the
+// game runs, and reads no more a frame than the share allows; a client
+// attached has it read every frame.
+func TestIdleDanglingScanIsPaced(t *testing.T) {
+	w := ecs.NewWorld()
+	type cells struct{ C []ecs.Entity }
+	grid := make([]ecs.Entity, 2000)
+	for i := range grid {
+		grid[i] = w.Spawn()
+	}
+	ecs.SetResource(w, cells{C: grid})
+	a := New(w, Options{RewindBytes: -1})
+	defer a.Close()
+	start := time.Now()
+	const frames = 2000
+	for range frames {
+		must(t, w.Tick())
+		a.Sync()
+	}
+	elapsed := time.Since(start)
+	passes, read, _ := a.dangling.Passes()
+	if most := uint64(elapsed/danglingEvery) + 1; passes > most {
+		t.Fatalf("%d frames in %v made %d passes, want at most %d", frames, elapsed, passes, most)
+	}
+	if passes == 0 || read != 2000 {
+		t.Fatalf("%d passes, the last reading %d handles of 2000", passes, read)
+	}
+}
