@@ -241,6 +241,11 @@ func (a *Agent) Sync() {
 		gameWork = time.Duration(a.workNs)
 	}
 	a.upkeep.frame(gameWork)
+	if a.srv.Clients() > 0 { // someone looks: every despawn's last state, to the yard's own bounds
+		a.graves.Allow(-1)
+	} else {
+		a.graves.Allow(a.upkeep.allowed)
+	}
 	if a.dangling != nil { // before the watchpoints: a dangling one sees what this frame's reading found
 		a.stepDangling(start)
 	}

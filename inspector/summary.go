@@ -96,6 +96,7 @@ func (a *Agent) Telemetry() protocol.Telemetry {
 		Clients: n.Clients, BytesSent: n.BytesSent, FramesSent: n.FramesSent, Coalesced: n.Coalesced, Dropped: n.Dropped, DroppedBy: n.DroppedBy,
 		TooLarge: n.TooLarge, Snapshots: a.tel.snapshots.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
 	}
+	t.DeadMissed = a.graves.Missed
 	if a.dangling != nil {
 		t.HandlePasses, t.HandlesRead, t.HandlesCut = a.dangling.Passes()
 		t.HandlePassMs = float64(a.dangling.PassTook().Microseconds()) / 1000

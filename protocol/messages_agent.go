@@ -143,6 +143,7 @@ type Telemetry struct {
 	HandlesRead  int     `msgpack:"hr,omitempty"`
 	HandlesCut   int     `msgpack:"hc,omitempty"`  // component values the last pass read only in part (each past 262,144 handles)
 	HandlePassMs float64 `msgpack:"hpt,omitempty"` // how long the last pass took, first step to last, in ms: how old the dangling list may be
+	DeadMissed   uint64  `msgpack:"dm,omitempty"`  // despawns whose last state the agent did not keep (see GetEntity on the last state of the dead)
 	// Broker says how the agent's connection to its broker stands, when it
 	// has one: "connected", "refused by the broker: ...; retrying", ...
 	Broker string `msgpack:"bk,omitempty"`

@@ -2,6 +2,7 @@ package graves
 
 import (
 	"reflect"
+	"time"
 	"unsafe"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -14,6 +15,8 @@ const (
 	MaxGraves   = 4096    // entities kept, newest first
 	MaxBytes    = 8 << 20 // bytes of values kept, about
 	MaxPerFrame = 256     // entities kept from one frame's despawns
+	// MinPerFrame is the despawns a frame keeps whatever its allowance.
+	MinPerFrame = 4
 	maxPartSize = 64 << 10
 )
 
@@ -35,6 +38,7 @@ type Part struct {
 	Value          protocol.Value
 	written, added uint32        // marks (ecs.Inspection.Marks)
 	raw            reflect.Value // a copy, converted when first read; invalid once Value is set
+	tooBig         reflect.Type  // the type of a value too big to keep: its note is made when read
 	converted      bool
 }
 
@@ -59,26 +63,36 @@ type Yard struct {
 	frame  uint64
 	taken  int
 	Missed uint64
+	// allow bounds the time one frame's burials take past MinPerFrame
+	// (negative: no bound); spent is what this frame's took.
+	allow, spent time.Duration
 	seq    uint64 // the newest grave's number
 }
 
 // New makes a yard over w and starts keeping graves; who names writers.
 func New(w *ecs.World, who Who) *Yard {
-	y := &Yard{w: w, who: who, ring: make([]*Grave, MaxGraves), index: map[ecs.Entity]*Grave{}}
+	y := &Yard{w: w, who: who, ring: make([]*Grave, MaxGraves), index: map[ecs.Entity]*Grave{}, allow: -1}
 	w.Inspect().OnDespawn(y.bury)
 	return y
 }
 
-// bury keeps e's last state, if the frame's bound allows.
+// Allow bounds the time a frame's burials take past the first
+// MinPerFrame (negative: only MaxPerFrame bounds them), from the next
+// despawn on.
+func (y *Yard) Allow(d time.Duration) { y.allow = d }
+
+// bury keeps e's last state, if the frame's bounds allow.
 func (y *Yard) bury(e ecs.Entity, frame uint64, by string) {
 	if frame != y.frame {
-		y.frame, y.taken = frame, 0
+		y.frame, y.taken, y.spent = frame, 0, 0
 	}
-	if y.taken >= MaxPerFrame {
+	if y.taken >= MaxPerFrame || y.taken >= MinPerFrame && y.allow >= 0 && y.spent >= y.allow {
 		y.Missed++
 		return
 	}
 	y.taken++
+	start := time.Now()
+	defer func() { y.spent += time.Since(start) }()
 	g := &Grave{Entity: e, Tick: frame, By: by}
 	if p, ok := y.w.Parent(e); ok {
 		g.Parent = p
@@ -123,8 +137,8 @@ func (y *Yard) bury(e ecs.Entity, frame uint64, by string) {
 			switch {
 			case fits:
 				part.raw = values.Clone(v)
-			default: // too big: a line that names it, in its place
-				part.Value, part.converted = protocol.StringValue(values.NotKeptPrefix+values.Describe(v)+": over the 64 KiB a grave keeps of one value"), true
+			default: // too big: a line that names its type in its place, made when read
+				part.tooBig = t
 				size = 64
 			}
 			g.bytes += int(size) + 64
@@ -199,7 +213,11 @@ func (y *Yard) dead(g *Grave) protocol.DeadEntity {
 func (g *Grave) convert() {
 	for i := range g.Parts {
 		p := &g.Parts[i]
-		if !p.converted {
+		switch {
+		case p.converted:
+		case p.tooBig != nil:
+			p.Value, p.converted = protocol.StringValue(values.NotKeptPrefix+p.tooBig.String()+": over the 64 KiB or 256 parts a grave keeps of one value"), true
+		default:
 			p.Value, p.converted, p.raw = values.Of(p.raw), true, reflect.Value{}
 		}
 	}

@@ -157,3 +157,34 @@ func TestYardOlderGraveLeavesTheNewerOnesIndex(t *testing.T) {
 		t.Fatalf("its HP: %v, want 2", g.Components[0].Value)
 	}
 }
+
+// TestYardAllowance: with no time allowed, a frame keeps its first
+// MinPerFrame despawns and counts the rest as missed; a new frame starts
+// again; no bound keeps MaxPerFrame.
+func TestYardAllowance(t *testing.T) {
+	w := ecs.NewWorld()
+	y := New(w, noOne)
+	m := ecs.NewMap[hp](w)
+	despawn := func(n int) {
+		for range n {
+			e := w.Spawn()
+			must(t, m.Add(e, hp{HP: 1}))
+			must(t, w.Despawn(e))
+		}
+		must(t, w.Tick())
+	}
+	y.Allow(0)
+	despawn(100)
+	if n, _ := y.Len(); n != MinPerFrame || y.Missed != 100-MinPerFrame {
+		t.Fatalf("no time allowed: kept %d, missed %d; want %d and %d", n, y.Missed, MinPerFrame, 100-MinPerFrame)
+	}
+	despawn(100)
+	if n, _ := y.Len(); n != 2*MinPerFrame {
+		t.Fatalf("a second frame: kept %d in all, want %d", n, 2*MinPerFrame)
+	}
+	y.Allow(-1)
+	despawn(300)
+	if n, _ := y.Len(); n != 2*MinPerFrame+MaxPerFrame {
+		t.Fatalf("no bound: kept %d in all, want %d", n, 2*MinPerFrame+MaxPerFrame)
+	}
+}

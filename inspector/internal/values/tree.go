@@ -281,13 +281,27 @@ func Fits(v reflect.Value, maxBytes, maxParts int) (size int64, ok bool) {
 
 type budget struct {
 	bytes, parts int
-	seen         map[identity]bool
+	// The identities met: the first few in place (most values hold a few
+	// lists or pointees), the rest in a map.
+	few  [4]identity
+	nfew int
+	seen map[identity]bool
 }
 
 // first reports whether id is met for the first time in this walk.
 func (b *budget) first(id identity) bool {
+	for _, f := range b.few[:b.nfew] {
+		if f == id {
+			return false
+		}
+	}
 	if b.seen[id] {
 		return false
+	}
+	if b.nfew < len(b.few) {
+		b.few[b.nfew] = id
+		b.nfew++
+		return true
 	}
 	if b.seen == nil {
 		b.seen = map[identity]bool{}
