@@ -66,7 +66,7 @@ type Yard struct {
 	// allow bounds the time one frame's burials take past MinPerFrame
 	// (negative: no bound); spent is what this frame's took.
 	allow, spent time.Duration
-	seq    uint64 // the newest grave's number
+	seq          uint64 // the newest grave's number
 }
 
 // New makes a yard over w and starts keeping graves; who names writers.
