@@ -138,8 +138,8 @@ func (w *World) staleUser() string {
 
 // goroutineID is the calling goroutine's number, read from its stack's
 // header ("goroutine 42 [running]:"): Go gives no other way, and only the
-// stale audit, on, asks (at the start of a system a stage runs beside
-// others, and at a stale use in such a stage): a few microseconds each.
+// stale audit, on, asks (once for each worker of a parallel stage, and at
+// a stale use in such a stage): a few microseconds each.
 func goroutineID() uint64 {
 	var buf [32]byte
 	b := buf[:runtime.Stack(buf[:], false)]

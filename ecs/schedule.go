@@ -137,9 +137,10 @@ type system struct {
 	timing     timing
 	skips      skips // commands it queued that could not be carried out
 	now        bool  // its commands apply as it ends (CommandsNow)
-	// beside is set while its stage runs it in parallel with others: only
-	// then does the stale audit tell the systems apart by goroutine.
-	beside bool
+	// on is the goroutine a parallel stage runs it on, when the stale
+	// audit is on (0: run alone, told by being alone): set by the worker
+	// that takes it, read once per worker, not per system.
+	on uint64
 }
 
 // NewSchedule returns an empty schedule with one stage, "update", that runs
@@ -237,7 +238,7 @@ func (s *Schedule) Run(w *World) {
 // run runs the system once, its writes attributed to it (writers.go).
 func (sys *system) run(w *World) {
 	from := w.openWrites()
-	w.runStarted(sys.cmds.owner, sys.beside)
+	w.runStarted(sys.cmds.owner, sys.on)
 	start := time.Now()
 	defer w.runEnded(sys.cmds.owner) // a panicking system is not running any more
 	sys.fn(w, sys.cmds)
@@ -339,12 +340,9 @@ func (st *stage) runParallel(w *World) *SystemPanic {
 		}
 	}
 	st.left, st.running, st.caught = n, 0, nil
-	for _, sys := range st.systems {
-		sys.beside = true
-	}
 	defer func() {
 		for _, sys := range st.systems {
-			sys.beside = false
+			sys.on = 0
 		}
 	}()
 	var wg sync.WaitGroup
@@ -362,6 +360,10 @@ func (st *stage) runParallel(w *World) *SystemPanic {
 // caller's worker (the goroutine that called Run) takes a halt a system
 // asked for, once none runs; until then no worker starts a system.
 func (st *stage) work(w *World, caller bool) {
+	var on uint64 // this worker's goroutine, for the stale audit: asked once
+	if w.stale.on.Load() {
+		on = goroutineID()
+	}
 	st.mu.Lock()
 	for {
 		halting := st.sched.wantsHalt() && st.caught == nil
@@ -390,6 +392,7 @@ func (st *stage) work(w *World, caller bool) {
 		i := st.ready[best]
 		st.ready = append(st.ready[:best], st.ready[best+1:]...)
 		st.running++
+		st.systems[i].on = on
 		st.mu.Unlock()
 
 		caught := st.systems[i].step(w)

@@ -50,18 +50,18 @@ func (w *World) openWrites() uint32 { return w.changeStamp.Add(1) + 1 }
 
 // runStarted and runEnded keep the set of systems running, for the
 // stale-handle audit (a system's own goroutine is not otherwise known).
-func (w *World) runStarted(actor uint16, beside bool) {
+func (w *World) runStarted(actor uint16, on uint64) {
 	l := &w.writers
 	l.mu.Lock()
 	if l.active == nil {
 		l.active = map[uint16]int{}
 	}
 	l.active[actor]++
-	if beside && w.stale.on.Load() { // a system run alone is told by being alone (staleUser)
+	if on != 0 { // a system run alone is told by being alone (staleUser)
 		if l.on == nil {
 			l.on = map[uint16]uint64{}
 		}
-		l.on[actor] = goroutineID()
+		l.on[actor] = on
 	}
 	l.mu.Unlock()
 }
