@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ecsinspect/ecsinspect/fleet"
-	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
+	"github.com/ecsinspect/ecsinspect/fleet/localbroker/spec"
 )
 
 // The local fleet's security: a broker user for each game, which may
@@ -20,8 +20,8 @@ type fleetAuth struct {
 	prefix  string
 	token   string
 	order   []string // the games' instances, as made
-	games   map[string]localbroker.User
-	clients []localbroker.User
+	games   map[string]spec.User
+	clients []spec.User
 }
 
 // newFleetAuth makes users with random passwords for instances and
@@ -30,7 +30,7 @@ func newFleetAuth(prefix string, instances, clients []string) (*fleetAuth, error
 	if len(clients) == 0 {
 		return nil, fmt.Errorf("--clients: want at least one client name")
 	}
-	a := &fleetAuth{prefix: prefix, token: secret(), games: map[string]localbroker.User{}}
+	a := &fleetAuth{prefix: prefix, token: secret(), games: map[string]spec.User{}}
 	for _, name := range instances {
 		if err := fleet.CheckName("instance", name, false); err != nil {
 			return nil, err
@@ -51,13 +51,13 @@ func newFleetAuth(prefix string, instances, clients []string) (*fleetAuth, error
 }
 
 // brokerUser is a user with a random password and p's permissions.
-func brokerUser(name string, p fleet.Permissions) localbroker.User {
-	return localbroker.User{Name: name, Password: secret(), Publish: p.Publish, Subscribe: p.Subscribe, Replies: p.Replies}
+func brokerUser(name string, p fleet.Permissions) spec.User {
+	return spec.User{Name: name, Password: secret(), Publish: p.Publish, Subscribe: p.Subscribe, Replies: p.Replies}
 }
 
 // users is every user, games first.
-func (a *fleetAuth) users() []localbroker.User {
-	var out []localbroker.User
+func (a *fleetAuth) users() []spec.User {
+	var out []spec.User
 	for _, name := range a.order {
 		out = append(out, a.games[name])
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/demo"
 	"github.com/ecsinspect/ecsinspect/fleet"
-	"github.com/ecsinspect/ecsinspect/fleet/localbroker"
+	"github.com/ecsinspect/ecsinspect/fleet/localbroker/spec"
 	"github.com/ecsinspect/ecsinspect/inspector"
 	_ "github.com/ecsinspect/ecsinspect/inspector/broker" // Options.Broker's transport
 )
@@ -76,15 +76,15 @@ func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
 		fmt.Fprint(out, auth.natsConfig())
 		return nil
 	}
-	bo := localbroker.Options{Port: *port, Users: auth.users()}
+	bo := spec.Options{Port: *port, Users: auth.users()}
 	if *open {
 		auth, bo.Users = nil, nil
 	}
-	b, err := localbroker.Start(bo)
+	b, err := startBroker(bo, out)
 	if err != nil && *port != 0 {
 		fmt.Fprintf(out, "fleet: port %d is taken (%v); using a free one\n", *port, err)
 		bo.Port = 0
-		b, err = localbroker.Start(bo)
+		b, err = startBroker(bo, out)
 	}
 	if err != nil {
 		return err
@@ -100,10 +100,10 @@ func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
 		defer func() { _ = client.ForgetCredentials(hostport) }()
 		fmt.Fprintf(out, "fleet: users and permissions on; the client %s's credentials and the fleet token saved in %s\n", ui.Name, saved)
 		for _, c := range auth.clients[1:] {
-			fmt.Fprintf(out, "fleet: client %s: --token %s %s\n", c.Name, auth.token, b.URLAs(c))
+			fmt.Fprintf(out, "fleet: client %s: --token %s %s\n", c.Name, auth.token, spec.URLAs(c, b.Port()))
 		}
 		for _, name := range splitNames(*allow) {
-			fmt.Fprintf(out, "fleet: your game %s joins with inspector.Options{Broker: %q, Instance: %q, Token: %q}\n", name, b.URLAs(auth.games[name]), name, auth.token)
+			fmt.Fprintf(out, "fleet: your game %s joins with inspector.Options{Broker: %q, Instance: %q, Token: %q}\n", name, spec.URLAs(auth.games[name], b.Port()), name, auth.token)
 		}
 	} else {
 		fmt.Fprintln(out, "fleet: --open: no users, no token: anyone on this machine may read and change every game")
@@ -115,9 +115,9 @@ func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
 	var games []*demo.Game
 	for i := range *n {
 		o := demo.Options{Entities: *entities, Hz: *hz, Seed: *seed + uint64(i), Frames: *frames,
-			Agent: inspector.Options{Addr: "", Broker: b.URL(), Instance: names[i]}}
+			Agent: inspector.Options{Addr: "", Broker: spec.URL(b.Port()), Instance: names[i]}}
 		if auth != nil {
-			o.Agent.Broker, o.Agent.Token = b.URLAs(auth.games[names[i]]), auth.token
+			o.Agent.Broker, o.Agent.Token = spec.URLAs(auth.games[names[i]], b.Port()), auth.token
 		}
 		if i == buggy {
 			o.Bug = *bug
@@ -134,8 +134,8 @@ func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
 		}
 		games = append(games, g)
 	}
-	fmt.Fprintf(out, "fleet: broker on %s, %d demo games (demo-01 to demo-%02d), %d animals each at %g Hz\n", b.URL(), *n, *n, *entities, *hz)
-	fmt.Fprintf(out, "fleet: ecsinspect attach %s   (Ctrl-C to stop)\n", b.URL())
+	fmt.Fprintf(out, "fleet: broker on %s, %d demo games (demo-01 to demo-%02d), %d animals each at %g Hz\n", spec.URL(b.Port()), *n, *n, *entities, *hz)
+	fmt.Fprintf(out, "fleet: ecsinspect attach %s   (Ctrl-C to stop)\n", spec.URL(b.Port()))
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	errs := make([]error, len(games))

@@ -1,6 +1,8 @@
 // Package localbroker runs a NATS server inside the process, on loopback:
-// the broker of `ecsinspect fleet` and of the fleet's tests. Games never
-// link it; they dial a broker with the fleet package.
+// the broker of the fleet's tests and of ecsinspect-broker (the program
+// `ecsinspect fleet` starts, so the ecsinspect command links no NATS
+// server). Games never link it; they dial a broker with the fleet
+// package. Package spec describes a broker without linking one.
 //
 //	b, err := localbroker.Start(localbroker.Options{})
 //	if err != nil { ... }
@@ -14,29 +16,15 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/fleet/localbroker/spec"
 	"github.com/nats-io/nats-server/v2/server"
 )
 
-// Options configure a local broker.
-type Options struct {
-	Port     int    // 0: a free port
-	User     string // with Password: clients must present them
-	Password string
-	// Users, when set, are the only ones the broker lets in, each with
-	// its permissions (User and Password are then ignored).
-	Users []User
-	// MaxPayload bounds a message (default the server's, 1 MiB).
-	MaxPayload int32
-}
+// Options configure a local broker (spec.Options).
+type Options = spec.Options
 
-// User is one user of the broker: a name, a password, and the subjects
-// it may publish and subscribe to (Replies: it may also answer the
-// requests it gets).
-type User struct {
-	Name, Password     string
-	Publish, Subscribe []string
-	Replies            bool
-}
+// User is one user of the broker (spec.User).
+type User = spec.User
 
 // Broker is a running local broker.
 type Broker struct {
@@ -82,12 +70,10 @@ func Start(o Options) (*Broker, error) {
 }
 
 // URL is the broker's client URL, without credentials.
-func (b *Broker) URL() string { return fmt.Sprintf("nats://127.0.0.1:%d", b.port) }
+func (b *Broker) URL() string { return spec.URL(b.port) }
 
 // URLAs is the URL with user's name and password in it.
-func (b *Broker) URLAs(u User) string {
-	return fmt.Sprintf("nats://%s:%s@127.0.0.1:%d", url.PathEscape(u.Name), url.PathEscape(u.Password), b.port)
-}
+func (b *Broker) URLAs(u User) string { return spec.URLAs(u, b.port) }
 
 // URLWithCredentials is the URL with the broker's user and password in it.
 func (b *Broker) URLWithCredentials() string {
