@@ -211,21 +211,16 @@ func openKept(dir string) (*Recording, error) {
 	cat := &concatFiles{}
 	var out *Recording
 	for _, name := range names {
-		f, err := os.Open(name)
+		f, size, err := openRegular(name)
 		if err != nil {
-			continue // gone as the writer trimmed it
+			continue // gone as the writer trimmed it, or not a file
 		}
-		st, err := f.Stat()
-		if err != nil {
-			f.Close()
-			continue
-		}
-		seg, err := ReadRecording(f, st.Size())
+		seg, err := ReadRecording(f, size)
 		if err != nil || len(seg.Frames) == 0 {
 			f.Close()
 			continue
 		}
-		base := cat.add(f, st.Size())
+		base := cat.add(f, size)
 		if out == nil {
 			out = &Recording{Header: seg.Header}
 		} else if last := out.Frames[len(out.Frames)-1].Tick; seg.Frames[0].Tick <= last {

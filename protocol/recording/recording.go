@@ -245,7 +245,7 @@ func OpenRecording(path string) (*Recording, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return openKept(path) // a flight recording's segments
 	}
-	f, err := os.Open(path)
+	f, size, err := openRegular(path)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) { // "FILE: no such file or directory", as for a bad file
@@ -253,12 +253,7 @@ func OpenRecording(path string) (*Recording, error) {
 		}
 		return nil, fmt.Errorf("protocol: %s: %w", path, err)
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	rec, err := ReadRecording(f, st.Size())
+	rec, err := ReadRecording(f, size)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("protocol: %s: %w", path, err)
