@@ -51,15 +51,38 @@ func SaveCredentials(hostport string, c SavedCredentials) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", err
 	}
+	return path, writeCredentials(path, all)
+}
+
+// writeCredentials replaces the file at path with all: written to a new
+// file of a random name made only if none is there (O_EXCL, mode 0600:
+// never through a link another user planted), then renamed over path
+// (which replaces a link at path, never writes through it). A failure
+// leaves nothing behind.
+func writeCredentials(path string, all map[string]SavedCredentials) error {
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
-		return "", err
+		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return "", err
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
 	}
-	return path, os.Rename(tmp, path)
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+	}
+	return err
 }
 
 // ForgetCredentials drops what was saved for hostport.
@@ -73,11 +96,7 @@ func ForgetCredentials(hostport string) error {
 		return err
 	}
 	delete(all, hostport)
-	b, err := json.MarshalIndent(all, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, b, 0o600)
+	return writeCredentials(path, all)
 }
 
 // readCredentials reads the file; a file others may read is refused (the

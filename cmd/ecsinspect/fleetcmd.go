@@ -97,7 +97,11 @@ func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
 		if err != nil {
 			return fmt.Errorf("fleet: saving the client's credentials: %w", err)
 		}
-		defer func() { _ = client.ForgetCredentials(hostport) }()
+		defer func() {
+			if err := client.ForgetCredentials(hostport); err != nil {
+				fmt.Fprintf(out, "fleet: the client's credentials for %s stay saved in %s: forgetting them failed (%v); remove that entry by hand\n", hostport, saved, err)
+			}
+		}()
 		fmt.Fprintf(out, "fleet: users and permissions on; the client %s's credentials and the fleet token saved in %s\n", ui.Name, saved)
 		for _, c := range auth.clients[1:] {
 			fmt.Fprintf(out, "fleet: client %s: --token %s %s\n", c.Name, auth.token, spec.URLAs(c, b.Port()))
@@ -147,7 +151,9 @@ func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
 		}()
 	}
 	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
+	if len(games) > 0 { // a broker alone (--instances 0) serves until Ctrl-C
+		go func() { wg.Wait(); close(done) }()
+	}
 	select {
 	case <-stop:
 		fmt.Fprintln(out, "fleet: interrupted")
@@ -157,7 +163,7 @@ func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
 	for _, g := range games {
 		g.Agent.Release() // a game paused on a fleet watchpoint ends too
 	}
-	<-done
+	wg.Wait()
 	for _, g := range games {
 		errs = append(errs, g.Close())
 	}

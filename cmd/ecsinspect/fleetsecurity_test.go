@@ -163,3 +163,39 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestFleetBrokerAloneServesUntilStopped: `fleet --instances 0 --allow
+// NAME` (a broker for your own games) keeps serving, its client's
+// credentials saved, until it is stopped; then they are forgotten.
+func TestFleetBrokerAloneServesUntilStopped(t *testing.T) {
+	creds := filepath.Join(t.TempDir(), "brokers.json")
+	t.Setenv("ECSINSPECT_CREDENTIALS", creds)
+	saved := func() int {
+		b, err := os.ReadFile(creds)
+		if err != nil {
+			return 0
+		}
+		var all map[string]any
+		if err := json.Unmarshal(b, &all); err != nil {
+			t.Fatal(err)
+		}
+		return len(all)
+	}
+	t.Cleanup(func() { // after the fleet's own cleanup stopped it
+		if n := saved(); n != 0 {
+			t.Errorf("after the fleet stopped, %d brokers' credentials stay saved", n)
+		}
+	})
+	url, out := runLocalFleet(t, "--instances", "0", "--allow", "match-01")
+	time.Sleep(500 * time.Millisecond)
+	if n := saved(); n != 1 {
+		t.Fatalf("half a second on, %d brokers' credentials saved (the fleet ended?):\n%s", n, out)
+	}
+	target, err := fleet.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fleet.Connect(target, "stranger", 2*time.Second); err == nil || strings.Contains(err.Error(), "connection refused") {
+		t.Fatalf("the broker alone: a stranger's dial said %v, want a refusal by the broker", err)
+	}
+}
