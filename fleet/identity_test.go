@@ -130,3 +130,66 @@ func TestPinnedNameShowsConflicts(t *testing.T) {
 	evil.announce(Status{Instance: "victim", Game: "g", Host: "next", PID: 2, Started: time.Now().UnixMilli()})
 	waitMember(t, r, "a new run", func(m Member) bool { return m.Host == "next" && m.Restarted && !m.Gone })
 }
+
+// TestReplayedAnnouncementsChangeNothing: a stranger who kept a game's own
+// signed announcements cannot roll its row back within the run (an older
+// announcement) nor bring it back after its goodbye.
+func TestReplayedAnnouncementsChangeNothing(t *testing.T) {
+	b, err := localbroker.Start(localbroker.Options{})
+	must(t, err)
+	t.Cleanup(b.Shutdown)
+	target, err := ParseURL(b.URL())
+	must(t, err)
+	nc, err := Connect(target, "replayer", time.Second)
+	must(t, err)
+	t.Cleanup(nc.Close)
+	rc, err := Connect(target, "roster", time.Second)
+	must(t, err)
+	t.Cleanup(rc.Close)
+	r, err := WatchRoster(rc, DefaultPrefix, "")
+	must(t, err)
+	t.Cleanup(r.Close)
+	keys := map[string]ed25519.PrivateKey{"victim": NewInstanceKey(), "marker": NewInstanceKey()}
+	started := time.Now().Add(-time.Minute).UnixMilli()
+	send := func(name string, s Status) {
+		t.Helper()
+		s.Instance, s.Started, s.Every = name, started, 1
+		m, err := signedStatus(AnnounceSubject(DefaultPrefix, name), s, keys[name])
+		must(t, err)
+		must(t, nc.PublishMsg(m))
+		must(t, nc.Flush())
+	}
+	marks := uint64(0)
+	// settled waits until the roster took every message sent so far (the
+	// broker keeps one publisher's order: a marker sent last came last).
+	settled := func() Member {
+		t.Helper()
+		marks++
+		send("marker", Status{Tick: marks, At: time.Now().UnixMilli()})
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			for _, m := range r.Members() {
+				if m.Instance == "marker" && m.Tick == marks {
+					return victim(r)
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the roster never took marker %d", marks)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	old := time.Now().Add(-30 * time.Second).UnixMilli()
+	send("victim", Status{Tick: 200, At: old})
+	send("victim", Status{Tick: 1700, At: old + 15_000})
+	send("victim", Status{Tick: 200, At: old}) // replayed
+	if m := settled(); m.Tick != 1700 {
+		t.Fatalf("a replayed announcement rolled the row back to tick %d", m.Tick)
+	}
+	send("victim", Status{Tick: 1701, At: old + 15_001, Gone: true})
+	send("victim", Status{Tick: 1700, At: old + 15_000}) // replayed after the goodbye
+	send("victim", Status{Tick: 1702, At: old + 16_000}) // a word after the goodbye
+	if m := settled(); !m.Gone || m.Tick != 1701 {
+		t.Fatalf("after its goodbye and replays the victim reads tick %d, gone %v", m.Tick, m.Gone)
+	}
+}

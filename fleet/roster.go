@@ -136,6 +136,8 @@ func (r *Roster) take(m *nats.Msg) {
 		*mem = Member{Key: key, Restarted: true}
 	case s.Started < mem.Started || s.Gone && s.Started != mem.Started:
 		return // an earlier run's word, replayed
+	case s.Started == mem.Started && (s.At < mem.At || mem.Gone && mem.Why == "closed" && !s.Gone):
+		return // within the run: an older word replayed, or a word after its goodbye
 	}
 	mem.Status, mem.Seen = s, now
 	mem.Gone, mem.GoneAt, mem.Why = s.Gone, time.Time{}, ""
