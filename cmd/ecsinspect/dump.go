@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -202,9 +201,7 @@ func runDump(args []string, out io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(out, res)
 	}
 	printable.Clean(res) // a game's or a file's names and strings, shown on a terminal
 	printDump(out, res)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -65,7 +64,7 @@ func runDiff(args []string, from string, asJSON bool, out io.Writer) error {
 func writeDiffJSON(out io.Writer, d *recording.WorldDiff, changed func(each func(recording.EntityDiff) error) error) error {
 	w := bufio.NewWriterSize(out, 1<<16)
 	field := func(name string, v any, last bool) error {
-		b, err := json.Marshal(v)
+		b, err := marshalJSON(v, false)
 		if err != nil {
 			return err
 		}
@@ -82,7 +81,7 @@ func writeDiffJSON(out io.Writer, d *recording.WorldDiff, changed func(each func
 		}
 		fmt.Fprintf(w, "  %q: [\n", name)
 		for i := range n {
-			b, err := json.Marshal(item(i))
+			b, err := marshalJSON(item(i), false)
 			if err != nil {
 				return err
 			}
@@ -103,7 +102,7 @@ func writeDiffJSON(out io.Writer, d *recording.WorldDiff, changed func(each func
 		fmt.Fprintf(w, "  %q: [", name)
 		sep := "\n    "
 		err := items(func(ed recording.EntityDiff) error {
-			b, err := json.Marshal(ed)
+			b, err := marshalJSON(ed, false)
 			if err != nil {
 				return err
 			}

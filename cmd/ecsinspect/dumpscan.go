@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -61,9 +60,7 @@ func runScan(path, first, history string, asJSON bool, out io.Writer) error {
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(out, res)
 	}
 	printable.Clean(res)
 	printScan(out, res)

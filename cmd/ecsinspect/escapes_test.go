@@ -12,8 +12,9 @@ import (
 // TestNoEscapeReachesTheTerminal: a game whose system name, string field,
 // map keys, resource, game name and client (the writer of an edit) hold
 // escape sequences and a forged line, dumped live and from its recording
-// as text: what the commands write holds no control character but the
-// line breaks they make themselves, and no forged line.
+// as text and as JSON: what the commands write holds no control character
+// but the line breaks they make themselves (JSON's strings escape DEL and
+// C1 as \u00XX, which reads back as the game's text), and no forged line.
 func TestNoEscapeReachesTheTerminal(t *testing.T) {
 	addr, e := testgame.Hostile(t)
 	path := filepath.Join(t.TempDir(), "hostile.ecsrec")
@@ -29,6 +30,12 @@ func TestNoEscapeReachesTheTerminal(t *testing.T) {
 		{"dump", path, "--entity", e.String()},
 		{"dump", path, "--query", "Tags"},
 		{"exec", addr, "hits"},
+		{"dump", addr, "--json"},
+		{"dump", addr, "--entity", e.String(), "--json"},
+		{"dump", path, "--json"},
+		{"dump", path, "--query", "Tags", "--json"},
+		{"dump", path, "--history", e.String(), "--json"},
+		{"exec", addr, "hits", "--json"},
 		{"exec", addr, "add", e.String(), "Nope" + testgame.Escapes}, // the agent's error echoes the name
 	} {
 		code, out, errs := cli(args...)
@@ -45,7 +52,7 @@ func TestNoEscapeReachesTheTerminal(t *testing.T) {
 				}
 			}
 		}
-		if strings.Join(args[:2], " ") == "dump "+addr && len(args) == 3 && !strings.Contains(out, `\x1b]0;pwned\a`) {
+		if strings.Join(args[:2], " ") == "dump "+addr && len(args) == 2 && !strings.Contains(out, `\x1b]0;pwned\a`) {
 			t.Errorf("%v does not show the escaped text:\n%s", args, out)
 		}
 	}

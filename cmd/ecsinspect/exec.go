@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -173,9 +172,7 @@ func runWait(g client.Game, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("wait: no watchpoint fired in %v (%v)", *timeout, err)
 	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(hitJSON(hit))
+	return writeJSON(out, hitJSON(hit))
 }
 
 // watchHitJSON is a hit as exec wait prints it: the keys are stable.
@@ -233,9 +230,7 @@ func runWatches(g client.Game, args []string, out io.Writer) error {
 		list = append(list, watchJSON{ID: w.ID, Expr: w.Expr, Kind: w.Kind, Log: w.Log, On: w.On, Hits: w.Hits, Owner: w.Owner, Keep: w.Keep, Suspended: w.Suspended})
 	}
 	if *asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(list)
+		return writeJSON(out, list)
 	}
 	printable.Clean(list)
 	if len(list) == 0 {

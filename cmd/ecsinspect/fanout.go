@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -80,9 +79,7 @@ func dumpAll(addr, filter, token, query, entity string, limit int, asJSON bool, 
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(fleetDump{Broker: t.String(), Filter: filter, Instances: entries}); err != nil {
+		if err := writeJSON(out, fleetDump{Broker: t.String(), Filter: filter, Instances: entries}); err != nil {
 			return err
 		}
 	} else {
@@ -234,9 +231,7 @@ func waitAll(f *client.Fleet, members []fleet.Member, args []string, out io.Writ
 	for range members {
 		select {
 		case h := <-hits:
-			enc := json.NewEncoder(out)
-			enc.SetIndent("", "  ")
-			return enc.Encode(h)
+			return writeJSON(out, h)
 		case err := <-errs:
 			failures = append(failures, err.Error())
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -71,9 +70,7 @@ func runHits(g client.Game, args []string, out io.Writer) error {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(out, res)
 	}
 	printable.Clean(&res)
 	if len(res.Groups) == 0 {
