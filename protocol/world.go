@@ -236,7 +236,7 @@ func OpenBodyLimited(f *WorldFrame, passing bool, limits ReadLimits) (*WorldBody
 	if _, err := checkMsgpack(raw, maxDepth, decodeBudget(len(raw))); err != nil {
 		return nil, nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
-	body, budget := &WorldBody{}, &AllocBudget{left: decodeBudget(len(raw))}
+	body, budget := &WorldBody{}, &AllocBudget{left: decodeBudget(len(raw)), inflated: len(raw)}
 	if err := DecodeWorldBody(raw, body, passing, budget); err != nil {
 		return nil, nil, fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
 	}
@@ -246,7 +246,13 @@ func OpenBodyLimited(f *WorldFrame, passing bool, limits ReadLimits) (*WorldBody
 // AllocBudget is what decoding one body may still allocate: PROTOCOL.md's
 // 64 bytes per byte of the body, counted at the sizes really allocated
 // (a table's struct, a row list), before each allocation is made.
-type AllocBudget struct{ left int64 }
+type AllocBudget struct {
+	left     int64
+	inflated int // the body's bytes once decompressed
+}
+
+// Inflated is the bytes the body was decompressed to.
+func (b *AllocBudget) Inflated() int { return b.inflated }
 
 // Take charges n elements of size bytes, or fails with what was asked.
 func (b *AllocBudget) Take(n, size int, what string) error {

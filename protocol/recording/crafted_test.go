@@ -164,7 +164,7 @@ func TestCraftedFilesAreRefusedCheaply(t *testing.T) {
 		"schema-overflow": "",
 		"array-bomb":      "",
 		"table-bomb":      "once decompressed",
-		"growing-deltas":  "over the reader's limit",
+		"growing-deltas":  "damaged or crafted",
 		"zstd-no-size":    "once decompressed",
 		"dead-flood":      "dead entities in one frame",
 		"dead-bomb":       "over 256",
@@ -255,5 +255,40 @@ func BenchmarkReadCraftedFile(b *testing.B) {
 			}
 			b.ReportMetric(float64(most)/(1<<20), "MiB/file")
 		})
+	}
+}
+
+// TestScanOfManyBigKeyframesIsBounded: a small file of keyframes that
+// each decompress to 8 MiB (a table of a million zero handles) is read
+// frame by frame as a reader seeks (each keyframe alone is a world it may
+// hold), but a scan of every frame (a first-tick search) stops once the
+// frames decompressed to more than the scan's bound, saying why.
+func TestScanOfManyBigKeyframesIsBounded(t *testing.T) {
+	testpace.SkipUnderRace(t, "decompressing half a GiB")
+	var frames []*protocol.WorldFrame
+	for i := range 80 {
+		body := &protocol.WorldBody{Summary: protocol.Summary{Full: true, Components: worldSchemas()},
+			Tables: []protocol.TableFrame{{Archetype: 7, Len: 1 << 20, Moved: true, Entities: make([]byte, 8<<20)}}}
+		f := &protocol.WorldFrame{Tick: uint64(1 + i), Full: true}
+		if err := protocol.SealBody(f, body); err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+	}
+	b := recordingOf(t, frames...)
+	if len(b) >= 1<<20 {
+		t.Fatalf("the file is %d bytes", len(b))
+	}
+	rec, err := ReadRecording(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReplay(rec)
+	if st, err := r.At(len(frames) - 1); err != nil || st.Tick != 80 {
+		t.Fatalf("seeking to the last keyframe: %v", err)
+	}
+	_, err = r.ScanQuery("Pos")
+	if err == nil || !strings.Contains(err.Error(), "reading every frame would decompress over 512 MiB") {
+		t.Fatalf("a scan of 80 keyframes of 8 MiB: %v", err)
 	}
 }

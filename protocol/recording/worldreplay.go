@@ -3,6 +3,7 @@ package recording
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -16,6 +17,15 @@ type Replay struct {
 	rec   *Recording
 	state *WorldState
 	at    int // the frame the state holds, -1 for none
+	// limits are the file's (protocol.LimitsForFile); each frame is read
+	// within them and what follows.
+	limits protocol.ReadLimits
+	// keyInflated is what the chain's keyframe decompressed to, and
+	// chainInflated what the frames after it did (maxChain bounds them).
+	keyInflated, chainInflated int64
+	// scanLeft, during a scan, is what its frames may still decompress
+	// to (maxScan); nil outside a scan.
+	scanLeft *int64
 	// Progress, if set, is told how many of the frames a seek applies are
 	// applied, every progressEvery frames; returning false stops the seek
 	// there (At returns ErrStopped), so a reader stays in its user's hands
@@ -36,7 +46,60 @@ const progressEvery = 64
 func NewReplay(rec *Recording) *Replay {
 	st := NewWorldState()
 	st.Limits = protocol.LimitsForFile(rec.size)
-	return &Replay{rec: rec, state: st, at: -1}
+	return &Replay{rec: rec, state: st, at: -1, limits: st.Limits}
+}
+
+// What a reader decompresses is bounded over a keyframe's chain and over
+// a whole scan, not only frame by frame: a small crafted file of many
+// frames, each inflating to hundreds of MiB, would otherwise hold a
+// reader for hours. A writer starts a keyframe once the deltas since the
+// last hold about four keyframes' worth.
+const (
+	// chainFactor and chainFloor bound the deltas after a keyframe: at
+	// most chainFactor times what the keyframe decompressed to, or
+	// chainFloor if that is more.
+	chainFactor = 8
+	chainFloor  = 64 << 20
+	// scanFactor and scanFloor bound a scan of every frame (a first-tick
+	// search, an entity's history): scanFactor times the file, or
+	// scanFloor if that is more.
+	scanFactor = 256
+	scanFloor  = 512 << 20
+)
+
+// chainRoom is what the next delta of the chain may decompress to.
+func (r *Replay) chainRoom() int64 {
+	return max(chainFloor, chainFactor*r.keyInflated) - r.chainInflated
+}
+
+// frameLimits are the limits frame j of the chain from keyframe k is read
+// within, and, where the chain's or the scan's bound is tighter than the
+// file's, why a frame that needs more is refused.
+func (r *Replay) frameLimits(j, k int) (lim protocol.ReadLimits, why error) {
+	lim = r.limits
+	if j != k {
+		if room := r.chainRoom(); room < int64(lim.MaxBody) {
+			lim.MaxBody, why = int(max(room, 0)), fmt.Errorf("the frames after the keyframe at frame %d decompress to over %s (%d times the keyframe, at least %s; a writer starts a keyframe long before): the file is damaged or crafted", k, protocol.ByteSize(max(int64(chainFloor), chainFactor*r.keyInflated)), chainFactor, protocol.ByteSize(int64(chainFloor)))
+		}
+	}
+	if r.scanLeft != nil && *r.scanLeft < int64(lim.MaxBody) {
+		lim.MaxBody, why = int(max(*r.scanLeft, 0)), fmt.Errorf("reading every frame would decompress over %s (%d times the file, at least %s): the file is damaged or crafted", protocol.ByteSize(max(int64(scanFloor), scanFactor*r.rec.size)), scanFactor, protocol.ByteSize(int64(scanFloor)))
+	}
+	return lim, why
+}
+
+// charge counts what frame j of the chain from keyframe k decompressed
+// to.
+func (r *Replay) charge(j, k int) {
+	n := int64(r.state.inflated)
+	if j == k {
+		r.keyInflated, r.chainInflated = n, 0
+	} else {
+		r.chainInflated += n
+	}
+	if r.scanLeft != nil {
+		*r.scanLeft -= n
+	}
 }
 
 // At returns the state at frame i. The state is the replay's own and
@@ -72,10 +135,20 @@ func (r *Replay) At(i int) (*WorldState, error) {
 			r.at = -1
 			return nil, fmt.Errorf("frame %d is marked a keyframe but holds a delta", j)
 		}
+		lim, why := r.frameLimits(j, k)
+		r.state.Limits = lim
+		if lim.MaxBody == 0 {
+			r.at = -1
+			return nil, fmt.Errorf("frame %d (tick %d): %w", j, f.Tick, why)
+		}
 		if err := r.state.Apply(f); err != nil {
 			r.at = -1
+			if why != nil && strings.Contains(err.Error(), "decompress") {
+				err = why
+			}
 			return nil, fmt.Errorf("frame %d (tick %d): %w", j, f.Tick, err)
 		}
+		r.charge(j, k)
 		r.at = j
 	}
 	return r.state, nil

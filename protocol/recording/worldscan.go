@@ -32,6 +32,9 @@ type QueryTicks struct {
 // scan applies every frame from the first in order, calling each with the
 // state after it, and Progress (if set) as it goes.
 func (r *Replay) scan(each func(i int, st *WorldState) error) error {
+	left := max(int64(scanFloor), scanFactor*r.rec.size)
+	r.scanLeft = &left
+	defer func() { r.scanLeft = nil }()
 	n := len(r.rec.Frames)
 	for i := range n {
 		if r.Progress != nil && i%progressEvery == 0 && !r.Progress(i, n) {

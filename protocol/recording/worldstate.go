@@ -37,6 +37,8 @@ type WorldState struct {
 	// decoded frames).
 	owned bool
 	dead  deadKept // the last state of the dead the frames carried (worlddead.go)
+	// inflated is the bytes the last frame applied decompressed to.
+	inflated int
 }
 
 // StateTable is one table's rows: an archetype's, or a sparse component's.
@@ -120,7 +122,11 @@ func (s *WorldState) apply(f *protocol.WorldFrame, passing bool) error {
 	if err != nil {
 		return err
 	}
-	return s.applyBody(f, body, budget)
+	if err := s.applyBody(f, body, budget); err != nil {
+		return err
+	}
+	s.inflated = budget.Inflated() // after: a keyframe replaces the state whole
+	return nil
 }
 
 // ApplyBody is Apply for a body already opened.
