@@ -409,3 +409,42 @@ func TestLosingTheBrokerEndsItsSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestOneClientsFloodLeavesRoomForOthers: a client that opens sessions as
+// fast as it can gets its own budget's worth (a burst, then its rate, at
+// most ClientSessions open), the rest unanswered; an honest client
+// opening one session after the flood is served.
+func TestOneClientsFloodLeavesRoomForOthers(t *testing.T) {
+	_, _, ln, nc := pair(t, Timing{})
+	opening := func(client, session string) {
+		m := nats.NewMsg(UpSubject(DefaultPrefix, "inst", client, session))
+		m.Header.Set(SeqHeader, "1")
+		m.Data = []byte{1}
+		must(t, nc.PublishMsg(m))
+	}
+	for i := range 2000 {
+		opening("flood", "s"+strconv.Itoa(i))
+	}
+	opening("honest", "h1")
+	must(t, nc.Flush())
+	served := map[string]int{}
+	deadline := time.Now().Add(5 * time.Second)
+	for served["nats:honest"] == 0 {
+		accepted := make(chan net.Conn, 1)
+		go func() {
+			c, err := ln.Accept()
+			if err == nil {
+				accepted <- c
+			}
+		}()
+		select {
+		case c := <-accepted:
+			served[c.RemoteAddr().String()]++
+		case <-time.After(time.Until(deadline)):
+			t.Fatalf("the honest client was not served after a flood: %v served, %d refused", served, ln.Refused.Load())
+		}
+	}
+	if n := served["nats:flood"]; n > ClientOpenBurst+ClientOpenRate*6 {
+		t.Fatalf("the flooding client got %d sessions", n)
+	}
+}

@@ -26,9 +26,10 @@ type Listener struct {
 
 	mu       sync.Mutex
 	sessions map[string]*streamConn
-	unread   budget    // bytes its sessions hold unread
-	opens    float64   // sessions it may open now (OpenRate a second, OpenBurst at most)
-	refilled time.Time // when opens was last refilled
+	unread   budget      // bytes its sessions hold unread
+	opens    float64     // sessions it may open now (OpenRate a second, OpenBurst at most)
+	refilled time.Time   // when opens was last refilled
+	clients  clientRooms // each client's own budget (clientrooms.go)
 
 	// Opened counts sessions opened; Refused, sessions refused (too many
 	// open, or past the opening rate); Stray, messages for no session.
@@ -55,7 +56,7 @@ func Listen(nc *nats.Conn, prefix, instance string, timing Timing) (*Listener, e
 		return nil, err
 	}
 	l := &Listener{nc: nc, prefix: prefix, instance: instance, timing: timing, pending: make(chan net.Conn, 16), closed: make(chan struct{}), sessions: map[string]*streamConn{},
-		opens: OpenBurst, refilled: time.Now()}
+		opens: OpenBurst, refilled: time.Now(), clients: clientRooms{}}
 	l.unread.limit = instanceBuffered
 	sub, err := nc.Subscribe(UpSubject(prefix, instance, "*", "*"), l.route)
 	if err != nil {
@@ -102,13 +103,23 @@ func (l *Listener) route(m *nats.Msg) {
 			l.Refused.Add(1) // unanswered: a flood costs no reply each
 			return
 		}
+		if ok, why := l.clients.take(client, now); !ok {
+			l.mu.Unlock()
+			if why == "" {
+				l.Refused.Add(1) // the client's own flood: unanswered
+				return
+			}
+			l.refuse(down, why)
+			return
+		}
 		l.opens--
 		c = newStreamConn(l.nc, down, Addr("nats:"+l.instance), Addr("nats:"+client), l.timing)
 		c.limit, c.shared = sessionBuffered, &l.unread
-		c.onClose = func() { l.forget(id) }
+		c.onClose = func() { l.forget(id, client) }
 		select {
 		case l.pending <- c:
 		default:
+			l.clients.give(client)
 			l.mu.Unlock()
 			c.onClose = nil
 			_ = c.closeWith("busy: sessions wait to be served")
@@ -132,9 +143,12 @@ func (l *Listener) refuse(down, reason string) {
 	_ = l.nc.PublishMsg(m)
 }
 
-func (l *Listener) forget(id string) {
+func (l *Listener) forget(id, client string) {
 	l.mu.Lock()
-	delete(l.sessions, id)
+	if _, ok := l.sessions[id]; ok {
+		delete(l.sessions, id)
+		l.clients.give(client)
+	}
 	l.mu.Unlock()
 }
 
