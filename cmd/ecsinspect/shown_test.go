@@ -10,7 +10,7 @@ import (
 // leave marshalJSON as \u00XX escapes, the rest of the text as it was,
 // and the JSON reads back as the same string.
 func TestJSONEscapesTerminalControls(t *testing.T) {
-	in := map[string]string{"name\u009b": "a\x7fb\u0085c é 日本 \x1b[2J"}
+	in := map[string]string{"name\u009b": "a\x7fb\u0080\u0085\u009fc é 日本 \u00a0 \x1b[2J"}
 	b, err := marshalJSON(in, false)
 	if err != nil {
 		t.Fatal(err)
@@ -20,7 +20,7 @@ func TestJSONEscapesTerminalControls(t *testing.T) {
 			t.Fatalf("a control character %U in %s", r, b)
 		}
 	}
-	if !strings.Contains(string(b), `\u009b`) || !strings.Contains(string(b), `é 日本`) {
+	if !strings.Contains(string(b), `\u009b`) || !strings.Contains(string(b), `\u0080\u0085\u009f`) || !strings.Contains(string(b), "é 日本 \u00a0") {
 		t.Fatalf("escaped as %s", b)
 	}
 	var back map[string]string

@@ -292,3 +292,33 @@ func TestScanOfManyBigKeyframesIsBounded(t *testing.T) {
 		t.Fatalf("a scan of 80 keyframes of 8 MiB: %v", err)
 	}
 }
+
+// TestChainBoundIsEachKeyframes: the bound on the deltas after a keyframe
+// starts again at each keyframe: a file of ten keyframes, each followed by
+// deltas well within its chain's bound but together past it, reads whole.
+func TestChainBoundIsEachKeyframes(t *testing.T) {
+	const rows = 1 << 18 // 2 MiB of handles a frame
+	var frames []*protocol.WorldFrame
+	seq := uint64(0)
+	for k := range 10 {
+		for d := range 6 {
+			body := &protocol.WorldBody{Summary: protocol.Summary{Full: d == 0, Components: worldSchemas()},
+				Tables: []protocol.TableFrame{{Archetype: uint32(100 + d), Len: rows, Moved: true, Entities: make([]byte, 8*rows)}}}
+			seq++
+			f := &protocol.WorldFrame{Tick: uint64(1 + 6*k + d), Seq: seq, Full: d == 0}
+			if err := protocol.SealBody(f, body); err != nil {
+				t.Fatal(err)
+			}
+			frames = append(frames, f)
+		}
+	}
+	b := recordingOf(t, frames...)
+	rec, err := ReadRecording(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	qt, err := NewReplay(rec).ScanQuery("Pos")
+	if err != nil || qt.Read != len(frames) {
+		t.Fatalf("ten chains of a keyframe and five 2 MiB deltas: read %d of %d frames: %v", qt.Read, len(frames), err)
+	}
+}

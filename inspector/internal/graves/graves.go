@@ -66,12 +66,13 @@ type Yard struct {
 	// allow bounds the time one frame's burials take past MinPerFrame
 	// (negative: no bound); spent is what this frame's took.
 	allow, spent time.Duration
-	seq          uint64 // the newest grave's number
+	seq          uint64           // the newest grave's number
+	clock        func() time.Time // time.Now; a test's own
 }
 
 // New makes a yard over w and starts keeping graves; who names writers.
 func New(w *ecs.World, who Who) *Yard {
-	y := &Yard{w: w, who: who, ring: make([]*Grave, MaxGraves), index: map[ecs.Entity]*Grave{}, allow: -1}
+	y := &Yard{w: w, who: who, ring: make([]*Grave, MaxGraves), index: map[ecs.Entity]*Grave{}, allow: -1, clock: time.Now}
 	w.Inspect().OnDespawn(y.bury)
 	return y
 }
@@ -91,8 +92,8 @@ func (y *Yard) bury(e ecs.Entity, frame uint64, by string) {
 		return
 	}
 	y.taken++
-	start := time.Now()
-	defer func() { y.spent += time.Since(start) }()
+	start := y.clock()
+	defer func() { y.spent += y.clock().Sub(start) }()
 	g := &Grave{Entity: e, Tick: frame, By: by}
 	if p, ok := y.w.Parent(e); ok {
 		g.Parent = p

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -186,5 +187,37 @@ func TestYardAllowance(t *testing.T) {
 	despawn(300)
 	if n, _ := y.Len(); n != 2*MinPerFrame+MaxPerFrame {
 		t.Fatalf("no bound: kept %d in all, want %d", n, 2*MinPerFrame+MaxPerFrame)
+	}
+}
+
+// TestYardAllowanceIsPerFrame: the time a frame's burials may take is the
+// frame's own: frames that each fit it keep every despawn, however many
+// frames go by (the yard's clock here is the test's: a burial takes 0.5 ms).
+func TestYardAllowanceIsPerFrame(t *testing.T) {
+	w := ecs.NewWorld()
+	y := New(w, noOne)
+	now := time.Unix(1000, 0)
+	y.clock = func() time.Time { now = now.Add(500 * time.Microsecond); return now }
+	m := ecs.NewMap[hp](w)
+	y.Allow(20 * time.Millisecond)
+	for range 100 {
+		for range 10 {
+			e := w.Spawn()
+			must(t, m.Add(e, hp{HP: 1}))
+			must(t, w.Despawn(e))
+		}
+		must(t, w.Tick())
+	}
+	if y.Missed != 0 {
+		t.Fatalf("100 frames of 10 despawns of 0.5 ms, each frame within its 20 ms: %d not kept", y.Missed)
+	}
+	y.Allow(2 * time.Millisecond) // 4 despawns' worth
+	for range 10 {
+		e := w.Spawn()
+		must(t, m.Add(e, hp{HP: 1}))
+		must(t, w.Despawn(e))
+	}
+	if want := uint64(10 - max(MinPerFrame, 4)); y.Missed != want {
+		t.Fatalf("a frame of 10 despawns of 0.5 ms within 2 ms: %d not kept, want %d", y.Missed, want)
 	}
 }

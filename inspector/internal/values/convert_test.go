@@ -147,3 +147,28 @@ func TestFitsAndCloneByIdentity(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeNamesTypeAndSize: a value too big to keep is named by its
+// type and size as far as its top says: a list's items and bytes, a map's
+// entries, a struct's lists and maps.
+func TestDescribeNamesTypeAndSize(t *testing.T) {
+	type samples struct {
+		Values []float64
+		ByID   map[int]int
+		Nodes  []*node
+	}
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{make([]float64, 12_500_000), "[]float64, 12,500,000 items, 95.4 MiB"},
+		{make([]uint16, 100), "[]uint16, 100 items, 200 B"},
+		{map[int]int{1: 1, 2: 2}, "map[int]int, 2 entries"},
+		{&samples{Values: make([]float64, 2_000_000), ByID: map[int]int{}, Nodes: make([]*node, 3)},
+			"values.samples{Values: []float64, 2,000,000 items, 15.3 MiB; ByID: map[int]int, 0 entries; Nodes: []*values.node, 3 items}"},
+	} {
+		if got := Describe(reflect.ValueOf(c.v)); got != c.want {
+			t.Errorf("Describe(%T) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}

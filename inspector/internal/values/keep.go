@@ -63,14 +63,8 @@ func Describe(v reflect.Value) string {
 	}
 	t := v.Type()
 	switch v.Kind() {
-	case reflect.Slice, reflect.Array:
-		s := fmt.Sprintf("%s, %s items", t, count(v.Len()))
-		if !HoldsPointers(t.Elem()) {
-			s += ", " + protocol.ByteSize(int64(v.Len())*int64(t.Elem().Size()))
-		}
-		return s
-	case reflect.Map:
-		return fmt.Sprintf("%s, %s entries", t, count(v.Len()))
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return describeList(t, v.Len())
 	case reflect.Struct:
 		return describeStruct(v)
 	}
@@ -90,17 +84,26 @@ func describeStruct(v reflect.Value) string {
 		}
 		switch f.Type.Kind() {
 		case reflect.Slice, reflect.Map, reflect.Array:
-			fv := v.Field(i)
-			if f.Type.Kind() == reflect.Array || !fv.IsNil() {
-				d := fmt.Sprintf("%s, %s %s", f.Type, count(fv.Len()), map[bool]string{true: "entries", false: "items"}[f.Type.Kind() == reflect.Map])
-				if f.Type.Kind() != reflect.Map && !HoldsPointers(f.Type.Elem()) {
-					d += ", " + protocol.ByteSize(int64(fv.Len())*int64(f.Type.Elem().Size()))
-				}
-				parts = append(parts, f.Name+": "+d)
+			if fv := v.Field(i); f.Type.Kind() == reflect.Array || !fv.IsNil() {
+				parts = append(parts, f.Name+": "+describeList(f.Type, fv.Len()))
 			}
 		}
 	}
 	return fmt.Sprintf("%s{%s}", t, strings.Join(parts, "; "))
+}
+
+// describeList names a list or map of type t holding n items by its type
+// and size: "[]float64, 12,500,000 items, 95.4 MiB" (the bytes where its
+// items hold no pointers), "map[int]int, 1,000,000 entries".
+func describeList(t reflect.Type, n int) string {
+	if t.Kind() == reflect.Map {
+		return fmt.Sprintf("%s, %s entries", t, count(n))
+	}
+	s := fmt.Sprintf("%s, %s items", t, count(n))
+	if !HoldsPointers(t.Elem()) {
+		s += ", " + protocol.ByteSize(int64(n)*int64(t.Elem().Size()))
+	}
+	return s
 }
 
 // count writes n with thousands separated: 12,500,000.
