@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/internal/benchpair"
+
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/ecs"
 )
@@ -112,22 +114,8 @@ func BenchmarkHostileData(b *testing.B) {
 			if subj.w.Len() != base.w.Len() {
 				b.Fatalf("the games differ before the loop: %d and %d entities", subj.w.Len(), base.w.Len())
 			}
-			var ts, tb, worst time.Duration
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				var d time.Duration
-				if i%2 == 0 {
-					tb += base.frame()
-					d = subj.frame()
-				} else {
-					d = subj.frame()
-					tb += base.frame()
-				}
-				ts += d
-				worst = max(worst, d)
-			}
-			b.ReportMetric(float64(ts)/float64(max(tb, 1)), "x-baseline")
-			b.ReportMetric(float64(ts.Nanoseconds())/float64(b.N), "ns/frame")
+			var worst time.Duration
+			benchpair.Run(b, 1, "ns/frame", func() { worst = max(worst, subj.frame()) }, func() { base.frame() })
 			b.ReportMetric(float64(worst.Microseconds())/1000, "max-ms")
 		})
 	}
@@ -148,19 +136,8 @@ func BenchmarkAgentIdle(b *testing.B) {
 			b.Fatalf("the games differ before the loop: %d and %d entities", subj.w.Len(), base.w.Len())
 		}
 		var ts, tb time.Duration
-		b.ReportAllocs()
-		for i := 0; b.Loop(); i++ {
-			if i%2 == 0 {
-				tb += base.frame()
-				ts += subj.frame()
-			} else {
-				ts += subj.frame()
-				tb += base.frame()
-			}
-		}
-		b.ReportMetric(float64(tb)/float64(max(ts, 1)), "x-ticks/s")
-		b.ReportMetric(float64(time.Second)/(float64(ts)/float64(b.N)), "ticks/s")
-		b.ReportMetric(float64(time.Second)/(float64(tb)/float64(b.N)), "baseline-ticks/s")
+		benchpair.Run(b, 1, "ns/frame", func() { ts += subj.frame() }, func() { tb += base.frame() })
+		reportTicks(b, ts, tb)
 		b.ReportMetric(float64(subj.syncNs.Nanoseconds())/float64(b.N), "sync-ns")
 		b.ReportMetric(float64(subj.runNs)/float64(max(base.runNs, 1)), "x-run")
 	})
@@ -168,33 +145,34 @@ func BenchmarkAgentIdle(b *testing.B) {
 		subj, base := ecosystem.New(100_000, 1), ecosystem.New(100_000, 1)
 		a := New(subj.World, Options{Schedule: subj.Schedule})
 		defer a.Close()
-		step := func(s *ecosystem.Sim, a *Agent) time.Duration {
-			start := time.Now()
-			s.Step()
-			if a != nil {
-				a.Sync()
-			}
-			return time.Since(start)
-		}
-		step(subj, a)
-		step(base, nil)
+		stepSim(subj, a)
+		stepSim(base, nil)
 		if subj.World.Len() != base.World.Len() {
 			b.Fatalf("the worlds differ before the loop: %d and %d entities", subj.World.Len(), base.World.Len())
 		}
 		var ts, tb time.Duration
-		b.ReportAllocs()
-		for i := 0; b.Loop(); i++ {
-			if i%2 == 0 {
-				tb += step(base, nil)
-				ts += step(subj, a)
-			} else {
-				ts += step(subj, a)
-				tb += step(base, nil)
-			}
-		}
-		b.ReportMetric(float64(tb)/float64(max(ts, 1)), "x-ticks/s")
-		b.ReportMetric(float64(time.Second)/(float64(ts)/float64(b.N)), "ticks/s")
+		benchpair.Run(b, 1, "ns/frame", func() { ts += stepSim(subj, a) }, func() { tb += stepSim(base, nil) })
+		reportTicks(b, ts, tb)
 	})
+}
+
+// stepSim runs one frame of the demo's simulation and a's Sync (none when
+// nil), as the demo's loop does, and reports its time.
+func stepSim(s *ecosystem.Sim, a *Agent) time.Duration {
+	start := time.Now()
+	s.Step()
+	if a != nil {
+		a.Sync()
+	}
+	return time.Since(start)
+}
+
+// reportTicks reports the subject's ticks a second (ts its frames' time
+// in all), the baseline's (tb), and their ratio.
+func reportTicks(b *testing.B, ts, tb time.Duration) {
+	b.ReportMetric(float64(time.Second)/(float64(ts)/float64(b.N)), "ticks/s")
+	b.ReportMetric(float64(time.Second)/(float64(tb)/float64(b.N)), "baseline-ticks/s")
+	b.ReportMetric(float64(tb)/float64(max(ts, 1)), "x-ticks/s")
 }
 
 // smallGame is a small fast game: 4,000 movers that steer by their heading

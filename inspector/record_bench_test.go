@@ -33,14 +33,8 @@ func BenchmarkRecordFrame(b *testing.B) {
 					b.Error(err)
 				}
 			}()
-			step := func(s *ecosystem.Sim, a *Agent) time.Duration {
-				start := time.Now()
-				s.Step()
-				a.Sync()
-				return time.Since(start)
-			}
-			step(rec, ra)
-			step(base, ba)
+			stepSim(rec, ra)
+			stepSim(base, ba)
 			if rec.World.Len() != base.World.Len() {
 				b.Fatalf("the worlds differ before the loop: %d and %d entities", rec.World.Len(), base.World.Len())
 			}
@@ -49,11 +43,11 @@ func BenchmarkRecordFrame(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
 				if i%2 == 0 {
-					tRec += step(rec, ra)
-					tBase += step(base, ba)
+					tRec += stepSim(rec, ra)
+					tBase += stepSim(base, ba)
 				} else {
-					tBase += step(base, ba)
-					tRec += step(rec, ra)
+					tBase += stepSim(base, ba)
+					tRec += stepSim(rec, ra)
 				}
 			}
 			b.ReportMetric(float64(tRec)/float64(max(tBase, 1)), "x-baseline")
