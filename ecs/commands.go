@@ -321,6 +321,16 @@ func (c *Commands) applyOther(op *command) error {
 	case cmdExchange:
 		remove := c.exchanges[c.exchanged]
 		c.exchanged++
+		if w.Alive(op.e) {
+			for _, id := range remove {
+				if !w.has(op.e, id) {
+					// A switch from a state the entity is no longer in
+					// (another system switched it first): carried out, it
+					// would leave the entity in two states.
+					return fmt.Errorf("ecs: %v has no %s to exchange away: %w", op.e, w.reg.regs[id].info.Short, errNothingToDo)
+				}
+			}
+		}
 		return c.vals[op.id].exchange(op.e, op.slot, remove)
 	case cmdRemove:
 		if w.Alive(op.e) && !w.has(op.e, op.id) {

@@ -99,7 +99,11 @@ func (w *World) exchangeMask(t uint32, add ComponentID, remove []ComponentID) ui
 }
 
 // ExchangeLater queues [Map.Exchange]: at the apply, e gets T with the
-// value v and loses the components remove, in one move.
+// value v and loses the components remove, in one move. If e lacks a
+// component of remove by then (another system switched its state first),
+// nothing is done and the command counts as skipped, as a [RemoveLater]
+// of a component e lacks does: a switch from a state the entity is no
+// longer in would leave it in two.
 func ExchangeLater[T any](c *Commands, e Entity, v T, remove ...ComponentID) {
 	c.exchanges = append(c.exchanges, slices.Clone(remove)) // taken in order by the apply
 	queueValue(c, cmdExchange, e, v)

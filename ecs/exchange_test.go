@@ -2,6 +2,8 @@ package ecs
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -106,6 +108,46 @@ func TestExchangeFromOneTableByEveryPair(t *testing.T) {
 				if got := has(e); got != want {
 					t.Fatalf("round %d: exchange adding #%d for #%d from {Position Velocity Health}: holds %v, want %v", round, add.i, ri, got, want)
 				}
+			}
+		}
+	}
+}
+
+// TestQueuedExchangeFromAGoneStateIsSkipped: two systems of one stage
+// each queue a switch of the same entity out of Fleeing; the first
+// applied switches it, the second finds Fleeing gone and does nothing,
+// counted as skipped for its system (and, with PanicOnSkipped, a panic
+// naming it): the entity ends in one state, not two.
+func TestQueuedExchangeFromAGoneStateIsSkipped(t *testing.T) {
+	for _, panics := range []bool{false, true} {
+		w := NewWorld()
+		flee, hp, name := NewMap[Fleeing](w), NewMap[Health](w), NewMap[Name](w)
+		e := w.Spawn()
+		must(t, flee.Add(e, Fleeing{Since: 1}))
+		s := NewSchedule()
+		s.Parallel, s.PanicOnSkipped = false, panics
+		s.Add("calm", func(w *World, c *Commands) { ExchangeLater(c, e, Health{HP: 5}, flee.ID()) })
+		s.Add("rest", func(w *World, c *Commands) { ExchangeLater(c, e, Name{Value: "resting"}, flee.ID()) })
+		var recovered any
+		func() {
+			defer func() { recovered = recover() }()
+			s.Run(w)
+		}()
+		if panics {
+			if msg := fmt.Sprint(recovered); !strings.Contains(msg, "rest") || !strings.Contains(msg, "skipped") {
+				t.Fatalf("PanicOnSkipped: %v", recovered)
+			}
+			continue
+		}
+		if recovered != nil {
+			t.Fatal(recovered)
+		}
+		if flee.Has(e) || !hp.Has(e) || name.Has(e) {
+			t.Fatalf("after two switches out of Fleeing: fleeing %v, health %v, name %v; want health only", flee.Has(e), hp.Has(e), name.Has(e))
+		}
+		for _, si := range s.Systems() {
+			if want := map[string]uint64{"calm": 0, "rest": 1}[si.Name]; si.Skipped != want {
+				t.Fatalf("%s skipped %d, want %d (%v)", si.Name, si.Skipped, want, si.SkippedWhy)
 			}
 		}
 	}
