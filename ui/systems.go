@@ -63,7 +63,7 @@ func (p *systemsPane) View() []string {
 		for _, s := range sys {
 			sum += s.Mean
 		}
-		rows = append(rows, p.styles.Title.Render(fmt.Sprintf("stage %s: %s a frame of a %s budget (60 Hz)", st, client.Duration(sum), client.Duration(frameBudget))))
+		rows = append(rows, p.styles.Title.Render(fmt.Sprintf("stage %s: %s a frame%s", st, client.Duration(sum), frameBudget(p.summary.FrameNs))))
 		for _, s := range sys {
 			if h := p.summary.Halt; h != nil {
 				s.Name = haltMark(h, s.Name) + s.Name
@@ -83,8 +83,14 @@ func (p *systemsPane) View() []string {
 	return p.draw(p.styles, p.box, head, rows)
 }
 
-// frameBudget is a frame at 60 Hz, what the systems view measures against.
-const frameBudget = int64(1_000_000_000 / 60)
+// frameBudget is what a stage's time is measured against: the game's own
+// frame, from one frame's start to the next (frameNs; 0 while unknown).
+func frameBudget(frameNs int64) string {
+	if frameNs <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" of the game's %s frame (%.0f Hz)", client.Duration(frameNs), 1e9/float64(frameNs))
+}
 
 // access says what a system reads and writes.
 func access(s protocol.System) string {
