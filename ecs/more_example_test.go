@@ -91,3 +91,31 @@ func must(err error) {
 		panic(err)
 	}
 }
+
+// HomeHive is a relation: a bee's hive.
+type HomeHive struct{ ecs.Relation }
+
+func ExampleRel() {
+	w := ecs.NewWorld()
+	home := ecs.NewRel[HomeHive](w)
+	hive, other := w.Spawn(), w.Spawn()
+	bee := w.Spawn()
+	must(home.Add(bee, hive, HomeHive{}))
+	flyers := ecs.NewMap2[HomeHive, Position](w).To(hive)
+	flyers.Spawn(HomeHive{}, Position{X: 1})
+	fmt.Println(home.Count(hive), "bees at the hive")
+	must(home.SetTarget(bee, other))
+	q := ecs.NewQuery1[Position](w)
+	n := 0
+	for range q.AllOf(home.Of(hive)) {
+		n++
+	}
+	fmt.Println(n, "with a position still there;", home.Count(other), "moved")
+	must(w.Despawn(other))
+	_, ok := home.Target(bee)
+	fmt.Println("after its hive is gone, the bee has one:", ok)
+	// Output:
+	// 2 bees at the hive
+	// 1 with a position still there; 1 moved
+	// after its hive is gone, the bee has one: false
+}
