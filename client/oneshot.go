@@ -40,9 +40,13 @@ func (o *OneShot) AwaitFor(wait time.Duration, keep func(protocol.Message) bool)
 	}
 }
 
-// WaitHit waits until a watchpoint fires, up to wait.
-func (o *OneShot) WaitHit(wait time.Duration) (*protocol.WatchHit, error) {
-	m, err := o.AwaitFor(wait, func(m protocol.Message) bool { _, ok := m.(*protocol.WatchHit); return ok })
+// WaitHit waits until a watchpoint that pauses the game fires (with
+// logged, any watchpoint, log-only ones too), up to wait.
+func (o *OneShot) WaitHit(wait time.Duration, logged bool) (*protocol.WatchHit, error) {
+	m, err := o.AwaitFor(wait, func(m protocol.Message) bool {
+		h, ok := m.(*protocol.WatchHit)
+		return ok && (logged || h.Paused)
+	})
 	if err != nil {
 		return nil, err
 	}

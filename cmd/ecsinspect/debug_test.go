@@ -25,7 +25,7 @@ func TestFindTheStarveBug(t *testing.T) {
 	if code, out, errs := cli("exec", addr, "watch", "--log", "Energy.Value<-1"); code != 0 || strings.TrimSpace(out) != "1" {
 		t.Fatalf("exec watch: %d %q %s", code, out, errs)
 	}
-	if code, out, _ := cli("exec", addr, "wait", "--timeout", "1500ms"); code == 0 {
+	if code, out, _ := cli("exec", addr, "wait", "--log", "--timeout", "1500ms"); code == 0 {
 		t.Fatalf("a watchpoint fired without the bug: %s", out)
 	}
 	if code, _, errs := cli("exec", addr, "unwatch", "1"); code != 0 {
@@ -123,7 +123,7 @@ func TestFindTheStarveBug(t *testing.T) {
 	if r, err := ui.Do(func(id uint32) protocol.Message { return &protocol.Step{ID: id, N: uint32(at - sum.Tick)} }); err != nil || !r.OK {
 		t.Fatalf("step: %v %+v", err, r)
 	}
-	again, err := ui.WaitHit(3 * time.Minute)
+	again, err := ui.WaitHit(3*time.Minute, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,5 +195,30 @@ func TestHitsByWriterPointToTheBug(t *testing.T) {
 	}
 	if s := res.Suggestions[0]; s.Expr != "Energy.Value<-20" || !strings.Contains(s.Why, "only grazing's hits") {
 		t.Fatalf("suggested %+v", s)
+	}
+}
+
+// TestWaitIsForPausingWatchpoints: exec wait returns at a hit of a
+// watchpoint that pauses the game; hits of a log-only one (which fire all
+// the time here) do not end it unless asked with --log.
+func TestWaitIsForPausingWatchpoints(t *testing.T) {
+	_, addr, _, _ := testgame.LiveSim(t, 500, 3)
+	if code, _, errs := cli("exec", addr, "watch", "--log", "Energy.Value>-1000000"); code != 0 {
+		t.Fatalf("exec watch --log: %s", errs)
+	}
+	code, out, errs := cli("exec", addr, "wait", "--log", "--timeout", "1m")
+	var hit map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &hit) != nil || hit["paused"] != false {
+		t.Fatalf("wait --log: %d %s %s", code, out, errs)
+	}
+	if code, out, _ := cli("exec", addr, "wait", "--timeout", "1s"); code == 0 {
+		t.Fatalf("wait returned at a log-only watchpoint's hit: %s", out)
+	}
+	if code, _, errs := cli("exec", addr, "watch", "Energy.Value>-1000000"); code != 0 {
+		t.Fatalf("exec watch: %s", errs)
+	}
+	code, out, errs = cli("exec", addr, "wait", "--timeout", "1m")
+	if code != 0 || json.Unmarshal([]byte(out), &hit) != nil || hit["paused"] != true {
+		t.Fatalf("wait for a pausing watchpoint: %d %s %s", code, out, errs)
 	}
 }

@@ -47,8 +47,10 @@ only the instance it fires on. Commands:
                              sets it with --keep, so it outlives exec's
                              connection (the UI's goes when the UI quits)
   unwatch N | watch-off N | watch-on N
-  wait [--timeout 60s]       block until a watchpoint fires; print the hit
-                             as JSON and exit 0 (1 on timeout)
+  wait [--timeout 60s] [--log]
+                             block until a watchpoint that pauses fires
+                             (--log: any, log-only ones too); print the
+                             hit as JSON and exit 0 (1 on timeout)
   watches [--json]           list the watchpoints: id, kind, what it does,
                              hits, who set it, and why the agent suspended
                              one (its checks did not fit the frame's budget)
@@ -157,22 +159,39 @@ func execOne(g client.Game, args []string, out io.Writer) error {
 
 // runWait blocks until a watchpoint fires and prints the hit as JSON.
 func runWait(g client.Game, args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("exec wait", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	timeout := fs.Duration("timeout", time.Minute, "give up after this long")
-	if err := fs.Parse(args); err != nil {
-		return usageError{fmt.Errorf("wait: %v\n\n%s", err, execUsage)}
+	w, err := parseWait(args)
+	if err != nil {
+		return err
 	}
 	o, err := g.Dial()
 	if err != nil {
 		return err
 	}
 	defer o.Close()
-	hit, err := o.WaitHit(*timeout)
+	hit, err := o.WaitHit(w.timeout, w.logged)
 	if err != nil {
-		return fmt.Errorf("wait: no watchpoint fired in %v (%v)", *timeout, err)
+		return fmt.Errorf("wait: no watchpoint fired in %v (%v)", w.timeout, err)
 	}
 	return writeJSON(out, hitJSON(hit))
+}
+
+// waitArgs are exec wait's flags.
+type waitArgs struct {
+	timeout time.Duration
+	logged  bool // hits of log-only watchpoints end the wait too
+}
+
+// parseWait reads exec wait's flags (one instance's or --all's).
+func parseWait(args []string) (waitArgs, error) {
+	fs := flag.NewFlagSet("exec wait", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var w waitArgs
+	fs.DurationVar(&w.timeout, "timeout", time.Minute, "give up after this long")
+	fs.BoolVar(&w.logged, "log", false, "a hit of a log-only watchpoint ends the wait too")
+	if err := fs.Parse(args); err != nil {
+		return w, usageError{fmt.Errorf("wait: %v\n\n%s", err, execUsage)}
+	}
+	return w, nil
 }
 
 // watchHitJSON is a hit as exec wait prints it: the keys are stable.

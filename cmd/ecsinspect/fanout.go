@@ -194,17 +194,11 @@ func execAll(addr, filter, token string, args []string, out io.Writer) error {
 
 // waitAll waits for the first watchpoint hit on any instance.
 func waitAll(f *client.Fleet, members []fleet.Member, args []string, out io.Writer) error {
-	timeout := time.Minute
-	for i := 0; i < len(args); i++ {
-		if a := args[i]; (a == "--timeout" || a == "-timeout") && i+1 < len(args) {
-			d, err := time.ParseDuration(args[i+1])
-			if err != nil {
-				return usageError{fmt.Errorf("wait --timeout: %v", err)}
-			}
-			timeout = d
-			i++
-		}
+	w, err := parseWait(args)
+	if err != nil {
+		return err
 	}
+	timeout := w.timeout
 	type hit struct {
 		Instance string `json:"instance"`
 		watchHitJSON
@@ -219,7 +213,7 @@ func waitAll(f *client.Fleet, members []fleet.Member, args []string, out io.Writ
 				return
 			}
 			defer o.Close()
-			h, err := o.WaitHit(timeout)
+			h, err := o.WaitHit(timeout, w.logged)
 			if err != nil {
 				errs <- fmt.Errorf("%s: %w", m.Instance, err)
 				return
