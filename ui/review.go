@@ -147,6 +147,9 @@ func (t *timeline) first(msg firstMsg) tea.Cmd {
 		who = append(who, e.String()+"'s last state (o "+e.String()+")")
 	}
 	note := fmt.Sprintf("%s first holds at tick %d for %s; last at %d; in %d of %d frames", q.Expr, q.First, strings.Join(who, ", "), q.Last, q.Frames, q.Read)
+	if c := q.FirstCaveat(); c != "" {
+		note += "; " + c
+	}
 	p := t.play
 	return func() tea.Msg {
 		m := p.seekedAfter(p.seekTick(q.First)).(seekedMsg)

@@ -86,6 +86,9 @@ func printScan(out io.Writer, r *scanResult) {
 				who = append(who, e.String()+"'s last state, despawned in that frame")
 			}
 			fmt.Fprintf(out, "  first holds at tick %d (%s)\n", q.First, strings.Join(who, ", "))
+			if c := q.FirstCaveat(); c != "" {
+				fmt.Fprintf(out, "  but %s\n", c)
+			}
 			fmt.Fprintf(out, "  last holds at tick %d\n", q.Last)
 			fmt.Fprintf(out, "  holds in %d of %d frames, for at most %d entities (tick %d)\n", q.Frames, q.Read, q.Most, q.MostAt)
 			if len(q.FirstMatches) > 0 {

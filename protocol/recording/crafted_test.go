@@ -2,6 +2,7 @@ package recording
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -320,5 +321,39 @@ func TestChainBoundIsEachKeyframes(t *testing.T) {
 	qt, err := NewReplay(rec).ScanQuery("Pos")
 	if err != nil || qt.Read != len(frames) {
 		t.Fatalf("ten chains of a keyframe and five 2 MiB deltas: read %d of %d frames: %v", qt.Read, len(frames), err)
+	}
+}
+
+// TestFirstTickSaysWhatItCannotSee: when the ticks just before the first
+// frame a query holds in were not recorded, the search says so (the query
+// may hold first there); when they were, it says nothing more.
+func TestFirstTickSaysWhatItCannotSee(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	enc := NewWorldEncoder()
+	var frames []*protocol.WorldFrame
+	for _, tick := range []uint64{1, 2, 3, 4, 7, 8} { // 5 and 6 not recorded
+		f, err := enc.Encode(leanInput(tick, 3, tick == 1, false, false, rng)) // a delta sets Pos.X to the tick
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+	}
+	b := recordingOf(t, frames...)
+	rec, err := ReadRecording(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		expr  string
+		first uint64
+		says  string
+	}{
+		{"Pos.X>=6", 7, "ticks 5-6 before it were not recorded: it may hold first there"},
+		{"Pos.X>=3", 3, ""},
+	} {
+		qt, err := NewReplay(rec).ScanQuery(c.expr)
+		if err != nil || qt.First != c.first || qt.FirstCaveat() != c.says {
+			t.Fatalf("%s: first %d, caveat %q (%v); want %d, %q", c.expr, qt.First, qt.FirstCaveat(), err, c.first, c.says)
+		}
 	}
 }

@@ -18,6 +18,9 @@ type QueryTicks struct {
 	First  uint64 `json:"first,omitempty"` // the tick of the first frame it holds in
 	Last   uint64 `json:"last,omitempty"`  // and of the last
 	Frames int    `json:"frames"`          // frames it holds in
+	// Unrecorded is the ticks just before First that the recording does
+	// not hold (frames it could not keep): the query may hold first there.
+	Unrecorded uint64 `json:"unrecorded_before_first,omitempty"`
 	// FirstMatches are the entities it holds for at First (at most 10),
 	// Most the most it held for in one frame, at tick MostAt.
 	FirstMatches []protocol.EntityID `json:"first_matches,omitempty"`
@@ -79,7 +82,7 @@ func (r *Replay) ScanQuery(expr string) (QueryTicks, error) {
 			return nil
 		}
 		if !qt.Held {
-			qt.Held, qt.First = true, st.Tick
+			qt.Held, qt.First, qt.Unrecorded = true, st.Tick, r.rec.SkippedBefore(i)
 			for _, row := range page.Rows {
 				qt.FirstMatches = append(qt.FirstMatches, row.Entity)
 			}
@@ -93,6 +96,20 @@ func (r *Replay) ScanQuery(expr string) (QueryTicks, error) {
 		return nil
 	})
 	return qt, err
+}
+
+// FirstCaveat says what the first tick may hide: "" when the recording
+// holds the ticks before it, else which ticks it lacks, where the query
+// may hold first.
+func (qt QueryTicks) FirstCaveat() string {
+	switch n := qt.Unrecorded; {
+	case n == 0 || !qt.Held:
+		return ""
+	case n == 1:
+		return fmt.Sprintf("tick %d before it was not recorded: it may hold first there", qt.First-1)
+	default:
+		return fmt.Sprintf("ticks %d-%d before it were not recorded: it may hold first there", qt.First-n, qt.First-1)
+	}
 }
 
 // EntityChange is one change of an entity between two frames of a
