@@ -2,8 +2,8 @@ package recording
 
 import (
 	"bytes"
-	"math/rand/v2"
 	"encoding/binary"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
