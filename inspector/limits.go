@@ -1,8 +1,7 @@
 package inspector
 
 import (
-	"time"
-
+	"github.com/ecsinspect/ecsinspect/inspector/internal/budget"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/watch"
 )
@@ -30,4 +29,4 @@ const (
 // requestBudget is the game-goroutine time one Sync gives clients'
 // requests together: requests past it wait for the next frame, taken from
 // each client in turn, so no client can hold the game or starve another.
-const requestBudget = 2 * time.Millisecond
+const requestBudget = budget.PerFrame

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/budget"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
@@ -156,7 +157,7 @@ func (a *Agent) unsubscribe(c *peer, id uint32) {
 const (
 	captureShare   = 0.05
 	captureFloor   = 250 * time.Microsecond
-	captureCeiling = 2 * time.Millisecond
+	captureCeiling = budget.PerFrame
 )
 
 // captureBudget is this Sync's time for subscription frames.

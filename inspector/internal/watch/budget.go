@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/budget"
 )
 
 // What value watchpoints may cost the game. A watchpoint's checks walk the
@@ -44,7 +45,7 @@ const (
 // time on a busy machine says more than the checks' cost, so the guard is
 // loose: the count above is the budget.
 const (
-	watchTime       = 2 * time.Millisecond
+	watchTime       = budget.PerFrame
 	watchFrameShare = 0.2
 	watchOverFrames = 8
 )
