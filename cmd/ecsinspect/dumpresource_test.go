@@ -19,6 +19,12 @@ type Roost struct {
 // Heightmap is a resource too big to print whole.
 type Heightmap struct{ Heights []int64 }
 
+// Occupancy is a grid whose cells each list who stands there.
+type (
+	Occupied  struct{ Who []ecs.Entity }
+	Occupancy struct{ Cells []Occupied }
+)
+
 // TestDumpResources: dump --json carries every resource with its handles
 // as text; --resource prints one whole or at a path, and one too big to
 // print whole a page at a time, saying so; a name that is not there is an
@@ -83,6 +89,21 @@ func TestDumpResources(t *testing.T) {
 	r := paged.Resource
 	if r.Total != 1<<20 || r.Offset != 7 || len(r.Items) != 3 || r.Items[0].Path != "Heights[7]" || !strings.Contains(r.Note, "4 MiB") {
 		t.Errorf("a value too big to print whole: %+v", r)
+	}
+	// Children listed in brief say so: a cell of 20 occupants shows 8.
+	onGame(func() {
+		cells := make([]Occupied, 20_000)
+		for i := range cells {
+			cells[i].Who = make([]ecs.Entity, 20)
+		}
+		ecs.SetResource(sim.World, Occupancy{Cells: cells})
+	})
+	code, out, errs = cli("dump", addr, "--resource", "Occupancy.Cells", "--limit", "2", "--json")
+	if err := json.Unmarshal([]byte(out), &paged); code != 0 || err != nil {
+		t.Fatalf("--resource Occupancy.Cells: %d %v %s", code, err, errs)
+	}
+	if r := paged.Resource; len(r.Items) != 2 || !r.Items[0].Cut || !strings.Contains(r.Note, "2 of these children are shown in brief") {
+		t.Errorf("children in brief, not said: %+v", r)
 	}
 	if code, _, errs := cli("dump", addr, "--resource", "Weather"); code == 0 || !strings.Contains(errs, "no resource Weather; the world has") || !strings.Contains(errs, "Roost") {
 		t.Errorf("--resource Weather: %d %q", code, errs)
