@@ -8,7 +8,12 @@ import "fmt"
 // DanglingAudit is the agent's list of dangling handles (a Summary's dg).
 type DanglingAudit struct {
 	N    int        `msgpack:"n"`           // dangling handles found, in all
-	List []Dangling `msgpack:"l,omitempty"` // the newest found first, at most MaxDanglingListed
+	List []Dangling `msgpack:"l,omitempty"` // the newest found first, at most MaxDanglingListed (see Between)
+	// Between, when the list is cut, is how many handles found between
+	// its halves are not listed: the list holds the newest
+	// MaxDanglingListed/2 found and then the first ones found (the ones
+	// a hunt starts from), newest first.
+	Between int `msgpack:"bt,omitempty"`
 }
 
 // MaxDanglingListed bounds the dangling handles a Summary lists.

@@ -79,8 +79,11 @@ func (p *danglingPane) View() []string {
 				"  w sets a watchpoint that stops the game on the frame one appears.")...)
 	}
 	title := danglingCount(dg.N) + ": stored in components and resources, naming despawned entities"
-	if dg.N > len(dg.List) {
-		title += fmt.Sprintf(" (the newest %d)", len(dg.List))
+	switch {
+	case dg.Between > 0:
+		title += fmt.Sprintf(" (the newest %d, then the first %d found; %d between not listed)", len(dg.List)-len(dg.List)/2, len(dg.List)/2, dg.Between)
+	case dg.N > len(dg.List):
+		title += fmt.Sprintf(" (%d listed)", len(dg.List))
 	}
 	rows := make([]string, len(dg.List))
 	for i, d := range dg.List {

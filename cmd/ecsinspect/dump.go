@@ -38,12 +38,15 @@ type dumpResult struct {
 	// name no live entity (absent when the agent does not look for them).
 	Dangling      []dumpDangling `json:"dangling,omitempty"`
 	DanglingTotal int            `json:"dangling_total,omitempty"`
-	Matches       *dumpMatches   `json:"matches,omitempty"`
-	Entity        *dumpEntity    `json:"entity,omitempty"`
-	Resource      *dumpResource  `json:"resource,omitempty"`
-	Frames        int            `json:"frames,omitempty"`
-	FirstTick     *uint64        `json:"first_tick,omitempty"`
-	LastTick      *uint64        `json:"last_tick,omitempty"`
+	// DanglingBetween, when the list is cut, is how many found between the
+	// newest half listed and the first found are not listed.
+	DanglingBetween int           `json:"dangling_not_listed,omitempty"`
+	Matches         *dumpMatches  `json:"matches,omitempty"`
+	Entity          *dumpEntity   `json:"entity,omitempty"`
+	Resource        *dumpResource `json:"resource,omitempty"`
+	Frames          int           `json:"frames,omitempty"`
+	FirstTick       *uint64       `json:"first_tick,omitempty"`
+	LastTick        *uint64       `json:"last_tick,omitempty"`
 	// Gaps and GapTicks: in a recording of every frame, the places ticks
 	// were skipped and how many in all (the file says why at each).
 	Gaps      int    `json:"gaps,omitempty"`
@@ -231,7 +234,7 @@ func fromSummary(res *dumpResult, s *protocol.Summary) {
 		res.Resources[r.Name] = protocol.HandlesAsTextFor(r.Value, r.Schema())
 	}
 	if dg := s.Dangling; dg != nil {
-		res.Dangling, res.DanglingTotal = []dumpDangling{}, dg.N
+		res.Dangling, res.DanglingTotal, res.DanglingBetween = []dumpDangling{}, dg.N, dg.Between
 		for _, d := range dg.List {
 			in := "resource"
 			if d.Holder != 0 {
@@ -478,8 +481,19 @@ func printDump(out io.Writer, r *dumpResult) {
 		}
 	}
 	if len(r.Dangling) > 0 {
-		fmt.Fprintf(out, "\ndangling handles: %d\n", r.DanglingTotal)
-		for _, d := range r.Dangling {
+		fmt.Fprintf(out, "\ndangling handles: %d", r.DanglingTotal)
+		if n := len(r.Dangling); n < r.DanglingTotal {
+			fmt.Fprintf(out, " (%d listed, newest first", n)
+			if r.DanglingBetween > 0 {
+				fmt.Fprintf(out, ": the newest %d, then the first %d found; %d between not listed", n-n/2, n/2, r.DanglingBetween)
+			}
+			fmt.Fprint(out, ")")
+		}
+		fmt.Fprintln(out)
+		for i, d := range r.Dangling {
+			if r.DanglingBetween > 0 && i == len(r.Dangling)-len(r.Dangling)/2 {
+				fmt.Fprintf(out, "  ... %d more found between ...\n", r.DanglingBetween)
+			}
 			fmt.Fprintf(out, "  %-10s %-28s %-10s since tick %d", d.In, d.Path, d.Handle, d.Since)
 			if d.By != "" {
 				fmt.Fprintf(out, " by %s", d.By)

@@ -141,7 +141,8 @@ func (t *Tracker) describe(f ecs.FoundHandle) protocol.Dangling {
 }
 
 // Audit is the list for a Summary: the count, and the newest found first,
-// at most protocol.MaxDanglingListed.
+// at most protocol.MaxDanglingListed: past that, the newest half and the
+// first found, with how many between are not listed.
 func (t *Tracker) Audit() *protocol.DanglingAudit {
 	es := make([]*entry, 0, len(t.list))
 	for _, e := range t.list {
@@ -149,7 +150,12 @@ func (t *Tracker) Audit() *protocol.DanglingAudit {
 	}
 	sort.Slice(es, func(i, j int) bool { return es[i].seq > es[j].seq })
 	a := &protocol.DanglingAudit{N: len(t.list) + t.over}
-	for _, e := range es[:min(len(es), protocol.MaxDanglingListed)] {
+	if len(es) > protocol.MaxDanglingListed { // the newest half and the first found
+		half := protocol.MaxDanglingListed / 2
+		a.Between = len(es) - protocol.MaxDanglingListed
+		es = append(es[:half:half], es[len(es)-(protocol.MaxDanglingListed-half):]...)
+	}
+	for _, e := range es {
 		a.List = append(a.List, e.Dangling)
 	}
 	return a

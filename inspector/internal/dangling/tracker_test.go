@@ -7,6 +7,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 type grid struct{ Cells []ecs.Entity }
@@ -108,3 +109,30 @@ func TestTrackerPaceAndAge(t *testing.T) {
 
 // passesNow is the passes completed.
 func (t *Tracker) passesNow() uint64 { p, _, _ := t.Passes(); return p }
+
+// TestAuditKeepsTheFirstFound: past the listed bound, the list holds the
+// newest half and the first found (where a hunt starts), newest first,
+// and says how many between it leaves out.
+func TestAuditKeepsTheFirstFound(t *testing.T) {
+	w := ecs.NewWorld()
+	tr := New(w, 1<<15)
+	cells := make([]ecs.Entity, 150)
+	for i := range cells {
+		cells[i] = w.Spawn()
+	}
+	ecs.SetResource(w, grid{Cells: cells})
+	for _, e := range cells {
+		must(t, w.Despawn(e))
+	}
+	tr.Step()
+	a := tr.Audit()
+	if a.N != 150 || len(a.List) != protocol.MaxDanglingListed || a.Between != 50 {
+		t.Fatalf("%d found, %d listed, %d between; want 150, %d, 50", a.N, len(a.List), a.Between, protocol.MaxDanglingListed)
+	}
+	// Found in the grid's order: cell 149 newest, cell 0 first.
+	for i, want := range map[int]string{0: "grid.Cells[149]", 49: "grid.Cells[100]", 50: "grid.Cells[49]", 99: "grid.Cells[0]"} {
+		if a.List[i].Path != want {
+			t.Errorf("listed %d: %s, want %s", i, a.List[i].Path, want)
+		}
+	}
+}
