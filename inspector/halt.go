@@ -72,13 +72,16 @@ func (a *Agent) tick() uint64 {
 // midFrameRefusal says why m waits for the frame's end while the game is
 // stopped inside it: changes to the world (the frame's own systems and
 // commands are half done) and what writes a frame to a file or a ring.
-// Pause, resume and step are answered: the last two finish the frame.
+// Pause, resume and step are answered (the last two finish the frame), and
+// so is a watchpoint, pausing or not.
 func (a *Agent) midFrameRefusal(m protocol.Message) string {
 	if a.mid == nil {
 		return ""
 	}
 	switch m.(type) {
 	case *protocol.Pause, *protocol.Resume, *protocol.Step:
+		return ""
+	case *protocol.Watch: // it changes no data, and the game is stopped already: a script sets its next stop here
 		return ""
 	case *protocol.SnapshotRequest:
 	default:

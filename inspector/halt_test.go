@@ -282,3 +282,35 @@ func watchSetWhileStopped(t *testing.T, replaced bool) {
 		}
 	}
 }
+
+// TestPausingWatchSetWhileStopped: while the game is stopped inside a
+// frame, a pausing watchpoint is set (a script sets its next stop there);
+// once resumed, the game stops on it.
+func TestPausingWatchSetWhileStopped(t *testing.T) {
+	g := startSim(t, 400)
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "debugger"})
+	if r := c.reply(&protocol.Watch{Expr: "Energy.Value<-30"}); !r.OK {
+		t.Fatalf("Watch: %+v", r)
+	}
+	c.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	stop := c.awaitHit()
+	c.summaryWhere(func(s *protocol.Summary) bool { return s.Halt != nil })
+	if r := c.reply(&protocol.Unwatch{Watch: stop.Watch}); !r.OK {
+		t.Fatalf("Unwatch: %+v", r)
+	}
+	r := c.reply(&protocol.Watch{Expr: "Energy.Value<-39"})
+	if !r.OK {
+		t.Fatalf("a pausing watchpoint set while stopped inside a frame: %+v", r)
+	}
+	c.request(&protocol.Resume{})
+	// Its hit for the frame it was set in does not stop the game again
+	// (TestWatchSetWhileStopped); a later one does.
+	hit := c.await(func(m protocol.Message) bool {
+		h, ok := m.(*protocol.WatchHit)
+		return ok && h.Watch == r.Watch && h.Paused
+	}).(*protocol.WatchHit)
+	if hit.Tick <= stop.Tick || hit.By != "grazing" {
+		t.Fatalf("the new watchpoint's stop: %+v (stopped before at tick %d)", hit, stop.Tick)
+	}
+	c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Tick >= hit.Tick })
+}
