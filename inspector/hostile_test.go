@@ -159,3 +159,69 @@ func TestHostileDataRewinds(t *testing.T) {
 	}
 	c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Tick <= now-10 })
 }
+
+// A physics library's body, kept by pointer in a component: its state is
+// unexported.
+type (
+	libBody struct {
+		pos      [2]float64
+		contacts []int
+		next     *libBody
+	}
+	hostileRigid struct{ Body *libBody }
+)
+
+// TestLibraryStateShownWhileTheGameWritesIt: a component holding a
+// library's body shows the body's unexported state in a detail and a
+// snapshot, while a system rewrites that state every frame (the race
+// detector, in CI, holds the agent to reading copies off the game
+// goroutine).
+func TestLibraryStateShownWhileTheGameWritesIt(t *testing.T) {
+	var holder ecs.Entity
+	g := startGame(t, Options{RewindHz: 100}, func(g *game, s *ecs.Schedule) {
+		b := &libBody{contacts: make([]int, 4)}
+		b.next = b
+		holder = g.w.Spawn()
+		must(t, ecs.NewMap[hostileRigid](g.w).Add(holder, hostileRigid{Body: b}))
+		q := ecs.NewQuery1[hostileRigid](g.w)
+		s.Add("physics", func(*ecs.World, *ecs.Commands) {
+			for r := range q.All() {
+				r.Body.pos[0]++
+				r.Body.contacts[int(r.Body.pos[0])%4] = int(r.Body.pos[0])
+			}
+		}, ecs.Writes[hostileRigid]())
+	})
+	c := dial(t, g, protocol.Hello{})
+	for g.frames.Load() < 20 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	id := c.request(&protocol.GetEntity{Entity: values.Handle(holder)})
+	d := c.await(func(m protocol.Message) bool { d, ok := m.(*protocol.Detail); return ok && d.Sub == id }).(*protocol.Detail)
+	var body protocol.Value
+	for _, cv := range d.Components {
+		if cv.Component == "hostileRigid" {
+			body, _ = cv.Value.Get("Body")
+		}
+	}
+	if x, ok := body.At("pos[0]"); !ok || x.Float() < 1 {
+		t.Fatalf("the body's unexported position: %v", body)
+	}
+	if next, _ := body.Get("next"); next.Str() != values.RepeatPrefix+"Body" {
+		t.Fatalf("the body's pointer to itself: %v, want a repeat of the body", next)
+	}
+	snapID := c.request(&protocol.SnapshotRequest{})
+	snap := c.await(func(m protocol.Message) bool { s, ok := m.(*protocol.Snapshot); return ok && s.ID == snapID }).(*protocol.Snapshot)
+	found := false
+	for _, tb := range snap.Tables {
+		for _, col := range tb.Columns {
+			for _, v := range col {
+				if c, ok := v.At("Body.contacts"); ok && c.Len() == 4 {
+					found = true
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the snapshot does not show the body's contacts")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -170,5 +171,48 @@ func TestDescribeNamesTypeAndSize(t *testing.T) {
 		if got := Describe(reflect.ValueOf(c.v)); got != c.want {
 			t.Errorf("Describe(%T) = %q, want %q", c.v, got, c.want)
 		}
+	}
+}
+
+// A library's type, as a physics engine keeps a body: unexported state,
+// pointers and slices inside.
+type (
+	libVec   struct{ x, y float64 }
+	libShape struct{ radius float64 }
+	libBody  struct {
+		pos      libVec
+		shape    *libShape
+		contacts []int
+		owner    ecs.Entity
+		_        [8]byte
+	}
+	physics struct{ Body *libBody }
+)
+
+// TestLibraryTypesShowTheirState: a component holding a library's type by
+// pointer shows the type's unexported fields (not the blank one); a kept
+// copy holds its own memory, unexported slices and pointees included, so
+// the game's later writes do not reach what is converted.
+func TestLibraryTypesShowTheirState(t *testing.T) {
+	b := &libBody{pos: libVec{1, 2}, shape: &libShape{radius: 3}, contacts: []int{4, 5}, owner: ecs.EntityOf(7, 2)}
+	v := Of(reflect.ValueOf(physics{Body: b}))
+	for path, want := range map[string]string{"Body.pos.x": "1", "Body.shape.radius": "3", "Body.contacts[1]": "5", "Body.owner": "8589934599"} {
+		if got, ok := v.At(path); !ok || got.String() != want {
+			t.Errorf("%s = %v (%v), want %s: %v", path, got, ok, want, v)
+		}
+	}
+	if _, ok := v.At("Body._"); ok {
+		t.Errorf("the blank field shows: %v", v)
+	}
+	k := Keep(reflect.ValueOf(physics{Body: b}))
+	if !k.Copy.IsValid() {
+		t.Fatalf("not kept: %v", k.Note)
+	}
+	b.contacts[1], b.shape.radius = 99, 99
+	if got, _ := k.Value().At("Body.contacts[1]"); got.Int() != 5 {
+		t.Fatalf("the kept copy shares the game's slice: %v", k.Value())
+	}
+	if got, _ := k.Value().At("Body.shape.radius"); got.Float() != 3 {
+		t.Fatalf("the kept copy shares the game's pointee: %v", k.Value())
 	}
 }

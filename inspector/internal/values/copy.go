@@ -8,10 +8,10 @@ import (
 
 // PlainCopy copies v deeply enough that the game's later writes cannot
 // reach what the converter reads of it: values without pointers as they
-// are, slices as new slices, structs and arrays with their exported
-// pointer-holding parts copied the same way (the converter reads exported
-// fields only). It reports false for what it does not copy (maps,
-// pointers, interfaces, ...): the caller converts those at once instead.
+// are, slices as new slices, structs and arrays with their pointer-holding
+// parts (unexported ones too: the converter shows them) copied the same
+// way. It reports false for what it does not copy (maps, pointers,
+// interfaces, ...): the caller converts those at once instead.
 // A copy is a memmove where a conversion builds a value per element: a
 // 250,000-cell grid resource is copied on the game goroutine and
 // converted on the encoder's.
@@ -41,16 +41,16 @@ func PlainCopy(v reflect.Value, depth int) (reflect.Value, bool) {
 		return c, copyElems(c, v, depth)
 	case reflect.Struct:
 		c := reflect.New(t).Elem()
-		c.Set(v) // unexported fields as they are: the converter does not read them
+		c.Set(v)
 		for i := range t.NumField() {
-			if f := t.Field(i); !f.IsExported() || !HoldsPointers(f.Type) {
+			if !HoldsPointers(t.Field(i).Type) {
 				continue
 			}
-			fc, ok := PlainCopy(v.Field(i), depth+1)
+			fc, ok := PlainCopy(readable(v, i), depth+1)
 			if !ok {
 				return reflect.Value{}, false
 			}
-			c.Field(i).Set(fc)
+			readable(c, i).Set(fc)
 		}
 		return c, true
 	}
@@ -167,10 +167,10 @@ func (c *cloner) clone(v reflect.Value) reflect.Value {
 			out.Index(i).Set(c.clone(v.Index(i)))
 		}
 	case reflect.Struct:
-		out.Set(v) // unexported fields as they are
+		out.Set(v)
 		for i := range v.NumField() {
-			if out.Field(i).CanSet() {
-				out.Field(i).Set(c.clone(v.Field(i)))
+			if HoldsPointers(v.Type().Field(i).Type) { // unexported ones too: the converter shows them
+				readable(out, i).Set(c.clone(readable(v, i)))
 			}
 		}
 	case reflect.Map:

@@ -16,25 +16,46 @@ var (
 
 // FieldName is the name struct type t's field i shows by on the wire, and
 // whether it shows: an exported field by its name, an embedded
-// ecs.Relation as its target (see ecs.RelationField).
+// ecs.Relation as its target (see ecs.RelationField), an unexported one
+// by its name too (read-only: a library type's state, a physics body's, a
+// tween's, shows whole), the blank field not at all.
 func FieldName(t reflect.Type, i int) (string, bool) {
 	switch f := t.Field(i); {
 	case f.Anonymous && f.Type == relationType:
 		return ecs.RelationField(t), true
-	case f.IsExported():
+	case f.Name == "_":
+		return "", false
+	default:
 		return f.Name, true
 	}
-	return "", false
 }
 
 // fieldValue is field i of struct v as the wire shows it: a relation's
-// target handle in place of the embedded ecs.Relation.
+// target handle in place of the embedded ecs.Relation, and an unexported
+// field readable as any other (v is a value the agent may read: one not
+// itself reached through an unexported field without fieldValue).
 func fieldValue(v reflect.Value, i int) reflect.Value {
-	f := v.Field(i)
+	f := readable(v, i)
 	if f.Type() == relationType {
 		return reflect.ValueOf(f.Interface().(ecs.Relation).Target())
 	}
 	return f
+}
+
+// readable is field i of struct v, an unexported one made readable like
+// an exported one (through its address: v is copied first when it has
+// none).
+func readable(v reflect.Value, i int) reflect.Value {
+	f := v.Field(i)
+	if f.CanInterface() {
+		return f
+	}
+	if !f.CanAddr() {
+		c := reflect.New(v.Type()).Elem()
+		c.Set(v)
+		f = c.Field(i)
+	}
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 }
 
 // EntityValue is a handle as a wire value.
