@@ -2,13 +2,14 @@ package inspector
 
 import "time"
 
-// The agent's own upkeep on the game goroutine (the dangling-handle scan;
-// work no client asked for) draws on one budget measured against the
-// game's own work, so a game at thousands of ticks a second pays the same
-// share as one at 60: at most upkeepShare of the game's work in a frame,
-// plus upkeepFloor. Work that does not fit goes on next frame. With
-// nobody looking, a scan that ends its pass quickly waits: a pass at
-// most each danglingEvery (stepDangling).
+// The agent's own upkeep on the game goroutine (the dangling-handle scan,
+// the last state of despawned entities: work no client asked for) draws
+// on one budget measured against the game's own work, so a game at
+// thousands of ticks a second pays the same share as one at 60: at most
+// upkeepShare of the game's work in a frame, plus upkeepFloor. Work that
+// does not fit goes on next frame. With nobody looking, a scan that ends
+// its pass quickly waits: a pass at most each danglingEvery
+// (stepDangling).
 const (
 	upkeepShare   = 0.02
 	upkeepFloor   = 2 * time.Microsecond
