@@ -107,11 +107,16 @@ func residentMB() float64 {
 // BenchmarkDemoResident: what the 1M demo holds resident (the process's
 // VmRSS, what a laptop must hold: live heap, the collector's headroom,
 // memory not yet given back), without and with the default agent,
-// sampled after each of 80 frames once 40 have run; the mean and the
-// peak. Memory from the case before is given back first.
+// sampled after each of 80 frames once 40 have run (with -short, as CI
+// runs every benchmark once to see it runs: 4 once 4 have); the mean and
+// the peak. Memory from the case before is given back first.
 func BenchmarkDemoResident(b *testing.B) {
 	if residentMB() < 0 {
 		b.Skip("no /proc/self/status here")
+	}
+	frames, warm := 120, 40
+	if testing.Short() {
+		frames, warm = 8, 4
 	}
 	for _, withAgent := range []bool{false, true} {
 		b.Run(fmt.Sprintf("entities=1000000/agent=%v", withAgent), func(b *testing.B) {
@@ -125,12 +130,12 @@ func BenchmarkDemoResident(b *testing.B) {
 				}
 				sum, n := 0.0, 0
 				peak = 0
-				for frame := range 120 {
+				for frame := range frames {
 					s.Step()
 					if a != nil {
 						a.Sync()
 					}
-					if frame >= 40 {
+					if frame >= warm {
 						r := residentMB()
 						sum, n, peak = sum+r, n+1, max(peak, r)
 					}
