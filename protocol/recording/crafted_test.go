@@ -298,6 +298,7 @@ func TestScanOfManyBigKeyframesIsBounded(t *testing.T) {
 // starts again at each keyframe: a file of ten keyframes, each followed by
 // deltas well within its chain's bound but together past it, reads whole.
 func TestChainBoundIsEachKeyframes(t *testing.T) {
+	testpace.SkipUnderRace(t, "one goroutine decompressing 120 MiB")
 	const rows = 1 << 18 // 2 MiB of handles a frame
 	var frames []*protocol.WorldFrame
 	seq := uint64(0)
