@@ -41,8 +41,7 @@ func TestRecordingIsTheGamesMemory(t *testing.T) {
 		rec.keepUp()
 		agent.Sync()
 		if f == 0 || f == frames-1 || rng.IntN(25) == 0 {
-			tables, sparse := agent.lw.CopyAll()
-			s := live.BuildSnapshot(tables, sparse, sim.World.Frame(), "", sim.World.Inspect().Stats(), agent.componentSchemas())
+			s := live.BuildSnapshot(agent.lw.CopyAll(), sim.World.Frame(), "", sim.World.Inspect().Stats(), agent.componentSchemas())
 			sum := agent.summaryOf(values.Whole)
 			s.Resources = sum.Resources
 			truth[s.Tick] = s
@@ -231,8 +230,7 @@ func TestRecordingOfChurn(t *testing.T) {
 		rec.keepUp()
 		agent.Sync()
 		if rng.IntN(10) == 0 || f == 199 {
-			tables, sparse := agent.lw.CopyAll()
-			truth[w.Frame()] = live.BuildSnapshot(tables, sparse, w.Frame(), "", w.Inspect().Stats(), agent.componentSchemas())
+			truth[w.Frame()] = live.BuildSnapshot(agent.lw.CopyAll(), w.Frame(), "", w.Inspect().Stats(), agent.componentSchemas())
 		}
 	}
 	file := stopAndOpen(t, rec, path)

@@ -39,7 +39,7 @@ func (a *Agent) sharedSnapshot() *sharedCopy {
 	if a.snap != nil && now.Sub(a.snap.at) < snapshotReuse {
 		return a.snap
 	}
-	tables, sparse := a.lw.CopyAll()
+	wc := a.lw.CopyAll()
 	a.tel.snapshots.Add(1)
 	tick, game, stats := a.w.Frame(), a.opts.Game, a.w.Inspect().Stats()
 	schemas := append([]protocol.Component(nil), a.componentSchemas()...)
@@ -51,7 +51,7 @@ func (a *Agent) sharedSnapshot() *sharedCopy {
 		return protocol.Value{}
 	}).Resources
 	a.snap = &sharedCopy{at: now, make: func() *protocol.Snapshot {
-		s := live.BuildSnapshot(tables, sparse, tick, game, stats, schemas)
+		s := live.BuildSnapshot(wc, tick, game, stats, schemas)
 		for i, k := range kept {
 			resources[i].Value = k.Value()
 		}

@@ -80,8 +80,7 @@ func TestPageSortsFiltersAndCounts(t *testing.T) {
 // the others.
 func TestSnapshotShowsSharedMemoryOnce(t *testing.T) {
 	w, lw, _ := liveWorld(t, 6)
-	tables, sparse := lw.CopyAll()
-	s := BuildSnapshot(tables, sparse, w.Frame(), "test", w.Inspect().Stats(), lw.schemas())
+	s := BuildSnapshot(lw.CopyAll(), w.Frame(), "test", w.Inspect().Stats(), lw.schemas())
 	var whole, repeats int
 	var first string
 	for _, tb := range s.Tables {
