@@ -28,6 +28,25 @@ func startSim(t *testing.T, n int) *game {
 	return g
 }
 
+// stoppedByStarve serves the demo with the starve bug, sets a pausing
+// watchpoint on its value and waits until the game stops inside the frame
+// at the write; the client, and the hit.
+func stoppedByStarve(t *testing.T) (*game, *testClient, *protocol.WatchHit) {
+	t.Helper()
+	g := startSim(t, 400)
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "debugger"})
+	if r := c.reply(&protocol.Watch{Expr: "Energy.Value<-30"}); !r.OK {
+		t.Fatalf("Watch: %+v", r)
+	}
+	c.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	stop := c.awaitHit()
+	if stop.By != "grazing" || !stop.Paused {
+		t.Fatalf("the stop: %+v", stop)
+	}
+	c.summaryWhere(func(s *protocol.Summary) bool { return s.Halt != nil })
+	return g, c, stop
+}
+
 // TestBreakAtTheWrite: a pausing watchpoint on the starve bug's value stops
 // the game inside the frame, right after grazing wrote -40 and before
 // death's despawn applies. While stopped every read is served with the
@@ -245,17 +264,7 @@ func TestWatchSetWhileStopped(t *testing.T) {
 }
 
 func watchSetWhileStopped(t *testing.T, replaced bool) {
-	g := startSim(t, 400)
-	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "debugger"})
-	if r := c.reply(&protocol.Watch{Expr: "Energy.Value<-30"}); !r.OK {
-		t.Fatalf("Watch: %+v", r)
-	}
-	c.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
-	stop := c.awaitHit()
-	if stop.By != "grazing" || !stop.Paused {
-		t.Fatalf("the stop: %+v", stop)
-	}
-	c.summaryWhere(func(s *protocol.Summary) bool { return s.Halt != nil })
+	_, c, stop := stoppedByStarve(t)
 	if replaced { // by a log: the new watchpoint is the only one
 		if r := c.reply(&protocol.Unwatch{Watch: stop.Watch}); !r.OK {
 			t.Fatalf("Unwatch: %+v", r)
@@ -287,14 +296,7 @@ func watchSetWhileStopped(t *testing.T, replaced bool) {
 // frame, a pausing watchpoint is set (a script sets its next stop there);
 // once resumed, the game stops on it.
 func TestPausingWatchSetWhileStopped(t *testing.T) {
-	g := startSim(t, 400)
-	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "debugger"})
-	if r := c.reply(&protocol.Watch{Expr: "Energy.Value<-30"}); !r.OK {
-		t.Fatalf("Watch: %+v", r)
-	}
-	c.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
-	stop := c.awaitHit()
-	c.summaryWhere(func(s *protocol.Summary) bool { return s.Halt != nil })
+	_, c, stop := stoppedByStarve(t)
 	if r := c.reply(&protocol.Unwatch{Watch: stop.Watch}); !r.OK {
 		t.Fatalf("Unwatch: %+v", r)
 	}
