@@ -247,7 +247,7 @@ func (a *Agent) Sync() {
 		a.graves.Allow(a.upkeep.allowed)
 	}
 	if a.dangling != nil { // before the watchpoints: a dangling one sees what this frame's reading found
-		a.stepDangling(start)
+		a.stepDangling()
 	}
 	// The frame that ended is a replay if the game had gone past it before
 	// a rewind: its hits are marked so, not counted again.

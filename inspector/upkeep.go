@@ -60,12 +60,12 @@ func (u *upkeep) spent(units int, took time.Duration) {
 // Options.DanglingBudget a frame, so each frame's despawns are found by
 // its end; with nobody looking it reads what fits the upkeep's share, a
 // pass at most each danglingEvery.
-func (a *Agent) stepDangling(now time.Time) {
+func (a *Agent) stepDangling() {
 	if a.srv.Clients() > 0 || a.watches.WatchesDangling() {
 		a.dangling.Step()
 		return
 	}
-	if !a.dangling.Due(now, danglingEvery) {
+	if !a.dangling.Due(a.dangling.Clock(), danglingEvery) {
 		return
 	}
 	t0 := time.Now()

@@ -40,6 +40,8 @@ type Tracker struct {
 	began    time.Time     // the pass under way began; zero between passes
 	ended    time.Time     // the last complete pass ended
 	took     time.Duration // the last complete pass took, start to end
+	// Clock is the tracker\'s time: time.Now; a test\'s own.
+	Clock func() time.Time
 }
 
 // entry is one dangling handle, the pass that read it last, and the order
@@ -53,7 +55,7 @@ type entry struct {
 // New returns a tracker that reads budget handles a Step.
 func New(w *ecs.World, budget int) *Tracker {
 	w.Inspect().EnableDeathNotes(true)
-	return &Tracker{w: w, scan: w.Inspect().NewHandleScan(), budget: budget, list: map[string]*entry{}, pass: 1}
+	return &Tracker{w: w, scan: w.Inspect().NewHandleScan(), budget: budget, list: map[string]*entry{}, pass: 1, Clock: time.Now}
 }
 
 // Step reads the next budget of handles; at the end of a pass the handles
@@ -65,14 +67,14 @@ func (t *Tracker) Step() { t.StepUpTo(t.budget) }
 // read dangling again leave the list.
 func (t *Tracker) StepUpTo(n int) int {
 	if t.began.IsZero() {
-		t.began = time.Now()
+		t.began = t.Clock()
 	}
 	read, done := t.scan.Step(min(n, t.budget), t.found)
 	t.read += read
 	if !done {
 		return read
 	}
-	now := time.Now()
+	now := t.Clock()
 	t.took, t.began, t.ended = now.Sub(t.began), time.Time{}, now
 	for k, e := range t.list {
 		if e.seen != t.pass {
