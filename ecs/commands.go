@@ -323,7 +323,7 @@ func (c *Commands) applyOther(op *command) error {
 		c.exchanged++
 		if w.Alive(op.e) {
 			for _, id := range remove {
-				if !w.has(op.e, id) {
+				if !w.Has(op.e, id) {
 					// A switch from a state the entity is no longer in
 					// (another system switched it first): carried out, it
 					// would leave the entity in two states.
@@ -333,7 +333,7 @@ func (c *Commands) applyOther(op *command) error {
 		}
 		return c.vals[op.id].exchange(op.e, op.slot, remove)
 	case cmdRemove:
-		if w.Alive(op.e) && !w.has(op.e, op.id) {
+		if w.Alive(op.e) && !w.Has(op.e, op.id) {
 			// Nothing to remove: not harmful, but a queued change that did
 			// nothing, as when two systems switch one entity's state in
 			// one stage.

@@ -51,14 +51,14 @@ func (w *World) inspectAddedSince(e Entity, id ComponentID, since uint32) bool {
 // inspectScan is [Inspection.Scan].
 func (w *World) inspectScan(f Filter, offset, limit int) (window []Entity, total int) {
 	st := w.structureOf(&f)
-	page := newPager(offset, limit)
+	page := NewPager(offset, limit)
 	if !st.rowTests() {
 		for _, t := range w.tables {
 			if t.len() > 0 && st.matches(t) {
 				window = page.take(window, t.entities)
 			}
 		}
-		return window, page.total
+		return window, page.Total()
 	}
 	cols := make([]*colStamps, len(st.stamps))
 	if hs, ok := st.holders(w); ok {
@@ -80,7 +80,7 @@ func (w *World) inspectScan(f Filter, offset, limit int) (window []Entity, total
 		for _, p := range passed {
 			window = page.take(window, w.tables[p.table].entities[p.row:p.row+1])
 		}
-		return window, page.total
+		return window, page.Total()
 	}
 	for _, t := range w.tables {
 		if t.len() == 0 || !st.matches(t) {
@@ -108,7 +108,7 @@ func (w *World) inspectScan(f Filter, offset, limit int) (window []Entity, total
 			}
 		}
 	}
-	return window, page.total
+	return window, page.Total()
 }
 
 // inspectNewValue is [Inspection.NewValue].
@@ -247,4 +247,14 @@ func (w *World) inspectComponentRows(id ComponentID) int {
 		}
 	}
 	return n
+}
+
+// take meets the next rows, in order: it appends to window those that
+// fall in the page, copied, and returns it.
+func (p *Pager) take(window, rows []Entity) []Entity {
+	lo, hi := p.Meet(len(rows), len(window))
+	if lo >= hi {
+		return window
+	}
+	return append(window, rows[lo:hi]...)
 }

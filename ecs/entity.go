@@ -2,8 +2,6 @@ package ecs
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 )
 
 // Entity is a generational handle to an entity in a [World]: a slot index and
@@ -32,23 +30,13 @@ func (e Entity) Generation() uint32 { return e.gen }
 func (e Entity) IsZero() bool { return e == Entity{} }
 
 // String prints the handle as index "v" generation, for example "42v3".
-func (e Entity) String() string {
-	return strconv.FormatUint(uint64(e.index), 10) + "v" + strconv.FormatUint(uint64(e.gen), 10)
-}
+func (e Entity) String() string { return formatHandle(e.index, e.gen) }
 
 // ParseEntity reads a handle printed by [Entity.String], such as "42v3".
 func ParseEntity(s string) (Entity, error) {
-	i, g, ok := strings.Cut(s, "v")
-	if !ok {
-		return Entity{}, fmt.Errorf("ecs: entity %q: want INDEXvGENERATION, like 42v3", s)
-	}
-	index, err := strconv.ParseUint(i, 10, 32)
+	index, gen, err := parseHandle(s)
 	if err != nil {
-		return Entity{}, fmt.Errorf("ecs: entity %q: bad index: %w", s, err)
+		return Entity{}, fmt.Errorf("ecs: %w", err)
 	}
-	gen, err := strconv.ParseUint(g, 10, 32)
-	if err != nil {
-		return Entity{}, fmt.Errorf("ecs: entity %q: bad generation: %w", s, err)
-	}
-	return Entity{index: uint32(index), gen: uint32(gen)}, nil
+	return Entity{index: index, gen: gen}, nil
 }

@@ -113,7 +113,8 @@ func (ins Inspection) AddedSince(e Entity, id ComponentID, since uint32) bool {
 }
 
 // Scan visits the entities that pass f in archetype order, skipping the
-// first offset matches and stopping after limit (limit < 0: no limit). It
+// first offset matches and stopping after limit ([Pager]: limit < 0, no
+// limit; a negative offset counts as 0). It
 // returns the window and the number of matches in all. Without row tests
 // (sparse components, ticks, parent, Match) the count costs O(archetypes)
 // and the window O(limit); with them, every candidate row is tested, except
@@ -198,8 +199,8 @@ func (ins Inspection) Archetypes() []ArchetypeInfo { return ins.w.inspectArchety
 
 // ArchetypeEntities returns up to limit entities of archetype id from row
 // offset on, in row order, and the archetype's row count, paged as
-// [Inspection.Scan] pages. An unknown archetype has no rows; a negative
-// offset or a limit of 0 or less gives no entities.
+// [Inspection.Scan] pages ([Pager]: a negative offset counts as 0, a
+// negative limit keeps every row). An unknown archetype has no rows.
 func (ins Inspection) ArchetypeEntities(id uint32, offset, limit int) ([]Entity, int) {
 	return ins.w.inspectArchetypeEntities(id, offset, limit)
 }

@@ -35,11 +35,8 @@ func (w *World) inspectArchetypeEntities(id uint32, offset, limit int) ([]Entity
 		return nil, 0
 	}
 	rows := w.tables[id].entities
-	if offset < 0 || limit <= 0 { // out of range: nothing
-		return nil, len(rows)
-	}
-	page := newPager(offset, limit)
-	return page.take(nil, rows), page.total
+	page := NewPager(offset, limit)
+	return page.take(nil, rows), page.Total()
 }
 
 // inspectLocation is [Inspection.Location].

@@ -23,14 +23,14 @@ func TestPagerCutsThePage(t *testing.T) {
 		if limit >= 0 {
 			hi = min(n, lo+limit)
 		}
-		p := newPager(offset, limit)
+		p := NewPager(offset, limit)
 		var got []Entity
 		for rest := all; len(rest) > 0; {
 			k := rapid.IntRange(1, len(rest)).Draw(rt, "run")
 			got = p.take(got, rest[:k])
 			rest = rest[k:]
 		}
-		if !slices.Equal(got, all[lo:hi]) || p.total != n {
+		if !slices.Equal(got, all[lo:hi]) || p.Total() != n {
 			rt.Fatalf("offset %d limit %d of %d: %v (total %d), want %v", offset, limit, n, got, p.total, all[lo:hi])
 		}
 	})

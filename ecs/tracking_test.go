@@ -43,7 +43,7 @@ func (s *stampWorld) id(k int) ComponentID {
 	return [...]ComponentID{s.a.ID(), s.b.ID(), s.c.ID()}[k]
 }
 
-func (s *stampWorld) has(e Entity, k int) bool { return s.w.has(e, s.id(k)) }
+func (s *stampWorld) has(e Entity, k int) bool { return s.w.Has(e, s.id(k)) }
 
 func (s *stampWorld) add(e Entity, k, v int) error {
 	switch k {

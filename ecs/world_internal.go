@@ -283,15 +283,3 @@ func (w *World) logChanges(id ComponentID, q *queryState) {
 	}
 	r.queries = append(r.queries, q)
 }
-
-// has reports whether the live entity e holds component id.
-func (w *World) has(e Entity, id ComponentID) bool {
-	rec, ok := w.record(e)
-	if !ok || int(id) >= len(w.sparse) {
-		return false
-	}
-	if s := w.sparse[id]; s != nil {
-		return s.has(e)
-	}
-	return w.tables[rec.table].mask.Has(id)
-}

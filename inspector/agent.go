@@ -10,10 +10,10 @@ import (
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/dangling"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/graves"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/link"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/transport"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/watch"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -28,11 +28,11 @@ const AgentVersion = "ecsinspect-agent 0.1"
 type Agent struct {
 	w        *ecs.World
 	opts     Options
-	srv      *server.Server // the server half: listeners, handshakes, tokens, clients and their queues
-	ln       net.Listener   // the socket Options.Addr names; nil without one
-	gameSide                // the game half: what Sync drives on the game goroutine
-	broker   link.Transport // the broker's, when Options.Broker is set (package inspector/broker)
-	status   statusNotes    // the game's status for the broker's announcements (status.go)
+	srv      *server.Server    // the server half: listeners, handshakes, tokens, clients and their queues
+	ln       net.Listener      // the socket Options.Addr names; nil without one
+	gameSide                   // the game half: what Sync drives on the game goroutine
+	broker   transport.Running // the broker's, when Options.Broker is set (package inspector/broker)
+	status   statusNotes       // the game's status for the broker's announcements (status.go)
 	tel      telemetry
 	closing  sync.Once
 

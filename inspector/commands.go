@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
@@ -66,7 +67,7 @@ func (a *Agent) answerPage(c *peer, id uint32, q *live.Query, offset, limit int)
 // codeOf picks the error code for a failed command.
 func codeOf(err error) string {
 	var qe *query.QueryError
-	var re *server.RequestError
+	var re *answer.RequestError
 	msg := err.Error()
 	switch {
 	case errors.As(err, &re):
@@ -115,7 +116,7 @@ func (a *Agent) spawn(comps []protocol.ComponentValue) (ecs.Entity, error) {
 	seen := map[string]bool{}
 	for _, cv := range comps {
 		if seen[cv.Component] {
-			return ecs.Entity{}, server.Refuse(protocol.ErrBadValue, "%s is named twice in one spawn", cv.Component)
+			return ecs.Entity{}, answer.Refuse(protocol.ErrBadValue, "%s is named twice in one spawn", cv.Component)
 		}
 		seen[cv.Component] = true
 		if cv.Component == "ChildOf" {
@@ -159,7 +160,7 @@ func (a *Agent) addComponent(e ecs.Entity, name string, v protocol.Value) error 
 func parentOf(v protocol.Value) (ecs.Entity, error) {
 	p, ok := v.Get("Parent")
 	if !ok || (p.Kind() != protocol.KindUint && p.Kind() != protocol.KindInt) || p.Uint() == 0 {
-		return ecs.Entity{}, server.Refuse(protocol.ErrBadValue, "ChildOf wants {\"Parent\": an entity handle}, got %v", v)
+		return ecs.Entity{}, answer.Refuse(protocol.ErrBadValue, "ChildOf wants {\"Parent\": an entity handle}, got %v", v)
 	}
 	return values.Entity(protocol.EntityID(p.Uint())), nil
 }

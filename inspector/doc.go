@@ -31,15 +31,16 @@
 // world feeds, rewinds. Its parts are internal packages, none of which
 // reaches back into this one:
 //
-//	internal/server  listeners, handshakes, tokens, clients and their writers, the door
-//	internal/live    queries on the live world: the kernel's window, or a copy evaluated off the game goroutine
-//	internal/watch   watchpoints, their checks and their budget
-//	internal/record  recordings, the in-memory ring, a rewind's rebuild
-//	internal/values  Go values, schemas and handles as the wire carries them
-//	internal/link     what a separately linked transport (package broker) is given
-//	internal/graves   the last state of recently despawned entities
-//	internal/dangling the handles stored in the world that name no live entity
-//	internal/budget   the one bound on clients' work on the game goroutine a frame
+//	internal/server    listeners, handshakes, tokens, clients and their writers, the door
+//	internal/answer    a subscription's frame and a request's refusal, as the parts hand them to a writer
+//	internal/live      queries on the live world: the kernel's window, or a copy evaluated off the game goroutine
+//	internal/watch     watchpoints, their checks and their budget
+//	internal/record    recordings, the in-memory ring, a rewind's rebuild
+//	internal/values    Go values, schemas and handles as the wire carries them
+//	internal/transport what a separately linked transport (package broker) is given
+//	internal/graves    the last state of recently despawned entities
+//	internal/dangling  the handles stored in the world that name no live entity
+//	internal/budget    the one bound on clients' work on the game goroutine a frame
 //
 // By default the agent listens on 127.0.0.1:7777 and refuses to listen on a
 // reachable address without a token. Options.ReadOnly refuses every command

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/ecsinspect/ecsinspect/inspector/internal/link"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/transport"
 )
 
 // Start listens on the configured address and serves clients in the
@@ -34,13 +34,13 @@ func (a *Agent) Start() error {
 // startBroker starts the broker transport, which the game links in by
 // importing package inspector/broker.
 func (a *Agent) startBroker() error {
-	if link.Broker == nil {
+	if transport.Broker == nil {
 		return errors.New(`inspector: Options.Broker is set, but the broker transport is not linked in: import _ "github.com/ecsinspect/ecsinspect/inspector/broker"`)
 	}
 	a.status.on = true
 	a.noteStatus(time.Now(), true)
-	b, err := link.Broker(link.Agent{Server: a.srv, Game: a.opts.Game, Instance: a.opts.Instance, URL: a.opts.Broker, Prefix: a.opts.BrokerPrefix,
-		AnnounceEvery: a.opts.AnnounceEvery, Started: time.Now(), Status: func() link.Status { return *a.status.newest.Load() },
+	b, err := transport.Broker(transport.Agent{Server: a.srv, Game: a.opts.Game, Instance: a.opts.Instance, URL: a.opts.Broker, Prefix: a.opts.BrokerPrefix,
+		AnnounceEvery: a.opts.AnnounceEvery, Started: time.Now(), Status: func() transport.Status { return *a.status.newest.Load() },
 		Token: a.opts.Token, Creds: a.opts.BrokerCreds, CA: a.opts.BrokerCA})
 	if err != nil {
 		return err

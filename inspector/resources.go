@@ -4,7 +4,7 @@ import (
 	"reflect"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -22,22 +22,22 @@ func (a *Agent) resource(name string) (ecs.ResourceInfo, error) {
 		}
 		names[i] = r.Short
 	}
-	return ecs.ResourceInfo{}, server.Refuse(protocol.ErrNotFound, "%s", protocol.NoResource(name, names))
+	return ecs.ResourceInfo{}, answer.Refuse(protocol.ErrNotFound, "%s", protocol.NoResource(name, names))
 }
 
 // resourcePage takes the page of the value at path in resource name, for
 // id; its frame's Build makes the copied children into items.
-func (a *Agent) resourcePage(id uint32, name, path string, offset, limit int) (server.Frame, error) {
+func (a *Agent) resourcePage(id uint32, name, path string, offset, limit int) (answer.Frame, error) {
 	r, err := a.resource(name)
 	if err != nil {
-		return server.Frame{}, err
+		return answer.Frame{}, err
 	}
 	w, err := values.Page(r.Short, r.Value, path, offset, limit)
 	if err != nil {
-		return server.Frame{}, server.Refuse(protocol.ErrNotFound, "resource %s: %v", r.Short, err)
+		return answer.Frame{}, answer.Refuse(protocol.ErrNotFound, "resource %s: %v", r.Short, err)
 	}
 	tick := a.tick()
-	return server.Frame{Size: w.Size(), Build: func() protocol.Message {
+	return answer.Frame{Size: w.Size(), Build: func() protocol.Message {
 		p := w.Build()
 		p.Sub, p.Tick = id, tick
 		return p

@@ -2,8 +2,8 @@ package inspector
 
 import (
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -24,7 +24,7 @@ type seriesQuery struct {
 func (a *Agent) compileSeries(expr string) (*seriesQuery, error) {
 	spec, err := protocol.ParseSeries(expr)
 	if err != nil {
-		return nil, server.Refuse(protocol.ErrBadValue, "%s", err.Error())
+		return nil, answer.Refuse(protocol.ErrBadValue, "%s", err.Error())
 	}
 	q, err := a.lw.Compile(spec.Over(), spec.Field, 0)
 	if err != nil {
@@ -40,7 +40,7 @@ func (a *Agent) compileSeries(expr string) (*seriesQuery, error) {
 }
 
 // seriesFrame samples a series subscription now.
-func (a *Agent) seriesFrame(id uint32, s *subscription) server.Frame {
+func (a *Agent) seriesFrame(id uint32, s *subscription) answer.Frame {
 	sq := s.series
 	m := &protocol.Series{Sub: id, Tick: a.tick()}
 	if sq.spec.Aggregate == "" {
@@ -53,11 +53,11 @@ func (a *Agent) seriesFrame(id uint32, s *subscription) server.Frame {
 				}
 			}
 		}
-		return server.Frame{Msg: m, Size: 64}
+		return answer.Frame{Msg: m, Size: 64}
 	}
 	qc, err := a.lw.CopyQuery(id, sq.q, 0, 0)
 	if err != nil {
-		return server.Frame{Msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, Size: 256}
+		return answer.Frame{Msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, Size: 256}
 	}
-	return server.Frame{Build: func() protocol.Message { return qc.Aggregate(m, sq.spec.Aggregate) }, Size: qc.Size(), Heavy: true}
+	return answer.Frame{Build: func() protocol.Message { return qc.Aggregate(m, sq.spec.Aggregate) }, Size: qc.Size(), Heavy: true}
 }

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ecsinspect/ecsinspect/inspector/internal/link"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/transport"
 )
 
 // The game's status for a transport's announcements, left by Sync on the
@@ -24,7 +24,7 @@ type statusNotes struct {
 	frameTimes [128]int64
 	frameN     int
 	runStarted time.Time // the schedule's last run began
-	newest     atomic.Pointer[link.Status]
+	newest     atomic.Pointer[transport.Status]
 }
 
 // noteFrame keeps the frame's time for the status's percentile: from the
@@ -60,7 +60,7 @@ func (a *Agent) noteStatus(now time.Time, force bool) {
 		return
 	}
 	tick := a.w.Frame()
-	s := link.Status{Tick: tick, Entities: a.w.Len(), Paused: paused, Clients: a.srv.Clients()}
+	s := transport.Status{Tick: tick, Entities: a.w.Len(), Paused: paused, Clients: a.srv.Clients()}
 	if !n.noted.IsZero() && tick >= n.notedTick && !s.Paused {
 		s.TPS = float64(tick-n.notedTick) / now.Sub(n.noted).Seconds()
 	}

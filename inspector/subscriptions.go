@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/budget"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -61,7 +61,7 @@ func (a *Agent) subscribe(c *peer, m *protocol.Subscribe) error {
 	case protocol.SubSummary, protocol.SubEvents:
 	case protocol.SubJournal:
 		if other := sameStream(c, m); other != 0 {
-			return server.Refuse(protocol.ErrBadValue, "this client follows the journal with the filter %q already, as subscription %d: a second would carry the same entries", m.Filter, other)
+			return answer.Refuse(protocol.ErrBadValue, "this client follows the journal with the filter %q already, as subscription %d: a second would carry the same entries", m.Filter, other)
 		}
 		if old, ok := c.subs[m.ID]; ok {
 			s.journal = old.journal
@@ -89,7 +89,7 @@ func (a *Agent) subscribe(c *peer, m *protocol.Subscribe) error {
 		}
 	case protocol.SubSeries:
 		if other := sameStream(c, m); other != 0 {
-			return server.Refuse(protocol.ErrBadValue, "this client follows the series %q already, as subscription %d: a second would carry the same samples", m.Query, other)
+			return answer.Refuse(protocol.ErrBadValue, "this client follows the series %q already, as subscription %d: a second would carry the same samples", m.Query, other)
 		}
 		sq, err := a.compileSeries(m.Query)
 		if err != nil {
@@ -197,7 +197,7 @@ func (a *Agent) capture(now time.Time) {
 				s.next = now
 			}
 			var m protocol.Message
-			var f server.Frame
+			var f answer.Frame
 			switch s.req.What {
 			case protocol.SubSummary:
 				if summary == nil {
@@ -233,7 +233,7 @@ func (a *Agent) capture(now time.Time) {
 					continue
 				}
 				batch, first := a.journalBatch(s, journals), s.reset
-				size := server.EstimateSize(&protocol.Journal{Entries: batch.Entries}) // a filtered one's, at most
+				size := answer.EstimateSize(&protocol.Journal{Entries: batch.Entries}) // a filtered one's, at most
 				c.journalRoom -= float64(size)
 				built++
 				s.reset = false
@@ -251,7 +251,7 @@ func (a *Agent) capture(now time.Time) {
 				continue
 			}
 			if m != nil {
-				f = server.Frame{Msg: m, Size: server.EstimateSize(m)}
+				f = answer.Frame{Msg: m, Size: answer.EstimateSize(m)}
 			}
 			f.Reset = s.reset
 			c.Frame(id, f)
@@ -280,10 +280,10 @@ func (a *Agent) nextDue(now time.Time) time.Duration {
 // resourceFrame captures a resource subscription's page, or says why it
 // cannot (the resource was removed, the path no longer leads anywhere)
 // where the client looks for the answer.
-func (a *Agent) resourceFrame(id uint32, s *subscription) server.Frame {
+func (a *Agent) resourceFrame(id uint32, s *subscription) answer.Frame {
 	f, err := a.resourcePage(id, s.req.Resource, s.req.Path, s.req.Offset, s.req.Limit)
 	if err != nil {
-		return server.Frame{Msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, Size: 512}
+		return answer.Frame{Msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, Size: 512}
 	}
 	return f
 }
@@ -291,7 +291,7 @@ func (a *Agent) resourceFrame(id uint32, s *subscription) server.Frame {
 // subscribedPage captures a page subscription's window: the copy now, the
 // conversion (and, for a query with many field tests, the tests) on the
 // client's writer goroutine.
-func (a *Agent) subscribedPage(id uint32, s *subscription) server.Frame {
+func (a *Agent) subscribedPage(id uint32, s *subscription) answer.Frame {
 	limit := protocol.PageLimit(s.req.Limit)
 	if s.req.Archetype > 0 {
 		arch := uint32(s.req.Archetype - 1)
@@ -303,7 +303,7 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) server.Frame {
 			}
 		}
 		pc := a.lw.Capture(id, ents, total, s.req.Offset, cols, a.w.Inspect().CopyRows(ents, cols))
-		return server.Frame{Build: func() protocol.Message { return pc.Build() }, Size: pc.Size()}
+		return answer.Frame{Build: func() protocol.Message { return pc.Build() }, Size: pc.Size()}
 	}
 	s.query.Filter.Since = s.since
 	defer func() { s.since = a.w.Inspect().NextStamp() }()
@@ -311,7 +311,7 @@ func (a *Agent) subscribedPage(id uint32, s *subscription) server.Frame {
 	if err != nil {
 		// The world grew past what the query may copy since it was
 		// subscribed: say so where the client looks for the answer.
-		return server.Frame{Msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, Size: 256}
+		return answer.Frame{Msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, Size: 256}
 	}
 	return f
 }

@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -90,7 +90,7 @@ func (a *Agent) joinFeed(c *peer, id uint32, hz float64) (*feedSub, error) {
 		}
 	}
 	if streams >= MaxClientWorldStreams {
-		return nil, server.Refuse(protocol.ErrTooLarge, "a client has at most %d world subscriptions: each streams every change of the world", MaxClientWorldStreams)
+		return nil, answer.Refuse(protocol.ErrTooLarge, "a client has at most %d world subscriptions: each streams every change of the world", MaxClientWorldStreams)
 	}
 	var f *worldFeed
 	for _, x := range a.feeds {
@@ -104,7 +104,7 @@ func (a *Agent) joinFeed(c *peer, id uint32, hz float64) (*feedSub, error) {
 			for _, x := range a.feeds {
 				rates = append(rates, fmt.Sprint(x.hz))
 			}
-			return nil, server.Refuse(protocol.ErrTooLarge, "the agent streams the world at %d rates at most: subscribe at one of hz %v", MaxWorldFeeds, rates)
+			return nil, answer.Refuse(protocol.ErrTooLarge, "the agent streams the world at %d rates at most: subscribe at one of hz %v", MaxWorldFeeds, rates)
 		}
 		f = &worldFeed{a: a, hz: hz}
 		f.rec = a.newRecorder(f, hz, a.srv.Closed())

@@ -15,3 +15,5 @@
 // before it is read, and every length a message declares is checked against
 // the bytes that are really there before the msgpack decoder sees them.
 package protocol
+
+//go:generate go run ../internal/sharedgen

@@ -3,7 +3,6 @@ package protocol
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // EntityID is an entity handle on the wire: the generation in the high 32
@@ -22,22 +21,15 @@ func (e EntityID) Index() uint32 { return uint32(e) }
 func (e EntityID) Generation() uint32 { return uint32(e >> 32) }
 
 // String prints the handle as the kernel does: "42v3".
-func (e EntityID) String() string {
-	return strconv.FormatUint(uint64(e.Index()), 10) + "v" + strconv.FormatUint(uint64(e.Generation()), 10)
-}
+func (e EntityID) String() string { return formatHandle(e.Index(), e.Generation()) }
 
-// ParseEntityID reads "42v3".
+// ParseEntityID reads "42v3", as the kernel's ParseEntity does.
 func ParseEntityID(s string) (EntityID, error) {
-	i, g, ok := strings.Cut(s, "v")
-	if !ok {
-		return 0, fmt.Errorf("protocol: entity %q: want INDEXvGENERATION, like 42v3", s)
+	index, gen, err := parseHandle(s)
+	if err != nil {
+		return 0, fmt.Errorf("protocol: %w", err)
 	}
-	index, err1 := strconv.ParseUint(i, 10, 32)
-	gen, err2 := strconv.ParseUint(g, 10, 32)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("protocol: entity %q: want INDEXvGENERATION, like 42v3", s)
-	}
-	return MakeEntityID(uint32(index), uint32(gen)), nil
+	return MakeEntityID(index, gen), nil
 }
 
 // MarshalJSON writes the handle as people read it, "42v3" (the wire keeps

@@ -177,6 +177,23 @@ func HasChildren(kind string) bool {
 	return false
 }
 
+// ChildWindow is the one rule of which children a resource page lists,
+// the agent's from the game's memory and a recording's reader's from a
+// kept value alike: of total children of a value of kind, those from
+// offset, at most ResourceLimit(limit), paged as rows are (Pager). A
+// map of more than MaxSortedKeys entries is listed in Go's order, which
+// changes from one look to the next: it is unordered, and offers no page
+// past the sorting bound (first, the page's offset, is cut to it).
+func ChildWindow(kind string, total, offset, limit int) (first, lo, hi int, unordered bool) {
+	first = max(offset, 0)
+	if kind == "map" && total > MaxSortedKeys {
+		unordered, first = true, min(first, MaxSortedKeys)
+	}
+	p := NewPager(first, ResourceLimit(limit))
+	lo, hi = p.Meet(total, 0)
+	return first, lo, max(lo, hi), unordered
+}
+
 // PageOfValue is what an agent answers for the value at path in a
 // resource whose whole value v and schema s a client holds (a recording
 // keeps resources whole): the same page, from the value rather than the
@@ -201,7 +218,9 @@ func PageOfValue(name string, v Value, s *FieldSchema, path string, offset, limi
 		return p, nil
 	}
 	p.Total = v.Len()
-	for i := offset; i < min(p.Total, offset+ResourceLimit(limit)); i++ {
+	first, lo, hi, unordered := ChildWindow(p.Kind, p.Total, offset, limit)
+	p.Offset, p.Unordered = first, unordered
+	for i := lo; i < hi; i++ {
 		var key string
 		var c Value
 		if v.Kind() == KindList {

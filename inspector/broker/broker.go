@@ -10,17 +10,17 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/fleet"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/link"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/transport"
 	"github.com/nats-io/nats.go"
 )
 
-func init() { link.Broker = start }
+func init() { transport.Broker = start }
 
-// transport is the agent's broker half: the connection, the listener of
+// brokerTransport is the agent's broker half: the connection, the listener of
 // sessions its clients open, and the announcements of its instance. The
 // game goroutine never touches it: Sync leaves a status the announcements
 // read, and every send is on the transport's goroutines.
-type transport struct {
+type brokerTransport struct {
 	nc       *nats.Conn
 	ln       *fleet.Listener
 	presence *fleet.Presence
@@ -33,7 +33,7 @@ type transport struct {
 
 // start connects to the broker the agent's options name; a broker that is
 // down is retried in the background, so the game starts regardless.
-func start(a link.Agent) (link.Transport, error) {
+func start(a transport.Agent) (transport.Running, error) {
 	t, err := fleet.ParseURL(a.URL)
 	if err != nil {
 		return nil, fmt.Errorf("inspector: Broker: %w", err)
@@ -50,7 +50,7 @@ func start(a link.Agent) (link.Transport, error) {
 	if err := fleet.CheckName("instance", a.Instance, false); err != nil {
 		return nil, fmt.Errorf("inspector: Options.%w", err)
 	}
-	b := &transport{}
+	b := &brokerTransport{}
 	b.state.Store("connecting to " + t.String())
 	srv := a.Server
 	failed := func(what string, err error) {
@@ -124,7 +124,7 @@ func start(a link.Agent) (link.Transport, error) {
 
 // withGame is the instance's announcement: what never changes, and the
 // game as Sync last left it.
-func withGame(s fleet.Status, g link.Status) fleet.Status {
+func withGame(s fleet.Status, g transport.Status) fleet.Status {
 	s.Tick, s.Entities, s.Paused, s.Clients, s.TPS, s.FrameP99, s.Hits = g.Tick, g.Entities, g.Paused, g.Clients, g.TPS, g.FrameP99, g.Hits
 	return s
 }
@@ -136,7 +136,7 @@ func reconnectDelay(attempts int) time.Duration {
 }
 
 // Close says the instance is gone and leaves the broker.
-func (b *transport) Close() {
+func (b *brokerTransport) Close() {
 	b.presence.Stop()
 	_ = b.ln.Close()
 	fleet.Flush(b.nc)
@@ -150,14 +150,14 @@ func (b *transport) Close() {
 // quarter second at most), sessions opened and refused ("opened",
 // "refused": past the opening rate or the open sessions' bound), and
 // messages for no session ("stray").
-func (b *transport) Counts() map[string]uint64 {
+func (b *brokerTransport) Counts() map[string]uint64 {
 	return map[string]uint64{"errors": b.errs.Load(), "throttled": b.presence.Throttled.Load(), "stray": b.ln.Stray.Load(),
 		"opened": b.ln.Opened.Load(), "refused": b.ln.Refused.Load(),
 		"discovers": b.presence.Discovers.Load(), "announced": b.presence.Announced.Load()}
 }
 
 // State says how the connection to the broker stands.
-func (b *transport) State() string { return b.state.Load().(string) }
+func (b *brokerTransport) State() string { return b.state.Load().(string) }
 
 // refused reports whether err is the broker refusing the credentials or a
 // permission.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/fleet"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/link"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/transport"
 	"github.com/nats-io/nats.go"
 )
 
@@ -50,7 +50,7 @@ func TestRefusedKnowsTheBrokersNo(t *testing.T) {
 // what the instance announces, beside what never changes.
 func TestAnnouncementCarriesTheGame(t *testing.T) {
 	fixed := fleet.Status{Game: "g", Instance: "i", Host: "h", PID: 7, Started: 1}
-	s := withGame(fixed, link.Status{Tick: 9, Entities: 3, Paused: true, Clients: 2, TPS: 60, FrameP99: 1.5, Hits: 4})
+	s := withGame(fixed, transport.Status{Tick: 9, Entities: 3, Paused: true, Clients: 2, TPS: 60, FrameP99: 1.5, Hits: 4})
 	if s.Game != "g" || s.Instance != "i" || s.PID != 7 || s.Started != 1 ||
 		s.Tick != 9 || s.Entities != 3 || !s.Paused || s.Clients != 2 || s.TPS != 60 || s.FrameP99 != 1.5 || s.Hits != 4 {
 		t.Fatalf("announced %+v", s)

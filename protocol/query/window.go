@@ -12,46 +12,47 @@ import (
 // with a sort key, of the matches in the key's order (stable: equal keys
 // keep the world's order; rows without the field go last). It is the one
 // paging and sorting rule of every evaluator of the query language: the
-// agent's, the copy a heavy query is run on, and a recording's world (the
-// kernel pages what it alone answers, a window of its own tests, by the
-// same rule without a sort). A sorted window keeps
-// the offset+limit best matches seen so far, not every match: O(n log k)
-// for n matches and a window ending at k.
+// agent's, the copy a heavy query is run on, and a recording's world; it
+// pages by the kernel's own rule (protocol.Pager, generated from the
+// kernel's), which pages what the kernel
+// alone answers. A sorted window keeps the offset+limit best matches seen
+// so far, not every match: O(n log k) for n matches and a window ending
+// at k.
 type Window[H any] struct {
-	offset, limit int
-	key           *SortKey
-	keyOf         func(H) (protocol.Value, bool)
-	total         int
-	rows          []H         // unsorted: the window itself
-	best          bestHeap[H] // sorted: the offset+limit best so far
+	page  protocol.Pager // the paging rule, shared with the kernel's Scan
+	key   *SortKey
+	keyOf func(H) (protocol.Value, bool)
+	rows  []H         // unsorted: the window itself
+	best  bestHeap[H] // sorted: the offset+limit best so far
 }
 
-// NewWindow starts a window of at most limit rows from offset (a negative
-// offset counts as 0, a limit below 1 gives no rows); key, if not nil,
-// sorts the matches by keyOf's value of each.
+// NewWindow starts a window of at most limit rows from offset, paged as
+// the kernel's Scan pages (protocol.Pager: a negative offset counts as 0, a
+// negative limit keeps every row, 0 none); key, if not nil, sorts the
+// matches by keyOf's value of each.
 func NewWindow[H any](offset, limit int, key *SortKey, keyOf func(H) (protocol.Value, bool)) *Window[H] {
-	w := &Window[H]{offset: max(offset, 0), limit: max(limit, 0), key: key, keyOf: keyOf}
+	w := &Window[H]{page: protocol.NewPager(offset, limit), key: key, keyOf: keyOf}
 	w.best.key = key
 	return w
 }
 
 // Add hands the window the next match, in the world's order.
 func (w *Window[H]) Add(h H) {
-	n := w.total
-	w.total++
+	seq := w.page.Total()
 	if w.key == nil {
-		if n >= w.offset && len(w.rows) < w.limit {
+		if lo, hi := w.page.Meet(1, len(w.rows)); lo < hi {
 			w.rows = append(w.rows, h)
 		}
 		return
 	}
-	keep := w.offset + w.limit
-	if keep == 0 || w.limit == 0 {
+	w.page.Meet(1, 0)
+	keep := w.page.End() // -1: every match
+	if keep == 0 || keep == w.page.Offset() {
 		return
 	}
 	v, has := w.keyOf(h)
-	m := ranked[H]{h: h, v: v, has: has, seq: n}
-	if len(w.best.items) < keep {
+	m := ranked[H]{h: h, v: v, has: has, seq: seq}
+	if keep < 0 || len(w.best.items) < keep {
 		heap.Push(&w.best, m)
 		return
 	}
@@ -62,7 +63,7 @@ func (w *Window[H]) Add(h H) {
 }
 
 // Total is how many matches were added.
-func (w *Window[H]) Total() int { return w.total }
+func (w *Window[H]) Total() int { return w.page.Total() }
 
 // Rows is the window, in page order.
 func (w *Window[H]) Rows() []H {
@@ -76,11 +77,12 @@ func (w *Window[H]) Rows() []H {
 		}
 		return 1
 	})
-	if w.offset >= len(items) {
+	off := w.page.Offset()
+	if off >= len(items) {
 		return nil
 	}
-	out := make([]H, 0, len(items)-w.offset)
-	for _, m := range items[w.offset:] {
+	out := make([]H, 0, len(items)-off)
+	for _, m := range items[off:] {
 		out = append(out, m.h)
 	}
 	return out

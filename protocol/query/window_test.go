@@ -36,8 +36,7 @@ func TestWindowIsTheSortedSlice(t *testing.T) {
 		if key != nil {
 			slices.SortStableFunc(want, func(a, b match) int { return key.Compare(protocol.IntValue(a.v), a.has, protocol.IntValue(b.v), b.has) })
 		}
-		lo := min(max(offset, 0), len(want))
-		hi := min(lo+max(limit, 0), len(want))
+		lo, hi := pageBounds(len(want), offset, limit)
 		want = want[lo:hi]
 		got := win.Rows()
 		if win.Total() != n || !slices.Equal(got, want) && len(got)+len(want) > 0 {

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -101,7 +101,7 @@ func (lw *World) CheckCopy(q *Query) error {
 		bytes += rows * int64(lw.w.Inspect().Component(c).Size)
 	}
 	if bytes > MaxCopyBytes {
-		return server.Refuse(protocol.ErrTooLarge, "this query would copy %s of the world to test its fields (limit %s): narrow it with components", protocol.ByteSize(bytes), protocol.ByteSize(MaxCopyBytes))
+		return answer.Refuse(protocol.ErrTooLarge, "this query would copy %s of the world to test its fields (limit %s): narrow it with components", protocol.ByteSize(bytes), protocol.ByteSize(MaxCopyBytes))
 	}
 	return nil
 }
@@ -187,16 +187,16 @@ func (qc *QueryCopy) Build() *protocol.Page {
 // kernel passed, on which the plan runs off the game goroutine (a heavy
 // frame when it tests many rows or sorts). Query requests and page
 // subscriptions both take their pages here.
-func (lw *World) Page(id uint32, q *Query, offset, limit int) (server.Frame, error) {
+func (lw *World) Page(id uint32, q *Query, offset, limit int) (answer.Frame, error) {
 	if q.Evaluates() {
 		qc, err := lw.CopyQuery(id, q, offset, limit)
 		if err != nil {
-			return server.Frame{}, err
+			return answer.Frame{}, err
 		}
-		return server.Frame{Build: func() protocol.Message { return qc.Build() }, Size: qc.Size(), Heavy: lw.Heavy(q)}, nil
+		return answer.Frame{Build: func() protocol.Message { return qc.Build() }, Size: qc.Size(), Heavy: lw.Heavy(q)}, nil
 	}
 	pc := lw.KernelPage(id, q, offset, limit)
-	return server.Frame{Build: func() protocol.Message { return pc.Build() }, Size: pc.Size()}, nil
+	return answer.Frame{Build: func() protocol.Message { return pc.Build() }, Size: pc.Size()}, nil
 }
 
 // Aggregate folds the copy's matches into the sample, off the game

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -29,16 +30,16 @@ type Client struct {
 	workAt     time.Time
 
 	mu       sync.Mutex
-	requests []protocol.Message // read, waiting for Sync, in order
-	out      []outMsg           // replies and jobs, in order
-	frames   map[uint32]Frame   // newest frame per subscription
-	order    []uint32           // subscriptions with a frame waiting, oldest first
-	queued   int64              // estimated bytes of out and frames
-	inflight int                // requests read and not yet answered
-	heavy    int                // copy jobs queued or running (at most one)
-	room     chan struct{}      // signalled when inflight drops
-	signal   chan struct{}      // wakes the writer
-	done     chan struct{}      // closed when the client is dropped
+	requests []protocol.Message      // read, waiting for Sync, in order
+	out      []outMsg                // replies and jobs, in order
+	frames   map[uint32]answer.Frame // newest frame per subscription
+	order    []uint32                // subscriptions with a frame waiting, oldest first
+	queued   int64                   // estimated bytes of out and frames
+	inflight int                     // requests read and not yet answered
+	heavy    int                     // copy jobs queued or running (at most one)
+	room     chan struct{}           // signalled when inflight drops
+	signal   chan struct{}           // wakes the writer
+	done     chan struct{}           // closed when the client is dropped
 	once     sync.Once
 	code     string // why the client was dropped (an error code), once dropped
 	reason   string
@@ -54,27 +55,9 @@ type outMsg struct {
 	heavy   bool  // a copy job: frees the client's heavy slot once built
 }
 
-// Frame is a captured subscription frame on its way to the writer: a
-// ready message, or Build run on the writer goroutine.
-type Frame struct {
-	Msg   protocol.Message
-	Build func() protocol.Message
-	Size  int64 // estimated bytes, counted against MaxQueuedBytes
-	Heavy bool  // Build filters or sorts a copy: it holds the client's heavy slot
-	Reset bool  // send it full: the subscription was (re)started
-}
-
-// Message is the frame's message, built if it has a Build.
-func (f Frame) Message() protocol.Message {
-	if f.Build != nil {
-		return f.Build()
-	}
-	return f.Msg
-}
-
 func newClient(s *Server, id int, conn session, name string, readOnly bool) *Client {
 	return &Client{s: s, id: id, name: name, conn: conn, readOnly: readOnly,
-		frames: map[uint32]Frame{}, room: make(chan struct{}, 1), signal: make(chan struct{}, 1), done: make(chan struct{})}
+		frames: map[uint32]answer.Frame{}, room: make(chan struct{}, 1), signal: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
 func wake(ch chan struct{}) {
@@ -105,11 +88,11 @@ func (c *Client) enqueue(m outMsg) {
 
 // Answer queues the answer to a request.
 func (c *Client) Answer(m protocol.Message) {
-	c.enqueue(outMsg{msg: m, size: EstimateSize(m), answers: true})
+	c.enqueue(outMsg{msg: m, size: answer.EstimateSize(m), answers: true})
 }
 
 // Notify queues a message that answers no request (journal entries).
-func (c *Client) Notify(m protocol.Message) { c.enqueue(outMsg{msg: m, size: EstimateSize(m)}) }
+func (c *Client) Notify(m protocol.Message) { c.enqueue(outMsg{msg: m, size: answer.EstimateSize(m)}) }
 
 // NotifyBuild is Notify of a message built on the writer goroutine (size:
 // its bytes at most); build may find nothing to send and return nil.
@@ -138,7 +121,7 @@ func (c *Client) BusyHeavy() bool {
 
 // Frame queues a subscription frame; a frame not yet sent is replaced
 // (newest wins), so a slow client costs one frame per subscription.
-func (c *Client) Frame(sub uint32, f Frame) {
+func (c *Client) Frame(sub uint32, f answer.Frame) {
 	c.mu.Lock()
 	if c.code != "" {
 		c.mu.Unlock()
@@ -227,7 +210,7 @@ func (c *Client) writeLoop() {
 		for {
 			c.mu.Lock()
 			out, order := c.out, c.order
-			frames := make([]Frame, 0, len(order))
+			frames := make([]answer.Frame, 0, len(order))
 			for _, sub := range order {
 				frames = append(frames, c.frames[sub])
 				delete(c.frames, sub)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -19,9 +20,9 @@ func TestASlowClientGetsTheNewestFrame(t *testing.T) {
 	c := newClient(a, 1, protocol.NewConn(agentSide), "slow", false)
 	t.Cleanup(func() { c.Drop(protocol.ErrTimeout, "test over"); _ = clientSide.Close() })
 	for tick := uint64(1); tick <= 3; tick++ {
-		c.Frame(1, Frame{Msg: &protocol.Summary{Sub: 1, Tick: tick, Full: true}, Size: 64})
+		c.Frame(1, answer.Frame{Msg: &protocol.Summary{Sub: 1, Tick: tick, Full: true}, Size: 64})
 	}
-	c.Frame(2, Frame{Msg: &protocol.Summary{Sub: 2, Tick: 9, Full: true}, Size: 64})
+	c.Frame(2, answer.Frame{Msg: &protocol.Summary{Sub: 2, Tick: 9, Full: true}, Size: 64})
 	if got := a.Counts().Coalesced; got != 2 {
 		t.Fatalf("coalesced %d frames, want 2 (ticks 1 and 2 of subscription 1)", got)
 	}
@@ -65,7 +66,7 @@ func TestDeltasRebuildEveryFrame(t *testing.T) {
 			}
 		}
 		want.Total = len(want.Rows)
-		c.Frame(1, Frame{Msg: want, Size: 64})
+		c.Frame(1, answer.Frame{Msg: want, Size: 64})
 		m, err := conn.Receive()
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
@@ -14,44 +15,30 @@ import (
 // reader goroutine against the bounds package protocol names (PROTOCOL.md,
 // "Limits"), before the request reaches the game goroutine.
 
-// RequestError is a request refused, at the door or by the game half,
-// with the code its Reply carries.
-type RequestError struct {
-	Code string // a protocol.Err... code
-	Msg  string
-}
-
-func (e *RequestError) Error() string { return e.Msg }
-
-// Refuse makes a RequestError.
-func Refuse(code, format string, args ...any) *RequestError {
-	return &RequestError{Code: code, Msg: fmt.Sprintf(format, args...)}
-}
-
 // checkRequest checks a request's numbers and sizes against the documented
 // bounds; readOnly refuses what would change the world or its flow.
-func checkRequest(m protocol.Message, readOnly bool) *RequestError {
+func checkRequest(m protocol.Message, readOnly bool) *answer.RequestError {
 	if readOnly && protocol.ChangesWorld(m) {
-		return Refuse(protocol.ErrReadOnly, "%s", ReadOnlyRefusal(m))
+		return answer.Refuse(protocol.ErrReadOnly, "%s", ReadOnlyRefusal(m))
 	}
 	switch m := m.(type) {
 	case *protocol.Subscribe:
 		if math.IsNaN(m.Hz) || math.IsInf(m.Hz, 0) || m.Hz < 0 {
-			return Refuse(protocol.ErrBadValue, "hz must be a finite number of 0 or more (0: the agent's default), got %v", m.Hz)
+			return answer.Refuse(protocol.ErrBadValue, "hz must be a finite number of 0 or more (0: the agent's default), got %v", m.Hz)
 		}
 		switch m.What {
 		case protocol.SubPage:
 			if m.Archetype < 0 || m.Archetype > math.MaxUint32 {
-				return Refuse(protocol.ErrBadValue, "arch must be 1 + an archetype id, or 0; got %d", m.Archetype)
+				return answer.Refuse(protocol.ErrBadValue, "arch must be 1 + an archetype id, or 0; got %d", m.Archetype)
 			}
 			if err := checkWindow(m.Offset, m.Limit); err != nil {
 				return err
 			}
 			if m.Archetype > 0 && m.Query != "" {
-				return Refuse(protocol.ErrBadValue, "a page lists a query (q) or an archetype (arch), not both")
+				return answer.Refuse(protocol.ErrBadValue, "a page lists a query (q) or an archetype (arch), not both")
 			}
 			if m.Archetype > 0 && m.Sort != "" {
-				return Refuse(protocol.ErrBadValue, "a page sorts a query (q), not an archetype: list the archetype's components as the query")
+				return answer.Refuse(protocol.ErrBadValue, "a page sorts a query (q), not an archetype: list the archetype's components as the query")
 			}
 			if err := checkText("s", m.Sort); err != nil {
 				return err
@@ -59,7 +46,7 @@ func checkRequest(m protocol.Message, readOnly bool) *RequestError {
 			return checkQuery(m.Query)
 		case protocol.SubEvents:
 			if m.Sample < 0 || m.Sample > protocol.MaxEventSample {
-				return Refuse(protocol.ErrBadValue, "n must be 0 to %d recent events per queue, got %d", protocol.MaxEventSample, m.Sample)
+				return answer.Refuse(protocol.ErrBadValue, "n must be 0 to %d recent events per queue, got %d", protocol.MaxEventSample, m.Sample)
 			}
 		case protocol.SubJournal:
 			return checkText("f", m.Filter)
@@ -67,11 +54,11 @@ func checkRequest(m protocol.Message, readOnly bool) *RequestError {
 			return checkResource(m.Resource, m.Path, m.Offset, m.Limit)
 		case protocol.SubSeries:
 			if len(m.Query) > protocol.MaxQueryBytes {
-				return Refuse(protocol.ErrTooLarge, "a series is at most %d bytes, got %d", protocol.MaxQueryBytes, len(m.Query))
+				return answer.Refuse(protocol.ErrTooLarge, "a series is at most %d bytes, got %d", protocol.MaxQueryBytes, len(m.Query))
 			}
 			spec, err := protocol.ParseSeries(m.Query)
 			if err != nil {
-				return Refuse(protocol.ErrBadValue, "%v", err)
+				return answer.Refuse(protocol.ErrBadValue, "%v", err)
 			}
 			return checkQuery(spec.Query)
 		}
@@ -93,7 +80,7 @@ func checkRequest(m protocol.Message, readOnly bool) *RequestError {
 		return checkText("c", m.Component)
 	case *protocol.Spawn:
 		if len(m.Components) > protocol.MaxSpawnComponents {
-			return Refuse(protocol.ErrTooLarge, "a spawn takes at most %d components, got %d", protocol.MaxSpawnComponents, len(m.Components))
+			return answer.Refuse(protocol.ErrTooLarge, "a spawn takes at most %d components, got %d", protocol.MaxSpawnComponents, len(m.Components))
 		}
 		for _, cv := range m.Components {
 			if err := checkText("c", cv.Component); err != nil {
@@ -102,10 +89,10 @@ func checkRequest(m protocol.Message, readOnly bool) *RequestError {
 		}
 	case *protocol.Watch:
 		if len(m.Expr) > protocol.MaxQueryBytes {
-			return Refuse(protocol.ErrTooLarge, "a watchpoint is at most %d bytes, got %d", protocol.MaxQueryBytes, len(m.Expr))
+			return answer.Refuse(protocol.ErrTooLarge, "a watchpoint is at most %d bytes, got %d", protocol.MaxQueryBytes, len(m.Expr))
 		}
 		if !utf8.ValidString(m.Expr) {
-			return Refuse(protocol.ErrBadValue, "x is not valid UTF-8")
+			return answer.Refuse(protocol.ErrBadValue, "x is not valid UTF-8")
 		}
 		// A watchpoint's query is held to a query's bounds: its terms are
 		// tested on every row the game writes.
@@ -114,27 +101,27 @@ func checkRequest(m protocol.Message, readOnly bool) *RequestError {
 		}
 	case *protocol.Step:
 		if m.N == 0 || m.N > protocol.MaxStep {
-			return Refuse(protocol.ErrBadValue, "step takes 1 to %d frames, got %d", protocol.MaxStep, m.N)
+			return answer.Refuse(protocol.ErrBadValue, "step takes 1 to %d frames, got %d", protocol.MaxStep, m.N)
 		}
 	}
 	return nil
 }
 
-func checkWindow(offset, limit int) *RequestError {
+func checkWindow(offset, limit int) *answer.RequestError {
 	if offset < 0 || offset > protocol.MaxOffset {
-		return Refuse(protocol.ErrBadValue, "o (first row) must be 0 to %d, got %d", protocol.MaxOffset, offset)
+		return answer.Refuse(protocol.ErrBadValue, "o (first row) must be 0 to %d, got %d", protocol.MaxOffset, offset)
 	}
 	if limit < 0 || limit > protocol.MaxPageRows {
-		return Refuse(protocol.ErrBadValue, "l (rows) must be 0 to %d (0: %d), got %d", protocol.MaxPageRows, protocol.DefaultPageLimit, limit)
+		return answer.Refuse(protocol.ErrBadValue, "l (rows) must be 0 to %d (0: %d), got %d", protocol.MaxPageRows, protocol.DefaultPageLimit, limit)
 	}
 	return nil
 }
 
 // checkResource checks a resource request: a name, a path that parses, a
 // window of at most protocol.MaxResourceItems children.
-func checkResource(name, path string, offset, limit int) *RequestError {
+func checkResource(name, path string, offset, limit int) *answer.RequestError {
 	if name == "" {
-		return Refuse(protocol.ErrBadValue, "a resource request names the resource (n, or r in a subscription)")
+		return answer.Refuse(protocol.ErrBadValue, "a resource request names the resource (n, or r in a subscription)")
 	}
 	if err := checkText("n", name); err != nil {
 		return err
@@ -143,37 +130,37 @@ func checkResource(name, path string, offset, limit int) *RequestError {
 		return err
 	}
 	if _, err := protocol.ParsePath(path); err != nil {
-		return Refuse(protocol.ErrBadValue, "%v", err)
+		return answer.Refuse(protocol.ErrBadValue, "%v", err)
 	}
 	if offset < 0 || offset > protocol.MaxOffset {
-		return Refuse(protocol.ErrBadValue, "o (first child) must be 0 to %d, got %d", protocol.MaxOffset, offset)
+		return answer.Refuse(protocol.ErrBadValue, "o (first child) must be 0 to %d, got %d", protocol.MaxOffset, offset)
 	}
 	if limit < 0 || limit > protocol.MaxResourceItems {
-		return Refuse(protocol.ErrBadValue, "l (children) must be 0 to %d (0: %d), got %d", protocol.MaxResourceItems, protocol.DefaultPageLimit, limit)
+		return answer.Refuse(protocol.ErrBadValue, "l (children) must be 0 to %d (0: %d), got %d", protocol.MaxResourceItems, protocol.DefaultPageLimit, limit)
 	}
 	return nil
 }
 
-func checkQuery(expr string) *RequestError {
+func checkQuery(expr string) *answer.RequestError {
 	if len(expr) > protocol.MaxQueryBytes {
-		return Refuse(protocol.ErrTooLarge, "a query is at most %d bytes, got %d", protocol.MaxQueryBytes, len(expr))
+		return answer.Refuse(protocol.ErrTooLarge, "a query is at most %d bytes, got %d", protocol.MaxQueryBytes, len(expr))
 	}
 	ex, err := query.ParseQuery(expr)
 	if err != nil {
-		return Refuse(protocol.ErrBadQuery, "%v", err)
+		return answer.Refuse(protocol.ErrBadQuery, "%v", err)
 	}
 	if len(ex.Terms) > protocol.MaxQueryTerms {
-		return Refuse(protocol.ErrTooLarge, "a query has at most %d terms, got %d", protocol.MaxQueryTerms, len(ex.Terms))
+		return answer.Refuse(protocol.ErrTooLarge, "a query has at most %d terms, got %d", protocol.MaxQueryTerms, len(ex.Terms))
 	}
 	return nil
 }
 
-func checkText(key, s string) *RequestError {
+func checkText(key, s string) *answer.RequestError {
 	if len(s) > protocol.MaxTextBytes {
-		return Refuse(protocol.ErrTooLarge, "%s is at most %d bytes, got %d", key, protocol.MaxTextBytes, len(s))
+		return answer.Refuse(protocol.ErrTooLarge, "%s is at most %d bytes, got %d", key, protocol.MaxTextBytes, len(s))
 	}
 	if !utf8.ValidString(s) {
-		return Refuse(protocol.ErrBadValue, "%s is not valid UTF-8", key)
+		return answer.Refuse(protocol.ErrBadValue, "%s is not valid UTF-8", key)
 	}
 	return nil
 }

@@ -156,21 +156,21 @@ func Page(name string, rv reflect.Value, path string, offset, limit int) (*Windo
 		p.Value = Of(v)
 		return w, nil
 	}
-	limit = protocol.ResourceLimit(limit)
+	p.Total = children(v)
+	first, lo, hi, unordered := protocol.ChildWindow(p.Kind, p.Total, offset, limit)
+	p.Offset, p.Unordered = first, unordered
 	switch v.Kind() {
 	case reflect.Struct:
-		t := v.Type()
+		t, n := v.Type(), 0
 		for i := range t.NumField() {
 			if name, ok := FieldName(t, i); ok {
-				if p.Total >= offset && p.Total < offset+limit {
+				if n >= lo && n < hi {
 					w.add(name, fieldValue(v, i))
 				}
-				p.Total++
+				n++
 			}
 		}
 	case reflect.Slice, reflect.Array:
-		p.Total = v.Len()
-		lo, hi := min(offset, p.Total), min(offset+limit, p.Total)
 		if !HoldsPointers(v.Type().Elem()) {
 			if !v.CanAddr() { // an array held in a map: sliced from a copy
 				a := reflect.New(v.Type()).Elem()
@@ -185,12 +185,7 @@ func Page(name string, rv reflect.Value, path string, offset, limit int) (*Windo
 			w.add(strconv.Itoa(i), v.Index(i))
 		}
 	case reflect.Map:
-		p.Total = v.Len()
-		if p.Total > protocol.MaxSortedKeys { // Go's order, which changes: no page past the sorting bound
-			p.Unordered = true
-			p.Offset = min(offset, protocol.MaxSortedKeys)
-		}
-		keys, vals, _ := Entries(v, p.Offset, limit, false)
+		keys, vals, _ := Entries(v, lo, hi-lo, false)
 		if !HoldsPointers(keys.Type().Elem()) && !HoldsPointers(vals.Type().Elem()) {
 			w.keys, w.vals = keys, vals
 			return w, nil

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/query"
@@ -150,7 +150,7 @@ func (s *Set) logf(format string, args ...any) {
 func (s *Set) Add(owner int, m *protocol.Watch) (uint32, error) {
 	ws := s
 	if len(ws.list) >= MaxWatchpoints {
-		return 0, server.Refuse(protocol.ErrTooLarge, "the agent holds at most %d watchpoints: remove one first", MaxWatchpoints)
+		return 0, answer.Refuse(protocol.ErrTooLarge, "the agent holds at most %d watchpoints: remove one first", MaxWatchpoints)
 	}
 	wp := &watchpoint{}
 	wp.Watchpoint = protocol.Watchpoint{Expr: m.Expr, Log: m.Log, Keep: m.Keep && m.Log, On: true, Owner: owner}
@@ -165,10 +165,10 @@ func (s *Set) Add(owner int, m *protocol.Watch) (uint32, error) {
 		}
 	}
 	if wp.kept() && kept >= MaxKeptWatchpoints {
-		return 0, server.Refuse(protocol.ErrTooLarge, "the agent keeps at most %d watchpoints that outlive their client (pausing ones, and log-only ones set with keep): remove one first", MaxKeptWatchpoints)
+		return 0, answer.Refuse(protocol.ErrTooLarge, "the agent keeps at most %d watchpoints that outlive their client (pausing ones, and log-only ones set with keep): remove one first", MaxKeptWatchpoints)
 	}
 	if !wp.kept() && mine >= MaxClientWatchpoints {
-		return 0, server.Refuse(protocol.ErrTooLarge, "a client holds at most %d log-only watchpoints: remove one first", MaxClientWatchpoints)
+		return 0, answer.Refuse(protocol.ErrTooLarge, "a client holds at most %d log-only watchpoints: remove one first", MaxClientWatchpoints)
 	}
 	spec, err := query.ParseWatch(m.Expr)
 	if err != nil {
@@ -176,14 +176,14 @@ func (s *Set) Add(owner int, m *protocol.Watch) (uint32, error) {
 		if _, isQuery := err.(*query.QueryError); isQuery {
 			code = protocol.ErrBadQuery
 		}
-		return 0, server.Refuse(code, "%v", err)
+		return 0, answer.Refuse(code, "%v", err)
 	}
 	wp.spec = spec
 	switch spec.Kind {
 	case "value":
 		q, err := s.lw.Compile(spec.Query, "", 0)
 		if err != nil {
-			return 0, server.Refuse(protocol.ErrBadQuery, "%v", err)
+			return 0, answer.Refuse(protocol.ErrBadQuery, "%v", err)
 		}
 		wp.query = q
 		if ex, err := query.ParseQuery(spec.Query); err == nil {
@@ -203,38 +203,38 @@ func (s *Set) Add(owner int, m *protocol.Watch) (uint32, error) {
 		}
 	case "spawn", "despawn":
 		if spec.Kind == "despawn" && spec.Query != "" && s.hooks.LastState == nil {
-			return 0, server.Refuse(protocol.ErrState, "the agent keeps no last state of the dead: despawn takes an entity here, not a query")
+			return 0, answer.Refuse(protocol.ErrState, "the agent keeps no last state of the dead: despawn takes an entity here, not a query")
 		}
 		if spec.Query != "" {
 			q, err := s.lw.Compile(spec.Query, "", 0)
 			if err != nil {
-				return 0, server.Refuse(protocol.ErrBadQuery, "%v", err)
+				return 0, answer.Refuse(protocol.ErrBadQuery, "%v", err)
 			}
 			wp.query = q
 		}
 	case "add", "remove":
 		info, ok := s.w.Inspect().ComponentByName(spec.Component)
 		if !ok {
-			return 0, server.Refuse(protocol.ErrBadValue, "no component named %s", spec.Component)
+			return 0, answer.Refuse(protocol.ErrBadValue, "no component named %s", spec.Component)
 		}
 		wp.comp = info.ID
 	case "stale":
 		wp.staleSeen = s.w.Inspect().StaleUses().Total // uses from now on
 	case "dangling":
 		if s.hooks.DanglingAfter == nil {
-			return 0, server.Refuse(protocol.ErrState, "the agent does not look for dangling handles (Options.DanglingBudget is negative)")
+			return 0, answer.Refuse(protocol.ErrState, "the agent does not look for dangling handles (Options.DanglingBudget is negative)")
 		}
 		_, wp.danglingSeen = s.hooks.DanglingAfter(0) // found from now on
 	case "system":
 		if !s.hasSystem(spec.System) {
-			return 0, server.Refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
+			return 0, answer.Refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
 		}
 	case "skipped":
 		if s.sched == nil {
-			return 0, server.Refuse(protocol.ErrBadValue, "the agent has no schedule (Options.Schedule): it sees no system's commands")
+			return 0, answer.Refuse(protocol.ErrBadValue, "the agent has no schedule (Options.Schedule): it sees no system's commands")
 		}
 		if spec.System != "" && !s.hasSystem(spec.System) {
-			return 0, server.Refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
+			return 0, answer.Refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
 		}
 		wp.skipsSeen = s.skipCounts() // skips from now on
 	}
@@ -348,10 +348,10 @@ func (s *Set) find(id uint32) int {
 func (s *Set) Remove(id uint32, mayPause bool) error {
 	i := s.find(id)
 	if i < 0 {
-		return server.Refuse(protocol.ErrNotFound, "no watchpoint %d", id)
+		return answer.Refuse(protocol.ErrNotFound, "no watchpoint %d", id)
 	}
 	if !s.list[i].Log && !mayPause {
-		return server.Refuse(protocol.ErrReadOnly, "this session is read-only: watchpoint %d pauses the game, and only a session that may edit removes it", id)
+		return answer.Refuse(protocol.ErrReadOnly, "this session is read-only: watchpoint %d pauses the game, and only a session that may edit removes it", id)
 	}
 	s.list = append(s.list[:i], s.list[i+1:]...)
 	return nil
@@ -362,11 +362,11 @@ func (s *Set) Remove(id uint32, mayPause bool) error {
 func (s *Set) Enable(id uint32, on, mayPause bool) error {
 	i := s.find(id)
 	if i < 0 {
-		return server.Refuse(protocol.ErrNotFound, "no watchpoint %d", id)
+		return answer.Refuse(protocol.ErrNotFound, "no watchpoint %d", id)
 	}
 	wp := s.list[i]
 	if !wp.Log && !mayPause {
-		return server.Refuse(protocol.ErrReadOnly, "this session is read-only: watchpoint %d pauses the game, and only a session that may edit turns it on or off", id)
+		return answer.Refuse(protocol.ErrReadOnly, "this session is read-only: watchpoint %d pauses the game, and only a session that may edit turns it on or off", id)
 	}
 	wp.On = on
 	if on && wp.Suspended != "" {

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
-	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -26,7 +26,7 @@ func TestOnlyAnEditorStopsAPause(t *testing.T) {
 	}
 	readOnlyRefused := func(what string, err error) {
 		t.Helper()
-		re, ok := err.(*server.RequestError)
+		re, ok := err.(*answer.RequestError)
 		if !ok || re.Code != protocol.ErrReadOnly {
 			t.Fatalf("%s by a read-only client: %v", what, err)
 		}

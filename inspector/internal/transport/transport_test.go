@@ -1,4 +1,4 @@
-package link_test
+package transport_test
 
 import (
 	"os/exec"

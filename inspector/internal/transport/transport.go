@@ -1,9 +1,9 @@
-// Package link is the contract between the agent and a transport linked
+// Package transport is the contract between the agent and a transport linked
 // into the game separately: the broker's (package inspector/broker) sets
 // Broker from its init, and the agent starts it when Options.Broker is
 // set. A game that does not import the transport compiles none of its
 // dependencies.
-package link
+package transport
 
 import (
 	"time"
@@ -37,9 +37,9 @@ type Agent struct {
 	Creds, CA     string        // Options.BrokerCreds, Options.BrokerCA: files
 }
 
-// Transport is a started transport; the agent closes it as it closes,
+// Running is a started transport; the agent closes it as it closes,
 // before it disconnects its clients.
-type Transport interface {
+type Running interface {
 	Close()
 	// Counts are the transport's counters by name ("errors": the
 	// connection's failures; others of its own).
@@ -51,4 +51,4 @@ type Transport interface {
 
 // Broker starts the broker transport; nil until package inspector/broker
 // is linked in.
-var Broker func(Agent) (Transport, error)
+var Broker func(Agent) (Running, error)
