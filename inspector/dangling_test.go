@@ -139,3 +139,24 @@ func TestDanglingSearchKeepsItsBudget(t *testing.T) {
 		t.Errorf("a dangling watchpoint with the search off: %s %s", r.Code, r.Message)
 	}
 }
+
+// TestDanglingWatchpointAfterAClientsDespawn: a despawn a client makes
+// between frames is read by the end of the frame after it, as PROTOCOL.md
+// says: a pausing dangling watchpoint stops the game there, and its hit
+// names the client as the despawner and the tick it despawned at.
+func TestDanglingWatchpointAfterAClientsDespawn(t *testing.T) {
+	g, flower := startFlowerGame(t, Options{}, 0) // the harvest never picks
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "gardener"})
+	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "dangling flowerBed"}))
+	wantOK(t, "pause", c.reply(&protocol.Pause{}))
+	at := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused }).Tick
+	wantOK(t, "despawn", c.reply(&protocol.Despawn{Entity: wire(flower)}))
+	wantOK(t, "resume", c.reply(&protocol.Resume{}))
+	hit := c.awaitHit()
+	if hit.Tick != at+1 || !hit.Paused || !strings.Contains(hit.Text, fmt.Sprintf("despawned at tick %d by client 1 (gardener)", at)) {
+		t.Fatalf("despawned between frames at tick %d, the hit: %+v; want it at the end of tick %d, by gardener at %d", at, hit, at+1, at)
+	}
+	if s := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused }); s.Tick != at+1 {
+		t.Errorf("paused at tick %d, want %d", s.Tick, at+1)
+	}
+}

@@ -50,7 +50,10 @@ func (a *Agent) recordTo(w record.Sink, path string, hz float64) *Recorder {
 // is stopped). As it ends it leaves the agent's list of recordings.
 func (a *Agent) newRecorder(w record.Sink, hz float64, closed <-chan struct{}) *record.Recorder {
 	stream := record.NewStream(a.w, a.summaryOf)
-	stream.CarryDead(a.graves.Since, a.graves.Seq())
+	// From the first grave kept: the stream's first frame, a keyframe,
+	// carries the recent dead (the newest protocol.MaxRecordedDead), so a
+	// reader that starts there knows of them as a later keyframe's does.
+	stream.CarryDead(a.graves.Since, 0)
 	return record.New(w, stream, hz, closed, record.Hooks{Ended: a.recordingEnded, Logf: a.logf})
 }
 

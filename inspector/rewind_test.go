@@ -227,3 +227,26 @@ func TestReplayedFramesAreNotCountedAgain(t *testing.T) {
 		t.Fatalf("two frames past the furthest the game had run counted %d hits, want 2", n-hits)
 	}
 }
+
+// TestRewindToThePausedTickRestartsWorldStreams: a rewind to the tick the
+// game is paused at still restores it, and every world subscription goes
+// on from a keyframe of the restored world, as after any rewind.
+func TestRewindToThePausedTickRestartsWorldStreams(t *testing.T) {
+	g := startDemo(t, 300, 0, Options{RewindHz: 1000})
+	c := dial(t, &game{agent: g.agent}, protocol.Hello{})
+	for g.frames.Load() < 30 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	wantOK(t, "world", c.reply(&protocol.Subscribe{What: protocol.SubWorld}))
+	wantOK(t, "pause", c.reply(&protocol.Pause{}))
+	now := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused }).Tick
+	// Frames while paused: empty deltas of the same tick.
+	c.await(func(m protocol.Message) bool { f, ok := m.(*protocol.WorldFrame); return ok && !f.Full && f.Tick == now })
+	for i := range 3 { // the first rewind lands on the paused tick; so does each after it
+		wantOK(t, "rewind to the paused tick", c.reply(&protocol.Rewind{Tick: now}))
+		f := c.await(func(m protocol.Message) bool { f, ok := m.(*protocol.WorldFrame); return ok && (f.Full || f.Tick != now) }).(*protocol.WorldFrame)
+		if !f.Full {
+			t.Fatalf("after rewind %d to the paused tick %d, the world stream went on with a delta of tick %d", i+1, now, f.Tick)
+		}
+	}
+}

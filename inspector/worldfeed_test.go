@@ -221,3 +221,28 @@ func TestSeriesOf32TermsHoldOneCopy(t *testing.T) {
 		t.Fatalf("a client held %d copies at once and %d KiB waiting; want 1 and little", mostHeavy, mostBacklog>>10)
 	}
 }
+
+// TestANewWorldStreamKnowsTheRecentDead: a world subscription begun after
+// entities died starts with a keyframe that carries their last state, as
+// every later keyframe of a stream does: a reader that starts there opens
+// a dead handle with its last state.
+func TestANewWorldStreamKnowsTheRecentDead(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{})
+	for _, e := range g.ents[5:8] {
+		wantOK(t, "despawn", c.reply(&protocol.Despawn{Entity: wire(e)}))
+	}
+	r := dial(t, g, protocol.Hello{Caps: []string{"read"}})
+	wantOK(t, "world", r.reply(&protocol.Subscribe{What: protocol.SubWorld}))
+	f := r.await(func(m protocol.Message) bool { _, ok := m.(*protocol.WorldFrame); return ok }).(*protocol.WorldFrame)
+	st := recording.NewWorldState()
+	if err := st.Apply(f); err != nil || !f.Full {
+		t.Fatalf("the stream's first frame: full %v, %v", f.Full, err)
+	}
+	for _, e := range g.ents[5:8] {
+		d, ok := st.DeadEntity(wire(e))
+		if !ok || len(d.Components) == 0 {
+			t.Errorf("the new stream's keyframe does not carry %v, despawned before it began", e)
+		}
+	}
+}
