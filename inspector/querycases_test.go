@@ -99,6 +99,11 @@ func TestQueryMeansTheSameLiveAndRecorded(t *testing.T) {
 		if !slices.Equal(live, off) || page.Total != len(live) {
 			t.Errorf("%q: live %d entities, recorded %d (total %d)", c.q, len(live), len(off), page.Total)
 		}
+		// The copy's evaluator (query.Plan, as a heavy or sorted query runs
+		// live) gives the same rows as the kernel's window, structure included.
+		if copied, err := copiedQuery(agent, c.q); err != nil || !slices.Equal(live, copied) {
+			t.Errorf("%q: the kernel's window %d entities, the copy's evaluator %d (%v)", c.q, len(live), len(copied), err)
+		}
 		if len(live) == 0 && c.q != "!churnMark caseTag" {
 			t.Errorf("%q matches nothing: the case tests nothing", c.q)
 		}
@@ -193,6 +198,24 @@ func stopAndOpen(t *testing.T, rec *Recorder, path string) *recording.Recording 
 }
 
 // liveQuery evaluates a query the way the agent answers a Query request.
+// copiedQuery is the query run on a copy of the world by the query
+// language's evaluator, as a sorted or heavy query is, whatever it tests.
+func copiedQuery(a *Agent, expr string) ([]protocol.EntityID, error) {
+	q, err := a.lw.Compile(expr, "", 0)
+	if err != nil {
+		return nil, err
+	}
+	qc, err := a.lw.CopyQuery(0, q, 0, 1<<30)
+	if err != nil {
+		return nil, err
+	}
+	var out []protocol.EntityID
+	for _, r := range qc.Build().Rows {
+		out = append(out, r.Entity)
+	}
+	return out, nil
+}
+
 func liveQuery(a *Agent, expr string) ([]protocol.EntityID, error) {
 	q, err := a.lw.Compile(expr, "", 0)
 	if err != nil {
@@ -206,15 +229,7 @@ func liveQuery(a *Agent, expr string) ([]protocol.EntityID, error) {
 		}
 		return out, nil
 	}
-	qc, err := a.lw.CopyQuery(0, q, 0, 1<<30)
-	if err != nil {
-		return nil, err
-	}
-	var out []protocol.EntityID
-	for _, r := range qc.Build().Rows {
-		out = append(out, r.Entity)
-	}
-	return out, nil
+	return copiedQuery(a, expr)
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }

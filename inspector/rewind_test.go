@@ -241,10 +241,16 @@ func TestRewindToThePausedTickRestartsWorldStreams(t *testing.T) {
 	wantOK(t, "pause", c.reply(&protocol.Pause{}))
 	now := c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused }).Tick
 	// Frames while paused: empty deltas of the same tick.
-	c.await(func(m protocol.Message) bool { f, ok := m.(*protocol.WorldFrame); return ok && !f.Full && f.Tick == now })
+	c.await(func(m protocol.Message) bool {
+		f, ok := m.(*protocol.WorldFrame)
+		return ok && !f.Full && f.Tick == now
+	})
 	for i := range 3 { // the first rewind lands on the paused tick; so does each after it
 		wantOK(t, "rewind to the paused tick", c.reply(&protocol.Rewind{Tick: now}))
-		f := c.await(func(m protocol.Message) bool { f, ok := m.(*protocol.WorldFrame); return ok && (f.Full || f.Tick != now) }).(*protocol.WorldFrame)
+		f := c.await(func(m protocol.Message) bool {
+			f, ok := m.(*protocol.WorldFrame)
+			return ok && (f.Full || f.Tick != now)
+		}).(*protocol.WorldFrame)
 		if !f.Full {
 			t.Fatalf("after rewind %d to the paused tick %d, the world stream went on with a delta of tick %d", i+1, now, f.Tick)
 		}

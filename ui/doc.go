@@ -2,9 +2,12 @@
 // live game's agent, or opens a recording, and shows the world in views
 // (overview, archetypes, entities, systems, events, journal, resources),
 // an entity's detail, forms, a command palette and a timeline for
-// recordings. It speaks only the protocol: it imports protocol and client,
-// never the ecs kernel (TestUIImportsNoKernel checks), so it can look at
-// any game that serves the protocol.
+// recordings. It speaks only the protocol: it imports protocol, client
+// (every connection, to an agent or a broker) and fleet (the roster's
+// members and their filter, as announcements carry them), never the ecs
+// kernel or NATS itself (TestUIImportsNoKernel and
+// TestUIReachesBrokersOnlyThroughTheClient check), so it can look at any
+// game that serves the protocol.
 //
 // The screen is built of components. One root model (tui.go) owns the
 // size, the pane on screen, the entity detail over it, a stack of modals,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/client"
@@ -192,43 +193,69 @@ func execAll(addr, filter, token string, args []string, out io.Writer) error {
 	return nil
 }
 
-// waitAll waits for the first watchpoint hit on any instance.
+// waitAll waits for the first watchpoint hit on any instance: a session
+// with each, through the one bounded fan-out (client.FanOut), all of them
+// at once, so a fleet past its width is refused rather than waited on in
+// part. The first hit closes the other sessions.
 func waitAll(f *client.Fleet, members []fleet.Member, args []string, out io.Writer) error {
 	w, err := parseWait(args)
 	if err != nil {
 		return err
 	}
-	timeout := w.timeout
+	if len(members) > client.FanOutWidth {
+		return fmt.Errorf("wait --all waits on %d instances at most, and %d pass the filter: narrow it with --filter", client.FanOutWidth, len(members))
+	}
 	type hit struct {
 		Instance string `json:"instance"`
 		watchHitJSON
 	}
-	hits := make(chan hit, len(members))
-	errs := make(chan error, len(members))
-	for _, m := range members {
-		go func() {
-			o, err := f.Game(m.Instance).Dial()
-			if err != nil {
-				errs <- fmt.Errorf("%s: %w", m.Instance, err)
-				return
+	var (
+		mu       sync.Mutex
+		first    *hit
+		sessions = map[string]*client.OneShot{}
+	)
+	// Each session is noted as it opens; the first hit closes every other,
+	// and a session that opens after it closes at once.
+	stopped := func() bool { return first != nil }
+	errs := client.FanOut(members, func(m fleet.Member) error {
+		o, err := f.Game(m.Instance).Dial()
+		if err != nil {
+			return fmt.Errorf("%s: %w", m.Instance, err)
+		}
+		mu.Lock()
+		if stopped() {
+			mu.Unlock()
+			o.Close()
+			return nil
+		}
+		sessions[m.Instance] = o
+		mu.Unlock()
+		defer o.Close()
+		h, err := o.WaitHit(w.timeout, w.logged)
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case stopped():
+			return nil
+		case err != nil:
+			return fmt.Errorf("%s: %w", m.Instance, err)
+		}
+		first = &hit{m.Instance, hitJSON(h)}
+		for name, other := range sessions {
+			if name != m.Instance {
+				other.Close()
 			}
-			defer o.Close()
-			h, err := o.WaitHit(timeout, w.logged)
-			if err != nil {
-				errs <- fmt.Errorf("%s: %w", m.Instance, err)
-				return
-			}
-			hits <- hit{m.Instance, hitJSON(h)}
-		}()
+		}
+		return nil
+	})
+	if first != nil {
+		return writeJSON(out, first)
 	}
 	var failures []string
-	for range members {
-		select {
-		case h := <-hits:
-			return writeJSON(out, h)
-		case err := <-errs:
+	for _, err := range errs {
+		if err != nil {
 			failures = append(failures, err.Error())
 		}
 	}
-	return fmt.Errorf("wait: no watchpoint fired on %d instances in %v: %s", len(members), timeout, strings.Join(failures, "; "))
+	return fmt.Errorf("wait: no watchpoint fired on %d instances in %v: %s", len(members), w.timeout, strings.Join(failures, "; "))
 }

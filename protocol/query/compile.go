@@ -49,6 +49,12 @@ func CompileQuery(expr string, comps []protocol.Component) (*CompiledQuery, erro
 	if err != nil {
 		return nil, err
 	}
+	return CompileExpr(ex, comps)
+}
+
+// CompileExpr resolves a parsed query against comps (a watchpoint's,
+// parsed once with its expression: WatchSpec.Expr).
+func CompileExpr(ex *Expr, comps []protocol.Component) (*CompiledQuery, error) {
 	q := &CompiledQuery{Expr: ex}
 	byName := make(map[string]*protocol.Component, len(comps))
 	for i := range comps {

@@ -12,8 +12,10 @@ import (
 type WatchSpec struct {
 	Kind string // value, spawn, despawn, add, remove, system, frame, stale, skipped, dangling
 	// Query is a value watchpoint's query (the query language), or the
-	// filter a spawn must match ("" for any).
+	// filter a spawn must match ("" for any); Expr is it parsed (nil for
+	// none), so that whoever checks or compiles it parses it no more.
 	Query string
+	Expr  *Expr
 	// Entity limits the watchpoint to one entity (0: any).
 	Entity protocol.EntityID
 	// Component is what an add or remove watchpoint watches.
@@ -70,7 +72,7 @@ func ParseWatch(expr string) (WatchSpec, error) {
 		}
 		return WatchSpec{Kind: "dangling", In: strings.Join(words[1:], " ")}, nil
 	case "spawn":
-		return WatchSpec{Kind: "spawn", Query: strings.Join(words[1:], " ")}, nil
+		return withQuery(WatchSpec{Kind: "spawn", Query: strings.Join(words[1:], " ")})
 	case "despawn":
 		if len(words) == 2 {
 			if e, err := protocol.ParseEntityID(words[1]); err == nil && e != 0 {
@@ -78,7 +80,7 @@ func ParseWatch(expr string) (WatchSpec, error) {
 			}
 		}
 		// A query, tested on the entity's last state: despawn FlowerPatch.
-		return WatchSpec{Kind: "despawn", Query: strings.Join(words[1:], " ")}, nil
+		return withQuery(WatchSpec{Kind: "despawn", Query: strings.Join(words[1:], " ")})
 	case "add", "remove":
 		prep := map[string]string{"add": "to", "remove": "from"}[words[0]]
 		switch {
@@ -119,13 +121,26 @@ func ParseWatch(expr string) (WatchSpec, error) {
 	if e, err := protocol.ParseEntityID(words[0]); err == nil && e != 0 {
 		spec.Entity, spec.Query = e, strings.Join(words[1:], " ")
 	}
-	q, err := ParseQuery(spec.Query)
+	spec, err := withQuery(spec)
 	if err != nil {
 		return WatchSpec{}, err
 	}
-	if !hasFieldTest(q) {
+	if spec.Expr == nil || !hasFieldTest(spec.Expr) {
 		return WatchSpec{}, fmt.Errorf("a value watchpoint needs a field test, like Energy.Value<0 (for spawns and adds: spawn %s, add COMP)", spec.Query)
 	}
+	return spec, nil
+}
+
+// withQuery parses spec's query, if it has one, into spec.Expr.
+func withQuery(spec WatchSpec) (WatchSpec, error) {
+	if strings.TrimSpace(spec.Query) == "" {
+		return spec, nil
+	}
+	ex, err := ParseQuery(spec.Query)
+	if err != nil {
+		return WatchSpec{}, err
+	}
+	spec.Expr = ex
 	return spec, nil
 }
 

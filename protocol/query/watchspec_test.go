@@ -27,6 +27,13 @@ func TestParseWatch(t *testing.T) {
 	}
 	for expr, want := range good {
 		got, err := ParseWatch(expr)
+		// The query comes parsed with it, the parse the query's own.
+		if want.Query != "" {
+			if got.Expr == nil || got.Expr.String() != want.Query {
+				t.Errorf("ParseWatch(%q): the query parsed as %v, want %q", expr, got.Expr, want.Query)
+			}
+			got.Expr = nil
+		}
 		if err != nil || got != want {
 			t.Errorf("ParseWatch(%q) = %+v, %v; want %+v", expr, got, err, want)
 		}

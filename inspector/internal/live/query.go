@@ -12,7 +12,7 @@ import (
 // Query is a query expression resolved against a world: the
 // kernel's tests (components, change stamps, parent), which the kernel runs
 // in its own loops, and the plan of the whole query (field tests, sort,
-// paging), which runs over a copy of the rows the kernel passed (queryview.go)
+// paging), which runs over a copy of the rows the kernel passed (view.go)
 // as it runs over a recording's world.
 type Query struct {
 	Filter  ecs.Filter        // the kernel's tests; no Match
@@ -36,7 +36,16 @@ func (q *Query) Evaluates() bool { return len(q.Fields) > 0 || q.Sorts() }
 // the plan. since is the change stamp that changed() and added() compare
 // with.
 func Compile(schemas []protocol.Component, expr, sortBy string, since uint32) (*Query, error) {
-	pq, err := query.CompileQuery(expr, schemas)
+	ex, err := query.ParseQuery(expr)
+	if err != nil {
+		return nil, err
+	}
+	return compileExpr(schemas, ex, sortBy, since)
+}
+
+// compileExpr is Compile of a parsed query.
+func compileExpr(schemas []protocol.Component, ex *query.Expr, sortBy string, since uint32) (*Query, error) {
+	pq, err := query.CompileExpr(ex, schemas)
 	if err != nil {
 		return nil, err
 	}
@@ -101,4 +110,10 @@ func New(w *ecs.World, schemas func() []protocol.Component, tick func() uint64) 
 // Compile compiles a query against the world's components (Compile).
 func (lw *World) Compile(expr, sortBy string, since uint32) (*Query, error) {
 	return Compile(lw.schemas(), expr, sortBy, since)
+}
+
+// CompileExpr is Compile of a query parsed already (a watchpoint's,
+// query.WatchSpec.Expr), in the world's order.
+func (lw *World) CompileExpr(ex *query.Expr) (*Query, error) {
+	return compileExpr(lw.schemas(), ex, "", 0)
 }

@@ -72,7 +72,7 @@ type Job struct {
 	// (WorldInput.Lean).
 	lean bool
 	// marks are the capture's write marks, when the stream keeps them
-	// (the in-memory ring: rewindmarks.go).
+	// (the in-memory ring: marks.go).
 	marks []tableMarks
 	// budget bounds the values converted at capture (convert).
 	budget *values.Budget

@@ -96,8 +96,8 @@ func checkRequest(m protocol.Message, readOnly bool) *answer.RequestError {
 		}
 		// A watchpoint's query is held to a query's bounds: its terms are
 		// tested on every row the game writes.
-		if spec, err := query.ParseWatch(m.Expr); err == nil && spec.Query != "" {
-			return checkQuery(spec.Query)
+		if spec, err := query.ParseWatch(m.Expr); err == nil && spec.Expr != nil {
+			return checkTerms(spec.Expr)
 		}
 	case *protocol.Step:
 		if m.N == 0 || m.N > protocol.MaxStep {
@@ -149,6 +149,11 @@ func checkQuery(expr string) *answer.RequestError {
 	if err != nil {
 		return answer.Refuse(protocol.ErrBadQuery, "%v", err)
 	}
+	return checkTerms(ex)
+}
+
+// checkTerms holds a parsed query to the protocol's count of terms.
+func checkTerms(ex *query.Expr) *answer.RequestError {
 	if len(ex.Terms) > protocol.MaxQueryTerms {
 		return answer.Refuse(protocol.ErrTooLarge, "a query has at most %d terms, got %d", protocol.MaxQueryTerms, len(ex.Terms))
 	}

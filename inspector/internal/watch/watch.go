@@ -62,7 +62,7 @@ type watchpoint struct {
 	skipsSeen map[string]uint64
 	// terms is a value watchpoint's query terms; units, the row tests its
 	// checks were charged this frame; cut, that a check stopped when its
-	// owner's share ran out (watchbudget.go).
+	// owner's share ran out (budget.go).
 	terms    int
 	units    int64
 	cut      bool
@@ -106,7 +106,7 @@ type Set struct {
 	lastStates map[ecs.Entity]query.ValueRows
 	// spent is each budget owner's row tests this frame; frameTook, the
 	// time the value checks took; overFrames, the frames in a row they
-	// took more than watchTime (watchbudget.go).
+	// took more than watchTime (budget.go).
 	spent      map[int]int64
 	frameTook  time.Duration
 	overFrames int
@@ -181,17 +181,15 @@ func (s *Set) Add(owner int, m *protocol.Watch) (uint32, error) {
 	wp.spec = spec
 	switch spec.Kind {
 	case "value":
-		q, err := s.lw.Compile(spec.Query, "", 0)
+		q, err := s.lw.CompileExpr(spec.Expr)
 		if err != nil {
 			return 0, answer.Refuse(protocol.ErrBadQuery, "%v", err)
 		}
 		wp.query = q
-		if ex, err := query.ParseQuery(spec.Query); err == nil {
-			wp.terms = len(ex.Terms)
-			for _, t := range ex.Terms {
-				if t.Kind == query.TermField && wp.field.Path == "" {
-					wp.field = t
-				}
+		wp.terms = len(spec.Expr.Terms)
+		for _, t := range spec.Expr.Terms {
+			if t.Kind == query.TermField && wp.field.Path == "" {
+				wp.field = t
 			}
 		}
 		wp.comps = slices.Clone(q.Fields)
@@ -205,8 +203,8 @@ func (s *Set) Add(owner int, m *protocol.Watch) (uint32, error) {
 		if spec.Kind == "despawn" && spec.Query != "" && s.hooks.LastState == nil {
 			return 0, answer.Refuse(protocol.ErrState, "the agent keeps no last state of the dead: despawn takes an entity here, not a query")
 		}
-		if spec.Query != "" {
-			q, err := s.lw.Compile(spec.Query, "", 0)
+		if spec.Expr != nil {
+			q, err := s.lw.CompileExpr(spec.Expr)
 			if err != nil {
 				return 0, answer.Refuse(protocol.ErrBadQuery, "%v", err)
 			}
