@@ -71,7 +71,7 @@ func agentFleet(b *testing.B, n int, token string) string {
 // (target: under 1,000), against listing a fleet of one on the same broker
 // (a filter that keeps one), interleaved.
 func BenchmarkFleetDiscover(b *testing.B) {
-	const n, token = 200, "bench-token"
+	const n, token = 200, "bench-token-0123456789abcdef"
 	url := agentFleet(b, n, token)
 	list := func(filter string, want int) func() {
 		return func() {
@@ -95,7 +95,7 @@ func BenchmarkFleetDiscover(b *testing.B) {
 // all in flight at once), against the same query to one instance,
 // interleaved. Target: x-baseline at most 2.
 func BenchmarkFleetFanOut(b *testing.B) {
-	const n, token = 200, "bench-token"
+	const n, token = 200, "bench-token-0123456789abcdef"
 	url := agentFleet(b, n, token)
 	f, err := client.OpenFleet(url, token)
 	if err != nil {

@@ -197,7 +197,7 @@ func heapInUse() int64 {
 
 // 4. Silent connections in their handshake took every client slot.
 func TestAbuseSilentHandshakesLeaveRoom(t *testing.T) {
-	g := startGame(t, Options{Token: "s3cret", MaxClients: 2, HandshakeTimeout: 3 * time.Second})
+	g := startGame(t, Options{Token: "s3cret-0123456789abcdef", MaxClients: 2, HandshakeTimeout: 3 * time.Second})
 	for range 20 { // silent, without a token
 		nc, err := net.Dial("tcp", g.agent.Addr())
 		if err != nil {
@@ -207,13 +207,13 @@ func TestAbuseSilentHandshakesLeaveRoom(t *testing.T) {
 	}
 	time.Sleep(50 * time.Millisecond)
 	for range 2 {
-		c, err := tryDial(g, protocol.Hello{Token: "s3cret"})
+		c, err := tryDial(g, protocol.Hello{Token: "s3cret-0123456789abcdef"})
 		if err != nil {
 			t.Fatalf("a token holder was kept out by silent connections: %v", err)
 		}
 		t.Cleanup(func() { c.conn.Close() })
 	}
-	_, err := tryDial(g, protocol.Hello{Token: "s3cret"})
+	_, err := tryDial(g, protocol.Hello{Token: "s3cret-0123456789abcdef"})
 	var re *protocol.RejectError
 	if !errors.As(err, &re) || re.Code != protocol.ErrBusy {
 		t.Fatalf("a third client: %v, want busy", err)
@@ -403,14 +403,14 @@ func TestAbuseUnixSocket(t *testing.T) {
 // thousands of times a second (and then kept the right one out); a dropped
 // client was not told why.
 func TestAbuseStallsTokensAndReasons(t *testing.T) {
-	g := startGame(t, Options{Token: "right", FrameTimeout: 300 * time.Millisecond})
+	g := startGame(t, Options{Token: "right-0123456789abcdef", FrameTimeout: 300 * time.Millisecond})
 	nc, err := net.Dial("tcp", g.agent.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
 	conn := protocol.NewConn(nc)
-	if _, err := protocol.ClientHandshake(conn, protocol.Hello{Token: "right"}, 2*time.Second); err != nil {
+	if _, err := protocol.ClientHandshake(conn, protocol.Hello{Token: "right-0123456789abcdef"}, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	var hdr [4]byte
@@ -427,7 +427,7 @@ func TestAbuseStallsTokensAndReasons(t *testing.T) {
 	// earned, counted), and the right one from the same host still gets
 	// in: a guesser cannot keep the holder out.
 	for range 4 {
-		_, err := tryDial(g, protocol.Hello{Token: "wrong"})
+		_, err := tryDial(g, protocol.Hello{Token: "wrong-0123456789abcdef"})
 		var re *protocol.RejectError
 		if !errors.As(err, &re) || re.Code != protocol.ErrToken || !strings.Contains(re.Reason, "wrong") {
 			t.Fatalf("a wrong token: %v", err)
@@ -437,13 +437,13 @@ func TestAbuseStallsTokensAndReasons(t *testing.T) {
 		t.Errorf("after 4 wrong tokens a connection waits %v, want 800ms", wait)
 	}
 	// A reply over the client's frame limit is an error saying the size.
-	small := dial(t, g, protocol.Hello{Token: "right", MaxFrame: 512})
+	small := dial(t, g, protocol.Hello{Token: "right-0123456789abcdef", MaxFrame: 512})
 	r := awaitReply(small, small.request(&protocol.Query{Expr: "Position", Limit: 20}))
 	if r.Code != protocol.ErrTooLarge || !strings.Contains(r.Message, "frame limit of 512 B") {
 		t.Errorf("a page over the client's frame limit: %+v, want too-large with the sizes", r)
 	}
 	// Telemetry counts the drop by its reason.
-	s := dial(t, g, protocol.Hello{Token: "right"})
+	s := dial(t, g, protocol.Hello{Token: "right-0123456789abcdef"})
 	s.reply(&protocol.Subscribe{What: protocol.SubSummary, Hz: 60})
 	sum := s.summary()
 	if sum.Agent.DroppedBy[protocol.ErrTimeout] == 0 {
@@ -494,7 +494,7 @@ func TestAbuseRewindAndSeriesFlood(t *testing.T) {
 func TestHolderGetsPastSquattersAndGuessers(t *testing.T) {
 	// No squatter times out of its handshake while the test runs (a run
 	// under the race detector took the default 5 s).
-	g := startGame(t, Options{Token: "right", MaxHandshakes: 64, HandshakeTimeout: time.Minute})
+	g := startGame(t, Options{Token: "right-0123456789abcdef", MaxHandshakes: 64, HandshakeTimeout: time.Minute})
 	var squatters []net.Conn
 	for range 64 {
 		nc, err := net.Dial("tcp", g.agent.Addr())
@@ -517,7 +517,7 @@ func TestHolderGetsPastSquattersAndGuessers(t *testing.T) {
 				return
 			default:
 			}
-			_, _ = tryDial(g, protocol.Hello{Token: "guess"})
+			_, _ = tryDial(g, protocol.Hello{Token: "guess-0123456789abcdef"})
 		}
 	}()
 	time.Sleep(600 * time.Millisecond) // the guesser's host earns a back-off of a second or so
@@ -526,7 +526,7 @@ func TestHolderGetsPastSquattersAndGuessers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := protocol.ClientHandshake(protocol.NewConn(nc), protocol.Hello{Token: "right"}, 5*time.Second); err != nil {
+		if _, err := protocol.ClientHandshake(protocol.NewConn(nc), protocol.Hello{Token: "right-0123456789abcdef"}, 5*time.Second); err != nil {
 			t.Fatalf("the token holder was kept out: %v", err)
 		}
 		nc.Close()

@@ -110,15 +110,15 @@ func TestAGameOverNATS(t *testing.T) {
 // the broker as over the socket.
 func TestBrokerTokensAndReadOnly(t *testing.T) {
 	b := startLocalBroker(t, localbroker.Options{})
-	g := startGame(t, Options{Broker: b.URL(), Instance: "locked", Token: "s3cret"})
+	g := startGame(t, Options{Broker: b.URL(), Instance: "locked", Token: "s3cret-0123456789abcdef"})
 	url := b.URL() + "/locked"
 	member(t, roster(t, b.URL()), "locked", func(fleet.Member) bool { return true })
-	_, err := tryDialAddr(url, protocol.Hello{Version: protocol.Version, Token: "wrong"})
+	_, err := tryDialAddr(url, protocol.Hello{Version: protocol.Version, Token: "wrong-0123456789abcdef"})
 	var rej *protocol.RejectError
 	if !errors.As(err, &rej) || rej.Code != protocol.ErrToken {
 		t.Fatalf("a wrong token over the broker: %v", err)
 	}
-	ro := dialAddr(t, url, protocol.Hello{Version: protocol.Version, Token: "s3cret", Caps: []string{"read"}})
+	ro := dialAddr(t, url, protocol.Hello{Version: protocol.Version, Token: "s3cret-0123456789abcdef", Caps: []string{"read"}})
 	if r := ro.reply(&protocol.SetField{Entity: wire(g.ents[1]), Path: "Health.HP", Value: protocol.IntValue(1)}); r.OK || r.Code != protocol.ErrReadOnly {
 		t.Fatalf("a read-only session's edit: %+v", r)
 	}

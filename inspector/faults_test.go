@@ -26,13 +26,13 @@ func (g *game) pace(d time.Duration) int64 {
 // receiving, the world is unchanged, and no goroutine is left behind.
 func TestFaultsLeaveTheGameAlone(t *testing.T) {
 	before := runtime.NumGoroutine()
-	g := startGame(t, Options{Token: "t0k", StuckTimeout: 500 * time.Millisecond, HandshakeTimeout: 300 * time.Millisecond, MaxClients: 8})
+	g := startGame(t, Options{Token: "t0k-0123456789abcdefghi", StuckTimeout: 500 * time.Millisecond, HandshakeTimeout: 300 * time.Millisecond, MaxClients: 8})
 	g.on(func() { // enough rows that a client who never reads fills its socket fast
 		ecs.NewMap3[Position, Velocity, Health](g.w).SpawnBatch(5000, func(_ int, _ ecs.Entity, _ *Position, v *Velocity, _ *Health) {
 			v.X = 1 // they move, so every frame of a page is new
 		})
 	})
-	good := dial(t, g, protocol.Hello{Token: "t0k"})
+	good := dial(t, g, protocol.Hello{Token: "t0k-0123456789abcdefghi"})
 	good.reply(&protocol.Subscribe{What: protocol.SubSummary, Hz: 60})
 	good.summary()
 	normal := g.pace(200 * time.Millisecond)
@@ -65,14 +65,14 @@ func TestFaultsLeaveTheGameAlone(t *testing.T) {
 			nc.Close()
 		},
 		"wrong token": func() {
-			_, err := tryDial(g, protocol.Hello{Token: "nope"})
+			_, err := tryDial(g, protocol.Hello{Token: "nope-0123456789abcdefg"})
 			var re *protocol.RejectError
 			if !errors.As(err, &re) || re.Code != protocol.ErrToken {
 				t.Errorf("wrong token: %v", err)
 			}
 		},
 		"wrong version": func() {
-			_, err := tryDial(g, protocol.Hello{Version: 7, Token: "t0k"})
+			_, err := tryDial(g, protocol.Hello{Version: 7, Token: "t0k-0123456789abcdefghi"})
 			var re *protocol.RejectError
 			if !errors.As(err, &re) || re.Code != protocol.ErrVersion {
 				t.Errorf("wrong version: %v", err)
@@ -91,7 +91,7 @@ func TestFaultsLeaveTheGameAlone(t *testing.T) {
 			}
 			_ = nc.(*net.TCPConn).SetReadBuffer(4096) // a small window: the agent's writes back up fast
 			c := &testClient{conn: protocol.NewConn(nc)}
-			if _, err := protocol.ClientHandshake(c.conn, protocol.Hello{Token: "t0k"}, 2*time.Second); err != nil {
+			if _, err := protocol.ClientHandshake(c.conn, protocol.Hello{Token: "t0k-0123456789abcdefghi"}, 2*time.Second); err != nil {
 				t.Fatal(err)
 			}
 			// Ask for a lot, read nothing: the agent must coalesce, then drop it.
@@ -159,7 +159,11 @@ func TestListenRules(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "without a token") {
 		t.Errorf("open address without a token: %v", err)
 	}
-	a := New(w, Options{Addr: "0.0.0.0:0", Token: "x"})
+	// A person's token is refused: one captured proof would give it away.
+	if err := New(w, Options{Addr: "0.0.0.0:0", Token: "s3cret-T0ken"}).Start(); err == nil || !strings.Contains(err.Error(), "too weak") {
+		t.Errorf("open address with a weak token: %v", err)
+	}
+	a := New(w, Options{Addr: "0.0.0.0:0", Token: protocol.NewToken()})
 	if err := a.Start(); err != nil {
 		t.Errorf("open address with a token: %v", err)
 	}

@@ -2,16 +2,22 @@ package inspector
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/transport"
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 // Start listens on the configured address and serves clients in the
 // background. It returns the listening error, if any: a refused address
-// (see Options.AllowRemote) or a port in use.
+// (see Options.AllowRemote) or a port in use; or a token too weak to
+// survive one captured proof (protocol.CheckToken).
 func (a *Agent) Start() error {
+	if err := protocol.CheckToken(a.opts.Token); err != nil {
+		return fmt.Errorf("inspector: Options.Token: %w", err)
+	}
 	if a.opts.Addr != "" {
 		ln, err := server.Listen(a.opts.Addr, a.opts.Token, a.opts.AllowRemote, a.opts.SocketMode)
 		if err != nil {

@@ -17,7 +17,12 @@ type Options struct {
 	// Addr is "host:port" for TCP or "unix:/path/to/socket". Default
 	// DefaultAddr. Port 0 picks a free port (see Agent.Addr).
 	Addr string
-	// Token, if set, must be presented by clients in their hello.
+	// Token, if set, must be proved by clients in their handshake (it
+	// never travels), and seals their sessions. It must be random: at
+	// least 20 characters, 10 of them different (protocol.CheckToken;
+	// protocol.NewToken and 'ecsinspect token' make one). Start refuses a
+	// weaker one: a person's word or phrase falls to a dictionary from
+	// one captured handshake.
 	Token string
 	// AllowRemote lets the agent listen on an address other machines can
 	// reach without a token. Without it that is refused: anyone who can

@@ -176,6 +176,9 @@ func ClientHandshake(c *Conn, hello Hello, timeout time.Duration) (*Welcome, err
 	if hello.Version == 0 {
 		hello.Version = Version
 	}
+	if err := CheckToken(hello.Token); err != nil { // before anything is sent: no proof of a weak token leaves
+		return nil, fmt.Errorf("protocol: %w", err)
+	}
 	hello.Nonce = NewNonce()
 	defer c.handshakeDeadline(timeout)()
 	if err := c.Send(&hello); err != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 // serve accepts one connection and runs the agent side of the handshake
-// with token "t0k"; the result arrives on the returned channel.
+// with token "t0k-0123456789abcdefghi"; the result arrives on the returned channel.
 func serve(t *testing.T, ln net.Listener) <-chan error {
 	done := make(chan error, 1)
 	go func() {
@@ -23,7 +23,7 @@ func serve(t *testing.T, ln net.Listener) <-chan error {
 		c := NewConn(nc)
 		defer c.Close()
 		_, err = ServerHandshake(c, time.Second, func(h *Hello, prove Prover) (*Welcome, *Reject) {
-			if ok, err := prove("t0k"); err != nil || !ok {
+			if ok, err := prove("t0k-0123456789abcdefghi"); err != nil || !ok {
 				return nil, &Reject{Code: ErrToken, Reason: "the token is wrong"}
 			}
 			return &Welcome{Game: "test", MaxFrame: 4096}, nil
@@ -62,7 +62,7 @@ func TestHandshakeOverTCPAndUnix(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := NewConn(nc)
-		w, err := ClientHandshake(c, Hello{Client: "test", Token: "t0k"}, time.Second)
+		w, err := ClientHandshake(c, Hello{Client: "test", Token: "t0k-0123456789abcdefghi"}, time.Second)
 		if err != nil || w.Game != "test" {
 			t.Fatalf("%s: welcome %+v, %v", name, w, err)
 		}
@@ -95,7 +95,7 @@ func TestHandshakeRejections(t *testing.T) {
 	// Wrong token.
 	done := serve(t, ln)
 	c := dial()
-	_, err := ClientHandshake(c, Hello{Token: "nope"}, time.Second)
+	_, err := ClientHandshake(c, Hello{Token: "nope-0123456789abcdefg"}, time.Second)
 	var re *RejectError
 	if !errors.As(err, &re) || re.Code != ErrToken || !strings.Contains(err.Error(), "the token is wrong") {
 		t.Errorf("bad token: %v", err)
@@ -105,7 +105,7 @@ func TestHandshakeRejections(t *testing.T) {
 	// Wrong version.
 	done = serve(t, ln)
 	c = dial()
-	_, err = ClientHandshake(c, Hello{Version: 99, Token: "t0k"}, time.Second)
+	_, err = ClientHandshake(c, Hello{Version: 99, Token: "t0k-0123456789abcdefghi"}, time.Second)
 	if !errors.As(err, &re) || re.Code != ErrVersion || !strings.Contains(re.Reason, "version 2, the client 99") {
 		t.Errorf("bad version: %v", err)
 	}
@@ -168,7 +168,7 @@ func TestClientRefusesAnAgentThatCannotProveTheToken(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = ClientHandshake(NewConn(nc), Hello{Token: "t0k"}, time.Second)
+		_, err = ClientHandshake(NewConn(nc), Hello{Token: "t0k-0123456789abcdefghi"}, time.Second)
 		var re *RejectError
 		if !errors.As(err, &re) || re.Code != ErrToken || !strings.Contains(re.Reason, tc.says) {
 			t.Errorf("an impostor with token %q: %v, want a refusal saying %q", tc.impostorToken, err, tc.says)

@@ -135,7 +135,7 @@ func (s *session) run() {
 			attempt++
 			s.send(connMsg{state: stateReconnecting, err: err, attempt: attempt})
 			var re *protocol.RejectError
-			if errors.As(err, &re) && (re.Code == protocol.ErrToken || re.Code == protocol.ErrVersion) {
+			if errors.As(err, &re) && (re.Code == protocol.ErrToken || re.Code == protocol.ErrVersion) || errors.Is(err, protocol.ErrWeakToken) {
 				s.send(connMsg{state: stateClosed, err: err})
 				return // retrying will not help
 			}

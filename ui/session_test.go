@@ -69,15 +69,17 @@ func TestSessionSubscribesAndAnswers(t *testing.T) {
 		t.Fatalf("a GetEntity of a handle never issued: %+v", r)
 	}
 
-	locked := inspector.New(ecs.NewWorld(), inspector.Options{Addr: "127.0.0.1:0", Token: "s3cret"})
+	locked := inspector.New(ecs.NewWorld(), inspector.Options{Addr: "127.0.0.1:0", Token: "s3cret-0123456789abcdef"})
 	if err := locked.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { locked.Close() })
-	_, refused := sessionOn(t, locked.Addr(), "wrong")
-	c := await(t, refused, "a closed session", func(m tea.Msg) bool { c, ok := m.(connMsg); return ok && c.state == stateClosed }).(connMsg)
-	if c.err == nil {
-		t.Fatal("closed without saying why")
+	for _, token := range []string{"wrong-0123456789abcdef", "weak"} { // the agent refuses the first, the client the second
+		_, refused := sessionOn(t, locked.Addr(), token)
+		c := await(t, refused, "a closed session", func(m tea.Msg) bool { c, ok := m.(connMsg); return ok && c.state == stateClosed }).(connMsg)
+		if c.err == nil {
+			t.Fatal("closed without saying why")
+		}
 	}
 }
 

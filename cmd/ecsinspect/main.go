@@ -12,6 +12,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/client"
 	"github.com/ecsinspect/ecsinspect/internal/printable"
+	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/ui"
 )
 
@@ -41,6 +42,20 @@ var commands = []command{
 	{name: "dump", run: func(args []string, out, _ io.Writer, _ <-chan os.Signal) error { return runDump(args, out) }},
 	{name: "exec", run: func(args []string, out, _ io.Writer, _ <-chan os.Signal) error { return runExec(args, out) }},
 	{name: "fleet", run: func(args []string, out, _ io.Writer, stop <-chan os.Signal) error { return runFleet(args, out, stop) }, signals: true},
+	{name: "token", run: func(args []string, out, _ io.Writer, _ <-chan os.Signal) error { return runToken(args, out) }},
+}
+
+// runToken prints a new random token, for Options.Token and --token.
+func runToken(args []string, out io.Writer) error {
+	if len(args) > 0 {
+		if args[0] == "-h" || args[0] == "--help" {
+			fmt.Fprintln(out, "ecsinspect token: print a new random token (32 characters, 192 bits) for a game's Options.Token and clients' --token")
+			return nil
+		}
+		return usageError{errors.New("token takes no arguments")}
+	}
+	fmt.Fprintln(out, protocol.NewToken())
+	return nil
 }
 
 // usageError is a mistake in how a command was called: exit code 2.
@@ -127,6 +142,8 @@ Usage:
                         on every instance on a broker
   ecsinspect fleet [--instances N]
                         a local fleet: a broker and N demo games in one process
+  ecsinspect token      print a new random token for Options.Token and --token
+                        (a token must be random: 20+ characters, 10 different)
   ecsinspect --version  print the version
 
 Run "ecsinspect COMMAND --help" for a command's flags.

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"strings"
 	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 func TestDemoRunsAndReports(t *testing.T) {
@@ -65,5 +67,21 @@ func TestExitCodes(t *testing.T) {
 		if code := run(c.args, &out, &out); code != c.code {
 			t.Errorf("%v: exit %d, want %d (%s)", c.args, code, c.code, out.String())
 		}
+	}
+}
+
+// TestTokenPrintsARandomToken: ecsinspect token prints a new token each
+// time, one that games and clients take.
+func TestTokenPrintsARandomToken(t *testing.T) {
+	var a, b, errs strings.Builder
+	if run([]string{"token"}, &a, &errs) != 0 || run([]string{"token"}, &b, &errs) != 0 {
+		t.Fatalf("token failed: %s", errs.String())
+	}
+	ta, tb := strings.TrimSpace(a.String()), strings.TrimSpace(b.String())
+	if ta == tb || protocol.CheckToken(ta) != nil || len(ta) != 32 {
+		t.Fatalf("token printed %q then %q: want two random tokens of 32 characters", ta, tb)
+	}
+	if run([]string{"token", "extra"}, &a, &errs) != 2 {
+		t.Error("token with an argument is not a usage error")
 	}
 }

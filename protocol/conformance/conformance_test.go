@@ -705,20 +705,20 @@ func TestConformance(t *testing.T) {
 	})
 
 	t.Run("limits of other agents", func(t *testing.T) {
-		tok := startGameOf(t, 20_000, inspector.Options{Token: "s3cret", MaxClients: 1, FrameTimeout: 300 * time.Millisecond, MaxQueuedBytes: 1 << 20})
+		tok := startGameOf(t, 20_000, inspector.Options{Token: "s3cret-0123456789abcdef", MaxClients: 1, FrameTimeout: 300 * time.Millisecond, MaxQueuedBytes: 1 << 20})
 		c := dialRaw(t, tok.agent.Addr())
-		wantCode(t, "token: the agent wants a token and this is not it", c.helloToken("nope"), "token")
+		wantCode(t, "token: the agent wants a token and this is not it", c.helloToken("nope-0123456789abcdefg"), "token")
 		// "the token never travels": a Hello that carries one the old way
 		// (no nonce) is refused, token and all.
 		old := dialRaw(t, tok.agent.Addr())
-		wantCode(t, "token: a hello without a nonce", old.hello(map[string]any{"tok": "s3cret"}), "token")
+		wantCode(t, "token: a hello without a nonce", old.hello(map[string]any{"tok": "s3cret-0123456789abcdef"}), "token")
 		// "After a wrong token from a host, every connection from that host
 		// waits before its token is checked, right or wrong: 100 ms after the
 		// first wrong one ... The right token is never refused for another
 		// connection's wrong ones"
 		ok := dialRaw(t, tok.agent.Addr())
 		asked := time.Now()
-		if w := ok.helloToken("s3cret"); w.typ != typeWelcome {
+		if w := ok.helloToken("s3cret-0123456789abcdef"); w.typ != typeWelcome {
 			t.Fatalf("the right token after a wrong one: %v", w.body)
 		}
 		if waited := time.Since(asked); waited < 90*time.Millisecond {
@@ -726,7 +726,7 @@ func TestConformance(t *testing.T) {
 		}
 		// "busy (too many clients)": this agent takes one.
 		busy := dialRaw(t, tok.agent.Addr())
-		wantCode(t, "busy: the agent has its maximum of clients", busy.helloToken("s3cret"), "busy")
+		wantCode(t, "busy: the agent has its maximum of clients", busy.helloToken("s3cret-0123456789abcdef"), "busy")
 		// "A client that sends part of a frame and stops ... Reject (timeout)"
 		ok.conn.Write([]byte{0, 0, 0, 40, 0x92})
 		last, closed := ok.closed(3 * time.Second)
@@ -736,7 +736,7 @@ func TestConformance(t *testing.T) {
 		wantCode(t, "timeout: a frame stalled half-sent", last, "timeout")
 		// "When more than [MaxQueuedBytes] of answers ... wait for a client, it is sent a Reject (overload)"
 		hog := dialRaw(t, tok.agent.Addr())
-		for hog.helloToken("s3cret").typ != typeWelcome {
+		for hog.helloToken("s3cret-0123456789abcdef").typ != typeWelcome {
 			time.Sleep(50 * time.Millisecond) // the stalled client's slot frees
 			hog = dialRaw(t, tok.agent.Addr())
 		}
