@@ -441,7 +441,8 @@ func TestSessionOpeningFloodCostsLittle(t *testing.T) {
 // refused while they hold, then let in.
 func TestStoppedHoldersFreeTheirSlots(t *testing.T) {
 	b := startLocalBroker(t, localbroker.Options{})
-	startGame(t, Options{Broker: b.URL(), Instance: "held", MaxClients: 2, AnnounceEvery: 100 * time.Millisecond})
+	// Sessions silent for 1.5 s end (6 s by default): the test waits that long.
+	startGame(t, Options{Broker: b.URL(), Instance: "held", MaxClients: 2, AnnounceEvery: 100 * time.Millisecond, sessionIdle: 1500 * time.Millisecond})
 	r := roster(t, b.URL())
 	member(t, r, "held", func(fleet.Member) bool { return true })
 	target, err := fleet.ParseURL(b.URL())

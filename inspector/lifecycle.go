@@ -47,7 +47,7 @@ func (a *Agent) startBroker() error {
 	a.noteStatus(time.Now(), true)
 	b, err := transport.Broker(transport.Agent{Server: a.srv, Game: a.opts.Game, Instance: a.opts.Instance, URL: a.opts.Broker, Prefix: a.opts.BrokerPrefix,
 		AnnounceEvery: a.opts.AnnounceEvery, Started: time.Now(), Status: func() transport.Status { return *a.status.newest.Load() },
-		Token: a.opts.Token, Creds: a.opts.BrokerCreds, CA: a.opts.BrokerCA})
+		Token: a.opts.Token, Creds: a.opts.BrokerCreds, CA: a.opts.BrokerCA, SessionIdle: a.opts.sessionIdle})
 	if err != nil {
 		return err
 	}

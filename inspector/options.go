@@ -134,6 +134,10 @@ type Options struct {
 	AnnounceEvery time.Duration
 
 	rewindPaced bool // RewindHz is the default: the ring paces itself
+	// sessionIdle, when set, is how long a broker session may be silent
+	// before the agent ends it (fleet.DefaultIdle otherwise; tests that
+	// wait for a vanished client's slots shorten it).
+	sessionIdle time.Duration
 }
 
 func (o *Options) defaults() {

@@ -99,7 +99,7 @@ func start(a transport.Agent) (transport.Running, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inspector: broker %s: %w", t, err)
 	}
-	ln, err := fleet.Listen(nc, t.Prefix, a.Instance, fleet.Timing{})
+	ln, err := fleet.Listen(nc, t.Prefix, a.Instance, fleet.Timing{Idle: a.SessionIdle, Ping: a.SessionIdle / 3})
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("inspector: broker %s: %w", t, err)

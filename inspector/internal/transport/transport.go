@@ -35,6 +35,7 @@ type Agent struct {
 	Status        func() Status // safe from any goroutine
 	Token         string        // Options.Token: the instance's signing key derives from it
 	Creds, CA     string        // Options.BrokerCreds, Options.BrokerCA: files
+	SessionIdle   time.Duration // how long a session may be silent before it ends (0: the fleet's default)
 }
 
 // Running is a started transport; the agent closes it as it closes,
