@@ -35,9 +35,10 @@ type dumpResult struct {
 	// (lists past 64 items cut, as components' values are).
 	Resources map[string]any `json:"resources"`
 	// Dangling lists the handles stored in components and resources that
-	// name no live entity (absent when the agent does not look for them).
-	Dangling      []dumpDangling `json:"dangling,omitempty"`
-	DanglingTotal int            `json:"dangling_total,omitempty"`
+	// name no live entity: [] when the agent looks and found none, null
+	// when it does not look (a recording; DanglingBudget < 0).
+	Dangling      []dumpDangling `json:"dangling"`
+	DanglingTotal int            `json:"dangling_total"`
 	// DanglingBetween, when the list is cut, is how many found between the
 	// newest half listed and the first found are not listed.
 	DanglingBetween int           `json:"dangling_not_listed,omitempty"`
@@ -479,6 +480,9 @@ func printDump(out io.Writer, r *dumpResult) {
 			}
 			fmt.Fprintf(out, "  %-20s %s\n", n, string(line))
 		}
+	}
+	if r.Dangling != nil && len(r.Dangling) == 0 {
+		fmt.Fprintln(out, "\ndangling handles: none found")
 	}
 	if len(r.Dangling) > 0 {
 		fmt.Fprintf(out, "\ndangling handles: %d", r.DanglingTotal)

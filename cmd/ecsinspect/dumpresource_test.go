@@ -109,3 +109,24 @@ func TestDumpResources(t *testing.T) {
 		t.Errorf("--resource Weather: %d %q", code, errs)
 	}
 }
+
+// TestDumpSaysNoDanglingHandles: with none found, dump --json says so,
+// "dangling": [] (not a missing key a script takes for "not looked"), and
+// the text says "none found"; a recording, where nobody looked, says null.
+func TestDumpSaysNoDanglingHandles(t *testing.T) {
+	_, addr, _, _ := testgame.LiveSim(t, 200, 3)
+	code, out, errs := cli("dump", addr, "--json")
+	if code != 0 {
+		t.Fatalf("dump: %s", errs)
+	}
+	var res map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if string(res["dangling"]) != "[]" || string(res["dangling_total"]) != "0" {
+		t.Errorf("dump --json of a game with no dangling handle: dangling %s, dangling_total %s; want [] and 0", res["dangling"], res["dangling_total"])
+	}
+	if code, out, errs = cli("dump", addr); code != 0 || !strings.Contains(out, "dangling handles: none found") {
+		t.Errorf("dump's text (%d, %s) does not say no dangling handle was found:\n%s", code, errs, out)
+	}
+}
