@@ -326,3 +326,13 @@ func (ins Inspection) RemoveID(e Entity, id ComponentID) error { return ins.w.in
 func (ins Inspection) LastWrite(e Entity, id ComponentID) (written, added Provenance, ok bool) {
 	return ins.w.inspectLastWrite(e, id)
 }
+
+// WriteHolders lists the systems (and command buffers) that held
+// component id for writing during frame, as far as the writer log still
+// reaches back (the last few thousand runs), in the order they ran: the
+// systems that could have changed a value whose [Inspection.LastWrite]
+// names that frame. A system that declared no writes may write anything,
+// and is listed.
+func (ins Inspection) WriteHolders(id ComponentID, frame uint64) []string {
+	return ins.w.inspectWriteHolders(id, frame)
+}

@@ -1,6 +1,9 @@
 package ecs
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // Who wrote a value.
 //
@@ -116,6 +119,11 @@ type Provenance struct {
 	// Known is false when it was too long ago (older than the log), never
 	// written, or before anything asked for the component's stamps
 	// ([Inspection.TrackChanges]).
+	//
+	// A change stamp says that By held this row for writing last, not
+	// that it changed the value: By may have left it as it was, and the
+	// value may have been changed by another system of that frame
+	// ([Inspection.WriteHolders] names them) or in an earlier frame.
 	Known bool
 }
 
@@ -181,15 +189,54 @@ func (w *World) provenance(tick uint32, id ComponentID) Provenance {
 	}
 	switch {
 	case best != nil:
-		by := w.actorName(best.actor)
-		if best.commands {
-			by += " (commands)"
-		}
-		return Provenance{Frame: uint64(best.frame), By: by, Known: true}
+		return Provenance{Frame: uint64(best.frame), By: w.runName(best), Known: true}
 	case before != nil: // between runs: the game's own code
 		return Provenance{Frame: uint64(before.frame), By: "outside the schedule", Known: true}
 	}
 	return Provenance{} // before the log's memory
+}
+
+// runName names a run's runner: a system, "S (commands)" for its buffer.
+func (w *World) runName(r *writerRun) string {
+	if r.commands {
+		return w.actorName(r.actor) + " (commands)"
+	}
+	return w.actorName(r.actor)
+}
+
+// holdersLimit bounds the runs holders reads back from the newest: a
+// frame's runs are found among the last few thousand, or not at all.
+const holdersLimit = 4096
+
+// inspectWriteHolders is [Inspection.WriteHolders].
+func (w *World) inspectWriteHolders(id ComponentID, frame uint64) []string {
+	l := &w.writers
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	frame32 := uint32(frame)
+	var found []*writerRun
+	for k := 1; k <= min(l.n, holdersLimit); k++ { // newest first
+		r := &l.runs[(l.next-k+writerRing)%writerRing]
+		if r.frame != frame32 {
+			if newer(frame32, r.frame) { // an older frame: past them all
+				break
+			}
+			continue
+		}
+		if r.commands || l.declares(r.actor, id) {
+			found = append(found, r)
+		}
+	}
+	slices.SortStableFunc(found, func(a, b *writerRun) int { // by start: the stamps wrap, so by their difference
+		return int(int32(a.from - b.from))
+	})
+	var names []string
+	for _, r := range found {
+		if n := w.runName(r); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 // declares reports whether actor declared it writes id (an actor that

@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -191,5 +192,44 @@ func TestLastWriteBeforeStampsNamesNoOne(t *testing.T) {
 	must(t, w.Tick())
 	if wr, _, _ = w.Inspect().LastWrite(e, id); !wr.Known || wr.By != "hurt" || wr.Frame != 2 {
 		t.Fatalf("written %+v after the stamps began, want hurt in frame 2", wr)
+	}
+}
+
+// TestWriteHoldersNamesEveryHolderOfTheFrame: the systems that held a
+// component for writing during a frame, in the order they ran, commands
+// and systems that declared nothing (which may write anything) included;
+// not those that only read it, not another frame's.
+func TestWriteHoldersNamesEveryHolderOfTheFrame(t *testing.T) {
+	type Energy struct{ V float64 }
+	type Mood struct{ V int }
+	w := NewWorld()
+	w.Inspect().TrackChanges()
+	energy := NewMap[Energy](w)
+	e := w.Spawn()
+	must(t, energy.Add(e, Energy{V: 10}))
+	s := NewSchedule()
+	s.Add("grazing", func(w *World, _ *Commands) {
+		if w.Frame() == 1 {
+			energy.Get(e).V = -40
+		}
+	}, Writes[Energy]())
+	s.Add("watching", func(w *World, _ *Commands) { _ = energy.Get(e).V }, Reads[Energy]())
+	s.Add("moods", func(w *World, _ *Commands) {}, Writes[Mood]())
+	s.Add("anything", func(w *World, _ *Commands) {})
+	s.Add("reproduction", func(w *World, _ *Commands) { energy.Get(e).V += 0 }, Writes[Energy]())
+	for range 3 {
+		s.Run(w)
+		must(t, w.Tick())
+	}
+	wr, _, _ := w.Inspect().LastWrite(e, ComponentIDOf[Energy](w))
+	if !wr.Known || wr.By != "reproduction" {
+		t.Fatalf("the last holder: %+v, want reproduction", wr)
+	}
+	got := w.Inspect().WriteHolders(ComponentIDOf[Energy](w), wr.Frame)
+	if want := []string{"grazing", "anything", "reproduction"}; !slices.Equal(got, want) {
+		t.Fatalf("the holders of Energy in frame %d: %v, want %v", wr.Frame, got, want)
+	}
+	if got := w.Inspect().WriteHolders(ComponentIDOf[Energy](w), wr.Frame+10); len(got) != 0 {
+		t.Errorf("a frame not run has holders %v", got)
 	}
 }

@@ -197,6 +197,9 @@ func (r restoreMark) marked(mark uint32) bool {
 func (a *Agent) whoMarked(e ecs.Entity, id ecs.ComponentID, written, added uint32) (w, ad *protocol.Provenance) {
 	ins := a.w.Inspect()
 	w, ad = values.Provenance(ins.MarkProvenance(id, written)), values.Provenance(ins.MarkProvenance(id, added))
+	if w != nil { // a stamp names the last holder: the others of its frame could have changed it too
+		w.Held = ins.WriteHolders(id, w.Tick)
+	}
 	if r := a.restore; r.marked(written) || r.marked(added) {
 		mw, ma := r.marks.Provenance(a.w, e, id)
 		if r.marked(written) {

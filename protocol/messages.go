@@ -181,6 +181,10 @@ type Provenance struct {
 	// may have left the value as it was.
 	Seen bool   `msgpack:"seen,omitempty"`
 	By   string `msgpack:"by"` // a system; "S (commands)"; "client N (name)"; "outside the schedule"
+	// Held, when not Seen, is every system that held the component for
+	// writing during that frame, in the order they ran (By among them):
+	// the ones that could have changed the value then.
+	Held []string `msgpack:"held,omitempty"`
 }
 
 // Spawn creates an entity with components; the Reply carries its handle.

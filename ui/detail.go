@@ -408,29 +408,17 @@ func (p *detailPane) editPrompt(path, text string) *prompt {
 }
 
 // provenanceNote says who wrote a component's value and who added it, as
-// the agent knows: "  written at tick 41 by hunt, added at tick 3 by spawn
-// (commands)" when the agent saw hunt change it, "last held mutably at
-// tick 41 by hunt" when only the writer log names hunt; a write of the frame stopped at it, "written by grazing in
-// frame 41, after system 4 of 11 (the frame stopped here)".
+// the agent knows (client.WriterNote), in brackets; a write of the frame
+// stopped at it, "written by grazing in frame 41, after system 4 of 11:
+// the frame stopped here".
 func provenanceNote(c protocol.ComponentValue, s *protocol.Summary) string {
-	var parts []string
-	if r := c.Restored; r != nil { // as a rewind put it back: the writer, if known, is the one before
-		parts = append(parts, fmt.Sprintf("restored at tick %d by %s", r.Tick, r.By))
+	var written string
+	if w := c.Written; w != nil && s != nil && s.Halt != nil && s.Tick == w.Tick && s.Halt.System == w.By {
+		written = fmt.Sprintf("written by %s in frame %d, %s: the frame stopped here", w.By, w.Tick, haltWhere(s.Halt))
 	}
-	if w := c.Written; w != nil {
-		if s != nil && s.Halt != nil && s.Tick == w.Tick && s.Halt.System == w.By {
-			parts = append(parts, fmt.Sprintf("written by %s in frame %d, %s: the frame stopped here", w.By, w.Tick, haltWhere(s.Halt)))
-		} else if w.Seen {
-			parts = append(parts, fmt.Sprintf("written at tick %d by %s", w.Tick, w.By))
-		} else { // the writer log's: the last run that held it mutably
-			parts = append(parts, fmt.Sprintf("last held mutably at tick %d by %s", w.Tick, w.By))
-		}
-	}
-	if a := c.Added; a != nil && (c.Written == nil || a.Tick != c.Written.Tick || a.By != c.Written.By) {
-		parts = append(parts, fmt.Sprintf("added at tick %d by %s", a.Tick, a.By))
-	}
-	if len(parts) == 0 {
+	note := client.WriterNoteWith(c, written)
+	if note == "" {
 		return ""
 	}
-	return "  (" + strings.Join(parts, ", ") + ")"
+	return "  (" + note + ")"
 }

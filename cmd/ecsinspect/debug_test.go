@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -221,4 +222,58 @@ func TestWaitIsForPausingWatchpoints(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &hit) != nil || hit["paused"] != true {
 		t.Fatalf("wait for a pausing watchpoint: %d %s %s", code, out, errs)
 	}
+}
+
+// TestTheDeadVictimsWriter: with the starve bug on, an animal grazing set
+// to -40 dies of it; dump --entity --json of the dead animal gives its
+// Energy's writers, and never a system that only held Energy as the one
+// that wrote it: the change grazing made is seen, or grazing is among the
+// frame's holders.
+func TestTheDeadVictimsWriter(t *testing.T) {
+	sim, addr, _, on := testgame.LiveSim(t, 2000, 5)
+	on(func() {
+		if err := sim.SetBug("starve"); err != nil {
+			t.Error(err)
+		}
+	})
+	if code, out, errs := cli("exec", addr, "watch", "--log", "Energy.Value<-20"); code != 0 {
+		t.Fatalf("exec watch: %d %q %s", code, out, errs)
+	}
+	code, out, errs := cli("exec", addr, "wait", "--log", "--timeout", "60s")
+	if code != 0 {
+		t.Fatalf("exec wait: %d %s %s", code, out, errs)
+	}
+	var hit watchHitJSON
+	if err := json.Unmarshal([]byte(out), &hit); err != nil || hit.Entity == "" || hit.By != "grazing" {
+		t.Fatalf("the hit: %+v (%v) from %s", hit, err, out)
+	}
+	var victim struct {
+		Entity dumpEntity `json:"entity"`
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		code, out, errs := cli("dump", addr, "--entity", hit.Entity, "--json")
+		if code != 0 {
+			t.Fatalf("dump --entity: %d %s", code, errs)
+		}
+		if err := json.Unmarshal([]byte(out), &victim); err != nil {
+			t.Fatal(err)
+		}
+		if !victim.Entity.Alive && victim.Entity.Died != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s, at -40, is still alive: %+v", hit.Entity, victim.Entity)
+		}
+	}
+	w, ok := victim.Entity.Writers["Energy"]
+	if !ok || w.Tick == 0 || w.Summary == "" {
+		t.Fatalf("the dead %s's Energy has no writer: %+v", hit.Entity, victim.Entity.Writers)
+	}
+	if w.Seen && w.By != "grazing" || !w.Seen && !slices.Contains(w.Held, "grazing") {
+		t.Fatalf("the dead %s's Energy (-40, grazing's): %+v", hit.Entity, w)
+	}
+	if !w.Seen && strings.Contains(w.Summary, "written") {
+		t.Fatalf("a holder said to be the writer: %q", w.Summary)
+	}
+	t.Logf("%s: %s", hit.Entity, w.Summary)
 }

@@ -108,6 +108,22 @@ type dumpEntity struct {
 	// Died: dead, with its last state in Components (who despawned it,
 	// in which tick).
 	Died *dumpDeath `json:"died,omitempty"`
+	// Writers says, by component, who wrote its value and who added it,
+	// as far as the agent knows (live, or as the despawn kept it).
+	Writers map[string]dumpWriter `json:"writers,omitempty"`
+}
+
+// dumpWriter is who wrote a component's value and who added it.
+type dumpWriter struct {
+	// Tick and By: the change the agent saw (Seen), else the last system
+	// that held it for writing, which may have left it as it was; Held is
+	// then every system that held it for writing in that frame, By last.
+	Tick    uint64     `json:"tick,omitempty"`
+	By      string     `json:"by,omitempty"`
+	Seen    bool       `json:"seen"`
+	Held    []string   `json:"held,omitempty"`
+	Added   *dumpDeath `json:"added,omitempty"`
+	Summary string     `json:"summary"` // in words, as the UI says it
 }
 
 type dumpDeath struct {
@@ -429,6 +445,20 @@ func (r *dumpResult) entityOf(d *protocol.Detail) *dumpEntity {
 	}
 	for _, c := range d.Components {
 		de.Components[c.Component] = protocol.HandlesAsText(c.Value, r.schemas[c.Component])
+		if c.Written == nil && c.Added == nil {
+			continue
+		}
+		if de.Writers == nil {
+			de.Writers = map[string]dumpWriter{}
+		}
+		dw := dumpWriter{Summary: client.WriterNote(c)}
+		if w := c.Written; w != nil {
+			dw.Tick, dw.By, dw.Seen, dw.Held = w.Tick, w.By, w.Seen, w.Held
+		}
+		if a := c.Added; a != nil {
+			dw.Added = &dumpDeath{Tick: a.Tick, By: a.By}
+		}
+		de.Writers[c.Component] = dw
 	}
 	return &de
 }
@@ -518,6 +548,9 @@ func printDump(out io.Writer, r *dumpResult) {
 			fmt.Fprintf(out, "  %s%s", n, shownJSON(e.Components[n]))
 		}
 		fmt.Fprintln(out)
+		for _, n := range slices.Sorted(maps.Keys(e.Writers)) {
+			fmt.Fprintf(out, "    %s: %s\n", n, e.Writers[n].Summary)
+		}
 	}
 	if r.Matches != nil {
 		fmt.Fprintf(out, "\n%d match %s:\n", r.Matches.Total, r.Matches.Query)
