@@ -100,6 +100,7 @@ type gameSide struct {
 	ring                     *record.Recorder // the in-memory recording a Rewind restores from (rewind.go)
 	ringMem                  *record.Ring
 	rewinding                bool        // a Rewind is being rebuilt
+	searching                atomic.Bool // a new value watchpoint's search of the recorded past runs (past.go)
 	snap                     *sharedCopy // the newest world copy, shared by snapshot requests for a second
 	lw                       *live.World // the live world as queries read it (internal/live)
 }
@@ -139,7 +140,7 @@ func New(w *ecs.World, opts Options) *Agent {
 		hooks.DanglingAfter = a.dangling.FoundAfter
 	}
 	a.graves = graves.New(w, a.whoMarked)
-	hooks.LastState = a.graves.Find
+	hooks.LastState, hooks.EachDead = a.graves.Find, a.graves.Each
 	a.watches = watch.New(w, a.lw, opts.Schedule, func() int64 { return a.frameNs }, hooks)
 	a.srv = server.New(server.Config{Game: opts.Game, AgentVersion: AgentVersion, Token: opts.Token, ReadOnly: opts.ReadOnly,
 		MaxClients: opts.MaxClients, MaxHandshakes: opts.MaxHandshakes, MaxFrame: opts.MaxFrame, MaxQueuedBytes: opts.MaxQueuedBytes,

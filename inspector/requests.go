@@ -235,8 +235,10 @@ func (a *Agent) onWatch(r request, m *protocol.Watch) {
 		r.fail(codeOf(err), err.Error())
 		return
 	}
-	r.c.Answer(&protocol.Reply{ID: r.id, OK: true, Watch: w})
-	a.watches.CatchUp(w)
+	if !a.searchPast(r, w) { // else the reply follows the search of the past
+		r.c.Answer(&protocol.Reply{ID: r.id, OK: true, Watch: w})
+	}
+	a.watches.CatchUp(w) // a hit in the frame in progress goes after the reply
 }
 
 // onUnwatch carries out a Unwatch.

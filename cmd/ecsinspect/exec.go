@@ -147,8 +147,11 @@ func execOne(g client.Game, args []string, out io.Writer) error {
 	switch {
 	case r.Entity != 0:
 		fmt.Fprintln(out, r.Entity)
-	case r.Watch != 0:
+	case r.Watch != 0: // its id alone on the first line, for scripts; then what the agent found in the past it keeps
 		fmt.Fprintln(out, r.Watch)
+		if r.Message != "" {
+			fmt.Fprintln(out, "past: "+r.Message)
+		}
 	case r.Message != "":
 		fmt.Fprintln(out, what+": "+r.Message)
 	default:

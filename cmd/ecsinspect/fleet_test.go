@@ -42,7 +42,9 @@ func TestFanOutOverAFleet(t *testing.T) {
 		t.Fatalf("a filter on no field: %d %s", code, errs)
 	}
 	code, out, errs = cli("exec", "--all", url, "watch", "Energy.Value<-20")
-	if code != 0 || strings.Count(out, ": 1\n") != 4 {
+	// Each instance's watchpoint 1; one that holds it already in the past
+	// it keeps (the buggy one, by now) says so under its id.
+	if code != 0 || strings.Count(out, ": 1\n")+strings.Count(out, "\n1\npast: ") != 4 {
 		t.Fatalf("exec --all watch: %d\n%s%s", code, out, errs)
 	}
 	code, out, errs = cli("exec", "--all", url, "wait", "--timeout", "3m")

@@ -198,13 +198,30 @@ func (y *Yard) Since(after uint64) ([]protocol.DeadEntity, uint64) {
 	return out, y.seq
 }
 
+// Each calls fn with every grave kept, oldest first, until fn returns
+// false: the last states without who wrote them (Find has those).
+func (y *Yard) Each(fn func(protocol.DeadEntity) bool) {
+	for i := range y.n {
+		if !fn(y.state(y.ring[(y.head+i)%len(y.ring)], false)) {
+			return
+		}
+	}
+}
+
 // dead is g as the protocol carries it.
-func (y *Yard) dead(g *Grave) protocol.DeadEntity {
+func (y *Yard) dead(g *Grave) protocol.DeadEntity { return y.state(g, true) }
+
+// state is g as the protocol carries it, with who wrote and added each
+// component when who is true (the writer log's lookups: not for a search
+// through every grave).
+func (y *Yard) state(g *Grave, who bool) protocol.DeadEntity {
 	g.convert()
 	de := protocol.DeadEntity{Entity: values.Handle(g.Entity), Died: protocol.Provenance{Tick: g.Tick, By: g.By}, Parent: values.Handle(g.Parent)}
 	for _, p := range g.Parts {
 		cv := protocol.ComponentValue{Component: y.w.Inspect().Component(p.Component).Short, Value: p.Value}
-		cv.Written, cv.Added = y.who(g.Entity, p.Component, p.written, p.added)
+		if who {
+			cv.Written, cv.Added = y.who(g.Entity, p.Component, p.written, p.added)
+		}
 		de.Components = append(de.Components, cv)
 	}
 	return de

@@ -170,6 +170,15 @@ func (r *Ring) Span(tick uint64) ([]Frame, error) {
 	return slices.Clone(r.frames[key : end+1]), nil
 }
 
+// All returns every frame the ring holds, oldest first (the first a
+// keyframe): what a search of the past reads, off the game goroutine (a
+// frame is never changed once held).
+func (r *Ring) All() []Frame {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.frames)
+}
+
 // Before returns the frames of ticks before tick, for a new ring that
 // goes on from tick after a rewind, and their bytes.
 func (r *Ring) Before(tick uint64) ([]Frame, int64) {

@@ -131,6 +131,10 @@ type Hooks struct {
 	// LastState is a dead entity's last state as the agent kept it, for
 	// despawn watchpoints with a query; nil: none kept.
 	LastState func(e ecs.Entity) (protocol.DeadEntity, bool)
+	// EachDead calls its fn with every dead entity's last state kept,
+	// oldest first, until fn returns false (a new watchpoint's search of
+	// the past); nil: none kept.
+	EachDead func(fn func(protocol.DeadEntity) bool)
 }
 
 // New makes an empty set over w (lw its queries), sched's systems (nil:
@@ -259,6 +263,17 @@ func (s *Set) CatchUp(id uint32) {
 	}
 	wp := s.list[i]
 	s.fire(wp, s.checkValue(wp, "", tickRange{since: s.frameStart}), s.w.Frame()+1) // the frame in progress
+}
+
+// PastQuery is a value watchpoint's query and entity (0: any), for a
+// search of the recorded past; ok is false for the other kinds.
+func (s *Set) PastQuery(id uint32) (expr string, entity protocol.EntityID, ok bool) {
+	i := s.find(id)
+	if i < 0 || s.list[i].spec.Kind != "value" {
+		return "", 0, false
+	}
+	sp := s.list[i].spec
+	return sp.Query, sp.Entity, true
 }
 
 // rawTests are a query's field tests by component, for testing on memory,
@@ -777,6 +792,50 @@ func (s *Set) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *proto
 	return nil
 }
 
+// FirstDead is the oldest last state the agent keeps of a dead entity
+// for which value watchpoint id's query held (for its entity only, when
+// it names one): where a watchpoint set late finds a value that was
+// taken away with its entity in the frame it was made. It reads them
+// until the deadline (on the game goroutine: the request's budget) and
+// reports whether it read them all.
+func (s *Set) FirstDead(id uint32, deadline time.Time) (first protocol.DeadEntity, held, all bool) {
+	i := s.find(id)
+	if i < 0 || s.list[i].spec.Kind != "value" || s.hooks.EachDead == nil {
+		return protocol.DeadEntity{}, false, true
+	}
+	wp := s.list[i]
+	var found protocol.DeadEntity
+	all = true
+	s.hooks.EachDead(func(g protocol.DeadEntity) bool {
+		if time.Now().After(deadline) {
+			all = false
+			return false
+		}
+		if wp.spec.Entity != 0 && g.Entity != wp.spec.Entity {
+			return true
+		}
+		rows := s.lastStateRows(g)
+		if wp.query.Plan.Holds(rows, rows, 0) {
+			found, held = g, true
+			return false
+		}
+		return true
+	})
+	return found, held, all
+}
+
+// lastStateRows is a dead entity's last state as rows the query
+// language's evaluator reads.
+func (s *Set) lastStateRows(g protocol.DeadEntity) query.ValueRows {
+	row := query.ValueRow{Entity: g.Entity, Parent: g.Parent, Components: map[uint16]protocol.Value{}}
+	for _, cv := range g.Components {
+		if info, ok := s.w.Inspect().ComponentByName(cv.Component); ok {
+			row.Components[uint16(info.ID)] = cv.Value
+		}
+	}
+	return query.ValueRows{row}
+}
+
 // heldAtDeath reports whether the watchpoint's query held for e's last
 // state, as the agent kept it; false when it was not kept (more despawns
 // in one frame than the agent keeps).
@@ -787,13 +846,7 @@ func (s *Set) heldAtDeath(wp *watchpoint, e ecs.Entity) bool {
 			s.lastStates = map[ecs.Entity]query.ValueRows{}
 		}
 		if g, kept := s.hooks.LastState(e); kept {
-			row := query.ValueRow{Entity: g.Entity, Parent: g.Parent, Components: map[uint16]protocol.Value{}}
-			for _, cv := range g.Components {
-				if info, ok := s.w.Inspect().ComponentByName(cv.Component); ok {
-					row.Components[uint16(info.ID)] = cv.Value
-				}
-			}
-			rows = query.ValueRows{row}
+			rows = s.lastStateRows(g)
 		}
 		s.lastStates[e] = rows
 	}

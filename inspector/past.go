@@ -1,0 +1,97 @@
+package inspector
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/inspector/internal/budget"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// A value watchpoint set late still answers for the past the agent keeps:
+// the last states of the recently dead (a value made and taken away with
+// its entity in one frame, as a death system does, shows only there) and
+// the in-memory ring's recorded ticks. Its reply says the first tick it
+// held at, for which entity, with what, and what the search could not see.
+
+// pastSearchTime bounds the search of the ring: its frames are replayed
+// off the game goroutine, and the watchpoint's reply waits for them at
+// most this long.
+const pastSearchTime = 2 * time.Second
+
+// searchPast answers r, the Watch that made value watchpoint w, with what
+// the agent's past holds of it: the dead first, on the game goroutine
+// within the requests' budget, then the ring on the client's writer
+// goroutine. It reports false when there is nothing to search (another
+// kind of watchpoint): the caller answers.
+func (a *Agent) searchPast(r request, w uint32) bool {
+	expr, entity, ok := a.watches.PastQuery(w)
+	if !ok {
+		return false
+	}
+	dead, deadHeld, deadAll := a.watches.FirstDead(w, time.Now().Add(budget.PerFrame))
+	deadNote := ""
+	switch {
+	case deadHeld:
+		deadNote = fmt.Sprintf("it held for %v as it died at tick %d (its last state, despawned by %s%s)", dead.Entity, dead.Died.Tick, dead.Died.By, testedValues(dead, expr))
+	case !deadAll:
+		deadNote = "the last states of the dead were searched in part (the oldest first, within the frame's budget)"
+	}
+	var frames []record.Frame
+	if a.ringMem != nil {
+		frames = a.ringMem.All()
+	}
+	if len(frames) == 0 || !a.searching.CompareAndSwap(false, true) { // one ring search at a time, whoever asks
+		msg := deadNote
+		if len(frames) > 0 {
+			msg = joinNotes(msg, "the recorded ticks were not searched: a search for another watchpoint is under way")
+		}
+		r.c.Answer(&protocol.Reply{ID: r.id, OK: true, Watch: w, Message: msg})
+		return true
+	}
+	// Replayed on the client's writer goroutine, as a heavy answer: never
+	// on the game's (which may be stopped inside a frame by this very
+	// watchpoint, and then runs nothing queued for its frame's end).
+	r.c.Job(512, true, func() protocol.Message {
+		defer a.searching.Store(false)
+		past, err := record.FirstHeld(frames, expr, entity, time.Now().Add(pastSearchTime))
+		ringNote := past.String()
+		if err != nil {
+			ringNote = "the recorded ticks could not be searched: " + err.Error()
+		}
+		msg := joinNotes(ringNote, deadNote)
+		if deadHeld && past.Held && dead.Died.Tick < past.Tick {
+			msg = joinNotes(deadNote, ringNote) // the earlier first
+		}
+		return &protocol.Reply{ID: r.id, OK: true, Watch: w, Message: msg}
+	})
+	return true
+}
+
+// testedValues says the values of the components expr tests, as a dead
+// entity's last state held them: ": Energy = {Value: -40}".
+func testedValues(d protocol.DeadEntity, expr string) string {
+	out := ""
+	for _, cv := range d.Components {
+		if strings.Contains(expr, cv.Component+".") {
+			out += ", " + cv.Component + " = " + cv.Value.String()
+		}
+	}
+	if out == "" {
+		return ""
+	}
+	return ":" + out[1:]
+}
+
+// joinNotes joins what the searches found, leaving out those with nothing.
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
