@@ -81,7 +81,11 @@ type gameSide struct {
 	reached   uint64        // the furthest frame the game has run, rewinds or not
 	lastStart time.Time     // when the previous Sync started
 	pausedFor time.Duration // how long the previous Sync held the game paused
-	frameNs   int64         // Sync to Sync, less pauses
+	// pausedAll is every pause's time since the agent began (ns): the
+	// game's running time is the time since then less it (runTime).
+	pausedAll atomic.Int64
+	began     time.Time // when New made the agent
+	frameNs   int64     // Sync to Sync, less pauses
 	// workNs is the last frame's work: its schedule's run to Sync, less
 	// the stops inside it (runStart, haltedFor); 0 without a schedule.
 	workNs    int64
@@ -132,6 +136,7 @@ func New(w *ecs.World, opts Options) *Agent {
 			live:     map[*server.Client]*peer{},
 		},
 	}
+	a.began = time.Now()
 	a.lw = live.New(w, a.componentSchemas, a.tick)
 	a.children = ecs.NewRel[ecs.ChildOf](w)
 	hooks := watch.Hooks{Broadcast: a.broadcast, Logf: a.logf}
@@ -286,6 +291,7 @@ func (a *Agent) Sync() {
 	pausedAt := time.Now()
 	a.hold()
 	a.pausedFor = time.Since(pausedAt)
+	a.pausedAll.Add(int64(a.pausedFor))
 	a.watches.Replaying(a.w.Frame()+1 <= a.reached) // a rewind while paused: the frames ahead are replays
 }
 

@@ -31,8 +31,10 @@ func (a *Agent) haltMidFrame(at ecs.Halt) {
 	a.hold()
 	a.mid = nil
 	a.watches.Released()
-	a.pausedFor += time.Since(start)
-	a.haltedFor += time.Since(start)
+	held := time.Since(start)
+	a.pausedFor += held
+	a.pausedAll.Add(int64(held))
+	a.haltedFor += held
 }
 
 // deferred is a request carried out at the frame's end.

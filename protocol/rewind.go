@@ -40,11 +40,16 @@ func (m *Rewind) RequestID() uint32 { return m.ID }
 
 // RewindRange is what the agent's in-memory recording holds.
 type RewindRange struct {
-	From   uint64 `msgpack:"f"`  // the oldest tick it can rewind to
-	To     uint64 `msgpack:"t"`  // the newest
-	Frames int    `msgpack:"n"`  // frames held
-	Bytes  int64  `msgpack:"b"`  // bytes held
-	Limit  int64  `msgpack:"lb"` // bytes it may hold
+	From   uint64 `msgpack:"f"` // the oldest tick it can rewind to
+	To     uint64 `msgpack:"t"` // the newest
+	Frames int    `msgpack:"n"` // frames held
+	// Seconds is the game's running time from From to To (paused time
+	// not counted); Window the running time the recording keeps when its
+	// bytes allow (Options.RewindWindow).
+	Seconds float64 `msgpack:"s,omitempty"`
+	Window  float64 `msgpack:"w,omitempty"`
+	Bytes   int64   `msgpack:"b"`  // bytes held
+	Limit   int64   `msgpack:"lb"` // bytes it may hold
 	// Copy is the bytes of the world copy the recording codes each frame
 	// against (what changed since the previous frame), beside the frames.
 	Copy int64 `msgpack:"cb,omitempty"`

@@ -19,7 +19,8 @@ func TestOverviewPane(t *testing.T) {
 }
 
 // The overview says what the agent's in-memory recording holds: the ticks
-// a rewind reaches, its frames' bytes against the limit and the world copy
+// a rewind reaches and the seconds of play between them against the
+// window it keeps, its frames' bytes against the limit and the world copy
 // beside them.
 func TestOverviewShowsTheRewindMemory(t *testing.T) {
 	c, _, _ := fixture()
@@ -27,6 +28,6 @@ func TestOverviewShowsTheRewindMemory(t *testing.T) {
 	if v := screenText(p.View()); strings.Contains(v, "rewind ticks") {
 		t.Fatalf("a rewind line without an in-memory recording:\n%s", v)
 	}
-	c.summary.Agent.Rewind = &protocol.RewindRange{From: 39990, To: 40000, Frames: 11, Bytes: 3 << 20, Limit: 64 << 20, Copy: 45 << 20}
-	mustContain(t, p.View(), "rewind ticks 39990-40000: 11 frames, 3 MiB of 64 MiB, world copy 45 MiB")
+	c.summary.Agent.Rewind = &protocol.RewindRange{From: 39990, To: 40000, Frames: 11, Bytes: 3 << 20, Limit: 64 << 20, Copy: 45 << 20, Seconds: 12.5, Window: 30}
+	mustContain(t, p.View(), "rewind ticks 39990-40000: 12.50s of play (keeps 30.00s), 11 frames", "rewind memory 3 MiB of 64 MiB, world copy 45 MiB")
 }

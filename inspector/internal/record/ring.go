@@ -20,6 +20,10 @@ import (
 type Ring struct {
 	limit  int64
 	window time.Duration
+	// Clock is the game's running time: the window is of game time, so
+	// the time a game spends paused keeps its frames (time.Since a fixed
+	// start when nothing pauses). Set it before the first frame.
+	Clock func() time.Duration
 
 	mu       sync.Mutex
 	want     func()  // asks the recorder for a keyframe
@@ -41,7 +45,7 @@ const ringKeyGap = 4
 type Frame struct {
 	f     *protocol.WorldFrame
 	marks []tableMarks // who wrote the rows the frame holds (marks.go)
-	wall  time.Time
+	run   time.Duration // the game's running time as it was kept (Ring.Clock)
 	size  int64
 }
 
@@ -62,7 +66,8 @@ func (f Frame) Partial() bool {
 // NewRing makes a ring of at most limit bytes and window's frames, going
 // on from seed (frames of bytes kept from before a rewind: Before).
 func NewRing(limit int64, window time.Duration, seed []Frame, bytes int64) *Ring {
-	return &Ring{limit: limit, window: window, frames: seed, bytes: bytes}
+	start := time.Now()
+	return &Ring{limit: limit, window: window, frames: seed, bytes: bytes, Clock: func() time.Duration { return time.Since(start) }}
 }
 
 // AskKeyframes has the ring call want when it wants a keyframe.
@@ -89,7 +94,8 @@ func (r *Ring) writeMarked(f *protocol.WorldFrame, marks []tableMarks) error {
 		}
 		r.sinceKey, r.keyGap, r.asked = 0, 0, false
 	}
-	r.frames = append(r.frames, Frame{f: f, marks: marks, wall: time.Now(), size: size})
+	now := r.Clock()
+	r.frames = append(r.frames, Frame{f: f, marks: marks, run: now, size: size})
 	r.bytes += size
 	r.sinceKey += size
 	r.keyGap++
@@ -97,16 +103,17 @@ func (r *Ring) writeMarked(f *protocol.WorldFrame, marks []tableMarks) error {
 		r.asked = true
 		r.want()
 	}
-	r.evict(time.Now())
+	r.evict(now)
 	return nil
 }
 
 // evict drops runs of frames from the oldest keyframe up to the next one
 // while the ring is over its limit or its oldest frame is out of the
-// window; the newest run is always kept.
-func (r *Ring) evict(now time.Time) {
-	for len(r.frames) > 0 && (r.bytes > r.limit || now.Sub(r.frames[0].wall) > r.window) {
-		r.short = r.short || now.Sub(r.frames[0].wall) <= r.window
+// window (of the game's running time, now); the newest run is always
+// kept.
+func (r *Ring) evict(now time.Duration) {
+	for len(r.frames) > 0 && (r.bytes > r.limit || now-r.frames[0].run > r.window) {
+		r.short = r.short || now-r.frames[0].run <= r.window
 		next := -1
 		for i := 1; i < len(r.frames); i++ {
 			if r.frames[i].f.Full {
@@ -197,11 +204,20 @@ func (r *Ring) Before(tick uint64) ([]Frame, int64) {
 func (r *Ring) Describe() *protocol.RewindRange {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	rr := &protocol.RewindRange{Frames: len(r.frames), Bytes: r.bytes, Limit: r.limit, Short: r.shortLocked()}
+	rr := &protocol.RewindRange{Frames: len(r.frames), Bytes: r.bytes, Limit: r.limit, Short: r.shortLocked(), Seconds: r.heldLocked().Seconds(), Window: r.window.Seconds()}
 	if len(r.frames) > 0 {
 		rr.From, rr.To = r.frames[0].f.Tick, r.frames[len(r.frames)-1].f.Tick
 	}
 	return rr
+}
+
+// heldLocked is the game's running time between the oldest frame held
+// and the newest.
+func (r *Ring) heldLocked() time.Duration {
+	if len(r.frames) == 0 {
+		return 0
+	}
+	return r.frames[len(r.frames)-1].run - r.frames[0].run
 }
 
 // shortLocked says how far back the ring reaches when its byte limit,
@@ -212,7 +228,7 @@ func (r *Ring) shortLocked() string {
 		return ""
 	}
 	per := r.bytes / int64(len(r.frames))
-	held := r.frames[len(r.frames)-1].wall.Sub(r.frames[0].wall)
+	held := r.heldLocked()
 	round := time.Millisecond
 	if held >= time.Second {
 		round = 100 * time.Millisecond

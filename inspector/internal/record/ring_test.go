@@ -60,3 +60,30 @@ func TestRingSaysWhenItsLimitIsShort(t *testing.T) {
 		t.Fatalf("a ring within its limit says %q", s)
 	}
 }
+
+// TestRingWindowIsOfPlay: the ring's window is of the game's running time
+// (its Clock), not the wall's: a long pause keeps every frame, and the
+// ring says how many seconds of play it holds against its window.
+func TestRingWindowIsOfPlay(t *testing.T) {
+	var play time.Duration
+	r := NewRing(1<<30, 10*time.Second, nil, 0)
+	r.Clock = func() time.Duration { return play }
+	frame := func(tick uint64) {
+		t.Helper()
+		must(t, r.WriteWorld(&protocol.WorldFrame{Tick: tick, Full: true, Body: []byte{1}}))
+	}
+	for tick := uint64(1); tick <= 5; tick++ { // a frame a second of play
+		frame(tick)
+		play += time.Second
+	}
+	time.Sleep(20 * time.Millisecond) // a pause: the wall moves on, play does not
+	frame(6)
+	if d := r.Describe(); d.From != 1 || d.To != 6 || d.Seconds != 5 || d.Window != 10 {
+		t.Fatalf("after a pause: %+v, want ticks 1-6 over 5 s of play of a 10 s window", d)
+	}
+	play += 20 * time.Second // play on: the window lets the old frames go
+	frame(7)
+	if d := r.Describe(); d.From != 7 || d.Seconds != 0 {
+		t.Fatalf("20 s of play later: %+v, want only tick 7", d)
+	}
+}
