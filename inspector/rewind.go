@@ -23,7 +23,7 @@ import (
 // kept from before a rewind).
 func (a *Agent) startRing(seed []record.Frame, bytes int64) {
 	mem := record.NewRing(a.opts.RewindBytes, a.opts.RewindWindow, seed, bytes)
-	mem.Clock = a.runTime // the window is of the game's running time: a pause keeps its frames
+	mem.Clock = a.runTime                                    // the window is of the game's running time: a pause keeps its frames
 	r := a.newRecorder(mem, a.opts.RewindHz, a.srv.Closed()) // the ring ends with the agent
 	r.Stream.Cap.Marks = true                                // who wrote what a rewind restores (record/marks.go)
 	r.Stream.Enc.Lean = true                                 // in memory: no copy where deltas do not pay

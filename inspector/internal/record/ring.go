@@ -44,7 +44,7 @@ const ringKeyGap = 4
 // Frame is a frame the ring holds, with its capture's write marks.
 type Frame struct {
 	f     *protocol.WorldFrame
-	marks []tableMarks // who wrote the rows the frame holds (marks.go)
+	marks []tableMarks  // who wrote the rows the frame holds (marks.go)
 	run   time.Duration // the game's running time as it was kept (Ring.Clock)
 	size  int64
 }
