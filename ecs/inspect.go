@@ -336,3 +336,16 @@ func (ins Inspection) LastWrite(e Entity, id ComponentID) (written, added Proven
 func (ins Inspection) WriteHolders(id ComponentID, frame uint64) []string {
 	return ins.w.inspectWriteHolders(id, frame)
 }
+
+// HeldBy lists, for a live entity, each relation kind whose holders point
+// at it and how many: nil for an entity nothing points at (or a dead one).
+// It costs O(relation kinds).
+func (ins Inspection) HeldBy(target Entity) []HeldBy { return ins.w.inspectHeldBy(target) }
+
+// Holders pages the entities whose relation kind points at target, in no
+// fixed order (a holder that leaves gives its place to the list's last),
+// and their count: as [Inspection.Scan] pages ([Pager]). An entity that
+// is not alive, or a kind that is not a relation, has none.
+func (ins Inspection) Holders(target Entity, kind ComponentID, offset, limit int) ([]Entity, int) {
+	return ins.w.inspectHolders(target, kind, offset, limit)
+}

@@ -32,6 +32,14 @@ func (a *Agent) detail(id uint32, e ecs.Entity, offset int) *protocol.Detail {
 	for _, k := range kids[min(max(offset, 0), len(kids)):min(max(offset, 0)+protocol.MaxDetailChildren, len(kids))] {
 		d.Children = append(d.Children, values.Handle(k))
 	}
+	childOf := ecs.ComponentIDOf[ecs.ChildOf](a.w)
+	for _, h := range a.w.Inspect().HeldBy(e) { // the relations that point at it, kind by kind
+		if h.Kind == childOf {
+			continue // its children, above
+		}
+		holders, _ := a.w.Inspect().Holders(e, h.Kind, offset, protocol.MaxDetailChildren)
+		d.HeldBy = append(d.HeldBy, protocol.HeldBy{Kind: h.Name, Count: h.Count, Holders: values.Handles(holders)})
+	}
 	for _, cid := range a.w.Inspect().ComponentsOf(e) {
 		v, _ := a.w.Inspect().Value(e, cid)
 		cv := protocol.ComponentValue{Component: a.w.Inspect().Component(cid).Short, Value: values.Of(v)}

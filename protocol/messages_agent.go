@@ -260,6 +260,18 @@ type Detail struct {
 	// despawned it, in which frame, and Components (with Parent) as the
 	// despawn found them.
 	Died *Provenance `msgpack:"dd,omitempty"`
+	// HeldBy lists the relations that point at the entity, kind by kind
+	// (ChildOf's are Children): how many hold each, and a window of them
+	// from the request's offset, at most MaxDetailChildren.
+	HeldBy []HeldBy `msgpack:"hb,omitempty"`
+}
+
+// HeldBy is one relation kind's holders of an entity: the entities whose
+// relation of that kind points at it.
+type HeldBy struct {
+	Kind    string     `msgpack:"k"` // the relation's component
+	Count   int        `msgpack:"n"` // how many hold it
+	Holders []EntityID `msgpack:"e,omitempty"`
 }
 
 // Events is a sample of the event queues.

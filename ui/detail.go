@@ -248,9 +248,13 @@ func (p *detailPane) View() []string {
 		rel = "parent: " + d.Parent.String()
 	}
 	if len(d.Children) > 0 {
-		rel += "  " + childList(d.Children, max(d.ChildCount, len(d.Children)), p.width-len(rel)-2)
+		rel += "  " + handleList("children", d.Children, max(d.ChildCount, len(d.Children)), p.width-len(rel)-2)
 	}
-	out = append(out, rel, "")
+	out = append(out, rel)
+	for _, h := range d.HeldBy { // the relations that point at it: a hive's bees
+		out = append(out, handleList("held through "+h.Kind, h.Holders, max(h.Count, len(h.Holders)), p.width))
+	}
+	out = append(out, "")
 	lines := p.lines(d)
 	p.line = max(min(p.line, len(lines)-1), 0)
 	lo, hi := window(p.line, len(lines), p.height-len(out))
@@ -270,12 +274,11 @@ func (p *detailPane) View() []string {
 	return out
 }
 
-// childList names an entity's children in at most width cells, saying how
-// many did not fit rather than cutting a handle in half.
-// childList is "children (N): a b … +K more" within width: kids are the
-// first of all.
-func childList(kids []protocol.EntityID, all, width int) string {
-	out := fmt.Sprintf("children (%d):", all)
+// handleList names entities (a parent's children, a target's holders) in
+// at most width cells, saying how many did not fit rather than cutting a
+// handle in half: "children (N): a b … +K more", kids the first of all.
+func handleList(label string, kids []protocol.EntityID, all, width int) string {
+	out := fmt.Sprintf("%s (%d):", label, all)
 	for i, k := range kids {
 		next := out + " " + k.String()
 		more := fmt.Sprintf(" … +%d more", all-i-1)

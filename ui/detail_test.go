@@ -12,18 +12,31 @@ func TestChildListSaysWhatDidNotFit(t *testing.T) {
 	for i := range kids {
 		kids[i] = protocol.MakeEntityID(uint32(100+i), 1)
 	}
-	if got := childList(kids[:2], 2, 80); got != "children (2): 100v1 101v1" {
+	if got := handleList("children", kids[:2], 2, 80); got != "children (2): 100v1 101v1" {
 		t.Errorf("two children: %q", got)
 	}
-	got := childList(kids, 12, 40)
+	got := handleList("children", kids, 12, 40)
 	if len(got) > 40 || !strings.HasSuffix(got, "more") || !strings.HasPrefix(got, "children (12): 100v1") {
 		t.Errorf("twelve children in 40 cells: %q (%d)", got, len(got))
 	}
 	// A window of the first two of 12,000: the count and what is left are
 	// of all of them.
-	if got := childList(kids[:2], 12000, 200); got != "children (12000): 100v1 101v1 … +11998 more" {
+	if got := handleList("children", kids[:2], 12000, 200); got != "children (12000): 100v1 101v1 … +11998 more" {
 		t.Errorf("the first two of 12,000: %q", got)
 	}
+}
+
+// TestDetailShowsItsHolders: a target's detail names the relations that
+// point at it, kind by kind, with how many and the first of them.
+func TestDetailShowsItsHolders(t *testing.T) {
+	c, _, _ := fixture()
+	p := &detailPane{common: c}
+	p.SetSize(100, 20)
+	hive := protocol.MakeEntityID(7, 1)
+	p.open(hive)
+	p.Update(detailMsg{&protocol.Detail{Sub: subDetail, Entity: hive, Alive: true, Tick: 40000,
+		HeldBy: []protocol.HeldBy{{Kind: "HomeHive", Count: 2000, Holders: []protocol.EntityID{protocol.MakeEntityID(10, 1), protocol.MakeEntityID(11, 1)}}}}})
+	mustContain(t, p.View(), "held through HomeHive (2000): 10v1 11v1 … +1998 more")
 }
 
 func TestDetailPane(t *testing.T) {

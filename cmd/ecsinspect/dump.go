@@ -108,9 +108,18 @@ type dumpEntity struct {
 	// Died: dead, with its last state in Components (who despawned it,
 	// in which tick).
 	Died *dumpDeath `json:"died,omitempty"`
+	// HeldBy lists, by relation kind, the entities whose relation points
+	// at this one: how many, and the first of them (at most 1,000).
+	HeldBy map[string]dumpHeldBy `json:"held_by,omitempty"`
 	// Writers says, by component, who wrote its value and who added it,
 	// as far as the agent knows (live, or as the despawn kept it).
 	Writers map[string]dumpWriter `json:"writers,omitempty"`
+}
+
+// dumpHeldBy is one relation kind's holders of an entity.
+type dumpHeldBy struct {
+	Count   int      `json:"count"`
+	Holders []string `json:"holders"`
 }
 
 // dumpWriter is who wrote a component's value and who added it.
@@ -443,6 +452,16 @@ func (r *dumpResult) entityOf(d *protocol.Detail) *dumpEntity {
 	if d.Died != nil {
 		de.Died = &dumpDeath{Tick: d.Died.Tick, By: d.Died.By}
 	}
+	for _, h := range d.HeldBy {
+		if de.HeldBy == nil {
+			de.HeldBy = map[string]dumpHeldBy{}
+		}
+		hb := dumpHeldBy{Count: h.Count, Holders: []string{}}
+		for _, e := range h.Holders {
+			hb.Holders = append(hb.Holders, e.String())
+		}
+		de.HeldBy[h.Kind] = hb
+	}
 	for _, c := range d.Components {
 		de.Components[c.Component] = protocol.HandlesAsText(c.Value, r.schemas[c.Component])
 		if c.Written == nil && c.Added == nil {
@@ -550,6 +569,15 @@ func printDump(out io.Writer, r *dumpResult) {
 		fmt.Fprintln(out)
 		for _, n := range slices.Sorted(maps.Keys(e.Writers)) {
 			fmt.Fprintf(out, "    %s: %s\n", n, e.Writers[n].Summary)
+		}
+		for _, n := range slices.Sorted(maps.Keys(e.HeldBy)) {
+			h := e.HeldBy[n]
+			shown := min(len(h.Holders), 20)
+			fmt.Fprintf(out, "    held by %d through %s: %s", h.Count, n, strings.Join(h.Holders[:shown], " "))
+			if shown < h.Count {
+				fmt.Fprintf(out, " and %d more (--json lists %d)", h.Count-shown, len(h.Holders))
+			}
+			fmt.Fprintln(out)
 		}
 	}
 	if r.Matches != nil {

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ecsinspect/ecsinspect/ecs"
+	"github.com/ecsinspect/ecsinspect/internal/testgame"
+)
+
+// HomeHive is a relation, as a bee's to its hive.
+type HomeHive struct{ ecs.Relation }
+
+// TestDumpShowsATargetsHolders: dump --entity of a hive that bees point
+// at through HomeHive gives, in JSON, how many hold it and which; the
+// text says it too; a bee's own detail shows its target.
+func TestDumpShowsATargetsHolders(t *testing.T) {
+	sim, addr, _, onGame := testgame.LiveSim(t, 200, 3)
+	var hive ecs.Entity
+	var bees []ecs.Entity
+	var err error
+	onGame(func() {
+		home := ecs.NewRel[HomeHive](sim.World)
+		hive = sim.World.Spawn()
+		for range 30 {
+			b := sim.World.Spawn()
+			if err = home.Add(b, hive, HomeHive{}); err != nil {
+				return
+			}
+			bees = append(bees, b)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := cli("dump", addr, "--entity", hive.String(), "--json")
+	if code != 0 {
+		t.Fatalf("dump --entity: %s", errs)
+	}
+	var res struct {
+		Entity dumpEntity `json:"entity"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	h, ok := res.Entity.HeldBy["HomeHive"]
+	if !ok || h.Count != 30 || len(h.Holders) != 30 {
+		t.Fatalf("the hive's holders in dump --json: %+v", res.Entity.HeldBy)
+	}
+	for _, b := range bees {
+		if !strings.Contains(out, `"`+b.String()+`"`) {
+			t.Fatalf("bee %v is not among the hive's holders: %+v", b, h)
+		}
+	}
+	code, out, _ = cli("dump", addr, "--entity", hive.String())
+	if code != 0 || !strings.Contains(out, "held by 30 through HomeHive: ") || !strings.Contains(out, "and 10 more") {
+		t.Fatalf("dump --entity's text of the hive:\n%s", out)
+	}
+}
