@@ -193,3 +193,31 @@ func TestReplayedAnnouncementsChangeNothing(t *testing.T) {
 		t.Fatalf("after its goodbye and replays the victim reads tick %d, gone %v", m.Tick, m.Gone)
 	}
 }
+
+// TestPingsAnswerOnlyInboxes: a ping whose reply subject is an instance's
+// announcements (or any subject not an inbox) is not answered, so a
+// stranger cannot make the instance publish its status where it does not
+// belong; an honest ping is.
+func TestPingsAnswerOnlyInboxes(t *testing.T) {
+	_, f, p := identityFleet(t, NewInstanceKey(), "")
+	misplaced := AnnounceSubject(DefaultPrefix, "elsewhere")
+	got := make(chan *nats.Msg, 4)
+	sub, err := f.nc.ChanSubscribe(misplaced, got)
+	must(t, err)
+	defer func() { must(t, sub.Unsubscribe()) }()
+	m := nats.NewMsg(PingSubject(DefaultPrefix, "victim"))
+	m.Reply = misplaced
+	must(t, f.nc.PublishMsg(m))
+	must(t, f.nc.Flush())
+	if _, err := f.nc.Request(PingSubject(DefaultPrefix, "victim"), nil, 2*time.Second); err != nil {
+		t.Fatalf("an honest ping: %v", err)
+	}
+	select {
+	case r := <-got:
+		t.Fatalf("a ping made the instance publish on %s: %s", r.Subject, r.Data)
+	default:
+	}
+	if p.Misdirected.Load() != 1 {
+		t.Errorf("misdirected pings counted: %d, want 1", p.Misdirected.Load())
+	}
+}

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"crypto/ed25519"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,6 +34,9 @@ type Presence struct {
 	refilled  time.Time
 	bucketMu  sync.Mutex
 	Throttled atomic.Uint64 // ping requests left unanswered: more than replyRate a second came
+	// Misdirected counts ping requests left unanswered because their reply
+	// subject was not an inbox.
+	Misdirected atomic.Uint64
 	// Discovers counts discover requests; Announced, the announcements
 	// they and the clock made.
 	Discovers, Announced atomic.Uint64
@@ -109,9 +113,13 @@ func (p *Presence) discovered(*nats.Msg) {
 	}
 }
 
-// answer replies to a ping request, within the reply rate.
+// answer replies to a ping request, within the reply rate, to an inbox
+// only: a pinger that names another subject for the reply (an instance's
+// announcements, a session) is not answered, so a ping cannot make an
+// instance publish where its status does not belong.
 func (p *Presence) answer(m *nats.Msg) {
-	if m.Reply == "" {
+	if !strings.HasPrefix(m.Reply, "_INBOX.") {
+		p.Misdirected.Add(1)
 		return
 	}
 	p.bucketMu.Lock()
