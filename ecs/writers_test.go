@@ -213,7 +213,7 @@ func TestWriteHoldersNamesEveryHolderOfTheFrame(t *testing.T) {
 			energy.Get(e).V = -40
 		}
 	}, Writes[Energy]())
-	s.Add("watching", func(w *World, _ *Commands) { _ = energy.Get(e).V }, Reads[Energy]())
+	s.Add("watching", func(w *World, _ *Commands) { _ = energy.Read(e).V }, Reads[Energy]())
 	s.Add("moods", func(w *World, _ *Commands) {}, Writes[Mood]())
 	s.Add("anything", func(w *World, _ *Commands) {})
 	s.Add("reproduction", func(w *World, _ *Commands) { energy.Get(e).V += 0 }, Writes[Energy]())

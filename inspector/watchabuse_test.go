@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/inspector/internal/watch"
+	"github.com/ecsinspect/ecsinspect/internal/testpace"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
@@ -70,8 +71,17 @@ func TestWatchpointsStayWithinTheirBudget(t *testing.T) {
 			t.Fatalf("watchpoint %d suspended saying %q", w.ID, w.Suspended)
 		}
 	}
-	if overBudget == 0 || overBudget == len(s.Watches) {
-		t.Fatalf("%d of %d watchpoints suspended over the budget: want some, not all", overBudget, len(s.Watches))
+	// Under the race detector the measured guard may act first, while the
+	// watchpoints are still being set (each reply searches the past): it
+	// then suspends the costliest, and the rest may fit the budget.
+	guarded := 0
+	for _, w := range s.Watches {
+		if strings.Contains(w.Suspended, "checks took") {
+			guarded++
+		}
+	}
+	if overBudget == 0 && !(testpace.Race && guarded > 0) || overBudget+guarded == len(s.Watches) {
+		t.Fatalf("%d of %d watchpoints suspended over the budget (%d by the measured guard): want some, not all", overBudget, len(s.Watches), guarded)
 	}
 	before := g.frames.Load()
 	time.Sleep(100 * time.Millisecond)

@@ -102,13 +102,14 @@ func (y *Yard) bury(e ecs.Entity, frame uint64, by string) {
 	ids := ins.ComponentsOf(e)
 	g.Parts = make([]Part, 0, len(ids))
 	vals := make([]reflect.Value, len(ids))
-	// Plain values (no pointers) are copied into one block for the
+	// Plain values (no pointers, strings included: the block is memory
+	// the collector does not scan) are copied into one block for the
 	// entity: a despawn costs a few allocations, not a few per component.
 	room := 0
 	for i, id := range ids {
 		if v, ok := ins.Value(e, id); ok {
 			vals[i] = v
-			if !values.HoldsPointers(v.Type()) {
+			if values.PointerFree(v.Type()) {
 				room += int(v.Type().Size()) + 8 // aligned below
 			}
 		}
@@ -124,7 +125,7 @@ func (y *Yard) bury(e ecs.Entity, frame uint64, by string) {
 		part.written, part.added, _ = ins.Marks(e, id)
 		t := v.Type()
 		switch {
-		case !values.HoldsPointers(t):
+		case values.PointerFree(t):
 			at = (at + 7) &^ 7
 			c := reflect.NewAt(t, unsafe.Pointer(unsafe.SliceData(plain[at:]))).Elem()
 			c.Set(v)

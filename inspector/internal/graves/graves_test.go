@@ -1,6 +1,7 @@
 package graves
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -219,5 +220,50 @@ func TestYardAllowanceIsPerFrame(t *testing.T) {
 	}
 	if want := uint64(10 - max(MinPerFrame, 4)); y.Missed != want {
 		t.Fatalf("a frame of 10 despawns of 0.5 ms within 2 ms: %d not kept, want %d", y.Missed, want)
+	}
+}
+
+// label is a component that holds a string: its bytes live apart from it.
+type label struct {
+	N    int
+	Name string
+}
+
+// TestAGraveKeepsItsStrings: a despawned entity's string survives in its
+// grave however the collector runs and reuses memory: a component with a
+// string is kept where the collector sees the string's bytes, not in the
+// block of plain values it does not scan (a grave read back after a few
+// collections held freed memory: "found pointer to free object").
+func TestAGraveKeepsItsStrings(t *testing.T) {
+	w := ecs.NewWorld()
+	y := New(w, noOne)
+	m := ecs.NewMap[label](w)
+	var ents []ecs.Entity
+	for i := range 200 { // within a frame's graves
+		e := w.Spawn()
+		must(t, m.Add(e, label{N: i, Name: strings.Repeat(strconv.Itoa(i%10), 40+i%7) + "!"}))
+		ents = append(ents, e)
+	}
+	for _, e := range ents {
+		must(t, w.Despawn(e))
+	}
+	must(t, w.Tick()) // the tables' rows are reused by the next spawns
+	for round := range 4 {
+		runtime.GC()
+		junk := make([][]byte, 0, 2000) // the freed bytes taken again, filled
+		for range 2000 {
+			junk = append(junk, []byte(strings.Repeat("Z", 47)))
+		}
+		for i, e := range ents {
+			g, ok := y.Find(e)
+			if !ok {
+				t.Fatalf("no grave of %v", e)
+			}
+			name, _ := g.Components[0].Value.Get("Name")
+			if want := strings.Repeat(strconv.Itoa(i%10), 40+i%7) + "!"; name.Str() != want {
+				t.Fatalf("round %d: %v's Name in its grave is %q, want %q", round, e, name.Str(), want)
+			}
+		}
+		runtime.KeepAlive(junk)
 	}
 }

@@ -85,6 +85,31 @@ func HoldsPointers(t reflect.Type) bool {
 
 var pointerTypes sync.Map // reflect.Type -> bool
 
+// PointerFree reports whether t's memory holds no pointer at all, as the
+// garbage collector sees it: strings count (their header points at their
+// bytes), unlike for HoldsPointers. Only such a value may be copied into
+// memory the collector does not scan, a []byte block: a string copied
+// there keeps its bytes from no collection.
+func PointerFree(t reflect.Type) bool { return !HoldsPointers(t) && !holdsStrings(t, 0) }
+
+// holdsStrings reports whether a type HoldsPointers passes has a string
+// in it.
+func holdsStrings(t reflect.Type, depth int) bool {
+	switch t.Kind() {
+	case reflect.String:
+		return true
+	case reflect.Array:
+		return t.Len() > 0 && depth <= MaxDepth && holdsStrings(t.Elem(), depth+1)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if depth > MaxDepth || holdsStrings(t.Field(i).Type, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func holdsPointersUncached(t reflect.Type, depth int) bool {
 	if depth > MaxDepth {
 		return true
