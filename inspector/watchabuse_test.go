@@ -41,7 +41,9 @@ func TestWatchQueryHasTheQueryBounds(t *testing.T) {
 // running, and the client's watchpoints go when it disconnects; one set
 // with keep stays.
 func TestWatchpointsStayWithinTheirBudget(t *testing.T) {
-	g := bigGame(t, 20000, Options{})
+	// No in-memory recording: each watchpoint's reply would search it, one
+	// after another (13 s of this test under the race detector).
+	g := bigGame(t, 20000, Options{RewindBytes: -1})
 	c := dial(t, g, protocol.Hello{Client: "hostile", Caps: []string{"read"}})
 	for i := range MaxClientWatchpoints {
 		wantOK(t, "watch", c.reply(&protocol.Watch{Expr: fmt.Sprintf("Position.X<%d", -1-i), Log: true}))
