@@ -97,6 +97,7 @@ func (a *Agent) Telemetry() protocol.Telemetry {
 		TooLarge: n.TooLarge, Snapshots: a.tel.snapshots.Load(), SyncNs: a.tel.syncNs.Load(), Recording: rec,
 	}
 	t.DeadMissed = a.graves.Missed
+	t.GC = gcStats()
 	if a.dangling != nil {
 		t.HandlePasses, t.HandlesRead, t.HandlesCut = a.dangling.Passes()
 		t.HandlePassMs = float64(a.dangling.PassTook().Microseconds()) / 1000

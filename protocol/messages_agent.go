@@ -147,6 +147,22 @@ type Telemetry struct {
 	// Broker says how the agent's connection to its broker stands, when it
 	// has one: "connected", "refused by the broker: ...; retrying", ...
 	Broker string `msgpack:"bk,omitempty"`
+	// GC is the game's memory and collections, as the Go runtime counts
+	// them when the summary is made.
+	GC *GCStats `msgpack:"gc,omitempty"`
+}
+
+// GCStats is a Go game's memory and garbage collections, from
+// runtime/metrics: counters since the process started, so a client takes
+// rates from two of them.
+type GCStats struct {
+	Heap         uint64 `msgpack:"h"`  // bytes of live and not yet swept heap objects
+	Goal         uint64 `msgpack:"g"`  // the heap size the next collection aims at
+	Cycles       uint64 `msgpack:"n"`  // collections completed
+	Pauses       uint64 `msgpack:"np"` // stop-the-world pauses for collection
+	PauseNs      int64  `msgpack:"p"`  // their time in all (each taken at its histogram bucket's middle)
+	AllocBytes   uint64 `msgpack:"ab"` // bytes allocated on the heap, in all
+	AllocObjects uint64 `msgpack:"ao"` // objects allocated on the heap, in all
 }
 
 // Summary is the world at a tick, in O(archetypes + systems) size. With Full

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,14 +12,36 @@ import (
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
-// overviewPane is the world at a glance: tick, entities, slots, the agent.
+// overviewPane is the world at a glance: tick, entities, slots, the
+// game's memory, the agent.
 type overviewPane struct {
 	*common
 	box
+	// gc is the newest summary's collector counters, gcBefore the
+	// earlier ones the rates are taken against (a second or more back).
+	gc, gcBefore       *protocol.GCStats
+	gcTick, beforeTick uint64
+	gcAt, beforeAt     time.Time
 }
 
-func (p *overviewPane) Title() string                     { return "Overview" }
-func (p *overviewPane) Update(tea.Msg) tea.Cmd            { return nil }
+func (p *overviewPane) Title() string { return "Overview" }
+
+// Update keeps the collector's counters of the summaries that come, for
+// the rates the view shows.
+func (p *overviewPane) Update(msg tea.Msg) tea.Cmd {
+	m, ok := msg.(summaryMsg)
+	if !ok || m.s.Agent.GC == nil {
+		return nil
+	}
+	now := time.Now()
+	if p.gc == nil || m.s.Tick < p.gcTick { // the first, or a new run
+		p.gcBefore, p.beforeTick, p.beforeAt = m.s.Agent.GC, m.s.Tick, now
+	} else if now.Sub(p.gcAt) >= time.Second || p.gcBefore == nil {
+		p.gcBefore, p.beforeTick, p.beforeAt = p.gc, p.gcTick, p.gcAt
+	}
+	p.gc, p.gcTick, p.gcAt = m.s.Agent.GC, m.s.Tick, now
+	return nil
+}
 func (p *overviewPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
 func (p *overviewPane) KeyMap() []key.Binding             { return p.keys.ShortHelp() }
 
@@ -69,6 +92,7 @@ func (p *overviewPane) View() []string {
 			lines = append(lines, "  newest: "+dg.List[0].String())
 		}
 	}
+	lines = append(lines, p.memoryLines(s.Agent.GC)...)
 	if p.play != nil {
 		return append(lines, p.recordingLines()...)
 	}
@@ -108,4 +132,24 @@ func (p *overviewPane) recordingLines() []string {
 		lines = append(lines, fmt.Sprintf("  %d ticks not recorded in %d places (dump FILE --tick N in one says why)", ticks, gaps))
 	}
 	return lines
+}
+
+// memoryLines are the game's heap and collections (the Go runtime's
+// counters), and, from the summaries of the last second or more, what it
+// allocates a frame and how often it collects.
+func (p *overviewPane) memoryLines(gc *protocol.GCStats) []string {
+	if gc == nil {
+		return nil
+	}
+	out := []string{"", p.styles.Header.Render("Memory"),
+		fmt.Sprintf("  heap %s (next collection at %s), %d collections, %s paused in all", protocol.ByteSize(int(gc.Heap)), protocol.ByteSize(int(gc.Goal)),
+			gc.Cycles, client.Duration(gc.PauseNs))}
+	b, now := p.gcBefore, p.gc
+	if b == nil || now == nil || p.gcTick <= p.beforeTick || !p.gcAt.After(p.beforeAt) {
+		return out
+	}
+	frames := float64(p.gcTick - p.beforeTick)
+	secs := p.gcAt.Sub(p.beforeAt).Seconds()
+	return append(out, fmt.Sprintf("  allocating %s and %.0f objects a frame, %.1f collections a second",
+		protocol.ByteSize(int(float64(now.AllocBytes-b.AllocBytes)/frames)), float64(now.AllocObjects-b.AllocObjects)/frames, float64(now.Cycles-b.Cycles)/secs))
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -30,4 +31,22 @@ func TestOverviewShowsTheRewindMemory(t *testing.T) {
 	}
 	c.summary.Agent.Rewind = &protocol.RewindRange{From: 39990, To: 40000, Frames: 11, Bytes: 3 << 20, Limit: 64 << 20, Copy: 45 << 20, Seconds: 12.5, Window: 30}
 	mustContain(t, p.View(), "rewind ticks 39990-40000: 12.50s of play (keeps 30.00s), 11 frames", "rewind memory 3 MiB of 64 MiB, world copy 45 MiB")
+}
+
+// TestOverviewShowsTheGamesMemory: the Overview gives the game's heap and
+// collections, and, from summaries a second or more apart, what it
+// allocates a frame and how often it collects.
+func TestOverviewShowsTheGamesMemory(t *testing.T) {
+	c, _, _ := fixture()
+	p := sized(&overviewPane{common: c}, 120, 40)
+	first := *c.summary
+	first.Tick, first.Agent.GC = 1000, &protocol.GCStats{Heap: 40 << 20, Goal: 80 << 20, Cycles: 10, PauseNs: 2e6, AllocBytes: 100 << 20, AllocObjects: 5000}
+	p.Update(summaryMsg{&first})
+	p.gcAt = p.gcAt.Add(-2 * time.Second) // two seconds pass
+	next := first
+	next.Tick, next.Agent.GC = 1100, &protocol.GCStats{Heap: 45 << 20, Goal: 80 << 20, Cycles: 14, PauseNs: 3e6, AllocBytes: 200 << 20, AllocObjects: 15000}
+	p.Update(summaryMsg{&next})
+	*c.summary = next
+	mustContain(t, p.View(), "heap 45 MiB (next collection at 80 MiB), 14 collections, 3.00ms paused in all",
+		"allocating 1 MiB and 100 objects a frame, 2.0 collections a second")
 }

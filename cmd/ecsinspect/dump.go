@@ -25,6 +25,9 @@ type dumpResult struct {
 	FrameNs int64  `json:"frame_ns"`          // between the last two frames, pauses left out
 	WorkNs  int64  `json:"work_ns,omitempty"` // the game's work in the last frame (its schedule's run)
 	Paused  bool   `json:"paused"`
+	// GC is the game's heap and collections, as the Go runtime counted
+	// them (absent from an agent that does not say).
+	GC *dumpGC `json:"gc,omitempty"`
 	// StoppedAfter names the system after whose write a watchpoint
 	// stopped the game inside the frame (the frame is not finished).
 	StoppedAfter string       `json:"stopped_after,omitempty"`
@@ -114,6 +117,18 @@ type dumpEntity struct {
 	// Writers says, by component, who wrote its value and who added it,
 	// as far as the agent knows (live, or as the despawn kept it).
 	Writers map[string]dumpWriter `json:"writers,omitempty"`
+}
+
+// dumpGC is a Go game's memory and collections (runtime/metrics):
+// counters since the process began.
+type dumpGC struct {
+	HeapBytes    uint64  `json:"heap_bytes"`
+	GoalBytes    uint64  `json:"heap_goal_bytes"`
+	Cycles       uint64  `json:"cycles"`
+	Pauses       uint64  `json:"pauses"`
+	PauseMs      float64 `json:"pause_total_ms"`
+	AllocBytes   uint64  `json:"alloc_bytes"`
+	AllocObjects uint64  `json:"alloc_objects"`
 }
 
 // dumpHeldBy is one relation kind's holders of an entity.
@@ -239,6 +254,10 @@ func runDump(args []string, out io.Writer) error {
 
 func fromSummary(res *dumpResult, s *protocol.Summary) {
 	res.Tick, res.FrameNs, res.WorkNs, res.Paused, res.Entities = s.Tick, s.FrameNs, s.WorkNs, s.Paused, s.Entities
+	if g := s.Agent.GC; g != nil {
+		res.GC = &dumpGC{HeapBytes: g.Heap, GoalBytes: g.Goal, Cycles: g.Cycles, Pauses: g.Pauses, PauseMs: float64(g.PauseNs) / 1e6,
+			AllocBytes: g.AllocBytes, AllocObjects: g.AllocObjects}
+	}
 	if s.Halt != nil {
 		res.StoppedAfter = s.Halt.System
 	}
@@ -491,6 +510,10 @@ func printDump(out io.Writer, r *dumpResult) {
 		fmt.Fprint(out, "  PAUSED")
 	}
 	fmt.Fprintln(out)
+	if g := r.GC; g != nil {
+		fmt.Fprintf(out, "memory: heap %s (next collection at %s), %d collections, %.1fms paused in all, %s allocated\n",
+			protocol.ByteSize(int(g.HeapBytes)), protocol.ByteSize(int(g.GoalBytes)), g.Cycles, g.PauseMs, protocol.ByteSize(int(g.AllocBytes)))
+	}
 	if r.Frames > 0 {
 		fmt.Fprintf(out, "recording: %d frames, ticks %d to %d\n", r.Frames, *r.FirstTick, *r.LastTick)
 		if r.Gaps > 0 {

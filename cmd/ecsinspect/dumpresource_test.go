@@ -130,3 +130,25 @@ func TestDumpSaysNoDanglingHandles(t *testing.T) {
 		t.Errorf("dump's text (%d, %s) does not say no dangling handle was found:\n%s", code, errs, out)
 	}
 }
+
+// TestDumpSaysTheGamesMemory: dump --json has the game's heap and
+// collections as the Go runtime counts them, the text a line of them.
+func TestDumpSaysTheGamesMemory(t *testing.T) {
+	_, addr, _, _ := testgame.LiveSim(t, 200, 3)
+	code, out, errs := cli("dump", addr, "--json")
+	if code != 0 {
+		t.Fatalf("dump: %s", errs)
+	}
+	var res struct {
+		GC *dumpGC `json:"gc"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if g := res.GC; g == nil || g.HeapBytes == 0 || g.GoalBytes == 0 || g.AllocBytes < g.HeapBytes || g.AllocObjects == 0 {
+		t.Fatalf("dump --json's gc: %+v", res.GC)
+	}
+	if code, out, _ = cli("dump", addr); code != 0 || !strings.Contains(out, "memory: heap ") {
+		t.Fatalf("dump's text has no memory line:\n%s", out)
+	}
+}
