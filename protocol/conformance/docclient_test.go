@@ -70,6 +70,40 @@ func TestWorldFramesAsDocumented(t *testing.T) {
 	}
 }
 
+// TestAWorldStreamStartsKnowingTheRecentDead: "a stream's first frame
+// carries the newest 256 the agent keeps, despawned before it began": a
+// client that subscribes to a game that has been despawning for a while
+// finds the last state of recent deaths in its first keyframe's dd, each
+// with who despawned it and its components.
+func TestAWorldStreamStartsKnowingTheRecentDead(t *testing.T) {
+	addr := churningGame(t, 300).Addr()
+	watcher := dialRaw(t, addr) // a client attached: the agent keeps every despawn's last state
+	if w := watcher.hello(nil); w.typ != typeWelcome {
+		t.Fatalf("handshake: %v", w.body)
+	}
+	time.Sleep(200 * time.Millisecond) // the churn despawns one entity a frame
+	stream := dialRaw(t, addr)
+	if w := stream.hello(nil); w.typ != typeWelcome {
+		t.Fatalf("handshake: %v", w.body)
+	}
+	stream.send(2, map[string]any{"id": 7, "w": "world"})
+	f := stream.nextWorld()
+	if f["full"] != true || num0(f["n"]) != 0 {
+		t.Fatalf("the stream's first frame: full %v, n %v", f["full"], f["n"])
+	}
+	var body map[string]any
+	must(t, msgpack.Unmarshal(decompressBody(t, f["z"].([]byte)), &body))
+	dead := list(body["dd"])
+	if len(dead) == 0 {
+		t.Fatal("the first keyframe of a stream begun after despawns carries no dead")
+	}
+	d := dead[0].(map[string]any)
+	died, _ := d["dd"].(map[string]any)
+	if num0(d["e"]) == 0 || died == nil || died["by"] == nil || len(list(d["cs"])) == 0 {
+		t.Fatalf("a dead entity as the first keyframe carries it: %v", d)
+	}
+}
+
 // matchesAgent compares every entity the rebuilt world holds with the
 // agent's GetEntity, field by field, and its entity count with the
 // summary's; the agent's world must not change meanwhile (paused).
