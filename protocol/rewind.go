@@ -48,8 +48,13 @@ type RewindRange struct {
 	// bytes allow (Options.RewindWindow).
 	Seconds float64 `msgpack:"s,omitempty"`
 	Window  float64 `msgpack:"w,omitempty"`
-	Bytes   int64   `msgpack:"b"`  // bytes held
-	Limit   int64   `msgpack:"lb"` // bytes it may hold
+	// Age is the game's running time since the newest frame was kept: how
+	// far behind the game a Rewind's newest tick is (the ring records a
+	// frame a second, or less often when its copies cost more than their
+	// share).
+	Age   float64 `msgpack:"a,omitempty"`
+	Bytes int64   `msgpack:"b"`  // bytes held
+	Limit int64   `msgpack:"lb"` // bytes it may hold
 	// Copy is the bytes of the world copy the recording codes each frame
 	// against (what changed since the previous frame), beside the frames.
 	Copy int64 `msgpack:"cb,omitempty"`

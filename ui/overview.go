@@ -103,8 +103,8 @@ func (p *overviewPane) View() []string {
 		fmt.Sprintf("  coalesced %-6d dropped %-10d sync %s a frame", a.Coalesced, a.Dropped, client.Duration(a.SyncNs)))
 	if rw := a.Rewind; rw != nil {
 		lines = append(lines,
-			fmt.Sprintf("  rewind ticks %d-%d: %s of play (keeps %s), %d frames", rw.From, rw.To,
-				client.Duration(int64(rw.Seconds*1e9)), client.Duration(int64(rw.Window*1e9)), rw.Frames),
+			fmt.Sprintf("  rewind ticks %d-%d: %s of play (keeps %s), %d frames, the newest %s ago", rw.From, rw.To,
+				client.Duration(int64(rw.Seconds*1e9)), client.Duration(int64(rw.Window*1e9)), rw.Frames, client.Duration(int64(rw.Age*1e9))),
 			fmt.Sprintf("  rewind memory %s of %s, world copy %s", protocol.ByteSize(rw.Bytes), protocol.ByteSize(rw.Limit), protocol.ByteSize(rw.Copy)))
 		if rw.Short != "" {
 			lines = append(lines, "  "+rw.Short)

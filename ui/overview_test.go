@@ -29,8 +29,8 @@ func TestOverviewShowsTheRewindMemory(t *testing.T) {
 	if v := screenText(p.View()); strings.Contains(v, "rewind ticks") {
 		t.Fatalf("a rewind line without an in-memory recording:\n%s", v)
 	}
-	c.summary.Agent.Rewind = &protocol.RewindRange{From: 39990, To: 40000, Frames: 11, Bytes: 3 << 20, Limit: 64 << 20, Copy: 45 << 20, Seconds: 12.5, Window: 30}
-	mustContain(t, p.View(), "rewind ticks 39990-40000: 12.50s of play (keeps 30.00s), 11 frames", "rewind memory 3 MiB of 64 MiB, world copy 45 MiB")
+	c.summary.Agent.Rewind = &protocol.RewindRange{From: 39990, To: 40000, Frames: 11, Bytes: 3 << 20, Limit: 64 << 20, Copy: 45 << 20, Seconds: 12.5, Window: 30, Age: 3.25}
+	mustContain(t, p.View(), "rewind ticks 39990-40000: 12.50s of play (keeps 30.00s), 11 frames, the newest 3.25s ago", "rewind memory 3 MiB of 64 MiB, world copy 45 MiB")
 }
 
 // TestOverviewShowsTheGamesMemory: the Overview gives the game's heap and

@@ -207,6 +207,7 @@ func (r *Ring) Describe() *protocol.RewindRange {
 	rr := &protocol.RewindRange{Frames: len(r.frames), Bytes: r.bytes, Limit: r.limit, Short: r.shortLocked(), Seconds: r.heldLocked().Seconds(), Window: r.window.Seconds()}
 	if len(r.frames) > 0 {
 		rr.From, rr.To = r.frames[0].f.Tick, r.frames[len(r.frames)-1].f.Tick
+		rr.Age = max(r.Clock()-r.frames[len(r.frames)-1].run, 0).Seconds()
 	}
 	return rr
 }

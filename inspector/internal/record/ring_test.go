@@ -78,9 +78,14 @@ func TestRingWindowIsOfPlay(t *testing.T) {
 	}
 	time.Sleep(20 * time.Millisecond) // a pause: the wall moves on, play does not
 	frame(6)
-	if d := r.Describe(); d.From != 1 || d.To != 6 || d.Seconds != 5 || d.Window != 10 {
-		t.Fatalf("after a pause: %+v, want ticks 1-6 over 5 s of play of a 10 s window", d)
+	if d := r.Describe(); d.From != 1 || d.To != 6 || d.Seconds != 5 || d.Window != 10 || d.Age != 0 {
+		t.Fatalf("after a pause: %+v, want ticks 1-6 over 5 s of play of a 10 s window, the newest just kept", d)
 	}
+	play += 1500 * time.Millisecond
+	if d := r.Describe(); d.Age != 1.5 {
+		t.Fatalf("1.5 s of play after the newest frame: %+v", d)
+	}
+	play -= 1500 * time.Millisecond
 	play += 20 * time.Second // play on: the window lets the old frames go
 	frame(7)
 	if d := r.Describe(); d.From != 7 || d.Seconds != 0 {
