@@ -103,10 +103,11 @@ type gameSide struct {
 	feeds                    []*worldFeed     // world subscriptions' streams, one per rate (worldfeed.go)
 	ring                     *record.Recorder // the in-memory recording a Rewind restores from (rewind.go)
 	ringMem                  *record.Ring
-	rewinding                bool        // a Rewind is being rebuilt
-	searching                atomic.Bool // a new value watchpoint's search of the recorded past runs (past.go)
-	snap                     *sharedCopy // the newest world copy, shared by snapshot requests for a second
-	lw                       *live.World // the live world as queries read it (internal/live)
+	rewinding                bool         // a Rewind is being rebuilt
+	searching                atomic.Bool  // a new value watchpoint's search of the recorded past runs (past.go)
+	searchFree               atomic.Int64 // when the next search may begin, unix ns
+	snap                     *sharedCopy  // the newest world copy, shared by snapshot requests for a second
+	lw                       *live.World  // the live world as queries read it (internal/live)
 }
 
 // telemetry is what the game half counts, for Telemetry; the server half

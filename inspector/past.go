@@ -21,6 +21,10 @@ import (
 // most this long.
 const pastSearchTime = 2 * time.Second
 
+// pastSearchRest is how many times a search's time the next waits: the
+// searches take a fifth of a core at most.
+const pastSearchRest = 4
+
 // searchPast answers r, the Watch that made value watchpoint w, with what
 // the agent's past holds of it: the dead first, on the game goroutine
 // within the requests' budget, then the ring on the client's writer
@@ -43,10 +47,13 @@ func (a *Agent) searchPast(r request, w uint32) bool {
 	if a.ringMem != nil {
 		frames = a.ringMem.All()
 	}
-	if len(frames) == 0 || !a.searching.CompareAndSwap(false, true) { // one ring search at a time, whoever asks
+	if len(frames) == 0 || time.Now().UnixNano() < a.searchFree.Load() || !a.searching.CompareAndSwap(false, true) {
+		// One ring search at a time, whoever asks, and searches take a
+		// fifth of a core at most: a client that sets watchpoints in a
+		// loop keeps no core busy.
 		msg := deadNote
 		if len(frames) > 0 {
-			msg = joinNotes(msg, "the recorded ticks were not searched: a search for another watchpoint is under way")
+			msg = joinNotes(msg, "the recorded ticks were not searched: the agent searches them for one watchpoint at a time, a fifth of a core at most (set it again in a moment)")
 		}
 		r.c.Answer(&protocol.Reply{ID: r.id, OK: true, Watch: w, Message: msg})
 		return true
@@ -55,8 +62,13 @@ func (a *Agent) searchPast(r request, w uint32) bool {
 	// on the game's (which may be stopped inside a frame by this very
 	// watchpoint, and then runs nothing queued for its frame's end).
 	r.c.Job(512, true, func() protocol.Message {
-		defer a.searching.Store(false)
-		past, err := record.FirstHeld(frames, expr, entity, time.Now().Add(pastSearchTime))
+		start := time.Now()
+		defer func() { // the next search waits four times this one's time
+			end := time.Now()
+			a.searchFree.Store(end.Add(pastSearchRest * end.Sub(start)).UnixNano())
+			a.searching.Store(false)
+		}()
+		past, err := record.FirstHeld(frames, expr, entity, start.Add(pastSearchTime))
 		ringNote := past.String()
 		if err != nil {
 			ringNote = "the recorded ticks could not be searched: " + err.Error()
