@@ -43,9 +43,14 @@ func (o *OneShot) AwaitFor(wait time.Duration, keep func(protocol.Message) bool)
 // WaitHit waits until a watchpoint that pauses the game fires (with
 // logged, any watchpoint, log-only ones too), up to wait.
 func (o *OneShot) WaitHit(wait time.Duration, logged bool) (*protocol.WatchHit, error) {
+	return o.WaitHitOf(wait, func(h *protocol.WatchHit) bool { return logged || h.Paused })
+}
+
+// WaitHitOf waits up to wait for a watchpoint hit that accept takes.
+func (o *OneShot) WaitHitOf(wait time.Duration, accept func(*protocol.WatchHit) bool) (*protocol.WatchHit, error) {
 	m, err := o.AwaitFor(wait, func(m protocol.Message) bool {
 		h, ok := m.(*protocol.WatchHit)
-		return ok && (logged || h.Paused)
+		return ok && accept(h)
 	})
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,9 +48,10 @@ only the instance it fires on. Commands:
                              sets it with --keep, so it outlives exec's
                              connection (the UI's goes when the UI quits)
   unwatch N | watch-off N | watch-on N
-  wait [--timeout 60s] [--log]
+  wait [--timeout 60s] [--log] [N]
                              block until a watchpoint that pauses fires
-                             (--log: any, log-only ones too); print the
+                             (--log: any, log-only ones too; N: watchpoint
+                             N only, whether it pauses or logs); print the
                              hit as JSON and exit 0 (1 on timeout)
   watches [--json]           list the watchpoints: id, kind, what it does,
                              hits, who set it, and why the agent suspended
@@ -171,9 +173,9 @@ func runWait(g client.Game, args []string, out io.Writer) error {
 		return err
 	}
 	defer o.Close()
-	hit, err := o.WaitHit(w.timeout, w.logged)
+	hit, err := o.WaitHitOf(w.timeout, w.accepts)
 	if err != nil {
-		return fmt.Errorf("wait: no watchpoint fired in %v (%v)", w.timeout, err)
+		return fmt.Errorf("wait: %s fired in %v (%v)", w.what(), w.timeout, err)
 	}
 	return writeJSON(out, hitJSON(hit))
 }
@@ -181,7 +183,27 @@ func runWait(g client.Game, args []string, out io.Writer) error {
 // waitArgs are exec wait's flags.
 type waitArgs struct {
 	timeout time.Duration
-	logged  bool // hits of log-only watchpoints end the wait too
+	logged  bool   // hits of log-only watchpoints end the wait too
+	watch   uint32 // only this watchpoint's hits end it (0: any)
+}
+
+// accepts reports whether a hit ends the wait.
+func (w waitArgs) accepts(h *protocol.WatchHit) bool {
+	if w.watch != 0 {
+		return h.Watch == w.watch
+	}
+	return w.logged || h.Paused
+}
+
+// what names what the wait waits for, for its timeout's error.
+func (w waitArgs) what() string {
+	switch {
+	case w.watch != 0:
+		return fmt.Sprintf("watchpoint %d never", w.watch)
+	case w.logged:
+		return "no watchpoint"
+	}
+	return "no pausing watchpoint"
 }
 
 // parseWait reads exec wait's flags (one instance's or --all's).
@@ -193,6 +215,17 @@ func parseWait(args []string) (waitArgs, error) {
 	fs.BoolVar(&w.logged, "log", false, "a hit of a log-only watchpoint ends the wait too")
 	if err := fs.Parse(args); err != nil {
 		return w, usageError{fmt.Errorf("wait: %v\n\n%s", err, execUsage)}
+	}
+	switch fs.NArg() {
+	case 0:
+	case 1:
+		n, err := strconv.ParseUint(fs.Arg(0), 10, 32)
+		if err != nil || n == 0 {
+			return w, usageError{fmt.Errorf("wait: %q is not a watchpoint's number (exec watches lists them)", fs.Arg(0))}
+		}
+		w.watch = uint32(n)
+	default:
+		return w, usageError{fmt.Errorf("wait takes one watchpoint's number at most, got %q", fs.Args())}
 	}
 	return w, nil
 }

@@ -231,7 +231,7 @@ func waitAll(f *client.Fleet, members []fleet.Member, args []string, out io.Writ
 		sessions[m.Instance] = o
 		mu.Unlock()
 		defer o.Close()
-		h, err := o.WaitHit(w.timeout, w.logged)
+		h, err := o.WaitHitOf(w.timeout, w.accepts)
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
