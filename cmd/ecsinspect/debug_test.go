@@ -216,10 +216,14 @@ func TestWaitIsForPausingWatchpoints(t *testing.T) {
 	if code, out, _ := cli("exec", addr, "wait", "--timeout", "1s"); code == 0 {
 		t.Fatalf("wait returned at a log-only watchpoint's hit: %s", out)
 	}
-	// wait N waits for that watchpoint, log-only or not.
-	code, out, errs = cli("exec", addr, "wait", "--timeout", "1m", "1")
-	if code != 0 || json.Unmarshal([]byte(out), &hit) != nil || hit["watch"] != float64(1) || hit["paused"] != false {
-		t.Fatalf("wait 1 (a log-only watchpoint): %d %s %s", code, out, errs)
+	// wait N waits for that watchpoint, log-only or not, while another
+	// fires at every write.
+	if code, _, errs := cli("exec", addr, "watch", "--log", "Energy.Value<0"); code != 0 {
+		t.Fatalf("exec watch --log: %s", errs)
+	}
+	code, out, errs = cli("exec", addr, "wait", "--timeout", "1m", "2")
+	if code != 0 || json.Unmarshal([]byte(out), &hit) != nil || hit["watch"] != float64(2) || hit["paused"] != false {
+		t.Fatalf("wait 2 (a log-only watchpoint that fires now and then): %d %s %s", code, out, errs)
 	}
 	if code, _, errs := cli("exec", addr, "wait", "--timeout", "300ms", "7"); code == 0 || !strings.Contains(errs, "watchpoint 7 never fired") {
 		t.Fatalf("wait for a watchpoint that does not fire: %d %s", code, errs)
