@@ -103,9 +103,10 @@ func (p *overviewPane) View() []string {
 		fmt.Sprintf("  coalesced %-6d dropped %-10d sync %s a frame", a.Coalesced, a.Dropped, client.Duration(a.SyncNs)))
 	if rw := a.Rewind; rw != nil {
 		lines = append(lines,
-			fmt.Sprintf("  rewind ticks %d-%d: %s of play (keeps %s), %d frames, the newest %s ago", rw.From, rw.To,
-				client.Duration(int64(rw.Seconds*1e9)), client.Duration(int64(rw.Window*1e9)), rw.Frames, client.Duration(int64(rw.Age*1e9))),
-			fmt.Sprintf("  rewind memory %s of %s, world copy %s", protocol.ByteSize(rw.Bytes), protocol.ByteSize(rw.Limit), protocol.ByteSize(rw.Copy)))
+			fmt.Sprintf("  rewind ticks %d-%d: %d frames, %s of play (keeps %s)", rw.From, rw.To, rw.Frames,
+				client.Duration(int64(rw.Seconds*1e9)), client.Duration(int64(rw.Window*1e9))),
+			fmt.Sprintf("  newest %s ago; memory %s of %s, world copy %s", client.Duration(int64(rw.Age*1e9)),
+				protocol.ByteSize(rw.Bytes), protocol.ByteSize(rw.Limit), protocol.ByteSize(rw.Copy)))
 		if rw.Short != "" {
 			lines = append(lines, "  "+rw.Short)
 		}
@@ -142,7 +143,7 @@ func (p *overviewPane) memoryLines(gc *protocol.GCStats) []string {
 		return nil
 	}
 	out := []string{"", p.styles.Header.Render("Memory"),
-		fmt.Sprintf("  heap %s (next collection at %s), %d collections, %s paused in all", protocol.ByteSize(int(gc.Heap)), protocol.ByteSize(int(gc.Goal)),
+		fmt.Sprintf("  heap %s (next GC at %s), %d GCs, %s paused in all", protocol.ByteSize(int(gc.Heap)), protocol.ByteSize(int(gc.Goal)),
 			gc.Cycles, client.Duration(gc.PauseNs))}
 	b, now := p.gcBefore, p.gc
 	if b == nil || now == nil || p.gcTick <= p.beforeTick || !p.gcAt.After(p.beforeAt) {
@@ -150,6 +151,6 @@ func (p *overviewPane) memoryLines(gc *protocol.GCStats) []string {
 	}
 	frames := float64(p.gcTick - p.beforeTick)
 	secs := p.gcAt.Sub(p.beforeAt).Seconds()
-	return append(out, fmt.Sprintf("  allocating %s and %.0f objects a frame, %.1f collections a second",
+	return append(out, fmt.Sprintf("  allocating %s, %.0f objects a frame; %.1f GCs a second",
 		protocol.ByteSize(int(float64(now.AllocBytes-b.AllocBytes)/frames)), float64(now.AllocObjects-b.AllocObjects)/frames, float64(now.Cycles-b.Cycles)/secs))
 }

@@ -30,7 +30,7 @@ func TestOverviewShowsTheRewindMemory(t *testing.T) {
 		t.Fatalf("a rewind line without an in-memory recording:\n%s", v)
 	}
 	c.summary.Agent.Rewind = &protocol.RewindRange{From: 39990, To: 40000, Frames: 11, Bytes: 3 << 20, Limit: 64 << 20, Copy: 45 << 20, Seconds: 12.5, Window: 30, Age: 3.25}
-	mustContain(t, p.View(), "rewind ticks 39990-40000: 12.50s of play (keeps 30.00s), 11 frames, the newest 3.25s ago", "rewind memory 3 MiB of 64 MiB, world copy 45 MiB")
+	mustContain(t, p.View(), "rewind ticks 39990-40000: 11 frames, 12.50s of play (keeps 30.00s)", "newest 3.25s ago; memory 3 MiB of 64 MiB, world copy 45 MiB")
 }
 
 // TestOverviewShowsTheGamesMemory: the Overview gives the game's heap and
@@ -47,6 +47,6 @@ func TestOverviewShowsTheGamesMemory(t *testing.T) {
 	next.Tick, next.Agent.GC = 1100, &protocol.GCStats{Heap: 45 << 20, Goal: 80 << 20, Cycles: 14, PauseNs: 3e6, AllocBytes: 200 << 20, AllocObjects: 15000}
 	p.Update(summaryMsg{&next})
 	*c.summary = next
-	mustContain(t, p.View(), "heap 45 MiB (next collection at 80 MiB), 14 collections, 3.00ms paused in all",
-		"allocating 1 MiB and 100 objects a frame, 2.0 collections a second")
+	mustContain(t, p.View(), "heap 45 MiB (next GC at 80 MiB), 14 GCs, 3.00ms paused in all",
+		"allocating 1 MiB, 100 objects a frame; 2.0 GCs a second")
 }
