@@ -240,7 +240,7 @@ func TestExecWatchesListsAndKeeps(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exec watch: %d %s %s", code, out, errs)
 	}
-	id := strings.TrimSpace(out)
+	id := strings.Split(out, "\n")[0] // its id, then what the past holds, if anything
 	code, out, errs = cli("exec", addr, "watches", "--json")
 	if code != 0 {
 		t.Fatalf("exec watches: %d %s", code, errs)
