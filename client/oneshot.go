@@ -130,7 +130,14 @@ func (o *OneShot) subscribeSummary() (sub uint32, end func(), err error) {
 
 // Query fetches the first limit matches of expr.
 func (o *OneShot) Query(expr string, limit int) (*protocol.Page, error) {
-	m, err := o.ask(func(id uint32) protocol.Message { return &protocol.Query{ID: id, Expr: expr, Limit: limit} })
+	return o.QueryFrom(expr, 0, limit)
+}
+
+// QueryFrom runs a query once: at most limit matches from the offset-th.
+func (o *OneShot) QueryFrom(expr string, offset, limit int) (*protocol.Page, error) {
+	m, err := o.ask(func(id uint32) protocol.Message {
+		return &protocol.Query{ID: id, Expr: expr, Offset: offset, Limit: limit}
+	})
 	if err != nil {
 		return nil, err
 	}

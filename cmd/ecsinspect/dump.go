@@ -95,6 +95,8 @@ type dumpSystem struct {
 type dumpMatches struct {
 	Query    string       `json:"query"`
 	Total    int          `json:"total"`
+	Offset   int          `json:"offset"`         // the first match listed, counted from 0
+	Next     int          `json:"next,omitempty"` // --offset for the next page, when more match than are listed
 	Entities []dumpEntity `json:"entities"`
 }
 
@@ -155,14 +157,16 @@ type dumpDeath struct {
 	By   string `json:"by"`
 }
 
-const dumpUsage = `Usage: ecsinspect dump ADDR|FILE.ecsrec [--tick T] [--query EXPR] [--entity 42v3] [--resource NAME[.PATH]] [--limit N] [--json]
+const dumpUsage = `Usage: ecsinspect dump ADDR|FILE.ecsrec [--tick T] [--query EXPR] [--entity 42v3] [--resource NAME[.PATH]] [--offset N] [--limit N] [--json]
        ecsinspect dump FILE.ecsrec --diff T1 T2 [--json]
        ecsinspect dump FILE.ecsrec --first QUERY | --history 42v1 [--json]
        ecsinspect dump --all [--filter F] [--query EXPR] [--json] nats://host:4222
 
 Prints a game's summary, archetypes and systems, with the entities matching
 a query or one entity, from a live agent or a recording (at --tick T: the
-state of the last recorded tick at or before T, and it says so). --json
+state of the last recorded tick at or before T, and it says so). A query
+lists --limit matches from the --offset-th and says the --offset of the
+next page when more match. --json
 prints one JSON object with tick, entities, archetypes, systems and
 resources (plus matches, entity, resource, and for recordings frames,
 first_tick and last_tick). --resource prints a resource whole, or the
@@ -199,7 +203,7 @@ func runDump(args []string, out io.Writer) error {
 	entity := fs.String("entity", "", "show this entity, like 42v3")
 	limit := fs.Int("limit", 100, "most matches to list; with --resource, most children of a value too big to print whole")
 	resource := fs.String("resource", "", "show this resource whole, or the value at a path in it: Grid, Grid.Cells[3]")
-	offset := fs.Int("offset", 0, "with --resource: the first child listed of a value too big to print whole")
+	offset := fs.Int("offset", 0, "the first match listed (from 0); with --resource, the first child listed of a value too big to print whole")
 	asJSON := fs.Bool("json", false, "print JSON")
 	token := fs.String("token", "", "the agent's token")
 	brokerFlags(fs)
@@ -330,15 +334,15 @@ func dumpLive(g client.Game, ask dumpAsk) (*dumpResult, error) {
 // worldSource is what dump reads matches and an entity from: a live game,
 // or a recording's state at a tick.
 type worldSource interface {
-	query(expr string, limit int) (*protocol.Page, error)
+	query(expr string, offset, limit int) (*protocol.Page, error)
 	entity(e protocol.EntityID) (*protocol.Detail, error)
 	resource(name, path string, offset, limit int, all bool) (*protocol.ResourcePage, error)
 }
 
 type liveWorld struct{ o *client.OneShot }
 
-func (w liveWorld) query(expr string, limit int) (*protocol.Page, error) {
-	return w.o.Query(expr, limit)
+func (w liveWorld) query(expr string, offset, limit int) (*protocol.Page, error) {
+	return w.o.QueryFrom(expr, offset, limit)
 }
 func (w liveWorld) entity(e protocol.EntityID) (*protocol.Detail, error) { return w.o.Entity(e) }
 func (w liveWorld) resource(name, path string, offset, limit int, all bool) (*protocol.ResourcePage, error) {
@@ -347,8 +351,8 @@ func (w liveWorld) resource(name, path string, offset, limit int, all bool) (*pr
 
 type recordedWorld struct{ st *recording.WorldState }
 
-func (w recordedWorld) query(expr string, limit int) (*protocol.Page, error) {
-	return w.st.Query(expr, 0, 0, limit)
+func (w recordedWorld) query(expr string, offset, limit int) (*protocol.Page, error) {
+	return w.st.Query(expr, 0, offset, limit)
 }
 func (w recordedWorld) entity(e protocol.EntityID) (*protocol.Detail, error) {
 	return w.st.Detail(e), nil
@@ -361,11 +365,11 @@ func (w recordedWorld) resource(name, path string, offset, limit int, all bool) 
 // from src.
 func (r *dumpResult) look(src worldSource, ask dumpAsk) error {
 	if ask.query != "" {
-		p, err := src.query(ask.query, ask.limit)
+		p, err := src.query(ask.query, ask.offset, ask.limit)
 		if err != nil {
 			return err
 		}
-		r.matches(ask.query, p)
+		r.matches(ask.query, ask.offset, p)
 	}
 	if ask.entity != "" {
 		e, err := protocol.ParseEntityID(ask.entity)
@@ -438,8 +442,11 @@ func diffFile(path string, t1, t2 uint64) (d *recording.WorldDiff, a, b *recordi
 }
 
 // matches fills the matches of a query from its page.
-func (r *dumpResult) matches(query string, p *protocol.Page) {
-	r.Matches = &dumpMatches{Query: query, Total: p.Total, Entities: []dumpEntity{}}
+func (r *dumpResult) matches(query string, offset int, p *protocol.Page) {
+	r.Matches = &dumpMatches{Query: query, Total: p.Total, Offset: offset, Entities: []dumpEntity{}}
+	if next := offset + len(p.Rows); next < p.Total && len(p.Rows) > 0 {
+		r.Matches.Next = next
+	}
 	for _, row := range p.Rows {
 		de := dumpEntity{Entity: row.Entity.String(), Alive: true, Components: map[string]any{}}
 		for i, v := range row.Values {
@@ -604,7 +611,15 @@ func printDump(out io.Writer, r *dumpResult) {
 		}
 	}
 	if r.Matches != nil {
-		fmt.Fprintf(out, "\n%d match %s:\n", r.Matches.Total, r.Matches.Query)
+		fmt.Fprintf(out, "\n%d match %s", r.Matches.Total, r.Matches.Query)
+		if m := r.Matches; m.Offset > 0 || m.Next > 0 {
+			fmt.Fprintf(out, " (listed: %d to %d", m.Offset+1, m.Offset+len(m.Entities))
+			if m.Next > 0 {
+				fmt.Fprintf(out, "; --offset %d for the next", m.Next)
+			}
+			fmt.Fprint(out, ")")
+		}
+		fmt.Fprintln(out, ":")
 		for _, e := range r.Matches.Entities {
 			printEntity(e)
 		}

@@ -152,3 +152,35 @@ func TestDumpSaysTheGamesMemory(t *testing.T) {
 		t.Fatalf("dump's text has no memory line:\n%s", out)
 	}
 }
+
+// TestDumpPagesItsMatches: a query with more matches than --limit lists
+// says which it listed and the --offset of the next page, in text and
+// JSON; --offset gives that page.
+func TestDumpPagesItsMatches(t *testing.T) {
+	_, addr, _, _ := testgame.LiveSim(t, 200, 3)
+	code, out, errs := cli("dump", addr, "--query", "Energy", "--limit", "50")
+	if code != 0 || !strings.Contains(out, "(listed: 1 to 50; --offset 50 for the next)") {
+		t.Fatalf("dump --query --limit 50: %d %s\n%s", code, errs, out)
+	}
+	page := func(offset string) dumpMatches {
+		t.Helper()
+		code, out, errs := cli("dump", addr, "--query", "Energy", "--limit", "50", "--offset", offset, "--json")
+		if code != 0 {
+			t.Fatalf("dump --json --offset %s: %s", offset, errs)
+		}
+		var res struct {
+			Matches dumpMatches `json:"matches"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		return res.Matches
+	}
+	first, second := page("0"), page("50")
+	if first.Next != 50 || first.Total <= 50 || second.Offset != 50 || len(second.Entities) == 0 {
+		t.Fatalf("the pages: first of %d, next %d; second from %d, %d listed", first.Total, first.Next, second.Offset, len(second.Entities))
+	}
+	if second.Entities[0].Entity == first.Entities[0].Entity {
+		t.Fatalf("--offset 50 listed the first page again: %s", second.Entities[0].Entity)
+	}
+}
