@@ -2,7 +2,6 @@ package inspector
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/inspector/internal/budget"
@@ -39,7 +38,11 @@ func (a *Agent) searchPast(r request, w uint32) bool {
 	deadNote := ""
 	switch {
 	case deadHeld:
-		deadNote = fmt.Sprintf("it held for %v as it died at tick %d (its last state, despawned by %s%s)", dead.Entity, dead.Died.Tick, dead.Died.By, testedValues(dead, expr))
+		deadNote = fmt.Sprintf("it held for %v as it died at tick %d (its last state, despawned by %s", dead.Entity, dead.Died.Tick, dead.Died.By)
+		if v := record.TestedValues(dead.Components, expr); v != "" {
+			deadNote += ": " + v
+		}
+		deadNote += ")"
 	case !deadAll:
 		deadNote = "the last states of the dead were searched in part (the oldest first, within the frame's budget)"
 	}
@@ -80,21 +83,6 @@ func (a *Agent) searchPast(r request, w uint32) bool {
 		return &protocol.Reply{ID: r.id, OK: true, Watch: w, Message: msg}
 	})
 	return true
-}
-
-// testedValues says the values of the components expr tests, as a dead
-// entity's last state held them: ": Energy = {Value: -40}".
-func testedValues(d protocol.DeadEntity, expr string) string {
-	out := ""
-	for _, cv := range d.Components {
-		if strings.Contains(expr, cv.Component+".") {
-			out += ", " + cv.Component + " = " + cv.Value.String()
-		}
-	}
-	if out == "" {
-		return ""
-	}
-	return ":" + out[1:]
 }
 
 // joinNotes joins what the searches found, leaving out those with nothing.

@@ -37,6 +37,10 @@ func FirstHeld(frames []Frame, expr string, entity protocol.EntityID, deadline t
 	}
 	pf.From = frames[0].Tick()
 	st := recording.NewWorldState()
+	limit := 1
+	if entity != 0 {
+		limit = protocol.MaxPageRows
+	}
 	var prev uint64
 	for i, fr := range frames {
 		if i > 0 && time.Now().After(deadline) {
@@ -47,10 +51,6 @@ func FirstHeld(frames []Frame, expr string, entity protocol.EntityID, deadline t
 			return pf, err
 		}
 		pf.Frames, pf.To = i+1, st.Tick
-		limit := 1
-		if entity != 0 {
-			limit = protocol.MaxPageRows
-		}
 		page, err := st.Query(expr, 0, 0, limit)
 		if err != nil {
 			return pf, err
@@ -60,18 +60,24 @@ func FirstHeld(frames []Frame, expr string, entity protocol.EntityID, deadline t
 				continue
 			}
 			pf.Held, pf.Tick, pf.Before, pf.Entity = true, st.Tick, prev, row.Entity
-			var parts []string
-			for j, c := range page.Columns {
-				if row.Values[j].Kind() != protocol.KindNil {
-					parts = append(parts, st.Components()[c].Short+" = "+row.Values[j].String())
-				}
-			}
-			pf.Values = strings.Join(parts, ", ")
+			pf.Values = TestedValues(st.Detail(row.Entity).Components, expr)
 			return pf, nil
 		}
 		prev = st.Tick
 	}
 	return pf, nil
+}
+
+// TestedValues says the values of the components expr tests, as cvs
+// hold them: "Energy = {Value:-40}, Age = ...".
+func TestedValues(cvs []protocol.ComponentValue, expr string) string {
+	var parts []string
+	for _, cv := range cvs {
+		if strings.Contains(expr, cv.Component+".") {
+			parts = append(parts, cv.Component+" = "+cv.Value.String())
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // String says what the search found, for the watchpoint's reply: "" when
