@@ -213,7 +213,7 @@ func (w *World) exchanged(src *table, add, remove []ComponentID, addMask, remove
 	if m == src.mask {
 		return src
 	}
-	return w.tables[w.tableFor(m)]
+	return w.tables[w.tableAimed(m, src, noAim, Entity{})]
 }
 
 // exchangedIDs checks the ids of an exchange and reports whether any is

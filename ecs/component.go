@@ -132,6 +132,9 @@ func registerType[T any](w *World, want *StorageKind) ComponentID {
 			w.sparseRelations = true
 		} else {
 			w.relMask.Set(id)
+			if id != childOfID {
+				w.aimMask.Set(id)
+			}
 		}
 	}
 	return id

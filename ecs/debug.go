@@ -158,6 +158,9 @@ func (w *World) checkRelations() {
 				if !w.Alive(h) || r == nil || r.target != (Entity{index: slot, gen: w.records[slot].gen}) {
 					panic(fmt.Sprintf("ecsdebug: %v's %s no longer points where its index says (slot %d): a whole value assigned through a pointer? Change a relation's target with Rel.SetTarget", h, ri.short, slot))
 				}
+				if tb := w.tables[w.records[h.index].table]; w.aimMask.Has(ri.id) && tb.target(ri.id) != r.target {
+					panic(fmt.Sprintf("ecsdebug: %v's %s points at %v from a table aimed at %v", h, ri.short, r.target, tb.target(ri.id)))
+				}
 				indexed++
 			}
 		}

@@ -95,7 +95,7 @@ func (w *World) exchangeMask(t uint32, add ComponentID, remove []ComponentID) ui
 	if m == w.tables[t].mask {
 		return t
 	}
-	return w.tableFor(m)
+	return w.tableAimed(m, w.tables[t], noAim, Entity{})
 }
 
 // ExchangeLater queues [Map.Exchange]: at the apply, e gets T with the

@@ -247,8 +247,14 @@ func (w *World) relinkAll(links []ChildLinks) {
 			}
 		}
 		for _, e := range holders {
-			if r := ri.at(w, e, &w.records[e.index]); r != nil {
-				w.link(ri, e, r.target)
+			rec := &w.records[e.index]
+			r := ri.at(w, e, rec)
+			if r == nil {
+				continue
+			}
+			w.link(ri, e, r.target)
+			if tb := w.tables[rec.table]; w.aimMask.Has(ri.id) && tb.target(ri.id) != r.target {
+				w.moveTo(e, rec, w.tableAimed(tb.mask, tb, ri.id, r.target))
 			}
 		}
 	}
@@ -272,6 +278,7 @@ func (w *World) despawnAll() {
 			}
 		}
 	}
+	w.retireAllAimed()
 	for i := range w.records { // what is left lives in sparse sets alone
 		if rec := &w.records[i]; rec.table != deadTable {
 			if err := w.despawn(Entity{index: uint32(i), gen: rec.gen}); err != nil {

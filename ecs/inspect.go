@@ -193,8 +193,9 @@ func (ins Inspection) JournalSince(seq uint64) []JournalEntry { return ins.w.ins
 // called while a schedule runs.
 func (ins Inspection) ActAs(actor string, f func()) { ins.w.inspectActAs(actor, f) }
 
-// Archetypes lists every archetype table, by id. Empty tables are included:
-// they keep their capacity for entities that come back.
+// Archetypes lists every archetype table in order of id. Empty tables are
+// included: they keep their capacity for entities that come back; a table
+// retired with the relation target it was for is not (its id is skipped).
 func (ins Inspection) Archetypes() []ArchetypeInfo { return ins.w.inspectArchetypes() }
 
 // ArchetypeEntities returns up to limit entities of archetype id from row

@@ -37,6 +37,9 @@ type iterCore struct {
 	byHolder bool
 	holders  []Entity
 	hk       int
+	// byTarget: the run walks the tables aimed at one target (holdersOf),
+	// which it tests against the query as the query's cache did its own.
+	byTarget bool
 	// runLo and runEnd are the holders' run handed out, not yet marked.
 	runLo, runEnd int
 
@@ -152,7 +155,7 @@ func (c *iterCore) nextTable() bool {
 	for c.ti+1 < len(c.tables) {
 		c.ti++
 		t := c.tables[c.ti]
-		if t.len() == 0 {
+		if t.len() == 0 || c.byTarget && !c.q.st.matches(t) {
 			continue
 		}
 		c.enterTable(t)
@@ -198,10 +201,19 @@ func (c *iterCore) enterTable(t *table) {
 }
 
 // holdersOf makes the run walk the entities whose relation points at a
-// target (their list in the relation's index) instead of the query's
-// tables: each is looked up in its table and tested as a filtered row.
+// target instead of all the query's tables: for an aimed kind the tables
+// aimed at the target that the query matches (aimed.go); else the
+// holders' list in the relation's index, each looked up in its table and
+// tested as a filtered row.
 func (c *iterCore) holdersOf(t RelTarget) {
 	w := c.q.w
+	if w.aimMask.Has(t.Kind) {
+		c.tables, c.byTarget = nil, true
+		if ri := w.relation(t.Kind); ri != nil && w.Alive(t.Target) {
+			c.tables = ri.tables[t.Target.index]
+		}
+		return
+	}
 	c.byHolder, c.holders, c.hk = true, nil, 0
 	if ri := w.relation(t.Kind); ri != nil && w.Alive(t.Target) {
 		c.holders = ri.holders[t.Target.index]

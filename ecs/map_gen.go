@@ -50,14 +50,15 @@ func (m *Map2[A, B]) To(targets ...Entity) *Map2[A, B] {
 func (m *Map2[A, B]) Spawn(a A, b B) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	t := m.table
 	if m.rels != nil {
 		w.mustAim(m.rels)
+		t = w.aimSpawn(t, m.rels)
 	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
 	tick := w.writeStamp()
-	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
@@ -108,6 +109,7 @@ func (m *Map2[A, B]) SpawnBatchColumns(n int, init func(first int, ents []Entity
 	t := m.table
 	if m.rels != nil {
 		m.w.mustAim(m.rels)
+		t = m.w.aimSpawn(t, m.rels)
 	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
@@ -250,14 +252,15 @@ func (m *Map3[A, B, C]) To(targets ...Entity) *Map3[A, B, C] {
 func (m *Map3[A, B, C]) Spawn(a A, b B, c C) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	t := m.table
 	if m.rels != nil {
 		w.mustAim(m.rels)
+		t = w.aimSpawn(t, m.rels)
 	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
 	tick := w.writeStamp()
-	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
@@ -310,6 +313,7 @@ func (m *Map3[A, B, C]) SpawnBatchColumns(n int, init func(first int, ents []Ent
 	t := m.table
 	if m.rels != nil {
 		m.w.mustAim(m.rels)
+		t = m.w.aimSpawn(t, m.rels)
 	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
@@ -475,14 +479,15 @@ func (m *Map4[A, B, C, D]) To(targets ...Entity) *Map4[A, B, C, D] {
 func (m *Map4[A, B, C, D]) Spawn(a A, b B, c C, d D) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	t := m.table
 	if m.rels != nil {
 		w.mustAim(m.rels)
+		t = w.aimSpawn(t, m.rels)
 	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
 	tick := w.writeStamp()
-	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
@@ -537,6 +542,7 @@ func (m *Map4[A, B, C, D]) SpawnBatchColumns(n int, init func(first int, ents []
 	t := m.table
 	if m.rels != nil {
 		m.w.mustAim(m.rels)
+		t = m.w.aimSpawn(t, m.rels)
 	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
@@ -725,14 +731,15 @@ func (m *Map5[A, B, C, D, E]) To(targets ...Entity) *Map5[A, B, C, D, E] {
 func (m *Map5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	t := m.table
 	if m.rels != nil {
 		w.mustAim(m.rels)
+		t = w.aimSpawn(t, m.rels)
 	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
 	tick := w.writeStamp()
-	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
@@ -789,6 +796,7 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchColumns(n int, init func(first int, ents
 	t := m.table
 	if m.rels != nil {
 		m.w.mustAim(m.rels)
+		t = m.w.aimSpawn(t, m.rels)
 	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
@@ -1000,14 +1008,15 @@ func (m *Map6[A, B, C, D, E, F]) To(targets ...Entity) *Map6[A, B, C, D, E, F] {
 func (m *Map6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	t := m.table
 	if m.rels != nil {
 		w.mustAim(m.rels)
+		t = w.aimSpawn(t, m.rels)
 	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
 	tick := w.writeStamp()
-	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
@@ -1066,6 +1075,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchColumns(n int, init func(first int, e
 	t := m.table
 	if m.rels != nil {
 		m.w.mustAim(m.rels)
+		t = m.w.aimSpawn(t, m.rels)
 	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
@@ -1300,14 +1310,15 @@ func (m *Map7[A, B, C, D, E, F, G]) To(targets ...Entity) *Map7[A, B, C, D, E, F
 func (m *Map7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	t := m.table
 	if m.rels != nil {
 		w.mustAim(m.rels)
+		t = w.aimSpawn(t, m.rels)
 	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
 	tick := w.writeStamp()
-	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
@@ -1368,6 +1379,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchColumns(n int, init func(first int
 	t := m.table
 	if m.rels != nil {
 		m.w.mustAim(m.rels)
+		t = m.w.aimSpawn(t, m.rels)
 	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)
@@ -1625,14 +1637,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) To(targets ...Entity) *Map8[A, B, C, D, E
 func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	t := m.table
 	if m.rels != nil {
 		w.mustAim(m.rels)
+		t = w.aimSpawn(t, m.rels)
 	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
 	tick := w.writeStamp()
-	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
@@ -1695,6 +1708,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchColumns(n int, init func(first 
 	t := m.table
 	if m.rels != nil {
 		m.w.mustAim(m.rels)
+		t = m.w.aimSpawn(t, m.rels)
 	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		as := m.a.batch(t, first, ents, tick)

@@ -17,14 +17,26 @@ type ArchetypeInfo struct {
 	Cap        int           // rows allocated
 	Bytes      int           // memory the rows use: values, handles, ticks
 	CapBytes   int           // memory allocated for rows
+	// Targets are where the table's holders of each relation kind point,
+	// in a table of one target's holders (a relation other than ChildOf
+	// keeps a table per target and archetype); nil in others.
+	Targets []RelTarget
 }
 
-// inspectArchetypes is [Inspection.Archetypes].
+// inspectArchetypes is [Inspection.Archetypes]: tables retired with their
+// target are left out.
 func (w *World) inspectArchetypes() []ArchetypeInfo {
-	out := make([]ArchetypeInfo, len(w.tables))
-	for i, t := range w.tables {
+	out := make([]ArchetypeInfo, 0, len(w.tables))
+	for _, t := range w.tables {
+		if t.retired {
+			continue
+		}
 		used, capacity := t.bytes(&w.reg)
-		out[i] = ArchetypeInfo{ID: t.id, Components: t.ids, Len: t.len(), Cap: cap(t.entities), Bytes: used, CapBytes: capacity}
+		ai := ArchetypeInfo{ID: t.id, Components: t.ids, Len: t.len(), Cap: cap(t.entities), Bytes: used, CapBytes: capacity}
+		for i, k := range t.aims {
+			ai.Targets = append(ai.Targets, RelTarget{Kind: k, Target: t.targets[i]})
+		}
+		out = append(out, ai)
 	}
 	return out
 }

@@ -42,8 +42,9 @@ func (q *Query1[A]) Iter() Iter1[A] {
 
 // IterOf starts a run over the entities whose relation points at a target
 // (rel.Of(target), [Rel.Of]) and that match the query: it walks the
-// relation's list of them, in the order they were linked, not the query's
-// tables, so other entities cost nothing. Use it with Next.
+// tables of that target's holders (a relation keeps a table per archetype
+// and target), so other targets' holders cost nothing; a sparse relation
+// and ChildOf walk the target's list of holders instead. Use it with Next.
 func (q *Query1[A]) IterOf(t RelTarget) Iter1[A] {
 	it := q.Iter()
 	it.r.core.holdersOf(t)
@@ -241,8 +242,9 @@ func (q *Query2[A, B]) Iter() Iter2[A, B] {
 
 // IterOf starts a run over the entities whose relation points at a target
 // (rel.Of(target), [Rel.Of]) and that match the query: it walks the
-// relation's list of them, in the order they were linked, not the query's
-// tables, so other entities cost nothing. Use it with Next.
+// tables of that target's holders (a relation keeps a table per archetype
+// and target), so other targets' holders cost nothing; a sparse relation
+// and ChildOf walk the target's list of holders instead. Use it with Next.
 func (q *Query2[A, B]) IterOf(t RelTarget) Iter2[A, B] {
 	it := q.Iter()
 	it.r.core.holdersOf(t)
@@ -446,8 +448,9 @@ func (q *Query3[A, B, C]) Iter() Iter3[A, B, C] {
 
 // IterOf starts a run over the entities whose relation points at a target
 // (rel.Of(target), [Rel.Of]) and that match the query: it walks the
-// relation's list of them, in the order they were linked, not the query's
-// tables, so other entities cost nothing. Use it with Next.
+// tables of that target's holders (a relation keeps a table per archetype
+// and target), so other targets' holders cost nothing; a sparse relation
+// and ChildOf walk the target's list of holders instead. Use it with Next.
 func (q *Query3[A, B, C]) IterOf(t RelTarget) Iter3[A, B, C] {
 	it := q.Iter()
 	it.r.core.holdersOf(t)
@@ -664,8 +667,9 @@ func (q *Query4[A, B, C, D]) Iter() Iter4[A, B, C, D] {
 
 // IterOf starts a run over the entities whose relation points at a target
 // (rel.Of(target), [Rel.Of]) and that match the query: it walks the
-// relation's list of them, in the order they were linked, not the query's
-// tables, so other entities cost nothing. Use it with Next.
+// tables of that target's holders (a relation keeps a table per archetype
+// and target), so other targets' holders cost nothing; a sparse relation
+// and ChildOf walk the target's list of holders instead. Use it with Next.
 func (q *Query4[A, B, C, D]) IterOf(t RelTarget) Iter4[A, B, C, D] {
 	it := q.Iter()
 	it.r.core.holdersOf(t)
@@ -889,8 +893,9 @@ func (q *Query5[A, B, C, D, E]) Iter() Iter5[A, B, C, D, E] {
 
 // IterOf starts a run over the entities whose relation points at a target
 // (rel.Of(target), [Rel.Of]) and that match the query: it walks the
-// relation's list of them, in the order they were linked, not the query's
-// tables, so other entities cost nothing. Use it with Next.
+// tables of that target's holders (a relation keeps a table per archetype
+// and target), so other targets' holders cost nothing; a sparse relation
+// and ChildOf walk the target's list of holders instead. Use it with Next.
 func (q *Query5[A, B, C, D, E]) IterOf(t RelTarget) Iter5[A, B, C, D, E] {
 	it := q.Iter()
 	it.r.core.holdersOf(t)
@@ -1121,8 +1126,9 @@ func (q *Query6[A, B, C, D, E, F]) Iter() Iter6[A, B, C, D, E, F] {
 
 // IterOf starts a run over the entities whose relation points at a target
 // (rel.Of(target), [Rel.Of]) and that match the query: it walks the
-// relation's list of them, in the order they were linked, not the query's
-// tables, so other entities cost nothing. Use it with Next.
+// tables of that target's holders (a relation keeps a table per archetype
+// and target), so other targets' holders cost nothing; a sparse relation
+// and ChildOf walk the target's list of holders instead. Use it with Next.
 func (q *Query6[A, B, C, D, E, F]) IterOf(t RelTarget) Iter6[A, B, C, D, E, F] {
 	it := q.Iter()
 	it.r.core.holdersOf(t)
@@ -1360,8 +1366,9 @@ func (q *Query7[A, B, C, D, E, F, G]) Iter() Iter7[A, B, C, D, E, F, G] {
 
 // IterOf starts a run over the entities whose relation points at a target
 // (rel.Of(target), [Rel.Of]) and that match the query: it walks the
-// relation's list of them, in the order they were linked, not the query's
-// tables, so other entities cost nothing. Use it with Next.
+// tables of that target's holders (a relation keeps a table per archetype
+// and target), so other targets' holders cost nothing; a sparse relation
+// and ChildOf walk the target's list of holders instead. Use it with Next.
 func (q *Query7[A, B, C, D, E, F, G]) IterOf(t RelTarget) Iter7[A, B, C, D, E, F, G] {
 	it := q.Iter()
 	it.r.core.holdersOf(t)
@@ -1606,8 +1613,9 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Iter() Iter8[A, B, C, D, E, F, G, H] {
 
 // IterOf starts a run over the entities whose relation points at a target
 // (rel.Of(target), [Rel.Of]) and that match the query: it walks the
-// relation's list of them, in the order they were linked, not the query's
-// tables, so other entities cost nothing. Use it with Next.
+// tables of that target's holders (a relation keeps a table per archetype
+// and target), so other targets' holders cost nothing; a sparse relation
+// and ChildOf walk the target's list of holders instead. Use it with Next.
 func (q *Query8[A, B, C, D, E, F, G, H]) IterOf(t RelTarget) Iter8[A, B, C, D, E, F, G, H] {
 	it := q.Iter()
 	it.r.core.holdersOf(t)

@@ -13,7 +13,7 @@ import (
 //	home := ecs.NewRel[HomeHive](w)
 //	home.Add(bee, hive, HomeHive{})
 //	for _, bee := range home.Holders(hive) { ... }
-//	home.SetTarget(bee, otherHive) // no move between tables
+//	home.SetTarget(bee, otherHive) // a move to otherHive's table
 type Rel[R any] struct {
 	w  *World
 	m  *Map[R]
@@ -36,7 +36,8 @@ func (r *Rel[R]) ID() ComponentID { return r.m.id }
 
 // Add gives e the relation R pointing at target, with the value v (its
 // target aside), in one move; if e holds R already, its value and target
-// are replaced, with no move. It returns an error if e or target is not
+// are replaced (a move when the target changes: the holders of one target
+// sit in tables of their own, see [Relation]). It returns an error if e or target is not
 // alive. Panics if a query is iterating (queue it with [RelateLater]).
 func (r *Rel[R]) Add(e, target Entity, v R) error {
 	return r.w.relateChecked(e, target, r.ri, func(p *Relation) {
@@ -46,8 +47,8 @@ func (r *Rel[R]) Add(e, target Entity, v R) error {
 	})
 }
 
-// SetTarget points e's R at target: no move between tables, the value
-// kept. It returns an error if e does not hold R or either is not alive.
+// SetTarget points e's R at target, the value kept: one move, to the
+// table of target's holders (none for ChildOf or a sparse relation). It returns an error if e does not hold R or either is not alive.
 // Panics if a query is iterating.
 func (r *Rel[R]) SetTarget(e, target Entity) error {
 	if _, ok := r.Target(e); !ok {
@@ -163,6 +164,18 @@ func (w *World) mustAim(slots []relSlot) {
 			panic(fmt.Sprintf("ecs: %s's target %v is not alive", s.ri.short, s.target))
 		}
 	}
+}
+
+// aimSpawn is the table entities of base's components go to when spawned
+// with the slots' targets: the one aimed at them (aimed.go).
+func (w *World) aimSpawn(base *table, slots []relSlot) *table {
+	t := base
+	for _, s := range slots {
+		if w.aimMask.Has(s.ri.id) {
+			t = w.tables[w.tableAimed(t.mask, t, s.ri.id, s.target)]
+		}
+	}
+	return t
 }
 
 // relateSpawned points the relations of entities just spawned at their

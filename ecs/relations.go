@@ -29,6 +29,15 @@ import (
 // that zeroes the target behind the index's back (ecsdebug builds panic
 // at the next Tick).
 //
+// The holders of one target sit in tables of their own, one per archetype
+// and target, as in arche and flecs: a query over a target's holders
+// (IterOf, AllOf) walks those rows whole, and changing a target moves the
+// entity, as adding a component does. A relation with a target per entity
+// (every unit aiming at another) makes a table per target: give such a
+// kind sparse storage ([StorageChooser]) and it keeps one list per target
+// instead, in no table. ChildOf is kept by its list alone, as a sparse
+// relation is. A despawned target's tables are reused by later targets.
+//
 // When a target is despawned, every entity that points at it loses the
 // relation (the component is removed, as [World.Despawn] orphans children):
 // one rule for every relation, ChildOf included, which the journal shows as
@@ -80,6 +89,9 @@ type relIndex struct {
 	short   string
 	holders map[uint32][]Entity
 	pos     []int32
+	// tables lists the tables aimed at each target, by its slot (an
+	// aimed kind's, aimed.go).
+	tables map[uint32][]*table
 	// at is the Relation inside the live entity's value, or nil if it does
 	// not hold the kind.
 	at func(w *World, e Entity, rec *entityRecord) *Relation
@@ -93,7 +105,7 @@ func relationOf[T any](id ComponentID) *relIndex {
 	if !ok {
 		return nil
 	}
-	return &relIndex{id: id, short: t.Name(), holders: map[uint32][]Entity{},
+	return &relIndex{id: id, short: t.Name(), holders: map[uint32][]Entity{}, tables: map[uint32][]*table{},
 		at: func(w *World, e Entity, rec *entityRecord) *Relation {
 			var p *T
 			if s := w.sparse[id]; s != nil {
@@ -150,12 +162,21 @@ func (w *World) relate(e Entity, rec *entityRecord, ri *relIndex, target Entity,
 				rec.nsparse++
 				w.logStructural(OpAdd, e, int(ri.id))
 			}
+		} else if w.aimMask.Has(ri.id) {
+			tb := w.tables[rec.table]
+			m := tb.mask
+			m.Set(ri.id)
+			w.moveTo(e, rec, w.tableAimed(m, tb, ri.id, target))
 		} else {
 			w.moveTo(e, rec, w.tableWith(rec.table, ri.id))
 		}
 		r = ri.at(w, e, rec)
 	} else {
 		w.unlink(ri, e, r.target)
+		if tb := w.tables[rec.table]; w.aimMask.Has(ri.id) && tb.target(ri.id) != target {
+			w.moveTo(e, rec, w.tableAimed(tb.mask, tb, ri.id, target))
+			r = ri.at(w, e, rec)
+		}
 		w.markChanged(e, ri.id)
 	}
 	if set != nil {
@@ -279,6 +300,7 @@ func (w *World) unlinkForDespawn(e Entity) {
 			w.moveTo(h, hrec, w.tableWithout(hrec.table, ri.id))
 		}
 	}
+	w.retireTargetTables(e)
 	rec.flags &^= flagTarget
 }
 

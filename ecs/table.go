@@ -22,6 +22,12 @@ type table struct {
 	// another reached from here (exchange.go).
 	swaps [4]swapEdge
 	nswap uint8
+	// aims are the aimed relation kinds among the table's components,
+	// ascending, and targets where its holders of each point (aimed.go);
+	// nil in a table aimed at nothing.
+	aims    []ComponentID
+	targets []Entity
+	retired bool // aimed at a target gone, free for a table of its mask
 }
 
 func newTable(id uint32, mask Mask, reg *registry, stamps *stampState) *table {

@@ -64,16 +64,23 @@ type World struct {
 	relKinds        []*relIndex
 	relMask         Mask
 	sparseRelations bool
-	links           uint64            // counts changes to ChildOf's links
-	journal         journal           // the structural journal; off while its ring is empty
-	actor           uint16            // who makes structural changes now: an index into actors
-	tool            bool              // a tool's change (ActAs): it belongs to the frame shown (changeFrame)
-	actors          []string          // names for the journal: "external", "commands", systems
-	actorIndex      map[string]uint16 // actors by name; built on first use
-	writers         writerLog         // who wrote what: the ticks of each run (writers.go)
-	stale           staleAudit        // uses of dead handles (audit.go)
-	deaths          deathNotes        // who despawned each slot last, while a tool asks (death.go)
-	actorsMu        sync.Mutex
+	// aimMask has the aimed relation kinds; byAim finds their tables by
+	// mask and targets, retiredTables those free again, by mask; aimBuf
+	// is tableAimed's scratch (aimed.go).
+	aimMask       Mask
+	byAim         map[aimKey][]uint32
+	retiredTables map[Mask][]uint32
+	aimBuf        []Entity
+	links         uint64            // counts changes to ChildOf's links
+	journal       journal           // the structural journal; off while its ring is empty
+	actor         uint16            // who makes structural changes now: an index into actors
+	tool          bool              // a tool's change (ActAs): it belongs to the frame shown (changeFrame)
+	actors        []string          // names for the journal: "external", "commands", systems
+	actorIndex    map[string]uint16 // actors by name; built on first use
+	writers       writerLog         // who wrote what: the ticks of each run (writers.go)
+	stale         staleAudit        // uses of dead handles (audit.go)
+	deaths        deathNotes        // who despawned each slot last, while a tool asks (death.go)
+	actorsMu      sync.Mutex
 }
 
 // entityRecord is where a slot's entity lives; table == deadTable for a free
@@ -107,6 +114,8 @@ func NewWorld(opts ...WorldOption) *World {
 	w := &World{
 		reg:            registry{byType: map[reflect.Type]ComponentID{}},
 		byMask:         map[Mask]uint32{},
+		byAim:          map[aimKey][]uint32{},
+		retiredTables:  map[Mask][]uint32{},
 		cacheByKey:     map[filterKey]*queryCache{},
 		changeReaders:  map[ComponentID]*changeReaders{},
 		resources:      map[reflect.Type]any{},

@@ -232,8 +232,8 @@ func (w *World) tableEdge(t uint32, id ComponentID, add bool) uint32 {
 	} else {
 		m.Clear(id)
 	}
-	to := w.tableFor(m)
-	e := edges(w.tables[t]) // tableFor may have grown the tables
+	to := w.tableAimed(m, tb, noAim, Entity{})
+	e := edges(w.tables[t]) // tableAimed may have grown the tables
 	if *e == nil {
 		*e = make([]uint32, MaxComponents)
 	}
@@ -242,18 +242,26 @@ func (w *World) tableEdge(t uint32, id ComponentID, add bool) uint32 {
 }
 
 // tableFor returns the table for exactly the components of m, creating it
-// (and telling every query cache) if needed.
+// (and telling every query cache) if needed; aimed relations among them
+// point at no target there (aimed.go).
 func (w *World) tableFor(m Mask) uint32 {
 	if id, ok := w.byMask[m]; ok {
 		return id
 	}
+	id := w.newTableFor(m)
+	w.byMask[m] = id
+	return id
+}
+
+// newTableFor makes a table for the components of m, telling every query
+// cache.
+func (w *World) newTableFor(m Mask) uint32 {
 	id := uint32(len(w.tables))
 	t := newTable(id, m, &w.reg, &w.stamps)
 	if w.capacity > 0 {
 		t.reserve(w.capacity)
 	}
 	w.tables = append(w.tables, t)
-	w.byMask[m] = id
 	w.indexTable(t)
 	for i, cid := range t.ids {
 		if r := w.changeReaders[cid]; r != nil {

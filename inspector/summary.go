@@ -35,7 +35,11 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 		for i, id := range ar.Components {
 			ids[i] = uint16(id)
 		}
-		s.Archetypes = append(s.Archetypes, protocol.Archetype{ID: ar.ID, Components: ids, Len: ar.Len, Cap: ar.Cap, Bytes: ar.Bytes})
+		pa := protocol.Archetype{ID: ar.ID, Components: ids, Len: ar.Len, Cap: ar.Cap, Bytes: ar.Bytes}
+		for _, t := range ar.Targets {
+			pa.Targets = append(pa.Targets, protocol.ArchetypeTarget{Kind: uint16(t.Kind), Target: values.Handle(t.Target)})
+		}
+		s.Archetypes = append(s.Archetypes, pa)
 	}
 	if a.opts.Schedule != nil {
 		for _, si := range a.opts.Schedule.Systems() {

@@ -52,6 +52,16 @@ type Archetype struct {
 	Len        int      `msgpack:"n"`
 	Cap        int      `msgpack:"cap"`
 	Bytes      int      `msgpack:"b"`
+	// Targets are where the holders of each relation kind in the table
+	// point, in a table of one target's holders; absent in others.
+	Targets []ArchetypeTarget `msgpack:"tg,omitempty"`
+}
+
+// ArchetypeTarget is a relation kind of an archetype and the target its
+// rows point at.
+type ArchetypeTarget struct {
+	Kind   uint16   `msgpack:"k"`
+	Target EntityID `msgpack:"e"`
 }
 
 // FieldSchema describes a component field (see ecs.Field).

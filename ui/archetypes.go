@@ -11,7 +11,8 @@ import (
 )
 
 // archetypesPane lists every archetype with its count, memory and
-// components; enter lists its entities, z shows the empty ones too.
+// components (a relation's with the target of the table's rows,
+// HomeHive→0v1); enter lists its entities, z shows the empty ones too.
 type archetypesPane struct {
 	*common
 	box
@@ -54,6 +55,11 @@ func (p *archetypesPane) View() []string {
 		names := make([]string, len(a.Components))
 		for i, c := range a.Components {
 			names[i] = p.compName(c)
+			for _, t := range a.Targets {
+				if t.Kind == c {
+					names[i] += "→" + t.Target.String()
+				}
+			}
 		}
 		set := strings.Join(names, " ")
 		if set == "" {

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
 func TestArchetypesPane(t *testing.T) {
@@ -24,4 +26,20 @@ func TestArchetypesPane(t *testing.T) {
 	if nav.archs[1] != 1 {
 		t.Fatalf("with empty ones shown, the first row is archetype 0: asked %v", nav.archs)
 	}
+}
+
+// TestArchetypesPaneNamesTheTarget: a table of one relation target's
+// holders names the target beside the relation's component.
+func TestArchetypesPaneNamesTheTarget(t *testing.T) {
+	c, _, _ := fixture()
+	for i, a := range c.summary.Archetypes {
+		if a.Len > 0 && len(a.Components) > 0 {
+			c.summary.Archetypes[i].Targets = []protocol.ArchetypeTarget{{Kind: a.Components[0], Target: protocol.MakeEntityID(7, 2)}}
+			want := c.compName(a.Components[0]) + "→7v2"
+			p := sized(&archetypesPane{common: c}, 100, 20)
+			mustContain(t, p.View(), want)
+			return
+		}
+	}
+	t.Fatal("the fixture has no archetype with components")
 }

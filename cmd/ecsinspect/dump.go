@@ -78,6 +78,9 @@ type dumpArch struct {
 	Components []string `json:"components"`
 	Entities   int      `json:"entities"`
 	Bytes      int      `json:"bytes"`
+	// Targets: in a table of one relation target's holders, each
+	// relation's target, by the relation's name.
+	Targets map[string]string `json:"targets,omitempty"`
 }
 
 type dumpSystem struct {
@@ -275,7 +278,14 @@ func fromSummary(res *dumpResult, s *protocol.Summary) {
 		if a.Len == 0 {
 			continue
 		}
-		res.Archetypes = append(res.Archetypes, dumpArch{ID: a.ID, Components: res.names(a.Components), Entities: a.Len, Bytes: a.Bytes})
+		da := dumpArch{ID: a.ID, Components: res.names(a.Components), Entities: a.Len, Bytes: a.Bytes}
+		for _, t := range a.Targets {
+			if da.Targets == nil {
+				da.Targets = map[string]string{}
+			}
+			da.Targets[res.names([]uint16{t.Kind})[0]] = t.Target.String()
+		}
+		res.Archetypes = append(res.Archetypes, da)
 	}
 	res.Resources = map[string]any{}
 	for i := range s.Resources {
@@ -535,7 +545,13 @@ func printDump(out io.Writer, r *dumpResult) {
 	}
 	fmt.Fprintln(out, "\narchetypes:")
 	for _, a := range r.Archetypes {
-		fmt.Fprintf(out, "  %4d %8d  %s\n", a.ID, a.Entities, strings.Join(a.Components, " "))
+		comps := slices.Clone(a.Components)
+		for i, c := range comps {
+			if tg, ok := a.Targets[c]; ok {
+				comps[i] += "→" + tg
+			}
+		}
+		fmt.Fprintf(out, "  %4d %8d  %s\n", a.ID, a.Entities, strings.Join(comps, " "))
 	}
 	if len(r.Systems) > 0 {
 		fmt.Fprintln(out, "\nsystems:")

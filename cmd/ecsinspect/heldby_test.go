@@ -57,4 +57,27 @@ func TestDumpShowsATargetsHolders(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "held by 30 through HomeHive: ") || !strings.Contains(out, "and 10 more") {
 		t.Fatalf("dump --entity's text of the hive:\n%s", out)
 	}
+	// The bees sit in a table of the hive's own, which dump names.
+	code, out, errs = cli("dump", addr, "--json")
+	if code != 0 {
+		t.Fatalf("dump: %s", errs)
+	}
+	var sum struct {
+		Archetypes []dumpArch `json:"archetypes"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	aimed := 0
+	for _, a := range sum.Archetypes {
+		if a.Targets["HomeHive"] == hive.String() {
+			aimed += a.Entities
+		}
+	}
+	if aimed != 30 {
+		t.Fatalf("dump --json lists %d entities in tables aimed at the hive, want its 30 bees: %+v", aimed, sum.Archetypes)
+	}
+	if code, out, _ = cli("dump", addr); code != 0 || !strings.Contains(out, "HomeHive→"+hive.String()) {
+		t.Fatalf("dump's archetypes do not name the hive beside HomeHive:\n%s", out)
+	}
 }

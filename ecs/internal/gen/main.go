@@ -123,8 +123,9 @@ func (q *Query{{.N}}[{{.TypeList}}]) Iter() Iter{{.N}}[{{.TypeList}}] {
 
 // IterOf starts a run over the entities whose relation points at a target
 // (rel.Of(target), [Rel.Of]) and that match the query: it walks the
-// relation's list of them, in the order they were linked, not the query's
-// tables, so other entities cost nothing. Use it with Next.
+// tables of that target's holders (a relation keeps a table per archetype
+// and target), so other targets' holders cost nothing; a sparse relation
+// and ChildOf walk the target's list of holders instead. Use it with Next.
 func (q *Query{{.N}}[{{.TypeList}}]) IterOf(t RelTarget) Iter{{.N}}[{{.TypeList}}] {
 	it := q.Iter()
 	it.r.core.holdersOf(t)
@@ -340,14 +341,15 @@ func (m *Map{{.N}}[{{.TypeList}}]) To(targets ...Entity) *Map{{.N}}[{{.TypeList}
 func (m *Map{{.N}}[{{.TypeList}}]) Spawn({{.Join "{v} {T}" ", "}}) Entity {
 	w := m.w
 	w.checkUnlocked("Spawn")
+	t := m.table
 	if m.rels != nil {
 		w.mustAim(m.rels)
+		t = w.aimSpawn(t, m.rels)
 	}
 	// spawnRow's steps, written out: a call here costs the hottest
 	// spawn loop 5%.
 	ent := w.allocEntity()
 	tick := w.writeStamp()
-	t := m.table
 	row := t.pushZero(ent, tick)
 	rec := &w.records[ent.index]
 	rec.table, rec.row = t.id, uint32(row)
@@ -396,6 +398,7 @@ func (m *Map{{.N}}[{{.TypeList}}]) SpawnBatchColumns(n int, init func(first int,
 	t := m.table
 	if m.rels != nil {
 		m.w.mustAim(m.rels)
+		t = m.w.aimSpawn(t, m.rels)
 	}
 	m.w.spawnBlocks(t, n, init != nil, func(done, first int, ents []Entity, tick uint32) {
 		{{range .Vars}}{{.}}s := m.{{.}}.batch(t, first, ents, tick)
