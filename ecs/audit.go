@@ -117,20 +117,22 @@ func (w *World) staleUser() string {
 	l := &w.writers
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.active) == 0 {
+	if l.nactive == 0 {
 		return "outside the schedule"
 	}
-	if len(l.active) > 1 && len(l.on) > 0 { // a parallel stage: the one on this goroutine
+	if l.nactive > 1 && l.non > 0 { // a parallel stage: the one on this goroutine
 		g := goroutineID()
 		for actor, on := range l.on {
 			if on == g {
-				return w.actorName(actor)
+				return w.actorName(uint16(actor))
 			}
 		}
 	}
 	var names []string
-	for actor := range l.active {
-		names = append(names, w.actorName(actor))
+	for actor, n := range l.active {
+		if n > 0 {
+			names = append(names, w.actorName(uint16(actor)))
+		}
 	}
 	sort.Strings(names)
 	return strings.Join(names, " or ")

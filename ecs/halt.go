@@ -59,6 +59,9 @@ func (s *Schedule) ended(name string) {
 
 // wantsHalt reports whether a SystemEnd asked to halt.
 func (s *Schedule) wantsHalt() bool {
+	if s.Halted == nil { // Halt asks nothing then
+		return false
+	}
 	s.halt.mu.Lock()
 	defer s.halt.mu.Unlock()
 	return s.halt.want

@@ -240,10 +240,16 @@ func (sys *system) run(w *World) {
 	from := w.openWrites()
 	w.runStarted(sys.cmds.owner, sys.on)
 	start := time.Now()
-	defer w.runEnded(sys.cmds.owner) // a panicking system is not running any more
+	ended := false
+	defer func() {
+		if !ended { // a panicking system is not running any more
+			w.runEnded(sys.cmds.owner)
+		}
+	}()
 	sys.fn(w, sys.cmds)
 	sys.timing.record(time.Since(start))
-	w.closeWrites(from, sys.cmds.owner, false)
+	w.closeRun(from, sys.cmds.owner)
+	ended = true
 	sys.sched.ended(sys.name)
 	if end := sys.sched.SystemEnd; end != nil {
 		end(w, SystemRun{Name: sys.name, Writes: sys.writeComps, Since: from - 1, sched: sys.sched})

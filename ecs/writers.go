@@ -41,10 +41,16 @@ type writerLog struct {
 	next   int                      // where the next run goes
 	n      int                      // runs kept, up to writerRing
 	writes map[uint16][]ComponentID // what each system declared it writes
-	active map[uint16]int           // the systems running now (audit.go)
-	// on is the goroutine each running system runs on, while the stale
-	// audit is on: a stale use in a parallel stage names its system.
-	on map[uint16]uint64
+	// active counts, by actor, the runs of each system going now, and
+	// nactive the systems with one (audit.go): slices, as a run's start
+	// and end are on every system's path.
+	active  []int32
+	nactive int
+	// on is the goroutine each running system runs on, by actor (0: not
+	// known), while the stale audit is on: a stale use in a parallel stage
+	// names its system; non counts those known.
+	on  []uint64
+	non int
 }
 
 // openWrites starts a run: it returns the first tick the run's writes can
@@ -56,13 +62,17 @@ func (w *World) openWrites() uint32 { return w.changeStamp.Add(1) + 1 }
 func (w *World) runStarted(actor uint16, on uint64) {
 	l := &w.writers
 	l.mu.Lock()
-	if l.active == nil {
-		l.active = map[uint16]int{}
+	if int(actor) >= len(l.active) {
+		l.active = append(l.active, make([]int32, int(actor)+1-len(l.active))...)
+		l.on = append(l.on, make([]uint64, int(actor)+1-len(l.on))...)
+	}
+	if l.active[actor] == 0 {
+		l.nactive++
 	}
 	l.active[actor]++
 	if on != 0 { // a system run alone is told by being alone (staleUser)
-		if l.on == nil {
-			l.on = map[uint16]uint64{}
+		if l.on[actor] == 0 {
+			l.non++
 		}
 		l.on[actor] = on
 	}
@@ -72,10 +82,30 @@ func (w *World) runStarted(actor uint16, on uint64) {
 func (w *World) runEnded(actor uint16) {
 	l := &w.writers
 	l.mu.Lock()
+	l.ended(actor)
+	l.mu.Unlock()
+}
+
+// ended notes that a run of actor ended (l.mu held).
+func (l *writerLog) ended(actor uint16) {
 	if l.active[actor]--; l.active[actor] <= 0 {
-		delete(l.active, actor)
-		delete(l.on, actor)
+		l.active[actor] = 0
+		l.nactive--
+		if l.on[actor] != 0 {
+			l.on[actor] = 0
+			l.non--
+		}
 	}
+}
+
+// closeRun ends a system's run that began at from: closeWrites and
+// runEnded under one lock, as every system run ends so.
+func (w *World) closeRun(from uint32, actor uint16) {
+	to := w.changeStamp.Add(1)
+	l := &w.writers
+	l.mu.Lock()
+	l.note(writerRun{from: from, to: to, frame: uint32(w.changeFrame()), actor: actor})
+	l.ended(actor)
 	l.mu.Unlock()
 }
 
@@ -86,13 +116,18 @@ func (w *World) closeWrites(from uint32, actor uint16, commands bool) {
 	to := w.changeStamp.Add(1)
 	l := &w.writers
 	l.mu.Lock()
+	l.note(writerRun{from: from, to: to, frame: uint32(w.changeFrame()), actor: actor, commands: commands})
+	l.mu.Unlock()
+}
+
+// note keeps r in the ring (l.mu held).
+func (l *writerLog) note(r writerRun) {
 	if l.runs == nil {
 		l.runs = make([]writerRun, writerRing)
 	}
-	l.runs[l.next] = writerRun{from: from, to: to, frame: uint32(w.changeFrame()), actor: actor, commands: commands}
+	l.runs[l.next] = r
 	l.next = (l.next + 1) % writerRing
 	l.n = min(l.n+1, writerRing)
-	l.mu.Unlock()
 }
 
 // declareWrites notes the components a system declared it writes, to tell

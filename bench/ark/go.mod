@@ -7,4 +7,6 @@ require (
 	github.com/mlange-42/ark v0.8.0
 )
 
+require github.com/mlange-42/arche v0.15.3 // indirect
+
 replace github.com/ecsinspect/ecsinspect => ../..
