@@ -67,6 +67,7 @@ type navigator interface {
 	followEntity(e protocol.EntityID) tea.Cmd // the detail, from where the UI stands (esc comes back)
 	showPane(v int) tea.Cmd                   // one of the numbered views, closing the detail
 	listArchetype(arch int64) tea.Cmd         // the entities view, limited to an archetype (1 + id)
+	listQuery(expr string) tea.Cmd            // the entities view, filtered by a query
 	browseResource(name, path string) tea.Cmd // the resources view, at the value at path in resource name
 	push(m modal) tea.Cmd                     // open a modal
 	flash(text string, isErr bool)            // a note on the bottom line

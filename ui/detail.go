@@ -43,9 +43,9 @@ func (p *detailPane) SetSize(width, height int) tea.Cmd { p.box = box{width, hei
 func (p *detailPane) KeyMap() []key.Binding {
 	k := p.keys
 	if p.play != nil {
-		return []key.Binding{k.Enter, k.ToParent, k.Tree, k.Back, k.Open, k.Help}
+		return []key.Binding{k.Enter, k.ToParent, k.Tree, k.Holders, k.Back, k.Open, k.Help}
 	}
-	return []key.Binding{k.Enter, k.ToParent, k.Tree, k.Edit, k.Pin, k.Add, k.Remove, k.Despawn, k.Parent, k.Back, k.Help}
+	return []key.Binding{k.Enter, k.ToParent, k.Tree, k.Holders, k.Edit, k.Pin, k.Add, k.Remove, k.Despawn, k.Parent, k.Back, k.Help}
 }
 
 // open shows entity e, starting a new trail of followed references.
@@ -323,6 +323,18 @@ func (p *detailPane) key(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		return p.follow(p.detail.Parent)
+	case key.Matches(msg, k.Holders) && p.detail != nil:
+		// The entities whose relation points here, in the Entities view:
+		// the first kind that does, as a query the user may edit there.
+		if len(p.detail.HeldBy) == 0 {
+			p.nav.flash("no relation points at "+p.detail.Entity.String(), true)
+			return nil
+		}
+		h := p.detail.HeldBy[0]
+		if len(p.detail.HeldBy) > 1 {
+			p.nav.flash(fmt.Sprintf("held through %d kinds: listing %s (edit the query for another)", len(p.detail.HeldBy), h.Kind), false)
+		}
+		return p.nav.listQuery(h.Kind + "(" + p.detail.Entity.String() + ")")
 	case key.Matches(msg, k.Enter):
 		if p.line < len(lines) {
 			l := lines[p.line]

@@ -37,6 +37,12 @@ func TestDetailShowsItsHolders(t *testing.T) {
 	p.Update(detailMsg{&protocol.Detail{Sub: subDetail, Entity: hive, Alive: true, Tick: 40000,
 		HeldBy: []protocol.HeldBy{{Kind: "HomeHive", Count: 2000, Holders: []protocol.EntityID{protocol.MakeEntityID(10, 1), protocol.MakeEntityID(11, 1)}}}}})
 	mustContain(t, p.View(), "held through HomeHive (2000): 10v1 11v1 … +1998 more")
+	// H lists them in the Entities view, by the query for the hive's holders.
+	nav := c.nav.(*fakeNav)
+	pressPane(p, "H")
+	if len(nav.queries) != 1 || nav.queries[0] != "HomeHive(7v1)" {
+		t.Fatalf("H asked the Entities view for %q, want [HomeHive(7v1)]", nav.queries)
+	}
 }
 
 func TestDetailPane(t *testing.T) {

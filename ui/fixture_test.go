@@ -32,6 +32,7 @@ type fakeNav struct {
 	opened, followed []protocol.EntityID
 	shown            []int
 	archs            []int64
+	queries          []string
 	pushed           []modal
 	flashes          []string
 	pinned           []string
@@ -46,6 +47,7 @@ func (n *fakeNav) followEntity(e protocol.EntityID) tea.Cmd {
 }
 func (n *fakeNav) showPane(v int) tea.Cmd        { n.shown = append(n.shown, v); return nil }
 func (n *fakeNav) listArchetype(a int64) tea.Cmd { n.archs = append(n.archs, a); return nil }
+func (n *fakeNav) listQuery(q string) tea.Cmd    { n.queries = append(n.queries, q); return nil }
 func (n *fakeNav) browseResource(name, path string) tea.Cmd {
 	n.browsed = append(n.browsed, name+" "+path)
 	return nil

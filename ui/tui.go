@@ -167,6 +167,10 @@ func (m *model) listArchetype(arch int64) tea.Cmd {
 	return tea.Batch(m.showPane(viewEntities), m.entities.show("", arch))
 }
 
+func (m *model) listQuery(expr string) tea.Cmd {
+	return tea.Batch(m.showPane(viewEntities), m.entities.show(expr, 0))
+}
+
 func (m *model) push(md modal) tea.Cmd {
 	md.SetSize(m.width, m.bodyHeight())
 	m.modals = append(m.modals, md)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -79,5 +80,42 @@ func TestDumpShowsATargetsHolders(t *testing.T) {
 	}
 	if code, out, _ = cli("dump", addr); code != 0 || !strings.Contains(out, "HomeHive→"+hive.String()) {
 		t.Fatalf("dump's archetypes do not name the hive beside HomeHive:\n%s", out)
+	}
+	// The query language asks for a target's holders: HomeHive(hive).
+	code, out, errs = cli("dump", addr, "--query", "HomeHive("+hive.String()+")", "--json")
+	if code != 0 {
+		t.Fatalf("dump --query HomeHive(%v): %s", hive, errs)
+	}
+	var q struct {
+		Matches dumpMatches `json:"matches"`
+	}
+	if err := json.Unmarshal([]byte(out), &q); err != nil {
+		t.Fatal(err)
+	}
+	if q.Matches.Total != 30 {
+		t.Fatalf("HomeHive(%v) matched %d, want the hive's 30 bees", hive, q.Matches.Total)
+	}
+	if code, out, _ = cli("dump", addr, "--query", "HomeHive("+bees[0].String()+")", "--json"); code != 0 || !strings.Contains(out, `"total": 0`) {
+		t.Fatalf("a bee is nobody's hive, yet:\n%s", out)
+	}
+	// A recording keeps the relations: its review shows the hive's holders
+	// and answers the query for them.
+	path := filepath.Join(t.TempDir(), "bees.ecsrec")
+	if code, _, errs := cli("record", addr, "-o", path, "--frames", "2"); code != 0 {
+		t.Fatalf("record: %s", errs)
+	}
+	code, out, errs = cli("dump", path, "--entity", hive.String(), "--json")
+	if code != 0 {
+		t.Fatalf("dump --entity of the recording: %s", errs)
+	}
+	res.Entity = dumpEntity{}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if h := res.Entity.HeldBy["HomeHive"]; h.Count != 30 || len(h.Holders) != 30 {
+		t.Fatalf("the recorded hive's holders: %+v", res.Entity.HeldBy)
+	}
+	if code, out, _ = cli("dump", path, "--query", "HomeHive("+hive.String()+")", "--json"); code != 0 || !strings.Contains(out, `"total": 30`) {
+		t.Fatalf("HomeHive(%v) in the recording:\n%s", hive, out)
 	}
 }

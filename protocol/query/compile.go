@@ -90,6 +90,14 @@ func CompileExpr(ex *Expr, comps []protocol.Component) (*CompiledQuery, error) {
 			column(c.ID)
 		case TermChildOf:
 			q.Parent, q.HasParent = t.Entity, true
+		case TermRelated:
+			ft, err := compileRelated(c, t)
+			if err != nil {
+				return nil, err
+			}
+			q.With = append(q.With, c.ID)
+			q.Fields = append(q.Fields, ft)
+			column(c.ID)
 		case TermField:
 			ft, err := compileField(c, t)
 			if err != nil {
@@ -122,6 +130,27 @@ func SuggestComponent(comps []protocol.Component, name string) string {
 		return " (components: " + strings.Join(names, ", ") + ")"
 	}
 	return ""
+}
+
+// TargetField is the field a relation's target shows as in its values
+// (Target; Parent in ChildOf), or "" if c is not a relation.
+func TargetField(c *protocol.Component) string {
+	for _, f := range c.Fields {
+		if f.Kind == "entity" && (f.Name == "Target" || f.Name == "Parent") {
+			return f.Name
+		}
+	}
+	return ""
+}
+
+// compileRelated makes RELATION(ENTITY) the test of the relation's target
+// field (Target; Parent in ChildOf) against the entity: one rule for the
+// agent and for recordings, which both read the field.
+func compileRelated(c *protocol.Component, t Term) (FieldTest, error) {
+	if f := TargetField(c); f != "" {
+		return compileField(c, Term{Kind: TermField, Component: t.Component, Path: f, Op: "==", Value: protocol.FloatValue(float64(t.Entity)), Col: t.Col})
+	}
+	return FieldTest{}, &QueryError{Col: t.Col, Msg: fmt.Sprintf("%s is not a relation: %s(ENTITY) asks for the entities whose relation points at ENTITY", t.Component, t.Component)}
 }
 
 func compileField(c *protocol.Component, t Term) (FieldTest, error) {

@@ -11,14 +11,16 @@ import (
 // The query language, one parser for agent and client alike:
 //
 //	Position Velocity !Frozen ?Health changed(Position) added(Enemy)
-//	childof(42v3) Health.HP<10 Name.Value~"orc"
+//	childof(42v3) HomeHive(0v1) Health.HP<10 Name.Value~"orc"
 //
 // Terms are separated by spaces and all must hold: NAME requires a
 // component, !NAME excludes it, ?NAME lists it without requiring it,
 // changed(NAME) and added(NAME) keep entities whose component changed or
 // was added since the subscriber's previous frame, childof(ENTITY) keeps
-// children of an entity, and NAME.PATH OP VALUE compares a field: < <= > >=
-// == != on numbers, == != and ~ (contains) on strings, == != on booleans.
+// children of an entity, RELATION(ENTITY) the entities whose relation
+// points at ENTITY (RELATION(*): at any target, as RELATION does; !RELATION:
+// at none), and NAME.PATH OP VALUE compares a field: < <= > >= == != on
+// numbers, == != and ~ (contains) on strings, == != on booleans.
 
 // TermKind says what a query term asks.
 type TermKind uint8
@@ -32,13 +34,14 @@ const (
 	TermAdded
 	TermChildOf
 	TermField
+	TermRelated // RELATION(ENTITY): the relation points at Entity
 )
 
 // Term is one parsed query term.
 type Term struct {
 	Kind      TermKind
 	Component string            // every kind but TermChildOf
-	Entity    protocol.EntityID // TermChildOf
+	Entity    protocol.EntityID // TermChildOf, TermRelated
 	Path      string            // TermField: the field path after the component, "HP" or "Pos.X"
 	Op        string            // TermField: < <= > >= == != ~
 	Value     protocol.Value    // TermField: a float, string or bool
@@ -116,7 +119,7 @@ func (p *queryParser) term() (Term, error) {
 		t.Kind, t.Component = kind, name
 		return t, err
 	}
-	name, err := p.ident("a component name, !NAME, ?NAME, changed(NAME), added(NAME), childof(ENTITY) or NAME.FIELD<VALUE")
+	name, err := p.ident("a component name, !NAME, ?NAME, changed(NAME), added(NAME), childof(ENTITY), RELATION(ENTITY) or NAME.FIELD<VALUE")
 	if err != nil {
 		return t, err
 	}
@@ -169,7 +172,6 @@ func (p *queryParser) term() (Term, error) {
 }
 
 func (p *queryParser) call(t Term, fn string) (Term, error) {
-	fnPos := p.pos - len(fn)
 	p.pos++ // '('
 	p.skipSpace()
 	switch fn {
@@ -183,18 +185,27 @@ func (p *queryParser) call(t Term, fn string) (Term, error) {
 		if fn == "added" {
 			t.Kind = TermAdded
 		}
-	case "childof":
+	default: // childof(ENTITY), or a relation's NAME(ENTITY) or NAME(*)
 		start := p.pos
 		for p.pos < len(p.src) && p.src[p.pos] != ')' && p.src[p.pos] != ' ' {
 			p.pos++
 		}
-		e, err := protocol.ParseEntityID(p.src[start:p.pos])
+		arg := p.src[start:p.pos]
+		if fn != "childof" && arg == "*" {
+			t.Kind, t.Component = TermWith, fn
+			break
+		}
+		e, err := protocol.ParseEntityID(arg)
 		if err != nil || e == 0 {
-			return t, p.errf(start, "expected an entity like 42v3 in childof(...)")
+			if fn == "childof" {
+				return t, p.errf(start, "expected an entity like 42v3 in childof(...)")
+			}
+			return t, p.errf(start, "expected a target like 42v3, or *, in %s(...): a relation's holders of that target (changed, added and childof are the other functions)", fn)
 		}
 		t.Kind, t.Entity = TermChildOf, e
-	default:
-		return t, p.errf(fnPos, "unknown function %s: use changed, added or childof", fn)
+		if fn != "childof" {
+			t.Kind, t.Component = TermRelated, fn
+		}
 	}
 	p.skipSpace()
 	if p.pos >= len(p.src) || p.src[p.pos] != ')' {
@@ -265,6 +276,8 @@ func (t Term) String() string {
 		return "added(" + t.Component + ")"
 	case TermChildOf:
 		return "childof(" + t.Entity.String() + ")"
+	case TermRelated:
+		return t.Component + "(" + t.Entity.String() + ")"
 	case TermField:
 		if t.Value.Kind() == protocol.KindString {
 			r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)

@@ -62,7 +62,7 @@ func TestParseQueryErrorsPointAtTheColumn(t *testing.T) {
 		{`Name.Value=="orc`, 13, "string is not closed"},
 		{"changed(Position", 17, "expected ) to close changed("},
 		{"childof(abc)", 9, "entity like 42v3"},
-		{"nearby(3)", 1, "unknown function nearby"},
+		{"nearby(3)", 8, "expected a target like 42v3, or *, in nearby"},
 		{"Position,Velocity", 9, "unexpected ','"},
 		{"Health.", 8, "field name after Health."},
 		{"Alive.On<true", 9, "does not compare true or false"},
@@ -153,4 +153,39 @@ func FuzzParseEntityID(f *testing.F) {
 			t.Fatalf("%q -> %v -> %q -> %v, %v", s, e, e.String(), again, err)
 		}
 	})
+}
+
+// TestRelationTerms: RELATION(ENTITY) asks for the holders of a target,
+// RELATION(*) for any target (RELATION alone); compiled, it tests the
+// relation's target field, so the agent and a recording read one rule; a
+// component that is no relation is refused.
+func TestRelationTerms(t *testing.T) {
+	ex, err := ParseQuery("HomeHive(0v1) Worker(*)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ex.String(); got != "HomeHive(0v1) Worker" {
+		t.Fatalf("printed back as %q", got)
+	}
+	comps := []protocol.Component{
+		{ID: 3, Short: "HomeHive", Fields: []protocol.FieldSchema{{Name: "Target", Kind: "entity"}, {Name: "Trips", Kind: "int"}}},
+		{ID: 4, Short: "Worker"},
+	}
+	q, err := CompileExpr(ex, comps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Fields) != 1 || q.Fields[0].Term.Path != "Target" || len(q.With) != 2 {
+		t.Fatalf("compiled: %+v", q)
+	}
+	hive := protocol.MakeEntityID(0, 1)
+	bee := func(target protocol.EntityID) protocol.Value {
+		return protocol.MapValue(protocol.Field{Name: "Target", Value: protocol.UintValue(uint64(target))}, protocol.Field{Name: "Trips", Value: protocol.IntValue(3)})
+	}
+	if !q.Fields[0].HoldsValue(bee(hive)) || q.Fields[0].HoldsValue(bee(protocol.MakeEntityID(2, 1))) {
+		t.Fatal("the target test does not tell hive 0v1 from 2v1")
+	}
+	if _, err := CompileQuery("Worker(1v1)", comps); err == nil || !strings.Contains(err.Error(), "Worker is not a relation") {
+		t.Fatalf("a relation term on a plain component: %v", err)
+	}
 }

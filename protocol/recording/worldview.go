@@ -23,9 +23,12 @@ type stateView struct {
 	where    map[protocol.EntityID]entityLoc
 	sparse   map[uint16]map[protocol.EntityID]int // sparse component -> entity -> row
 	children map[protocol.EntityID][]protocol.EntityID
-	schemas  map[uint16]*protocol.Component
-	childOf  int // ChildOf's component id, or -1
-	bits     map[*StateColumn][2][]uint64
+	// heldBy is every relation's holders by target (ChildOf aside), built
+	// on the first detail that asks (heldBy).
+	heldBy  map[protocol.EntityID][]protocol.HeldBy
+	schemas map[uint16]*protocol.Component
+	childOf int // ChildOf's component id, or -1
+	bits    map[*StateColumn][2][]uint64
 }
 
 func (s *WorldState) v() *stateView {
@@ -158,6 +161,7 @@ func (s *WorldState) Detail(e protocol.EntityID) *protocol.Detail {
 	d.Alive, d.Archetype, d.Row = true, l.t.Archetype, l.row
 	d.Parent = s.Parent(e)
 	d.Children = v.children[e]
+	d.HeldBy = s.heldBy(e)
 	for j, c := range l.t.Components {
 		d.Components = append(d.Components, protocol.ComponentValue{Component: s.componentName(c), Value: s.value(l.t, j, l.row)})
 	}
@@ -167,6 +171,49 @@ func (s *WorldState) Detail(e protocol.EntityID) *protocol.Detail {
 		}
 	}
 	return d
+}
+
+// heldBy is what points at e through each relation but ChildOf, as the
+// agent's Detail says it (a count and the first MaxDetailChildren
+// holders), from an index of the state's relations built on first use.
+func (s *WorldState) heldBy(e protocol.EntityID) []protocol.HeldBy {
+	v := s.v()
+	if v.heldBy == nil {
+		v.heldBy = map[protocol.EntityID][]protocol.HeldBy{}
+		for _, c := range s.Components() {
+			f := query.TargetField(&c)
+			if f == "" || c.Short == "ChildOf" {
+				continue
+			}
+			byTarget := map[protocol.EntityID]*protocol.HeldBy{}
+			var order []protocol.EntityID
+			plan, err := s.plan(c.Short, "")
+			if err != nil {
+				continue
+			}
+			plan.Each(s.world(0), func(h query.Hit) {
+				val, _ := s.ComponentValue(h.Entity(), c.ID)
+				tv, ok := val.Get(f)
+				if !ok || tv.Uint() == 0 {
+					return
+				}
+				t := protocol.EntityID(tv.Uint())
+				hb := byTarget[t]
+				if hb == nil {
+					hb = &protocol.HeldBy{Kind: c.Short}
+					byTarget[t] = hb
+					order = append(order, t)
+				}
+				if hb.Count++; len(hb.Holders) < protocol.MaxDetailChildren {
+					hb.Holders = append(hb.Holders, h.Entity())
+				}
+			})
+			for _, t := range order {
+				v.heldBy[t] = append(v.heldBy[t], *byTarget[t])
+			}
+		}
+	}
+	return v.heldBy[e]
 }
 
 func (s *WorldState) componentName(id uint16) string {
