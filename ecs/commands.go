@@ -24,14 +24,17 @@ type Commands struct {
 	vals    []valueBuffer // by ComponentID
 	parents []Entity      // parents of queued SetParent commands
 	batches []queuedBatch // filters and components of queued batch commands
-	// exchanges are the components queued exchanges remove, in the order
-	// of their commands; exchanged counts those applied so far.
-	exchanges [][]ComponentID
-	exchanged int
-	relates   []func(*World) error // queued relations (RelateLater), by slot
-	spare     []Entity             // reserved handles not yet used
-	epoch     uint32               // the world's restore count when spare was reserved
-	opsRoom   roomKeeper
+	// exchangeIDs are the components queued exchanges remove, one after
+	// another in the order of their commands, and exchangeEnds where each
+	// command's end; exchanged counts those applied so far. Flat: a state
+	// switch a frame per entity queues no allocation.
+	exchangeIDs  []ComponentID
+	exchangeEnds []int32
+	exchanged    int
+	relates      []func(*World) error // queued relations (RelateLater), by slot
+	spare        []Entity             // reserved handles not yet used
+	epoch        uint32               // the world's restore count when spare was reserved
+	opsRoom      roomKeeper
 }
 
 type cmdKind uint8
@@ -269,8 +272,7 @@ func (c *Commands) apply() (skipped, idle int, errs []error) {
 	}
 	c.keepRoom()
 	c.parents = c.parents[:0]
-	clear(c.exchanges)
-	c.exchanges, c.exchanged = c.exchanges[:0], 0
+	c.exchangeIDs, c.exchangeEnds, c.exchanged = c.exchangeIDs[:0], c.exchangeEnds[:0], 0
 	clear(c.relates)
 	c.relates = c.relates[:0]
 	clear(c.batches) // their filters may hold closures
@@ -319,7 +321,11 @@ func (c *Commands) applyOther(op *command) error {
 	case cmdRelate:
 		return c.relates[op.slot](w)
 	case cmdExchange:
-		remove := c.exchanges[c.exchanged]
+		start := int32(0)
+		if c.exchanged > 0 {
+			start = c.exchangeEnds[c.exchanged-1]
+		}
+		remove := c.exchangeIDs[start:c.exchangeEnds[c.exchanged]]
 		c.exchanged++
 		if w.Alive(op.e) {
 			for _, id := range remove {

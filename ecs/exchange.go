@@ -105,6 +105,7 @@ func (w *World) exchangeMask(t uint32, add ComponentID, remove []ComponentID) ui
 // of a component e lacks does: a switch from a state the entity is no
 // longer in would leave it in two.
 func ExchangeLater[T any](c *Commands, e Entity, v T, remove ...ComponentID) {
-	c.exchanges = append(c.exchanges, slices.Clone(remove)) // taken in order by the apply
+	c.exchangeIDs = append(c.exchangeIDs, remove...) // taken in order by the apply
+	c.exchangeEnds = append(c.exchangeEnds, int32(len(c.exchangeIDs)))
 	queueValue(c, cmdExchange, e, v)
 }
