@@ -74,7 +74,7 @@ func (s *Schedule) halted(w *World, st *stage) {
 		s.halt.mu.Unlock()
 		return
 	}
-	h := Halt{Asked: s.halt.asked, Stage: st.name, Ran: append([]string(nil), s.halt.ran...), Systems: s.systemCount()}
+	h := Halt{Asked: s.halt.asked, Stage: st.name, Ran: append([]string(nil), s.halt.ran...), Systems: s.Len()}
 	s.halt.mu.Unlock()
 	// Asked until Halted returns: a worker woken meanwhile starts nothing.
 	s.Halted(w, h)
@@ -83,8 +83,8 @@ func (s *Schedule) halted(w *World, st *stage) {
 	s.halt.mu.Unlock()
 }
 
-// systemCount is how many systems the schedule runs a frame.
-func (s *Schedule) systemCount() int {
+// Len is how many systems the schedule holds, in every stage.
+func (s *Schedule) Len() int {
 	n := 0
 	for _, st := range s.stages {
 		n += len(st.systems)

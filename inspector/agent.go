@@ -88,9 +88,11 @@ type gameSide struct {
 	frameNs   int64     // Sync to Sync, less pauses
 	// workNs is the last frame's work: its schedule's run to Sync, less
 	// the stops inside it (runStart, haltedFor); 0 without a schedule.
-	workNs    int64
-	runStart  time.Time
-	haltedFor time.Duration
+	workNs int64
+	// allocFrames counts the frames sampleAllocs saw (allocsample.go).
+	allocFrames uint64
+	runStart    time.Time
+	haltedFor   time.Duration
 	// lastFrameTick is the change stamp at the previous Sync: what a one-off
 	// query's changed() and added() compare with ("during the last frame").
 	lastFrameTick, frameTick uint32
@@ -248,6 +250,7 @@ func (a *Agent) Sync() {
 		gameWork = time.Duration(a.workNs)
 	}
 	a.upkeep.frame(gameWork)
+	a.sampleAllocs(gameWork)
 	if a.srv.Clients() > 0 { // someone looks: every despawn's last state, to the yard's own bounds
 		a.graves.Allow(-1)
 	} else {

@@ -49,6 +49,7 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 				sys.Recent = append(sys.Recent, d.Nanoseconds())
 			}
 			sys.Skipped = si.Skipped
+			sys.AllocBytes, sys.AllocObjects, sys.AllocRuns, sys.AllocShared = si.AllocBytes, si.AllocObjects, si.AllocRuns, si.AllocShared
 			for _, r := range si.SkippedWhy {
 				sys.SkippedWhy = append(sys.SkippedWhy, protocol.SkipReason{Tick: r.Frame, Why: r.Why})
 			}

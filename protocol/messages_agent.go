@@ -103,6 +103,14 @@ type System struct {
 	// SkippedWhy are the newest reasons, oldest first.
 	Skipped    uint64       `msgpack:"sk,omitempty"`
 	SkippedWhy []SkipReason `msgpack:"skr,omitempty"`
+	// AllocBytes and AllocObjects are what a run allocates, the mean of
+	// the recent runs measured while the system ran alone; AllocRuns
+	// counts those, AllocShared the runs beside another system of a
+	// parallel stage, attributed to neither (both 0: not measured).
+	AllocBytes   float64 `msgpack:"ab,omitempty"`
+	AllocObjects float64 `msgpack:"ao,omitempty"`
+	AllocRuns    int     `msgpack:"ar,omitempty"`
+	AllocShared  int     `msgpack:"as,omitempty"`
 }
 
 // SkipReason is why a queued command was skipped, and the tick it was in.

@@ -49,9 +49,9 @@ func (p *systemsPane) View() []string {
 		byStage[s.Stage] = append(byStage[s.Stage], s)
 	}
 	narrow := p.width < 110 // fewer columns, so the access stays in view
-	head := fmt.Sprintf("%-16s %9s %9s %9s %8s  %-24s  %s", "system", "last", "mean", "max (120)", "runs", "recent", "access")
+	head := fmt.Sprintf("%-16s %9s %9s %9s %8s %17s  %-24s  %s", "system", "last", "mean", "max (120)", "runs", "alloc/run", "recent", "access")
 	if narrow {
-		head = fmt.Sprintf("%-14s %9s %9s  %-8s  %s", "system", "last", "mean", "recent", "access")
+		head = fmt.Sprintf("%-14s %9s %9s %9s  %-8s  %s", "system", "last", "mean", "alloc/run", "recent", "access")
 	}
 	var rows []string
 	if h := p.summary.Halt; h != nil {
@@ -69,10 +69,10 @@ func (p *systemsPane) View() []string {
 				s.Name = haltMark(h, s.Name) + s.Name
 			}
 			if narrow {
-				rows = append(rows, fmt.Sprintf("%-14s %9s %9s  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), sparkline(s.Recent, 8), access(s)))
+				rows = append(rows, fmt.Sprintf("%-14s %9s %9s %9s  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), allocCell(s, false), sparkline(s.Recent, 8), access(s)))
 			} else {
-				rows = append(rows, fmt.Sprintf("%-16s %9s %9s %9s %8d  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), client.Duration(s.Max), s.Count,
-					sparkline(s.Recent, 24), access(s)))
+				rows = append(rows, fmt.Sprintf("%-16s %9s %9s %9s %8d %17s  %s  %s", s.Name, client.Duration(s.Last), client.Duration(s.Mean), client.Duration(s.Max), s.Count,
+					allocCell(s, true), sparkline(s.Recent, 24), access(s)))
 			}
 			if s.Skipped > 0 {
 				rows = append(rows, p.styles.Error.Render(skippedLine(s)))
@@ -81,6 +81,32 @@ func (p *systemsPane) View() []string {
 	}
 	p.clamp(len(rows))
 	return p.draw(p.styles, p.box, head, rows)
+}
+
+// allocCell is what a system's run allocates: bytes (and objects, wide),
+// "shared" when its runs ran beside others, "-" when not measured.
+func allocCell(s protocol.System, objects bool) string {
+	switch {
+	case s.AllocRuns > 0 && objects:
+		return fmt.Sprintf("%s %s", protocol.ByteSize(int64(s.AllocBytes)), countObjects(s.AllocObjects))
+	case s.AllocRuns > 0:
+		return protocol.ByteSize(int64(s.AllocBytes))
+	case s.AllocShared > 0:
+		return "shared"
+	}
+	return "-"
+}
+
+// countObjects is a mean count of objects, short: "0 obj", "3.5 obj",
+// "1.2k obj".
+func countObjects(n float64) string {
+	switch {
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk obj", n/1000)
+	case n == float64(int64(n)):
+		return fmt.Sprintf("%d obj", int64(n))
+	}
+	return fmt.Sprintf("%.1f obj", n)
 }
 
 // frameBudget is what a stage's time is measured against: the game's own

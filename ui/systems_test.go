@@ -27,6 +27,10 @@ func TestSystemsPane(t *testing.T) {
 	}
 	narrow := sized(&systemsPane{common: c}, 80, 20)
 	mustContain(t, narrow.View(), "w:Position")
+	// What a run allocates: bytes and objects wide, bytes narrow; a system
+	// whose runs ran beside others is "shared"; one not measured "-".
+	mustContain(t, p.View(), "alloc/run", "12.5 KiB 3.5 obj", "shared")
+	mustContain(t, narrow.View(), "12.5 KiB", "shared")
 }
 
 // TestSystemsPaneShowsSkippedCommands: a system whose queued commands were

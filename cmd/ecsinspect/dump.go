@@ -93,6 +93,13 @@ type dumpSystem struct {
 	// the newest reasons ("tick 812: ...").
 	Skipped    uint64   `json:"skipped"`
 	SkippedWhy []string `json:"skipped_why,omitempty"`
+	// AllocBytes and AllocObjects: what a run allocates, the mean of the
+	// recent runs measured alone (AllocRuns of them); AllocShared the runs
+	// beside another system, attributed to neither.
+	AllocBytes   float64 `json:"alloc_bytes"`
+	AllocObjects float64 `json:"alloc_objects"`
+	AllocRuns    int     `json:"alloc_runs"`
+	AllocShared  int     `json:"alloc_shared"`
 }
 
 type dumpMatches struct {
@@ -304,7 +311,8 @@ func fromSummary(res *dumpResult, s *protocol.Summary) {
 	}
 	res.Systems = []dumpSystem{}
 	for _, sy := range s.Systems {
-		ds := dumpSystem{Name: sy.Name, LastNs: sy.Last, MeanNs: sy.Mean, MaxNs: sy.Max, Runs: sy.Count, Skipped: sy.Skipped}
+		ds := dumpSystem{Name: sy.Name, LastNs: sy.Last, MeanNs: sy.Mean, MaxNs: sy.Max, Runs: sy.Count, Skipped: sy.Skipped,
+			AllocBytes: sy.AllocBytes, AllocObjects: sy.AllocObjects, AllocRuns: sy.AllocRuns, AllocShared: sy.AllocShared}
 		for _, r := range sy.SkippedWhy {
 			ds.SkippedWhy = append(ds.SkippedWhy, fmt.Sprintf("tick %d: %s", r.Tick, r.Why))
 		}
@@ -557,6 +565,12 @@ func printDump(out io.Writer, r *dumpResult) {
 		fmt.Fprintln(out, "\nsystems:")
 		for _, s := range r.Systems {
 			fmt.Fprintf(out, "  %-20s last %-10s mean %-10s max %-10s runs %d", s.Name, client.Duration(s.LastNs), client.Duration(s.MeanNs), client.Duration(s.MaxNs), s.Runs)
+			switch {
+			case s.AllocRuns > 0:
+				fmt.Fprintf(out, "  allocates %s, %.1f objects a run", protocol.ByteSize(int64(s.AllocBytes)), s.AllocObjects)
+			case s.AllocShared > 0:
+				fmt.Fprint(out, "  allocations shared with the systems beside it")
+			}
 			if s.Skipped > 0 {
 				fmt.Fprintf(out, "  %d commands skipped", s.Skipped)
 			}
