@@ -63,9 +63,18 @@ func TestSystemsAllocationsAreTheirs(t *testing.T) {
 		meet.Add(2)
 		p.Run(w)
 	}
+	// The hook sees it too: neither ran alone.
+	var alone []bool
+	var mu sync.Mutex
+	p.SystemEnd = func(_ *World, run SystemRun) { mu.Lock(); alone = append(alone, run.Alone); mu.Unlock() }
+	meet.Add(2)
+	p.Run(w)
+	if len(alone) != 2 || alone[0] || alone[1] {
+		t.Fatalf("SystemRun.Alone of two systems that ran at once: %v", alone)
+	}
 	for _, si := range p.Systems() {
-		if si.AllocShared != 3 || si.AllocRuns != 0 {
-			t.Fatalf("%s ran beside another: %d runs shared, %d its own; want 3 and 0", si.Name, si.AllocShared, si.AllocRuns)
+		if si.AllocShared != 4 || si.AllocRuns != 0 {
+			t.Fatalf("%s ran beside another: %d runs shared, %d its own; want 4 and 0", si.Name, si.AllocShared, si.AllocRuns)
 		}
 	}
 

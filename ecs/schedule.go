@@ -104,6 +104,10 @@ type SystemRun struct {
 	// Since is the change stamp before the run: what it wrote is newer
 	// (pass it as a Filter's Since, or to Inspection.ChangedSince).
 	Since uint32
+	// Alone says no other system of its stage ran while it did, as it
+	// ends: what changed during the run was its doing (or the game's other
+	// goroutines'). False in a parallel stage where another ran beside it.
+	Alone bool
 
 	sched *Schedule // for Halt
 }
@@ -145,6 +149,12 @@ type system struct {
 	allocs     allocs // what its runs allocated, with TrackAllocs
 	skips      skips  // commands it queued that could not be carried out
 	now        bool   // its commands apply as it ends (CommandsNow)
+	// st is its stage; soloAtStart and mark, set as a worker takes it,
+	// say whether it started alone and the stage's count of starts then,
+	// for telling a run alone (SystemRun.Alone, allocs.go).
+	st          *stage
+	soloAtStart bool
+	mark        uint64
 	// on is the goroutine a parallel stage runs it on, when the stale
 	// audit is on (0: run alone, told by being alone): set by the worker
 	// that takes it, read once per worker, not per system.
@@ -168,7 +178,7 @@ func (s *Schedule) AddStage(name string) {
 // Add registers a system in the current (last) stage.
 func (s *Schedule) Add(name string, fn SystemFunc, access ...Access) {
 	st := s.stages[len(s.stages)-1]
-	sys := &system{name: name, stage: st.name, fn: fn, sched: s}
+	sys := &system{name: name, stage: st.name, fn: fn, sched: s, st: st, soloAtStart: true}
 	for _, a := range access {
 		if a.now {
 			sys.now = true
@@ -214,6 +224,7 @@ func (s *Schedule) Run(w *World) {
 		switch {
 		case debugChecks: // one at a time, each checked for undeclared writes
 			for _, sys := range st.systems {
+				sys.soloAtStart, sys.mark = true, st.started // alone: no other runs
 				caught = sys.step(w)
 				sys.allocs.note(true)
 				if caught != nil {
@@ -225,6 +236,7 @@ func (s *Schedule) Run(w *World) {
 			caught = st.runParallel(w)
 		default:
 			for _, sys := range st.systems {
+				sys.soloAtStart, sys.mark = true, st.started // alone: no other runs
 				caught = sys.step(w)
 				sys.allocs.note(true)
 				if caught != nil {
@@ -271,8 +283,21 @@ func (sys *system) run(w *World) {
 	ended = true
 	sys.sched.ended(sys.name)
 	if end := sys.sched.SystemEnd; end != nil {
-		end(w, SystemRun{Name: sys.name, Writes: sys.writeComps, Since: from - 1, sched: sys.sched})
+		end(w, SystemRun{Name: sys.name, Writes: sys.writeComps, Since: from - 1, Alone: sys.alone(), sched: sys.sched})
 	}
+}
+
+// alone reports whether no other system of its stage has run beside this
+// run so far: it started alone and none started since. A stage run in
+// order (not Parallel, one system, a debug build) runs each alone.
+func (sys *system) alone() bool {
+	st := sys.st
+	if st == nil {
+		return true
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return sys.soloAtStart && st.started == sys.mark
 }
 
 // step runs the system once (checked for undeclared writes in debug
@@ -416,19 +441,20 @@ func (st *stage) work(w *World, caller bool) {
 		}
 		i := st.ready[best]
 		st.ready = append(st.ready[:best], st.ready[best+1:]...)
-		soloAtStart := st.running == 0
+		sys := st.systems[i]
+		sys.soloAtStart = st.running == 0
 		st.running++
 		st.started++
-		mark := st.started
-		st.systems[i].on = on
+		sys.mark = st.started
+		sys.on = on
 		st.mu.Unlock()
 
-		caught := st.systems[i].step(w)
+		caught := sys.step(w)
 
 		st.mu.Lock()
 		// Its allocations are its own if it started alone and no other
 		// system started before it ended.
-		st.systems[i].allocs.note(soloAtStart && st.started == mark)
+		sys.allocs.note(sys.soloAtStart && st.started == sys.mark)
 		st.running--
 		if caught != nil && st.caught == nil {
 			st.caught = caught

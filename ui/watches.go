@@ -220,7 +220,8 @@ func (p *watchesPane) View() []string {
 		return p.box.wrap(p.styles.Header.Render("Watchpoints"),
 			"none set: w sets one, as exec watch takes it. To find who writes a bad value, log first:",
 			"  --log Energy.Value<0    the hits group by writer here, and a narrower watch is offered when one writer stands out",
-			"  42v3 Energy.Value<0    despawn 42v3    despawn Predator    add Fleeing    system hunt > 2ms    frame > 20ms")
+			"  42v3 Energy.Value<0    despawn 42v3    despawn Predator    add Fleeing    system hunt > 2ms    frame > 20ms",
+			"  resource Grid.Cells[12]    the system that changes a resource's value    dangling    a stored handle of the dead")
 	}
 	lines := make([]string, len(rows))
 	for i, r := range rows {

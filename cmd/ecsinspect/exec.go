@@ -43,7 +43,8 @@ only the instance it fires on. Commands:
                              and stays paused as after exec pause, client
                              or not; prints its number (see PROTOCOL.md for the forms:
                              42v3 Energy.Value<0, despawn 42v3, add Fleeing,
-                             system hunt > 2ms, frame > 20ms)
+                             system hunt > 2ms, frame > 20ms, dangling,
+                             resource Grid.Cells[12])
   watch --log EXPR           one that only tells, without pausing; exec
                              sets it with --keep, so it outlives exec's
                              connection (the UI's goes when the UI quits)

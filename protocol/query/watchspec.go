@@ -10,7 +10,7 @@ import (
 
 // WatchSpec is a parsed watchpoint expression.
 type WatchSpec struct {
-	Kind string // value, spawn, despawn, add, remove, system, frame, stale, skipped, dangling
+	Kind string // value, spawn, despawn, add, remove, system, frame, stale, skipped, dangling, resource
 	// Query is a value watchpoint's query (the query language), or the
 	// filter a spawn must match ("" for any); Expr is it parsed (nil for
 	// none), so that whoever checks or compiles it parses it no more.
@@ -23,8 +23,12 @@ type WatchSpec struct {
 	// System and Over are a timing watchpoint's system ("" for the frame)
 	// and bound; System is also a skipped watchpoint's system ("" for any).
 	System string
-	// In is a dangling watchpoint's component or resource ("" for any).
-	In   string
+	// In is a dangling watchpoint's component or resource ("" for any),
+	// and a resource watchpoint's resource.
+	In string
+	// Path is where in its resource a resource watchpoint looks ("" for
+	// the whole value).
+	Path string
 	Over time.Duration
 }
 
@@ -41,6 +45,7 @@ type WatchSpec struct {
 //	stale                            a handle that names no live entity is used
 //	skipped [SYSTEM]                 a command a system (SYSTEM) queued was skipped
 //	dangling [NAME]                  a handle stored in a component or resource (NAME) names no live entity
+//	resource NAME[.PATH]             the value at PATH in resource NAME changes (resource Grid.Cells[12])
 //
 // A value watchpoint fires for an entity when a write makes its query
 // hold: only entities whose tested components were written during the
@@ -71,6 +76,18 @@ func ParseWatch(expr string) (WatchSpec, error) {
 			return WatchSpec{}, fmt.Errorf("dangling takes at most one component or resource: dangling Hunts")
 		}
 		return WatchSpec{Kind: "dangling", In: strings.Join(words[1:], " ")}, nil
+	case "resource":
+		if len(words) != 2 {
+			return WatchSpec{}, fmt.Errorf("resource takes a resource and, if you like, a path in it: resource Grid.Cells[12]")
+		}
+		name, path, _ := strings.Cut(words[1], ".")
+		if i := strings.IndexByte(name, '['); i >= 0 { // resource Grid[3]: the path starts at an index
+			name, path = name[:i], strings.TrimPrefix(words[1][i:], ".")
+		}
+		if _, err := protocol.ParsePath(path); err != nil {
+			return WatchSpec{}, fmt.Errorf("resource %s: %v", name, err)
+		}
+		return WatchSpec{Kind: "resource", In: name, Path: path}, nil
 	case "spawn":
 		return withQuery(WatchSpec{Kind: "spawn", Query: strings.Join(words[1:], " ")})
 	case "despawn":

@@ -66,9 +66,10 @@ type watchpoint struct {
 	terms    int
 	units    int64
 	cut      bool
-	admitted bool // its checks of this frame are charged
-	hold     bool // a hit's pause is held (protocol.Watch.Hold)
-	orphan   bool // its client left: it outlives it (kept), on the agent's share
+	admitted bool      // its checks of this frame are charged
+	hold     bool      // a hit's pause is held (protocol.Watch.Hold)
+	res      *resWatch // a resource watchpoint's place and last value (resource.go)
+	orphan   bool      // its client left: it outlives it (kept), on the agent's share
 }
 
 // Set is the agent's watchpoints and where the last check left off. Its
@@ -239,6 +240,10 @@ func (s *Set) Add(owner int, m *protocol.Watch) (uint32, error) {
 			return 0, answer.Refuse(protocol.ErrBadValue, "no system named %s in the agent's schedule", spec.System)
 		}
 		wp.skipsSeen = s.skipCounts() // skips from now on
+	case "resource":
+		if err := s.addResource(wp); err != nil {
+			return 0, err
+		}
 	}
 	ws.next++
 	wp.ID, wp.Kind = ws.next, spec.Kind
@@ -426,6 +431,16 @@ func (s *Set) CheckSystem(run ecs.SystemRun) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	for _, wp := range ws.list {
+		if wp.checked("resource") {
+			by := run.Name
+			if !run.Alone {
+				by += ", or a system of its stage running beside it"
+			}
+			if s.fire(wp, s.checkResource(wp, by), s.w.Frame()+1) {
+				run.Halt()
+			}
+			continue
+		}
 		if wp.checked("value") && writesAll(run.Writes, wp.comps) {
 			wp.covered = true
 			// The run that made it true wrote it: a system that only had
@@ -461,6 +476,7 @@ func (s *Set) CheckEdits() (pause bool) {
 // since the last check, as of the game's tick now.
 func (s *Set) checkWritesSince() {
 	ws := s
+	s.checkResources()
 	if !ws.hasKind("value") {
 		return
 	}
@@ -473,6 +489,20 @@ func (s *Set) checkWritesSince() {
 	for _, wp := range ws.list {
 		if wp.checked("value") {
 			s.fire(wp, s.checkValue(wp, "", tickRange{since: since}), tick)
+		}
+	}
+}
+
+// checkResources looks at every resource watchpoint's value for changes
+// made outside the schedule's systems (the game's own code, clients).
+func (s *Set) checkResources() {
+	tick := s.w.Frame()
+	if s.stopped { // inside the frame in progress
+		tick++
+	}
+	for _, wp := range s.list {
+		if wp.checked("resource") {
+			s.fire(wp, s.checkResource(wp, ""), tick)
 		}
 	}
 }
@@ -592,6 +622,8 @@ func (s *Set) CheckFrame() (pause bool) {
 			hit = s.checkSkipped(wp)
 		case "dangling":
 			hit = s.checkDangling(wp)
+		case "resource": // changed after the last system: the game's own code
+			hit = s.checkResource(wp, "")
 		}
 		s.fire(wp, hit, s.w.Frame())
 	}
