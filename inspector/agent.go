@@ -145,6 +145,10 @@ func New(w *ecs.World, opts Options) *Agent {
 	hooks := watch.Hooks{Broadcast: a.broadcast, Logf: a.logf}
 	if opts.DanglingBudget > 0 {
 		a.dangling = dangling.New(w, opts.DanglingBudget)
+		a.dangling.WrittenBy = func(e ecs.Entity, id ecs.ComponentID) *protocol.Provenance {
+			written, _, _ := a.whoWrote(e, id)
+			return written
+		}
 		hooks.DanglingAfter = a.dangling.FoundAfter
 	}
 	a.graves = graves.New(w, a.whoMarked)

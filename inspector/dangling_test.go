@@ -160,3 +160,36 @@ func TestDanglingWatchpointAfterAClientsDespawn(t *testing.T) {
 		t.Errorf("paused at tick %d, want %d", s.Tick, at+1)
 	}
 }
+
+// TestDanglingSaysWhoStoredIt: a hunter whose Hunts a system writes every
+// frame, the flower's dead handle included, is listed with that system as
+// the last to write the component, after the despawn, and not only the
+// system that despawned the flower.
+func TestDanglingSaysWhoStoredIt(t *testing.T) {
+	const pick = 30
+	var flower ecs.Entity
+	g := startGame(t, Options{}, func(g *game, s *ecs.Schedule) {
+		flower = g.w.Spawn()
+		hunts := ecs.NewMap[Hunts](g.w)
+		must(t, hunts.Add(g.ents[1], Hunts{Prey: flower}))
+		s.Add("harvest", func(w *ecs.World, c *ecs.Commands) {
+			if w.Frame()+1 == pick {
+				c.Despawn(flower)
+			}
+		})
+		s.AddStage("late")
+		s.Add("stalker", func(w *ecs.World, _ *ecs.Commands) {
+			hunts.Get(g.ents[1]).Prey = flower // keeps the handle, dead or not
+		}, ecs.Writes[Hunts]())
+	})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version})
+	_, d := c.summaryListing(func(d protocol.Dangling) bool {
+		return d.Component == "Hunts" && d.Stored != nil && d.Stored.Tick > pick+2
+	})
+	if d.By != "harvest" || d.Stored.By != "stalker" || !d.StoredAfter() {
+		t.Fatalf("the hunter's dangling prey: despawned by %q, stored by %+v", d.By, d.Stored)
+	}
+	if s := d.String(); !strings.Contains(s, "despawned at tick 30 by harvest; Hunts last") || !strings.Contains(s, "by stalker, after the despawn") {
+		t.Fatalf("in words: %q", s)
+	}
+}

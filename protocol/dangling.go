@@ -31,6 +31,20 @@ type Dangling struct {
 	Since     uint64   `msgpack:"t"`            // the tick its entity was despawned, or, when that is not known, the tick the agent found it
 	By        string   `msgpack:"by,omitempty"` // who despawned it, when known: a system, or "external"
 	Why       string   `msgpack:"w"`            // why it names no entity, in the kernel's words
+	// Stored is who last wrote the holder's component (or held it for
+	// writing: see Provenance), where the agent knows: a handle is stored
+	// by a write of the component that holds it, and a write at or after
+	// the despawn (Since) may be the one that put the dead handle there.
+	// Absent for a resource, whose writes carry no stamps (a resource
+	// watchpoint names its writer).
+	Stored *Provenance `msgpack:"st,omitempty"`
+}
+
+// StoredAfter reports whether the holder's component was written at or
+// after its handle's entity was despawned: that write, if not an older
+// one, left the dead handle where it is.
+func (d Dangling) StoredAfter() bool {
+	return d.Stored != nil && d.By != "" && d.Stored.Tick >= d.Since
 }
 
 // String says where the handle is and what became of its entity: "40v1's
@@ -43,8 +57,19 @@ func (d Dangling) String() string {
 	if d.Key {
 		where += " (the key)"
 	}
-	if d.By != "" {
-		return fmt.Sprintf("%s holds %v, despawned at tick %d by %s", where, d.Handle, d.Since, d.By)
+	stored := ""
+	if st := d.Stored; st != nil {
+		verb := "held for writing"
+		if st.Seen {
+			verb = "written"
+		}
+		stored = fmt.Sprintf("; %s last %s at tick %d by %s", d.Component, verb, st.Tick, st.By)
+		if d.StoredAfter() {
+			stored += ", after the despawn"
+		}
 	}
-	return fmt.Sprintf("%s holds %v, which %s", where, d.Handle, d.Why)
+	if d.By != "" {
+		return fmt.Sprintf("%s holds %v, despawned at tick %d by %s%s", where, d.Handle, d.Since, d.By, stored)
+	}
+	return fmt.Sprintf("%s holds %v, which %s%s", where, d.Handle, d.Why, stored)
 }

@@ -86,6 +86,7 @@ func (p *danglingPane) View() []string {
 		title += fmt.Sprintf(" (%d listed)", len(dg.List))
 	}
 	rows := make([]string, len(dg.List))
+	wide := p.width >= 120 // room for who stored each
 	for i, d := range dg.List {
 		in := "resource"
 		if d.Holder != 0 {
@@ -100,11 +101,38 @@ func (p *danglingPane) View() []string {
 			path += " (key)"
 		}
 		rows[i] = fmt.Sprintf("%-10s %-30s %-10s %-10s %s", in, path, d.Handle, strconv.FormatUint(d.Since, 10), by)
+		if wide {
+			rows[i] = fmt.Sprintf("%-10s %-30s %-10s %-10s %-18s %s", in, path, d.Handle, strconv.FormatUint(d.Since, 10), by, storedBy(d))
+		}
 	}
 	p.clamp(len(rows))
 	header := fmt.Sprintf("%-10s %-30s %-10s %-10s %s", "in", "where", "handle", "since", "despawned")
+	if wide {
+		header = fmt.Sprintf("%-10s %-30s %-10s %-10s %-18s %s", "in", "where", "handle", "since", "despawned", "stored (last write of the holder)")
+	}
 	out := append([]string{fit(title, p.width)}, p.draw(p.styles, box{p.width, p.height - 2}, header, rows)...)
 	return append(out, p.styles.Faint.Render(fit("  "+read+"; enter opens the holder", p.width)))
+}
+
+// storedBy says who last wrote the holder's component, and when: "by
+// stalker at 812, after" when at or after the despawn; "?" for a
+// resource (a resource watchpoint names its writer).
+func storedBy(d protocol.Dangling) string {
+	st := d.Stored
+	if st == nil {
+		if d.Resource != "" {
+			return "? (watch it: resource " + d.Path + ")"
+		}
+		return ""
+	}
+	s := fmt.Sprintf("%s at %d", st.By, st.Tick)
+	if !st.Seen {
+		s = "held by " + s
+	}
+	if d.StoredAfter() {
+		s += ", after the despawn"
+	}
+	return s
 }
 
 // danglingCount is "1 dangling handle", "3 dangling handles".

@@ -48,3 +48,17 @@ func TestDanglingPaneOpensWhereTheHandleIs(t *testing.T) {
 		t.Fatalf("with the search off: %s", screenText(p.View()))
 	}
 }
+
+// TestDanglingRowSaysWhoStoredIt: a wide Dangling view says who last wrote
+// the holder's component, and that it was after the despawn.
+func TestDanglingRowSaysWhoStoredIt(t *testing.T) {
+	d := protocol.Dangling{Holder: protocol.MakeEntityID(4, 1), Component: "Hunts", Path: "Hunts.Prey", Handle: protocol.MakeEntityID(9, 1), Since: 30, By: "harvest",
+		Stored: &protocol.Provenance{Tick: 31, By: "stalker"}}
+	if got := storedBy(d); got != "held by stalker at 31, after the despawn" {
+		t.Fatalf("stored: %q", got)
+	}
+	d.Stored.Seen, d.Stored.Tick = true, 12
+	if got := storedBy(d); got != "stalker at 12" {
+		t.Fatalf("stored before the despawn: %q", got)
+	}
+}

@@ -71,6 +71,11 @@ type dumpDangling struct {
 	By     string `json:"by,omitempty"`
 	Key    bool   `json:"key,omitempty"`
 	Why    string `json:"why"`
+	// Stored is who last wrote (or held for writing) the holder's
+	// component: a component's handle is stored by such a write; After,
+	// that it was at or after the despawn.
+	Stored *dumpWriter `json:"stored,omitempty"`
+	After  bool        `json:"stored_after_despawn,omitempty"`
 }
 
 type dumpArch struct {
@@ -306,7 +311,12 @@ func fromSummary(res *dumpResult, s *protocol.Summary) {
 			if d.Holder != 0 {
 				in = d.Holder.String()
 			}
-			res.Dangling = append(res.Dangling, dumpDangling{In: in, Path: d.Path, Handle: d.Handle.String(), Since: d.Since, By: d.By, Key: d.Key, Why: d.Why})
+			dd := dumpDangling{In: in, Path: d.Path, Handle: d.Handle.String(), Since: d.Since, By: d.By, Key: d.Key, Why: d.Why, After: d.StoredAfter()}
+			if d.Stored != nil {
+				dw := dumpWriterOf(protocol.ComponentValue{Component: d.Component, Written: d.Stored})
+				dd.Stored = &dw
+			}
+			res.Dangling = append(res.Dangling, dd)
 		}
 	}
 	res.Systems = []dumpSystem{}
@@ -514,16 +524,22 @@ func (r *dumpResult) entityOf(d *protocol.Detail) *dumpEntity {
 		if de.Writers == nil {
 			de.Writers = map[string]dumpWriter{}
 		}
-		dw := dumpWriter{Summary: client.WriterNote(c)}
-		if w := c.Written; w != nil {
-			dw.Tick, dw.By, dw.Seen, dw.Held = w.Tick, w.By, w.Seen, w.Held
-		}
-		if a := c.Added; a != nil {
-			dw.Added = &dumpDeath{Tick: a.Tick, By: a.By}
-		}
-		de.Writers[c.Component] = dw
+		de.Writers[c.Component] = dumpWriterOf(c)
 	}
 	return &de
+}
+
+// dumpWriterOf is who wrote and added a component's value, as JSON gives
+// it (the one rule for a writer: a component's, a dangling handle's).
+func dumpWriterOf(c protocol.ComponentValue) dumpWriter {
+	dw := dumpWriter{Summary: client.WriterNote(c)}
+	if w := c.Written; w != nil {
+		dw.Tick, dw.By, dw.Seen, dw.Held = w.Tick, w.By, w.Seen, w.Held
+	}
+	if a := c.Added; a != nil {
+		dw.Added = &dumpDeath{Tick: a.Tick, By: a.By}
+	}
+	return dw
 }
 
 func printDump(out io.Writer, r *dumpResult) {
@@ -610,6 +626,12 @@ func printDump(out io.Writer, r *dumpResult) {
 			fmt.Fprintf(out, "  %-10s %-28s %-10s since tick %d", d.In, d.Path, d.Handle, d.Since)
 			if d.By != "" {
 				fmt.Fprintf(out, " by %s", d.By)
+			}
+			if d.Stored != nil {
+				fmt.Fprintf(out, "; stored: %s", d.Stored.Summary)
+				if d.After {
+					fmt.Fprint(out, ", after the despawn")
+				}
 			}
 			fmt.Fprintln(out)
 		}

@@ -42,6 +42,9 @@ type Tracker struct {
 	took     time.Duration // the last complete pass took, start to end
 	// Clock is the tracker\'s time: time.Now; a test\'s own.
 	Clock func() time.Time
+	// WrittenBy, when set, says who last wrote a holder's component (the
+	// agent's one rule for a writer), for a found handle's Stored.
+	WrittenBy func(holder ecs.Entity, id ecs.ComponentID) *protocol.Provenance
 }
 
 // entry is one dangling handle, the pass that read it last, and the order
@@ -93,7 +96,7 @@ func (t *Tracker) found(f ecs.FoundHandle) {
 	d := t.describe(f)
 	key := strconv.FormatUint(uint64(d.Holder), 10) + "|" + d.Path
 	if e, ok := t.list[key]; ok && e.Handle == d.Handle {
-		e.seen = t.pass
+		e.seen, e.Stored = t.pass, d.Stored // the last write, as of this pass
 		return
 	}
 	if len(t.list) >= MaxKept {
@@ -117,6 +120,9 @@ func (t *Tracker) describe(f ecs.FoundHandle) protocol.Dangling {
 		d.Holder = values.Handle(f.Holder)
 		d.Component = t.w.Inspect().Component(f.Component).Short
 		path = d.Component
+		if t.WrittenBy != nil {
+			d.Stored = t.WrittenBy(f.Holder, f.Component)
+		}
 	}
 	for _, st := range f.Path {
 		switch {
