@@ -91,8 +91,10 @@ type gameSide struct {
 	workNs int64
 	// allocFrames counts the frames sampleAllocs saw (allocsample.go).
 	allocFrames uint64
-	runStart    time.Time
-	haltedFor   time.Duration
+	// frames are the last frames, for the timeline (frames.go).
+	frames    frameRing
+	runStart  time.Time
+	haltedFor time.Duration
 	// lastFrameTick is the change stamp at the previous Sync: what a one-off
 	// query's changed() and added() compare with ("during the last frame").
 	lastFrameTick, frameTick uint32
@@ -242,6 +244,9 @@ func (a *Agent) Sync() {
 	if !a.runStart.IsZero() {
 		a.workNs = (start.Sub(a.runStart) - a.haltedFor).Nanoseconds()
 		a.runStart, a.haltedFor = time.Time{}, 0
+	}
+	if a.frameNs > 0 {
+		a.frames.note(frameRec{tick: a.w.Frame(), ns: a.frameNs, work: a.workNs, end: start})
 	}
 	a.lastFrameTick, a.frameTick = a.frameTick, a.w.Inspect().NextStamp()
 	if a.stepLeft > 0 { // a frame of a step ran: counted before this Sync's commands set a new step

@@ -86,6 +86,9 @@ func (a *Agent) summaryOf(convert func(reflect.Value) protocol.Value) *protocol.
 	if a.dangling != nil {
 		s.Dangling = a.dangling.Audit()
 	}
+	if fr := a.framesForSummary(); fr != nil {
+		s.Frames = fr
+	}
 	s.Agent = a.Telemetry()
 	return s
 }

@@ -218,6 +218,26 @@ type Summary struct {
 	// at a write); absent between frames. While it is set, Tick is the
 	// frame in progress.
 	Halt *Halt `msgpack:"hl,omitempty"`
+	// Frames are the last frames (at most MaxFrames, oldest first), for a
+	// timeline: each one's time and work, and the garbage collections
+	// whose pauses ended in it. Each system's Recent holds its runs of
+	// the same frames, newest last.
+	Frames []FrameStat `msgpack:"fr,omitempty"`
+}
+
+// MaxFrames is how many frames a Summary's Frames holds at most: as many
+// as a system's Recent runs.
+const MaxFrames = 120
+
+// FrameStat is one frame, for a timeline.
+type FrameStat struct {
+	Tick uint64 `msgpack:"t"`  // the frame (a Summary's t once it ended)
+	Ns   int64  `msgpack:"ns"` // from its start to the next frame's start, the game's pause excluded
+	Work int64  `msgpack:"w"`  // its schedule's run (a Summary's wk for it)
+	// GC counts the garbage collections whose stop-the-world pause ended
+	// during the frame, GCPauseNs their pauses.
+	GC        int   `msgpack:"gc,omitempty"`
+	GCPauseNs int64 `msgpack:"gp,omitempty"`
 }
 
 // Halt is where a frame stopped: right after System's run, before the

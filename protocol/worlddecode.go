@@ -225,6 +225,8 @@ func (r *reader) summary(s *Summary) {
 			r.generic(&s.Dangling)
 		case "hl":
 			r.generic(&s.Halt)
+		case "fr":
+			r.generic(&s.Frames)
 		case "ag":
 			r.generic(&s.Agent)
 		default:

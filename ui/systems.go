@@ -20,6 +20,9 @@ type systemsPane struct {
 	*common
 	box
 	list
+	// timeline, when set, shows the frame timeline instead of the list
+	// (timeline.go).
+	timeline *frameChart
 }
 
 func (p *systemsPane) Title() string                     { return "Systems" }
@@ -27,7 +30,22 @@ func (p *systemsPane) SetSize(width, height int) tea.Cmd { p.box = box{width, he
 func (p *systemsPane) KeyMap() []key.Binding             { return p.keys.ShortHelp() }
 
 func (p *systemsPane) Update(msg tea.Msg) tea.Cmd {
-	if km, ok := msg.(tea.KeyMsg); ok && p.summary != nil {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || p.summary == nil {
+		return nil
+	}
+	switch {
+	case key.Matches(km, p.keys.Timeline):
+		if p.timeline == nil {
+			p.timeline = &frameChart{}
+		} else {
+			p.timeline = nil
+		}
+	case p.timeline != nil && key.Matches(km, p.keys.Left):
+		p.timeline.back++
+	case p.timeline != nil && key.Matches(km, p.keys.Right):
+		p.timeline.back = max(p.timeline.back-1, 0)
+	default:
 		sys := p.summary.Systems
 		p.move(p.keys, km, len(sys)+len(stagesOf(sys)), p.height)
 	}
@@ -37,6 +55,9 @@ func (p *systemsPane) Update(msg tea.Msg) tea.Cmd {
 func (p *systemsPane) View() []string {
 	if len(p.summary.Systems) == 0 {
 		return []string{"no systems reported (give the agent the schedule: Options.Schedule)"}
+	}
+	if p.timeline != nil {
+		return p.timeline.view(p.styles, p.summary, p.width, p.height)
 	}
 	// Stages and their systems in the order the schedule runs them (a
 	// stop inside the frame marks which ran: the order must be the run's).

@@ -45,3 +45,50 @@ func TestSystemsPaneShowsSkippedCommands(t *testing.T) {
 		t.Fatalf("the skipped commands are not shown under move:\n%s", v)
 	}
 }
+
+// TestFrameTimeline: b turns the Systems view into the frame timeline:
+// the frames as bars stacked by stage, a slow frame and a frame with a
+// garbage collection marked, the newest picked with its systems listed
+// under the chart; ← picks the frame before; b turns back.
+func TestFrameTimeline(t *testing.T) {
+	c, _, _ := fixture()
+	s := c.summary
+	for i := range 40 {
+		f := protocol.FrameStat{Tick: uint64(100 + i), Ns: 2_000_000, Work: 1_000_000}
+		switch i {
+		case 20:
+			f.Ns, f.Work = 9_000_000, 8_000_000 // a hitch
+		case 30:
+			f.GC, f.GCPauseNs = 1, 300_000
+		}
+		s.Frames = append(s.Frames, f)
+	}
+	for j := range s.Systems {
+		s.Systems[j].Recent = nil
+		for i := range 40 {
+			s.Systems[j].Recent = append(s.Systems[j].Recent, int64(100_000*(j+1)+1000*i))
+		}
+	}
+	p := sized(&systemsPane{common: c}, 100, 30)
+	pressPane(p, "b")
+	v := screenText(p.View())
+	lines := strings.Split(v, "\n")
+	marks := lines[1]
+	if !strings.ContainsRune(marks, '!') || !strings.ContainsRune(marks, '▼') {
+		t.Fatalf("no slow frame or no pick marked:\n%s", v)
+	}
+	if !strings.Contains(v, "g") || !strings.Contains(v, "█ update") || !strings.Contains(v, "▓ render") {
+		t.Fatalf("no collection marked, or no stage legend:\n%s", v)
+	}
+	mustContain(t, p.View(), "frame 139: 2.00ms, work 1.00ms", "hunt               239.0µs  update")
+	for range 9 {
+		pressPane(p, "h")
+	}
+	mustContain(t, p.View(), "frame 130: 2.00ms, work 1.00ms; 1 garbage collection(s), 300.0µs paused", "hunt               230.0µs")
+	for range 10 {
+		pressPane(p, "h")
+	}
+	mustContain(t, p.View(), "frame 120: 9.00ms, work 8.00ms (slow: the game's interval is 2.00ms)")
+	pressPane(p, "b")
+	mustContain(t, p.View(), "alloc/run")
+}
