@@ -79,3 +79,29 @@ func TestSystemsAllocationsAreTheirs(t *testing.T) {
 	}
 
 }
+
+// TestAStageInOrderStartsNoWorkers: a stage whose every two systems
+// conflict (here, each applies its commands as it ends) runs them in order
+// on the goroutine that called Run, starting no worker goroutine for it.
+func TestAStageInOrderStartsNoWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	w := NewWorld()
+	s := NewSchedule()
+	me := goroutineID()
+	var elsewhere, most int
+	for _, name := range []string{"a", "b", "c"} {
+		s.Add(name, func(*World, *Commands) {
+			if goroutineID() != me {
+				elsewhere++
+			}
+			most = max(most, runtime.NumGoroutine())
+		}, Writes[Position](), CommandsNow())
+	}
+	before := runtime.NumGoroutine()
+	for range 30 {
+		s.Run(w)
+	}
+	if elsewhere != 0 || most > before {
+		t.Fatalf("a stage that runs in order: %d of 90 runs on a worker, %d goroutines during them, %d before", elsewhere, most, before)
+	}
+}

@@ -116,6 +116,7 @@ type stage struct {
 	name    string
 	systems []*system
 	planned int     // systems the dependency plan covers
+	chain   bool    // every two of its systems conflict: they run in order (serial)
 	indeg   []int32 // per system: earlier systems it waits for
 	after   [][]int // per system: later systems waiting for it
 	height  []int   // per system: the longest chain of systems from it to the end
@@ -232,7 +233,7 @@ func (s *Schedule) Run(w *World) {
 				}
 				s.halted(w, st)
 			}
-		case s.Parallel && len(st.systems) > 1:
+		case s.Parallel && len(st.systems) > 1 && !st.serial():
 			caught = st.runParallel(w)
 		default:
 			for _, sys := range st.systems {
@@ -369,6 +370,23 @@ func (st *stage) plan() {
 	st.ready = make([]int, 0, n)
 	st.wake = sync.NewCond(&st.mu)
 	st.planned = n
+	// A stage whose every two systems conflict (CommandsNow ones, a chain
+	// of writes) runs them one after another whatever the workers: it is
+	// run in order, with no worker to start and wake.
+	pairs := 0
+	for _, d := range st.indeg {
+		pairs += int(d)
+	}
+	st.chain = pairs == n*(n-1)/2
+}
+
+// serial reports whether the stage's systems can only run one at a time
+// (every two conflict), planning it first if need be.
+func (st *stage) serial() bool {
+	if st.planned != len(st.systems) {
+		st.plan()
+	}
+	return st.chain
 }
 
 // runParallel runs the stage's systems on up to GOMAXPROCS goroutines (the
