@@ -70,18 +70,24 @@ func (tl *frameChart) view(st Styles, s *protocol.Summary, width, height int) []
 	tl.back = min(max(tl.back, 0), cols-1)
 	picked := cols - 1 - tl.back
 	every := interval(s.Frames)
-	var top int64 = 1
-	for _, f := range frames {
-		top = max(top, f.Work, f.Ns)
-	}
 	// Each column's stage totals.
 	parts := make([][]int64, cols)
+	var top int64 = 1 // the scale: the busiest frame's work or bar
 	for c := range cols {
 		runs := frameSystems(s, len(s.Frames)-cols+c)
 		parts[c] = make([]int64, len(stages))
+		var bar int64
 		for j, sys := range s.Systems {
 			parts[c][slices.Index(stages, sys.Stage)] += runs[j]
+			bar += runs[j]
 		}
+		top = max(top, frames[c].Work, bar)
+	}
+	// The interval is drawn when it is near the bars; a game paced far
+	// below its interval keeps the scale of its work.
+	intervalShown := every > 0 && every <= top*2
+	if intervalShown {
+		top = max(top, every)
 	}
 	chartH := max(height-6-len(s.Systems), 4)
 	var out []string
@@ -89,7 +95,11 @@ func (tl *frameChart) view(st Styles, s *protocol.Summary, width, height int) []
 	for i, name := range stages {
 		legend[i] = string(stageGlyphs[i%len(stageGlyphs)]) + " " + name
 	}
-	out = append(out, fit(fmt.Sprintf("last %d frames, scaled to %s; · the game's interval %s; %s", cols, client.Duration(top), client.Duration(every), strings.Join(legend, "  ")), width))
+	scale := fmt.Sprintf("· the game's interval %s", client.Duration(every))
+	if !intervalShown {
+		scale = fmt.Sprintf("the game's interval %s is off the scale", client.Duration(every))
+	}
+	out = append(out, fit(fmt.Sprintf("last %d frames, scaled to %s; %s; %s", cols, client.Duration(top), scale, strings.Join(legend, "  ")), width))
 	var marks strings.Builder
 	for c, f := range frames {
 		switch {
@@ -104,7 +114,10 @@ func (tl *frameChart) view(st Styles, s *protocol.Summary, width, height int) []
 	out = append(out, marks.String())
 	// The bars, top row first: a cell is filled by the stage whose part
 	// of the bar reaches its height.
-	everyRow := int(every * int64(chartH) / top) // the interval's height, dotted where no bar reaches
+	everyRow := -1 // the interval's height, dotted where no bar reaches
+	if intervalShown {
+		everyRow = int(every * int64(chartH) / top)
+	}
 	for row := chartH - 1; row >= 0; row-- {
 		var b strings.Builder
 		for c := range cols {
