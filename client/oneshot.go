@@ -165,6 +165,16 @@ func (o *OneShot) Resource(name, path string, offset, limit int, all bool) (*pro
 	return m.(*protocol.ResourcePage), nil
 }
 
+// Dangling fetches a page of every dangling handle the agent lists,
+// oldest first, grouped by where they are (see protocol.GetDangling).
+func (o *OneShot) Dangling(offset, limit int) (*protocol.DanglingPage, error) {
+	m, err := o.ask(func(id uint32) protocol.Message { return &protocol.GetDangling{ID: id, Offset: offset, Limit: limit} })
+	if err != nil {
+		return nil, err
+	}
+	return m.(*protocol.DanglingPage), nil
+}
+
 // ask sends the request build makes under a new id and waits for its
 // answer: the message that carries the id as its sub, or a refusal as an
 // error.
@@ -183,6 +193,8 @@ func (o *OneShot) ask(build func(id uint32) protocol.Message) (protocol.Message,
 		case *protocol.Detail:
 			return m.Sub == id
 		case *protocol.ResourcePage:
+			return m.Sub == id
+		case *protocol.DanglingPage:
 			return m.Sub == id
 		}
 		return false

@@ -193,3 +193,18 @@ func TestDanglingSaysWhoStoredIt(t *testing.T) {
 		t.Fatalf("in words: %q", s)
 	}
 }
+
+// TestGetDanglingIsBounded: a page past the bound is refused at the door;
+// an agent that does not look for dangling handles says so.
+func TestGetDanglingIsBounded(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version})
+	if r := c.reply(&protocol.GetDangling{Limit: protocol.MaxDanglingPage + 1}); r.OK || r.Code != protocol.ErrBadValue {
+		t.Fatalf("a page of %d: %+v", protocol.MaxDanglingPage+1, r)
+	}
+	off := startGame(t, Options{DanglingBudget: -1})
+	c = dial(t, off, protocol.Hello{Version: protocol.Version})
+	if r := c.reply(&protocol.GetDangling{}); r.OK || r.Code != protocol.ErrState {
+		t.Fatalf("an agent that does not look: %+v", r)
+	}
+}

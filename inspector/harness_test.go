@@ -203,6 +203,8 @@ func setID(m protocol.Request, id uint32) {
 		m.ID = id
 	case *protocol.GetEntity:
 		m.ID = id
+	case *protocol.GetDangling:
+		m.ID = id
 	case *protocol.SetField:
 		m.ID = id
 	case *protocol.AddComponent:

@@ -54,6 +54,7 @@ func init() {
 	handle((*Agent).onRewind)
 	handle((*Agent).onSnapshotRequest)
 	handle((*Agent).onGetResource)
+	handle((*Agent).onGetDangling)
 }
 
 // applyAs is apply's body: the request's handler, or a refusal for a type

@@ -85,6 +85,10 @@ func newMessage(t Type) (Message, error) {
 		return &Challenge{}, nil
 	case TypeResourcePage:
 		return &ResourcePage{}, nil
+	case TypeGetDangling:
+		return &GetDangling{}, nil
+	case TypeDanglingPage:
+		return &DanglingPage{}, nil
 	}
 	return nil, fmt.Errorf("protocol: unknown message type %d", t)
 }

@@ -83,6 +83,8 @@ func sampleMessages() []Message {
 		&Challenge{Nonce: bytes.Repeat([]byte{8}, NonceSize)},
 		&Auth{Proof: bytes.Repeat([]byte{5}, 32)},
 		&GetResource{ID: 26, Name: "Grid", Path: `Cells[3]`, Offset: 10, Limit: 20, All: true},
+		&GetDangling{ID: 27, Offset: 100, Limit: 50},
+		&DanglingPage{Sub: 27, Tick: 9, Total: 150, Over: 2, Offset: 100, List: []Dangling{{Holder: MakeEntityID(4, 1), Component: "Hunts", Path: "Hunts.Prey", Handle: MakeEntityID(9, 2), Since: 8, By: "harvest", Why: "is stale", Stored: &Provenance{Tick: 9, By: "stalker"}}}},
 		&ResourcePage{Sub: 26, Tick: 40000, Name: "Grid", Path: "Cells", Kind: "slice", GoType: "[]ecs.Entity", Total: 4096, Offset: 10,
 			Items:  []ResourceItem{{Key: "10", Kind: "entity", Value: UintValue(uint64(e))}, {Key: "11", Kind: "slice", Len: 3, Value: ListValue(IntValue(1))}},
 			Value:  IntValue(3),

@@ -73,3 +73,37 @@ func (d Dangling) String() string {
 	}
 	return fmt.Sprintf("%s holds %v, which %s%s", where, d.Handle, d.Why, stored)
 }
+
+// Message types of the dangling list's pages.
+const (
+	TypeGetDangling  Type = 22 // client: a page of every dangling handle the agent lists
+	TypeDanglingPage Type = 78 // agent: the answer
+)
+
+// MaxDanglingPage bounds the handles of one DanglingPage.
+const MaxDanglingPage = 1000
+
+// GetDangling asks for a page of every dangling handle the agent lists
+// (a Summary's DanglingAudit lists at most MaxDanglingListed): the oldest
+// found first, grouped by where they are (an entity's handles together,
+// a resource's together), the groups in the order their first handle was
+// found. Limit 0 asks for DefaultPageLimit, at most MaxDanglingPage.
+type GetDangling struct {
+	ID     uint32 `msgpack:"id"`
+	Offset int    `msgpack:"o,omitempty"`
+	Limit  int    `msgpack:"l,omitempty"`
+}
+
+// DanglingPage is a page of the dangling list, as GetDangling orders it.
+type DanglingPage struct {
+	Sub    uint32     `msgpack:"sub"` // the GetDangling id
+	Tick   uint64     `msgpack:"t"`
+	Total  int        `msgpack:"tot"` // handles listed in all (the page's list is a window of them)
+	Over   int        `msgpack:"ov,omitempty"`
+	Offset int        `msgpack:"o"`
+	List   []Dangling `msgpack:"l,omitempty"`
+}
+
+func (*GetDangling) Type() Type          { return TypeGetDangling }
+func (*DanglingPage) Type() Type         { return TypeDanglingPage }
+func (m *GetDangling) RequestID() uint32 { return m.ID }

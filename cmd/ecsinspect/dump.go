@@ -44,13 +44,16 @@ type dumpResult struct {
 	DanglingTotal int            `json:"dangling_total"`
 	// DanglingBetween, when the list is cut, is how many found between the
 	// newest half listed and the first found are not listed.
-	DanglingBetween int           `json:"dangling_not_listed,omitempty"`
-	Matches         *dumpMatches  `json:"matches,omitempty"`
-	Entity          *dumpEntity   `json:"entity,omitempty"`
-	Resource        *dumpResource `json:"resource,omitempty"`
-	Frames          int           `json:"frames,omitempty"`
-	FirstTick       *uint64       `json:"first_tick,omitempty"`
-	LastTick        *uint64       `json:"last_tick,omitempty"`
+	DanglingBetween int `json:"dangling_not_listed,omitempty"`
+	// DanglingPaged, with --dangling: the list is every handle's page,
+	// oldest first, grouped by where they are.
+	DanglingPaged *dumpPaging   `json:"dangling_page,omitempty"`
+	Matches       *dumpMatches  `json:"matches,omitempty"`
+	Entity        *dumpEntity   `json:"entity,omitempty"`
+	Resource      *dumpResource `json:"resource,omitempty"`
+	Frames        int           `json:"frames,omitempty"`
+	FirstTick     *uint64       `json:"first_tick,omitempty"`
+	LastTick      *uint64       `json:"last_tick,omitempty"`
 	// Gaps and GapTicks: in a recording of every frame, the places ticks
 	// were skipped and how many in all (the file says why at each).
 	Gaps      int    `json:"gaps,omitempty"`
@@ -219,6 +222,7 @@ func runDump(args []string, out io.Writer) error {
 	limit := fs.Int("limit", 100, "most matches to list; with --resource, most children of a value too big to print whole")
 	resource := fs.String("resource", "", "show this resource whole, or the value at a path in it: Grid, Grid.Cells[3]")
 	offset := fs.Int("offset", 0, "the first match listed (from 0); with --resource, the first child listed of a value too big to print whole")
+	dangling := fs.Bool("dangling", false, "every dangling handle the agent lists, oldest first, grouped by where they are, a page at a time (--offset, --limit); without it, the summary's newest")
 	asJSON := fs.Bool("json", false, "print JSON")
 	token := fs.String("token", "", "the agent's token")
 	brokerFlags(fs)
@@ -252,7 +256,7 @@ func runDump(args []string, out io.Writer) error {
 		return usageError{fmt.Errorf("want one address or .ecsrec file\n\n%s", dumpUsage)}
 	}
 	src := fs.Arg(0)
-	ask := dumpAsk{query: *query, entity: *entity, resource: *resource, offset: *offset, limit: *limit}
+	ask := dumpAsk{query: *query, entity: *entity, resource: *resource, offset: *offset, limit: *limit, dangling: *dangling}
 	var res *dumpResult
 	var err error
 	if _, statErr := os.Stat(src); statErr == nil || strings.HasSuffix(src, ".ecsrec") {
@@ -307,16 +311,7 @@ func fromSummary(res *dumpResult, s *protocol.Summary) {
 	if dg := s.Dangling; dg != nil {
 		res.Dangling, res.DanglingTotal, res.DanglingBetween = []dumpDangling{}, dg.N, dg.Between
 		for _, d := range dg.List {
-			in := "resource"
-			if d.Holder != 0 {
-				in = d.Holder.String()
-			}
-			dd := dumpDangling{In: in, Path: d.Path, Handle: d.Handle.String(), Since: d.Since, By: d.By, Key: d.Key, Why: d.Why, After: d.StoredAfter()}
-			if d.Stored != nil {
-				dw := dumpWriterOf(protocol.ComponentValue{Component: d.Component, Written: d.Stored})
-				dd.Stored = &dw
-			}
-			res.Dangling = append(res.Dangling, dd)
+			res.Dangling = append(res.Dangling, dumpDanglingOf(d))
 		}
 	}
 	res.Systems = []dumpSystem{}
@@ -346,6 +341,7 @@ func (r *dumpResult) names(ids []uint16) []string {
 type dumpAsk struct {
 	query, entity, resource string
 	offset, limit           int
+	dangling                bool // every dangling handle, a page at a time
 }
 
 func dumpLive(g client.Game, ask dumpAsk) (*dumpResult, error) {
@@ -365,6 +361,7 @@ type worldSource interface {
 	query(expr string, offset, limit int) (*protocol.Page, error)
 	entity(e protocol.EntityID) (*protocol.Detail, error)
 	resource(name, path string, offset, limit int, all bool) (*protocol.ResourcePage, error)
+	dangling(offset, limit int) (*protocol.DanglingPage, error)
 }
 
 type liveWorld struct{ o *client.OneShot }
@@ -375,6 +372,9 @@ func (w liveWorld) query(expr string, offset, limit int) (*protocol.Page, error)
 func (w liveWorld) entity(e protocol.EntityID) (*protocol.Detail, error) { return w.o.Entity(e) }
 func (w liveWorld) resource(name, path string, offset, limit int, all bool) (*protocol.ResourcePage, error) {
 	return w.o.Resource(name, path, offset, limit, all)
+}
+func (w liveWorld) dangling(offset, limit int) (*protocol.DanglingPage, error) {
+	return w.o.Dangling(offset, limit)
 }
 
 type recordedWorld struct{ st *recording.WorldState }
@@ -387,6 +387,9 @@ func (w recordedWorld) entity(e protocol.EntityID) (*protocol.Detail, error) {
 }
 func (w recordedWorld) resource(name, path string, offset, limit int, all bool) (*protocol.ResourcePage, error) {
 	return w.st.Resource(name, path, offset, limit, all)
+}
+func (w recordedWorld) dangling(int, int) (*protocol.DanglingPage, error) {
+	return nil, fmt.Errorf("--dangling pages a live game's list: a recording keeps the list its summaries held (dump FILE shows it)")
 }
 
 // look adds the query's matches, the entity and the resource asked for,
@@ -409,6 +412,13 @@ func (r *dumpResult) look(src worldSource, ask dumpAsk) error {
 			return err
 		}
 		r.Entity = r.entityOf(d)
+	}
+	if ask.dangling {
+		p, err := src.dangling(ask.offset, ask.limit)
+		if err != nil {
+			return err
+		}
+		r.danglingPage(p)
 	}
 	if ask.resource != "" {
 		res, err := lookResource(src, ask)
@@ -529,6 +539,41 @@ func (r *dumpResult) entityOf(d *protocol.Detail) *dumpEntity {
 	return &de
 }
 
+// dumpDanglingOf is a dangling handle as dump gives it.
+func dumpDanglingOf(d protocol.Dangling) dumpDangling {
+	in := "resource"
+	if d.Holder != 0 {
+		in = d.Holder.String()
+	}
+	dd := dumpDangling{In: in, Path: d.Path, Handle: d.Handle.String(), Since: d.Since, By: d.By, Key: d.Key, Why: d.Why, After: d.StoredAfter()}
+	if d.Stored != nil {
+		dw := dumpWriterOf(protocol.ComponentValue{Component: d.Component, Written: d.Stored})
+		dd.Stored = &dw
+	}
+	return dd
+}
+
+// danglingPage puts a page of every dangling handle in place of the
+// summary's newest: oldest first, grouped, with where the next page
+// starts.
+func (r *dumpResult) danglingPage(p *protocol.DanglingPage) {
+	r.Dangling, r.DanglingTotal, r.DanglingBetween = []dumpDangling{}, p.Total+p.Over, 0
+	for _, d := range p.List {
+		r.Dangling = append(r.Dangling, dumpDanglingOf(d))
+	}
+	r.DanglingPaged = &dumpPaging{Offset: p.Offset}
+	if next := p.Offset + len(p.List); next < p.Total && len(p.List) > 0 {
+		r.DanglingPaged.Next = next
+	}
+}
+
+// dumpPaging says which window of a list was given: the first listed,
+// and the --offset of the next page when more are left.
+type dumpPaging struct {
+	Offset int `json:"offset"`
+	Next   int `json:"next,omitempty"`
+}
+
 // dumpWriterOf is who wrote and added a component's value, as JSON gives
 // it (the one rule for a writer: a component's, a dangling handle's).
 func dumpWriterOf(c protocol.ComponentValue) dumpWriter {
@@ -611,12 +656,19 @@ func printDump(out io.Writer, r *dumpResult) {
 	}
 	if len(r.Dangling) > 0 {
 		fmt.Fprintf(out, "\ndangling handles: %d", r.DanglingTotal)
-		if n := len(r.Dangling); n < r.DanglingTotal {
+		switch n := len(r.Dangling); {
+		case r.DanglingPaged != nil:
+			fmt.Fprintf(out, " (oldest first, grouped by where they are: %d to %d", r.DanglingPaged.Offset, r.DanglingPaged.Offset+n-1)
+			if r.DanglingPaged.Next > 0 {
+				fmt.Fprintf(out, "; --offset %d for the next page", r.DanglingPaged.Next)
+			}
+			fmt.Fprint(out, ")")
+		case n < r.DanglingTotal:
 			fmt.Fprintf(out, " (%d listed, newest first", n)
 			if r.DanglingBetween > 0 {
 				fmt.Fprintf(out, ": the newest %d, then the first %d found; %d between not listed", n-n/2, n/2, r.DanglingBetween)
 			}
-			fmt.Fprint(out, ")")
+			fmt.Fprint(out, "; dump --dangling lists them all, a page at a time)")
 		}
 		fmt.Fprintln(out)
 		for i, d := range r.Dangling {

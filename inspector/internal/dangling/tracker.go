@@ -169,6 +169,39 @@ func (t *Tracker) Audit() *protocol.DanglingAudit {
 	return a
 }
 
+// Page is a window of every handle listed, the oldest found first,
+// grouped by where they are (an entity's together, a resource's
+// together), the groups in the order their first handle was found; with
+// the handles listed in all and those found past MaxKept.
+func (t *Tracker) Page(offset, limit int) (page []protocol.Dangling, total, over int) {
+	first := map[string]uint64{} // each group's first handle
+	group := func(e *entry) string {
+		if e.Holder != 0 {
+			return e.Holder.String()
+		}
+		return "resource " + e.Resource
+	}
+	es := make([]*entry, 0, len(t.list))
+	for _, e := range t.list {
+		es = append(es, e)
+		if g := group(e); first[g] == 0 || e.seq < first[g] {
+			first[g] = e.seq
+		}
+	}
+	sort.Slice(es, func(i, j int) bool {
+		if fi, fj := first[group(es[i])], first[group(es[j])]; fi != fj {
+			return fi < fj
+		}
+		return es[i].seq < es[j].seq
+	})
+	p := protocol.NewPager(offset, limit)
+	lo, hi := p.Meet(len(es), 0)
+	for _, e := range es[lo:max(lo, hi)] {
+		page = append(page, e.Dangling)
+	}
+	return page, p.Total(), t.over
+}
+
 // Due reports whether the scan should read now: a pass is under way, or
 // the last one ended at least every ago.
 func (t *Tracker) Due(now time.Time, every time.Duration) bool {

@@ -72,6 +72,13 @@ func checkRequest(m protocol.Message, readOnly bool) *answer.RequestError {
 		return checkQuery(m.Expr)
 	case *protocol.GetResource:
 		return checkResource(m.Name, m.Path, m.Offset, m.Limit)
+	case *protocol.GetDangling:
+		if m.Offset < 0 || m.Offset > protocol.MaxOffset {
+			return answer.Refuse(protocol.ErrBadValue, "o (first handle) must be 0 to %d, got %d", protocol.MaxOffset, m.Offset)
+		}
+		if m.Limit < 0 || m.Limit > protocol.MaxDanglingPage {
+			return answer.Refuse(protocol.ErrBadValue, "l (handles) must be 0 to %d (0: %d), got %d", protocol.MaxDanglingPage, protocol.DefaultPageLimit, m.Limit)
+		}
 	case *protocol.SetField:
 		return checkText("p", m.Path)
 	case *protocol.AddComponent:

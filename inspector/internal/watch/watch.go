@@ -824,6 +824,11 @@ func (s *Set) checkStructural(wp *watchpoint, entries []ecs.JournalEntry) *proto
 	return nil
 }
 
+// MinDeadTested is how many dead a search of the past tests before its
+// deadline may cut it: a bound on work (each a few microseconds), so the
+// oldest dead are always searched.
+const MinDeadTested = 256
+
 // FirstDead is the oldest last state the agent keeps of a dead entity
 // for which value watchpoint id's query held (for its entity only, when
 // it names one): where a watchpoint set late finds a value that was
@@ -838,8 +843,13 @@ func (s *Set) FirstDead(id uint32, deadline time.Time) (first protocol.DeadEntit
 	wp := s.list[i]
 	var found protocol.DeadEntity
 	all = true
+	tested := 0
 	s.hooks.EachDead(func(g protocol.DeadEntity) bool {
-		if time.Now().After(deadline) {
+		// The first MinDeadTested are tested whatever the clock says: a
+		// game goroutine preempted on a busy machine still searches the
+		// oldest dead (where a bug's first victims lie) before the
+		// deadline cuts it.
+		if tested++; tested > MinDeadTested && time.Now().After(deadline) {
 			all = false
 			return false
 		}
