@@ -20,6 +20,33 @@ type danglingPane struct {
 	*common
 	box
 	list
+	// all, when set, lists every handle the agent lists, a page at a
+	// time, oldest first and grouped by where they are (a, then [ and ]),
+	// in place of the summary's newest.
+	all *danglingPages
+}
+
+// danglingPages is the pages of every dangling handle: the one shown,
+// the request in flight, and why the last was refused.
+type danglingPages struct {
+	offset int
+	page   *protocol.DanglingPage
+	asked  uint32
+}
+
+// danglingPageMsg is a page of every dangling handle, as asked.
+type danglingPageMsg struct{ p *protocol.DanglingPage }
+
+// danglingPageSize is the handles a page asks for.
+const danglingPageSize = 200
+
+// askPage asks for the page of every handle from offset.
+func (p *danglingPane) askPage(offset int) tea.Cmd {
+	p.all.offset = max(offset, 0)
+	return p.src.request("", func(id uint32) protocol.Message {
+		p.all.asked = id
+		return &protocol.GetDangling{ID: id, Offset: p.all.offset, Limit: danglingPageSize}
+	})
 }
 
 func (p *danglingPane) Title() string                     { return "Dangling" }
@@ -30,8 +57,14 @@ func (p *danglingPane) KeyMap() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Enter, k.Watch, k.Views, k.Pause, k.Help, k.Quit}
 }
 
-// entries is the list, as last summarised.
+// entries is the list: the page of every handle shown, or the summary's.
 func (p *danglingPane) entries() []protocol.Dangling {
+	if p.all != nil {
+		if p.all.page == nil {
+			return nil
+		}
+		return p.all.page.List
+	}
 	if p.summary == nil || p.summary.Dangling == nil {
 		return nil
 	}
@@ -39,12 +72,36 @@ func (p *danglingPane) entries() []protocol.Dangling {
 }
 
 func (p *danglingPane) Update(msg tea.Msg) tea.Cmd {
+	if pm, ok := msg.(danglingPageMsg); ok {
+		if p.all != nil && pm.p.Sub == p.all.asked {
+			p.all.page, p.cursor = pm.p, 0
+		}
+		return nil
+	}
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
 	}
 	es := p.entries()
 	switch {
+	case km.String() == "a":
+		if p.play != nil {
+			p.nav.flash("a recording keeps its summaries' list of dangling handles, the newest; every one is paged live", true)
+			return nil
+		}
+		if p.all != nil {
+			p.all = nil
+			return nil
+		}
+		p.all = &danglingPages{}
+		return p.askPage(0)
+	case p.all != nil && km.String() == "]":
+		if pg := p.all.page; pg != nil && pg.Offset+len(pg.List) < pg.Total {
+			return p.askPage(pg.Offset + len(pg.List))
+		}
+		return nil
+	case p.all != nil && km.String() == "[":
+		return p.askPage(p.all.offset - danglingPageSize)
 	case key.Matches(km, p.keys.Enter):
 		if p.cursor >= len(es) {
 			return nil
@@ -80,14 +137,30 @@ func (p *danglingPane) View() []string {
 	}
 	title := danglingCount(dg.N) + ": stored in components and resources, naming despawned entities"
 	switch {
+	case p.all != nil && p.all.page == nil:
+		title = "every dangling handle, oldest first: asking the agent…"
+	case p.all != nil:
+		pg := p.all.page
+		title = fmt.Sprintf("every dangling handle, oldest first, grouped by where: %d-%d of %d", pg.Offset+1, pg.Offset+len(pg.List), pg.Total)
+		if pg.Offset+len(pg.List) < pg.Total {
+			title += " (] next page"
+			if pg.Offset > 0 {
+				title += ", [ the one before"
+			}
+			title += ")"
+		} else if pg.Offset > 0 {
+			title += " ([ the page before)"
+		}
+		title += "; a: the newest"
 	case dg.Between > 0:
 		title += fmt.Sprintf(" (the newest %d, then the first %d found; %d between not listed)", len(dg.List)-len(dg.List)/2, len(dg.List)/2, dg.Between)
 	case dg.N > len(dg.List):
 		title += fmt.Sprintf(" (%d listed)", len(dg.List))
 	}
-	rows := make([]string, len(dg.List))
+	list := p.entries()
+	rows := make([]string, len(list))
 	wide := p.width >= 120 // room for who stored each
-	for i, d := range dg.List {
+	for i, d := range list {
 		in := "resource"
 		if d.Holder != 0 {
 			in = d.Holder.String()
@@ -111,7 +184,11 @@ func (p *danglingPane) View() []string {
 		header = fmt.Sprintf("%-10s %-30s %-10s %-10s %-18s %s", "in", "where", "handle", "since", "despawned", "stored (last write of the holder)")
 	}
 	out := append([]string{fit(title, p.width)}, p.draw(p.styles, box{p.width, p.height - 2}, header, rows)...)
-	return append(out, p.styles.Faint.Render(fit("  "+read+"; enter opens the holder", p.width)))
+	hint := "; enter opens the holder; a: all, oldest first"
+	if p.all != nil {
+		hint = "; enter opens the holder; a: the newest"
+	}
+	return append(out, p.styles.Faint.Render(fit("  "+read+hint, p.width)))
 }
 
 // storedBy says who last wrote the holder's component, and when: "by

@@ -62,3 +62,31 @@ func TestDanglingRowSaysWhoStoredIt(t *testing.T) {
 		t.Fatalf("stored before the despawn: %q", got)
 	}
 }
+
+// TestDanglingPaneListsEveryOne: past the summary's newest, a asks the
+// agent for every handle a page at a time, oldest first; ] asks for the
+// next page from where this one ends, [ for the one before; a again goes
+// back to the newest.
+func TestDanglingPaneListsEveryOne(t *testing.T) {
+	c, src, _ := fixture()
+	c.summary.Dangling = &protocol.DanglingAudit{N: 350, Between: 250, List: []protocol.Dangling{{Holder: protocol.MakeEntityID(4, 1), Component: "Target", Path: "Target.Who", Handle: protocol.MakeEntityID(9, 2), Since: 812}}}
+	p := sized(&danglingPane{common: c}, 100, 20)
+	mustContain(t, p.View(), "a: all, oldest first")
+	pressPane(p, "a")
+	ask, ok := src.reqs[len(src.reqs)-1].(*protocol.GetDangling)
+	if !ok || ask.Offset != 0 || ask.Limit != danglingPageSize {
+		t.Fatalf("a asked %+v", src.reqs[len(src.reqs)-1])
+	}
+	var page []protocol.Dangling
+	for i := range danglingPageSize {
+		page = append(page, protocol.Dangling{Holder: protocol.MakeEntityID(uint32(100+i), 1), Component: "Target", Path: "Target.Who", Handle: protocol.MakeEntityID(9, 2), Since: uint64(i)})
+	}
+	p.Update(danglingPageMsg{&protocol.DanglingPage{Sub: ask.ID, Total: 350, Offset: 0, List: page}})
+	mustContain(t, p.View(), "every dangling handle, oldest first, grouped by where: 1-200 of 350 (] next page)", "100v1")
+	pressPane(p, "]")
+	if next := src.reqs[len(src.reqs)-1].(*protocol.GetDangling); next.Offset != 200 {
+		t.Fatalf("] asked from %d, want 200", next.Offset)
+	}
+	pressPane(p, "a")
+	mustContain(t, p.View(), "350 dangling handles")
+}

@@ -224,6 +224,8 @@ func (in *inbox) take(s *session, m protocol.Message) tea.Msg {
 		return seriesMsg{m}
 	case *protocol.ResourcePage:
 		return resourceMsg{m}
+	case *protocol.DanglingPage:
+		return danglingPageMsg{m}
 	case *protocol.Reply:
 		s.mu.Lock()
 		what, asked := s.pending[m.ID]
