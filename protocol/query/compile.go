@@ -90,16 +90,12 @@ func CompileExpr(ex *Expr, comps []protocol.Component) (*CompiledQuery, error) {
 			column(c.ID)
 		case TermChildOf:
 			q.Parent, q.HasParent = t.Entity, true
-		case TermRelated:
-			ft, err := compileRelated(c, t)
-			if err != nil {
-				return nil, err
+		case TermField, TermRelated: // a relation's target is a field test of its own
+			compile := compileField
+			if t.Kind == TermRelated {
+				compile = compileRelated
 			}
-			q.With = append(q.With, c.ID)
-			q.Fields = append(q.Fields, ft)
-			column(c.ID)
-		case TermField:
-			ft, err := compileField(c, t)
+			ft, err := compile(c, t)
 			if err != nil {
 				return nil, err
 			}
