@@ -54,8 +54,9 @@ func (w *World) tableAimed(m Mask, from *table, kind ComponentID, target Entity)
 	if am.IsZero() {
 		return w.tableFor(m)
 	}
+	w.aimIDs = am.AppendIDs(w.aimIDs[:0]) // scratch: a spawn's lookup allocates nothing
 	targets := w.aimBuf[:0]
-	for _, id := range am.IDs() {
+	for _, id := range w.aimIDs {
 		switch {
 		case id == kind:
 			targets = append(targets, target)
@@ -82,7 +83,7 @@ func (w *World) tableAimed(m Mask, from *table, kind ComponentID, target Entity)
 	} else {
 		t = w.tables[w.newTableFor(m)]
 	}
-	t.aims, t.targets, t.retired = am.IDs(), slices.Clone(targets), false
+	t.aims, t.targets, t.retired = slices.Clone(w.aimIDs), slices.Clone(targets), false
 	w.byAim[key] = append(w.byAim[key], t.id)
 	for i, id := range t.aims {
 		if e := t.targets[i]; !e.IsZero() { // one target in several kinds lists t once a kind

@@ -36,8 +36,10 @@ func (m *Mask) Len() int {
 }
 
 // IDs lists the ids in the mask in ascending order.
-func (m *Mask) IDs() []ComponentID {
-	ids := make([]ComponentID, 0, m.Len())
+func (m *Mask) IDs() []ComponentID { return m.AppendIDs(make([]ComponentID, 0, m.Len())) }
+
+// AppendIDs appends the ids in the mask to ids, ascending, and returns it.
+func (m *Mask) AppendIDs(ids []ComponentID) []ComponentID {
 	for w, word := range m {
 		for word != 0 {
 			b := bits.TrailingZeros64(word)

@@ -66,11 +66,12 @@ type World struct {
 	sparseRelations bool
 	// aimMask has the aimed relation kinds; byAim finds their tables by
 	// mask and targets, retiredTables those free again, by mask; aimBuf
-	// is tableAimed's scratch (aimed.go).
+	// and aimIDs are tableAimed's scratch (aimed.go).
 	aimMask       Mask
 	byAim         map[aimKey][]uint32
 	retiredTables map[Mask][]uint32
 	aimBuf        []Entity
+	aimIDs        []ComponentID
 	links         uint64            // counts changes to ChildOf's links
 	journal       journal           // the structural journal; off while its ring is empty
 	actor         uint16            // who makes structural changes now: an index into actors

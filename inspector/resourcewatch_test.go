@@ -76,3 +76,29 @@ func TestResourceWatchpointRefusesAWholeHugeValue(t *testing.T) {
 	}
 	wantOK(t, "a part", c.reply(&protocol.Watch{Expr: "resource Huge.Cells[7]", Log: true}))
 }
+
+// TestResourceWatchRefusesCraftedExpressions: paths that are not there,
+// malformed, absurd or full of control bytes are refused with a reason,
+// as are dangling pages past their bounds, and the game keeps ticking.
+func TestResourceWatchRefusesCraftedExpressions(t *testing.T) {
+	g := startGame(t, Options{}, func(g *game, s *ecs.Schedule) { ecs.SetResource(g.w, Board{}) })
+	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "hostile"})
+	frames := g.frames.Load()
+	for _, expr := range []string{"resource", "resource Board.Cells[-1]", "resource Board.Cells[99999999999999999999]",
+		"resource Board..Turn", "resource Board.Turn.X", "resource \x1b[31mBoard", "resource Board.Cells[3] extra",
+		"resource " + strings.Repeat("A.", 5000)} {
+		if r := c.reply(&protocol.Watch{Expr: expr, Log: true}); r.OK || r.Message == "" {
+			t.Fatalf("%q: %+v", expr, r)
+		}
+	}
+	for _, m := range []*protocol.GetDangling{{Offset: -1}, {Offset: 1 << 40}, {Limit: -5}} {
+		if r := c.reply(m); r.OK || r.Code != protocol.ErrBadValue {
+			t.Fatalf("GetDangling %+v: %+v", m, r)
+		}
+	}
+	for deadline := time.Now().Add(30 * time.Second); g.frames.Load() < frames+3; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the game stopped ticking")
+		}
+	}
+}

@@ -29,6 +29,9 @@ const (
 // resWatch is a resource watchpoint's state: where it looks and what it
 // saw last.
 type resWatch struct {
+	// root is the resource, found by name once a frame (fresh) and kept
+	// between: a resource keeps its place until it is removed.
+	root  reflect.Value
 	steps []protocol.PathStep
 	raw   []byte         // a value without pointers: its memory
 	last  protocol.Value // else: its conversion
@@ -37,21 +40,28 @@ type resWatch struct {
 }
 
 // resourceAt is the value at the watchpoint's path in its resource, or
-// why there is none.
-func (s *Set) resourceAt(wp *watchpoint) (reflect.Value, string) {
-	for _, r := range s.w.Inspect().Resources() {
-		if r.Short == wp.spec.In || r.Name == wp.spec.In {
-			v, err := values.Walk(r.Value, wp.res.steps)
-			if err != nil {
-				return reflect.Value{}, err.Error()
+// why there is none; fresh looks the resource up by name again (once a
+// frame: the list of resources is built and sorted for it).
+func (s *Set) resourceAt(wp *watchpoint, fresh bool) (reflect.Value, string) {
+	if fresh || !wp.res.root.IsValid() {
+		wp.res.root = reflect.Value{}
+		for _, r := range s.w.Inspect().Resources() {
+			if r.Short == wp.spec.In || r.Name == wp.spec.In {
+				wp.res.root = r.Value
 			}
-			if !v.IsValid() {
-				return v, "nil"
-			}
-			return v, ""
 		}
 	}
-	return reflect.Value{}, "no resource " + wp.spec.In
+	if !wp.res.root.IsValid() {
+		return reflect.Value{}, "no resource " + wp.spec.In
+	}
+	v, err := values.Walk(wp.res.root, wp.res.steps)
+	if err != nil {
+		return reflect.Value{}, err.Error()
+	}
+	if !v.IsValid() {
+		return v, "nil"
+	}
+	return v, ""
 }
 
 // addResource sets up a resource watchpoint: the value must be there and
@@ -62,7 +72,7 @@ func (s *Set) addResource(wp *watchpoint) error {
 		return answer.Refuse(protocol.ErrBadValue, "%v", err)
 	}
 	wp.res = &resWatch{steps: steps}
-	v, why := s.resourceAt(wp)
+	v, why := s.resourceAt(wp, true)
 	if why != "" {
 		return answer.Refuse(protocol.ErrNotFound, "resource %s: %s", wp.spec.In, why)
 	}
@@ -117,9 +127,10 @@ func (s *Set) changedResource(wp *watchpoint, v reflect.Value, why string) (chan
 }
 
 // checkResource looks at a resource watchpoint's value after a run of by
-// ("" for the game's own code or a client), and makes a hit if it changed.
-func (s *Set) checkResource(wp *watchpoint, by string) *protocol.WatchHit {
-	v, why := s.resourceAt(wp)
+// ("" for the game's own code or a client), and makes a hit if it
+// changed; fresh finds the resource by name again (see resourceAt).
+func (s *Set) checkResource(wp *watchpoint, by string, fresh bool) *protocol.WatchHit {
+	v, why := s.resourceAt(wp, fresh)
 	changed, before := s.changedResource(wp, v, why)
 	if !changed {
 		return nil

@@ -436,7 +436,7 @@ func (s *Set) CheckSystem(run ecs.SystemRun) {
 			if !run.Alone {
 				by += ", or a system of its stage running beside it"
 			}
-			if s.fire(wp, s.checkResource(wp, by), s.w.Frame()+1) {
+			if s.fire(wp, s.checkResource(wp, by, false), s.w.Frame()+1) {
 				run.Halt()
 			}
 			continue
@@ -502,7 +502,7 @@ func (s *Set) checkResources() {
 	}
 	for _, wp := range s.list {
 		if wp.checked("resource") {
-			s.fire(wp, s.checkResource(wp, ""), tick)
+			s.fire(wp, s.checkResource(wp, "", false), tick)
 		}
 	}
 }
@@ -623,7 +623,7 @@ func (s *Set) CheckFrame() (pause bool) {
 		case "dangling":
 			hit = s.checkDangling(wp)
 		case "resource": // changed after the last system: the game's own code
-			hit = s.checkResource(wp, "")
+			hit = s.checkResource(wp, "", true)
 		}
 		s.fire(wp, hit, s.w.Frame())
 	}
