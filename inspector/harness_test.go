@@ -132,10 +132,11 @@ func (g *game) on(fn func()) {
 
 // testClient is a test's connection to the agent.
 type testClient struct {
-	t    *testing.T
-	conn *protocol.Conn
-	id   uint32
-	sum  *protocol.Summary // the summary so far, for summaryWhere
+	t      *testing.T
+	conn   *protocol.Conn
+	id     uint32
+	sumSub uint32            // summaryWhere's own summary subscription
+	sum    *protocol.Summary // its summary so far
 }
 
 func dial(t *testing.T, g *game, hello protocol.Hello) *testClient {

@@ -14,14 +14,18 @@ import (
 // frames stepped under the race detector on a busy machine took over 5).
 func (c *testClient) summaryWhere(want func(*protocol.Summary) bool) *protocol.Summary {
 	c.t.Helper()
-	if c.sum == nil {
-		if r := c.reply(&protocol.Subscribe{What: protocol.SubSummary, Hz: 100}); !r.OK {
+	if c.sumSub == 0 {
+		r := c.reply(&protocol.Subscribe{What: protocol.SubSummary, Hz: 100})
+		if !r.OK {
 			c.t.Fatalf("Subscribe summary: %+v", r)
 		}
+		c.sumSub = r.ID
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		m := c.await(func(m protocol.Message) bool { _, ok := m.(*protocol.Summary); return ok }).(*protocol.Summary)
+		// Deltas are per subscription: another summary subscription of
+		// this client's has its own chain, passed over here.
+		m := c.await(func(m protocol.Message) bool { s, ok := m.(*protocol.Summary); return ok && s.Sub == c.sumSub }).(*protocol.Summary)
 		next, err := protocol.ApplySummary(c.sum, m)
 		if err != nil {
 			c.t.Fatal(err)
