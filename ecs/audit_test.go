@@ -144,6 +144,9 @@ func TestStaleAuditSkipsHandlesNeverIssued(t *testing.T) {
 // TestStaleAuditInAParallelStage: systems running at once, one of which
 // uses a dead handle, the use names that one alone, not "a or b".
 func TestStaleAuditInAParallelStage(t *testing.T) {
+	if debugChecks {
+		t.Skip("a debug build runs a stage's systems one at a time: the two never meet")
+	}
 	type HP struct{ V int }
 	type Pos struct{ X int }
 	w := NewWorld()
