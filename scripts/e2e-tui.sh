@@ -29,8 +29,8 @@ done
 grep -q "agent on" "$work/demo.log" || { echo "the demo did not start:"; cat "$work/demo.log"; exit 1; }
 
 screen() { tmux -L "$sock" capture-pane -p; }
-wait_for() { # wait_for TEXT [SECONDS]: poll the screen, never a fixed sleep
-  for _ in $(seq $((${2:-10} * 10))); do
+wait_for() { # wait_for TEXT [SECONDS]: poll the screen, never a fixed sleep (20 s by default: CI runs it beside the test suite)
+  for _ in $(seq $((${2:-20} * 10))); do
     if screen | grep -qF -- "$1"; then return 0; fi
     sleep 0.1
   done
