@@ -118,6 +118,7 @@ type gameSide struct {
 // counts its clients' bytes and drops itself.
 type telemetry struct {
 	snapshots atomic.Uint64 // world copies for SnapshotRequests
+	encodes   atomic.Uint64 // their encodings: one a copy, whatever asks for it
 	syncNs    atomic.Int64
 	recording atomic.Value // string
 }

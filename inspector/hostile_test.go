@@ -109,7 +109,7 @@ func TestHostileDataIsBoundedOnTheGamesTime(t *testing.T) {
 	if kept, _ := a.graves.Len(); kept > 256 {
 		t.Fatalf("a despawn of 100,000 kept %d graves", kept)
 	}
-	snap := a.sharedSnapshot().get()
+	snap := sharedSnapshotOf(t, a, 7)
 	byName := map[string]protocol.Value{}
 	for _, r := range snap.Resources {
 		byName[r.Name] = r.Value

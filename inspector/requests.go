@@ -273,11 +273,7 @@ func (a *Agent) onRewind(r request, m *protocol.Rewind) {
 // onSnapshotRequest carries out a SnapshotRequest.
 func (a *Agent) onSnapshotRequest(r request, m *protocol.SnapshotRequest) {
 	shared := a.sharedSnapshot()
-	r.c.Job(0, true, func() protocol.Message {
-		s := *shared.get() // the tables are shared, read-only
-		s.ID = r.id
-		return &s
-	})
+	r.c.Job(0, true, func() protocol.Message { return shared.answer(r.id) })
 }
 
 // mayEdit reports whether c may change the world or its flow.

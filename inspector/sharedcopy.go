@@ -3,6 +3,7 @@ package inspector
 import (
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
@@ -16,20 +17,30 @@ import (
 const snapshotReuse = time.Second
 
 // sharedCopy is one copy of the world on the game goroutine, turned into a
-// Snapshot once, on the first writer goroutine that needs it.
+// Snapshot and encoded once, on the first writer goroutine that needs it:
+// every request it answers gets the same bytes with its own id.
 type sharedCopy struct {
-	at   time.Time
-	once sync.Once
-	make func() *protocol.Snapshot
-	snap *protocol.Snapshot
+	at      time.Time
+	encodes *atomic.Uint64 // counts the encoding
+	once    sync.Once
+	make    func() *protocol.Snapshot
+	enc     *protocol.Template
+	err     error
 }
 
-func (s *sharedCopy) get() *protocol.Snapshot {
+// answer is the Snapshot answering request id.
+func (s *sharedCopy) answer(id uint32) protocol.Message {
 	s.once.Do(func() {
-		s.snap = s.make()
+		snap := s.make()
 		s.make = nil // the copies are garbage once converted
+		snap.ID = protocol.TemplateID
+		s.enc, s.err = protocol.EncodeTemplate(snap)
+		s.encodes.Add(1)
 	})
-	return s.snap
+	if s.err != nil {
+		return &protocol.Reply{ID: id, Code: protocol.ErrInternal, Message: "the agent could not encode the snapshot: " + s.err.Error()}
+	}
+	return s.enc.For(id)
 }
 
 // sharedSnapshot returns the newest copy if it is young enough, else copies
@@ -50,7 +61,7 @@ func (a *Agent) sharedSnapshot() *sharedCopy {
 		kept = append(kept, values.Keep(v))
 		return protocol.Value{}
 	}).Resources
-	a.snap = &sharedCopy{at: now, make: func() *protocol.Snapshot {
+	a.snap = &sharedCopy{at: now, encodes: &a.tel.encodes, make: func() *protocol.Snapshot {
 		s := live.BuildSnapshot(wc, tick, game, stats, schemas)
 		for i, k := range kept {
 			resources[i].Value = k.Value()

@@ -39,10 +39,32 @@ func TestSnapshotFloodCostsOneCopyASecond(t *testing.T) {
 	if limit := 1 + uint64(took/snapshotReuse); copies > limit || copies == 0 {
 		t.Fatalf("%d snapshot requests over %v made %d copies of the world (ticks %v), want 1 to %d", n, took.Round(time.Millisecond), copies, ticks, limit)
 	}
+	if encodes := g.agent.tel.encodes.Load(); encodes != g.agent.tel.snapshots.Load() {
+		t.Fatalf("%d copies of the world encoded %d times: once each, whoever asks", g.agent.tel.snapshots.Load(), encodes)
+	}
 	time.Sleep(snapshotReuse + 100*time.Millisecond)
 	id := c.request(&protocol.SnapshotRequest{})
 	s := c.await(func(m protocol.Message) bool { s, ok := m.(*protocol.Snapshot); return ok && s.ID == id }).(*protocol.Snapshot)
 	if s.Tick <= first {
 		t.Fatalf("a request %v after the burst got tick %d, the burst's copy was of tick %d", snapshotReuse, s.Tick, first)
 	}
+}
+
+// sharedSnapshotOf is the Snapshot a's shared copy answers request id
+// with, decoded from the bytes a client gets.
+func sharedSnapshotOf(t *testing.T, a *Agent, id uint32) *protocol.Snapshot {
+	t.Helper()
+	enc, ok := a.sharedSnapshot().answer(id).(*protocol.Encoded)
+	if !ok {
+		t.Fatalf("the shared copy answered %T", a.sharedSnapshot().answer(id))
+	}
+	m, err := protocol.Decode(enc.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ok := m.(*protocol.Snapshot)
+	if !ok || s.ID != id {
+		t.Fatalf("the bytes decode as %T (id %v), want the Snapshot answering %d", m, s, id)
+	}
+	return s
 }

@@ -97,6 +97,12 @@ var encoders = sync.Pool{New: func() any { return msgpack.NewEncoder(nil) }}
 
 // AppendEncode appends the msgpack encoding of m, [type, body], to dst.
 func AppendEncode(dst []byte, m Message) ([]byte, error) {
+	if e, ok := m.(*Encoded); ok {
+		if len(dst) == 0 {
+			return e.Bytes, nil
+		}
+		return append(dst, e.Bytes...), nil
+	}
 	buf := bytes.NewBuffer(dst)
 	enc := encoders.Get().(*msgpack.Encoder)
 	defer encoders.Put(enc)

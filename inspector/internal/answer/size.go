@@ -22,6 +22,8 @@ func EstimateSize(m protocol.Message) int64 {
 		return 256 + 256*int64(len(m.Queues))
 	case *protocol.WorldFrame:
 		return 64 + int64(len(m.Body))
+	case *protocol.Encoded:
+		return int64(len(m.Bytes))
 	}
 	return 128
 }

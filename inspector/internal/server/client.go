@@ -368,6 +368,8 @@ func requestIDOf(m protocol.Message) uint32 {
 		return m.Sub
 	case *protocol.Snapshot:
 		return m.ID
+	case *protocol.Encoded:
+		return m.ID
 	case *protocol.Summary:
 		return m.Sub
 	case *protocol.Events:
