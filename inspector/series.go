@@ -44,14 +44,8 @@ func (a *Agent) seriesFrame(id uint32, s *subscription) answer.Frame {
 	sq := s.series
 	m := &protocol.Series{Sub: id, Tick: a.tick()}
 	if sq.spec.Aggregate == "" {
-		if key := sq.q.Plan.Sort(); key != nil {
-			if v, ok := a.w.Inspect().Value(sq.one, sq.q.SortBy); ok {
-				if f, ok := key.Of(values.Of(v)); ok {
-					if x, ok := f.Number(); ok {
-						m.Value, m.N = &x, 1
-					}
-				}
-			}
+		if x, ok := a.fieldNumber(sq.one, sq.q); ok {
+			m.Value, m.N = &x, 1
 		}
 		return answer.Frame{Msg: m, Size: 64}
 	}

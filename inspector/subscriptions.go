@@ -26,6 +26,7 @@ type subscription struct {
 	journal uint64   // last journal entry sent
 	feed    *feedSub // a world subscription's place on its feed
 	series  *seriesQuery
+	points  *pointsQuery
 }
 
 // heavy reports whether the subscription's frames copy many rows (or a
@@ -36,6 +37,8 @@ func (s *subscription) heavy() bool {
 		return true
 	case protocol.SubSeries:
 		return s.series.spec.Aggregate != ""
+	case protocol.SubPoints:
+		return true
 	}
 	return false
 }
@@ -96,8 +99,14 @@ func (a *Agent) subscribe(c *peer, m *protocol.Subscribe) error {
 			return err
 		}
 		s.series = sq
+	case protocol.SubPoints:
+		pq, err := a.compilePoints(m)
+		if err != nil {
+			return err
+		}
+		s.points = pq
 	default:
-		return fmt.Errorf("cannot subscribe to %q: want summary, page, entity, events, journal, world, series or resource", m.What)
+		return fmt.Errorf("cannot subscribe to %q: want summary, page, entity, events, journal, world, series, points or resource", m.What)
 	}
 	a.unsubscribe(c, m.ID)
 	c.subs[m.ID] = s
@@ -212,6 +221,8 @@ func (a *Agent) capture(now time.Time) {
 				m = a.detail(id, values.Entity(s.req.Entity), s.req.Offset)
 			case protocol.SubSeries:
 				f = a.seriesFrame(id, s)
+			case protocol.SubPoints:
+				f = a.pointsFrame(id, s)
 			case protocol.SubResource:
 				f = a.resourceFrame(id, s)
 			case protocol.SubEvents:

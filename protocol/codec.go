@@ -89,6 +89,8 @@ func newMessage(t Type) (Message, error) {
 		return &GetDangling{}, nil
 	case TypeDanglingPage:
 		return &DanglingPage{}, nil
+	case TypePoints:
+		return &Points{}, nil
 	}
 	return nil, fmt.Errorf("protocol: unknown message type %d", t)
 }

@@ -95,19 +95,22 @@ const (
 // every frame sent for it. Subscribing again with the same ID replaces it
 // and restarts it with a full frame.
 type Subscribe struct {
-	ID        uint32   `msgpack:"id"`
-	What      string   `msgpack:"w"`              // SubSummary, SubPage, ...
-	Hz        float64  `msgpack:"hz,omitempty"`   // frames per second; 0: the agent's default
-	Query     string   `msgpack:"q,omitempty"`    // page: a query expression
-	Archetype int64    `msgpack:"arch,omitempty"` // page: 1 + archetype id, 0 for none
-	Offset    int      `msgpack:"o,omitempty"`
-	Limit     int      `msgpack:"l,omitempty"`
-	Entity    EntityID `msgpack:"e,omitempty"` // entity detail
-	Filter    string   `msgpack:"f,omitempty"` // journal: entity, component or system to keep
-	Sample    int      `msgpack:"n,omitempty"` // events: recent events per queue
-	Sort      string   `msgpack:"s,omitempty"` // page with q: Component.Field to sort by, - first for descending
-	Resource  string   `msgpack:"r,omitempty"` // resource: its name
-	Path      string   `msgpack:"p,omitempty"` // resource: the path of the value inside it (see ParsePath)
+	ID        uint32     `msgpack:"id"`
+	What      string     `msgpack:"w"`              // SubSummary, SubPage, ...
+	Hz        float64    `msgpack:"hz,omitempty"`   // frames per second; 0: the agent's default
+	Query     string     `msgpack:"q,omitempty"`    // page: a query expression
+	Archetype int64      `msgpack:"arch,omitempty"` // page: 1 + archetype id, 0 for none
+	Offset    int        `msgpack:"o,omitempty"`
+	Limit     int        `msgpack:"l,omitempty"`
+	Entity    EntityID   `msgpack:"e,omitempty"`  // entity detail
+	Filter    string     `msgpack:"f,omitempty"`  // journal: entity, component or system to keep
+	Sample    int        `msgpack:"n,omitempty"`  // events: recent events per queue
+	Sort      string     `msgpack:"s,omitempty"`  // page with q: Component.Field to sort by, - first for descending
+	Resource  string     `msgpack:"r,omitempty"`  // resource: its name
+	Path      string     `msgpack:"p,omitempty"`  // resource: the path of the value inside it (see ParsePath)
+	Box       []float64  `msgpack:"bx,omitempty"` // points: the area to bin, x0, y0, x1, y1
+	Dots      []int      `msgpack:"dt,omitempty"` // points: the grid's width and height in cells
+	Marks     []EntityID `msgpack:"mk,omitempty"` // points: entities whose places to give
 }
 
 // Unsubscribe ends the subscription Sub.

@@ -7,6 +7,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/values"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // A query with field tests over many rows is not evaluated on the game
@@ -204,4 +205,36 @@ func (lw *World) Page(id uint32, q *Query, offset, limit int) (answer.Frame, err
 func (qc *QueryCopy) Aggregate(m *protocol.Series, agg string) *protocol.Series {
 	m.Value, m.N = qc.q.Plan.Sample(qc.world(), agg)
 	return m
+}
+
+// Points reads two numeric fields of every match: the copy's plan's sort
+// field as x, y's sort field as y (a plan of the same query sorting by
+// the other field), and gives each pair to add. A match lacking either
+// is passed over.
+func (qc *QueryCopy) Points(y *query.Plan, add func(x, y float64)) {
+	w := qc.world()
+	var xs []float64
+	var ents []protocol.EntityID
+	qc.q.Plan.Each(w, func(h query.Hit) {
+		if v, ok := h.SortValue(); ok {
+			if x, ok := v.Number(); ok {
+				xs, ents = append(xs, x), append(ents, h.Entity())
+			}
+		}
+	})
+	i := 0 // both plans visit the same rows in the same order
+	y.Each(w, func(h query.Hit) {
+		for i < len(ents) && ents[i] != h.Entity() {
+			i++
+		}
+		if i == len(ents) {
+			return
+		}
+		if v, ok := h.SortValue(); ok {
+			if yv, ok := v.Number(); ok {
+				add(xs[i], yv)
+			}
+		}
+		i++
+	})
 }
