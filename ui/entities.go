@@ -41,6 +41,9 @@ type entitiesPane struct {
 	// short window was last asked for again.
 	asked    int
 	refilled time.Time
+	// mapView is the map of the filter's entities (m), shown in place of
+	// the rows while on.
+	mapView spatial
 }
 
 // maxTypeAhead bounds the keys kept while a page is on its way.
@@ -53,13 +56,17 @@ func (p *entitiesPane) Title() string { return "Entities" }
 
 func (p *entitiesPane) KeyMap() []key.Binding {
 	k := p.keys
+	if p.mapView.on {
+		return []key.Binding{k.Enter, k.Filter, k.Map, k.Up, k.Down, k.Pause, k.Help, k.Quit}
+	}
 	return []key.Binding{k.Enter, k.Filter, k.Sort, k.Left, k.Right, k.Open, k.Pause, k.Help, k.Quit}
 }
 
 // SetSize asks the agent for a window of the new height.
 func (p *entitiesPane) SetSize(width, height int) tea.Cmd {
 	p.box = box{width, height}
-	return p.subscribe()
+	p.mapView.box = p.box
+	return tea.Batch(p.subscribe(), p.mapView.subscribe())
 }
 
 // visible is how many rows the window holds: the title and the column
@@ -80,7 +87,7 @@ func (p *entitiesPane) show(query string, arch int64) tea.Cmd {
 	// old one is not "lost" from it.
 	p.selected, p.lost, p.lostID, p.lostNote = 0, 0, 0, ""
 	p.typeAhead = nil
-	return p.subscribe()
+	return tea.Batch(p.subscribe(), p.mapView.subscribe())
 }
 
 // subscribe (re)subscribes the window for what is on screen. A new query,
@@ -111,7 +118,19 @@ func (p *entitiesPane) subscribe() tea.Cmd {
 // entity, and keys while on screen.
 func (p *entitiesPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case pointsMsg:
+		return p.mapView.Update(msg)
+	case watchHitMsg:
+		return p.mapView.mark(p.mapView.opened, msg.h.Entity)
 	case pageMsg:
+		if msg.p.Sub == p.mapView.asked && p.mapView.asked != 0 { // an entity in the map's cursor cell
+			p.mapView.asked = 0
+			if len(msg.p.Rows) == 0 {
+				p.nav.flash("no entity in that cell now", false)
+				return nil
+			}
+			return p.nav.openEntity(msg.p.Rows[0].Entity)
+		}
 		if msg.p.Sub != p.sub {
 			return nil // a frame of a query no longer shown
 		}
@@ -130,6 +149,9 @@ func (p *entitiesPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(cmd, p.replayTypeAhead())
 	case replyMsg:
+		if cmd := p.mapView.Update(msg); cmd != nil {
+			return cmd
+		}
 		if !msg.r.OK && msg.r.ID == p.sub { // the agent refused the page: say so in place
 			p.page, p.err, p.typeAhead = nil, msg.r.Message, nil
 		}
@@ -137,6 +159,9 @@ func (p *entitiesPane) Update(msg tea.Msg) tea.Cmd {
 			p.lostNote = fmt.Sprintf("%s was despawned", p.lost)
 		}
 	case detailMsg:
+		if msg.d.Sub != p.lostID || p.lostID == 0 {
+			return p.mapView.mark(msg.d.Entity, p.mapView.hit)
+		}
 		if msg.d.Sub == p.lostID && p.lostID != 0 {
 			if msg.d.Alive {
 				p.lostNote = fmt.Sprintf("%s moved out of this window (or stopped matching)", p.lost)
@@ -177,6 +202,13 @@ func (p *entitiesPane) replayTypeAhead() tea.Cmd {
 // opens an entity, moves between columns, sorts, and goes back.
 func (p *entitiesPane) key(msg tea.KeyMsg) tea.Cmd {
 	k := p.keys
+	if key.Matches(msg, k.Map) {
+		p.mapView.common, p.mapView.query = p.common, func() string { return p.query }
+		return p.mapView.toggle()
+	}
+	if p.mapView.on && !key.Matches(msg, k.Filter, k.Back) {
+		return p.mapView.key(msg)
+	}
 	visible := p.visible()
 	total := 0
 	if p.page != nil {
@@ -303,6 +335,9 @@ func (p *entitiesPane) keepSelection() tea.Cmd {
 
 // View is the table, or why there is none yet.
 func (p *entitiesPane) View() []string {
+	if p.mapView.on {
+		return p.mapView.View()
+	}
 	title := "all entities"
 	switch {
 	case p.arch > 0:

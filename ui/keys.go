@@ -5,7 +5,7 @@ import "github.com/charmbracelet/bubbles/key"
 // keyMap is every key the UI answers, with its help.
 type keyMap struct {
 	Views, NextView, PrevView, Up, Down, Left, Right, Sort, PageUp, PageDown, Top, Bottom, Enter, Back,
-	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Parent, ToParent, Holders, Tree, Timeline, Open, ShowEmpty, Palette, Record, Help, Quit key.Binding
+	Filter, Pause, Step, Edit, Add, Remove, Despawn, Spawn, Parent, ToParent, Holders, Tree, Timeline, Map, Open, ShowEmpty, Palette, Record, Help, Quit key.Binding
 	Watch, Unwatch, ToggleWatch, Rewind, Pin, Unpin, SplitScales, Freeze, Fleet key.Binding
 }
 
@@ -36,6 +36,7 @@ func defaultKeys() keyMap {
 		Parent:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "set parent (detail)")),
 		ToParent:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "open the parent (detail)")),
 		Timeline:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "frame timeline: bars (systems)")),
+		Map:         key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "map of the filter's entities by position (entities)")),
 		Holders:     key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "holders of this target (detail)")),
 		Tree:        key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "hierarchy tree (detail)")),
 		Open:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open an entity by handle")),
@@ -61,7 +62,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Views, k.NextView, k.PrevView, k.Help, k.Quit},
 		{k.Up, k.Down, k.Left, k.Right, k.Sort, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Back, k.ShowEmpty},
-		{k.Filter, k.Open, k.Pause, k.Step, k.Palette, k.Record, k.Watch, k.Rewind, k.Timeline},
+		{k.Filter, k.Open, k.Pause, k.Step, k.Palette, k.Record, k.Watch, k.Rewind, k.Timeline, k.Map},
 		{k.Edit, k.Add, k.Remove, k.Despawn, k.Spawn, k.Parent, k.ToParent, k.Holders, k.Tree, k.Pin},
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -149,16 +150,31 @@ func (p *player) request(what string, build func(uint32) protocol.Message) tea.C
 	p.nextID++
 	id := p.nextID
 	p.mu.Unlock()
-	if g, ok := build(id).(*protocol.GetEntity); ok { // a read: answered from the state
+	switch m := build(id).(type) { // reads: answered from the state
+	case *protocol.GetEntity:
 		return func() tea.Msg {
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			if p.state == nil {
 				return nil
 			}
-			d := p.state.Detail(g.Entity)
+			d := p.state.Detail(m.Entity)
 			d.Sub = id
 			return shown(detailMsg{d})
+		}
+	case *protocol.Query:
+		return func() tea.Msg {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if p.state == nil {
+				return nil
+			}
+			page, err := p.state.QuerySorted(m.Expr, m.Sort, 0, m.Offset, m.Limit)
+			if err != nil {
+				return replyMsg{r: &protocol.Reply{ID: id, Code: protocol.ErrBadQuery, Message: err.Error()}, what: what}
+			}
+			page.Sub = id
+			return shown(pageMsg{page})
 		}
 	}
 	return func() tea.Msg {
@@ -227,6 +243,20 @@ func (p *player) frame(id uint32) (msg tea.Msg) {
 		}
 		page.Sub = id
 		return resourceMsg{page}
+	case protocol.SubPoints:
+		spec, err := protocol.ParsePoints(sub.Query)
+		if err == nil && len(sub.Dots) != 2 {
+			err = fmt.Errorf("a density grid is a width and a height")
+		}
+		var pts *protocol.Points
+		if err == nil {
+			pts, err = st.Points(spec, sub.Box, sub.Dots[0], sub.Dots[1], sub.Marks)
+		}
+		if err != nil {
+			return replyMsg{r: &protocol.Reply{ID: id, Code: protocol.ErrBadQuery, Message: err.Error()}, what: "map"}
+		}
+		pts.Sub = id
+		return pointsMsg{pts}
 	case protocol.SubSeries:
 		at := p.idx
 		p.mu.Unlock() // the history reads the file on its own handle

@@ -226,6 +226,11 @@ func (in *inbox) take(s *session, m protocol.Message) tea.Msg {
 		return resourceMsg{m}
 	case *protocol.DanglingPage:
 		return danglingPageMsg{m}
+	case *protocol.Points:
+		if m.Check() != nil {
+			return nil // a grid that is not whole draws nothing
+		}
+		return pointsMsg{m}
 	case *protocol.Reply:
 		s.mu.Lock()
 		what, asked := s.pending[m.ID]

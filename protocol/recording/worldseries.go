@@ -15,11 +15,7 @@ func (s *WorldState) Sample(spec protocol.SeriesSpec) (value *float64, n int, er
 		if err != nil {
 			return nil, 0, err
 		}
-		v, ok := s.ComponentValue(spec.Entity, key.Field.Component)
-		if ok {
-			v, ok = key.Of(v)
-		}
-		if x, isNum := v.Number(); ok && isNum {
+		if x, ok := s.fieldNumber(spec.Entity, key); ok {
 			return &x, 1, nil
 		}
 		return nil, 0, nil

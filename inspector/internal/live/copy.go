@@ -207,34 +207,8 @@ func (qc *QueryCopy) Aggregate(m *protocol.Series, agg string) *protocol.Series 
 	return m
 }
 
-// Points reads two numeric fields of every match: the copy's plan's sort
-// field as x, y's sort field as y (a plan of the same query sorting by
-// the other field), and gives each pair to add. A match lacking either
-// is passed over.
+// Points reads two numeric fields of every match (query.Points): the
+// copy's plan's sort field as x, y's sort field as y.
 func (qc *QueryCopy) Points(y *query.Plan, add func(x, y float64)) {
-	w := qc.world()
-	var xs []float64
-	var ents []protocol.EntityID
-	qc.q.Plan.Each(w, func(h query.Hit) {
-		if v, ok := h.SortValue(); ok {
-			if x, ok := v.Number(); ok {
-				xs, ents = append(xs, x), append(ents, h.Entity())
-			}
-		}
-	})
-	i := 0 // both plans visit the same rows in the same order
-	y.Each(w, func(h query.Hit) {
-		for i < len(ents) && ents[i] != h.Entity() {
-			i++
-		}
-		if i == len(ents) {
-			return
-		}
-		if v, ok := h.SortValue(); ok {
-			if yv, ok := v.Number(); ok {
-				add(xs[i], yv)
-			}
-		}
-		i++
-	})
+	query.Points(qc.world(), qc.q.Plan, y, add)
 }

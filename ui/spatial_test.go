@@ -1,0 +1,94 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ecsinspect/ecsinspect/internal/testgame"
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// TestMapShowsWhereTheFilteredAreAndOpensOne: m in the Entities view
+// draws the filter's entities by position; the title counts them; enter
+// on a cell that holds some opens one of them; + halves the area around
+// the cursor; a shows them all again; m goes back to the rows.
+func TestMapShowsWhereTheFilteredAreAndOpensOne(t *testing.T) {
+	h := newHarnessWith(t, 80, 24, "")
+	h.keys("3")
+	h.waitFor("matches")
+	h.keys("m")
+	v := h.waitFor(" entities, x ")
+	if !strings.Contains(v, "Map of Position.X Position.Y") || !strings.ContainsAny(v, "⠁⠂⠄⡀⠈⠐⠠⢀⣿") {
+		t.Fatalf("no map on screen:\n%s", v)
+	}
+	checkFits(t, v, 80, 24)
+	s := &h.m.entities.mapView
+	before := s.last.Box
+	// The cursor onto a cell that holds entities, then enter.
+	found := false
+	for r := 0; r < s.plotRows() && !found; r++ {
+		for c := 0; c < s.width && !found; c++ {
+			if s.cellCount(s.last, c, r) > 0 {
+				s.col, s.row, found = c, r, true
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("every cell is empty: %v", s.last.Counts)
+	}
+	h.keys("enter")
+	h.waitFor("archetype") // the detail of the entity found there
+	h.keys("esc")
+	h.keys("+")
+	h.until("the area halved", func() bool {
+		b := s.last.Box
+		return s.area != nil && b[2]-b[0] < 0.51*(before[2]-before[0]) && b[3]-b[1] < 0.51*(before[3]-before[1])
+	})
+	h.keys("a")
+	h.until("the whole area again", func() bool { return s.area == nil && s.last.Box[2]-s.last.Box[0] > 0.9*(before[2]-before[0]) })
+	h.keys("m")
+	h.waitFor("matches")
+}
+
+// until feeds messages to the model until cond holds, for up to 15 s.
+func (h *harness) until(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.After(15 * time.Second)
+	for !cond() {
+		select {
+		case msg := <-h.msgs:
+			h.update(msg)
+		case <-deadline:
+			h.t.Fatalf("%s never came; the screen:\n%s", what, h.m.View())
+		}
+	}
+}
+
+// TestMapInReview: the map draws a recording's entities at the frame
+// shown, binned by the rule the agent uses, and enter opens one from the
+// recorded state.
+func TestMapInReview(t *testing.T) {
+	m := reviewModel(t, testgame.Record(t))
+	press(m, "3", "m")
+	s := &m.entities.mapView
+	if s.last == nil || s.last.Total != m.play.state.Entities() || !strings.Contains(m.View(), "Map of Position.X Position.Y") {
+		t.Fatalf("the map of frame %d: %+v (the frame holds %d entities)\n%s", m.play.idx, s.last, m.play.state.Entities(), m.View())
+	}
+	want, err := m.play.state.Points(protocol.PointsSpec{X: "Position.X", Y: "Position.Y"}, nil, s.last.W, s.last.H, nil)
+	if err != nil || !slices.Equal(want.Counts, s.last.Counts) {
+		t.Fatalf("the map differs from the frame's points (%v)", err)
+	}
+	for r := 0; r < s.plotRows(); r++ {
+		for c := 0; c < s.width; c++ {
+			if s.cellCount(s.last, c, r) > 0 {
+				s.col, s.row = c, r
+			}
+		}
+	}
+	press(m, "enter")
+	if !strings.Contains(m.View(), "archetype") {
+		t.Fatalf("enter on a full cell opened nothing:\n%s", m.View())
+	}
+}
