@@ -152,33 +152,36 @@ func (p *player) request(what string, build func(uint32) protocol.Message) tea.C
 	p.mu.Unlock()
 	switch m := build(id).(type) { // reads: answered from the state
 	case *protocol.GetEntity:
-		return func() tea.Msg {
-			p.mu.Lock()
-			defer p.mu.Unlock()
-			if p.state == nil {
-				return nil
-			}
-			d := p.state.Detail(m.Entity)
+		return p.fromState(func(st *recording.WorldState) tea.Msg {
+			d := st.Detail(m.Entity)
 			d.Sub = id
-			return shown(detailMsg{d})
-		}
+			return detailMsg{d}
+		})
 	case *protocol.Query:
-		return func() tea.Msg {
-			p.mu.Lock()
-			defer p.mu.Unlock()
-			if p.state == nil {
-				return nil
-			}
-			page, err := p.state.QuerySorted(m.Expr, m.Sort, 0, m.Offset, m.Limit)
+		return p.fromState(func(st *recording.WorldState) tea.Msg {
+			page, err := st.QuerySorted(m.Expr, m.Sort, 0, m.Offset, m.Limit)
 			if err != nil {
 				return replyMsg{r: &protocol.Reply{ID: id, Code: protocol.ErrBadQuery, Message: err.Error()}, what: what}
 			}
 			page.Sub = id
-			return shown(pageMsg{page})
-		}
+			return pageMsg{page}
+		})
 	}
 	return func() tea.Msg {
 		return replyMsg{r: &protocol.Reply{Code: protocol.ErrReadOnly, Message: "a recording cannot be changed: " + what + " is for a live game"}, what: what}
+	}
+}
+
+// fromState answers a read from the state at the position, as the UI may
+// show it; nothing before the first frame is read.
+func (p *player) fromState(read func(*recording.WorldState) tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.state == nil {
+			return nil
+		}
+		return shown(read(p.state))
 	}
 }
 
