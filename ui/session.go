@@ -18,6 +18,7 @@ const (
 	subDetail  uint32 = 3
 	subEvents  uint32 = 4
 	subJournal uint32 = 5
+	subPoints  uint32 = 6 // the map's grid
 	// subPageFirst is the first of the entities view's subscriptions: each
 	// new query or archetype takes the next id.
 	subPageFirst uint32 = 100

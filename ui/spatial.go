@@ -25,9 +25,6 @@ import (
 // shows every entity again; the entity last opened and the last
 // watchpoint hit's are marked, f keeps the first in the middle.
 
-// subPoints is the map's subscription.
-const subPoints uint32 = 3000
-
 type pointsMsg struct{ p *protocol.Points }
 
 type spatial struct {
