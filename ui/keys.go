@@ -36,7 +36,7 @@ func defaultKeys() keyMap {
 		Parent:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "set parent (detail)")),
 		ToParent:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "open the parent (detail)")),
 		Timeline:    key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "frame timeline: bars (systems)")),
-		Map:         key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "map of the filter's entities by position (entities)")),
+		Map:         key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "map: the filter's entities by position (entities); a list of numbers as a heat map (resources)")),
 		Holders:     key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "holders of this target (detail)")),
 		Tree:        key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "hierarchy tree (detail)")),
 		Open:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open an entity by handle")),

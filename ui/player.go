@@ -166,6 +166,15 @@ func (p *player) request(what string, build func(uint32) protocol.Message) tea.C
 			page.Sub = id
 			return pageMsg{page}
 		})
+	case *protocol.GetResource:
+		return p.fromState(func(st *recording.WorldState) tea.Msg {
+			page, err := st.Resource(m.Name, m.Path, m.Offset, m.Limit, m.All)
+			if err != nil {
+				return replyMsg{r: &protocol.Reply{ID: id, Code: protocol.ErrNotFound, Message: err.Error()}, what: what}
+			}
+			page.Sub = id
+			return resourceMsg{page}
+		})
 	}
 	return func() tea.Msg {
 		return replyMsg{r: &protocol.Reply{Code: protocol.ErrReadOnly, Message: "a recording cannot be changed: " + what + " is for a live game"}, what: what}

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -31,6 +32,7 @@ type resourcesPane struct {
 	list               // the resource under the cursor, in the list
 	walk *resourceWalk // browsing one resource; nil: the list
 	sub  uint32
+	heat *heatmap // m on a list of numbers: drawn as a grid; nil: none
 }
 
 // resourceWalk is where the pane browses: a path in a resource, the child
@@ -71,7 +73,7 @@ func (p *resourcesPane) KeyMap() []key.Binding {
 		return p.keys.ShortHelp()
 	}
 	k := p.keys
-	return []key.Binding{k.Up, k.Down, k.PageDown, k.Enter, k.Back, k.Views, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.PageDown, k.Enter, k.Map, k.Back, k.Views, k.Help, k.Quit}
 }
 
 // visible is how many children the browser shows: the body less the
@@ -98,6 +100,11 @@ func (p *resourcesPane) subscribe() tea.Cmd {
 func (p *resourcesPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case resourceMsg:
+		if h := p.heat; h != nil && msg.p.Sub == h.asked {
+			h.asked = 0
+			h.take(msg.p)
+			return nil
+		}
 		if p.walk != nil && msg.p.Sub == p.sub {
 			p.walk.page, p.walk.err, p.walk.total = msg.p, "", msg.p.Total
 			return p.replayTypeAhead()
@@ -106,7 +113,20 @@ func (p *resourcesPane) Update(msg tea.Msg) tea.Cmd {
 		if p.walk != nil && !msg.r.OK && msg.r.ID == p.sub {
 			p.walk.page, p.walk.err = nil, msg.r.Message
 		}
+		if h := p.heat; h != nil && !msg.r.OK && msg.r.ID == h.asked {
+			h.asked, h.err = 0, msg.r.Message
+		}
+	case summaryMsg: // the game moved on: the grid again, once a second
+		if h := p.heat; h != nil && h.asked == 0 && h.err == "" && time.Since(h.at) >= heatEvery {
+			return h.ask(p.common)
+		}
 	case tea.KeyMsg:
+		if p.heat != nil {
+			if key.Matches(msg, p.keys.Back, p.keys.Map) {
+				p.heat = nil
+			}
+			return nil
+		}
 		if w := p.walk; w != nil {
 			if w.waiting() && !key.Matches(msg, p.keys.Back) {
 				if len(w.typeAhead) < maxTypeAhead {
@@ -187,6 +207,8 @@ func (p *resourcesPane) browseKey(msg tea.KeyMsg) tea.Cmd {
 		return p.back()
 	case key.Matches(msg, k.Enter):
 		return p.open()
+	case key.Matches(msg, k.Map):
+		return p.heatMap()
 	case key.Matches(msg, k.Up):
 		pos--
 	case key.Matches(msg, k.Down):
@@ -241,6 +263,26 @@ func (p *resourcesPane) open() tea.Cmd {
 	return nil
 }
 
+// heatMap draws the list of numbers under the cursor as a grid.
+func (p *resourcesPane) heatMap() tea.Cmd {
+	w := p.walk
+	it, i, ok := p.selectedItem()
+	if !ok {
+		return nil
+	}
+	if it.Kind != "slice" && it.Kind != "array" {
+		p.nav.flash("m draws a list of numbers as a heat map: "+it.Key+" is a "+it.Kind, true)
+		return nil
+	}
+	width := gridWidth(it.Len, w.page.Items)
+	if width == 0 {
+		p.nav.flash(fmt.Sprintf("%s holds %d items: not a square, and no whole number beside it divides them into rows", it.Key, it.Len), true)
+		return nil
+	}
+	p.heat = &heatmap{name: w.name, path: w.page.ItemPath(i), width: width}
+	return p.heat.ask(p.common)
+}
+
 // back goes up to where the walk came from, or to the list from its top.
 func (p *resourcesPane) back() tea.Cmd {
 	w := p.walk
@@ -278,6 +320,9 @@ func (p *resourcesPane) listHeight() int {
 }
 
 func (p *resourcesPane) View() []string {
+	if p.heat != nil {
+		return p.heat.view(p.common, p.width, p.height)
+	}
 	if p.walk != nil {
 		return p.browseView()
 	}

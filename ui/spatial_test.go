@@ -92,3 +92,65 @@ func TestMapInReview(t *testing.T) {
 		t.Fatalf("enter on a full cell opened nothing:\n%s", m.View())
 	}
 }
+
+// TestHeatMapOfAGridResource: m on the demo's Grid.Grass (a list of
+// numbers beside Grid.Cells) draws it as a grid of shades, each cell the
+// mean of the grid cells it covers; m on something else says why not; esc
+// goes back to the resource.
+func TestHeatMapOfAGridResource(t *testing.T) {
+	h := newHarnessWith(t, 80, 24, "")
+	h.keys("7")
+	h.waitFor("Clock")
+	for i := 0; i < 10 && !strings.HasPrefix(h.m.summary.Resources[h.m.panes[viewResources].(*resourcesPane).cursor].Name, "Grid"); i++ {
+		h.keys("j")
+	}
+	h.keys("enter")
+	h.waitFor("Grass")
+	h.keys("m") // on Cells, a number
+	h.waitFor("m draws a list of numbers as a heat map")
+	h.keys("j", "j", "m") // on Grass
+	v := h.waitFor("Grid.Grass: heat map, ")
+	checkFits(t, v, 80, 24)
+	shaded := 0
+	for _, s := range heatShades[1:] {
+		shaded += strings.Count(v, s)
+	}
+	if shaded < 100 {
+		t.Fatalf("%d shaded cells:\n%s", shaded, v)
+	}
+	hm := h.m.panes[viewResources].(*resourcesPane).heat
+	if hm.width*hm.width != len(hm.values) {
+		t.Fatalf("a %d-wide grid of %d numbers: the demo's grass is square", hm.width, len(hm.values))
+	}
+	h.keys("esc")
+	h.waitFor("Grass")
+}
+
+// TestHeatShadesAreMeans: each terminal cell is the mean of the grid
+// cells it covers, shaded from the least to the most, the grid's first
+// row at the bottom.
+func TestHeatShadesAreMeans(t *testing.T) {
+	c := &common{styles: DefaultStyles()}
+	hm := &heatmap{name: "G", path: "V", width: 4, values: []float64{
+		0, 0, 4, 4, // row 0: drawn at the bottom
+		0, 0, 4, 4,
+		1, 1, 3, 3,
+		1, 1, 3, 3,
+	}}
+	// 4 columns by 2 rows of the pane (the title and the last line
+	// besides): each terminal cell one grid column of two grid rows, a
+	// cell about twice as tall as wide.
+	rows := hm.view(c, 4, 4)
+	got := []string{rows[1], rows[2]}
+	s1, s3 := heatShades[1], heatShades[3] // means 1 and 3 of 0 to 4
+	want := []string{s1 + s1 + s3 + s3, "  " + heatShades[4] + heatShades[4]}
+	if !slices.Equal(got, want) {
+		t.Fatalf("shades %q, want %q", got, want)
+	}
+	if w := gridWidth(12, []protocol.ResourceItem{{Key: "Size", Kind: "float"}, {Key: "W", Kind: "int", Value: protocol.IntValue(3)}}); w != 3 {
+		t.Fatalf("a 12-item list beside W=3 is %d wide", w)
+	}
+	if w := gridWidth(10, nil); w != 0 {
+		t.Fatalf("10 items with nothing beside them are a grid %d wide", w)
+	}
+}
