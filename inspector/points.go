@@ -1,6 +1,8 @@
 package inspector
 
 import (
+	"time"
+
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/answer"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
@@ -15,6 +17,11 @@ import (
 // client's writer goroutine reads the two fields and bins them, so a
 // frame's bytes are the grid's (at most MaxPointsCells counts), whatever
 // the number of entities.
+
+// pointsCopyRate bounds what a points subscription copies on the game
+// goroutine, in bytes a second: 100,000 positions (about 1.6 MB a copy)
+// come about twice a second, 10,000 at the rate asked.
+const pointsCopyRate = 4 << 20
 
 // pointsQuery is a compiled points subscription.
 type pointsQuery struct {
@@ -74,6 +81,11 @@ func (a *Agent) pointsFrame(id uint32, s *subscription) answer.Frame {
 		return answer.Frame{Msg: &protocol.Reply{ID: id, Code: codeOf(err), Message: err.Error()}, Size: 256}
 	}
 	size := qc.Size() + int64(4*pq.w*pq.h)
+	// A big world's grid comes less often than asked: its copies stay
+	// within pointsCopyRate bytes a second.
+	if d := time.Duration(float64(qc.Size()) / pointsCopyRate * float64(time.Second)); d > s.period {
+		s.next = time.Now().Add(d)
+	}
 	return answer.Frame{Build: func() protocol.Message {
 		g := protocol.Grid{Box: pq.box, W: pq.w, H: pq.h}
 		qc.Points(pq.y.Plan, g.Add)

@@ -33,6 +33,7 @@ type QueryCopy struct {
 	offset, limit int
 	q             *Query
 	cands         []ecs.Entity    // entities that passed the kernel's tests, in table order
+	allRows       bool            // no test per row: every row of the tables copied passed (cands is not made)
 	tables        []ecs.TableCopy // the admitted tables, with the columns needed
 	sparse        map[ecs.ComponentID]SparseCopy
 	raw           map[ecs.ComponentID]bool // the copied components read as memory
@@ -54,7 +55,9 @@ func (lw *World) CopyQuery(id uint32, q *Query, offset, limit int) (*QueryCopy, 
 		return nil, err
 	}
 	qc := &QueryCopy{id: id, tick: lw.tick(), offset: offset, limit: limit, q: q, sparse: map[ecs.ComponentID]SparseCopy{}}
-	qc.cands, _ = lw.w.Inspect().Scan(q.Filter, 0, -1)
+	if qc.allRows = !lw.testsRows(q.Filter); !qc.allRows {
+		qc.cands, _ = lw.w.Inspect().Scan(q.Filter, 0, -1)
+	}
 	var tableCols []ecs.ComponentID
 	qc.raw = map[ecs.ComponentID]bool{}
 	for _, c := range copiedColumns(q) {
@@ -76,6 +79,24 @@ func (lw *World) CopyQuery(id uint32, q *Query, offset, limit int) (*QueryCopy, 
 		}
 	}
 	return qc, nil
+}
+
+// testsRows reports whether the kernel tests f row by row (changes, a
+// parent, a relation, a last Match, a sparse component): without such a
+// test, the tables CopyTablesFor admits hold exactly the matches, and no
+// scan is needed to find them.
+func (lw *World) testsRows(f ecs.Filter) bool {
+	if len(f.Changed) > 0 || len(f.Added) > 0 || !f.Parent.IsZero() || f.Match != nil || !f.Related.Target.IsZero() {
+		return true
+	}
+	for _, ids := range [][]ecs.ComponentID{f.With, f.Without} {
+		for _, c := range ids {
+			if lw.w.Inspect().Component(c).Storage == ecs.SparseStorage {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // copiedColumns are the components a copy of q holds: the page's columns
@@ -134,6 +155,12 @@ func (qc *QueryCopy) world() copyWorld {
 		sparse[c] = &sparseIndex{vals: s.vals, at: at}
 	}
 	var w copyWorld
+	if qc.allRows {
+		for i := range qc.tables {
+			w.tables = append(w.tables, &copyTable{tc: &qc.tables[i], sparse: sparse, raw: qc.raw})
+		}
+		return w
+	}
 	ti, row := 0, 0
 	var cur *copyTable
 	for _, e := range qc.cands {
