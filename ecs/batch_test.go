@@ -274,11 +274,11 @@ func (op batchOp) single(t *rapid.T, tw *twin) int {
 	if op.commands {
 		// The single operations as the command buffer's own, so the journal
 		// names the same actor.
-		var end func()
-		run = func() { end = w.actingAs(w.actorID("batcher"), true) }
+		var act *acting
+		run = func() { a := w.actingAs(w.actorID("batcher"), true); act = &a }
 		defer func() {
-			if end != nil {
-				end()
+			if act != nil {
+				act.end()
 			}
 		}()
 	}

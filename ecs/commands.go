@@ -242,7 +242,7 @@ func (c *Commands) apply() (skipped, idle int, errs []error) {
 		c.keepRoom()
 		return 0, 0, nil
 	}
-	defer w.actingAs(c.owner, true)()
+	defer w.actingAs(c.owner, true).end()
 	tick := w.writeStamp() // no query runs while Apply does: one tick for all
 	for i := 0; i < len(c.ops); i++ {
 		op := &c.ops[i]

@@ -94,3 +94,35 @@ func TestTickAppliesWorldCommands(t *testing.T) {
 		t.Error("Tick did not apply the world's commands")
 	}
 }
+
+// TestQueuedExchangeAppliesWithoutAllocating: a command buffer that
+// switches an entity's state back and forth allocates nothing once warm
+// (a game queues such switches every frame).
+func TestQueuedExchangeAppliesWithoutAllocating(t *testing.T) {
+	type Idle struct{ Since int }
+	type Busy struct{ Since int }
+	w := NewWorld()
+	idle, busy := NewMap[Idle](w), NewMap[Busy](w)
+	e := w.Spawn()
+	must(t, idle.Add(e, Idle{}))
+	c := w.NewCommands("switcher")
+	idleID, busyID := ComponentIDOf[Idle](w), ComponentIDOf[Busy](w)
+	flip := func() {
+		if idle.Has(e) {
+			ExchangeLater(c, e, Busy{1}, idleID)
+		} else {
+			ExchangeLater(c, e, Idle{2}, busyID)
+		}
+		if err := c.Apply(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	flip()
+	flip()
+	if n := testing.AllocsPerRun(100, flip); n != 0 {
+		t.Fatalf("a queued exchange and its apply allocate %.1f times", n)
+	}
+	if !busy.Has(e) && !idle.Has(e) {
+		t.Fatal("the entity lost its state")
+	}
+}

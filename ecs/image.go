@@ -147,7 +147,7 @@ func (w *World) Restore(img *Image) error {
 	// applied) belong to the timeline left behind: they are dropped.
 	w.recordPending()
 	w.reserve.epoch++
-	defer w.actingAs(w.actorID("restore"), false)()
+	defer w.actingAs(w.actorID("restore"), false).end()
 	w.despawnAll()
 	w.records = w.records[:0]
 	for _, gen := range img.Slots {

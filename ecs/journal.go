@@ -195,21 +195,34 @@ func (w *World) inspectActAs(actor string, f func()) {
 	wasTool := w.tool
 	w.tool = true
 	defer func() { w.tool = wasTool; w.syncJournal() }()
-	defer w.actingAs(w.actorID(actor), false)()
+	defer w.actingAs(w.actorID(actor), false).end()
 	f()
 }
 
 // actingAs makes actor the author of what follows, in the journal and the
 // writer log (commands: it applies actor's command buffer), until the
-// function it returns is called.
-func (w *World) actingAs(actor uint16, commands bool) (end func()) {
-	prev := w.actor
+// end of what it returns.
+func (w *World) actingAs(actor uint16, commands bool) acting {
+	a := acting{w: w, prev: w.actor, actor: actor, commands: commands}
 	w.actor = actor
 	w.syncJournal()
-	from := w.openWrites()
-	return func() {
-		w.closeWrites(from, actor, commands)
-		w.actor = prev
-		w.syncJournal()
-	}
+	a.from = w.openWrites()
+	return a
+}
+
+// acting is an actingAs under way, until its end: a value, so a deferred
+// end allocates nothing (a command buffer's apply runs once per system).
+type acting struct {
+	w           *World
+	prev, actor uint16
+	from        uint32
+	commands    bool
+}
+
+// end closes the actor's writes and gives the world back to who acted
+// before.
+func (a acting) end() {
+	a.w.closeWrites(a.from, a.actor, a.commands)
+	a.w.actor = a.prev
+	a.w.syncJournal()
 }
