@@ -7,6 +7,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
+	"github.com/ecsinspect/ecsinspect/protocol/query"
 )
 
 // Hunts is a component that keeps a handle.
@@ -191,6 +192,43 @@ func TestDanglingSaysWhoStoredIt(t *testing.T) {
 	}
 	if s := d.String(); !strings.Contains(s, "despawned at tick 30 by harvest; Hunts last") || !strings.Contains(s, "by stalker, after the despawn") {
 		t.Fatalf("in words: %q", s)
+	}
+}
+
+// TestDanglingStoredWatchpointNamesTheStorer: "dangling stored Hunts"
+// passes over a handle stored before its entity's despawn (the hunter
+// that simply outlived its prey) and stops at the one a system wrote
+// after it, naming that system, not the one that despawned the entity.
+func TestDanglingStoredWatchpointNamesTheStorer(t *testing.T) {
+	const pick, late = 30, 36
+	var flower ecs.Entity
+	g := startGame(t, Options{}, func(g *game, s *ecs.Schedule) {
+		flower = g.w.Spawn()
+		hunts := ecs.NewMap[Hunts](g.w)
+		must(t, hunts.Add(g.ents[1], Hunts{Prey: flower}))
+		must(t, hunts.Add(g.ents[3], Hunts{}))
+		s.Add("harvest", func(w *ecs.World, c *ecs.Commands) {
+			if w.Frame()+1 == pick {
+				c.Despawn(flower)
+			}
+		})
+		s.AddStage("late")
+		s.Add("stalker", func(w *ecs.World, _ *ecs.Commands) {
+			if w.Frame()+1 == late {
+				hunts.Get(g.ents[3]).Prey = flower
+			}
+		}, ecs.Writes[Hunts]())
+	})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version})
+	if r := c.reply(&protocol.Watch{Expr: "dangling stored Hunts"}); !r.OK {
+		t.Fatalf("watch: %s %s", r.Code, r.Message)
+	}
+	hit := c.awaitHit()
+	if hit.Entity != wire(g.ents[3]) || hit.By != "stalker" || hit.Tick < late || !strings.HasPrefix(hit.Text, "stored after its entity's despawn: ") || !strings.Contains(hit.Text, "by harvest") {
+		t.Fatalf("hit %+v: want %v's handle, stored by stalker at tick %d or after", hit, wire(g.ents[3]), late)
+	}
+	if _, err := query.ParseWatch("dangling stored Hunts Grid"); err == nil {
+		t.Fatal("dangling stored with two names parsed")
 	}
 }
 

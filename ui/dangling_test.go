@@ -90,3 +90,18 @@ func TestDanglingPaneListsEveryOne(t *testing.T) {
 	pressPane(p, "a")
 	mustContain(t, p.View(), "350 dangling handles")
 }
+
+// TestOverviewPointsAtTheStorer: the Overview counts the listed handles
+// stored after their entity's despawn and names the newest one's writer;
+// none, no line.
+func TestOverviewPointsAtTheStorer(t *testing.T) {
+	before := protocol.Dangling{Holder: protocol.MakeEntityID(2, 1), Path: "Hunts.Prey", Since: 30, By: "harvest", Stored: &protocol.Provenance{Tick: 12, By: "spawner"}}
+	after := protocol.Dangling{Holder: protocol.MakeEntityID(4, 1), Path: "Hunts.Prey", Since: 30, By: "harvest", Stored: &protocol.Provenance{Tick: 36, By: "stalker"}}
+	if l := storedAfterLines([]protocol.Dangling{before}); l != nil {
+		t.Fatalf("a handle stored before the despawn: %q", l)
+	}
+	l := storedAfterLines([]protocol.Dangling{before, after, after})
+	if len(l) != 1 || !strings.Contains(l[0], "2 of those listed stored after") || !strings.Contains(l[0], "by stalker at tick 36 (4v1's Hunts.Prey)") {
+		t.Fatalf("%q", l)
+	}
+}

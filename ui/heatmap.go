@@ -36,9 +36,6 @@ type heatmap struct {
 	at         time.Time
 }
 
-// heatMsg is a heat map's list, whole.
-type heatMsg struct{ p *protocol.ResourcePage }
-
 // gridWidth is the width of a grid of n numbers: a sibling whole number
 // that divides n (the first), else the side of a square; 0: not a grid.
 func gridWidth(n int, siblings []protocol.ResourceItem) int {

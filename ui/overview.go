@@ -91,6 +91,7 @@ func (p *overviewPane) View() []string {
 		if len(dg.List) > 0 {
 			lines = append(lines, "  newest: "+dg.List[0].String())
 		}
+		lines = append(lines, storedAfterLines(dg.List)...)
 	}
 	lines = append(lines, p.memoryLines(s.Agent.GC)...)
 	if p.play != nil {
@@ -153,4 +154,24 @@ func (p *overviewPane) memoryLines(gc *protocol.GCStats) []string {
 	secs := p.gcAt.Sub(p.beforeAt).Seconds()
 	return append(out, fmt.Sprintf("  allocating %s, %.0f objects a frame; %.1f GCs a second",
 		protocol.ByteSize(int(float64(now.AllocBytes-b.AllocBytes)/frames)), float64(now.AllocObjects-b.AllocObjects)/frames, float64(now.Cycles-b.Cycles)/secs))
+}
+
+// storedAfterLines points at the handles of the list whose holders were
+// written at or after their entities' despawn: the write that stored a
+// dead handle is the suspect, not the despawn.
+func storedAfterLines(list []protocol.Dangling) []string {
+	n, newest := 0, -1
+	for i, d := range list {
+		if d.StoredAfter() {
+			if n++; newest < 0 {
+				newest = i
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	d := list[newest]
+	return []string{fmt.Sprintf("  %d of those listed stored after their entity's despawn; the newest by %s at tick %d (%s's %s); w: dangling stored stops at the next",
+		n, d.Stored.By, d.Stored.Tick, d.Holder, d.Path)}
 }

@@ -26,6 +26,10 @@ type WatchSpec struct {
 	// In is a dangling watchpoint's component or resource ("" for any),
 	// and a resource watchpoint's resource.
 	In string
+	// Stored: a dangling watchpoint fires only for a handle its holder's
+	// component was written with at or after its entity's despawn (the
+	// write that stored it), naming that writer.
+	Stored bool
 	// Path is where in its resource a resource watchpoint looks ("" for
 	// the whole value).
 	Path string
@@ -45,6 +49,7 @@ type WatchSpec struct {
 //	stale                            a handle that names no live entity is used
 //	skipped [SYSTEM]                 a command a system (SYSTEM) queued was skipped
 //	dangling [NAME]                  a handle stored in a component or resource (NAME) names no live entity
+//	dangling stored [NAME]           the same, written there at or after its entity's despawn
 //	resource NAME[.PATH]             the value at PATH in resource NAME changes (resource Grid.Cells[12])
 //
 // A value watchpoint fires for an entity when a write makes its query
@@ -72,10 +77,14 @@ func ParseWatch(expr string) (WatchSpec, error) {
 	case "skipped":
 		return WatchSpec{Kind: "skipped", System: strings.Join(words[1:], " ")}, nil
 	case "dangling":
-		if len(words) > 2 {
-			return WatchSpec{}, fmt.Errorf("dangling takes at most one component or resource: dangling Hunts")
+		stored := len(words) > 1 && words[1] == "stored"
+		if stored {
+			words = words[1:]
 		}
-		return WatchSpec{Kind: "dangling", In: strings.Join(words[1:], " ")}, nil
+		if len(words) > 2 {
+			return WatchSpec{}, fmt.Errorf("dangling takes at most one component or resource: dangling Hunts, or dangling stored Hunts")
+		}
+		return WatchSpec{Kind: "dangling", In: strings.Join(words[1:], " "), Stored: stored}, nil
 	case "resource":
 		if len(words) != 2 {
 			return WatchSpec{}, fmt.Errorf("resource takes a resource and, if you like, a path in it: resource Grid.Cells[12]")

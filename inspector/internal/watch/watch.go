@@ -952,7 +952,8 @@ func (s *Set) checkDangling(wp *watchpoint) *protocol.WatchHit {
 	found, newest := s.hooks.DanglingAfter(wp.danglingSeen)
 	wp.danglingSeen = newest
 	found = slices.DeleteFunc(found, func(d protocol.Dangling) bool {
-		return wp.spec.In != "" && d.Component != wp.spec.In && d.Resource != wp.spec.In
+		return wp.spec.In != "" && d.Component != wp.spec.In && d.Resource != wp.spec.In ||
+			wp.spec.Stored && !d.StoredAfter()
 	})
 	if len(found) == 0 {
 		return nil
@@ -960,6 +961,10 @@ func (s *Set) checkDangling(wp *watchpoint) *protocol.WatchHit {
 	d := found[len(found)-1]
 	hit := &protocol.WatchHit{Entity: d.Holder, Component: d.Component, By: d.By, Matches: len(found),
 		Text: "dangling: " + d.String()}
+	if wp.spec.Stored { // the suspect is who stored it, not who despawned its entity
+		hit.By = d.Stored.By
+		hit.Text = fmt.Sprintf("stored after its entity's despawn: %s", d.String())
+	}
 	if len(found) > 1 {
 		hit.Text += fmt.Sprintf("; %d found this frame", len(found))
 	}
