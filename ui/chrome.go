@@ -116,7 +116,21 @@ func (m *model) bottomLine() string {
 	case m.timeline != nil && m.top() == nil && !m.detail.shown:
 		return m.timeline.View()
 	}
-	return m.help.ShortHelpView(m.hints())
+	return m.shortHelp(m.hints())
+}
+
+// shortHelp is the help line of hints, drawn again only when the hints or
+// the width change: the line is on every frame, the keys rarely change.
+func (m *model) shortHelp(hints []key.Binding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d", m.help.Width)
+	for _, h := range hints {
+		fmt.Fprintf(&b, "\x00%s\x01%s\x02%v", h.Help().Key, h.Help().Desc, h.Enabled())
+	}
+	if k := b.String(); k != m.helpLine.key || m.helpLine.out == "" {
+		m.helpLine.key, m.helpLine.out = k, m.help.ShortHelpView(hints)
+	}
+	return m.helpLine.out
 }
 
 // hints are the keys of what has the screen now, for the bottom line.

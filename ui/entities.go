@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +45,10 @@ type entitiesPane struct {
 	// mapView is the map of the filter's entities (m), shown in place of
 	// the rows while on.
 	mapView spatial
+	drawn   struct { // the table as last drawn, and what it showed
+		key   string
+		lines []string
+	}
 }
 
 // maxTypeAhead bounds the keys kept while a page is on its way.
@@ -353,7 +358,17 @@ func (p *entitiesPane) View() []string {
 	if p.page == nil {
 		return []string{p.styles.Header.Render(title), p.styles.Faint.Render("waiting for the agent's first answer…")}
 	}
-	out := p.tableLines(p.page, title)
+	// The table is drawn again only when what it shows changed: the page
+	// comes a few times a second, the screen is drawn on every message.
+	ncomp := 0
+	if p.summary != nil {
+		ncomp = len(p.summary.Components)
+	}
+	key := fmt.Sprintf("%p %s %d %d %d %d %d %s %v %d", p.page, title, p.cursor, p.colCursor, p.colFirst, p.width, p.height, p.sortBy, p.selected, ncomp)
+	if key != p.drawn.key {
+		p.drawn.key, p.drawn.lines = key, p.tableLines(p.page, title)
+	}
+	out := slices.Clone(p.drawn.lines)
 	if p.lost != 0 {
 		note := fmt.Sprintf("the cursor's entity %s left the window: asking the agent…", p.lost)
 		if p.lostNote != "" {

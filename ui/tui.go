@@ -52,6 +52,7 @@ type model struct {
 	rate      tickRate // the game's real tick rate, from the summaries
 	before    uint64   // the tick when the connection came back, until the next summary
 	lastHit   *protocol.WatchHit
+	helpLine  struct{ key, out string } // the bottom line's hints, as last drawn
 
 	rec  *client.Recording // r: the recording running, or nil
 	game client.Game       // the game attached to, for the recorder's own connection
