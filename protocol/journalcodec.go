@@ -10,7 +10,7 @@ import (
 // EncodeMsgpack writes a journal entry as its struct tags say, without
 // reflection: a busy game's journal goes to every client that follows it,
 // thousands of entries a frame, and this is most of their cost to encode.
-// Decoding is msgpack's own, by the same tags.
+// A Journal's entries are decoded by hand too (Journal.decodeBody).
 func (e *JournalEntry) EncodeMsgpack(enc *msgpack.Encoder) error {
 	n := 6
 	if len(e.Components) > 0 {
@@ -159,3 +159,68 @@ func (j *Journal) EncodeMsgpack(enc *msgpack.Encoder) error {
 }
 
 var _ msgpack.CustomEncoder = (*Journal)(nil)
+
+// DecodeMsgpack reads a journal with its hand decoder, whichever way the
+// message came (see Page's).
+func (j *Journal) DecodeMsgpack(dec *msgpack.Decoder) error { return decodeRaw(dec, j.decodeBody) }
+
+// decodeBody reads a journal without reflection: a client that follows a
+// busy game's journal reads thousands of entries a second.
+func (j *Journal) decodeBody(r *reader) error {
+	*j = Journal{}
+	for range r.containerLen(true) {
+		switch r.str() {
+		case "sub":
+			j.Sub = uint32(r.uint())
+		case "t":
+			j.Tick = r.uint()
+		case "en":
+			if n := r.list(); n > 0 {
+				j.Entries = make([]JournalEntry, n)
+				for i := range j.Entries {
+					r.journalEntry(&j.Entries[i])
+				}
+			}
+		default:
+			r.skipRaw()
+		}
+		if r.err != nil {
+			return r.err
+		}
+	}
+	return r.err
+}
+
+// journalEntry reads one entry, its fields as JournalEntry's tags say.
+func (r *reader) journalEntry(e *JournalEntry) {
+	for range r.containerLen(true) {
+		switch r.str() {
+		case "s":
+			e.Seq = r.uint()
+		case "f":
+			e.Frame = r.uint()
+		case "op":
+			e.Op = r.str()
+		case "e":
+			e.Entity = EntityID(r.uint())
+		case "c":
+			e.Component = r.int()
+		case "sy":
+			e.System = r.str()
+		case "cs":
+			if n := r.list(); n > 0 {
+				e.Components = make([]int, n)
+				for i := range e.Components {
+					e.Components[i] = r.int()
+				}
+			}
+		case "to":
+			e.To = r.uint()
+		default:
+			r.skipRaw()
+		}
+		if r.err != nil {
+			return
+		}
+	}
+}

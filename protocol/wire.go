@@ -346,6 +346,25 @@ func (r *reader) value(depth int) Value {
 	return Value{}
 }
 
+// int reads a whole number that fits an int.
+func (r *reader) int() int {
+	v := r.value(maxDepth)
+	switch v.kind {
+	case KindInt:
+		if n := int64(v.bits); n == int64(int(n)) {
+			return int(n)
+		}
+	case KindUint:
+		if v.bits <= math.MaxInt {
+			return int(v.bits)
+		}
+	case KindNil:
+		return 0
+	}
+	r.fail(fmt.Errorf("protocol: expected a whole number, got %v", v))
+	return 0
+}
+
 // uint reads an unsigned integer (a non-negative int too).
 func (r *reader) uint() uint64 {
 	v := r.value(maxDepth)
