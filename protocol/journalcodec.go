@@ -175,12 +175,7 @@ func (j *Journal) decodeBody(r *reader) error {
 		case "t":
 			j.Tick = r.uint()
 		case "en":
-			if n := r.list(); n > 0 {
-				j.Entries = make([]JournalEntry, n)
-				for i := range j.Entries {
-					r.journalEntry(&j.Entries[i])
-				}
-			}
+			j.Entries = listOf(r, r.journalEntry)
 		default:
 			r.skipRaw()
 		}
@@ -208,12 +203,7 @@ func (r *reader) journalEntry(e *JournalEntry) {
 		case "sy":
 			e.System = r.str()
 		case "cs":
-			if n := r.list(); n > 0 {
-				e.Components = make([]int, n)
-				for i := range e.Components {
-					e.Components[i] = r.int()
-				}
-			}
+			e.Components = listOf(r, func(c *int) { *c = r.int() })
 		case "to":
 			e.To = r.uint()
 		default:
@@ -223,4 +213,17 @@ func (r *reader) journalEntry(e *JournalEntry) {
 			return
 		}
 	}
+}
+
+// listOf reads a list, each item with read; nil for an empty one.
+func listOf[T any](r *reader, read func(*T)) []T {
+	n := r.list()
+	if n <= 0 {
+		return nil
+	}
+	out := make([]T, n)
+	for i := range out {
+		read(&out[i])
+	}
+	return out
 }
