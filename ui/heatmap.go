@@ -109,14 +109,16 @@ func (h *heatmap) view(c *common, cols, rows int) []string {
 	out := []string{c.styles.Title.Render(fit(fmt.Sprintf("%s, %dx%d at tick %d, %s to %s (%s)", title, gw, gh, h.tick, g4(lo), g4(hi), strings.Join(heatShades[1:], "")), width))}
 	for r := range rows {
 		var b strings.Builder
-		// The grid's first row at the bottom: the screen's top row holds
-		// the last rows.
-		y0, y1 := gh-(r+1)*gh/rows, gh-r*gh/rows
+		// The grid rows [t0, t1) counted from the top, which holds the
+		// grid's last row (its first is at the bottom); at least one, so
+		// a grid smaller than the pane repeats its cells.
+		t0, t1 := span(r, rows, gh)
 		for col := range cols {
-			x0, x1 := col*gw/cols, (col+1)*gw/cols
+			x0, x1 := span(col, cols, gw)
 			sum, n := 0.0, 0
-			for y := y0; y < max(y1, y0+1); y++ {
-				for x := x0; x < max(x1, x0+1); x++ {
+			for t := t0; t < t1; t++ {
+				y := gh - 1 - t
+				for x := x0; x < x1; x++ {
 					sum, n = sum+h.values[y*gw+x], n+1
 				}
 			}
@@ -129,4 +131,11 @@ func (h *heatmap) view(c *common, cols, rows int) []string {
 		out = append(out, b.String())
 	}
 	return append(out, c.styles.Faint.Render(fit("each cell the mean of the grid cells it covers · esc back", width)))
+}
+
+// span is the grid cells [lo, hi) that screen cell i of n covers, of a
+// grid m cells long: at least one, within the grid.
+func span(i, n, m int) (lo, hi int) {
+	lo = min(i*m/n, m-1)
+	return lo, min(max((i+1)*m/n, lo+1), m)
 }

@@ -147,6 +147,12 @@ func TestHeatShadesAreMeans(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("shades %q, want %q", got, want)
 	}
+	// A grid smaller than the pane: each grid cell repeats, none read
+	// past the grid (a 3x3 grid on a pane of 40 by 20).
+	small := &heatmap{name: "G", path: "V", width: 3, values: []float64{0, 1, 2, 3, 4, 5, 6, 7, 8}}
+	if rows := small.view(c, 40, 20); len(rows) < 5 || !strings.Contains(rows[len(rows)-2], heatShades[0]) {
+		t.Fatalf("a small grid on a big pane: %q", rows)
+	}
 	if w := gridWidth(12, []protocol.ResourceItem{{Key: "Size", Kind: "float"}, {Key: "W", Kind: "int", Value: protocol.IntValue(3)}}); w != 3 {
 		t.Fatalf("a 12-item list beside W=3 is %d wide", w)
 	}
