@@ -37,12 +37,7 @@ func (m *Map[T]) Exchange(e Entity, v T, remove ...ComponentID) error {
 		w.moveTo(e, rec, dst)
 	}
 	if m.sparse != nil {
-		if m.sparse.add(e, v, w.writeStamp()) {
-			rec.nsparse++
-			w.logStructural(OpAdd, e, int(m.id))
-		} else {
-			*m.Get(e) = v
-		}
+		m.putSparse(e, rec, v)
 		return nil
 	}
 	col := m.cols.of(rec.table)

@@ -207,12 +207,7 @@ func (m *Map[T]) Add(e Entity, v T) error {
 		return errRelationDirect(ri.short)
 	}
 	if m.sparse != nil {
-		if m.sparse.add(e, v, w.writeStamp()) {
-			rec.nsparse++
-			w.logStructural(OpAdd, e, int(m.id))
-		} else {
-			*m.Get(e) = v
-		}
+		m.putSparse(e, rec, v)
 		return nil
 	}
 	from := rec.table
@@ -332,4 +327,16 @@ func (m *Map[T]) ReadAll(ents []Entity, out []*T) []*T {
 		dst[i] = p
 	}
 	return out
+}
+
+// putSparse gives e (rec its record) the sparse value v: added, or
+// written over the one it has.
+func (m *Map[T]) putSparse(e Entity, rec *entityRecord, v T) {
+	w := m.w
+	if m.sparse.add(e, v, w.writeStamp()) {
+		rec.nsparse++
+		w.logStructural(OpAdd, e, int(m.id))
+	} else {
+		*m.Get(e) = v
+	}
 }

@@ -222,20 +222,11 @@ func (s *Schedule) Run(w *World) {
 		// works in the other.
 		w.inSystems.Add(1)
 		var caught *SystemPanic
-		switch {
-		case debugChecks: // one at a time, each checked for undeclared writes
-			for _, sys := range st.systems {
-				sys.soloAtStart, sys.mark = true, st.started // alone: no other runs
-				caught = sys.step(w)
-				sys.allocs.note(true)
-				if caught != nil {
-					break
-				}
-				s.halted(w, st)
-			}
-		case s.Parallel && len(st.systems) > 1 && !st.serial():
+		// A debug build runs a stage one system at a time, each checked for
+		// undeclared writes.
+		if s.Parallel && len(st.systems) > 1 && !st.serial() && !debugChecks {
 			caught = st.runParallel(w)
-		default:
+		} else {
 			for _, sys := range st.systems {
 				sys.soloAtStart, sys.mark = true, st.started // alone: no other runs
 				caught = sys.step(w)
