@@ -247,7 +247,7 @@ func (a *Agent) Sync() {
 		a.runStart, a.haltedFor = time.Time{}, 0
 	}
 	if a.frameNs > 0 {
-		a.frames.note(frameRec{tick: a.w.Frame(), ns: a.frameNs, work: a.workNs, end: start})
+		a.frames.note(frameRec{tick: a.w.Frame(), ns: a.frameNs, work: a.workNs, entities: a.w.Len(), end: start})
 	}
 	a.lastFrameTick, a.frameTick = a.frameTick, a.w.Inspect().NextStamp()
 	if a.stepLeft > 0 { // a frame of a step ran: counted before this Sync's commands set a new step

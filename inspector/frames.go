@@ -16,6 +16,7 @@ import (
 type frameRec struct {
 	tick     uint64
 	ns, work int64
+	entities int
 	end      time.Time
 }
 
@@ -40,7 +41,7 @@ func (r *frameRing) stats(pauseEnd []time.Time, pause []time.Duration) []protoco
 	var prevEnd time.Time
 	for k := r.n - n; k < r.n; k++ {
 		f := r.rec[k%protocol.MaxFrames]
-		fs := protocol.FrameStat{Tick: f.tick, Ns: f.ns, Work: f.work}
+		fs := protocol.FrameStat{Tick: f.tick, Ns: f.ns, Work: f.work, Entities: f.entities}
 		start := prevEnd
 		if start.IsZero() {
 			start = f.end.Add(-time.Duration(f.ns))

@@ -16,10 +16,11 @@ func TestFramesCarryTheirCollections(t *testing.T) {
 	w := ecs.NewWorld()
 	s := ecs.NewSchedule()
 	const collectAt = 150
-	s.Add("collector", func(w *ecs.World, _ *ecs.Commands) {
+	s.Add("collector", func(w *ecs.World, c *ecs.Commands) {
 		if w.Frame() == collectAt {
 			runtime.GC()
 		}
+		c.Spawn() // one more entity each frame: the frames say how many
 	})
 	a := New(w, Options{Schedule: s})
 	defer func() { must(t, a.Close()) }()
@@ -35,6 +36,11 @@ func TestFramesCarryTheirCollections(t *testing.T) {
 	}
 	if fr[len(fr)-1].Tick != w.Frame() || fr[0].Tick != w.Frame()-protocol.MaxFrames+1 {
 		t.Fatalf("frames %d to %d, the world at %d", fr[0].Tick, fr[len(fr)-1].Tick, w.Frame())
+	}
+	for _, f := range fr { // spawned in frame f.Tick-1, applied as it ran: alive as it ended
+		if f.Entities != int(f.Tick) {
+			t.Fatalf("frame %d ended with %d entities, want %d", f.Tick, f.Entities, f.Tick)
+		}
 	}
 	var with []uint64
 	for _, f := range fr {

@@ -238,6 +238,7 @@ type FrameStat struct {
 	// during the frame, GCPauseNs their pauses.
 	GC        int   `msgpack:"gc,omitempty"`
 	GCPauseNs int64 `msgpack:"gp,omitempty"`
+	Entities  int   `msgpack:"e,omitempty"` // alive as it ended
 }
 
 // Halt is where a frame stopped: right after System's run, before the

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,7 +23,11 @@ type overviewPane struct {
 	gc, gcBefore       *protocol.GCStats
 	gcTick, beforeTick uint64
 	gcAt, beforeAt     time.Time
+	heaps              []int64 // the heap of the last summaries, oldest first
 }
+
+// heapsKept is how many summaries' heaps the Overview's heap line draws.
+const heapsKept = 60
 
 func (p *overviewPane) Title() string { return "Overview" }
 
@@ -40,6 +45,10 @@ func (p *overviewPane) Update(msg tea.Msg) tea.Cmd {
 		p.gcBefore, p.beforeTick, p.beforeAt = p.gc, p.gcTick, p.gcAt
 	}
 	p.gc, p.gcTick, p.gcAt = m.s.Agent.GC, m.s.Tick, now
+	if len(p.heaps) == heapsKept {
+		p.heaps = p.heaps[1:]
+	}
+	p.heaps = append(p.heaps, int64(m.s.Agent.GC.Heap))
 	return nil
 }
 func (p *overviewPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
@@ -62,10 +71,11 @@ func (p *overviewPane) View() []string {
 		p.styles.Header.Render("World"),
 		fmt.Sprintf("  tick %-12d %-32s %s", s.Tick, client.FrameFigures(s.WorkNs, s.FrameNs), state),
 		fmt.Sprintf("  entities %-10d archetypes %-6d components %-4d memory %s", s.Entities, len(s.Archetypes), len(s.Components), protocol.ByteSize(bytes)),
-		"",
-		p.styles.Header.Render("Generations"),
-		fmt.Sprintf("  alive %-10d free slots %-10d retired slots %-8d highest index %d", s.Stats.Alive, s.Stats.Free, s.Stats.Retired, s.Stats.Slots-1),
 	}
+	lines = append(lines, p.trendLines(s.Frames)...)
+	lines = append(lines, "",
+		p.styles.Header.Render("Generations"),
+		fmt.Sprintf("  alive %-10d free slots %-10d retired slots %-8d highest index %d", s.Stats.Alive, s.Stats.Free, s.Stats.Retired, s.Stats.Slots-1))
 	if len(s.Recycled) > 0 {
 		var parts []string
 		for _, r := range s.Recycled {
@@ -146,6 +156,10 @@ func (p *overviewPane) memoryLines(gc *protocol.GCStats) []string {
 	out := []string{"", p.styles.Header.Render("Memory"),
 		fmt.Sprintf("  heap %s (next GC at %s), %d GCs, %s paused in all", protocol.ByteSize(int(gc.Heap)), protocol.ByteSize(int(gc.Goal)),
 			gc.Cycles, client.Duration(gc.PauseNs))}
+	if n := min(len(p.heaps), max(p.width-60, 8)); n >= 2 { // the line fits the pane
+		lo, hi := slices.Min(p.heaps[len(p.heaps)-n:]), slices.Max(p.heaps[len(p.heaps)-n:])
+		out = append(out, fmt.Sprintf("  heap over the last %d summaries %s (%s-%s)", n, trendline(p.heaps, n), protocol.ByteSize(int(lo)), protocol.ByteSize(int(hi))))
+	}
 	b, now := p.gcBefore, p.gc
 	if b == nil || now == nil || p.gcTick <= p.beforeTick || !p.gcAt.After(p.beforeAt) {
 		return out
@@ -174,4 +188,26 @@ func storedAfterLines(list []protocol.Dangling) []string {
 	d := list[newest]
 	return []string{fmt.Sprintf("  %d of those listed stored after their entity's despawn; the newest by %s at tick %d (%s's %s); w: dangling stored stops at the next",
 		n, d.Stored.By, d.Stored.Tick, d.Holder, d.Path)}
+}
+
+// trendLines draw the last frames' work and entities as sparklines, as
+// wide as the pane allows: the work from zero to its greatest (a spike
+// stands out), the entities from their least to their greatest (how the
+// count moves).
+func (p *overviewPane) trendLines(frames []protocol.FrameStat) []string {
+	n := min(len(frames), max((p.width-64)/2, 8)) // the line fits the pane
+	if n < 2 {
+		return nil
+	}
+	frames = frames[len(frames)-n:]
+	work, ents := make([]int64, n), make([]int64, n)
+	var most int64
+	lo, hi := frames[0].Entities, frames[0].Entities
+	for i, f := range frames {
+		work[i], ents[i] = f.Work, int64(f.Entities)
+		most = max(most, f.Work)
+		lo, hi = min(lo, f.Entities), max(hi, f.Entities)
+	}
+	return []string{fmt.Sprintf("  last %d frames: work %s (to %s)  entities %s (%d-%d)",
+		n, sparkline(work, n), client.Duration(most), trendline(ents, n), lo, hi)}
 }

@@ -160,3 +160,19 @@ func TestHeatShadesAreMeans(t *testing.T) {
 		t.Fatalf("10 items with nothing beside them are a grid %d wide", w)
 	}
 }
+
+// TestTrendsScaleAsTheySay: a sparkline runs from zero to the greatest
+// (all zero: the lowest block), a trendline from the least to the
+// greatest (all alike: the middle); both pad to their width.
+func TestTrendsScaleAsTheySay(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{sparkline([]int64{0, 4, 8}, 4), "▁▄█ "},
+		{sparkline([]int64{0, 0}, 2), "▁▁"},
+		{trendline([]int64{100, 104, 108}, 3), "▁▄█"},
+		{trendline([]int64{7, 7}, 2), "▅▅"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -154,19 +154,36 @@ func access(s protocol.System) string {
 	return strings.Join(parts, " ")
 }
 
-// sparkline draws the last n samples as block characters.
-func sparkline(samples []int64, n int) string {
+// sparkline draws the last n samples as block characters, from zero to
+// their greatest.
+func sparkline(samples []int64, n int) string { return sparkScaled(samples, n, true) }
+
+// trendline draws the last n samples as block characters from their least
+// to their greatest: how a count moves, not how big it is.
+func trendline(samples []int64, n int) string { return sparkScaled(samples, n, false) }
+
+func sparkScaled(samples []int64, n int, fromZero bool) string {
 	if len(samples) > n {
 		samples = samples[len(samples)-n:]
 	}
-	var hi int64 = 1
+	var lo, hi int64
+	if len(samples) > 0 && !fromZero {
+		lo, hi = samples[0], samples[0]
+	}
 	for _, s := range samples {
-		hi = max(hi, s)
+		lo, hi = min(lo, s), max(hi, s)
 	}
 	blocks := []rune("▁▂▃▄▅▆▇█")
 	var b strings.Builder
 	for _, s := range samples {
-		b.WriteRune(blocks[int(s*int64(len(blocks)-1)/hi)])
+		i := 0 // all zero, from zero: the lowest
+		switch {
+		case hi > lo:
+			i = int((s - lo) * int64(len(blocks)-1) / (hi - lo))
+		case !fromZero: // all alike: the middle
+			i = len(blocks) / 2
+		}
+		b.WriteRune(blocks[i])
 	}
 	return b.String() + spaces(n-len(samples))
 }
