@@ -37,7 +37,8 @@ func (a *Agent) compilePoints(m *protocol.Subscribe) (*pointsQuery, error) {
 	if err != nil {
 		return nil, answer.Refuse(protocol.ErrBadValue, "%s", err.Error())
 	}
-	if len(m.Dots) != 2 || m.Dots[0] < 1 || m.Dots[1] < 1 || m.Dots[0] > protocol.MaxPointsCells || m.Dots[0]*m.Dots[1] > protocol.MaxPointsCells {
+	if len(m.Dots) != 2 || m.Dots[0] < 1 || m.Dots[1] < 1 || m.Dots[0] > protocol.MaxPointsCells || m.Dots[1] > protocol.MaxPointsCells ||
+		m.Dots[0]*m.Dots[1] > protocol.MaxPointsCells {
 		return nil, answer.Refuse(protocol.ErrBadValue, "a density grid is a width and a height in cells, %d in all at most", protocol.MaxPointsCells)
 	}
 	if m.Box != nil {

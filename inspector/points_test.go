@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"math"
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
@@ -56,6 +57,8 @@ func TestPointsBinEveryMatchOnce(t *testing.T) {
 		{Query: "Position.X", Dots: []int{4, 4}},
 		{Query: "Position.X Position.Y", Dots: []int{4}},
 		{Query: "Position.X Position.Y", Dots: []int{1 << 9, 1 << 9}},
+		{Query: "Position.X Position.Y", Dots: []int{4, 1 << 62}}, // 4 x 2^62 wraps to 0
+		{Query: "Position.X Position.Y", Dots: []int{4, 4}, Box: []float64{0, 0, math.Inf(1), 1}},
 		{Query: "Position.X Position.Y", Dots: []int{4, 4}, Box: []float64{1, 0, 0, 1}},
 		{Query: "Position.X Position.Y", Dots: []int{4, 4}, Box: []float64{0, 0, 1}},
 		{Query: "Position.X Nope.Y", Dots: []int{4, 4}},
