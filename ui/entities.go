@@ -55,6 +55,18 @@ type entitiesPane struct {
 const maxTypeAhead = 32
 
 // waiting reports whether the list's first page has not come yet.
+// onScreen ends the map's subscription while another view is shown (its
+// grids would cost the game for nobody), and starts it again on return.
+func (p *entitiesPane) onScreen(on bool) tea.Cmd {
+	if !p.mapView.on || p.mapView.common == nil {
+		return nil
+	}
+	if !on {
+		return p.src.unsubscribe(subPoints)
+	}
+	return p.mapView.subscribe()
+}
+
 func (p *entitiesPane) waiting() bool { return p.sub != 0 && p.page == nil && p.err == "" }
 
 func (p *entitiesPane) Title() string { return "Entities" }

@@ -33,6 +33,17 @@ type resourcesPane struct {
 	walk *resourceWalk // browsing one resource; nil: the list
 	sub  uint32
 	heat *heatmap // m on a list of numbers: drawn as a grid; nil: none
+	away bool     // another view is on screen: the heat map asks for nothing
+}
+
+// onScreen stops the heat map's asking while another view is shown, and
+// asks at once when this one is back.
+func (p *resourcesPane) onScreen(on bool) tea.Cmd {
+	p.away = !on
+	if h := p.heat; on && h != nil && h.asked == 0 {
+		return h.ask(p.common)
+	}
+	return nil
 }
 
 // resourceWalk is where the pane browses: a path in a resource, the child
@@ -117,7 +128,7 @@ func (p *resourcesPane) Update(msg tea.Msg) tea.Cmd {
 			h.asked, h.err = 0, msg.r.Message
 		}
 	case summaryMsg: // the game moved on: the grid again, once a second
-		if h := p.heat; h != nil && h.asked == 0 && h.err == "" && time.Since(h.at) >= heatEvery {
+		if h := p.heat; h != nil && !p.away && h.asked == 0 && h.err == "" && time.Since(h.at) >= heatEvery {
 			return h.ask(p.common)
 		}
 	case tea.KeyMsg:

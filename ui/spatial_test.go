@@ -48,8 +48,37 @@ func TestMapShowsWhereTheFilteredAreAndOpensOne(t *testing.T) {
 	})
 	h.keys("a")
 	h.until("the whole area again", func() bool { return s.area == nil && s.last.Box[2]-s.last.Box[0] > 0.9*(before[2]-before[0]) })
+	// Another view: the grids stop (those on their way aside); back, they
+	// come again.
+	h.keys("1")
+	h.summaries(5)
+	away := s.last
+	h.summaries(20)
+	if s.last != away {
+		t.Fatal("grids kept coming while another view was on screen")
+	}
+	h.keys("3")
+	h.until("a grid on return", func() bool { return s.last != away })
 	h.keys("m")
 	h.waitFor("matches")
+}
+
+// summaries feeds messages to the model until n summaries have come.
+func (h *harness) summaries(n int) {
+	h.t.Helper()
+	seen := 0
+	deadline := time.After(15 * time.Second)
+	for seen < n {
+		select {
+		case msg := <-h.msgs:
+			if _, ok := msg.(summaryMsg); ok {
+				seen++
+			}
+			h.update(msg)
+		case <-deadline:
+			h.t.Fatalf("%d of %d summaries in 15 s", seen, n)
+		}
+	}
 }
 
 // until feeds messages to the model until cond holds, for up to 15 s.
@@ -121,6 +150,18 @@ func TestHeatMapOfAGridResource(t *testing.T) {
 	hm := h.m.panes[viewResources].(*resourcesPane).heat
 	if hm.width*hm.width != len(hm.values) {
 		t.Fatalf("a %d-wide grid of %d numbers: the demo's grass is square", hm.width, len(hm.values))
+	}
+	// Another view: the list is not asked for; back, at once.
+	h.keys("1")
+	h.summaries(3)
+	at := hm.at
+	h.summaries(25) // over two seconds of summaries at 10 Hz
+	if hm.at != at {
+		t.Fatal("the heat map asked for its list while another view was on screen")
+	}
+	h.keys("7")
+	if hm.at == at {
+		t.Fatal("back on the heat map, it did not ask at once")
 	}
 	h.keys("esc")
 	h.waitFor("Grass")
