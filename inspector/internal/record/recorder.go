@@ -303,33 +303,24 @@ func (r *Recorder) Queued() (jobs, room int) { return len(r.jobs), cap(r.jobs) }
 func (r *Recorder) Keyframe() { r.Stream.Enc.RequestKeyframe() }
 
 // Frames is how many frames the recorder has written.
-func (r *Recorder) Frames() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.written
-}
+func (r *Recorder) Frames() int { return locked(&r.mu, &r.written) }
 
 // Skipped is how many frames were not recorded because the writer was
 // behind (the game never waits for the disk).
-func (r *Recorder) Skipped() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.skipped
-}
+func (r *Recorder) Skipped() int { return locked(&r.mu, &r.skipped) }
 
 // Bytes is how many bytes the recording holds so far.
-func (r *Recorder) Bytes() int64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.bytes
-}
+func (r *Recorder) Bytes() int64 { return locked(&r.mu, &r.bytes) }
 
 // Coded is the bytes of the frames written so far, in all: what the run
 // costs (a flight recording keeps fewer on disk, Bytes).
-func (r *Recorder) Coded() int64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.coded
+func (r *Recorder) Coded() int64 { return locked(&r.mu, &r.coded) }
+
+// locked reads a counter the writer goroutine updates, under its lock.
+func locked[T any](mu *sync.Mutex, v *T) T {
+	mu.Lock()
+	defer mu.Unlock()
+	return *v
 }
 
 // Stop ends the recording, writing the index, and waits for the file to
