@@ -42,11 +42,15 @@ func TestSystemsAllocationsAreTheirs(t *testing.T) {
 		t.Fatalf("the idle system is charged %.0f bytes a run over %d runs", idle.AllocBytes, idle.AllocRuns)
 	}
 
+	if s.AllocReadCost() <= 0 {
+		t.Fatalf("40 runs read their allocations, yet the reads' cost is %v", s.AllocReadCost())
+	}
+
 	off := NewSchedule()
 	off.Add("allocator", func(*World, *Commands) { bigSink = append(bigSink[:0], make([]byte, 1<<20)) })
 	off.Run(w)
-	if si := off.Systems()[0]; si.AllocRuns+si.AllocShared != 0 {
-		t.Fatalf("TrackAllocs off, yet %d runs measured", si.AllocRuns+si.AllocShared)
+	if si := off.Systems()[0]; si.AllocRuns+si.AllocShared != 0 || off.AllocReadCost() != 0 {
+		t.Fatalf("TrackAllocs off, yet %d runs measured, reads costing %v", si.AllocRuns+si.AllocShared, off.AllocReadCost())
 	}
 
 	if debugChecks {

@@ -44,13 +44,20 @@ type StaleCount struct {
 }
 
 type staleAudit struct {
-	on     atomic.Bool
-	mu     sync.Mutex
-	total  uint64
-	by     map[string]uint64
-	recent [staleSamples]StaleUse
-	next   int
-	n      int
+	on atomic.Bool
+	// goroutines: a stale use was made in a parallel stage, so its workers
+	// note their goroutine from then on (stage.work), and the next uses
+	// there name the one system that made them. Until then no worker asks
+	// (a goroutine's number costs a stack trace, 2-16 us: at every stage of
+	// a game ticking thousands of times a second, a large share of its
+	// frame), and the first use names the systems running then.
+	goroutines atomic.Bool
+	mu         sync.Mutex
+	total      uint64
+	by         map[string]uint64
+	recent     [staleSamples]StaleUse
+	next       int
+	n          int
 }
 
 // inspectEnableStaleAudit is [Inspection.EnableStaleAudit].
@@ -120,11 +127,14 @@ func (w *World) staleUser() string {
 	if l.nactive == 0 {
 		return "outside the schedule"
 	}
-	if l.nactive > 1 && l.non > 0 { // a parallel stage: the one on this goroutine
-		g := goroutineID()
-		for actor, on := range l.on {
-			if on == g {
-				return w.actorName(uint16(actor))
+	if l.nactive > 1 { // a parallel stage: the one on this goroutine, once workers note theirs
+		w.stale.goroutines.Store(true)
+		if l.non > 0 {
+			g := goroutineID()
+			for actor, on := range l.on {
+				if on == g {
+					return w.actorName(uint16(actor))
+				}
 			}
 		}
 	}
@@ -140,8 +150,9 @@ func (w *World) staleUser() string {
 
 // goroutineID is the calling goroutine's number, read from its stack's
 // header ("goroutine 42 [running]:"): Go gives no other way, and only the
-// stale audit, on, asks (once for each worker of a parallel stage, and at
-// a stale use in such a stage): a few microseconds each.
+// stale audit asks, once a stale use was made in a parallel stage (once
+// for each worker of such a stage, and at each stale use there): a few
+// microseconds each.
 func goroutineID() uint64 {
 	var buf [32]byte
 	b := buf[:runtime.Stack(buf[:], false)]

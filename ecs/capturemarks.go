@@ -19,39 +19,72 @@ func (w *World) inspectMarkProvenance(id ComponentID, mark uint32) Provenance {
 	return w.provenance(mark, id)
 }
 
-// markRuns are the runs of marks of rows 0 to n-1 (all), else of the rows
-// listed, mark(r) giving row r's.
-func markRuns(all bool, n int, rows []int32, mark func(r int) uint32) []MarkRun {
-	var out []MarkRun
-	add := func(m uint32) {
-		if k := len(out) - 1; k >= 0 && out[k].Mark == m {
-			out[k].Rows++
-			return
-		}
-		out = append(out, MarkRun{Rows: 1, Mark: m})
+// markRuns gathers marks, row by row, into runs.
+type markRuns []MarkRun
+
+// add counts one more row of mark m.
+func (runs *markRuns) add(m uint32) {
+	if k := len(*runs) - 1; k >= 0 && (*runs)[k].Mark == m {
+		(*runs)[k].Rows++
+		return
 	}
-	if all {
-		for r := range n {
-			add(mark(r))
-		}
-		return out
-	}
-	for _, r := range rows {
-		add(mark(int(r)))
-	}
-	return out
+	*runs = append(*runs, MarkRun{Rows: 1, Mark: m})
 }
 
 // captureMarks fills a table column's marks: every row's when all, else
-// the changed rows' and the added rows'.
+// the changed rows' and the added rows'. A row's mark is its stamp, its
+// chunk's counted (colStamps.effective): read here in one loop, not a call
+// a row, since a capture of a big world marks every row of every column.
 func captureMarks(tk *colStamps, n int, cc *ColumnCapture, all bool) {
-	cc.WriteMarks = markRuns(all, n, cc.Changed, tk.effective)
-	cc.AddMarks = markRuns(all, n, cc.Added, tk.effectiveAdded)
+	cc.WriteMarks = columnMarks(all, n, cc.Changed, tk, false)
+	cc.AddMarks = columnMarks(all, n, cc.Added, tk, true)
+}
+
+// columnMarks are the runs of the changed (or added) marks of a table
+// column's rows 0 to n-1 (all), else of the rows listed.
+func columnMarks(all bool, n int, listed []int32, tk *colStamps, added bool) []MarkRun {
+	chunks := tk.stamp
+	if added {
+		chunks = tk.astamp
+	}
+	mark := func(r int) uint32 {
+		own := tk.rows[r].changed
+		if added {
+			own = tk.rows[r].added
+		}
+		return newest(own, chunks[r>>chunkShift])
+	}
+	var runs markRuns
+	if all {
+		for r := range n {
+			runs.add(mark(r))
+		}
+		return runs
+	}
+	for _, r := range listed {
+		runs.add(mark(int(r)))
+	}
+	return runs
 }
 
 // captureMarks fills a sparse set's column marks, as for a table.
 func (s *sparseSet[T]) captureMarks(cc *ColumnCapture, all bool) {
-	n := len(s.dense)
-	cc.WriteMarks = markRuns(all, n, cc.Changed, func(r int) uint32 { return s.changed[r] })
-	cc.AddMarks = markRuns(all, n, cc.Added, func(r int) uint32 { return s.added[r] })
+	cc.WriteMarks = sliceMarks(all, len(s.dense), cc.Changed, s.changed)
+	cc.AddMarks = sliceMarks(all, len(s.dense), cc.Added, s.added)
+}
+
+// sliceMarks are the runs of marks[r] of rows 0 to n-1 (all), else of the
+// rows listed.
+func sliceMarks(all bool, n int, listed []int32, marks []uint32) []MarkRun {
+	var runs markRuns
+	if all {
+		for _, m := range marks[:n] {
+			runs.add(m)
+		}
+		return runs
+	}
+	for _, r := range listed {
+		runs.add(marks[r])
+	}
+	return runs
 }

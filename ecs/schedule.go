@@ -86,14 +86,20 @@ type Schedule struct {
 	// inspector shows; set it in a debug build to stop at the first.
 	PanicOnSkipped bool
 	// TrackAllocs has each system's run read what it allocated (bytes and
-	// objects, from runtime/metrics: about 0.6 us a run), kept with its
+	// objects, from runtime/metrics: 0.6 to 9 us a run, AllocReadCost), kept with its
 	// timings (SystemInfo.AllocBytes); a run beside another system of a
 	// parallel stage is counted as shared, attributed to neither. Set it
 	// before Run; the inspector's agent sets it for the frames it samples.
 	TrackAllocs bool
 
-	halt haltState
+	halt     haltState
+	readCost readCost // what TrackAllocs's reads take (allocs.go)
 }
+
+// AllocReadCost is what TrackAllocs costs a system's run, as measured on
+// the runs it was on for (0 before any): a game that samples its
+// allocations now and then keeps the reads to a share of its work.
+func (s *Schedule) AllocReadCost() time.Duration { return 2 * s.readCost.mean() }
 
 // SystemRun is one run of a system, as [Schedule.SystemEnd] sees it.
 type SystemRun struct {
@@ -264,11 +270,11 @@ func (sys *system) run(w *World) {
 	}()
 	track := sys.sched.TrackAllocs
 	if track {
-		sys.allocs.start()
+		sys.allocs.start(&sys.sched.readCost)
 	}
 	sys.fn(w, sys.cmds)
 	if track {
-		sys.allocs.stop()
+		sys.allocs.stop(&sys.sched.readCost)
 	}
 	sys.timing.record(time.Since(start))
 	w.closeRun(from, sys.cmds.owner)
@@ -419,8 +425,8 @@ func (st *stage) runParallel(w *World) *SystemPanic {
 // caller's worker (the goroutine that called Run) takes a halt a system
 // asked for, once none runs; until then no worker starts a system.
 func (st *stage) work(w *World, caller bool) {
-	var on uint64 // this worker's goroutine, for the stale audit: asked once
-	if w.stale.on.Load() {
+	var on uint64 // this worker's goroutine, for the stale audit: asked once, and only once a stale use was made beside another system
+	if w.stale.on.Load() && w.stale.goroutines.Load() {
 		on = goroutineID()
 	}
 	st.mu.Lock()

@@ -259,7 +259,7 @@ func (a *Agent) Sync() {
 	if a.workNs > 0 {
 		gameWork = time.Duration(a.workNs)
 	}
-	a.upkeep.frame(gameWork)
+	a.upkeep.frame(gameWork, a.graves.TakeSpent())
 	a.sampleAllocs(gameWork)
 	if a.srv.Clients() > 0 { // someone looks: every despawn's last state, to the yard's own bounds
 		a.graves.Allow(-1)

@@ -29,7 +29,7 @@ func (a *Agent) startRing(seed []record.Frame, bytes int64) {
 	r.Stream.Enc.Lean = true                                 // in memory: no copy where deltas do not pay
 	r.Stream.CarryDead(nil, 0)                               // a rewind's dead are the agent's own (graves): the ring does not carry them
 	if a.opts.rewindPaced {
-		r.Share, r.Within = ringShare, ringWithin
+		r.Share, r.EncodeInShare, r.Within = ringShare, true, ringWithin
 	}
 	mem.AskKeyframes(r.Stream.Enc.RequestKeyframe)
 	a.ring, a.ringMem = r, mem
@@ -42,18 +42,19 @@ func (a *Agent) runTime() time.Duration {
 	return time.Since(a.began) - time.Duration(a.pausedAll.Load())
 }
 
-// ringShare is the most of the game's time the in-memory recording's
-// copies may take at the default rate, but for one copy each ringWithin:
-// a world whose copy takes longer than this share of the recording's
-// period is recorded less often than RewindHz asks, never less than once
-// a second (a million-entity world's copy of 20-30 ms, once a second: a
-// few percent of its 120 ms frames).
+// ringShare is the most of the game's time the in-memory recording may
+// take at the default rate, its copies on the game goroutine and their
+// coding on another together, but for one frame each ringWithin: a world
+// whose frame costs more than this share of the recording's period is
+// recorded less often than RewindHz asks (the 100k demo's copy and coding,
+// 20-25 ms, every 2-3 s; a million entities' less often), and the
+// summary's rewind range says how old its newest frame is (Age).
 const ringShare = 0.01
 
-// ringWithin is the longest the ring goes without a capture, whatever
-// its share: its newest frame stays within a second of the game (and the
-// encoder's queue: it never waits for it).
-const ringWithin = time.Second
+// ringWithin is the longest the ring goes without a frame, whatever its
+// share: a Rewind's newest tick stays within a few seconds of the game
+// (and the encoder's queue: it never waits for it).
+const ringWithin = 4 * time.Second
 
 // rewind starts a client's Rewind: the frames are rebuilt on another
 // goroutine, and the restore waits for a later Sync.

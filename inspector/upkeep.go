@@ -24,13 +24,17 @@ const danglingLeast = 64
 // game's work, and learns what a unit of each kind of work costs.
 type upkeep struct {
 	allowed time.Duration // this frame's allowance
+	left    time.Duration // what the frame's own upkeep left of it for Sync's
 	nsPer   float64       // a dangling-handle read's cost, smoothed; 0 until measured
 }
 
 // frame sets the allowance from the game's work in the last frame (its
-// schedule's run to Sync, or Sync to Sync less the agent's own time).
-func (u *upkeep) frame(gameWork time.Duration) {
+// schedule's run to Sync, or Sync to Sync less the agent's own time), and
+// what is left of it after spent, the upkeep the frame already did (the
+// last states kept at its despawns): one budget for all of it.
+func (u *upkeep) frame(gameWork, spent time.Duration) {
 	u.allowed = time.Duration(upkeepShare*float64(max(gameWork, 0))) + upkeepFloor
+	u.left = max(u.allowed-spent, 0)
 }
 
 // units is how many units of a work costing nsPer each fit the
@@ -39,7 +43,7 @@ func (u *upkeep) units(least, most int) int {
 	if u.nsPer <= 0 {
 		return least // first measure
 	}
-	return min(most, max(least, int(float64(u.allowed.Nanoseconds())/u.nsPer)))
+	return min(most, max(least, int(float64(u.left.Nanoseconds())/u.nsPer)))
 }
 
 // spent learns from units done in took.

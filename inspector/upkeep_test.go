@@ -12,7 +12,7 @@ import (
 // unit was measured to cost, within the bounds given.
 func TestUpkeepAllowsAShareOfTheGamesWork(t *testing.T) {
 	var u upkeep
-	u.frame(time.Millisecond)
+	u.frame(time.Millisecond, 0)
 	if want := time.Duration(upkeepShare*float64(time.Millisecond)) + upkeepFloor; u.allowed != want {
 		t.Fatalf("a 1 ms frame allows %v, want %v", u.allowed, want)
 	}
@@ -26,9 +26,21 @@ func TestUpkeepAllowsAShareOfTheGamesWork(t *testing.T) {
 	if n := u.units(64, 100); n != 100 {
 		t.Fatalf("the most given is %d, yet %d units", 100, n)
 	}
-	u.frame(0) // a frame with no work: the floor alone
+	u.frame(0, 0) // a frame with no work: the floor alone
 	if n := u.units(64, 1<<15); n != max(64, int(upkeepFloor.Nanoseconds()/10)) {
 		t.Fatalf("the floor allows %d units", n)
+	}
+	// One budget: what the frame's despawns spent keeping last states is
+	// not Sync's to spend again.
+	u.frame(10*time.Millisecond, 0)
+	whole := u.units(1, 1<<30)
+	u.frame(10*time.Millisecond, u.allowed/2)
+	if half := u.units(1, 1<<30); half > whole/2+1 || half < whole/2-1 {
+		t.Fatalf("with half the allowance spent at despawns, %d units of %d fit", half, whole)
+	}
+	u.frame(10*time.Millisecond, time.Second)
+	if n := u.units(64, 1<<30); n != 64 {
+		t.Fatalf("with the allowance overspent, %d units, want the least", n)
 	}
 }
 

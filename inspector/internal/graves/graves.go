@@ -66,8 +66,10 @@ type Yard struct {
 	// allow bounds the time one frame's burials take past MinPerFrame
 	// (negative: no bound); spent is what this frame's took.
 	allow, spent time.Duration
-	seq          uint64           // the newest grave's number
-	clock        func() time.Time // time.Now; a test's own
+	// owed is the burials' time since TakeSpent last took it.
+	owed  time.Duration
+	seq   uint64           // the newest grave's number
+	clock func() time.Time // time.Now; a test's own
 }
 
 // New makes a yard over w and starts keeping graves; who names writers.
@@ -82,6 +84,14 @@ func New(w *ecs.World, who Who) *Yard {
 // despawn on.
 func (y *Yard) Allow(d time.Duration) { y.allow = d }
 
+// TakeSpent is the time burials took since it was last called: what the
+// agent's upkeep counts against the frame's share.
+func (y *Yard) TakeSpent() time.Duration {
+	d := y.owed
+	y.owed = 0
+	return d
+}
+
 // bury keeps e's last state, if the frame's bounds allow.
 func (y *Yard) bury(e ecs.Entity, frame uint64, by string) {
 	if frame != y.frame {
@@ -93,7 +103,11 @@ func (y *Yard) bury(e ecs.Entity, frame uint64, by string) {
 	}
 	y.taken++
 	start := y.clock()
-	defer func() { y.spent += y.clock().Sub(start) }()
+	defer func() {
+		took := y.clock().Sub(start)
+		y.spent += took
+		y.owed += took
+	}()
 	g := &Grave{Entity: e, Tick: frame, By: by}
 	if p, ok := y.w.Parent(e); ok {
 		g.Parent = p

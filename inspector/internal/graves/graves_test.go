@@ -193,7 +193,8 @@ func TestYardAllowance(t *testing.T) {
 
 // TestYardAllowanceIsPerFrame: the time a frame's burials may take is the
 // frame's own: frames that each fit it keep every despawn, however many
-// frames go by (the yard's clock here is the test's: a burial takes 0.5 ms).
+// frames go by (the yard's clock here is the test's: a burial takes 0.5 ms);
+// the time they took is told once to the agent's upkeep (TakeSpent).
 func TestYardAllowanceIsPerFrame(t *testing.T) {
 	w := ecs.NewWorld()
 	y := New(w, noOne)
@@ -211,6 +212,12 @@ func TestYardAllowanceIsPerFrame(t *testing.T) {
 	}
 	if y.Missed != 0 {
 		t.Fatalf("100 frames of 10 despawns of 0.5 ms, each frame within its 20 ms: %d not kept", y.Missed)
+	}
+	if spent := y.TakeSpent(); spent != 1000*500*time.Microsecond {
+		t.Fatalf("1,000 burials of 0.5 ms reported as %v", spent)
+	}
+	if spent := y.TakeSpent(); spent != 0 {
+		t.Fatalf("no burial since the last take, yet %v", spent)
 	}
 	y.Allow(2 * time.Millisecond) // 4 despawns' worth
 	for range 10 {

@@ -24,6 +24,11 @@ type Recorder struct {
 	// EncodeShare is then the most of a core its coding may take
 	// (encodeShare when 0).
 	Share, EncodeShare float64
+	// EncodeInShare counts the coding against Share too, beside its own
+	// share of a core: a recorder that is the agent's own upkeep (the
+	// in-memory ring) costs the game its share in all, the core its coding
+	// takes from a game that uses every core included.
+	EncodeInShare bool
 	// Within, when set, is the longest a recorder whose shares would hold
 	// it back goes without a capture: past it one is taken whatever the
 	// shares say (the in-memory ring: its newest frame stays within a
@@ -177,6 +182,9 @@ func (r *Recorder) Capture(now time.Time) {
 	if r.Share > 0 && (r.Within == 0 || now.Sub(r.taken) < r.Within) {
 		enc := r.encodeNs.Load()
 		r.encodePace.spend(float64(enc - r.encodeSeen))
+		if r.EncodeInShare {
+			r.pace.spend(float64(enc - r.encodeSeen))
+		}
 		r.encodeSeen = enc
 		if !r.pace.allow(now, r.Share) {
 			r.miss("capturing took more than its share of the game's time")

@@ -195,3 +195,40 @@ func TestRingNeverFallsBehind(t *testing.T) {
 		t.Fatalf("%d frames in ten seconds, want one a second at least", sink.frames)
 	}
 }
+
+// TestRingCountsItsCodingInItsShare: a recorder that is the agent's own
+// upkeep (EncodeInShare) holds its copies and their coding together to
+// its share of the game's time: with each frame's coding taking 50 ms (of
+// its own clock here), asked every 10 ms for ten seconds, a 1% share allows
+// a frame every few seconds; without it the coding is held only to its
+// share of a core, and frames come several times a second.
+func TestRingCountsItsCodingInItsShare(t *testing.T) {
+	w := ecs.NewWorld()
+	energy := ecs.NewMap[float64](w)
+	must(t, energy.Add(w.Spawn(), 0))
+	for _, inShare := range []bool{true, false} {
+		sink := &countingSink{}
+		r := testRecorder(w, sink, 100)
+		r.Share, r.EncodeInShare = 0.01, inShare
+		r.Begin()
+		now := r.taken
+		for range 1000 {
+			now = now.Add(10 * time.Millisecond)
+			before := r.taken
+			r.Capture(now)
+			if !r.taken.Equal(before) {
+				for int64(r.Frames()) < r.work.captures.Load() { // the coder keeps up, as it does at a game's pace
+					time.Sleep(time.Millisecond)
+				}
+				r.encodeNs.Add(int64(50 * time.Millisecond)) // as if coding the frame took 50 ms
+			}
+		}
+		must(t, r.Stop())
+		switch {
+		case inShare && sink.frames > 8:
+			t.Errorf("coding counted in the share: %d frames in ten seconds of 50 ms coding each, want at most a few", sink.frames)
+		case !inShare && sink.frames < 30:
+			t.Errorf("coding held to its share of a core only: %d frames in ten seconds, want dozens", sink.frames)
+		}
+	}
+}
