@@ -82,9 +82,10 @@ type Options struct {
 	// every frame recorded costs the game a copy of what changed, and the
 	// encoding a core's share (on the 100k demo, 1 a second cost 1.01x the
 	// frame, 2 cost 1.03-1.05x, 10 cost 1.07-1.15x). At the default rate, a
-	// world whose copy takes more than 1% of the time between recorded
-	// frames is recorded less often, so the copies stay at 1% of the game's
-	// time; a rate the game sets is kept.
+	// world whose copy and its coding take more than 1% of the game's time
+	// is recorded less often, at least once every 4 s (the 100k demo: a
+	// frame every 2-3 s; the summary's rewind range says how old the newest
+	// is); a rate the game sets is kept.
 	RewindHz float64
 	// DanglingBudget is the most of the handles stored in components and
 	// resources the agent reads at one Sync, looking for those that name

@@ -50,8 +50,8 @@ type RewindRange struct {
 	Window  float64 `msgpack:"w,omitempty"`
 	// Age is the game's running time since the newest frame was kept: how
 	// far behind the game a Rewind's newest tick is (the ring records a
-	// frame a second, or less often when its copies cost more than their
-	// share).
+	// frame a second, or less often, at least one every 4 s, when its
+	// copies and their coding cost more than their share).
 	Age   float64 `msgpack:"a,omitempty"`
 	Bytes int64   `msgpack:"b"`  // bytes held
 	Limit int64   `msgpack:"lb"` // bytes it may hold

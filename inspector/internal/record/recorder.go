@@ -223,8 +223,10 @@ func (r *Recorder) Take(now time.Time) {
 
 // idleCopyLife is how long a lean stream (the in-memory ring) keeps its
 // world copy with no frame coming: a copy that waits longer is let go,
-// and the next frame is a keyframe.
-const idleCopyLife = 2 * time.Second
+// and the next frame is a keyframe. Longer than the ring's longest period
+// (4 s, in a world its share records seldom), so a game that runs on keeps
+// coding deltas.
+const idleCopyLife = 5 * time.Second
 
 func (r *Recorder) run() {
 	var err error

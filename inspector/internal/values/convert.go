@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"unsafe"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -82,8 +83,14 @@ type cut struct {
 // address and type, and for a list its length.
 type identity struct {
 	p uintptr
-	t reflect.Type
+	t uintptr // the type's descriptor: a scalar hashes several times faster than a reflect.Type
 	n int
+}
+
+// identityOf is v's identity, n its length for a list (else 0).
+func identityOf(v reflect.Value, n int) identity {
+	t := v.Type()
+	return identity{v.Pointer(), (*[2]uintptr)(unsafe.Pointer(&t))[1], n}
 }
 
 // room is how many of n items a list or map keeps.
@@ -159,7 +166,7 @@ func (c *cut) convert(v reflect.Value, depth int, at string, deep bool) protocol
 				return protocol.Nil()
 			}
 			if v.Len() > 0 && (v.Len() > MaxItems || HoldsPointers(v.Type().Elem())) { // may be shared
-				if ref, ok := c.again(identity{v.Pointer(), v.Type(), v.Len()}, at); ok {
+				if ref, ok := c.again(identityOf(v, v.Len()), at); ok {
 					return ref
 				}
 			}
@@ -182,7 +189,7 @@ func (c *cut) convert(v reflect.Value, depth int, at string, deep bool) protocol
 		if v.IsNil() {
 			return protocol.Nil()
 		}
-		if ref, ok := c.again(identity{v.Pointer(), v.Type(), 0}, at); ok {
+		if ref, ok := c.again(identityOf(v, 0), at); ok {
 			return ref
 		}
 		n := c.room(v.Len())
@@ -206,7 +213,7 @@ func (c *cut) convert(v reflect.Value, depth int, at string, deep bool) protocol
 		if v.IsNil() {
 			return protocol.Nil()
 		}
-		if ref, ok := c.again(identity{v.Pointer(), v.Type(), 0}, at); ok {
+		if ref, ok := c.again(identityOf(v, 0), at); ok {
 			return ref
 		}
 		return c.convert(v.Elem(), depth+1, at, HoldsPointers(v.Type().Elem()))

@@ -75,6 +75,13 @@ func copyElems(c, v reflect.Value, depth int) bool {
 // of such a value still shares that memory with the game. Strings do not
 // count: their bytes never change.
 func HoldsPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return true
+	case reflect.Struct, reflect.Array: // the cache's: they are walked
+	default:
+		return false
+	}
 	if v, ok := pointerTypes.Load(t); ok {
 		return v.(bool)
 	}
@@ -174,7 +181,7 @@ func (c *cloner) clone(v reflect.Value) reflect.Value {
 		if v.IsNil() {
 			return out
 		}
-		id := identity{v.Pointer(), v.Type(), v.Len()}
+		id := identityOf(v, v.Len())
 		if made, ok := c.copyOf(id); ok {
 			return made
 		}
@@ -202,7 +209,7 @@ func (c *cloner) clone(v reflect.Value) reflect.Value {
 		if v.IsNil() {
 			return out
 		}
-		id := identity{v.Pointer(), v.Type(), 0}
+		id := identityOf(v, 0)
 		if made, ok := c.copyOf(id); ok {
 			return made
 		}
@@ -216,7 +223,7 @@ func (c *cloner) clone(v reflect.Value) reflect.Value {
 		if v.IsNil() {
 			return out
 		}
-		id := identity{v.Pointer(), v.Type(), 0}
+		id := identityOf(v, 0)
 		if made, ok := c.copyOf(id); ok {
 			return made
 		}

@@ -321,7 +321,7 @@ func (b *budget) walk(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Slice:
 		b.bytes -= int(t.Size())
-		if v.IsNil() || !b.first(identity{v.Pointer(), t, v.Len()}) {
+		if v.IsNil() || !b.first(identityOf(v, v.Len())) {
 			return
 		}
 		if !HoldsPointers(t.Elem()) {
@@ -341,7 +341,7 @@ func (b *budget) walk(v reflect.Value) {
 		}
 	case reflect.Map:
 		b.bytes -= int(t.Size())
-		if v.IsNil() || !b.first(identity{v.Pointer(), t, 0}) {
+		if v.IsNil() || !b.first(identityOf(v, 0)) {
 			return
 		}
 		b.parts -= v.Len()
@@ -354,7 +354,7 @@ func (b *budget) walk(v reflect.Value) {
 		}
 	case reflect.Pointer:
 		b.bytes -= int(t.Size())
-		if !v.IsNil() && b.first(identity{v.Pointer(), t, 0}) {
+		if !v.IsNil() && b.first(identityOf(v, 0)) {
 			b.walk(v.Elem())
 		}
 	case reflect.Interface:
