@@ -95,7 +95,8 @@ type Options struct {
 	// cost 0.03-0.2 ms, 1-6 ns a handle in a flat grid and more behind
 	// maps and pointers). With nobody attached it reads only what fits the
 	// agent's own share of the game's work (2% of the frame's work plus
-	// 2 µs, at least 64 handles), a pass at most every 250 ms; the
+	// 2 µs, less what the frame's despawns spent keeping their last
+	// states; at least 64 handles), a pass at most every 250 ms; the
 	// Dangling view says how long a pass takes. 0 means 32,768; a negative
 	// value turns the search off.
 	DanglingBudget int
