@@ -107,6 +107,9 @@ type SystemRun struct {
 	// Writes lists the components the system declared it writes; nil if
 	// it declared no access (it then runs alone).
 	Writes []ComponentID
+	// WriteTypes lists the types it declared it writes, resources
+	// included (Writes[T] of a resource's type); nil with Writes.
+	WriteTypes []reflect.Type
 	// Since is the change stamp before the run: what it wrote is newer
 	// (pass it as a Filter's Since, or to Inspection.ChangedSince).
 	Since uint32
@@ -281,7 +284,11 @@ func (sys *system) run(w *World) {
 	ended = true
 	sys.sched.ended(sys.name)
 	if end := sys.sched.SystemEnd; end != nil {
-		end(w, SystemRun{Name: sys.name, Writes: sys.writeComps, Since: from - 1, Alone: sys.alone(), sched: sys.sched})
+		run := SystemRun{Name: sys.name, Writes: sys.writeComps, Since: from - 1, Alone: sys.alone(), sched: sys.sched}
+		if sys.writeComps != nil {
+			run.WriteTypes = sys.writes
+		}
+		end(w, run)
 	}
 }
 

@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"reflect"
 	"runtime"
 	"slices"
 	"sync"
@@ -231,5 +232,29 @@ func TestWriteHoldersNamesEveryHolderOfTheFrame(t *testing.T) {
 	}
 	if got := w.Inspect().WriteHolders(ComponentIDOf[Energy](w), wr.Frame+10); len(got) != 0 {
 		t.Errorf("a frame not run has holders %v", got)
+	}
+}
+
+// TestSystemRunSaysTheTypesItWrites: a system's end names the types it
+// declared it writes, a resource's included (the kernel keeps no stamps
+// for resources: a tool compares those a run may have changed); a system
+// that declared nothing names none, and may have written anything.
+func TestSystemRunSaysTheTypesItWrites(t *testing.T) {
+	type Grid struct{ Cells []Entity }
+	type Pos struct{ X float64 }
+	w := NewWorld()
+	SetResource(w, Grid{})
+	NewMap[Pos](w)
+	s := NewSchedule()
+	s.Add("store", func(*World, *Commands) {}, Writes[Grid](), Reads[Pos]())
+	s.Add("anything", func(*World, *Commands) {})
+	got := map[string][]reflect.Type{}
+	s.SystemEnd = func(_ *World, run SystemRun) { got[run.Name] = run.WriteTypes }
+	s.Run(w)
+	if ts := got["store"]; len(ts) != 1 || ts[0] != reflect.TypeFor[Grid]() {
+		t.Fatalf("store declared Writes[Grid], its run says %v", ts)
+	}
+	if ts, ok := got["anything"]; !ok || ts != nil {
+		t.Fatalf("a system that declared nothing says it writes %v", ts)
 	}
 }

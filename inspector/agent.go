@@ -12,6 +12,7 @@ import (
 	"github.com/ecsinspect/ecsinspect/inspector/internal/graves"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/live"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
+	"github.com/ecsinspect/ecsinspect/inspector/internal/resourcewrites"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/server"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/transport"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/watch"
@@ -104,14 +105,20 @@ type gameSide struct {
 	live                     map[*server.Client]*peer
 	turn                     []*peer // live clients in join order: whose requests Sync takes
 	recorders                []*record.Recorder
-	feeds                    []*worldFeed     // world subscriptions' streams, one per rate (worldfeed.go)
-	ring                     *record.Recorder // the in-memory recording a Rewind restores from (rewind.go)
-	ringMem                  *record.Ring
-	rewinding                bool         // a Rewind is being rebuilt
-	searching                atomic.Bool  // a new value watchpoint's search of the recorded past runs (past.go)
-	searchFree               atomic.Int64 // when the next search may begin, unix ns
-	snap                     *sharedCopy  // the newest world copy, shared by snapshot requests for a second
-	lw                       *live.World  // the live world as queries read it (internal/live)
+	feeds                    []*worldFeed // world subscriptions' streams, one per rate (worldfeed.go)
+	// resWrites keeps who changed each part of the resources, looked at
+	// while resLooking (resourcewriters.go); resMu keeps its looks from
+	// systems of a parallel stage one at a time.
+	resWrites  *resourcewrites.Tracker
+	resLooking bool
+	resMu      sync.Mutex
+	ring       *record.Recorder // the in-memory recording a Rewind restores from (rewind.go)
+	ringMem    *record.Ring
+	rewinding  bool         // a Rewind is being rebuilt
+	searching  atomic.Bool  // a new value watchpoint's search of the recorded past runs (past.go)
+	searchFree atomic.Int64 // when the next search may begin, unix ns
+	snap       *sharedCopy  // the newest world copy, shared by snapshot requests for a second
+	lw         *live.World  // the live world as queries read it (internal/live)
 }
 
 // telemetry is what the game half counts, for Telemetry; the server half
@@ -152,8 +159,10 @@ func New(w *ecs.World, opts Options) *Agent {
 			written, _, _ := a.whoWrote(e, id)
 			return written
 		}
+		a.dangling.ResourceWrittenBy = a.resourceWriter
 		hooks.DanglingAfter = a.dangling.FoundAfter
 	}
+	a.resWrites = resourcewrites.New(w)
 	a.graves = graves.New(w, a.whoMarked)
 	hooks.LastState, hooks.EachDead = a.graves.Find, a.graves.Each
 	a.watches = watch.New(w, a.lw, opts.Schedule, func() int64 { return a.frameNs }, hooks)
@@ -170,6 +179,7 @@ func New(w *ecs.World, opts Options) *Agent {
 			if prev != nil {
 				prev(w, run)
 			}
+			a.lookAtResources(run.Name, w.Frame()+1, run.WriteTypes)
 			a.watches.CheckSystem(run)
 			a.look(run.Writes)
 		}
@@ -177,6 +187,7 @@ func New(w *ecs.World, opts Options) *Agent {
 			if prevStart != nil {
 				prevStart(w)
 			}
+			a.lookAtResources(outsideSchedule, w.Frame()+1, nil) // the game's code between frames
 			a.runStart = time.Now()
 			a.status.runStarted = a.runStart
 			a.watches.CheckBeforeRun()
@@ -275,6 +286,7 @@ func (a *Agent) Sync() {
 	if a.watches.CheckFrame() { // a watchpoint fired: the game stops at the end of this frame
 		a.paused, a.stepLeft = true, 0
 	}
+	a.lookAtResourcesNow()
 	a.runCalls()
 	a.applyDeferred()
 	a.drain(time.Now()) // the requests' budget is their own: watchpoints took theirs

@@ -40,6 +40,7 @@
 //	internal/transport what a separately linked transport (package broker) is given
 //	internal/graves    the last state of recently despawned entities
 //	internal/dangling  the handles stored in the world that name no live entity
+//	internal/resourcewrites who last changed each part of the resources, while a client looks
 //	internal/budget    the one bound on clients' work on the game goroutine a frame
 //
 // By default the agent listens on 127.0.0.1:7777 and refuses to listen on a

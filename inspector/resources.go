@@ -37,9 +37,15 @@ func (a *Agent) resourcePage(id uint32, name, path string, offset, limit int) (a
 		return answer.Frame{}, answer.Refuse(protocol.ErrNotFound, "resource %s: %v", r.Short, err)
 	}
 	tick := a.tick()
+	own, written := a.pageWriters(r.Short, path, w.Keys())
 	return answer.Frame{Size: w.Size(), Build: func() protocol.Message {
 		p := w.Build()
-		p.Sub, p.Tick = id, tick
+		p.Sub, p.Tick, p.Written = id, tick, own
+		if len(written) == len(p.Items) {
+			for i := range p.Items {
+				p.Items[i].Written = written[i]
+			}
+		}
 		return p
 	}}, nil
 }

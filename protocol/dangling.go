@@ -35,8 +35,9 @@ type Dangling struct {
 	// writing: see Provenance), where the agent knows: a handle is stored
 	// by a write of the component that holds it, and a write at or after
 	// the despawn (Since) may be the one that put the dead handle there.
-	// Absent for a resource, whose writes carry no stamps (a resource
-	// watchpoint names its writer).
+	// For a resource, who last changed the item that holds it, where the
+	// agent saw it change (ResourceItem.Written: while a client is
+	// attached).
 	Stored *Provenance `msgpack:"st,omitempty"`
 }
 
@@ -63,7 +64,11 @@ func (d Dangling) String() string {
 		if st.Seen {
 			verb = "written"
 		}
-		stored = fmt.Sprintf("; %s last %s at tick %d by %s", d.Component, verb, st.Tick, st.By)
+		what := d.Component
+		if what == "" { // a resource's: the item itself
+			what = d.Path
+		}
+		stored = fmt.Sprintf("; %s last %s at tick %d by %s", what, verb, st.Tick, st.By)
 		if d.StoredAfter() {
 			stored += ", after the despawn"
 		}

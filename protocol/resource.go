@@ -69,6 +69,9 @@ type ResourcePage struct {
 	// MaxSortedKeys entries) is paged in Go's map order, which may change
 	// between frames.
 	Unordered bool `msgpack:"uo,omitempty"`
+	// Written is who last changed the value at Path, where the agent saw
+	// it change (see ResourceItem.Written).
+	Written *Provenance `msgpack:"wr,omitempty"`
 }
 
 // ResourceItem is one child of a resource page's value.
@@ -77,6 +80,13 @@ type ResourceItem struct {
 	Kind  string `msgpack:"kd"`            // as a FieldSchema's; "nil" for a nil slice, map or pointer
 	Len   int    `msgpack:"len,omitempty"` // a struct's fields, a list's items, a map's entries
 	Value Value  `msgpack:"v"`
+	// Written is who last changed the item (a system, "outside the
+	// schedule", a client) and in which frame, where the agent saw it
+	// change: a field, or an item of a list, whose memory holds no
+	// pointers, compared after each system that declares it writes the
+	// resource while a client is attached. Absent where the agent did not
+	// see it change (Seen is always true).
+	Written *Provenance `msgpack:"wr,omitempty"`
 }
 
 // MaxSortedKeys bounds the entries of a map an agent sorts by key for a

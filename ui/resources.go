@@ -386,7 +386,11 @@ func (p *resourcesPane) browseView() []string {
 	pg := w.page
 	title := fmt.Sprintf("%s   %s %s", where, pg.Kind, pg.GoType)
 	if !protocol.HasChildren(pg.Kind) {
-		return []string{p.styles.Title.Render(fit(title, p.width)), "  " + shortAs(pg.Value, pg.Schema)}
+		out := []string{p.styles.Title.Render(fit(title, p.width)), "  " + shortAs(pg.Value, pg.Schema)}
+		if pg.Written != nil {
+			out = append(out, p.styles.Faint.Render(fit("  "+writtenText(pg.Written), p.width)))
+		}
+		return out
 	}
 	title += fmt.Sprintf(", %d %s", pg.Total, childrenWord(pg.Kind))
 	if pg.Total > len(pg.Items) {
@@ -402,6 +406,9 @@ func (p *resourcesPane) browseView() []string {
 	rows := make([]string, len(pg.Items))
 	for i, it := range pg.Items {
 		rows[i] = fmt.Sprintf("%-*s %s", keyWidth, it.Key, itemText(it, protocol.ChildSchema(pg.Schema, it.Key)))
+		if it.Written != nil {
+			rows[i] += "   " + writtenText(it.Written)
+		}
 	}
 	l := list{cursor: w.pos - pg.Offset}
 	out := []string{p.styles.Title.Render(fit(title, p.width))}
@@ -410,6 +417,12 @@ func (p *resourcesPane) browseView() []string {
 	}
 	header := fmt.Sprintf("%-*s %s", keyWidth, keyWord(pg.Kind), "value   (enter opens, or follows a handle; esc goes up)")
 	return append(out, l.draw(p.styles, box{p.width, p.height - 1}, header, rows)...)
+}
+
+// writtenText says who last changed a resource's value, as the agent saw
+// it change.
+func writtenText(w *protocol.Provenance) string {
+	return fmt.Sprintf("written at tick %d by %s", w.Tick, w.By)
 }
 
 // itemText is a child in one line: a handle with an arrow to follow it,

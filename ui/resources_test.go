@@ -107,6 +107,9 @@ func TestResourcesPaneBrowsesATree(t *testing.T) {
 		t.Fatalf("enter on Members subscribed %+v", sub)
 	}
 	mustContain(t, p.View(), "Nest.Members   slice []ecs.Entity, 2 items", "0    5v1 →", "1    none")
+	p.walk.page.Items[0].Written = &protocol.Provenance{Tick: 41, By: "updateObjects", Seen: true} // as the agent says it
+	mustContain(t, p.View(), "0    5v1 →   written at tick 41 by updateObjects")
+	p.walk.page.Items[0].Written = nil
 	pressPane(p, "enter")
 	if len(nav.followed) != 1 || nav.followed[0] != protocol.MakeEntityID(5, 1) {
 		t.Fatalf("enter on a handle followed %v", nav.followed)

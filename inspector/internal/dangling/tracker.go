@@ -45,6 +45,9 @@ type Tracker struct {
 	// WrittenBy, when set, says who last wrote a holder's component (the
 	// agent's one rule for a writer), for a found handle's Stored.
 	WrittenBy func(holder ecs.Entity, id ecs.ComponentID) *protocol.Provenance
+	// ResourceWrittenBy, when set, says who last changed the item of a
+	// resource a handle is found at, for its Stored.
+	ResourceWrittenBy func(resource string, path []ecs.HandleStep) *protocol.Provenance
 }
 
 // entry is one dangling handle, the pass that read it last, and the order
@@ -123,6 +126,8 @@ func (t *Tracker) describe(f ecs.FoundHandle) protocol.Dangling {
 		if t.WrittenBy != nil {
 			d.Stored = t.WrittenBy(f.Holder, f.Component)
 		}
+	} else if t.ResourceWrittenBy != nil {
+		d.Stored = t.ResourceWrittenBy(f.Resource, f.Path)
 	}
 	for _, st := range f.Path {
 		switch {

@@ -232,6 +232,26 @@ func (w *Window) Build() *protocol.ResourcePage {
 	return w.page
 }
 
+// Keys are the keys of the page's items, in order, where the game
+// goroutine knows them before Build (every page but a map's copies).
+func (w *Window) Keys() []string {
+	if w.vals.IsValid() {
+		if w.keys.IsValid() {
+			return nil
+		}
+		keys := make([]string, w.vals.Len())
+		for i := range keys {
+			keys[i] = strconv.Itoa(w.page.Offset + i)
+		}
+		return keys
+	}
+	keys := make([]string, len(w.page.Items))
+	for i, it := range w.page.Items {
+		keys[i] = it.Key
+	}
+	return keys
+}
+
 // Size guesses the page's encoded bytes.
 func (w *Window) Size() int64 {
 	n := len(w.page.Items)
