@@ -69,7 +69,11 @@ func (a *Agent) rewind(c *peer, id uint32, tick uint64, exact bool) {
 		return
 	}
 	if now := a.w.Frame(); tick > now {
-		fail(protocol.ErrNotFound, fmt.Sprintf("tick %d is after the game's tick %d", tick, now))
+		msg := fmt.Sprintf("tick %d is after the game's tick %d", tick, now)
+		if to := now + uint64(a.stepLeft); a.stepLeft > 0 && tick <= to {
+			msg += fmt.Sprintf(": the game is playing on to tick %d (an exact rewind's replay, or a step) and pauses there; ask again then", to)
+		}
+		fail(protocol.ErrNotFound, msg)
 		return
 	}
 	frames, err := a.ringMem.Span(tick)

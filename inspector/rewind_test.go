@@ -260,3 +260,22 @@ func TestRewindToThePausedTickRestartsWorldStreams(t *testing.T) {
 		c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Tick == now })
 	}
 }
+
+// TestRewindAheadWhileReplayingSaysSo: a rewind to a tick the game has
+// not reached yet while it plays on to a tick (a replay or a step) is
+// refused saying so, and when to ask again.
+func TestRewindAheadWhileReplayingSaysSo(t *testing.T) {
+	g := startGame(t, Options{})
+	c := dial(t, g, protocol.Hello{Version: protocol.Version})
+	wantOK(t, "pause", c.reply(&protocol.Pause{}))
+	wantOK(t, "step", c.reply(&protocol.Step{N: 1_000_000}))
+	now := c.summaryWhere(func(s *protocol.Summary) bool { return !s.Paused }).Tick
+	r := c.reply(&protocol.Rewind{Tick: now + 500_000})
+	if r.OK || !strings.Contains(r.Message, "is after the game's tick") || !strings.Contains(r.Message, "playing on to tick") {
+		t.Fatalf("a rewind ahead of a game stepping on: %+v", r)
+	}
+	r = c.reply(&protocol.Rewind{Tick: now + 5_000_000})
+	if r.OK || strings.Contains(r.Message, "playing on") {
+		t.Fatalf("a rewind past where the game pauses: %+v", r)
+	}
+}
