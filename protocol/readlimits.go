@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"sync"
@@ -73,7 +74,7 @@ var zstdDecoders = sync.Pool{New: func() any {
 // buffer growing as bytes come and never past limit.
 func Decompress(b []byte, limit int) ([]byte, error) {
 	if bytes.HasPrefix(b, s2Magic) {
-		return readLimited(s2.NewReader(bytes.NewReader(b), s2.ReaderMaxBlockSize(4<<20)), max(64<<10, 3*len(b)), limit)
+		return readLimited(s2.NewReader(bytes.NewReader(b), s2.ReaderMaxBlockSize(4<<20)), s2Size(b), limit)
 	}
 	var h zstd.Header
 	if err := h.Decode(b); err != nil {
@@ -100,10 +101,41 @@ func Decompress(b []byte, limit int) ([]byte, error) {
 // s2Magic opens every S2 stream (its stream identifier chunk).
 var s2Magic = []byte("\xff\x06\x00\x00S2sTwO")
 
+// s2Size is what the S2 stream b says it decodes to, summed over its
+// chunks' headers (a compressed chunk's block opens with its decoded
+// length, an uncompressed chunk is its own), so the output is made once
+// at its size: a frame of predicted values decodes to five or six times
+// its bytes, and a buffer grown from a guess copied and cleared it twice.
+// It is a size to make room for, never trusted further: at most 16 times
+// b (what the stream says past that is read as it comes, within the
+// limit), at least 64 KiB.
+func s2Size(b []byte) int {
+	n, most := 0, 16*len(b)
+	for rest := b; len(rest) >= 4 && n <= most; {
+		typ, size := rest[0], int(rest[1])|int(rest[2])<<8|int(rest[3])<<16
+		rest = rest[4:]
+		if size > len(rest) {
+			break
+		}
+		switch chunk := rest[:size]; {
+		case typ == 0x00 && size > 4: // compressed: a checksum, then the block
+			if d, k := binary.Uvarint(chunk[4:]); k > 0 {
+				n += int(min(d, uint64(most)))
+			}
+		case typ == 0x01 && size >= 4: // uncompressed: a checksum, then the data
+			n += size - 4
+		}
+		rest = rest[size:]
+	}
+	return max(64<<10, min(n, most))
+}
+
 // readLimited reads r whole, expecting about want bytes, refusing more
 // than limit.
 func readLimited(r io.Reader, want, limit int) ([]byte, error) {
-	buf := bytes.NewBuffer(make([]byte, 0, min(want, limit)+1))
+	// Room for one read past the end too: ReadFrom grows a buffer that has
+	// less than MinRead free before it reads EOF, doubling what was read.
+	buf := bytes.NewBuffer(make([]byte, 0, min(want, limit)+bytes.MinRead))
 	if _, err := buf.ReadFrom(io.LimitReader(r, int64(limit)+1)); err != nil {
 		return nil, err
 	}

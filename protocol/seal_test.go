@@ -62,3 +62,29 @@ func TestSealBodySizedTakesTheGuess(t *testing.T) {
 		t.Fatalf("sealed into %d bytes with room for %d, guessing %d (first %d bytes)", len(again.Body), cap(again.Body), guess, len(first.Body))
 	}
 }
+
+// TestDecompressMakesTheBodyOnce: an S2 body is decompressed into memory
+// made once at the size its chunks declare (a frame of predicted values
+// decodes to several times its bytes: a buffer grown from a guess copied
+// and cleared it again), with no more room than one read's.
+func TestDecompressMakesTheBodyOnce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	raw := make([]byte, 3<<20)
+	for i := range raw {
+		if rng.IntN(4) == 0 { // mostly zeros, as planes of predicted values are
+			raw[i] = byte(rng.IntN(16))
+		}
+	}
+	body := &WorldBody{Tables: []TableFrame{{Columns: []ColumnFrame{{Raw: raw}}}}}
+	f := &WorldFrame{}
+	if err := SealBodySized(f, body, 0); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Decompress(f.Body, MaxWorldBody)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < len(raw) || cap(out) > len(out)+bytes.MinRead {
+		t.Fatalf("%d bytes compressed to %d decompressed into %d bytes of room for %d", len(raw), len(f.Body), cap(out), len(out))
+	}
+}

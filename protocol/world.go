@@ -116,12 +116,17 @@ const (
 
 // ColumnFrame is one column's change.
 type ColumnFrame struct {
-	Kind    uint8   `msgpack:"k,omitempty"`
-	Changed []byte  `msgpack:"ch,omitempty"` // rows written since the previous frame (a row set)
-	Added   []byte  `msgpack:"ad,omitempty"` // rows whose component was added since
-	Size    int     `msgpack:"sz,omitempty"`
-	Raw     []byte  `msgpack:"r,omitempty"`
-	Values  []Value `msgpack:"v,omitempty"`
+	Kind    uint8  `msgpack:"k,omitempty"`
+	Changed []byte `msgpack:"ch,omitempty"` // rows written since the previous frame (a row set)
+	Added   []byte `msgpack:"ad,omitempty"` // rows whose component was added since
+	Size    int    `msgpack:"sz,omitempty"`
+	Raw     []byte `msgpack:"r,omitempty"`
+	// Lane, when set (4 or 8, dividing Size), says Raw codes each value
+	// as its difference from a prediction from the reader's last two
+	// values of the row (AppendPredicted); 0: XORed with the last value
+	// (AppendPlanes).
+	Lane   uint8   `msgpack:"pl,omitempty"`
+	Values []Value `msgpack:"v,omitempty"`
 }
 
 // Bounds on what a world frame may make a reader allocate.
@@ -166,7 +171,7 @@ func SealBodySized(f *WorldFrame, body *WorldBody, guess int) error {
 	s := sealers.Get().(*sealer)
 	defer sealers.Put(s)
 	if guess <= 0 {
-		guess = body.sizeHint() / compressionGuess
+		guess = body.SizeHint() / compressionGuess
 	}
 	out := bytes.NewBuffer(make([]byte, 0, guess))
 	s.z.Reset(out)
@@ -199,9 +204,9 @@ func SealBodySized(f *WorldFrame, body *WorldBody, guess int) error {
 // no better guess, the output buffer starts at the body's size over it.
 const compressionGuess = 3
 
-// sizeHint is about the bytes the body's encoding takes: its byte fields,
+// SizeHint is about the bytes the body's encoding takes: its byte fields,
 // a few bytes per listed value, and room for the rest.
-func (b *WorldBody) sizeHint() int {
+func (b *WorldBody) SizeHint() int {
 	n := 4096 + 64*len(b.Journal)
 	for i := range b.Tables {
 		t := &b.Tables[i]

@@ -98,35 +98,41 @@ func AppendPlanes(dst, vals, base []byte, size int) []byte {
 		return dst
 	}
 	n := len(vals) / size
-	start := len(dst)
-	dst = append(dst, make([]byte, n*size)...)
-	x := dst[start:]
+	x := make([]byte, n*size)
 	copy(x, vals[:n*size])
 	xorInto(x, base)
-	tmp := make([]byte, len(x))
-	copy(tmp, x)
+	return appendPlaned(dst, x, size)
+}
+
+// appendPlaned appends x (values of size bytes each) in byte planes: the
+// first byte of every value, then the second, and so on.
+func appendPlaned(dst, x []byte, size int) []byte {
+	n := len(x) / size
+	start := len(dst)
+	dst = append(dst, make([]byte, n*size)...)
+	out := dst[start:]
 	switch size {
 	case 4:
-		p0, p1, p2, p3 := x[:n], x[n:2*n], x[2*n:3*n], x[3*n:4*n]
+		p0, p1, p2, p3 := out[:n], out[n:2*n], out[2*n:3*n], out[3*n:4*n]
 		for i := range n {
-			v := tmp[4*i : 4*i+4 : 4*i+4]
+			v := x[4*i : 4*i+4 : 4*i+4]
 			p0[i], p1[i], p2[i], p3[i] = v[0], v[1], v[2], v[3]
 		}
 	case 8:
 		p := [8][]byte{}
 		for k := range p {
-			p[k] = x[k*n : (k+1)*n : (k+1)*n]
+			p[k] = out[k*n : (k+1)*n : (k+1)*n]
 		}
 		for i := range n {
-			v := binary.LittleEndian.Uint64(tmp[8*i:])
+			v := binary.LittleEndian.Uint64(x[8*i:])
 			p[0][i], p[1][i], p[2][i], p[3][i] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 			p[4][i], p[5][i], p[6][i], p[7][i] = byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56)
 		}
 	default:
 		for k := range size {
-			plane := x[k*n : (k+1)*n]
+			plane := out[k*n : (k+1)*n]
 			for i := range plane {
-				plane[i] = tmp[i*size+k]
+				plane[i] = x[i*size+k]
 			}
 		}
 	}
@@ -138,6 +144,14 @@ func AppendPlanes(dst, vals, base []byte, size int) []byte {
 func UndoPlanes(out, coded, base []byte, size int) {
 	n := len(coded) / size
 	out = out[:n*size]
+	unplane(out, coded, size)
+	xorInto(out, base)
+}
+
+// unplane writes coded's values (byte planes, as appendPlaned lays them
+// out) into out.
+func unplane(out, coded []byte, size int) {
+	n := len(coded) / size
 	switch size {
 	case 4:
 		p0, p1, p2, p3 := coded[:n], coded[n:2*n], coded[2*n:3*n], coded[3*n:4*n]
@@ -161,7 +175,6 @@ func UndoPlanes(out, coded, base []byte, size int) {
 			}
 		}
 	}
-	xorInto(out, base)
 }
 
 // xorInto XORs base into x, over the bytes both have.

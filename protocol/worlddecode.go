@@ -160,6 +160,8 @@ func (r *reader) columnFrame(c *ColumnFrame, budget *AllocBudget) {
 			c.Size = int(r.value(1).Int())
 		case "r":
 			c.Raw = r.bin()
+		case "pl":
+			c.Lane = uint8(r.uint())
 		case "v":
 			if n := r.list(); n > 0 {
 				if err := budget.Take(n, int(unsafe.Sizeof(Value{})), "values"); err != nil {

@@ -266,6 +266,7 @@ type docCol struct {
 	kind int64
 	size int
 	raw  []byte // raw: n values of size bytes
+	prev []byte // raw: each row's value before raw's, for a prediction
 	vals []any  // Values: one per row
 }
 
@@ -423,20 +424,50 @@ func (d *docWorld) applyTable(t *testing.T, tf map[string]any, full bool) {
 		oc := old.cols[id]
 		col := &docCol{kind: kind, size: size}
 		if kind == 0 {
-			col.raw = make([]byte, n*size)
+			col.raw, col.prev = make([]byte, n*size), make([]byte, n*size)
 			same := oc != nil && oc.kind == 0 && oc.size == size
+			had := 0 // rows that held a value before this frame
 			if same {
+				had = min(old.n, n)
 				copy(col.raw, oc.raw)
+				copy(col.prev, oc.prev)
 			}
+			lane := int(num0(cf["pl"]))
 			vals := unplane(bin(cf["r"]), len(covered), size)
 			for i, r := range covered {
-				for b := range size {
-					var prev byte
-					if same && r < old.n {
-						prev = oc.raw[r*size+b]
-					}
-					col.raw[r*size+b] = vals[i*size+b] ^ prev
+				v, p := make([]byte, size), make([]byte, size) // before the frame; zeros past the old end
+				if r < had {
+					copy(v, col.raw[r*size:])
+					copy(p, col.prev[r*size:])
 				}
+				coded := vals[i*size : (i+1)*size]
+				now := make([]byte, size)
+				switch lane {
+				case 0:
+					for b := range size {
+						now[b] = coded[b] ^ v[b]
+					}
+				case 4:
+					for o := 0; o < size; o += 4 {
+						z := binary.LittleEndian.Uint32(coded[o:])
+						pred := 2*binary.LittleEndian.Uint32(v[o:]) - binary.LittleEndian.Uint32(p[o:])
+						binary.LittleEndian.PutUint32(now[o:], (z>>1^-(z&1))+pred)
+					}
+				case 8:
+					for o := 0; o < size; o += 8 {
+						z := binary.LittleEndian.Uint64(coded[o:])
+						pred := 2*binary.LittleEndian.Uint64(v[o:]) - binary.LittleEndian.Uint64(p[o:])
+						binary.LittleEndian.PutUint64(now[o:], (z>>1^-(z&1))+pred)
+					}
+				default:
+					t.Fatalf("component %d: values predicted in lanes of %d bytes", id, lane)
+				}
+				if r < had { // the value before this frame's becomes the one before
+					copy(col.prev[r*size:], v)
+				} else {
+					copy(col.prev[r*size:], now)
+				}
+				copy(col.raw[r*size:], now)
 			}
 		} else {
 			col.vals = make([]any, n)

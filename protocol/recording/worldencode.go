@@ -30,16 +30,23 @@ type WorldInput struct {
 // next capture should be a keyframe: when the bytes of deltas since the
 // last keyframe reach KeyframeRatio times that keyframe's size (so
 // rebuilding any tick reads at most about KeyframeRatio+1 keyframes' worth
-// of bytes), or after MaxKeyframeGap frames.
+// of bytes), or KeyframeRawRatio times it before compression (so it
+// decodes at most about that many keyframes' worth), or after
+// MaxKeyframeGap frames.
 type WorldEncoder struct {
 	state     *WorldState
+	laneOf    map[uint16]int // by component: the lane its values are predicted in (lanes)
+	laneComps int            // the components laneOf was made for
 	seq       uint64
 	started   bool
 	keyBytes  int
 	lastDelta int // the newest delta's size
 	sinceKey  int
-	framesKey int
-	askedKey  bool // the policy asked for a keyframe since the last one coded: once is enough
+	// keyRaw and rawSinceKey are keyBytes and sinceKey before compression
+	// (WorldBody.SizeHint).
+	keyRaw, rawSinceKey int
+	framesKey           int
+	askedKey            bool // the policy asked for a keyframe since the last one coded: once is enough
 	// recentDead is the newest dead the frames carried, for keyframes
 	// (carryDead).
 	recentDead []protocol.DeadEntity
@@ -75,6 +82,11 @@ const (
 const (
 	KeyframeRatio  = 4
 	MaxKeyframeGap = 3600
+	// KeyframeRawRatio bounds the deltas after a keyframe by what they
+	// take to decode, their bytes before compression: predicted deltas
+	// compress so well that KeyframeRatio alone let a seek decode twice
+	// as many frames.
+	KeyframeRawRatio = 6
 )
 
 // NewWorldEncoder returns an encoder whose first frame must be full.
@@ -171,7 +183,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	body.Summary.Sub = 0
 	body.Tables = make([]protocol.TableFrame, len(in.Tables))
 	for i := range in.Tables {
-		base.encodeTable(&in.Tables[i], &body.Tables[i])
+		base.encodeTable(&in.Tables[i], &body.Tables[i], e.lanes(in.Summary))
 	}
 	guess := e.lastDelta // the last body like it, and a little room
 	if in.Full {
@@ -207,16 +219,20 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	e.state.Tick, e.state.Summary, e.state.seq, e.state.valid = in.Tick, &sum, f.Seq, true
 	e.seq, e.started = f.Seq, true
 	e.held.Store(e.state.bytes)
-	e.account(len(f.Body), in.Full)
+	e.account(len(f.Body), body.SizeHint(), in.Full)
 	return f, nil
 }
 
-func (e *WorldEncoder) account(n int, key bool) {
+// account counts a frame of n bytes (raw before compression) toward the
+// next keyframe.
+func (e *WorldEncoder) account(n, raw int, key bool) {
 	if key {
 		e.keyBytes, e.sinceKey, e.framesKey, e.askedKey = n, 0, 0, false
+		e.keyRaw, e.rawSinceKey = raw, 0
 		return
 	}
 	e.sinceKey += n
+	e.rawSinceKey += raw
 	e.lastDelta = n
 	e.framesKey++
 	if e.Lean && 2*n > e.keyBytes { // deltas do not pay: keyframes only, no copy
@@ -226,7 +242,7 @@ func (e *WorldEncoder) account(n int, key bool) {
 	if e.probing { // a delta that pays: try again soon if it stops
 		e.probing, e.probeGap = false, leanProbe
 	}
-	if (e.sinceKey >= KeyframeRatio*e.keyBytes || e.framesKey >= MaxKeyframeGap) && !e.askedKey {
+	if (e.sinceKey >= KeyframeRatio*e.keyBytes || e.rawSinceKey >= KeyframeRawRatio*e.keyRaw || e.framesKey >= MaxKeyframeGap) && !e.askedKey {
 		e.askedKey = true // the captures since may be deltas coded before the keyframe asked for: ask once
 		e.wantKey.Store(true)
 	}
@@ -241,8 +257,28 @@ func (e *WorldEncoder) goLean() {
 	e.leanOn.Store(true)
 }
 
-// encodeTable codes one table's change against the state before it.
-func (s *WorldState) encodeTable(c *TableChange, tf *protocol.TableFrame) {
+// lanes is the lane each component's raw values are predicted in
+// (protocol.PredictLane), from the summary's schemas, kept while they
+// stay the same.
+func (e *WorldEncoder) lanes(sum *protocol.Summary) map[uint16]int {
+	if sum == nil {
+		return e.laneOf
+	}
+	if e.laneOf != nil && len(sum.Components) == e.laneComps {
+		return e.laneOf
+	}
+	e.laneOf, e.laneComps = make(map[uint16]int, len(sum.Components)), len(sum.Components)
+	for _, c := range sum.Components {
+		e.laneOf[c.ID] = protocol.PredictLane(c.Size, c.Fields)
+	}
+	return e.laneOf
+}
+
+// encodeTable codes one table's change against the state before it: a
+// raw column's values against their prediction from the reader's last two
+// values where its component's lanes allow (lanes), else XORed with the
+// last.
+func (s *WorldState) encodeTable(c *TableChange, tf *protocol.TableFrame, lanes map[uint16]int) {
 	*tf = protocol.TableFrame{Archetype: c.Archetype, Sparse: c.Sparse, Components: c.Components, Len: c.Len, All: c.All, Moved: c.Entities != nil}
 	old := s.Tables[tableKey(c.Archetype, c.Sparse)]
 	if c.Entities != nil {
@@ -266,6 +302,12 @@ func (s *WorldState) encodeTable(c *TableChange, tf *protocol.TableFrame) {
 		if old != nil {
 			oldCol = &old.Columns[j]
 		}
-		cf.Raw = protocol.AppendPlanes(nil, cc.Raw, xorBase(oldCol, cc.Size, cc.Changed, c.All), cc.Size)
+		base := xorBase(oldCol, cc.Size, cc.Changed, c.All)
+		if lane := lanes[c.Components[j]]; lane > 0 && cc.Size%lane == 0 && base != nil {
+			cf.Lane = uint8(lane)
+			cf.Raw = protocol.AppendPredicted(nil, cc.Raw, base, prevBase(oldCol, cc.Size, cc.Changed, c.All), cc.Size, lane)
+			continue
+		}
+		cf.Raw = protocol.AppendPlanes(nil, cc.Raw, base, cc.Size)
 	}
 }

@@ -55,6 +55,7 @@ type StateColumn struct {
 	Kind           uint8
 	Size           int
 	Raw            []byte           // ColumnRaw: Size bytes per row
+	Prev           []byte           // ColumnRaw: each row's value before Raw's (what a prediction extends); nil: none yet
 	Values         []protocol.Value // ColumnValues: one per row
 	Changed, Added []int32          // rows written, or added, by the last frame applied
 }
@@ -225,20 +226,35 @@ func (s *WorldState) applyTable(c *TableChange) {
 	n := len(t.Entities)
 	for j := range c.Columns {
 		cc, col := &c.Columns[j], &t.Columns[j]
+		same := col.Kind == cc.Kind && col.Size == cc.Size && cc.Kind == protocol.ColumnRaw
+		if !same {
+			col.Prev, col.Raw = nil, nil // nothing before to predict from
+		}
 		col.Kind, col.Size = cc.Kind, cc.Size
 		col.Changed, col.Added = cc.Changed, cc.Added
 		if s.owned {
 			col.Changed, col.Added = nil, nil
 		}
 		switch {
-		case cc.Kind == protocol.ColumnRaw && c.All && s.owned:
-			col.Raw, col.Values = append(col.Raw[:0], cc.Raw...), nil
+		case cc.Kind == protocol.ColumnRaw && c.All && s.owned: // the old values become the ones before, the old ones before take the new
+			old := col.Raw
+			col.Raw, col.Values = append(col.Prev[:0], cc.Raw...), nil
+			col.Prev = old[:min(len(old), len(cc.Raw))]
 		case cc.Kind == protocol.ColumnRaw && c.All:
+			col.Prev = col.Raw[:min(len(col.Raw), len(cc.Raw))]
 			col.Raw, col.Values = cc.Raw, nil
 		case cc.Kind == protocol.ColumnRaw:
+			had := len(col.Raw) // rows past it had no value before this frame's
 			col.Raw = resize(col.Raw, n*cc.Size)
+			col.Prev = prevOf(col.Prev, col.Raw)
 			for i, r := range cc.Changed {
-				copy(col.Raw[int(r)*cc.Size:int(r+1)*cc.Size], cc.Raw[i*cc.Size:(i+1)*cc.Size])
+				at, v := col.Raw[int(r)*cc.Size:int(r+1)*cc.Size], cc.Raw[i*cc.Size:(i+1)*cc.Size]
+				if int(r+1)*cc.Size <= had {
+					copy(col.Prev[int(r)*cc.Size:], at)
+				} else {
+					copy(col.Prev[int(r)*cc.Size:], v)
+				}
+				copy(at, v)
 			}
 		case c.All:
 			col.Values, col.Raw = cc.Values, nil
@@ -252,6 +268,19 @@ func (s *WorldState) applyTable(c *TableChange) {
 	if n == 0 {
 		delete(s.Tables, key)
 	}
+}
+
+// prevOf is prev as long as raw: a row it has no value before raw's for
+// takes raw's (a prediction from it is then the last value). Prev may be
+// shorter than Raw between frames (a frame covering every row leaves the
+// old values as they were, no longer): a row past its end has its own
+// value as the one before (prevBase), made real here only when a frame
+// writes rows one by one.
+func prevOf(prev, raw []byte) []byte {
+	if len(prev) >= len(raw) {
+		return prev[:len(raw)]
+	}
+	return append(prev, raw[len(prev):]...)
 }
 
 func resize[T any](s []T, n int) []T {
@@ -268,7 +297,7 @@ const valueBytes = int64(unsafe.Sizeof(protocol.Value{}))
 func (t *StateTable) footprint() int64 {
 	n := 64 + 8*int64(len(t.Entities))
 	for j := range t.Columns {
-		n += int64(len(t.Columns[j].Raw)) + valueBytes*int64(len(t.Columns[j].Values))
+		n += int64(len(t.Columns[j].Raw)+len(t.Columns[j].Prev)) + valueBytes*int64(len(t.Columns[j].Values))
 	}
 	return n
 }
@@ -286,7 +315,8 @@ func (s *WorldState) checkGrowth(changes []TableChange) error {
 		for j := range c.Columns {
 			switch c.Columns[j].Kind {
 			case protocol.ColumnRaw:
-				after += n * int64(c.Columns[j].Size)
+				after += 2 * n * int64(c.Columns[j].Size) // the values and the ones before them
+
 			default:
 				after += n * valueBytes
 			}
@@ -386,7 +416,14 @@ func decodeColumn(cf *protocol.ColumnFrame, cc *ColumnChange, old *StateColumn, 
 			return err
 		}
 		cc.Raw = make([]byte, len(cf.Raw))
-		if cf.Size > 0 {
+		switch {
+		case cf.Size == 0:
+		case cf.Lane != 0:
+			if (cf.Lane != 4 && cf.Lane != 8) || cf.Size%int(cf.Lane) != 0 {
+				return fmt.Errorf("values of %d bytes predicted in lanes of %d", cf.Size, cf.Lane)
+			}
+			protocol.UndoPredicted(cc.Raw, cf.Raw, xorBase(old, cf.Size, cc.Changed, all), prevBase(old, cf.Size, cc.Changed, all), cf.Size, int(cf.Lane))
+		default:
 			protocol.UndoPlanes(cc.Raw, cf.Raw, xorBase(old, cf.Size, cc.Changed, all), cf.Size)
 		}
 	case protocol.ColumnValues:
@@ -410,6 +447,30 @@ func gather(raw []byte, rows []int32, size int) []byte {
 	for i, r := range rows {
 		if end := int(r+1) * size; end <= len(raw) {
 			copy(out[i*size:], raw[int(r)*size:end])
+		}
+	}
+	return out
+}
+
+// prevBase is the values before xorBase's, at the same rows, for a
+// prediction: nil where the reader holds none; every row (all) may be
+// shorter than the base, whose rows past it have no value before theirs
+// (the prediction is then the base). A row past Prev's end has its own
+// value as the one before (see prevOf).
+func prevBase(old *StateColumn, size int, rows []int32, all bool) []byte {
+	if old == nil || old.Kind != protocol.ColumnRaw || old.Size != size || old.Prev == nil {
+		return nil
+	}
+	if all {
+		return old.Prev
+	}
+	out := make([]byte, len(rows)*size)
+	for i, r := range rows {
+		switch end := int(r+1) * size; {
+		case end <= len(old.Prev):
+			copy(out[i*size:], old.Prev[int(r)*size:end])
+		case end <= len(old.Raw):
+			copy(out[i*size:], old.Raw[int(r)*size:end])
 		}
 	}
 	return out

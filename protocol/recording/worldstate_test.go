@@ -303,3 +303,110 @@ func TestQueryOneArchetype(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictedColumnsRebuildExactly: a column of positions moving at a
+// steady step, through changed rows, a frame that covers every row and
+// grows the table, and changed rows again: each frame rebuilds the values
+// exactly, and once the reader holds two values of a row, a steady step
+// codes as zeros (predicted in lanes of 4).
+func TestPredictedColumnsRebuildExactly(t *testing.T) {
+	sum := &protocol.Summary{Full: true, Components: worldSchemas()}
+	ents := func(n int) []protocol.EntityID {
+		out := make([]protocol.EntityID, n)
+		for i := range out {
+			out[i] = protocol.MakeEntityID(uint32(i+1), 1)
+		}
+		return out
+	}
+	pos := func(frame int, rows ...int) []byte {
+		var xy []float32
+		for _, r := range rows {
+			xy = append(xy, 1024+float32(r)+0.25*float32(frame), -1024-float32(r)-0.5*float32(frame)) // within one binade: bits as steady as the values
+		}
+		return posBytes(xy...)
+	}
+	col := func(frame int, rows ...int) []ColumnChange {
+		changed := make([]int32, len(rows))
+		for i, r := range rows {
+			changed[i] = int32(r)
+		}
+		return []ColumnChange{{Kind: protocol.ColumnRaw, Size: 8, Changed: changed, Raw: pos(frame, rows...)}}
+	}
+	inputs := []*WorldInput{
+		{Tick: 1, Full: true, Summary: sum, Tables: []TableChange{{Archetype: 1, Components: []uint16{1}, Len: 3, Entities: ents(3), All: true, Columns: col(1, 0, 1, 2)}}},
+		{Tick: 2, Summary: sum, Tables: []TableChange{{Archetype: 1, Components: []uint16{1}, Len: 3, Columns: col(2, 0, 1, 2)}}},
+		{Tick: 3, Summary: sum, Tables: []TableChange{{Archetype: 1, Components: []uint16{1}, Len: 3, Columns: col(3, 0, 2)}}},
+		{Tick: 4, Summary: sum, Tables: []TableChange{{Archetype: 1, Components: []uint16{1}, Len: 5, Entities: ents(5), All: true, Columns: col(4, 0, 1, 2, 3, 4)}}},
+		{Tick: 5, Summary: sum, Tables: []TableChange{{Archetype: 1, Components: []uint16{1}, Len: 5, Columns: col(5, 0, 3)}}},
+	}
+	enc := NewWorldEncoder()
+	reader := NewWorldState()
+	want := map[int][]byte{}
+	for k, in := range inputs {
+		f, err := enc.Encode(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := reader.Apply(f); err != nil {
+			t.Fatalf("tick %d: %v", in.Tick, err)
+		}
+		c := in.Tables[0].Columns[0]
+		for i, r := range c.Changed {
+			want[int(r)] = c.Raw[i*8 : (i+1)*8]
+		}
+		got := reader.Tables[tableKey(1, false)].Columns[0].Raw
+		for r, v := range want {
+			if !bytes.Equal(got[r*8:(r+1)*8], v) {
+				t.Fatalf("tick %d, row %d: %x, want %x", in.Tick, r, got[r*8:(r+1)*8], v)
+			}
+		}
+		body, err := protocol.OpenBody(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cf := body.Tables[0].Columns[0]
+		if k == 0 {
+			continue
+		}
+		if cf.Lane != 4 {
+			t.Fatalf("tick %d: positions coded in lanes of %d, want 4", in.Tick, cf.Lane)
+		}
+		if k == 2 && !bytes.Equal(cf.Raw, make([]byte, len(cf.Raw))) { // rows 0 and 2 stepped twice before
+			t.Fatalf("tick %d: a steady step did not code as zeros: %x", in.Tick, cf.Raw)
+		}
+	}
+}
+
+// TestBadLanesAreRefused: a column predicted in lanes that are not 4 or
+// 8, or do not divide its values, is refused with a clear error and the
+// state left as it was.
+func TestBadLanesAreRefused(t *testing.T) {
+	frames := encodeAll(t)
+	for _, lane := range []uint8{3, 16, 8} { // 8: with values of 12 bytes, below
+		s := NewWorldState()
+		if err := s.Apply(frames[0]); err != nil {
+			t.Fatal(err)
+		}
+		body, err := protocol.OpenBody(frames[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		cf := &body.Tables[0].Columns[0]
+		cf.Lane = lane
+		if lane == 8 { // values of 12 bytes cannot be read in lanes of 8
+			cf.Size, cf.Raw = 12, make([]byte, 12)
+		}
+		bad := *frames[1]
+		if err := protocol.SealBodySized(&bad, body, 0); err != nil {
+			t.Fatal(err)
+		}
+		before := fmt.Sprint(s.Tables[tableKey(1, false)].Columns[0].Raw)
+		err = s.Apply(&bad)
+		if err == nil || (lane != 8 && !strings.Contains(err.Error(), "lanes of")) {
+			t.Fatalf("lane %d: %v", lane, err)
+		}
+		if after := fmt.Sprint(s.Tables[tableKey(1, false)].Columns[0].Raw); after != before {
+			t.Fatalf("lane %d: a refused frame changed the state", lane)
+		}
+	}
+}
