@@ -83,11 +83,17 @@ const (
 	KeyframeRatio  = 4
 	MaxKeyframeGap = 3600
 	// KeyframeRawRatio bounds the deltas after a keyframe by what they
-	// take to decode, their bytes before compression: predicted deltas
-	// compress so well that KeyframeRatio alone let a seek decode twice
-	// as many frames.
+	// take to decode, their bytes before compression (past
+	// keyframeRawFloor): predicted deltas compress so well that
+	// KeyframeRatio alone let a seek of the 100k demo decode twice as many
+	// frames.
 	KeyframeRawRatio = 6
 )
+
+// keyframeRawFloor is the decoding below which KeyframeRawRatio asks no
+// keyframe: a small world's seek decodes a few megabytes in milliseconds
+// however many deltas, and its keyframes are a large share of its bytes.
+const keyframeRawFloor = 24 << 20
 
 // NewWorldEncoder returns an encoder whose first frame must be full.
 func NewWorldEncoder() *WorldEncoder {
@@ -242,7 +248,7 @@ func (e *WorldEncoder) account(n, raw int, key bool) {
 	if e.probing { // a delta that pays: try again soon if it stops
 		e.probing, e.probeGap = false, leanProbe
 	}
-	if (e.sinceKey >= KeyframeRatio*e.keyBytes || e.rawSinceKey >= KeyframeRawRatio*e.keyRaw || e.framesKey >= MaxKeyframeGap) && !e.askedKey {
+	if (e.sinceKey >= KeyframeRatio*e.keyBytes || e.rawSinceKey >= max(KeyframeRawRatio*e.keyRaw, keyframeRawFloor) || e.framesKey >= MaxKeyframeGap) && !e.askedKey {
 		e.askedKey = true // the captures since may be deltas coded before the keyframe asked for: ask once
 		e.wantKey.Store(true)
 	}
