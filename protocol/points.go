@@ -90,8 +90,59 @@ type PointsSpec struct {
 	Query string // the entities drawn ("" for all that have both fields)
 }
 
-// DefaultPoints is the points expression a spatial view starts with.
+// DefaultPoints is the points expression a spatial view starts with
+// when the game's components say nothing better (PointsFor).
 const DefaultPoints = "Position.X Position.Y"
+
+// PointsFor is the points expression a spatial view of a game with these
+// components starts with: the X and Y of the component that
+// holds both as numbers, directly or in a struct field (Transform.Pos.X),
+// preferring one named like a position (Position, Pos, Transform,
+// Location, Body); DefaultPoints when none does.
+func PointsFor(components []Component) string {
+	best, bestScore := "", -1
+	for _, c := range components {
+		for _, at := range xyPaths(c.Short, c.Fields, 0) {
+			score := 0
+			name := strings.ToLower(at)
+			for i, hint := range []string{"position", "pos", "transform", "location", "body"} {
+				if strings.Contains(name, hint) {
+					score = 10 - i
+					break
+				}
+			}
+			if score > bestScore {
+				best, bestScore = at, score
+			}
+		}
+	}
+	if best == "" {
+		return DefaultPoints
+	}
+	return best + ".X " + best + ".Y"
+}
+
+// xyPaths are the paths, from at, of the structs in fields (and fields'
+// own, at depth 0) holding numeric X and Y, named as written.
+func xyPaths(at string, fields []FieldSchema, depth int) []string {
+	var out []string
+	x, y := false, false
+	for _, f := range fields {
+		numeric := f.Kind == "int" || f.Kind == "uint" || f.Kind == "float"
+		switch {
+		case numeric && f.Name == "X":
+			x = true
+		case numeric && f.Name == "Y":
+			y = true
+		case f.Kind == "struct" && depth < 2:
+			out = append(out, xyPaths(at+"."+f.Name, f.Fields, depth+1)...)
+		}
+	}
+	if x && y {
+		out = append([]string{at}, out...)
+	}
+	return out
+}
 
 // ParsePoints parses a points expression: two numeric fields, then, if
 // you like, a query:

@@ -37,3 +37,32 @@ func TestGridBinsByTheOneRule(t *testing.T) {
 		}
 	}
 }
+
+// TestPointsForAGamesOwnComponents: the map starts with the game's own
+// position: a component holding numeric X and Y, one named like a
+// position first, in a struct field too; the demo's Position when no
+// component has both.
+func TestPointsForAGamesOwnComponents(t *testing.T) {
+	num := func(name string) FieldSchema { return FieldSchema{Name: name, Kind: "float", Type: "float64", Size: 8} }
+	vec := FieldSchema{Name: "Pos", Kind: "struct", Fields: []FieldSchema{num("X"), num("Y")}}
+	for _, c := range []struct {
+		comps []Component
+		want  string
+	}{
+		{[]Component{{Short: "Velocity", Fields: []FieldSchema{num("X"), num("Y")}}, {Short: "Object", Fields: []FieldSchema{num("X"), num("Y"), num("W")}}},
+			"Velocity.X Velocity.Y"}, // no name says position: the first
+		{[]Component{{Short: "Velocity", Fields: []FieldSchema{num("X"), num("Y")}}, {Short: "Pos", Fields: []FieldSchema{num("X"), num("Y")}}},
+			"Pos.X Pos.Y"},
+		{[]Component{{Short: "Body", Fields: []FieldSchema{vec, {Name: "Mass", Kind: "float"}}}},
+			"Body.Pos.X Body.Pos.Y"},
+		{[]Component{{Short: "Health", Fields: []FieldSchema{num("HP")}}, {Short: "Half", Fields: []FieldSchema{num("X"), {Name: "Y", Kind: "string"}}}},
+			DefaultPoints},
+	} {
+		if got := PointsFor(c.comps); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.comps, got, c.want)
+		}
+		if _, err := ParsePoints(c.want); err != nil {
+			t.Errorf("%q does not parse: %v", c.want, err)
+		}
+	}
+}

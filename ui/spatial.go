@@ -56,6 +56,9 @@ func (s *spatial) subscribe() tea.Cmd {
 	}
 	if s.fields == "" {
 		s.fields = protocol.DefaultPoints
+		if s.summary != nil {
+			s.fields = protocol.PointsFor(s.summary.Components)
+		}
 	}
 	w, h := max(s.width, 1)*2, s.plotRows()*4
 	for w*h > protocol.MaxPointsCells {
