@@ -69,6 +69,9 @@ func (s *Schedule) wantsHalt() bool {
 
 // halted calls Halted, no system running, if a halt was asked for.
 func (s *Schedule) halted(w *World, st *stage) {
+	if s.Halted == nil { // Halt asks nothing then
+		return
+	}
 	s.halt.mu.Lock()
 	if !s.halt.want {
 		s.halt.mu.Unlock()

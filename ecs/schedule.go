@@ -232,8 +232,9 @@ func (s *Schedule) Run(w *World) {
 		w.inSystems.Add(1)
 		var caught *SystemPanic
 		// A debug build runs a stage one system at a time, each checked for
-		// undeclared writes.
-		if s.Parallel && len(st.systems) > 1 && !st.serial() && !debugChecks {
+		// undeclared writes; so does a game on one processor, where the
+		// workers' bookkeeping would buy nothing.
+		if s.Parallel && len(st.systems) > 1 && !st.serial() && !debugChecks && runtime.GOMAXPROCS(0) > 1 {
 			caught = st.runParallel(w)
 		} else {
 			for _, sys := range st.systems {
@@ -264,7 +265,7 @@ func (s *Schedule) Run(w *World) {
 func (sys *system) run(w *World) {
 	from := w.openWrites()
 	w.runStarted(sys.cmds.owner, sys.on)
-	start := time.Now()
+	start := monoNow()
 	ended := false
 	defer func() {
 		if !ended { // a panicking system is not running any more
@@ -279,7 +280,7 @@ func (sys *system) run(w *World) {
 	if track {
 		sys.allocs.stop(&sys.sched.readCost)
 	}
-	sys.timing.record(time.Since(start))
+	sys.timing.record(monoNow() - start)
 	w.closeRun(from, sys.cmds.owner)
 	ended = true
 	sys.sched.ended(sys.name)
@@ -291,6 +292,15 @@ func (sys *system) run(w *World) {
 		end(w, run)
 	}
 }
+
+// monoNow is the monotonic clock as a duration since the process began:
+// one read of the clock, where time.Now reads the wall clock too (a
+// system's run is timed twice a frame, and on some machines each read is a
+// system call).
+func monoNow() time.Duration { return time.Since(processStart) }
+
+// processStart is where monoNow counts from.
+var processStart = time.Now()
 
 // alone reports whether no other system of its stage has run beside this
 // run so far: it started alone and none started since. A stage run in
