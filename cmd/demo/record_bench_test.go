@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/demo"
-	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/internal/testgame"
 )
 
@@ -18,16 +17,9 @@ import (
 // frames: its ticks/s and cores. The socket's twin, through the record
 // command's own code, is in cmd/ecsinspect.
 func BenchmarkRecordInGame(b *testing.B) {
-	o := demo.Options{Entities: 100_000, Hz: 60, Seed: 1, Agent: inspector.Options{Addr: "127.0.0.1:0"}}
-	o.Frames = max(b.N/10, 60)
-	baseTicks, baseCores := testgame.RunDemo(b, o, nil)
-	o.Frames, o.Record = b.N, filepath.Join(b.TempDir(), "paced.ecsrec")
-	b.ResetTimer()
-	ticks, cores := testgame.RunDemo(b, o, nil)
-	b.StopTimer()
-	testgame.ReportKept(b, o.Record)
-	b.ReportMetric(ticks, "ticks/s")
-	b.ReportMetric(cores, "cores")
-	b.ReportMetric(baseTicks, "baseline-ticks/s")
-	b.ReportMetric(baseCores, "baseline-cores")
+	path := filepath.Join(b.TempDir(), "paced.ecsrec")
+	testgame.BenchRecorded(b, path, func(o *demo.Options) (func(string), func() error) {
+		o.Record = path
+		return nil, nil
+	})
 }

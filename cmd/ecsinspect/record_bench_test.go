@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ecsinspect/ecsinspect/demo"
-	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/internal/testgame"
 )
 
@@ -21,23 +20,13 @@ import (
 // command). The baseline is the same game unrecorded for a tenth of the
 // frames. The in-game twin is in cmd/demo.
 func BenchmarkRecordSocket(b *testing.B) {
-	o := demo.Options{Entities: 100_000, Hz: 60, Seed: 1, Agent: inspector.Options{Addr: "127.0.0.1:0"}}
-	o.Frames = max(b.N/10, 60)
-	baseTicks, baseCores := testgame.RunDemo(b, o, nil)
 	path := filepath.Join(b.TempDir(), "socket.ecsrec")
-	recorded := make(chan error, 1)
-	o.Frames = b.N + 180
-	b.ResetTimer()
-	ticks, cores := testgame.RunDemo(b, o, func(addr string) {
-		recorded <- runRecord([]string{addr, "-o", path, "--frames", strconv.Itoa(b.N)}, io.Discard, nil)
+	testgame.BenchRecorded(b, path, func(o *demo.Options) (func(string), func() error) {
+		frames := o.Frames
+		o.Frames += 180
+		recorded := make(chan error, 1)
+		return func(addr string) {
+			recorded <- runRecord([]string{addr, "-o", path, "--frames", strconv.Itoa(frames)}, io.Discard, nil)
+		}, func() error { return <-recorded }
 	})
-	b.StopTimer()
-	if err := <-recorded; err != nil {
-		b.Fatal(err)
-	}
-	testgame.ReportKept(b, path)
-	b.ReportMetric(ticks, "ticks/s")
-	b.ReportMetric(cores, "cores")
-	b.ReportMetric(baseTicks, "baseline-ticks/s")
-	b.ReportMetric(baseCores, "baseline-cores")
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ecsinspect/ecsinspect/demo"
+	"github.com/ecsinspect/ecsinspect/inspector"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
 
@@ -32,6 +33,33 @@ func RunDemo(b testing.TB, o demo.Options, during func(addr string)) (ticksPerS,
 		b.Fatal(err)
 	}
 	return ticksPerS, cores
+}
+
+// BenchRecorded is a recording benchmark of the demo binary's own game
+// (100,000 animals at 60 Hz): the game unrecorded for a tenth of b.N
+// frames (the baseline), then for b.N frames recorded as prepare sets it
+// up (its options to change, what to run beside the game, and what to
+// wait for after it), reporting what the recording at path kept and both
+// runs' ticks a second and cores.
+func BenchRecorded(b *testing.B, path string, prepare func(o *demo.Options) (during func(addr string), done func() error)) {
+	o := demo.Options{Entities: 100_000, Hz: 60, Seed: 1, Agent: inspector.Options{Addr: "127.0.0.1:0"}}
+	o.Frames = max(b.N/10, 60)
+	baseTicks, baseCores := RunDemo(b, o, nil)
+	o.Frames = b.N
+	during, done := prepare(&o)
+	b.ResetTimer()
+	ticks, cores := RunDemo(b, o, during)
+	b.StopTimer()
+	if done != nil {
+		if err := done(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ReportKept(b, path)
+	b.ReportMetric(ticks, "ticks/s")
+	b.ReportMetric(cores, "cores")
+	b.ReportMetric(baseTicks, "baseline-ticks/s")
+	b.ReportMetric(baseCores, "baseline-cores")
 }
 
 // ReportKept reports what the recording at path kept: its frames over the
