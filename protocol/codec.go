@@ -154,7 +154,7 @@ func decode(b []byte) (Message, error) {
 	if n != len(b) {
 		return nil, fmt.Errorf("protocol: %d bytes after the message", len(b)-n)
 	}
-	if len(b) >= 2 && b[0] == 0x92 && (b[1] == byte(TypePage) || b[1] == byte(TypeSnapshot) || b[1] == byte(TypeJournal)) {
+	if len(b) >= 2 && b[0] == 0x92 && (b[1] == byte(TypePage) || b[1] == byte(TypeSnapshot) || b[1] == byte(TypeJournal) || b[1] == byte(TypeSummary)) {
 		m, _ := newMessage(Type(b[1]))
 		r := &reader{b: b, pos: 2}
 		if err := m.(bodyDecoder).decodeBody(r); err != nil {

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -170,6 +171,60 @@ func TestHandTableCodecMatchesTags(t *testing.T) {
 		}
 		if !sameMessage(m, &s) {
 			t.Fatalf("the snapshot decoder lost something:\n got %+v\nwant %+v", m, &s)
+		}
+	}
+}
+
+// TestHandSummaryDecoderMatchesTags: a Summary message, read by hand (its
+// systems and frames are the bulk of what a UI reads ten times a second),
+// comes back as the generic decoder reads it, every field of System,
+// SkipReason and FrameStat included; every one of their keys is one the
+// hand decoder reads.
+func TestHandSummaryDecoderMatchesTags(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		s := &Summary{Sub: rng.Uint32(), Tick: rng.Uint64() >> rng.IntN(64), FrameNs: rng.Int64N(1 << 40), Entities: rng.IntN(1 << 20)}
+		for i := range rng.IntN(4) {
+			sys := System{Name: strings.Repeat("s", i+1), Stage: "late", Reads: []string{"Position"}, Writes: []string{"Velocity", "Grid"},
+				Last: rng.Int64N(1 << 30), Mean: rng.Int64N(1 << 30), Max: rng.Int64N(1 << 40), Count: rng.Uint64(),
+				Skipped: uint64(rng.IntN(5)), AllocBytes: rng.Float64() * 1e6, AllocObjects: rng.Float64() * 100, AllocRuns: rng.IntN(60), AllocShared: rng.IntN(60)}
+			for range rng.IntN(5) {
+				sys.Recent = append(sys.Recent, rng.Int64N(1<<32))
+			}
+			for range rng.IntN(3) {
+				sys.SkippedWhy = append(sys.SkippedWhy, SkipReason{Tick: rng.Uint64() >> 8, Why: "entity gone"})
+			}
+			s.Systems = append(s.Systems, sys)
+		}
+		for range rng.IntN(5) {
+			s.Frames = append(s.Frames, FrameStat{Tick: rng.Uint64() >> 4, Ns: rng.Int64N(1 << 30), Work: rng.Int64N(1 << 30), GC: rng.IntN(3), GCPauseNs: rng.Int64N(1 << 20), Entities: rng.IntN(1 << 20)})
+		}
+		b, err := Encode(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var generic Summary
+		if err := msgpack.Unmarshal(b[2:], &generic); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(m, &generic) || !reflect.DeepEqual(m, s) {
+			t.Fatalf("by hand:\n%+v\ngeneric:\n%+v\nsent:\n%+v", m, &generic, s)
+		}
+	}
+	src, err := os.ReadFile("worlddecode.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range []reflect.Type{reflect.TypeFor[System](), reflect.TypeFor[SkipReason](), reflect.TypeFor[FrameStat]()} {
+		for f := range typ.Fields() {
+			key := strings.Split(f.Tag.Get("msgpack"), ",")[0]
+			if !strings.Contains(string(src), "case \""+key+"\":") {
+				t.Errorf("%s.%s (key %q) is not read by the hand decoder", typ.Name(), f.Name, key)
+			}
 		}
 	}
 }

@@ -208,7 +208,7 @@ func (r *reader) summary(s *Summary) {
 		case "cs":
 			r.generic(&s.Components)
 		case "sy":
-			r.generic(&s.Systems)
+			s.Systems = listOf(r, r.system)
 		case "ev":
 			r.generic(&s.Events)
 		case "rs":
@@ -228,7 +228,7 @@ func (r *reader) summary(s *Summary) {
 		case "hl":
 			r.generic(&s.Halt)
 		case "fr":
-			r.generic(&s.Frames)
+			s.Frames = listOf(r, r.frameStat)
 		case "ag":
 			r.generic(&s.Agent)
 		default:
@@ -238,6 +238,101 @@ func (r *reader) summary(s *Summary) {
 			return
 		}
 	}
+}
+
+// system reads one system's timings: every summary carries them all, a
+// UI reads ten summaries a second, and reflection made them its largest
+// cost at rest.
+func (r *reader) system(sys *System) {
+	for range r.containerLen(true) {
+		switch r.str() {
+		case "n":
+			sys.Name = r.str()
+		case "st":
+			sys.Stage = r.str()
+		case "r":
+			sys.Reads = listOf(r, func(s *string) { *s = r.str() })
+		case "w":
+			sys.Writes = listOf(r, func(s *string) { *s = r.str() })
+		case "last":
+			sys.Last = int64(r.int())
+		case "mean":
+			sys.Mean = int64(r.int())
+		case "max":
+			sys.Max = int64(r.int())
+		case "cnt":
+			sys.Count = r.uint()
+		case "rec":
+			sys.Recent = listOf(r, func(d *int64) { *d = int64(r.int()) })
+		case "sk":
+			sys.Skipped = r.uint()
+		case "skr":
+			sys.SkippedWhy = listOf(r, r.skipReason)
+		case "ab":
+			sys.AllocBytes = r.value(1).Float()
+		case "ao":
+			sys.AllocObjects = r.value(1).Float()
+		case "ar":
+			sys.AllocRuns = r.int()
+		case "as":
+			sys.AllocShared = r.int()
+		default:
+			r.skipRaw()
+		}
+		if r.err != nil {
+			return
+		}
+	}
+}
+
+// skipReason reads why a queued command was skipped.
+func (r *reader) skipReason(sr *SkipReason) {
+	for range r.containerLen(true) {
+		switch r.str() {
+		case "t":
+			sr.Tick = r.uint()
+		case "w":
+			sr.Why = r.str()
+		default:
+			r.skipRaw()
+		}
+		if r.err != nil {
+			return
+		}
+	}
+}
+
+// frameStat reads one of the last frames' stats.
+func (r *reader) frameStat(f *FrameStat) {
+	for range r.containerLen(true) {
+		switch r.str() {
+		case "t":
+			f.Tick = r.uint()
+		case "ns":
+			f.Ns = int64(r.int())
+		case "w":
+			f.Work = int64(r.int())
+		case "gc":
+			f.GC = r.int()
+		case "gp":
+			f.GCPauseNs = int64(r.int())
+		case "e":
+			f.Entities = r.int()
+		default:
+			r.skipRaw()
+		}
+		if r.err != nil {
+			return
+		}
+	}
+}
+
+// decodeBody reads a Summary message by hand (its sections as the world
+// frames' summaries are read).
+func (s *Summary) decodeBody(r *reader) error {
+	*s = Summary{}
+	r.summary(s)
+	return r.err
 }
 
 func (r *reader) resource(res *Resource) {
