@@ -257,6 +257,12 @@ func TestRewindToThePausedTickRestartsWorldStreams(t *testing.T) {
 		if !f.Full {
 			t.Fatalf("after rewind %d to the paused tick %d, the world stream went on with a delta of tick %d", i+1, now, f.Tick)
 		}
+		if f.Tick != now { // the replay's frames, up to the paused tick: the stream's, not the summaries' (its coder may lag them)
+			c.await(func(m protocol.Message) bool {
+				f, ok := m.(*protocol.WorldFrame)
+				return ok && f.Tick == now
+			})
+		}
 		c.summaryWhere(func(s *protocol.Summary) bool { return s.Paused && s.Tick == now })
 	}
 }
