@@ -37,7 +37,7 @@ func (a *Agent) resourcePage(id uint32, name, path string, offset, limit int) (a
 		return answer.Frame{}, answer.Refuse(protocol.ErrNotFound, "resource %s: %v", r.Short, err)
 	}
 	tick := a.tick()
-	own, written := a.pageWriters(r.Short, path, w.Keys())
+	own, written := a.pageWriters(r.Short, r.Value.Kind() == reflect.Struct, path, w.Keys())
 	return answer.Frame{Size: w.Size(), Build: func() protocol.Message {
 		p := w.Build()
 		p.Sub, p.Tick, p.Written = id, tick, own

@@ -56,9 +56,9 @@ func (a *Agent) resourceWriter(resource string, path []ecs.HandleStep) *protocol
 	return a.resWrites.WriterOf(resource, path)
 }
 
-// pageWriters are who last changed the value at path in resource and each
-// of its children keys, for a page of it.
-func (a *Agent) pageWriters(resource, path string, keys []string) (own *protocol.Provenance, items []*protocol.Provenance) {
+// pageWriters are who last changed the value at path in resource (a
+// struct or not) and each of its children keys, for a page of it.
+func (a *Agent) pageWriters(resource string, isStruct bool, path string, keys []string) (own *protocol.Provenance, items []*protocol.Provenance) {
 	if !a.resLooking {
 		return nil, nil
 	}
@@ -67,7 +67,7 @@ func (a *Agent) pageWriters(resource, path string, keys []string) (own *protocol
 		return nil, nil
 	}
 	own = a.resWrites.WriterAt(resource, steps)
-	keyed := len(steps) > 0 || !a.resourceIsStruct(resource) // a struct resource's children are fields
+	keyed := len(steps) > 0 || !isStruct // a struct resource's children are fields
 	for i, k := range keys {
 		step := protocol.PathStep{Name: k}
 		if keyed {
@@ -82,10 +82,4 @@ func (a *Agent) pageWriters(resource, path string, keys []string) (own *protocol
 		}
 	}
 	return own, items
-}
-
-// resourceIsStruct reports whether the resource named is a struct.
-func (a *Agent) resourceIsStruct(name string) bool {
-	r, err := a.resource(name)
-	return err == nil && r.Value.Kind() == reflect.Struct
 }

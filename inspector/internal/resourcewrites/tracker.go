@@ -3,6 +3,7 @@ package resourcewrites
 import (
 	"bytes"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"unsafe"
@@ -52,6 +53,7 @@ type part struct {
 	slice    bool // the memory is a slice's items, found through its header at each look
 	list     bool // items told apart (a slice or an array)
 	itemSize int
+	size     int // the bytes of a part that is not a slice
 	epoch    uint64
 	copy     []byte   // the memory at the last look
 	ticks    []uint64 // per item: the frame of its last change seen (0: none seen)
@@ -125,7 +127,7 @@ func (t *Tracker) track(v reflect.Value) *resource {
 
 // partOf lays out a part of type typ at offset.
 func partOf(field int, name string, offset uintptr, typ reflect.Type) *part {
-	p := &part{field: field, name: name, offset: offset}
+	p := &part{field: field, name: name, offset: offset, size: int(typ.Size())}
 	switch {
 	case typ.Kind() == reflect.Slice && !values.HoldsPointers(typ.Elem()):
 		p.slice, p.list, p.itemSize = true, true, int(typ.Elem().Size())
@@ -152,16 +154,7 @@ func (p *part) memory(r *resource) []byte {
 		}
 		return unsafe.Slice((*byte)(s.data), s.len*p.itemSize)
 	}
-	return unsafe.Slice((*byte)(at), p.size(r))
-}
-
-// size is the bytes of a part that is not a slice: its field's or the
-// resource's own.
-func (p *part) size(r *resource) int {
-	if p.field < 0 {
-		return int(r.typ.Size())
-	}
-	return int(r.typ.Field(p.field).Type.Size())
+	return unsafe.Slice((*byte)(at), p.size)
 }
 
 // sliceHeader is a slice's header as the runtime lays it out.
@@ -182,7 +175,7 @@ func (t *Tracker) Look(by string, tick uint64, types []reflect.Type) {
 		return
 	}
 	for _, r := range t.res {
-		if types != nil && !hasType(types, r.typ) {
+		if types != nil && !slices.Contains(types, r.typ) {
 			continue
 		}
 		for _, p := range r.parts {
@@ -191,15 +184,6 @@ func (t *Tracker) Look(by string, tick uint64, types []reflect.Type) {
 			}
 		}
 	}
-}
-
-func hasType(types []reflect.Type, typ reflect.Type) bool {
-	for _, x := range types {
-		if x == typ {
-			return true
-		}
-	}
-	return false
 }
 
 // look compares one part.
