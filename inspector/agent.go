@@ -111,6 +111,7 @@ type gameSide struct {
 	// systems of a parallel stage one at a time.
 	resWrites  *resourcewrites.Tracker
 	resLooking bool
+	resEditors []string // the clients that changed the world in this Sync (lookAfterEdits)
 	resMu      sync.Mutex
 	ring       *record.Recorder // the in-memory recording a Rewind restores from (rewind.go)
 	ringMem    *record.Ring
@@ -291,6 +292,7 @@ func (a *Agent) Sync() {
 	a.applyDeferred()
 	a.drain(time.Now()) // the requests' budget is their own: watchpoints took theirs
 	a.look(nil)         // the clients' edits
+	a.lookAfterEdits()
 	a.followDetails()
 	if a.checkEdits() { // an edit made a watchpoint that pauses true: stop here
 		a.paused, a.stepLeft = true, 0
@@ -358,6 +360,7 @@ func (a *Agent) hold() {
 		}
 		a.drain(now)
 		a.look(nil)
+		a.lookAfterEdits()
 		a.followDetails()
 		if a.checkEdits() {
 			a.paused, a.stepLeft = true, 0

@@ -37,7 +37,7 @@ func (a *Agent) apply(c *peer, m protocol.Message) {
 	if protocol.ChangesWorld(m) {
 		a.edited = true
 		a.w.Inspect().ActAs(c.Actor(), func() { a.applyAs(r, m) })
-		a.lookAtResources(c.Actor(), a.w.Frame(), nil)
+		a.editedBy(c.Actor())
 		return
 	}
 	a.applyAs(r, m)

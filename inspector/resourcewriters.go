@@ -2,6 +2,8 @@ package inspector
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/ecsinspect/ecsinspect/ecs"
 	"github.com/ecsinspect/ecsinspect/protocol"
@@ -31,6 +33,26 @@ func (a *Agent) lookAtResourcesNow() {
 	}
 	a.resWrites.Refresh()
 	a.lookAtResources(outsideSchedule, a.w.Frame(), nil)
+}
+
+// editedBy notes that a client changed the world in this Sync: the
+// resources are looked at once the Sync's requests are applied, not after
+// each (a client's flood of edits would cost a comparison of every
+// tracked resource each).
+func (a *Agent) editedBy(actor string) {
+	if !slices.Contains(a.resEditors, actor) {
+		a.resEditors = append(a.resEditors, actor)
+	}
+}
+
+// lookAfterEdits marks what the Sync's edits changed as their clients',
+// named together where several edited ("client 3 (ui) or client 4 (cli)").
+func (a *Agent) lookAfterEdits() {
+	if len(a.resEditors) == 0 {
+		return
+	}
+	a.lookAtResources(strings.Join(a.resEditors, " or "), a.w.Frame(), nil)
+	a.resEditors = a.resEditors[:0]
 }
 
 // outsideSchedule is the writer of a change made by the game's own code,

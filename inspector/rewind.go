@@ -111,6 +111,7 @@ func (a *Agent) finishRewind(c *peer, id uint32, asked uint64, exact bool, rb *r
 		return
 	}
 	tick := rb.Image.Frame
+	a.editedBy(c.Actor()) // the resources it put back are its
 	a.paused, a.stepLeft = true, 0
 	a.watches.AfterRestore()
 	a.rewound(tick)
