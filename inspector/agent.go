@@ -109,17 +109,19 @@ type gameSide struct {
 	// resWrites keeps who changed each part of the resources, looked at
 	// while resLooking (resourcewriters.go); resMu keeps its looks from
 	// systems of a parallel stage one at a time.
-	resWrites  *resourcewrites.Tracker
-	resLooking bool
-	resEditors []string // the clients that changed the world in this Sync (lookAfterEdits)
-	resMu      sync.Mutex
-	ring       *record.Recorder // the in-memory recording a Rewind restores from (rewind.go)
-	ringMem    *record.Ring
-	rewinding  bool         // a Rewind is being rebuilt
-	searching  atomic.Bool  // a new value watchpoint's search of the recorded past runs (past.go)
-	searchFree atomic.Int64 // when the next search may begin, unix ns
-	snap       *sharedCopy  // the newest world copy, shared by snapshot requests for a second
-	lw         *live.World  // the live world as queries read it (internal/live)
+	resWrites   *resourcewrites.Tracker
+	resLooking  bool
+	resEditors  []string // the clients that changed the world in this Sync (lookAfterEdits)
+	resMu       sync.Mutex
+	ring        *record.Recorder // the in-memory recording a Rewind restores from (rewind.go)
+	ringMem     *record.Ring
+	ringOff     string       // why the ring keeps nothing, while the world is too big for it (ringroom.go)
+	ringWeighed time.Time    // when the world was last weighed for the ring
+	rewinding   bool         // a Rewind is being rebuilt
+	searching   atomic.Bool  // a new value watchpoint's search of the recorded past runs (past.go)
+	searchFree  atomic.Int64 // when the next search may begin, unix ns
+	snap        *sharedCopy  // the newest world copy, shared by snapshot requests for a second
+	lw          *live.World  // the live world as queries read it (internal/live)
 }
 
 // telemetry is what the game half counts, for Telemetry; the server half
@@ -298,12 +300,7 @@ func (a *Agent) Sync() {
 		a.paused, a.stepLeft = true, 0
 	}
 	a.capture(start)
-	switch {
-	case a.ring != nil:
-		a.ring.Capture(start)
-	case a.opts.RewindBytes > 0:
-		a.startRing(nil, 0)
-	}
+	a.keepRing(start)
 	for _, r := range a.recorders {
 		r.Capture(start)
 	}

@@ -72,7 +72,10 @@ type Options struct {
 	// RewindBytes bounds the in-memory recording of the last moments that
 	// a client's Rewind restores from (every frame, kept from the first
 	// Sync; the oldest frames go first). 0 means 64 MiB; a negative value
-	// keeps none.
+	// keeps none. A world a quarter of it cannot hold a keyframe of (its
+	// values, handles and generations: about 450,000 of the demo's
+	// animals at 64 MiB) is not recorded while it stays that big: the
+	// summary's rewind range says so, and what budget would hold it.
 	RewindBytes int64
 	// RewindWindow bounds how far back that recording reaches. Default 30 s.
 	RewindWindow time.Duration

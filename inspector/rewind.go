@@ -61,6 +61,9 @@ const ringWithin = 4 * time.Second
 func (a *Agent) rewind(c *peer, id uint32, tick uint64, exact bool) {
 	fail := func(code, msg string) { c.Answer(&protocol.Reply{ID: id, Code: code, Message: msg}) }
 	switch {
+	case a.ringMem == nil && a.ringOff != "":
+		fail(protocol.ErrState, a.ringOff)
+		return
 	case a.ringMem == nil:
 		fail(protocol.ErrState, "this agent keeps no in-memory recording to rewind from (Options.RewindBytes)")
 		return

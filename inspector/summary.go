@@ -113,11 +113,14 @@ func (a *Agent) Telemetry() protocol.Telemetry {
 	if a.broker != nil {
 		t.Broker = a.broker.State()
 	}
-	if a.ringMem != nil {
+	switch {
+	case a.ringMem != nil:
 		t.Rewind = a.ringMem.Describe()
 		if a.ring != nil {
 			t.Rewind.Copy = a.ring.Stream.Enc.StateBytes()
 		}
+	case a.ringOff != "":
+		t.Rewind = &protocol.RewindRange{Limit: a.opts.RewindBytes, Window: a.opts.RewindWindow.Seconds(), Short: a.ringOff}
 	}
 	return t
 }

@@ -59,7 +59,9 @@ type RewindRange struct {
 	// against (what changed since the previous frame), beside the frames.
 	Copy int64 `msgpack:"cb,omitempty"`
 	// Short says, when the byte limit keeps the recording from reaching
-	// back its whole window, how far it can and what limit would do.
+	// back its whole window, how far it can and what limit would do; with
+	// Frames 0, why the agent keeps no recording at all (a keyframe of the
+	// world takes more than a quarter of Limit).
 	Short string `msgpack:"why,omitempty"`
 }
 

@@ -112,7 +112,9 @@ func (p *overviewPane) View() []string {
 		p.styles.Header.Render("Agent"),
 		fmt.Sprintf("  clients %-8d sent %-12s frames sent %d", a.Clients, protocol.ByteSize(int(a.BytesSent)), a.FramesSent),
 		fmt.Sprintf("  coalesced %-6d dropped %-10d sync %s a frame", a.Coalesced, a.Dropped, client.Duration(a.SyncNs)))
-	if rw := a.Rewind; rw != nil {
+	if rw := a.Rewind; rw != nil && rw.Frames == 0 && rw.Short != "" {
+		lines = append(lines, "  "+rw.Short)
+	} else if rw != nil {
 		lines = append(lines,
 			fmt.Sprintf("  rewind ticks %d-%d: %d frames, %s of play (keeps %s)", rw.From, rw.To, rw.Frames,
 				client.Duration(int64(rw.Seconds*1e9)), client.Duration(int64(rw.Window*1e9))),
