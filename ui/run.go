@@ -27,13 +27,22 @@ func Run(addr, token string, errOut io.Writer) error {
 	return err
 }
 
+// terminal is how every program of the UI takes the terminal: the whole
+// of it, redrawn at most screenFPS times a second.
+var terminal = []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(screenFPS)}
+
+// screenFPS: Bubble Tea's renderer compares the whole screen, as a new
+// string, at each of its ticks, changed or not (60 a second by default:
+// a fifth of the UI's time at rest); 30 keeps a key's echo within 33 ms.
+const screenFPS = 30
+
 // runGame runs the UI on one game; back: the user asked for the Fleet
 // view (F, when opened from it).
 func runGame(g client.Game, fromFleet bool) (back bool, err error) {
 	sess := newSession(g)
 	m := newModel(sess, g.String()) // no credentials on the screen
 	m.fromFleet = fromFleet
-	p := tea.NewProgram(m, tea.WithAltScreen())
+	p := tea.NewProgram(m, terminal...)
 	sess.send = p.Send
 	go sess.run()
 	_, err = p.Run()
@@ -55,7 +64,7 @@ func runFleet(addr, token string) error {
 	}
 	for {
 		f.attach = ""
-		if _, err := tea.NewProgram(f, tea.WithAltScreen()).Run(); err != nil {
+		if _, err := tea.NewProgram(f, terminal...).Run(); err != nil {
 			return err
 		}
 		if f.attach == "" {
@@ -81,12 +90,12 @@ func Open(args []string) error {
 		return err
 	}
 	defer p.close()
-	if review, err := load(p, tea.WithAltScreen()); !review {
+	if review, err := load(p, terminal...); !review {
 		return err
 	}
 	m := newModel(p, args[0])
 	m.review(p, p.seekedAfter(nil).(seekedMsg).pos)
-	prog := tea.NewProgram(m, tea.WithAltScreen())
+	prog := tea.NewProgram(m, terminal...)
 	_, err = prog.Run()
 	return err
 }

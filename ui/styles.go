@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -41,12 +43,14 @@ func fit(s string, width int) string {
 }
 
 func spaces(n int) string {
-	if n <= 0 {
+	switch {
+	case n <= 0:
 		return ""
+	case n <= len(blanks):
+		return blanks[:n] // no copy: the screen pads every line each frame
 	}
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = ' '
-	}
-	return string(b)
+	return strings.Repeat(" ", n)
 }
+
+// blanks is the padding spaces hands out without a copy: a screen's width.
+var blanks = strings.Repeat(" ", 512)

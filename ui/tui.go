@@ -37,14 +37,21 @@ type model struct {
 	help help.Model
 
 	width, height int
-	panes         [viewCount]pane
-	view          int // the pane on screen
-	entities      *entitiesPane
-	journalPane   *journalPane
-	chart         *chartPane
-	detail        *detailPane
-	modals        []modal   // the top one has the keys
-	timeline      *timeline // a review's position and keys, or nil for a live game
+	// drawn is the screen View last drew, kept until a message other than
+	// a tick comes, or a tick with no summary for longer than its period
+	// (summaryAt: a live game's summaries redraw the screen several times
+	// a second anyway, so what changes with time alone, a flash's 4 s or a
+	// change's 1.5 s of highlight, is at most a summary late).
+	drawn       string
+	summaryAt   time.Time
+	panes       [viewCount]pane
+	view        int // the pane on screen
+	entities    *entitiesPane
+	journalPane *journalPane
+	chart       *chartPane
+	detail      *detailPane
+	modals      []modal   // the top one has the keys
+	timeline    *timeline // a review's position and keys, or nil for a live game
 
 	flashText string
 	flashErr  bool
@@ -98,12 +105,22 @@ func (m *model) review(p *player, pos reviewPos) {
 type tickMsg time.Time
 
 func tick() tea.Cmd {
-	return tea.Tick(250*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
+	return tea.Tick(tickEvery, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
+
+// summaryHz is the rate the UI asks the game's summary at: the numbers on
+// screen change five times a second, faster than a person reads them,
+// and each summary costs its decoding and a redraw (at ten a second, half
+// the UI's time at rest).
+const summaryHz = 5
+
+// tickEvery is how often the screen is redrawn for what changes with time
+// alone, while nothing else redraws it.
+const tickEvery = 250 * time.Millisecond
 
 func (m *model) Init() tea.Cmd {
 	return tea.Batch(
-		m.src.subscribe(protocol.Subscribe{ID: subSummary, What: protocol.SubSummary, Hz: 10}),
+		m.src.subscribe(protocol.Subscribe{ID: subSummary, What: protocol.SubSummary, Hz: summaryHz}),
 		m.entities.subscribe(),
 		tick(),
 	)
@@ -204,6 +221,9 @@ func (m *model) focused() pane {
 }
 
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ticked := msg.(tickMsg); !ticked || time.Since(m.summaryAt) > tickEvery {
+		m.drawn = ""
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		return m, m.resize(msg.Width, msg.Height)
@@ -231,7 +251,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flash(fmt.Sprintf("re-attached to a new run of the game: tick %d before, %d now (it restarted)", m.before, msg.s.Tick), true)
 		}
 		m.before = 0
-		m.summary = msg.s
+		m.summary, m.summaryAt = msg.s, time.Now()
 		m.rate.add(msg.s.Tick, time.Now())
 	case eventsMsg:
 		m.events = msg.e
@@ -396,6 +416,14 @@ func (m *model) key(msg tea.KeyMsg) tea.Cmd {
 // View lays out the screen: tabs, the body (the top modal's, the detail
 // or the pane), the bottom line and the status bar.
 func (m *model) View() string {
+	if m.drawn == "" {
+		m.drawn = m.draw()
+	}
+	return m.drawn
+}
+
+// draw draws the screen.
+func (m *model) draw() string {
 	if m.width == 0 {
 		return "connecting to " + m.addr + "…"
 	}

@@ -26,6 +26,7 @@ func runAttach(args []string, out, errOut io.Writer) error {
 	if err := fs.Parse(reorder(fs, args)); err != nil {
 		return err
 	}
+	defer collectLessOften()()
 	addr := inspector.DefaultAddr
 	switch fs.NArg() {
 	case 0:
