@@ -31,6 +31,14 @@ func TestOverviewShowsTheRewindMemory(t *testing.T) {
 	}
 	c.summary.Agent.Rewind = &protocol.RewindRange{From: 39990, To: 40000, Frames: 11, Bytes: 3 << 20, Limit: 64 << 20, Copy: 45 << 20, Seconds: 12.5, Window: 30, Age: 3.25}
 	mustContain(t, p.View(), "rewind ticks 39990-40000: 11 frames, 12.50s of play (keeps 30.00s)", "newest 3.25s ago; memory 3 MiB of 64 MiB, world copy 45 MiB")
+
+	// A world too big for the ring: why it keeps none, and no empty range.
+	why := "no rewind: a keyframe of this world holds about 44 MiB of values"
+	c.summary.Agent.Rewind = &protocol.RewindRange{Limit: 64 << 20, Window: 30, Short: why}
+	mustContain(t, p.View(), why)
+	if v := screenText(p.View()); strings.Contains(v, "rewind ticks") {
+		t.Fatalf("a rewind range shown for a ring that keeps nothing:\n%s", v)
+	}
 }
 
 // TestOverviewShowsTheGamesMemory: the Overview gives the game's heap and
