@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -124,45 +125,51 @@ func countLeaves(fs []protocol.FieldSchema) int {
 }
 
 // BenchmarkSeek opens a recording of the 100k demo (a keyframe and the
-// deltas the policy allows after it, every frame recorded) and rebuilds the
-// state at a random recorded tick: what a person jumping to a tick waits
-// for. Seeking reads the keyframe at or before the tick and the deltas
-// after it, so the cost does not grow with the recording's length.
+// deltas the policy allows after it, every frame recorded), and one of the
+// 10k demo's first 6 s (several keyframes), and rebuilds the state at a
+// random recorded tick: what a person jumping to a tick waits for.
+// Seeking reads the keyframe at or before the tick and the deltas after
+// it, so the cost does not grow with the recording's length.
 func BenchmarkSeek(b *testing.B) {
-	b.Run("entities=100000", func(b *testing.B) {
-		sim := ecosystem.New(100_000, 1)
-		a := New(sim.World, Options{Addr: "127.0.0.1:0", Schedule: sim.Schedule})
-		path := filepath.Join(b.TempDir(), "seek.ecsrec")
-		r, err := a.Record(path, 0)
+	for _, c := range []struct{ entities, frames int }{{100_000, 24}, {10_000, 360}} {
+		b.Run(fmt.Sprintf("entities=%d", c.entities), func(b *testing.B) { benchSeek(b, c.entities, c.frames) })
+	}
+}
+
+// benchSeek is BenchmarkSeek on a recording of frames frames of the
+// demo of entities animals.
+func benchSeek(b *testing.B, entities, frames int) {
+	sim := ecosystem.New(entities, 1)
+	a := New(sim.World, Options{Addr: "127.0.0.1:0", Schedule: sim.Schedule})
+	path := filepath.Join(b.TempDir(), "seek.ecsrec")
+	r, err := a.Record(path, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range frames {
+		sim.Step()
+		a.Sync()
+	}
+	if err := r.Stop(); err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		rec, err := recording.OpenRecording(path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		frames := 24
-		for range frames {
-			sim.Step()
-			a.Sync()
+		i := rng.IntN(len(rec.Frames))
+		s, err := recording.NewReplay(rec).At(i)
+		if err != nil || s.Entities() == 0 {
+			b.Fatalf("frame %d: %v", i, err)
 		}
-		if err := r.Stop(); err != nil {
-			b.Fatal(err)
-		}
-		rng := rand.New(rand.NewPCG(1, 1))
-		st, err := os.Stat(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ResetTimer()
-		for b.Loop() {
-			rec, err := recording.OpenRecording(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			i := rng.IntN(len(rec.Frames))
-			s, err := recording.NewReplay(rec).At(i)
-			if err != nil || s.Entities() == 0 {
-				b.Fatalf("frame %d: %v", i, err)
-			}
-			rec.Close()
-		}
-		b.ReportMetric(float64(st.Size()), "file-bytes") // after the loop: ResetTimer drops what was reported before it
-	})
+		rec.Close()
+	}
+	b.ReportMetric(float64(st.Size()), "file-bytes") // after the loop: ResetTimer drops what was reported before it
 }
