@@ -55,7 +55,9 @@ func leavesOf(fields []FieldSchema, width int) bool {
 // lanes of lane bytes (4 or 8, dividing size), in byte planes.
 func AppendPredicted(dst, vals, base, prev []byte, size, lane int) []byte {
 	n := len(vals) / size * size
-	x := make([]byte, n)
+	p := borrowScratch(n)
+	defer returnScratch(p)
+	x := *p
 	both, only := predictedSpans(n, len(base), len(prev), lane)
 	switch lane {
 	case 8:

@@ -98,7 +98,9 @@ func AppendPlanes(dst, vals, base []byte, size int) []byte {
 		return dst
 	}
 	n := len(vals) / size
-	x := make([]byte, n*size)
+	p := borrowScratch(n * size)
+	defer returnScratch(p)
+	x := *p
 	copy(x, vals[:n*size])
 	xorInto(x, base)
 	return appendPlaned(dst, x, size)
@@ -109,7 +111,11 @@ func AppendPlanes(dst, vals, base []byte, size int) []byte {
 func appendPlaned(dst, x []byte, size int) []byte {
 	n := len(x) / size
 	start := len(dst)
-	dst = append(dst, make([]byte, n*size)...)
+	if cap(dst)-start >= n*size {
+		dst = dst[:start+n*size] // every byte is written below
+	} else {
+		dst = append(dst, make([]byte, n*size)...)
+	}
 	out := dst[start:]
 	switch size {
 	case 4:
@@ -190,8 +196,19 @@ func xorInto(x, base []byte) {
 }
 
 // EntityBytes lays entity handles out as 8 little-endian bytes each.
-func EntityBytes(ents []EntityID) []byte {
-	b := make([]byte, 8*len(ents))
+func EntityBytes(ents []EntityID) []byte { return putEntities(make([]byte, 8*len(ents)), ents) }
+
+// AppendEntityPlanes appends ents as AppendPlanes appends their bytes
+// (EntityBytes), XORed with base's.
+func AppendEntityPlanes(dst []byte, ents, base []EntityID) []byte {
+	v, b := borrowScratch(8*len(ents)), borrowScratch(8*len(base))
+	defer returnScratch(v)
+	defer returnScratch(b)
+	return AppendPlanes(dst, putEntities(*v, ents), putEntities(*b, base), 8)
+}
+
+// putEntities writes ents into b, 8 bytes each, and returns b.
+func putEntities(b []byte, ents []EntityID) []byte {
 	for i, e := range ents {
 		binary.LittleEndian.PutUint64(b[8*i:], uint64(e))
 	}

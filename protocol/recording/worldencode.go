@@ -68,6 +68,9 @@ type WorldEncoder struct {
 	probeGap int         // lean keyframes before the next probe (0: leanProbe)
 	probing  bool        // a probe kept the copy; the frames after it say whether it pays
 	copyless bool        // the state was dropped after a lean keyframe
+	// arena holds a frame's coded columns until the frame is sealed, and
+	// the next frame's after it.
+	arena protocol.Arena
 }
 
 // leanProbe is how many keyframes a lean encoder codes with no copy before
@@ -188,8 +191,9 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	}
 	body.Summary.Sub = 0
 	body.Tables = make([]protocol.TableFrame, len(in.Tables))
+	e.arena.Reset() // the frame before is sealed: nothing refers to its columns
 	for i := range in.Tables {
-		base.encodeTable(&in.Tables[i], &body.Tables[i], e.lanes(in.Summary))
+		base.encodeTable(&in.Tables[i], &body.Tables[i], e.lanes(in.Summary), &e.arena)
 	}
 	guess := e.lastDelta // the last body like it, and a little room
 	if in.Full {
@@ -283,16 +287,16 @@ func (e *WorldEncoder) lanes(sum *protocol.Summary) map[uint16]int {
 // encodeTable codes one table's change against the state before it: a
 // raw column's values against their prediction from the reader's last two
 // values where its component's lanes allow (lanes), else XORed with the
-// last.
-func (s *WorldState) encodeTable(c *TableChange, tf *protocol.TableFrame, lanes map[uint16]int) {
+// last. The coded bytes are carved from arena.
+func (s *WorldState) encodeTable(c *TableChange, tf *protocol.TableFrame, lanes map[uint16]int, arena *protocol.Arena) {
 	*tf = protocol.TableFrame{Archetype: c.Archetype, Sparse: c.Sparse, Components: c.Components, Len: c.Len, All: c.All, Moved: c.Entities != nil}
 	old := s.Tables[tableKey(c.Archetype, c.Sparse)]
 	if c.Entities != nil {
-		var base []byte
+		var base []protocol.EntityID
 		if old != nil {
-			base = protocol.EntityBytes(old.Entities)
+			base = old.Entities
 		}
-		tf.Entities = protocol.AppendPlanes(nil, protocol.EntityBytes(c.Entities), base, 8)
+		tf.Entities = protocol.AppendEntityPlanes(arena.Room(8*len(c.Entities)), c.Entities, base)
 	}
 	tf.Columns = make([]protocol.ColumnFrame, len(c.Columns))
 	for j := range c.Columns {
@@ -311,9 +315,9 @@ func (s *WorldState) encodeTable(c *TableChange, tf *protocol.TableFrame, lanes 
 		base := xorBase(oldCol, cc.Size, cc.Changed, c.All)
 		if lane := lanes[c.Components[j]]; lane > 0 && cc.Size%lane == 0 && base != nil {
 			cf.Lane = uint8(lane)
-			cf.Raw = protocol.AppendPredicted(nil, cc.Raw, base, prevBase(oldCol, cc.Size, cc.Changed, c.All), cc.Size, lane)
+			cf.Raw = protocol.AppendPredicted(arena.Room(len(cc.Raw)), cc.Raw, base, prevBase(oldCol, cc.Size, cc.Changed, c.All), cc.Size, lane)
 			continue
 		}
-		cf.Raw = protocol.AppendPlanes(nil, cc.Raw, base, cc.Size)
+		cf.Raw = protocol.AppendPlanes(arena.Room(len(cc.Raw)), cc.Raw, base, cc.Size)
 	}
 }
