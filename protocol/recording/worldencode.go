@@ -69,7 +69,7 @@ type WorldEncoder struct {
 	probing  bool        // a probe kept the copy; the frames after it say whether it pays
 	copyless bool        // the state was dropped after a lean keyframe
 	// arena holds a frame's coded columns until the frame is sealed, and
-	// the next frame's after it.
+	// the next frame's after it (not Lean's).
 	arena protocol.Arena
 }
 
@@ -191,9 +191,13 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	}
 	body.Summary.Sub = 0
 	body.Tables = make([]protocol.TableFrame, len(in.Tables))
-	e.arena.Reset() // the frame before is sealed: nothing refers to its columns
+	var arena *protocol.Arena // a lean stream's frames come seconds apart: no memory kept between
+	if !e.Lean {
+		e.arena.Reset() // the frame before is sealed: nothing refers to its columns
+		arena = &e.arena
+	}
 	for i := range in.Tables {
-		base.encodeTable(&in.Tables[i], &body.Tables[i], e.lanes(in.Summary), &e.arena)
+		base.encodeTable(&in.Tables[i], &body.Tables[i], e.lanes(in.Summary), arena)
 	}
 	guess := e.lastDelta // the last body like it, and a little room
 	if in.Full {
