@@ -16,13 +16,7 @@ func TestPredictedRoundTrip(t *testing.T) {
 		lane := []int{4, 8}[rng.IntN(2)]
 		size := lane * (1 + rng.IntN(3))
 		n := rng.IntN(40)
-		fill := func(k int) []byte {
-			b := make([]byte, k)
-			for i := range b {
-				b[i] = byte(rng.Uint32())
-			}
-			return b
-		}
+		fill := func(k int) []byte { return randBytes(rng, k) }
 		vals := fill(n * size)
 		base := fill(rng.IntN(n+1) * size)
 		var prev []byte
@@ -39,6 +33,15 @@ func TestPredictedRoundTrip(t *testing.T) {
 			t.Fatalf("lane %d, size %d, %d values, base %d and prev %d bytes: round trip differs", lane, size, n, len(base), len(prev))
 		}
 	}
+}
+
+// randBytes is k random bytes.
+func randBytes(rng *rand.Rand, k int) []byte {
+	b := make([]byte, k)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
 }
 
 // TestPredictionCodesSteadyChangeAsZeros: a counter counting, a position

@@ -13,13 +13,7 @@ import (
 // memory, and decode to the values, predicted or XORed, entities too.
 func TestCodingIntoReusedMemory(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	fill := func(k int) []byte {
-		b := make([]byte, k)
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		return b
-	}
+	fill := func(k int) []byte { return randBytes(rng, k) }
 	var arena Arena
 	for frame := range 200 {
 		arena.Reset()
