@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ecsinspect/ecsinspect/client"
+	"github.com/ecsinspect/ecsinspect/internal/printable"
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
 
@@ -113,7 +114,7 @@ func (p *overviewPane) View() []string {
 		fmt.Sprintf("  clients %-8d sent %-12s frames sent %d", a.Clients, protocol.ByteSize(int(a.BytesSent)), a.FramesSent),
 		fmt.Sprintf("  coalesced %-6d dropped %-10d sync %s a frame", a.Coalesced, a.Dropped, client.Duration(a.SyncNs)))
 	if rw := a.Rewind; rw != nil && rw.Frames == 0 && rw.Short != "" {
-		lines = append(lines, "  "+rw.Short)
+		lines = append(lines, wrapRow("  "+printable.Text(rw.Short), p.width, maxWrap)...)
 	} else if rw != nil {
 		lines = append(lines,
 			fmt.Sprintf("  rewind ticks %d-%d: %d frames, %s of play (keeps %s)", rw.From, rw.To, rw.Frames,
@@ -121,7 +122,7 @@ func (p *overviewPane) View() []string {
 			fmt.Sprintf("  newest %s ago; memory %s of %s, world copy %s", client.Duration(int64(rw.Age*1e9)),
 				protocol.ByteSize(rw.Bytes), protocol.ByteSize(rw.Limit), protocol.ByteSize(rw.Copy)))
 		if rw.Short != "" {
-			lines = append(lines, "  "+rw.Short)
+			lines = append(lines, wrapRow("  "+printable.Text(rw.Short), p.width, maxWrap)...)
 		}
 	}
 	if a.Recording != "" {
