@@ -346,6 +346,11 @@ func (sys *system) applyCommands(w *World) {
 	}
 }
 
+// conflicts reports whether a and b may not run at once: one applies its
+// changes as it ends (CommandsNow), one declared no access (it may touch
+// anything, so it runs alone, and a tool looking at what it wrote as it
+// ends reads nothing another system is writing), or one writes what the
+// other reads or writes.
 func (a *system) conflicts(b *system) bool {
 	overlap := func(x, y []reflect.Type) bool {
 		for _, t := range x {
@@ -357,8 +362,11 @@ func (a *system) conflicts(b *system) bool {
 		}
 		return false
 	}
-	return a.now || b.now || overlap(a.writes, b.writes) || overlap(a.writes, b.reads) || overlap(a.reads, b.writes)
+	return a.now || b.now || a.undeclared() || b.undeclared() || overlap(a.writes, b.writes) || overlap(a.writes, b.reads) || overlap(a.reads, b.writes)
 }
+
+// undeclared reports whether the system declared no reads and no writes.
+func (sys *system) undeclared() bool { return len(sys.reads) == 0 && len(sys.writes) == 0 }
 
 // plan computes, once, which systems wait for which.
 func (st *stage) plan() {

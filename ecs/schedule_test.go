@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -210,5 +211,42 @@ func TestCommandsNowIsSeenByTheNextSystem(t *testing.T) {
 				t.Fatalf("after the frame %d entities have Health", n)
 			}
 		}
+	}
+}
+
+// TestUndeclaredSystemRunsAlone: a system that declared no access may
+// touch anything, so no system of its stage runs beside it, on any number
+// of processors; one that declared its access runs beside another that
+// does not conflict. Each system waits a while for the other to start
+// (50 ms where none may, up to 10 s where it must, on a busy machine): one
+// that starts while the first waits ran beside it.
+func TestUndeclaredSystemRunsAlone(t *testing.T) {
+	type A struct{ V int }
+	type B struct{ V int }
+	beside := func(patience time.Duration, access ...Access) bool {
+		w := NewWorld()
+		NewMap[A](w)
+		NewMap[B](w)
+		var running, met atomic.Int32
+		wait := func(*World, *Commands) {
+			if running.Add(1) > 1 {
+				met.Store(1)
+			}
+			for end := time.Now().Add(patience); time.Now().Before(end) && met.Load() == 0; {
+				time.Sleep(time.Millisecond)
+			}
+			running.Add(-1)
+		}
+		s := NewSchedule()
+		s.Add("writes A", wait, Writes[A]())
+		s.Add("the other", wait, access...)
+		s.Run(w)
+		return met.Load() == 1
+	}
+	if beside(50 * time.Millisecond) {
+		t.Fatal("a system that declared nothing ran beside another")
+	}
+	if runtime.GOMAXPROCS(0) > 1 && !debugChecks && !beside(10*time.Second, Writes[B]()) { // a debug build runs a stage in order
+		t.Fatal("two systems writing different components did not run beside each other")
 	}
 }
