@@ -56,6 +56,7 @@ type model struct {
 	flashText string
 	flashErr  bool
 	flashAt   time.Time
+	flashHit  bool     // the flash is a watchpoint's hit (hitFlash)
 	rate      tickRate // the game's real tick rate, from the summaries
 	before    uint64   // the tick when the connection came back, until the next summary
 	lastHit   *protocol.WatchHit
@@ -134,8 +135,25 @@ func (m *model) bodyHeight() int { return max(m.height-3, 1) }
 // flash shows s on the bottom line for a while; s may carry a game's or a
 // file's words (errors do), so it is shown escaped.
 func (m *model) flash(s string, isErr bool) {
-	m.flashText, m.flashErr, m.flashAt = printable.Text(s), isErr, time.Now()
+	m.flashText, m.flashErr, m.flashAt, m.flashHit = printable.Text(s), isErr, time.Now(), false
 }
+
+// hitFlash flashes a watchpoint's hit, unless it only logs (the game goes
+// on) and a flash of another kind came within flashHold: a rewind's replay
+// or a step fires such hits right after the answer the person asked for,
+// which they must get to read (the status bar names the newest hit either
+// way). A hit that paused the game always shows.
+func (m *model) hitFlash(s string, paused bool) {
+	if !paused && m.flashText != "" && !m.flashHit && time.Since(m.flashAt) < flashHold {
+		return
+	}
+	m.flash(s, true)
+	m.flashHit = true
+}
+
+// flashHold is how long a flash stays before a watchpoint's hit may take
+// its place.
+const flashHold = 2 * time.Second
 
 func (m *model) openEntity(e protocol.EntityID) tea.Cmd   { return m.detail.open(e) }
 func (m *model) pin(expr string) tea.Cmd                  { return m.chart.add(expr) }
@@ -262,7 +280,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.reply(msg)
 	case watchHitMsg:
 		m.lastHit = msg.h
-		m.flash("⚑ "+msg.h.Text+hitNote(msg.h), true)
+		m.hitFlash("⚑ "+msg.h.Text+hitNote(msg.h), msg.h.Paused)
 	}
 	// Data for the panes and modals: each takes what is its own.
 	var cmds []tea.Cmd
