@@ -62,7 +62,7 @@ func (a *Agent) keepRing(now time.Time) {
 	if a.opts.RewindBytes <= 0 {
 		return
 	}
-	if a.ringWeighed.IsZero() || now.Sub(a.ringWeighed) >= ringWeighEvery {
+	if now.Sub(a.ringWeighed) >= ringWeighEvery { // the first Sync too: the zero time is long ago
 		a.ringWeighed = now
 		a.ringOff = ringTooBig(worldValueBytes(a.w), a.opts.RewindBytes, a.ring != nil)
 	}
