@@ -17,6 +17,34 @@ const dt = 1.0 / 60
 
 var sizes = []int{1000, 100_000, 1_000_000}
 
+// stepOne is one entity's move, the work of every loop below (inlined).
+func stepOne(p *bPos, v *bVel) {
+	p.X += v.X * dt
+	p.Y += v.Y * dt
+}
+
+// stepAll moves each position by its velocity.
+func stepAll(ps []bPos, vs []bVel) {
+	vs = vs[:len(ps)]
+	for i := range ps {
+		stepOne(&ps[i], &vs[i])
+	}
+}
+
+// overSizes runs one sub-benchmark a world size, timing the move.
+func overSizes(b *testing.B, move func(*Query2[bPos, bVel])) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			_, q := movingWorld(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				move(q)
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
 func perEntity(b *testing.B, n int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
 }
@@ -24,8 +52,7 @@ func perEntity(b *testing.B, n int) {
 //go:noinline
 func moveAll(q *Query2[bPos, bVel]) {
 	for p, v := range q.All() {
-		p.X += v.X * dt
-		p.Y += v.Y * dt
+		stepOne(p, v)
 	}
 }
 
@@ -33,9 +60,7 @@ func moveAll(q *Query2[bPos, bVel]) {
 func moveNext(q *Query2[bPos, bVel]) {
 	it := q.Iter()
 	for it.Next() {
-		p, v := it.Get()
-		p.X += v.X * dt
-		p.Y += v.Y * dt
+		stepOne(it.Get())
 	}
 }
 
@@ -43,22 +68,13 @@ func moveNext(q *Query2[bPos, bVel]) {
 func moveColumns(q *Query2[bPos, bVel]) {
 	it := q.Iter()
 	for it.NextTable() {
-		ps, vs := it.Columns()
-		vs = vs[:len(ps)]
-		for i := range ps {
-			ps[i].X += vs[i].X * dt
-			ps[i].Y += vs[i].Y * dt
-		}
+		stepAll(it.Columns())
 	}
 }
 
 //go:noinline
 func moveSlices(ps []bPos, vs []bVel) {
-	vs = vs[:len(ps)]
-	for i := range ps {
-		ps[i].X += vs[i].X * dt
-		ps[i].Y += vs[i].Y * dt
-	}
+	stepAll(ps, vs)
 }
 
 type mover interface{ move() }
@@ -90,43 +106,16 @@ func movingWorld(n int) (*World, *Query2[bPos, bVel]) {
 
 // BenchmarkQuery2 is the per-entity loop, range-over-func.
 func BenchmarkQuery2(b *testing.B) {
-	for _, n := range sizes {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			_, q := movingWorld(n)
-			b.ReportAllocs()
-			for b.Loop() {
-				moveAll(q)
-			}
-			perEntity(b, n)
-		})
-	}
+	overSizes(b, moveAll)
 }
 
 // BenchmarkQuery2Next is the per-entity loop with Iter, Next and Get.
 func BenchmarkQuery2Next(b *testing.B) {
-	for _, n := range sizes {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			_, q := movingWorld(n)
-			b.ReportAllocs()
-			for b.Loop() {
-				moveNext(q)
-			}
-			perEntity(b, n)
-		})
-	}
+	overSizes(b, moveNext)
 }
 
 func BenchmarkQuery2Columns(b *testing.B) {
-	for _, n := range sizes {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			_, q := movingWorld(n)
-			b.ReportAllocs()
-			for b.Loop() {
-				moveColumns(q)
-			}
-			perEntity(b, n)
-		})
-	}
+	overSizes(b, moveColumns)
 }
 
 func BenchmarkBaselineSlices(b *testing.B) {

@@ -146,10 +146,9 @@ func (w *World) inspectAddValue(e Entity, id ComponentID, v reflect.Value) error
 // too, their targets as v holds them and not linked (a restore links them
 // once every entity is back).
 func (w *World) addValue(e Entity, id ComponentID, v reflect.Value) error {
-	w.checkUnlocked("Add")
-	rec, ok := w.record(e)
-	if !ok {
-		return w.entityError(e)
+	rec, err := w.changing("Add", e)
+	if err != nil {
+		return err
 	}
 	if s := w.sparse[id]; s != nil {
 		if s.addZero(e, w.writeStamp()) {

@@ -12,10 +12,9 @@ import "slices"
 // it with [ExchangeLater]).
 func (m *Map[T]) Exchange(e Entity, v T, remove ...ComponentID) error {
 	w := m.w
-	w.checkUnlocked("Exchange")
-	rec, ok := w.record(e)
-	if !ok {
-		return w.entityError(e)
+	rec, err := w.changing("Exchange", e)
+	if err != nil {
+		return err
 	}
 	if m.id == childOfID || slices.Contains(remove, childOfID) {
 		return errChildOfDirect

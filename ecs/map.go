@@ -198,10 +198,9 @@ func (m *Map[T]) Set(e Entity, v T) error {
 // iterating.
 func (m *Map[T]) Add(e Entity, v T) error {
 	w := m.w
-	w.checkUnlocked("Add")
-	rec, ok := w.record(e)
-	if !ok {
-		return w.entityError(e)
+	rec, err := w.changing("Add", e)
+	if err != nil {
+		return err
 	}
 	if ri := m.w.relation(m.id); ri != nil {
 		return errRelationDirect(ri.short)

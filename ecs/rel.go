@@ -66,10 +66,9 @@ func (r *Rel[R]) Target(e Entity) (Entity, bool) { return r.w.targetOf(e, r.ri) 
 // Remove takes R from e; it does nothing if e lacks R. It returns an
 // [*EntityError] if e is not alive. Panics if a query is iterating.
 func (r *Rel[R]) Remove(e Entity) error {
-	r.w.checkUnlocked("Remove")
-	rec, ok := r.w.record(e)
-	if !ok {
-		return r.w.entityError(e)
+	rec, err := r.w.changing("Remove", e)
+	if err != nil {
+		return err
 	}
 	r.w.unrelate(e, rec, r.ri)
 	return nil
@@ -111,10 +110,9 @@ func (w *World) relateChecked(e, target Entity, ri *relIndex, set func(*Relation
 		set(ri.at(w, e, rec))
 		return nil
 	}
-	w.checkUnlocked("Relate")
-	rec, ok := w.record(e)
-	if !ok {
-		return w.entityError(e)
+	rec, err := w.changing("Relate", e)
+	if err != nil {
+		return err
 	}
 	if !w.Alive(target) {
 		return fmt.Errorf("target: %w", w.entityError(target))

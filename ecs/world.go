@@ -295,10 +295,9 @@ func (w *World) inspectComponentsOf(e Entity) []ComponentID {
 
 // inspectAddID is [Inspection.AddID].
 func (w *World) inspectAddID(e Entity, id ComponentID) error {
-	w.checkUnlocked("Add")
-	rec, ok := w.record(e)
-	if !ok {
-		return w.entityError(e)
+	rec, err := w.changing("Add", e)
+	if err != nil {
+		return err
 	}
 	if ri := w.relation(id); ri != nil {
 		return errRelationDirect(ri.short)
@@ -316,10 +315,9 @@ func (w *World) inspectAddID(e Entity, id ComponentID) error {
 
 // inspectRemoveID is [Inspection.RemoveID].
 func (w *World) inspectRemoveID(e Entity, id ComponentID) error {
-	w.checkUnlocked("Remove")
-	rec, ok := w.record(e)
-	if !ok {
-		return w.entityError(e)
+	rec, err := w.changing("Remove", e)
+	if err != nil {
+		return err
 	}
 	if ri := w.relation(id); ri != nil {
 		w.unrelate(e, rec, ri)

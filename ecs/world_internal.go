@@ -18,6 +18,18 @@ func (w *World) record(e Entity) (*entityRecord, bool) {
 	return rec, true
 }
 
+// changing is the record of e for the structural change op: it panics
+// where a structural change may not run (checkUnlocked) and says why a
+// handle names no live entity.
+func (w *World) changing(op string, e Entity) (*entityRecord, error) {
+	w.checkUnlocked(op)
+	rec, ok := w.record(e)
+	if !ok {
+		return nil, w.entityError(e)
+	}
+	return rec, nil
+}
+
 // writeStamp is the tick stamped on writes made outside query runs: the tick
 // the next run will get, so that every query that has not run since sees it.
 func (w *World) writeStamp() uint32 { return w.changeStamp.Load() + 1 }

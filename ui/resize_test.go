@@ -133,8 +133,7 @@ func TestUIHonestStates(t *testing.T) {
 	h.keys("3")
 	h.waitFor("all entities — ")
 	h.keys("/")
-	h.typeText("Position.Z>1")
-	h.keys("enter")
+	h.submit("Position.Z>1")
 	if v := h.m.View(); !strings.Contains(v, "waiting for the agent") || strings.Contains(v, "Velocity{") {
 		t.Fatalf("right after a new query the old rows show:\n%s", v)
 	}
@@ -161,8 +160,7 @@ func TestUINavigation(t *testing.T) {
 	h := newHarness(t, 120, 30)
 	h.waitFor("entities")
 	h.keys("o")
-	h.typeText("1v1")
-	h.keys("enter")
+	h.submit("1v1")
 	h.waitFor("Entity 1v1")
 	h.waitFor("parent: 0v1")
 	h.keys("u")
@@ -180,8 +178,7 @@ func TestUINavigation(t *testing.T) {
 		t.Fatal("esc at the start of the trail did not close the detail")
 	}
 	h.keys("o")
-	h.typeText("1v1")
-	h.keys("enter")
+	h.submit("1v1")
 	h.waitFor("Entity 1v1")
 	h.keys("4")
 	h.waitFor("hunting")
@@ -189,8 +186,7 @@ func TestUINavigation(t *testing.T) {
 		t.Fatal("a view key from the detail view left the detail open")
 	}
 	h.keys("o")
-	h.typeText("nonsense")
-	h.keys("enter")
+	h.submit("nonsense")
 	h.waitFor(`"nonsense" is not an entity`)
 }
 

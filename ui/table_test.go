@@ -93,8 +93,7 @@ func TestUIJournalFiltersAndOpens(t *testing.T) {
 	if h.m.topPrompt() == nil {
 		t.Fatal("/ in the journal did not open its filter")
 	}
-	h.typeText("despawn")
-	h.keys("enter")
+	h.submit("despawn")
 	v := h.waitFor("(filter: despawn)")
 	for rows, i := h.m.journalPane.shown(), 0; i < rows.len(); i++ {
 		if e := rows.at(i); e.Op != "despawn" {
@@ -103,8 +102,7 @@ func TestUIJournalFiltersAndOpens(t *testing.T) {
 	}
 	h.keys("/")
 	h.m.topPrompt().input.SetValue("")
-	h.typeText("Predator")
-	h.keys("enter")
+	h.submit("Predator")
 	h.waitFor("(filter: Predator)")
 	h.waitFor("Predator")
 	h.keys("enter")
@@ -121,8 +119,7 @@ func TestUIDespawnedEntityStays(t *testing.T) {
 	h := newHarness(t, 140, 40)
 	h.waitFor("entities")
 	h.keys("o")
-	h.typeText("0v1") // a pack leader: it has children
-	h.keys("enter")
+	h.submit("0v1") // a pack leader: it has children
 	h.waitFor("children")
 	h.keys("D", "n") // asked, then declined: nothing is sent
 	h.waitFor("cancelled")
@@ -141,16 +138,14 @@ func TestUIDespawnedEntityStays(t *testing.T) {
 		t.Fatalf("the despawned entity:\n%s", v)
 	}
 	h.keys("o")
-	h.typeText("1v1")
-	h.keys("enter")
+	h.submit("1v1")
 	v = h.waitFor("Entity 1v1")
 	if strings.Contains(v, "despawned") {
 		t.Fatal("despawning 0v1 alone took its child 1v1 with it")
 	}
 	// Opened again, by handle: the agent's last state, at once.
 	h.keys("esc", "o")
-	h.typeText("0v1")
-	h.keys("enter")
+	h.submit("0v1")
 	v = h.waitFor("Entity 0v1  DEAD")
 	if !strings.Contains(v, "its last state") || !strings.Contains(v, "Energy") || !strings.Contains(v, "by client") {
 		t.Fatalf("the dead handle opened again:\n%s", v)
@@ -164,8 +159,7 @@ func TestUIHierarchy(t *testing.T) {
 	h := newHarness(t, 120, 30)
 	h.waitFor("entities")
 	h.keys("o")
-	h.typeText("1v1")
-	h.keys("enter")
+	h.submit("1v1")
 	h.waitFor("parent: 0v1")
 	h.keys("T")
 	v := h.waitFor("▾ 0v1 (")

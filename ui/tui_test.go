@@ -283,6 +283,12 @@ func (h *harness) typeText(s string) {
 	}
 }
 
+// submit types s and presses enter: a prompt's or a form field's answer.
+func (h *harness) submit(s string) {
+	h.typeText(s)
+	h.keys("enter")
+}
+
 func TestUISpawnAndAddForms(t *testing.T) {
 	h := newHarness(t, 120, 30)
 	h.waitFor("entities")
@@ -291,17 +297,14 @@ func TestUISpawnAndAddForms(t *testing.T) {
 
 	h.keys("n")
 	h.waitFor("Spawn an entity")
-	h.typeText("Energ")
-	h.keys("enter")
+	h.submit("Energ")
 	h.waitFor("Value")
-	h.typeText("abc")
-	h.keys("enter")
+	h.submit("abc")
 	h.waitFor(`Energy.Value: wants a number, got "abc"`) // nothing was sent
 	for range 3 {
 		h.keys("backspace")
 	}
-	h.typeText("5.5")
-	h.keys("enter")
+	h.submit("5.5")
 	v := h.waitFor("spawn Energy: ok (")
 	_, after, _ := strings.Cut(v, "spawn Energy: ok (")
 	id, err := protocol.ParseEntityID(strings.SplitN(after, ")", 2)[0])
@@ -316,15 +319,12 @@ func TestUISpawnAndAddForms(t *testing.T) {
 	if strings.Contains(h.m.View(), " Energy ") {
 		t.Error("the add form offers a component the entity already has")
 	}
-	h.typeText("Fle")
-	h.keys("enter")
+	h.submit("Fle")
 	h.waitFor("From")
-	h.typeText("9x")
-	h.keys("enter")
+	h.submit("9x")
 	h.waitFor("wants an entity like 42v3")
 	h.keys("backspace", "backspace")
-	h.typeText(id.String())
-	h.keys("enter")
+	h.submit(id.String())
 	h.waitFor("add Fleeing to " + id.String() + ": ok")
 	h.waitFor("From = " + id.String())
 

@@ -232,10 +232,7 @@ func ecsMoveOnes(q *ecs.Query2[position, velocity]) float64 {
 	it := q.Iter()
 	s := 0.0
 	for it.Next() {
-		p, v := it.Get()
-		p.X += v.X
-		p.Y += v.Y
-		s += p.X + p.Y
+		s += stepSum(it.Get())
 	}
 	return s
 }
@@ -245,13 +242,7 @@ func ecsMoveTables(q *ecs.Query2[position, velocity]) float64 {
 	it := q.Iter()
 	s := 0.0
 	for it.NextTable() {
-		ps, vs := it.Columns()
-		vs = vs[:len(ps)]
-		for i := range ps {
-			ps[i].X += vs[i].X
-			ps[i].Y += vs[i].Y
-			s += ps[i].X + ps[i].Y
-		}
+		s += stepSumColumns(it.Columns())
 	}
 	return s
 }
@@ -291,10 +282,7 @@ func arkMoveOnes(f *ark.Filter2[position, velocity]) float64 {
 	q := f.Query()
 	s := 0.0
 	for q.Next() {
-		p, v := q.Get()
-		p.X += v.X
-		p.Y += v.Y
-		s += p.X + p.Y
+		s += stepSum(q.Get())
 	}
 	return s
 }
@@ -304,13 +292,7 @@ func arkMoveTables(f *ark.Filter2[position, velocity]) float64 {
 	q := f.Query()
 	s := 0.0
 	for q.NextTable() {
-		ps, vs := q.GetColumns()
-		vs = vs[:len(ps)]
-		for i := range ps {
-			ps[i].X += vs[i].X
-			ps[i].Y += vs[i].Y
-			s += ps[i].X + ps[i].Y
-		}
+		s += stepSumColumns(q.GetColumns())
 	}
 	return s
 }

@@ -15,12 +15,7 @@ import (
 
 // runAttach opens the UI on a running game's agent.
 func runAttach(args []string, out, errOut io.Writer) error {
-	fs := flag.NewFlagSet("attach", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.Usage = func() {
-		fmt.Fprint(out, "Usage: ecsinspect attach [ADDR] [--token T]\n\nOpens the terminal UI on the game whose agent listens at ADDR\n(host:port, default "+inspector.DefaultAddr+", or unix:/path, or one game on a\nbroker: nats://host:4222/INSTANCE). On a broker's URL, nats://host:4222,\nit opens the Fleet view: every game on the broker; enter attaches to one,\nF comes back.\n\n")
-		fs.PrintDefaults()
-	}
+	fs := commandFlags("attach", "Usage: ecsinspect attach [ADDR] [--token T]\n\nOpens the terminal UI on the game whose agent listens at ADDR\n(host:port, default "+inspector.DefaultAddr+", or unix:/path, or one game on a\nbroker: nats://host:4222/INSTANCE). On a broker's URL, nats://host:4222,\nit opens the Fleet view: every game on the broker; enter attaches to one,\nF comes back.\n\n", out)
 	token := fs.String("token", "", "the agent's token, if it wants one")
 	brokerFlags(fs)
 	if err := fs.Parse(reorder(fs, args)); err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,12 +11,7 @@ import (
 )
 
 func runDemo(args []string, out, errOut io.Writer, stop <-chan os.Signal) error {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.Usage = func() {
-		fmt.Fprint(out, "Usage: ecsinspect demo [flags]\n\nRuns the demo ecosystem with an inspector agent and opens the terminal UI on it.\n\n")
-		fs.PrintDefaults()
-	}
+	fs := commandFlags("demo", "Usage: ecsinspect demo [flags]\n\nRuns the demo ecosystem with an inspector agent and opens the terminal UI on it.\n\n", out)
 	entities := fs.Int("entities", 10_000, "animals to start with (100 to 1000000; they breed and die, so the count moves)")
 	hz := fs.Float64("hz", 60, "simulation steps per second")
 	frames := fs.Int("frames", 0, "stop after this many frames (0: until you quit)")

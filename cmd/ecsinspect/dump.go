@@ -205,9 +205,7 @@ nats://host:4222/INSTANCE.
 var errHelp = flag.ErrHelp
 
 func runDump(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("dump", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.Usage = func() { fmt.Fprint(out, dumpUsage); fs.PrintDefaults() }
+	fs := commandFlags("dump", dumpUsage, out)
 	var tick *uint64 // nil: the last
 	fs.Func("tick", "recordings: the tick to show, 0 to 18446744073709551615 (default the last)", func(v string) error {
 		t, err := strconv.ParseUint(v, 10, 64)

@@ -271,8 +271,7 @@ type watchJSON struct {
 
 // runWatches lists the agent's watchpoints, from its summary.
 func runWatches(g client.Game, args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("watches", flag.ContinueOnError)
-	fs.SetOutput(out)
+	fs := commandFlags("watches", "", out)
 	asJSON := fs.Bool("json", false, "print JSON: a list of {id, expr, kind, log, on, hits, owner, keep, suspended}")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -44,9 +43,7 @@ deliberate bug: find it from the fleet.
 
 // runFleet runs a local fleet: a broker and N demo games.
 func runFleet(args []string, out io.Writer, stop <-chan os.Signal) error {
-	fs := flag.NewFlagSet("fleet", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.Usage = func() { fmt.Fprint(out, fleetUsage); fs.PrintDefaults() }
+	fs := commandFlags("fleet", fleetUsage, out)
 	n := fs.Int("instances", 20, "demo games to run (0 to 500; 0: a broker for your own games, with --allow)")
 	entities := fs.Int("entities", 2000, "animals each game starts with (100 to 1000000)")
 	hz := fs.Float64("hz", 30, "steps per second of each game")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -41,8 +40,7 @@ type suggestJSON struct {
 // agent's summary (the agent counts every hit since a watchpoint was set,
 // whoever was connected).
 func runHits(g client.Game, args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("hits", flag.ContinueOnError)
-	fs.SetOutput(out)
+	fs := commandFlags("hits", "", out)
 	by := fs.String("by", "writer", "how to group the hits: writer (the system that made the watchpoint true, and the component)")
 	asJSON := fs.Bool("json", false, "print JSON: {groups: [{watch, expr, by, component, hits, first_tick, last_tick, min, max, newest_entity}], suggestions: [{watch, expr, why}]}")
 	if err := fs.Parse(args); err != nil {

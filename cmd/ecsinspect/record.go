@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,9 +32,7 @@ progress line shows what the run costs a minute either way.
 `
 
 func runRecord(args []string, out io.Writer, stop <-chan os.Signal) error {
-	fs := flag.NewFlagSet("record", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.Usage = func() { fmt.Fprint(out, recordUsage); fs.PrintDefaults() }
+	fs := commandFlags("record", recordUsage, out)
 	path := fs.String("o", "", "the file to write (.ecsrec)")
 	duration := fs.Duration("duration", 0, "stop after this long (0: until Ctrl-C)")
 	frames := fs.Int("frames", 0, "stop once the file holds this many frames (0: no limit)")

@@ -161,39 +161,11 @@ func Clone(v reflect.Value) reflect.Value {
 // cloner is one Clone's memory: the copies made of what was met.
 type cloner struct{ made map[identity]reflect.Value }
 
-// copyOf is the copy made of id, if one was.
-func (c *cloner) copyOf(id identity) (reflect.Value, bool) {
-	out, ok := c.made[id]
-	return out, ok
-}
-
-func (c *cloner) note(id identity, out reflect.Value) {
-	if c.made == nil {
-		c.made = map[identity]reflect.Value{}
-	}
-	c.made[id] = out
-}
-
 func (c *cloner) clone(v reflect.Value) reflect.Value {
 	out := reflect.New(v.Type()).Elem()
 	switch v.Kind() {
-	case reflect.Slice:
-		if v.IsNil() {
-			return out
-		}
-		id := identityOf(v, v.Len())
-		if made, ok := c.copyOf(id); ok {
-			return made
-		}
-		out.Set(reflect.MakeSlice(v.Type(), v.Len(), v.Len()))
-		c.note(id, out)
-		if !HoldsPointers(v.Type().Elem()) {
-			reflect.Copy(out, v)
-			return out
-		}
-		for i := range v.Len() {
-			out.Index(i).Set(c.clone(v.Index(i)))
-		}
+	case reflect.Slice, reflect.Map, reflect.Pointer:
+		return c.cloneShared(v, out)
 	case reflect.Array:
 		for i := range v.Len() {
 			out.Index(i).Set(c.clone(v.Index(i)))
@@ -205,38 +177,60 @@ func (c *cloner) clone(v reflect.Value) reflect.Value {
 				readable(out, i).Set(c.clone(readable(v, i)))
 			}
 		}
-	case reflect.Map:
-		if v.IsNil() {
-			return out
-		}
-		id := identityOf(v, 0)
-		if made, ok := c.copyOf(id); ok {
-			return made
-		}
-		out.Set(reflect.MakeMapWithSize(v.Type(), v.Len()))
-		c.note(id, out)
-		it := v.MapRange()
-		for it.Next() {
-			out.SetMapIndex(it.Key(), c.clone(it.Value()))
-		}
-	case reflect.Pointer:
-		if v.IsNil() {
-			return out
-		}
-		id := identityOf(v, 0)
-		if made, ok := c.copyOf(id); ok {
-			return made
-		}
-		p := reflect.New(v.Type().Elem())
-		out.Set(p)
-		c.note(id, out)
-		p.Elem().Set(c.clone(v.Elem()))
 	case reflect.Interface:
 		if !v.IsNil() {
 			out.Set(c.clone(v.Elem()))
 		}
 	default:
 		out.Set(v)
+	}
+	return out
+}
+
+// cloneShared copies a slice, map or pointer into out (a zero value of
+// its type): memory two places may reach, so a copy made before is
+// handed out again, and a new one is noted before what it holds is
+// copied (a cycle meets the copy being made).
+func (c *cloner) cloneShared(v, out reflect.Value) reflect.Value {
+	if v.IsNil() {
+		return out
+	}
+	n := 0
+	if v.Kind() == reflect.Slice {
+		n = v.Len()
+	}
+	id := identityOf(v, n)
+	if made, ok := c.made[id]; ok {
+		return made
+	}
+	switch v.Kind() {
+	case reflect.Slice:
+		out.Set(reflect.MakeSlice(v.Type(), n, n))
+	case reflect.Map:
+		out.Set(reflect.MakeMapWithSize(v.Type(), v.Len()))
+	default:
+		out.Set(reflect.New(v.Type().Elem()))
+	}
+	if c.made == nil {
+		c.made = map[identity]reflect.Value{}
+	}
+	c.made[id] = out
+	switch v.Kind() {
+	case reflect.Slice:
+		if !HoldsPointers(v.Type().Elem()) {
+			reflect.Copy(out, v)
+			return out
+		}
+		for i := range n {
+			out.Index(i).Set(c.clone(v.Index(i)))
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			out.SetMapIndex(it.Key(), c.clone(it.Value()))
+		}
+	default:
+		out.Elem().Set(c.clone(v.Elem()))
 	}
 	return out
 }
