@@ -176,6 +176,13 @@ func TestWholeResourceValue(t *testing.T) {
 	if !big.Unordered || big.Total != 100_000 || len(big.Items) != 10 {
 		t.Errorf("a map past the sorting bound: unordered %v, total %d, %d items", big.Unordered, big.Total, len(big.Items))
 	}
+	// A page over the client's frame limit is an error in its place,
+	// answering the request that asked for it.
+	small := dial(t, g, protocol.Hello{Version: protocol.Version, MaxFrame: 512})
+	r = awaitReply(small, small.request(&protocol.GetResource{Name: "patchGrid", Path: "Cells", All: true}))
+	if r.Code != protocol.ErrTooLarge || !strings.Contains(r.Message, "frame limit of 512 B") {
+		t.Errorf("a resource page over the client's frame limit: %+v, want too-large with the sizes", r)
+	}
 }
 
 // TestResourceRequestsRefused: a name or path that leads nowhere, a path

@@ -359,25 +359,8 @@ func (c *Client) write(b []byte) bool {
 
 // requestIDOf is the request id an answer carries, for an error in its place.
 func requestIDOf(m protocol.Message) uint32 {
-	switch m := m.(type) {
-	case *protocol.Reply:
-		return m.ID
-	case *protocol.Page:
-		return m.Sub
-	case *protocol.Detail:
-		return m.Sub
-	case *protocol.Snapshot:
-		return m.ID
-	case *protocol.Encoded:
-		return m.ID
-	case *protocol.Summary:
-		return m.Sub
-	case *protocol.Events:
-		return m.Sub
-	case *protocol.Journal:
-		return m.Sub
-	case *protocol.WorldFrame:
-		return m.Sub
+	if a, ok := m.(protocol.Answer); ok {
+		return a.AnswerTo()
 	}
 	return 0
 }
