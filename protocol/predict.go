@@ -58,6 +58,15 @@ func AppendPredicted(dst, vals, base, prev []byte, size, lane int) []byte {
 	p := borrowScratch(n)
 	defer returnScratch(p)
 	x := *p
+	predict(x, vals[:n], base, prev, lane)
+	return appendPlaned(dst, x, size)
+}
+
+// predict writes into x each lane of vals as the zigzag of its
+// difference from its prediction (2*base - prev; base alone where prev
+// is short; zero where base is).
+func predict(x, vals, base, prev []byte, lane int) {
+	n := len(vals)
 	both, only := predictedSpans(n, len(base), len(prev), lane)
 	switch lane {
 	case 8:
@@ -91,7 +100,6 @@ func AppendPredicted(dst, vals, base, prev []byte, size, lane int) []byte {
 			le.PutUint32(x[i:i+4], r<<1^uint32(int32(r)>>31))
 		}
 	}
-	return appendPlaned(dst, x, size)
 }
 
 // predictedSpans splits n bytes of values: up to both, base and prev hold
@@ -110,37 +118,44 @@ func UndoPredicted(out, coded, base, prev []byte, size, lane int) {
 	n := len(coded) / size * size
 	out = out[:n]
 	unplane(out, coded, size)
+	unpredict(out, base, prev, lane)
+}
+
+// unpredict turns x's lanes (coded as predict codes them) back into
+// values, in place.
+func unpredict(x, base, prev []byte, lane int) {
+	n := len(x)
 	both, only := predictedSpans(n, len(base), len(prev), lane)
 	switch lane {
 	case 8:
 		le := binary.LittleEndian
 		i := 0
 		for ; i < both; i += 8 {
-			z := le.Uint64(out[i : i+8])
-			le.PutUint64(out[i:i+8], (z>>1^-(z&1))+(2*le.Uint64(base[i:i+8])-le.Uint64(prev[i:i+8])))
+			z := le.Uint64(x[i : i+8])
+			le.PutUint64(x[i:i+8], (z>>1^-(z&1))+(2*le.Uint64(base[i:i+8])-le.Uint64(prev[i:i+8])))
 		}
 		for ; i < only; i += 8 {
-			z := le.Uint64(out[i : i+8])
-			le.PutUint64(out[i:i+8], (z>>1^-(z&1))+le.Uint64(base[i:i+8]))
+			z := le.Uint64(x[i : i+8])
+			le.PutUint64(x[i:i+8], (z>>1^-(z&1))+le.Uint64(base[i:i+8]))
 		}
 		for ; i < n; i += 8 {
-			z := le.Uint64(out[i : i+8])
-			le.PutUint64(out[i:i+8], z>>1^-(z&1))
+			z := le.Uint64(x[i : i+8])
+			le.PutUint64(x[i:i+8], z>>1^-(z&1))
 		}
 	default:
 		le := binary.LittleEndian
 		i := 0
 		for ; i < both; i += 4 {
-			z := le.Uint32(out[i : i+4])
-			le.PutUint32(out[i:i+4], (z>>1^-(z&1))+(2*le.Uint32(base[i:i+4])-le.Uint32(prev[i:i+4])))
+			z := le.Uint32(x[i : i+4])
+			le.PutUint32(x[i:i+4], (z>>1^-(z&1))+(2*le.Uint32(base[i:i+4])-le.Uint32(prev[i:i+4])))
 		}
 		for ; i < only; i += 4 {
-			z := le.Uint32(out[i : i+4])
-			le.PutUint32(out[i:i+4], (z>>1^-(z&1))+le.Uint32(base[i:i+4]))
+			z := le.Uint32(x[i : i+4])
+			le.PutUint32(x[i:i+4], (z>>1^-(z&1))+le.Uint32(base[i:i+4]))
 		}
 		for ; i < n; i += 4 {
-			z := le.Uint32(out[i : i+4])
-			le.PutUint32(out[i:i+4], z>>1^-(z&1))
+			z := le.Uint32(x[i : i+4])
+			le.PutUint32(x[i:i+4], z>>1^-(z&1))
 		}
 	}
 }

@@ -126,7 +126,10 @@ type ColumnFrame struct {
 	// as its difference from a prediction from the reader's last two
 	// values of the row (AppendPredicted); 0: XORed with the last value
 	// (AppendPlanes).
-	Lane   uint8   `msgpack:"pl,omitempty"`
+	Lane uint8 `msgpack:"pl,omitempty"`
+	// Packed, with Lane, says Raw holds the coded lanes packed by length
+	// (AppendPacked) instead of in byte planes.
+	Packed bool    `msgpack:"pk,omitempty"`
 	Values []Value `msgpack:"v,omitempty"`
 }
 

@@ -162,6 +162,8 @@ func (r *reader) columnFrame(c *ColumnFrame, budget *AllocBudget) {
 			c.Raw = r.bin()
 		case "pl":
 			c.Lane = uint8(r.uint())
+		case "pk":
+			c.Packed = r.boolean()
 		case "v":
 			if n := r.list(); n > 0 {
 				if err := budget.Take(n, int(unsafe.Sizeof(Value{})), "values"); err != nil {

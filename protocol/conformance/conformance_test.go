@@ -684,7 +684,7 @@ func TestConformance(t *testing.T) {
 		b, err := os.ReadFile(path)
 		must(t, err)
 		// "magic = "ECSREC" 0x00 version ... version 2"; "footer = index-offset(u64) "ECSEND" 0x00 0x01"
-		if !bytes.HasPrefix(b, []byte("ECSREC\x00\x02")) || !bytes.HasSuffix(b, []byte("ECSEND\x00\x01")) {
+		if !bytes.HasPrefix(b, []byte("ECSREC\x00\x03")) || !bytes.HasSuffix(b, []byte("ECSEND\x00\x01")) {
 			t.Fatalf("layout: % x ... % x", b[:8], b[len(b)-8:])
 		}
 		hlen := binary.BigEndian.Uint32(b[8:])
@@ -695,7 +695,7 @@ func TestConformance(t *testing.T) {
 				t.Errorf("header lacks %q: %v", k, hdr)
 			}
 		}
-		if hdr["g"] != "conf" || num(hdr["v"]) != 2 {
+		if hdr["g"] != "conf" || num(hdr["v"]) != 3 {
 			t.Errorf("header = %v", hdr)
 		}
 		rec := b[12+hlen:]

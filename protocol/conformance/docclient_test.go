@@ -433,7 +433,12 @@ func (d *docWorld) applyTable(t *testing.T, tf map[string]any, full bool) {
 				copy(col.prev, oc.prev)
 			}
 			lane := int(num0(cf["pl"]))
-			vals := unplane(bin(cf["r"]), len(covered), size)
+			var vals []byte
+			if cf["pk"] == true {
+				vals = unpackLanes(t, bin(cf["r"]), len(covered)*size/lane, lane)
+			} else {
+				vals = unplane(bin(cf["r"]), len(covered), size)
+			}
 			for i, r := range covered {
 				v, p := make([]byte, size), make([]byte, size) // before the frame; zeros past the old end
 				if r < had {
@@ -685,7 +690,7 @@ func TestRecordingAsDocumented(t *testing.T) {
 
 	b, err := os.ReadFile(path)
 	must(t, err)
-	if !bytes.HasPrefix(b, []byte("ECSREC\x00\x02")) || !bytes.HasSuffix(b, []byte("ECSEND\x00\x01")) {
+	if !bytes.HasPrefix(b, []byte("ECSREC\x00\x03")) || !bytes.HasSuffix(b, []byte("ECSEND\x00\x01")) {
 		t.Fatalf("magic % x, footer % x", b[:8], b[len(b)-8:])
 	}
 	at := binary.BigEndian.Uint64(b[len(b)-16:])
@@ -1080,4 +1085,41 @@ func decompressBody(t *testing.T, z []byte) []byte {
 	raw, err := dec.DecodeAll(z, nil)
 	must(t, err)
 	return raw
+}
+
+// unpackLanes reads lanes packed by length, as the document says: a
+// length code per lane (2 bits for lanes of 4: 0, 1, 2 or 4 bytes; 4 bits
+// for lanes of 8: 0 to 8), the first lane in a control byte's low bits;
+// then plane k, byte k of every lane longer than k. The lanes come back
+// in order, lane bytes each, little-endian, their missing bytes zero.
+func unpackLanes(t *testing.T, b []byte, lanes, lane int) []byte {
+	t.Helper()
+	bitsPer := map[int]int{4: 2, 8: 4}[lane]
+	ctrl := (lanes*bitsPer + 7) / 8
+	if len(b) < ctrl {
+		t.Fatalf("packed lanes: %d bytes for the lengths of %d lanes", len(b), lanes)
+	}
+	lens := make([]int, lanes)
+	for i := range lanes {
+		bit := i * bitsPer
+		code := int(b[bit/8]>>(bit%8)) & (1<<bitsPer - 1)
+		if lane == 4 {
+			code = []int{0, 1, 2, 4}[code]
+		}
+		lens[i] = code
+	}
+	out := make([]byte, lanes*lane)
+	at := ctrl
+	for k := range lane {
+		for i := range lanes {
+			if lens[i] > k {
+				out[i*lane+k] = b[at]
+				at++
+			}
+		}
+	}
+	if at != len(b) {
+		t.Fatalf("packed lanes: %d bytes, the lengths say %d", len(b), at)
+	}
+	return out
 }

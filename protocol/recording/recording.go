@@ -35,7 +35,10 @@ import (
 // record by record up to the last whole one.
 
 const (
-	recordingVersion = 2
+	recordingVersion = 3
+	// oldestReadable is the oldest format this reader takes: version 2
+	// is version 3 without packed columns (ColumnFrame.Packed).
+	oldestReadable   = 2
 	recordHeaderSize = 4 + 8 + 8 + 1
 	indexEntrySize   = 8 + 8 + 1
 	footerSize       = 16
@@ -295,9 +298,9 @@ func ReadRecording(r io.ReaderAt, size int64) (*Recording, error) {
 	if len(head) < 8 || !bytes.Equal(head[:7], recMagic) {
 		return nil, errors.New("not an .ecsrec recording (bad magic bytes)")
 	}
-	if head[7] != recordingVersion {
-		if head[7] < recordingVersion {
-			return nil, fmt.Errorf("recording format version %d, from an older ecsinspect (it held summaries, not every entity); this reader knows version %d: record the game again", head[7], recordingVersion)
+	if head[7] < oldestReadable || head[7] > recordingVersion {
+		if head[7] < oldestReadable {
+			return nil, fmt.Errorf("recording format version %d, from an older ecsinspect (it held summaries, not every entity); this reader knows versions %d to %d: record the game again", head[7], oldestReadable, recordingVersion)
 		}
 		return nil, fmt.Errorf("recording format version %d, from a newer ecsinspect; this reader knows version %d", head[7], recordingVersion)
 	}

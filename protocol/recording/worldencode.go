@@ -196,8 +196,9 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 		e.arena.Reset() // the frame before is sealed: nothing refers to its columns
 		arena = &e.arena
 	}
+	packedAway := 0 // bytes of values packing took out of the body: a reader still decodes them
 	for i := range in.Tables {
-		base.encodeTable(&in.Tables[i], &body.Tables[i], e.lanes(in.Summary), arena)
+		packedAway += base.encodeTable(&in.Tables[i], &body.Tables[i], e.lanes(in.Summary), arena)
 	}
 	guess := e.lastDelta // the last body like it, and a little room
 	if in.Full {
@@ -233,12 +234,12 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	e.state.Tick, e.state.Summary, e.state.seq, e.state.valid = in.Tick, &sum, f.Seq, true
 	e.seq, e.started = f.Seq, true
 	e.held.Store(e.state.bytes)
-	e.account(len(f.Body), body.SizeHint(), in.Full)
+	e.account(len(f.Body), body.SizeHint()+packedAway, in.Full)
 	return f, nil
 }
 
-// account counts a frame of n bytes (raw before compression) toward the
-// next keyframe.
+// account counts a frame of n bytes (raw before compression, values
+// counted as a reader decodes them) toward the next keyframe.
 func (e *WorldEncoder) account(n, raw int, key bool) {
 	if key {
 		e.keyBytes, e.sinceKey, e.framesKey, e.askedKey = n, 0, 0, false
@@ -291,8 +292,9 @@ func (e *WorldEncoder) lanes(sum *protocol.Summary) map[uint16]int {
 // encodeTable codes one table's change against the state before it: a
 // raw column's values against their prediction from the reader's last two
 // values where its component's lanes allow (lanes), else XORed with the
-// last. The coded bytes are carved from arena.
-func (s *WorldState) encodeTable(c *TableChange, tf *protocol.TableFrame, lanes map[uint16]int, arena *protocol.Arena) {
+// last. The coded bytes are carved from arena. It returns how many bytes
+// fewer than the values' the packed columns took.
+func (s *WorldState) encodeTable(c *TableChange, tf *protocol.TableFrame, lanes map[uint16]int, arena *protocol.Arena) (packedAway int) {
 	*tf = protocol.TableFrame{Archetype: c.Archetype, Sparse: c.Sparse, Components: c.Components, Len: c.Len, All: c.All, Moved: c.Entities != nil}
 	old := s.Tables[tableKey(c.Archetype, c.Sparse)]
 	if c.Entities != nil {
@@ -318,10 +320,12 @@ func (s *WorldState) encodeTable(c *TableChange, tf *protocol.TableFrame, lanes 
 		}
 		base := xorBase(oldCol, cc.Size, cc.Changed, c.All)
 		if lane := lanes[c.Components[j]]; lane > 0 && cc.Size%lane == 0 && base != nil {
-			cf.Lane = uint8(lane)
-			cf.Raw = protocol.AppendPredicted(arena.Room(len(cc.Raw)), cc.Raw, base, prevBase(oldCol, cc.Size, cc.Changed, c.All), cc.Size, lane)
+			cf.Lane, cf.Packed = uint8(lane), true
+			cf.Raw = protocol.AppendPacked(arena.Room(protocol.PackedMost(len(cc.Raw), lane)), cc.Raw, base, prevBase(oldCol, cc.Size, cc.Changed, c.All), cc.Size, lane)
+			packedAway += len(cc.Raw) - len(cf.Raw)
 			continue
 		}
 		cf.Raw = protocol.AppendPlanes(arena.Room(len(cc.Raw)), cc.Raw, base, cc.Size)
 	}
+	return packedAway
 }

@@ -406,22 +406,26 @@ func decodeColumn(cf *protocol.ColumnFrame, cc *ColumnChange, old *StateColumn, 
 		if cf.Size < 0 || cf.Size > 1<<16 {
 			return fmt.Errorf("values of %d bytes", cf.Size)
 		}
-		if len(cf.Raw) != count*cf.Size {
+		if !cf.Packed && len(cf.Raw) != count*cf.Size {
 			return fmt.Errorf("%d bytes of values for %d values of %d bytes", len(cf.Raw), count, cf.Size)
 		}
 		if !all && old == nil && count > 0 {
 			return errors.New("changed rows of a table not seen before")
 		}
-		if err := budget.Take(len(cf.Raw), 1, "bytes of values"); err != nil {
+		if err := budget.Take(count*cf.Size, 1, "bytes of values"); err != nil {
 			return err
 		}
-		cc.Raw = make([]byte, len(cf.Raw))
+		cc.Raw = make([]byte, count*cf.Size)
+		if (cf.Lane != 0 || cf.Packed) && cf.Size != 0 && ((cf.Lane != 4 && cf.Lane != 8) || cf.Size%int(cf.Lane) != 0) {
+			return fmt.Errorf("values of %d bytes predicted in lanes of %d", cf.Size, cf.Lane)
+		}
 		switch {
 		case cf.Size == 0:
-		case cf.Lane != 0:
-			if (cf.Lane != 4 && cf.Lane != 8) || cf.Size%int(cf.Lane) != 0 {
-				return fmt.Errorf("values of %d bytes predicted in lanes of %d", cf.Size, cf.Lane)
+		case cf.Packed:
+			if err := protocol.UndoPacked(cc.Raw, cf.Raw, xorBase(old, cf.Size, cc.Changed, all), prevBase(old, cf.Size, cc.Changed, all), int(cf.Lane)); err != nil {
+				return err
 			}
+		case cf.Lane != 0:
 			protocol.UndoPredicted(cc.Raw, cf.Raw, xorBase(old, cf.Size, cc.Changed, all), prevBase(old, cf.Size, cc.Changed, all), cf.Size, int(cf.Lane))
 		default:
 			protocol.UndoPlanes(cc.Raw, cf.Raw, xorBase(old, cf.Size, cc.Changed, all), cf.Size)
