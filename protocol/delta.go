@@ -172,6 +172,11 @@ func DiffSummary(prev, next *Summary) *Summary {
 	}
 	if reflect.DeepEqual(prev.Systems, next.Systems) {
 		d.Systems = nil
+	} else if tails, ok := systemTails(prev.Systems, next.Systems); ok {
+		d.Systems, d.SystemTails = nil, tails
+	}
+	if tail, ok := frameTail(prev.Frames, next.Frames); ok {
+		d.Frames, d.FrameTail = nil, tail
 	}
 	if reflect.DeepEqual(prev.Stale, next.Stale) {
 		d.Stale = nil
@@ -247,8 +252,21 @@ func ApplySummary(base, delta *Summary) (*Summary, error) {
 	if delta.Events == nil {
 		out.Events = base.Events
 	}
-	if delta.Systems == nil {
+	switch {
+	case delta.SystemTails != nil:
+		systems, err := applySystemTails(base.Systems, delta.SystemTails)
+		if err != nil {
+			return nil, err
+		}
+		out.Systems, out.SystemTails = systems, nil
+	case delta.Systems == nil:
 		out.Systems = base.Systems
+	}
+	switch {
+	case delta.FrameTail != nil:
+		out.Frames, out.FrameTail = slide(base.Frames, delta.FrameTail), nil
+	case delta.Frames == nil:
+		out.Frames = base.Frames
 	}
 	if delta.Watches == nil {
 		out.Watches = base.Watches

@@ -89,8 +89,10 @@ func TestPageDeltaKeepsTheOrder(t *testing.T) {
 // its columns, is not.
 func FuzzApplyDeltas(f *testing.F) {
 	base := &Page{Sub: 1, Full: true, Columns: []uint16{1}, Rows: []Row{{Entity: MakeEntityID(1, 1), Values: []Value{IntValue(1)}}, {Entity: MakeEntityID(2, 1), Values: []Value{IntValue(2)}}}}
-	sum := &Summary{Full: true, Archetypes: []Archetype{{ID: 1, Len: 3}}, Components: []Component{{ID: 1, Short: "A"}}}
+	sum := runFrames(130) // systems and frames whose windows a delta slides
+	sum.Archetypes, sum.Components = []Archetype{{ID: 1, Len: 3}}, []Component{{ID: 1, Short: "A"}}
 	for _, m := range []Message{
+		DiffSummary(sum, runFrames(133)),
 		&Page{Sub: 1, Columns: []uint16{1}, Rows: []Row{{Entity: MakeEntityID(3, 1), Values: []Value{IntValue(3)}}}, Removed: []EntityID{MakeEntityID(1, 1)}, Order: []EntityID{MakeEntityID(3, 1), MakeEntityID(2, 1)}},
 		&Summary{Archetypes: []Archetype{{ID: 2, Len: 1}}},
 	} {

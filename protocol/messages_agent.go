@@ -223,6 +223,14 @@ type Summary struct {
 	// whose pauses ended in it. Each system's Recent holds its runs of
 	// the same frames, newest last.
 	Frames []FrameStat `msgpack:"fr,omitempty"`
+	// SystemTails, in a delta in place of Systems, is every system as it
+	// is now, in the same order, without its stage, reads and writes (as
+	// before) and with only the runs since the base's in Recent: the
+	// reader appends them to its Recent and keeps the last MaxFrames.
+	SystemTails []System `msgpack:"syt,omitempty"`
+	// FrameTail, in a delta in place of Frames, is the frames since the
+	// base's newest, appended likewise.
+	FrameTail []FrameStat `msgpack:"frt,omitempty"`
 }
 
 // MaxFrames is how many frames a Summary's Frames holds at most: as many

@@ -231,6 +231,10 @@ func (r *reader) summary(s *Summary) {
 			r.generic(&s.Halt)
 		case "fr":
 			s.Frames = listOf(r, r.frameStat)
+		case "syt":
+			s.SystemTails = listOf(r, r.system)
+		case "frt":
+			s.FrameTail = listOf(r, r.frameStat)
 		case "ag":
 			r.generic(&s.Agent)
 		default:

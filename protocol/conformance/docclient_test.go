@@ -177,23 +177,28 @@ func churningGame(t *testing.T, n int) *inspector.Agent {
 		must(t, w.Despawn(ents[i]))
 		ents = slices.Delete(ents, i, i+1)
 	}
-	a := inspector.New(w, inspector.Options{Addr: "127.0.0.1:0", Game: "churn"})
+	tick := 0
+	sc := ecs.NewSchedule() // a system, so that summaries carry its runs
+	sc.Add("drift", func(*ecs.World, *ecs.Commands) {
+		for i := tick % 7; i < len(ents); i += 7 {
+			if p := pos.Get(ents[i]); p != nil {
+				p.X += 0.25
+				p.Y = float32(math.Sin(float64(tick + i)))
+			}
+		}
+	}, ecs.Writes[Pos]())
+	a := inspector.New(w, inspector.Options{Addr: "127.0.0.1:0", Game: "churn", Schedule: sc})
 	must(t, a.Start())
 	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		for tick := 0; ; tick++ {
+		for ; ; tick++ {
 			select {
 			case <-stop:
 				return
 			default:
 			}
-			for i := tick % 7; i < len(ents); i += 7 {
-				if p := pos.Get(ents[i]); p != nil {
-					p.X += 0.25
-					p.Y = float32(math.Sin(float64(tick + i)))
-				}
-			}
+			sc.Run(w)
 			victim := (tick * 31) % len(ents)
 			if w.Alive(ents[victim]) {
 				must(t, w.Despawn(ents[victim]))
@@ -930,10 +935,10 @@ func TestSummaryDeltasAsDocumented(t *testing.T) {
 	if fresh["full"] != true || sum["sa"] == nil || len(list(sum["wp"])) != 1 {
 		t.Fatalf("want a full fresh summary, a stale audit and a watchpoint: full %v, sa %v, wp %v", fresh["full"], sum["sa"], sum["wp"])
 	}
-	for _, k := range []string{"t", "ne", "pz", "st", "cs", "sy", "ev", "rs", "rc", "sa", "wp"} {
+	for _, k := range []string{"t", "ne", "pz", "st", "cs", "sy", "ev", "rs", "rc", "sa", "wp", "fr"} {
 		got, want := canon(sum[k]), canon(fresh[k])
-		if k == "sy" { // timings move while paused: compare the systems' names
-			got, want = names(sum[k]), names(fresh[k])
+		if k == "sy" { // timings move while paused: compare the systems' names and their runs
+			got, want = names(sum[k])+runs(sum[k]), names(fresh[k])+runs(fresh[k])
 		}
 		if got != want {
 			t.Errorf("%s: the deltas give %s, a fresh summary %s", k, got, want)
@@ -979,12 +984,49 @@ func applySummaryDoc(t *testing.T, base, f map[string]any) map[string]any {
 	}
 	out["ar"] = ar
 	out["cs"] = append(slices.Clone(list(base["cs"])), list(f["cs"])...)
-	for _, k := range []string{"sy", "ev", "rs", "rc", "sa", "wp"} { // replaced when present
+	for _, k := range []string{"sy", "ev", "rs", "rc", "sa", "wp", "fr"} { // replaced when present
 		if v, ok := f[k]; ok && v != nil {
 			out[k] = v
 		}
 	}
+	last120 := func(l []any) []any { return l[max(len(l)-120, 0):] }
+	if tails, ok := f["syt"]; ok && tails != nil { // systems slid on: each tail's runs appended
+		sy := list(base["sy"])
+		if len(list(tails)) != len(sy) {
+			t.Fatalf("%d system tails for %d systems", len(list(tails)), len(sy))
+		}
+		var next []any
+		for i, tl := range list(tails) {
+			was, now := sy[i].(map[string]any), map[string]any{}
+			for k, v := range tl.(map[string]any) {
+				now[k] = v
+			}
+			if now["n"] != was["n"] {
+				t.Fatalf("system tail %d is %v, the system there %v", i, now["n"], was["n"])
+			}
+			for _, k := range []string{"st", "r", "w"} {
+				if v, ok := was[k]; ok {
+					now[k] = v
+				}
+			}
+			now["rec"] = last120(append(slices.Clone(list(was["rec"])), list(now["rec"])...))
+			next = append(next, now)
+		}
+		out["sy"] = next
+	}
+	if tail, ok := f["frt"]; ok && tail != nil {
+		out["fr"] = last120(append(slices.Clone(list(base["fr"])), list(tail)...))
+	}
 	return out
+}
+
+// runs lists the "rec" of each map in a list.
+func runs(v any) string {
+	var out []string
+	for _, x := range list(v) {
+		out = append(out, canon(x.(map[string]any)["rec"]))
+	}
+	return strings.Join(out, " ")
 }
 
 // names lists the "n" of each map in a list.
