@@ -111,7 +111,7 @@ func (p *Page) DecodeMsgpack(dec *msgpack.Decoder) error { return decodeRaw(dec,
 func (p *Page) decodeBody(r *reader) error {
 	*p = Page{}
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "sub":
 			p.Sub = uint32(r.uint())
 		case "t":
@@ -169,7 +169,7 @@ func (t *Table) Check() error {
 func (t *Table) decodeBody(r *reader) {
 	*t = Table{}
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "c":
 			t.Components = r.ids()
 		case "e":
@@ -195,7 +195,7 @@ func (t *Table) decodeBody(r *reader) {
 func (s *Snapshot) decodeBody(r *reader) error {
 	*s = Snapshot{}
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "id":
 			s.ID = uint32(r.uint())
 		case "t":

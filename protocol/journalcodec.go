@@ -169,7 +169,7 @@ func (j *Journal) DecodeMsgpack(dec *msgpack.Decoder) error { return decodeRaw(d
 func (j *Journal) decodeBody(r *reader) error {
 	*j = Journal{}
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "sub":
 			j.Sub = uint32(r.uint())
 		case "t":
@@ -189,19 +189,19 @@ func (j *Journal) decodeBody(r *reader) error {
 // journalEntry reads one entry, its fields as JournalEntry's tags say.
 func (r *reader) journalEntry(e *JournalEntry) {
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "s":
 			e.Seq = r.uint()
 		case "f":
 			e.Frame = r.uint()
 		case "op":
-			e.Op = r.str()
+			e.Op = r.key()
 		case "e":
 			e.Entity = EntityID(r.uint())
 		case "c":
 			e.Component = r.int()
 		case "sy":
-			e.System = r.str()
+			e.System = r.key()
 		case "cs":
 			e.Components = listOf(r, func(c *int) { *c = r.int() })
 		case "to":

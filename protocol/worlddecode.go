@@ -16,7 +16,7 @@ import (
 func DecodeWorldBody(b []byte, body *WorldBody, passing bool, budget *AllocBudget) error {
 	r := &reader{b: b}
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "sum":
 			r.summary(&body.Summary)
 		case "tb":
@@ -72,7 +72,7 @@ func (r *reader) deadList(out *[]DeadEntity) {
 	for i := range *out {
 		d := &(*out)[i]
 		for range r.containerLen(true) {
-			switch r.str() {
+			switch r.key() {
 			case "e":
 				d.Entity = EntityID(r.uint())
 			case "p":
@@ -113,7 +113,7 @@ func (r *reader) history(passing bool, v any) {
 
 func (r *reader) tableFrame(t *TableFrame, budget *AllocBudget) {
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "a":
 			t.Archetype = uint32(r.uint())
 		case "sp":
@@ -149,7 +149,7 @@ func (r *reader) tableFrame(t *TableFrame, budget *AllocBudget) {
 
 func (r *reader) columnFrame(c *ColumnFrame, budget *AllocBudget) {
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "k":
 			c.Kind = uint8(r.uint())
 		case "ch":
@@ -188,7 +188,7 @@ func (r *reader) columnFrame(c *ColumnFrame, budget *AllocBudget) {
 // and a resource may hold a large list), the rest generically.
 func (r *reader) summary(s *Summary) {
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "sub":
 			s.Sub = uint32(r.uint())
 		case "t":
@@ -251,7 +251,7 @@ func (r *reader) summary(s *Summary) {
 // cost at rest.
 func (r *reader) system(sys *System) {
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "n":
 			sys.Name = r.str()
 		case "st":
@@ -294,7 +294,7 @@ func (r *reader) system(sys *System) {
 // skipReason reads why a queued command was skipped.
 func (r *reader) skipReason(sr *SkipReason) {
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "t":
 			sr.Tick = r.uint()
 		case "w":
@@ -311,7 +311,7 @@ func (r *reader) skipReason(sr *SkipReason) {
 // frameStat reads one of the last frames' stats.
 func (r *reader) frameStat(f *FrameStat) {
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "t":
 			f.Tick = r.uint()
 		case "ns":
@@ -343,7 +343,7 @@ func (s *Summary) decodeBody(r *reader) error {
 
 func (r *reader) resource(res *Resource) {
 	for range r.containerLen(true) {
-		switch r.str() {
+		switch r.key() {
 		case "n":
 			res.Name = r.str()
 		case "v":

@@ -207,5 +207,10 @@ func (p *journalPane) filter(text string) tea.Cmd {
 		p.op, filter = text, ""
 	}
 	p.text = text
-	return p.src.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Hz: 4, Filter: filter})
+	return p.src.subscribe(protocol.Subscribe{ID: subJournal, What: protocol.SubJournal, Hz: journalHz, Filter: filter})
 }
+
+// journalHz is how often the journal streams its new entries: a log read
+// in batches, twice a second, so the view draws little more often than
+// the summary makes every view draw.
+const journalHz = 2
