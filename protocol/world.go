@@ -45,9 +45,14 @@ type WorldBody struct {
 	// Tables are the archetype tables and sparse components whose rows
 	// moved or whose values changed (every one with rows on a keyframe).
 	Tables []TableFrame `msgpack:"tb,omitempty"`
-	// Links, when LinksSet, is every parent's children in link order.
+	// Links, when LinksSet, is every parent's children in link order, by
+	// parent index.
 	Links    []ChildList `msgpack:"lk,omitempty"`
 	LinksSet bool        `msgpack:"lks,omitempty"`
+	// LinksChanged, in a delta without LinksSet, is the parents whose
+	// children changed since the frame before: each one's children now
+	// (none: a parent no more). See ApplyLinks.
+	LinksChanged []ChildList `msgpack:"lkc,omitempty"`
 	// Journal holds the structural changes since the previous frame.
 	Journal []JournalEntry `msgpack:"jn,omitempty"`
 	// Events holds every event readable at this tick, per queue (at most

@@ -32,6 +32,8 @@ func DecodeWorldBody(b []byte, body *WorldBody, passing bool, budget *AllocBudge
 			r.generic(&body.Links)
 		case "lks":
 			body.LinksSet = r.boolean()
+		case "lkc":
+			r.generic(&body.LinksChanged)
 		case "jn":
 			r.history(passing, &body.Journal)
 		case "ev":

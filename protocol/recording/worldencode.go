@@ -183,6 +183,10 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 		base = newOwnedState()
 	}
 	body := &protocol.WorldBody{Links: in.Links, LinksSet: in.LinksSet, Journal: in.Journal, Events: in.Events, Alloc: in.Alloc, Dead: e.carryDead(in)}
+	if in.LinksSet && !in.Full && e.state.valid { // a delta: the parents whose children changed
+		body.Links, body.LinksSet = nil, false
+		body.LinksChanged = protocol.DiffLinks(e.state.Links, in.Links)
+	}
 	if in.Full || e.state.Summary == nil {
 		body.Summary = *in.Summary
 		body.Summary.Full = true
@@ -231,6 +235,9 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	e.copyless, e.lastFull = copyless, in.Full
 	sum := *in.Summary
 	sum.Full = true
+	if in.LinksSet || in.Full {
+		e.state.Links = in.Links
+	}
 	e.state.Tick, e.state.Summary, e.state.seq, e.state.valid = in.Tick, &sum, f.Seq, true
 	e.seq, e.started = f.Seq, true
 	e.held.Store(e.state.bytes)

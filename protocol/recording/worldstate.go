@@ -182,8 +182,11 @@ func (s *WorldState) applyBody(f *protocol.WorldFrame, body *protocol.WorldBody,
 	s.Alloc = alloc
 	s.applyChanges(changes)
 	s.Tick, s.Summary, s.seq, s.valid = f.Tick, sum, f.Seq, true
-	if body.LinksSet || f.Full {
+	switch {
+	case body.LinksSet || f.Full:
 		s.Links = body.Links
+	case body.LinksChanged != nil:
+		s.Links = protocol.ApplyLinks(s.Links, body.LinksChanged)
 	}
 	s.Journal, s.Events = body.Journal, body.Events
 	return nil
