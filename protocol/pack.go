@@ -26,12 +26,7 @@ var lane4Bytes = [4]int{0, 1, 2, 4}
 // their prediction as AppendPredicted codes them (lane 4 or 8, dividing
 // size), the coded lanes packed by length.
 func AppendPacked(dst, vals, base, prev []byte, size, lane int) []byte {
-	n := len(vals) / size * size
-	p := borrowScratch(n)
-	defer returnScratch(p)
-	x := *p
-	predict(x, vals[:n], base, prev, lane)
-	return appendPackedLanes(dst, x, lane)
+	return appendCoded(dst, vals, base, prev, size, lane, func(dst, x []byte) []byte { return appendPackedLanes(dst, x, lane) })
 }
 
 // UndoPacked turns coded (lanes packed as AppendPacked packs them) back

@@ -7,37 +7,6 @@ import (
 	"testing"
 )
 
-// TestPackedRoundTrip: whatever the values, the base and the values
-// before it (each possibly short or missing), packed predicted coding
-// undoes to the values, in lanes of 4 and 8, with lanes of every length
-// (values near their prediction as well as far from it).
-func TestPackedRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for range 2000 {
-		lane := []int{4, 8}[rng.IntN(2)]
-		size := lane * (1 + rng.IntN(3))
-		n := rng.IntN(40)
-		base := randBytes(rng, rng.IntN(n+1)*size)
-		var prev []byte
-		if rng.IntN(3) > 0 {
-			prev = randBytes(rng, rng.IntN(n+1)*size)
-		}
-		vals := nearBase(rng, n*size, base, lane)
-		dst := randBytes(rng, rng.IntN(5)) // appended after what dst holds
-		coded := AppendPacked(bytes.Clone(dst), vals, base, prev, size, lane)
-		if !bytes.Equal(coded[:len(dst)], dst) {
-			t.Fatal("packing changed what dst held")
-		}
-		out := randBytes(rng, len(vals)) // dirty: every byte must be written
-		if err := UndoPacked(out, coded[len(dst):], base, prev, lane); err != nil {
-			t.Fatalf("lane %d, size %d, %d values: %v", lane, size, n, err)
-		}
-		if !bytes.Equal(out, vals) {
-			t.Fatalf("lane %d, size %d, %d values, base %d and prev %d bytes: round trip differs", lane, size, n, len(base), len(prev))
-		}
-	}
-}
-
 // nearBase is k bytes of lanes that are the base's plus a difference of
 // 0 to lane bytes, so every packed length is met.
 func nearBase(rng *rand.Rand, k int, base []byte, lane int) []byte {

@@ -54,12 +54,18 @@ func leavesOf(fields []FieldSchema, width int) bool {
 // same indexes and the ones before them; either may be short or nil), in
 // lanes of lane bytes (4 or 8, dividing size), in byte planes.
 func AppendPredicted(dst, vals, base, prev []byte, size, lane int) []byte {
+	return appendCoded(dst, vals, base, prev, size, lane, func(dst, x []byte) []byte { return appendPlaned(dst, x, size) })
+}
+
+// appendCoded appends vals coded against their prediction (predict), the
+// coded lanes laid out by layout.
+func appendCoded(dst, vals, base, prev []byte, size, lane int, layout func(dst, x []byte) []byte) []byte {
 	n := len(vals) / size * size
 	p := borrowScratch(n)
 	defer returnScratch(p)
 	x := *p
 	predict(x, vals[:n], base, prev, lane)
-	return appendPlaned(dst, x, size)
+	return layout(dst, x)
 }
 
 // predict writes into x each lane of vals as the zigzag of its

@@ -9,28 +9,42 @@ import (
 
 // TestPredictedRoundTrip: whatever the values, the base and the values
 // before it (each possibly short or missing), predicted coding undoes to
-// the values, in lanes of 4 and 8.
+// the values, in lanes of 4 and 8, laid out in byte planes or packed by
+// length (values near their prediction as well as far from it, so every
+// packed length is met), appended after what dst held.
 func TestPredictedRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 500 {
+	for range 2000 {
 		lane := []int{4, 8}[rng.IntN(2)]
 		size := lane * (1 + rng.IntN(3))
 		n := rng.IntN(40)
-		fill := func(k int) []byte { return randBytes(rng, k) }
-		vals := fill(n * size)
-		base := fill(rng.IntN(n+1) * size)
+		base := randBytes(rng, rng.IntN(n+1)*size)
 		var prev []byte
 		if rng.IntN(3) > 0 {
-			prev = fill(rng.IntN(n+1) * size)
+			prev = randBytes(rng, rng.IntN(n+1)*size)
 		}
-		coded := AppendPredicted(nil, vals, base, prev, size, lane)
-		if len(coded) != len(vals) {
-			t.Fatalf("%d bytes coded from %d", len(coded), len(vals))
+		vals := nearBase(rng, n*size, base, lane)
+		dst := randBytes(rng, rng.IntN(5))
+		packed := rng.IntN(2) == 0
+		var coded []byte
+		if packed {
+			coded = AppendPacked(bytes.Clone(dst), vals, base, prev, size, lane)
+		} else {
+			coded = AppendPredicted(bytes.Clone(dst), vals, base, prev, size, lane)
 		}
-		out := make([]byte, len(vals))
-		UndoPredicted(out, coded, base, prev, size, lane)
+		if !bytes.Equal(coded[:len(dst)], dst) {
+			t.Fatal("coding changed what dst held")
+		}
+		out := randBytes(rng, len(vals)) // dirty: every byte must be written
+		if packed {
+			if err := UndoPacked(out, coded[len(dst):], base, prev, lane); err != nil {
+				t.Fatalf("lane %d, size %d, %d values: %v", lane, size, n, err)
+			}
+		} else if UndoPredicted(out, coded[len(dst):], base, prev, size, lane); len(coded)-len(dst) != len(vals) {
+			t.Fatalf("%d bytes in planes from %d", len(coded)-len(dst), len(vals))
+		}
 		if !bytes.Equal(out, vals) {
-			t.Fatalf("lane %d, size %d, %d values, base %d and prev %d bytes: round trip differs", lane, size, n, len(base), len(prev))
+			t.Fatalf("packed %v, lane %d, size %d, %d values, base %d and prev %d bytes: round trip differs", packed, lane, size, n, len(base), len(prev))
 		}
 	}
 }
