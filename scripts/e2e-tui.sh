@@ -20,13 +20,22 @@ trap cleanup EXIT
 
 go build -o "$bin" ./cmd/ecsinspect
 
+# wait_log FILE TEXT PID: wait until a process started in the background
+# says TEXT in its log, for as long as it runs (a busy machine starts it
+# slowly: the wait is for the event, not for a time; 5 minutes at most, a
+# guard against a hang), and fail with its log if it ends first.
+wait_log() {
+  for _ in $(seq 3000); do
+    if grep -qF -- "$2" "$1" 2>/dev/null; then return 0; fi
+    kill -0 "$3" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "FAIL: never said \"$2\":"; cat "$1"; exit 1
+}
+
 "$bin" demo --headless --entities 10000 --listen "127.0.0.1:$port" > "$work/demo.log" 2>&1 &
 demo_pid=$!
-for _ in $(seq 100); do
-  grep -q "agent on" "$work/demo.log" 2>/dev/null && break
-  sleep 0.1
-done
-grep -q "agent on" "$work/demo.log" || { echo "the demo did not start:"; cat "$work/demo.log"; exit 1; }
+wait_log "$work/demo.log" "agent on" "$demo_pid"
 
 screen() { tmux -L "$sock" capture-pane -p; }
 wait_for() { # wait_for TEXT [SECONDS]: poll the screen, never a fixed sleep (20 s by default: CI runs it beside the test suite)
@@ -139,7 +148,7 @@ keys q
 bugport=$((port + 1))
 "$bin" demo --headless --entities 3000 --bug starve --listen "127.0.0.1:$bugport" > "$work/bug.log" 2>&1 &
 bug_pid=$!
-for _ in $(seq 100); do grep -q "agent on" "$work/bug.log" 2>/dev/null && break; sleep 0.1; done
+wait_log "$work/bug.log" "agent on" "$bug_pid"
 tmux -L "$sock" kill-server 2>/dev/null || true
 tmux -L "$sock" new-session -d -x 160 -y 48 "$bin attach 127.0.0.1:$bugport"
 wait_for "Generations"
@@ -174,9 +183,9 @@ kill "$bug_pid" 2>/dev/null || true; wait "$bug_pid" 2>/dev/null || true
 # one with the bug, attaching to it, and back.
 "$bin" fleet --instances 6 --entities 1500 --port 0 --bug starve > "$work/fleet.log" 2>&1 &
 fleet_pid=$!
-for _ in $(seq 100); do grep -q "ecsinspect attach nats://" "$work/fleet.log" 2>/dev/null && break; sleep 0.1; done
-url=$(grep -o 'nats://127.0.0.1:[0-9]*' "$work/fleet.log" | head -1)
-[ -n "$url" ] || { echo "FAIL: the fleet did not start:"; cat "$work/fleet.log"; exit 1; }
+wait_log "$work/fleet.log" "ecsinspect attach nats://" "$fleet_pid"
+url=$(grep -o 'nats://127.0.0.1:[0-9]*' "$work/fleet.log" | head -1 || true)
+[ -n "$url" ] || { echo "FAIL: the fleet did not say its URL:"; cat "$work/fleet.log"; exit 1; }
 tmux -L "$sock" kill-server 2>/dev/null || true
 tmux -L "$sock" new-session -d -x 80 -y 24 "$bin attach $url"
 wait_for "6 instances, 6 live";                step "the Fleet view lists six instances at 80x24"
