@@ -64,12 +64,7 @@ func appendPackedLanes(dst, x []byte, lane int) []byte {
 	start := len(dst)
 	dst = append(dst, make([]byte, ctrl)...)
 	longer := packLengths8(dst[start:start+ctrl], x)
-	var at [8]int // where plane k's next byte goes
-	total := start + ctrl
-	for k := range 8 {
-		at[k] = total
-		total += longer[k]
-	}
+	at, total := planeStarts(longer, start+ctrl, 8) // where plane k's next byte goes
 	dst = append(dst, make([]byte, total-len(dst))...)
 	c := dst[start : start+ctrl]
 	for i := range lanes {
@@ -132,6 +127,18 @@ func packLengths8(c, x []byte) (longer [8]int) {
 	return longer
 }
 
+// planeStarts is where each of lane planes starts, from the first at
+// from, given how many lanes are longer than each byte count, and where
+// the last ends.
+func planeStarts(longer [8]int, from, lane int) (at [8]int, end int) {
+	end = from
+	for k := range lane {
+		at[k] = end
+		end += longer[k]
+	}
+	return at, end
+}
+
 // packedLen is the byte length of lane i as the control stream c says.
 func packedLen(c []byte, i, lane int) int {
 	if lane == 8 {
@@ -169,12 +176,7 @@ func unpackLanes(out, coded []byte, lane int) error {
 			}
 		}
 	}
-	var at [8]int
-	total := ctrl
-	for k := range lane {
-		at[k] = total
-		total += longer[k]
-	}
+	at, total := planeStarts(longer, ctrl, lane)
 	if total != len(coded) {
 		return fmt.Errorf("packed lanes: %d bytes where their lengths say %d", len(coded), total)
 	}
