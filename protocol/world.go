@@ -40,8 +40,13 @@ func (*WorldFrame) Type() Type { return TypeWorldFrame }
 type WorldBody struct {
 	// Summary is full on a keyframe, else a delta against the previous
 	// frame's (ApplySummary): entity slots, archetypes, schemas, systems
-	// and timings, event queues, resources (whole).
+	// and timings, event queues, resources (whole, in a delta where the
+	// list changed; else see ResourcesChanged).
 	Summary Summary `msgpack:"sum"`
+	// ResourcesChanged, in a delta whose summary leaves the resources out,
+	// is the resources that changed, each whole or as the numbers that
+	// changed (ResourceChange).
+	ResourcesChanged []ResourceChange `msgpack:"rsc,omitempty"`
 	// Tables are the archetype tables and sparse components whose rows
 	// moved or whose values changed (every one with rows on a keyframe).
 	Tables []TableFrame `msgpack:"tb,omitempty"`

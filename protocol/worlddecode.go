@@ -34,6 +34,8 @@ func DecodeWorldBody(b []byte, body *WorldBody, passing bool, budget *AllocBudge
 			body.LinksSet = r.boolean()
 		case "lkc":
 			r.generic(&body.LinksChanged)
+		case "rsc":
+			r.generic(&body.ResourcesChanged)
 		case "jn":
 			r.history(passing, &body.Journal)
 		case "ev":

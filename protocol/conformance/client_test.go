@@ -62,11 +62,20 @@ func (c *rawClient) hello(body map[string]any) msg {
 
 func (c *rawClient) send(typ int, body any) {
 	c.t.Helper()
+	if err := c.trySend(typ, body); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// trySend is send that returns the connection's error: for a client the
+// agent may have dropped already.
+func (c *rawClient) trySend(typ int, body any) error {
+	c.t.Helper()
 	payload, err := msgpack.Marshal([]any{typ, body})
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	c.sendRaw(payload)
+	return c.trySendRaw(payload)
 }
 
 // helloToken does the token's handshake as the document says: a Hello
@@ -124,14 +133,20 @@ func frameNonce(n uint64) []byte { return binary.BigEndian.AppendUint64(make([]b
 
 func (c *rawClient) sendRaw(payload []byte) {
 	c.t.Helper()
+	if err := c.trySendRaw(payload); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// trySendRaw is sendRaw that returns the connection's error.
+func (c *rawClient) trySendRaw(payload []byte) error {
 	if c.sendKey != nil {
 		payload = c.sendKey.Seal(nil, frameNonce(c.sent), payload, nil)
 		c.sent++
 	}
 	frame := binary.BigEndian.AppendUint32(nil, uint32(len(payload)))
-	if _, err := c.conn.Write(append(frame, payload...)); err != nil {
-		c.t.Fatal(err)
-	}
+	_, err := c.conn.Write(append(frame, payload...))
+	return err
 }
 
 // recv reads one message, failing the test after 5 s.

@@ -60,6 +60,15 @@ func TestWorldFramesAsDocumented(t *testing.T) {
 		t.Fatalf("%d frames, %d of them full, %d journals checked: want deltas to check", doc.frames, doc.full, doc.journaled)
 	}
 	doc.matchesAgent(t, ctl)
+	if doc.resNumbers < 10 || doc.resWhole < 1 {
+		t.Errorf("resource changes applied: %d as numbers, %d whole; want both", doc.resNumbers, doc.resWhole)
+	}
+	fresh := dialRaw(t, addr)
+	if w := fresh.hello(nil); w.typ != typeWelcome {
+		t.Fatalf("handshake: %v", w.body)
+	}
+	fresh.send(2, map[string]any{"id": 8, "w": "world"})
+	doc.matchesKeyframe(t, orderedBody(t, decompressBody(t, fresh.nextWorld()["z"].([]byte))))
 	// "Free entries are reused from the end of the list."
 	if len(doc.free) == 0 {
 		t.Fatal("the churn left no free slot")
@@ -187,6 +196,24 @@ func churningGame(t *testing.T, n int) *inspector.Agent {
 			}
 		}
 	}, ecs.Writes[Pos]())
+	cells := make([]float64, 48)
+	for i := range cells {
+		cells[i] = float64(i%8) / 8
+	}
+	ecs.SetResource(w, Field{Cells: cells, Note: "calm"})
+	grow := func() { // the resource: a tick, cells growing to a cap, one eaten now and then, a note
+		f := ecs.Resource[Field](w)
+		f.Tick, f.Wind = int64(tick), float32(tick)/3
+		for i := range f.Cells {
+			f.Cells[i] = min(f.Cells[i]+1.0/64, 1)
+		}
+		if tick%9 == 0 {
+			f.Cells[tick%len(f.Cells)] = 0.125
+		}
+		if tick%25 == 0 {
+			f.Note = fmt.Sprint("gust ", tick)
+		}
+	}
 	a := inspector.New(w, inspector.Options{Addr: "127.0.0.1:0", Game: "churn", Schedule: sc})
 	must(t, a.Start())
 	stop, done := make(chan struct{}), make(chan struct{})
@@ -199,6 +226,7 @@ func churningGame(t *testing.T, n int) *inspector.Agent {
 			default:
 			}
 			sc.Run(w)
+			grow()
 			victim := (tick * 31) % len(ents)
 			if w.Alive(ents[victim]) {
 				must(t, w.Despawn(ents[victim]))
@@ -253,6 +281,10 @@ type docWorld struct {
 	free         []uint64 // the allocator's free list, bottom first
 	journalTo    int64    // the last journal entry seen
 	journaled    int      // deltas whose journal was checked against the tables
+	resources    []docResource
+	// resWhole and resNumbers count the resource changes applied whole
+	// and as numbers.
+	resWhole, resNumbers int
 }
 
 type tableKey struct {
@@ -297,6 +329,7 @@ func (d *docWorld) apply(t *testing.T, f map[string]any) {
 		d.tables, d.summary, d.comps = map[tableKey]*docTable{}, nil, map[int64]map[string]any{}
 	}
 	d.applySummary(body["sum"].(map[string]any), full)
+	d.applyResources(t, orderedBody(t, raw), full)
 	if al, ok := body["al"].(map[string]any); ok { // free = f, or free[:k] + f
 		var f []uint64
 		for _, e := range list(al["f"]) {
@@ -695,7 +728,7 @@ func TestRecordingAsDocumented(t *testing.T) {
 
 	b, err := os.ReadFile(path)
 	must(t, err)
-	if !bytes.HasPrefix(b, []byte("ECSREC\x00\x03")) || !bytes.HasSuffix(b, []byte("ECSEND\x00\x01")) {
+	if !bytes.HasPrefix(b, []byte("ECSREC\x00\x04")) || !bytes.HasSuffix(b, []byte("ECSEND\x00\x01")) {
 		t.Fatalf("magic % x, footer % x", b[:8], b[len(b)-8:])
 	}
 	at := binary.BigEndian.Uint64(b[len(b)-16:])

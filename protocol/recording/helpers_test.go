@@ -3,6 +3,7 @@ package recording
 import (
 	"flag"
 	"sync"
+	"testing"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -23,4 +24,12 @@ func zstdEncoder() *zstd.Encoder {
 		}
 	})
 	return zenc
+}
+
+// must fails the test on an error from the code under test.
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -35,9 +35,10 @@ import (
 // record by record up to the last whole one.
 
 const (
-	recordingVersion = 3
-	// oldestReadable is the oldest format this reader takes: version 2
-	// is version 3 without packed columns (ColumnFrame.Packed).
+	recordingVersion = 4
+	// oldestReadable is the oldest format this reader takes: version 3
+	// is version 4 without resource changes (WorldBody.ResourcesChanged),
+	// version 2 version 3 without packed columns (ColumnFrame.Packed).
 	oldestReadable   = 2
 	recordHeaderSize = 4 + 8 + 8 + 1
 	indexEntrySize   = 8 + 8 + 1

@@ -101,19 +101,21 @@ func TestRecordingBadHeaders(t *testing.T) {
 		"old version":     append(append([]byte("ECSREC\x00"), 1), good[8:]...),
 	}
 	wants := map[string]string{"not a recording": "bad magic", "empty": "bad magic", "future version": "version 9", "header cut": "cut short",
-		"old version": "from an older ecsinspect (it held summaries, not every entity); this reader knows versions 2 to 3: record the game again"}
+		"old version": "from an older ecsinspect (it held summaries, not every entity); this reader knows versions 2 to 4: record the game again"}
 	for name, b := range bad {
 		_, err := ReadRecording(bytes.NewReader(b), int64(len(b)))
 		if err == nil || !strings.Contains(err.Error(), wants[name]) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if good[7] != 3 {
-		t.Fatalf("a recording is written as version %d, want 3", good[7])
+	if good[7] != 4 {
+		t.Fatalf("a recording is written as version %d, want 4", good[7])
 	}
-	v2 := append(append([]byte("ECSREC\x00"), 2), good[8:]...) // version 2: the same without packed columns
-	if rec, err := ReadRecording(bytes.NewReader(v2), int64(len(v2))); err != nil || len(rec.Frames) != 1 {
-		t.Errorf("a version 2 recording: %v", err)
+	for _, v := range []byte{2, 3} { // the same without packed columns, without resource changes
+		old := append(append([]byte("ECSREC\x00"), v), good[8:]...)
+		if rec, err := ReadRecording(bytes.NewReader(old), int64(len(old))); err != nil || len(rec.Frames) != 1 {
+			t.Errorf("a version %d recording: %v", v, err)
+		}
 	}
 }
 

@@ -194,6 +194,13 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 		body.Summary = *protocol.DiffSummary(e.state.Summary, in.Summary)
 	}
 	body.Summary.Sub = 0
+	var resSteps []numbersStep
+	if !in.Full && e.state.Summary != nil && body.Summary.Resources != nil {
+		if changes, steps, ok := e.state.res.codeResources(e.state.Summary.Resources, in.Summary.Resources); ok {
+			body.Summary.Resources, body.ResourcesChanged, resSteps = nil, changes, steps
+		}
+	}
+	resListed := in.Full || body.Summary.Resources != nil
 	body.Tables = make([]protocol.TableFrame, len(in.Tables))
 	var arena *protocol.Arena // a lean stream's frames come seconds apart: no memory kept between
 	if !e.Lean {
@@ -238,6 +245,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 	if in.LinksSet || in.Full {
 		e.state.Links = in.Links
 	}
+	e.state.res.step(resListed, resSteps)
 	e.state.Tick, e.state.Summary, e.state.seq, e.state.valid = in.Tick, &sum, f.Seq, true
 	e.seq, e.started = f.Seq, true
 	e.held.Store(e.state.bytes)

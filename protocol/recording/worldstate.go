@@ -36,7 +36,8 @@ type WorldState struct {
 	// reused by their maker (an encoder's state; a reader's shares the
 	// decoded frames).
 	owned bool
-	dead  deadKept // the last state of the dead the frames carried (worlddead.go)
+	dead  deadKept        // the last state of the dead the frames carried (worlddead.go)
+	res   resourceNumbers // what the next frame's resource changes are read against (worldresources.go)
 	// inflated is the bytes the last frame applied decompressed to.
 	inflated int
 }
@@ -152,6 +153,18 @@ func (s *WorldState) applyBody(f *protocol.WorldFrame, body *protocol.WorldBody,
 	} else if !body.Summary.Full {
 		return fmt.Errorf("world frame at tick %d: a keyframe with a delta summary", f.Tick)
 	}
+	resListed := f.Full || body.Summary.Resources != nil
+	var resSteps []numbersStep
+	if len(body.ResourcesChanged) > 0 {
+		if resListed {
+			return fmt.Errorf("world frame at tick %d: %w", f.Tick, errResourcesTwice)
+		}
+		res, steps, err := s.res.undoResources(sum.Resources, body.ResourcesChanged, budget)
+		if err != nil {
+			return fmt.Errorf("world frame at tick %d: %w", f.Tick, err)
+		}
+		sum.Resources, resSteps = res, steps
+	}
 	changes := make([]TableChange, len(body.Tables))
 	seen := map[uint64]bool{}
 	for i := range body.Tables {
@@ -181,6 +194,7 @@ func (s *WorldState) applyBody(f *protocol.WorldFrame, body *protocol.WorldBody,
 	s.dead.add(body.Dead)
 	s.Alloc = alloc
 	s.applyChanges(changes)
+	s.res.step(resListed, resSteps)
 	s.Tick, s.Summary, s.seq, s.valid = f.Tick, sum, f.Seq, true
 	switch {
 	case body.LinksSet || f.Full:

@@ -35,7 +35,10 @@ func posBytes(xy ...float32) []byte {
 
 // worldInputs is a keyframe and two deltas of the tiny world.
 func worldInputs() []*WorldInput {
-	sum := &protocol.Summary{Full: true, Components: worldSchemas(), Resources: []protocol.Resource{{Name: "Clock", Value: protocol.MapValue(protocol.Field{Name: "Frame", Value: protocol.IntValue(7)})}}}
+	sumAt := func(frame int64) *protocol.Summary { // the clock changes: the deltas carry its numbers
+		return &protocol.Summary{Full: true, Components: worldSchemas(), Resources: []protocol.Resource{{Name: "Clock", Value: protocol.MapValue(protocol.Field{Name: "Frame", Value: protocol.IntValue(frame)})}}}
+	}
+	sum := sumAt(7)
 	e1, e2, e3 := protocol.MakeEntityID(1, 1), protocol.MakeEntityID(2, 1), protocol.MakeEntityID(3, 1)
 	return []*WorldInput{
 		{Tick: 10, Full: true, Summary: sum, Tables: []TableChange{
@@ -44,10 +47,10 @@ func worldInputs() []*WorldInput {
 			{Archetype: 2, Sparse: true, Components: []uint16{2}, Len: 1, Entities: []protocol.EntityID{e2}, All: true,
 				Columns: []ColumnChange{{Kind: protocol.ColumnValues, Values: []protocol.Value{protocol.MapValue(protocol.Field{Name: "S", Value: protocol.StringValue("hi")})}}}},
 		}},
-		{Tick: 11, Summary: sum, Tables: []TableChange{
+		{Tick: 11, Summary: sumAt(8), Tables: []TableChange{
 			{Archetype: 1, Components: []uint16{1}, Len: 2, Columns: []ColumnChange{{Kind: protocol.ColumnRaw, Size: 8, Changed: []int32{1}, Raw: posBytes(3, 5)}}},
 		}},
-		{Tick: 12, Summary: sum, Tables: []TableChange{
+		{Tick: 12, Summary: sumAt(9), Tables: []TableChange{
 			{Archetype: 1, Components: []uint16{1}, Len: 2, Entities: []protocol.EntityID{e1, e3}, All: true,
 				Columns: []ColumnChange{{Kind: protocol.ColumnRaw, Size: 8, Changed: []int32{1}, Added: []int32{1}, Raw: posBytes(1, 2, 9, 9)}}},
 		}},
@@ -122,12 +125,12 @@ func FuzzWorldFrame(f *testing.F) {
 		if err := st.Apply(frames[0]); err != nil {
 			t.Fatal(err)
 		}
-		before := st.Entities()
+		before, clock := st.Entities(), st.Summary.Resources[0].Value.String()
 		for _, b := range [][]byte{zstdEncoder().EncodeAll(body, nil), body} {
 			fr := &protocol.WorldFrame{Tick: 99, Full: full, Seq: 1, Body: b}
 			if err := st.Apply(fr); err != nil {
-				if st.Tick != 10 || st.Entities() != before {
-					t.Fatalf("a refused frame changed the state: tick %d, %d entities", st.Tick, st.Entities())
+				if st.Tick != 10 || st.Entities() != before || st.Summary.Resources[0].Value.String() != clock {
+					t.Fatalf("a refused frame changed the state: tick %d, %d entities, clock %v", st.Tick, st.Entities(), st.Summary.Resources[0].Value)
 				}
 				continue
 			}

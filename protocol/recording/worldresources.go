@@ -1,0 +1,137 @@
+package recording
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/ecsinspect/ecsinspect/protocol"
+)
+
+// resourceNumbers is what a stream's reader keeps of each resource, by
+// its place in the summary's list, to read the next frame's change of it
+// (protocol.ResourceChange): its numbers now and the ones before them
+// (nil: not yet worked out from the summary's value; before, the same as
+// now). The encoder keeps the same, by the same rule (step).
+type resourceNumbers struct {
+	now, before [][]byte
+}
+
+// numbersStep is what a frame did to one resource's numbers.
+type numbersStep struct {
+	at          int
+	now, before []byte // nil: the resource came whole
+}
+
+// of is resource at's numbers now and before, working them out from res
+// (the summary's list the numbers are kept for) when not yet.
+func (r *resourceNumbers) of(at int, res []protocol.Resource) (now, before []byte) {
+	if len(r.now) != len(res) {
+		r.now, r.before = make([][]byte, len(res)), make([][]byte, len(res))
+	}
+	if r.now[at] == nil {
+		r.now[at], r.before[at] = protocol.AppendNumbers(nil, res[at].Value), nil
+	}
+	return r.now[at], r.before[at]
+}
+
+// step applies a frame: with listed (a keyframe, or a summary that
+// carried the resources whole) every resource starts again; else each
+// step's resource takes its numbers, and the others keep theirs.
+func (r *resourceNumbers) step(listed bool, steps []numbersStep) {
+	if listed {
+		r.now, r.before = nil, nil
+		return
+	}
+	for _, st := range steps {
+		if st.at < len(r.now) {
+			r.now[st.at], r.before[st.at] = st.now, st.before
+		}
+	}
+}
+
+// codeResources codes next (the capture's resources) against was (the
+// summary before) as changes, each resource whole or its numbers that
+// changed, and the steps they take the numbers kept; ok is false when
+// the list changed (a resource added or gone): it goes whole.
+func (r *resourceNumbers) codeResources(was, next []protocol.Resource) (changes []protocol.ResourceChange, steps []numbersStep, ok bool) {
+	if len(was) != len(next) {
+		return nil, nil, false
+	}
+	for i := range next {
+		a, b := &was[i], &next[i]
+		if a.Name != b.Name {
+			return nil, nil, false
+		}
+		if a.Value.Equal(b.Value) && reflect.DeepEqual(a.Fields, b.Fields) && reflect.DeepEqual(a.Type, b.Type) {
+			continue
+		}
+		if !protocol.SameShape(a.Value, b.Value) || !reflect.DeepEqual(a.Fields, b.Fields) || !reflect.DeepEqual(a.Type, b.Type) {
+			changes = append(changes, protocol.ResourceChange{At: i, Whole: b})
+			steps = append(steps, numbersStep{at: i})
+			continue
+		}
+		now, before := r.of(i, was)
+		nums := protocol.AppendNumbers(make([]byte, 0, len(now)), b.Value)
+		changed, rows, raw := protocol.CodeNumbers(now, before, nums)
+		if changed == nil {
+			continue // a float's -0 and 0 are not Equal, nor is any NaN: the bits are
+		}
+		changes = append(changes, protocol.ResourceChange{At: i, Rows: rows, Raw: raw})
+		st := numbersStep{at: i}
+		st.now, st.before = protocol.AdvanceNumbers(now, before, changed, gatherChanged(nums, changed))
+		steps = append(steps, st)
+	}
+	return changes, steps, true
+}
+
+// gatherChanged is the 8-byte numbers of nums at rows.
+func gatherChanged(nums []byte, rows []int32) []byte {
+	out := make([]byte, 0, 8*len(rows))
+	for _, r := range rows {
+		out = append(out, nums[8*int(r):8*int(r)+8]...)
+	}
+	return out
+}
+
+// undoResources applies changes to res (the summary's resources after
+// the frame's summary was applied, the ones the numbers are kept for):
+// a new list, res unchanged, and the steps the numbers take.
+func (r *resourceNumbers) undoResources(res []protocol.Resource, changes []protocol.ResourceChange, budget *protocol.AllocBudget) ([]protocol.Resource, []numbersStep, error) {
+	out := append([]protocol.Resource(nil), res...)
+	steps := make([]numbersStep, 0, len(changes))
+	last := -1
+	for _, c := range changes {
+		if c.At <= last || c.At >= len(res) {
+			return nil, nil, fmt.Errorf("a change of resource %d, of %d resources, after %d", c.At, len(res), last)
+		}
+		last = c.At
+		if c.Whole != nil {
+			if c.Rows != nil || c.Raw != nil {
+				return nil, nil, fmt.Errorf("resource %d: whole and its numbers both", c.At)
+			}
+			out[c.At] = *c.Whole
+			steps = append(steps, numbersStep{at: c.At})
+			continue
+		}
+		now, before := r.of(c.At, res)
+		next, prev, err := protocol.UndoNumbers(now, before, c.Rows, c.Raw, budget)
+		if err != nil {
+			return nil, nil, fmt.Errorf("resource %d (%s): %w", c.At, res[c.At].Name, err)
+		}
+		if err := budget.Take(len(next)/8, 24, "values"); err != nil {
+			return nil, nil, fmt.Errorf("resource %d (%s): %w", c.At, res[c.At].Name, err)
+		}
+		v, err := protocol.WithNumbers(res[c.At].Value, next)
+		if err != nil {
+			return nil, nil, fmt.Errorf("resource %d (%s): %w", c.At, res[c.At].Name, err)
+		}
+		out[c.At].Value = v
+		steps = append(steps, numbersStep{at: c.At, now: next, before: prev})
+	}
+	return out, steps, nil
+}
+
+// errResourcesTwice is a frame that carries its resources whole and
+// changes to them.
+var errResourcesTwice = errors.New("resources whole and changed in one frame")
