@@ -11,6 +11,7 @@ import (
 
 	"github.com/ecsinspect/ecsinspect/demo/ecosystem"
 	"github.com/ecsinspect/ecsinspect/inspector/internal/record"
+	"github.com/ecsinspect/ecsinspect/internal/benchpair"
 	"github.com/ecsinspect/ecsinspect/protocol"
 	"github.com/ecsinspect/ecsinspect/protocol/recording"
 )
@@ -172,4 +173,36 @@ func benchSeek(b *testing.B, entities, frames int) {
 		rec.Close()
 	}
 	b.ReportMetric(float64(st.Size()), "file-bytes") // after the loop: ResetTimer drops what was reported before it
+}
+
+// BenchmarkRecordGrid records every frame of the small game (4,000 movers
+// writing their handles into a 128x128 grid resource each frame) into a
+// file, beside the same game with its agent idle, interleaved:
+// x-baseline is the recorded game's frame time over the other's,
+// bytes/frame and kept (frames in the file over frames run) what the
+// file holds; the grid's changed cells travel as numbers (WorldBody
+// ResourcesChanged), not the grid.
+func BenchmarkRecordGrid(b *testing.B) {
+	subj, base := newSmallGame(b, true), newSmallGame(b, true)
+	path := filepath.Join(b.TempDir(), "grid.ecsrec")
+	r, err := subj.a.Record(path, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	subj.frame()
+	base.frame()
+	if subj.w.Len() != base.w.Len() {
+		b.Fatalf("the games differ before the loop: %d and %d entities", subj.w.Len(), base.w.Len())
+	}
+	benchpair.Run(b, 1, "ns/frame", func() { subj.frame() }, func() { base.frame() })
+	if err := r.Stop(); err != nil {
+		b.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := b.N + 1
+	b.ReportMetric(float64(st.Size())/float64(max(r.Frames(), 1)), "bytes/frame")
+	b.ReportMetric(float64(r.Frames())/float64(run+1), "kept")
 }
