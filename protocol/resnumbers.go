@@ -4,13 +4,15 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 )
 
 // Resources coded like components (a delta WorldBody's ResourcesChanged).
 // A resource's numbers are every int, uint and float in its Value, in the
 // order the value is written (depth first; a map's keys and values in
 // order), each a lane of 8 bytes: an int as its two's complement, a uint as
-// is, a float as the bits of its float64. Its shape is everything else:
+// is, a float as the bits of its float64 (of its float32, for one that
+// came as a float32). Its shape is everything else:
 // kinds, lengths, strings, bools, and whether a float came from a float32.
 // A resource whose shape stayed sends only the numbers that changed, coded
 // against their prediction as a raw column's lanes are, and packed: a
@@ -30,17 +32,38 @@ type ResourceChange struct {
 }
 
 // AppendNumbers appends the bits of v's numbers, 8 bytes each,
-// little-endian, in v's order.
+// little-endian, in v's order: a float that came from a float32 as the
+// bits of that float32, in the low 4 bytes (its steps are then steps in
+// the lane, as a float32 column's are).
 func AppendNumbers(dst []byte, v Value) []byte {
 	switch v.kind {
-	case KindInt, KindUint, KindFloat:
+	case KindInt, KindUint:
 		return binary.LittleEndian.AppendUint64(dst, v.bits)
+	case KindFloat:
+		return binary.LittleEndian.AppendUint64(dst, numberBits(v))
 	case KindList, KindMap:
 		for _, it := range v.items() {
 			dst = AppendNumbers(dst, it)
 		}
 	}
 	return dst
+}
+
+// numberBits is a number's lane (AppendNumbers).
+func numberBits(v Value) uint64 {
+	if v.IsFloat32() {
+		return uint64(math.Float32bits(float32(math.Float64frombits(v.bits))))
+	}
+	return v.bits
+}
+
+// withBits is the number v with the lane bits (AppendNumbers).
+func withBits(v Value, bits uint64) Value {
+	if v.IsFloat32() {
+		return Float32Value(math.Float32frombits(uint32(bits)))
+	}
+	v.bits = bits
+	return v
 }
 
 // SameShape reports whether a and b differ in their numbers' values at
@@ -71,36 +94,64 @@ func SameShape(a, b Value) bool {
 	return a.bits == b.bits
 }
 
-// WithNumbers is shape with its numbers replaced by nums (AppendNumbers'
-// bits, exactly as many as shape has): shape itself is not changed.
-func WithNumbers(shape Value, nums []byte) (Value, error) {
-	out, rest := withNumbers(shape, nums)
-	if len(rest) != 0 {
-		return Value{}, fmt.Errorf("%d bytes of numbers left over", len(rest))
+// WithChanged is shape with its numbers at rows (their places among its
+// numbers, ascending) given the lanes vals (8 bytes each, in rows'
+// order): shape itself is not changed. A row past shape's numbers is an
+// error.
+func WithChanged(shape Value, rows []int32, vals []byte) (Value, error) {
+	c := changer{rows: rows, vals: vals}
+	out := c.walk(shape)
+	if c.next < len(rows) {
+		return Value{}, fmt.Errorf("number %d changed, of %d", rows[c.next], c.seen)
 	}
 	return out, nil
 }
 
-func withNumbers(v Value, nums []byte) (Value, []byte) {
+// changer walks a value's numbers, counting them, and puts in the
+// changed ones.
+type changer struct {
+	rows []int32
+	vals []byte
+	seen int // numbers walked
+	next int // the next of rows
+}
+
+func (c *changer) walk(v Value) Value {
 	switch v.kind {
 	case KindInt, KindUint, KindFloat:
-		if len(nums) < 8 {
-			return v, nil
+		if c.next < len(c.rows) && int(c.rows[c.next]) == c.seen {
+			v = withBits(v, binary.LittleEndian.Uint64(c.vals[8*c.next:]))
+			c.next++
 		}
-		v.bits = binary.LittleEndian.Uint64(nums)
-		return v, nums[8:]
+		c.seen++
+		return v
 	case KindList, KindMap:
 		items := v.items()
-		if !holdsNumbers(items) {
-			return v, nums
+		if c.next >= len(c.rows) || !holdsNumbers(items) {
+			c.seen += countNumbers(items)
+			return v
 		}
 		out := make([]Value, len(items))
 		for i, it := range items {
-			out[i], nums = withNumbers(it, nums)
+			out[i] = c.walk(it)
 		}
-		return makeItems(v.kind, out), nums
+		return makeItems(v.kind, out)
 	}
-	return v, nums
+	return v
+}
+
+// countNumbers is how many numbers items hold.
+func countNumbers(items []Value) int {
+	n := 0
+	for _, it := range items {
+		switch it.kind {
+		case KindInt, KindUint, KindFloat:
+			n++
+		case KindList, KindMap:
+			n += countNumbers(it.items())
+		}
+	}
+	return n
 }
 
 // holdsNumbers reports whether any of items is or holds a number: a
@@ -119,70 +170,6 @@ func holdsNumbers(items []Value) bool {
 	return false
 }
 
-// CodeNumbers is the change of a resource's numbers from now (the
-// reader's, AppendNumbers' bits) to next (as many): changed, the rows
-// that differ; rows, those as a row set; raw, their new bits predicted
-// from now and before (the reader's numbers before those, as many, or
-// nil: the same as now) and packed. No change: all nil.
-func CodeNumbers(now, before, next []byte) (changed []int32, rows, raw []byte) {
-	changed = ChangedNumbers(now, next)
-	if len(changed) == 0 {
-		return nil, nil, nil
-	}
-	vals, base := gatherLanes(next, changed), gatherLanes(now, changed)
-	var prev []byte
-	if before != nil {
-		prev = gatherLanes(before, changed)
-	}
-	return changed, AppendRows(nil, changed, len(next)/8), AppendPacked(nil, vals, base, prev, 8, 8)
-}
-
-// UndoNumbers applies a change CodeNumbers coded to now and before (as
-// CodeNumbers took them; neither is changed) and returns the numbers
-// after it and the ones before those: a number the change writes has its
-// last value as the one before, one it does not keeps both.
-func UndoNumbers(now, before, rows, raw []byte, budget *AllocBudget) (next, prevNext []byte, err error) {
-	n := len(now) / 8
-	changed, err := DecodeRows(rows, n, budget)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(changed) == 0 {
-		return nil, nil, errors.New("a resource change with no numbers")
-	}
-	if err := budget.Take(2*len(now)+24*len(changed), 1, "bytes of numbers"); err != nil {
-		return nil, nil, err
-	}
-	vals := make([]byte, 8*len(changed))
-	base := gatherLanes(now, changed)
-	var prev []byte
-	if before != nil {
-		prev = gatherLanes(before, changed)
-	}
-	if err := UndoPacked(vals, raw, base, prev, 8); err != nil {
-		return nil, nil, err
-	}
-	next, prevNext = AdvanceNumbers(now, before, changed, vals)
-	return next, prevNext, nil
-}
-
-// AdvanceNumbers is now and before after the numbers at rows take vals
-// (8 bytes each, in rows' order): new slices, now and before unchanged.
-func AdvanceNumbers(now, before []byte, rows []int32, vals []byte) (next, prevNext []byte) {
-	next = append([]byte(nil), now...)
-	if before == nil {
-		prevNext = append([]byte(nil), now...)
-	} else {
-		prevNext = append([]byte(nil), before...)
-	}
-	for i, r := range rows {
-		at := 8 * int(r)
-		copy(prevNext[at:at+8], now[at:at+8])
-		copy(next[at:at+8], vals[8*i:8*i+8])
-	}
-	return next, prevNext
-}
-
 // ChangedNumbers is the rows at which next's numbers differ from now's.
 func ChangedNumbers(now, next []byte) []int32 {
 	var changed []int32
@@ -194,8 +181,61 @@ func ChangedNumbers(now, next []byte) []int32 {
 	return changed
 }
 
-// gatherLanes is the 8-byte lanes of b at rows.
+// CodeNumbers is the change of a resource's numbers from now (the
+// reader's, AppendNumbers' bits) to next (as many): changed, the rows
+// that differ; vals, their new lanes; rows, changed as a row set; raw,
+// vals predicted from now and before (the reader's numbers before those,
+// as many, or nil: the same as now) and packed. No change: all nil.
+func CodeNumbers(now, before, next []byte) (changed []int32, vals, rows, raw []byte) {
+	changed = ChangedNumbers(now, next)
+	if len(changed) == 0 {
+		return nil, nil, nil, nil
+	}
+	vals = gatherLanes(next, changed)
+	return changed, vals, AppendRows(nil, changed, len(next)/8), AppendPacked(nil, vals, gatherLanes(now, changed), gatherLanes(before, changed), 8, 8)
+}
+
+// UndoNumbers reads a change CodeNumbers coded against now and before
+// (as CodeNumbers took them): the rows it writes and their new lanes.
+func UndoNumbers(now, before, rows, raw []byte, budget *AllocBudget) (changed []int32, vals []byte, err error) {
+	changed, err = DecodeRows(rows, len(now)/8, budget)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(changed) == 0 {
+		return nil, nil, errors.New("a resource change with no numbers")
+	}
+	if err := budget.Take(len(changed), 24, "bytes of numbers"); err != nil {
+		return nil, nil, err
+	}
+	vals = make([]byte, 8*len(changed))
+	if err := UndoPacked(vals, raw, gatherLanes(now, changed), gatherLanes(before, changed), 8); err != nil {
+		return nil, nil, err
+	}
+	return changed, vals, nil
+}
+
+// StepNumbers writes the lanes vals at rows into now, in place, and
+// returns the numbers before now's after that (before, or a copy of now
+// when nil, with the rows' old lanes): a number written has its last
+// value as the one before; one not written keeps both.
+func StepNumbers(now, before []byte, rows []int32, vals []byte) []byte {
+	if before == nil {
+		before = append([]byte(nil), now...)
+	}
+	for i, r := range rows {
+		at := 8 * int(r)
+		copy(before[at:at+8], now[at:at+8])
+		copy(now[at:at+8], vals[8*i:8*i+8])
+	}
+	return before
+}
+
+// gatherLanes is the 8-byte lanes of b at rows; nil for a nil b.
 func gatherLanes(b []byte, rows []int32) []byte {
+	if b == nil {
+		return nil
+	}
 	out := make([]byte, 8*len(rows))
 	for i, r := range rows {
 		copy(out[8*i:], b[8*int(r):8*int(r)+8])

@@ -140,8 +140,8 @@ func docNumbers(v any, out []uint64) []uint64 {
 		return append(out, uint64(x))
 	case uint64:
 		return append(out, x)
-	case float32:
-		return append(out, math.Float64bits(float64(x)))
+	case float32: // "the bits of that float32 in the low 4 bytes"
+		return append(out, uint64(math.Float32bits(x)))
 	case float64:
 		return append(out, math.Float64bits(x))
 	case []any:
@@ -165,7 +165,7 @@ func withDocNumbers(v any, nums *[]uint64) any {
 	case uint64:
 		return next()
 	case float32:
-		return float32(math.Float64frombits(next()))
+		return math.Float32frombits(uint32(next()))
 	case float64:
 		return math.Float64frombits(next())
 	case []any:

@@ -141,7 +141,11 @@ func (r *Replay) At(i int) (*WorldState, error) {
 			r.at = -1
 			return nil, fmt.Errorf("frame %d (tick %d): %w", j, f.Tick, why)
 		}
-		if err := r.state.Apply(f); err != nil {
+		apply := r.state.Apply
+		if j < i { // on the way: its journal and events, which the next frame replaces, are not read
+			apply = r.state.Pass
+		}
+		if err := apply(f); err != nil {
 			r.at = -1
 			if why != nil && strings.Contains(err.Error(), "decompress") {
 				err = why

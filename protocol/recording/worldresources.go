@@ -17,10 +17,13 @@ type resourceNumbers struct {
 	now, before [][]byte
 }
 
-// numbersStep is what a frame did to one resource's numbers.
+// numbersStep is what a frame did to one resource's numbers: the lanes
+// vals written at rows, or, with whole, the resource came whole.
 type numbersStep struct {
-	at          int
-	now, before []byte // nil: the resource came whole
+	at    int
+	whole bool
+	rows  []int32
+	vals  []byte
 }
 
 // of is resource at's numbers now and before, working them out from res
@@ -37,15 +40,20 @@ func (r *resourceNumbers) of(at int, res []protocol.Resource) (now, before []byt
 
 // step applies a frame: with listed (a keyframe, or a summary that
 // carried the resources whole) every resource starts again; else each
-// step's resource takes its numbers, and the others keep theirs.
+// step's resource takes its numbers (in place), and the others keep
+// theirs.
 func (r *resourceNumbers) step(listed bool, steps []numbersStep) {
 	if listed {
 		r.now, r.before = nil, nil
 		return
 	}
 	for _, st := range steps {
-		if st.at < len(r.now) {
-			r.now[st.at], r.before[st.at] = st.now, st.before
+		switch {
+		case st.at >= len(r.now):
+		case st.whole:
+			r.now[st.at], r.before[st.at] = nil, nil
+		default:
+			r.before[st.at] = protocol.StepNumbers(r.now[st.at], r.before[st.at], st.rows, st.vals)
 		}
 	}
 }
@@ -68,30 +76,18 @@ func (r *resourceNumbers) codeResources(was, next []protocol.Resource) (changes 
 		}
 		if !protocol.SameShape(a.Value, b.Value) || !reflect.DeepEqual(a.Fields, b.Fields) || !reflect.DeepEqual(a.Type, b.Type) {
 			changes = append(changes, protocol.ResourceChange{At: i, Whole: b})
-			steps = append(steps, numbersStep{at: i})
+			steps = append(steps, numbersStep{at: i, whole: true})
 			continue
 		}
 		now, before := r.of(i, was)
-		nums := protocol.AppendNumbers(make([]byte, 0, len(now)), b.Value)
-		changed, rows, raw := protocol.CodeNumbers(now, before, nums)
+		changed, vals, rows, raw := protocol.CodeNumbers(now, before, protocol.AppendNumbers(make([]byte, 0, len(now)), b.Value))
 		if changed == nil {
 			continue // a float's -0 and 0 are not Equal, nor is any NaN: the bits are
 		}
 		changes = append(changes, protocol.ResourceChange{At: i, Rows: rows, Raw: raw})
-		st := numbersStep{at: i}
-		st.now, st.before = protocol.AdvanceNumbers(now, before, changed, gatherChanged(nums, changed))
-		steps = append(steps, st)
+		steps = append(steps, numbersStep{at: i, rows: changed, vals: vals})
 	}
 	return changes, steps, true
-}
-
-// gatherChanged is the 8-byte numbers of nums at rows.
-func gatherChanged(nums []byte, rows []int32) []byte {
-	out := make([]byte, 0, 8*len(rows))
-	for _, r := range rows {
-		out = append(out, nums[8*int(r):8*int(r)+8]...)
-	}
-	return out
 }
 
 // undoResources applies changes to res (the summary's resources after
@@ -111,23 +107,21 @@ func (r *resourceNumbers) undoResources(res []protocol.Resource, changes []proto
 				return nil, nil, fmt.Errorf("resource %d: whole and its numbers both", c.At)
 			}
 			out[c.At] = *c.Whole
-			steps = append(steps, numbersStep{at: c.At})
+			steps = append(steps, numbersStep{at: c.At, whole: true})
 			continue
 		}
 		now, before := r.of(c.At, res)
-		next, prev, err := protocol.UndoNumbers(now, before, c.Rows, c.Raw, budget)
+		changed, vals, err := protocol.UndoNumbers(now, before, c.Rows, c.Raw, budget)
+		if err == nil {
+			err = budget.Take(len(now)/8, 24, "values")
+		}
+		if err == nil {
+			out[c.At].Value, err = protocol.WithChanged(res[c.At].Value, changed, vals)
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("resource %d (%s): %w", c.At, res[c.At].Name, err)
 		}
-		if err := budget.Take(len(next)/8, 24, "values"); err != nil {
-			return nil, nil, fmt.Errorf("resource %d (%s): %w", c.At, res[c.At].Name, err)
-		}
-		v, err := protocol.WithNumbers(res[c.At].Value, next)
-		if err != nil {
-			return nil, nil, fmt.Errorf("resource %d (%s): %w", c.At, res[c.At].Name, err)
-		}
-		out[c.At].Value = v
-		steps = append(steps, numbersStep{at: c.At, now: next, before: prev})
+		steps = append(steps, numbersStep{at: c.At, rows: changed, vals: vals})
 	}
 	return out, steps, nil
 }
