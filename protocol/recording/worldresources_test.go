@@ -93,8 +93,11 @@ func TestResourcesRebuiltFromChanges(t *testing.T) {
 		if tick%29 == 0 {
 			res[1].Fields = []protocol.FieldSchema{{Name: "Label", Kind: "string"}, {Name: "Wind", Kind: fmt.Sprint("float", tick)}}
 		}
-		if tick >= 150 && tick < 160 { // a third resource, for a while: the list changes
+		switch { // a third resource, for a while: the list changes; then one of its shape in its place
+		case tick >= 150 && tick < 160:
 			res = append(res, protocol.Resource{Name: "Fog", Value: protocol.IntValue(int64(tick))})
+		case tick >= 160 && tick < 170:
+			res = append(res, protocol.Resource{Name: "Mist", Value: protocol.IntValue(int64(tick))})
 		}
 		in := &WorldInput{Tick: uint64(tick), Full: tick%100 == 0, Summary: summaryWith(res...)}
 		f, err := enc.Encode(in)
