@@ -238,9 +238,15 @@ func (c *Capturer) rowsSince(tk *colStamps, n int, since uint32) (changed, added
 				}
 				continue
 			}
-			for r, tp := range tk.rows[lo:hi] {
-				if newer(tp.added, since) {
-					added = append(added, int32(lo+r))
+			for g := lo >> groupShift; g<<groupShift < hi; g++ {
+				if !newer(tk.max[g], since) { // max bounds the rows' own added stamps too
+					continue
+				}
+				glo, ghi := g<<groupShift, min((g+1)<<groupShift, hi)
+				for r, tp := range tk.rows[glo:ghi] {
+					if newer(tp.added, since) {
+						added = append(added, int32(glo+r))
+					}
 				}
 			}
 			continue

@@ -100,3 +100,30 @@ func TestFirstCaptureListsTheNewestWrites(t *testing.T) {
 	}
 	t.Fatal("the capture holds no table of the two entities")
 }
+
+// TestCaptureFindsRowsAddedInAChunkWrittenWhole: rows spawned one by one
+// into a chunk that a query then writes whole still come as added (the
+// chunk's stamp says every row changed; the rows' own stamps say which
+// were added), and the rows added before the last capture do not.
+func TestCaptureFindsRowsAddedInAChunkWrittenWhole(t *testing.T) {
+	type V struct{ X int }
+	w := NewWorld()
+	w.Inspect().TrackChanges()
+	m := NewMap[V](w)
+	all := NewQuery1[V](w, Mut[V]())
+	for range 200 {
+		m.Spawn(V{})
+	}
+	c := w.Inspect().NewCapturer()
+	c.Capture(false)
+	for range 3 {
+		m.Spawn(V{X: 1})
+	}
+	for v := range all.All() {
+		v.X++
+	}
+	got := tableOf(t, c.Capture(false), m.ID()).Columns[0]
+	if want := []int32{200, 201, 202}; !slices.Equal(got.Added, want) || len(got.Changed) != 203 {
+		t.Fatalf("added %v (want %v), %d rows changed (want 203)", got.Added, want, len(got.Changed))
+	}
+}
