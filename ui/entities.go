@@ -45,7 +45,10 @@ type entitiesPane struct {
 	// mapView is the map of the filter's entities (m), shown in place of
 	// the rows while on.
 	mapView spatial
-	drawn   struct { // the table as last drawn, and what it showed
+	// away is set while another view is on screen: the list takes no
+	// pages (onScreen).
+	away  bool
+	drawn struct { // the table as last drawn, and what it showed
 		key   string
 		lines []string
 	}
@@ -54,18 +57,28 @@ type entitiesPane struct {
 // maxTypeAhead bounds the keys kept while a page is on its way.
 const maxTypeAhead = 32
 
-// waiting reports whether the list's first page has not come yet.
-// onScreen ends the map's subscription while another view is shown (its
-// grids would cost the game for nobody), and starts it again on return.
+// onScreen ends the list's and the map's subscriptions while another
+// view is shown (their pages and grids would cost the game, and the UI's
+// decoding and redraws, for nobody), and starts them again on return: the
+// last page stays on screen until the next comes.
 func (p *entitiesPane) onScreen(on bool) tea.Cmd {
-	if !p.mapView.on || p.mapView.common == nil {
-		return nil
-	}
+	p.away = !on
+	mapOn := p.mapView.on && p.mapView.common != nil
 	if !on {
-		return p.src.unsubscribe(subPoints)
+		cmds := []tea.Cmd{p.src.unsubscribe(p.sub)}
+		if mapOn {
+			cmds = append(cmds, p.src.unsubscribe(subPoints))
+		}
+		return tea.Batch(cmds...)
 	}
-	return p.mapView.subscribe()
+	cmds := []tea.Cmd{p.subscribe()}
+	if mapOn {
+		cmds = append(cmds, p.mapView.subscribe())
+	}
+	return tea.Batch(cmds...)
 }
+
+// waiting reports whether the list's first page has not come yet.
 
 func (p *entitiesPane) waiting() bool { return p.sub != 0 && p.page == nil && p.err == "" }
 
@@ -124,6 +137,9 @@ func (p *entitiesPane) subscribe() tea.Cmd {
 	sort := p.sortBy
 	if p.arch != 0 {
 		sort = ""
+	}
+	if p.away { // subscribed when the view comes on screen (onScreen)
+		return unsub
 	}
 	p.asked = p.visible()
 	sub := p.src.subscribe(protocol.Subscribe{ID: p.sub, What: protocol.SubPage, Hz: 5, Query: p.query,

@@ -167,3 +167,31 @@ func TestOldQueryFramesNeverShowUnderANewTitle(t *testing.T) {
 	p.Update(pageMsg{&protocol.Page{Sub: p.sub, Full: true, Total: 1, Columns: []uint16{1}, Rows: []protocol.Row{fresh}}})
 	mustContain(t, p.View(), "Position.X>100", "9v1")
 }
+
+// TestEntitiesTakeNoPagesWhileAway: the list's pages stop while another
+// view is on screen (each would cost a decoding and a redraw for nobody)
+// and come again on return, the last page shown meanwhile.
+func TestEntitiesTakeNoPagesWhileAway(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	p := h.m.entities
+	h.summaries(10)
+	if p.page != nil {
+		t.Fatal("a page came before the entities were ever on screen")
+	}
+	h.keys("3")
+	h.until("a first page", func() bool { return p.page != nil })
+	first := p.page
+	h.until("a second page", func() bool { return p.page != first })
+	h.keys("1")
+	h.summaries(3) // a page on its way as the view changed may still come
+	away := p.page
+	h.summaries(15)
+	if p.page != away {
+		t.Fatal("pages kept coming while another view was on screen")
+	}
+	h.keys("3")
+	if !strings.Contains(h.m.View(), "Entities") || p.page != away {
+		t.Fatal("the last page is not shown on return")
+	}
+	h.until("a page on return", func() bool { return p.page != away })
+}

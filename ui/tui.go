@@ -77,7 +77,7 @@ func newModel(src source, addr string) *model {
 		m.game = s.game
 	}
 	c.nav = m
-	m.entities = &entitiesPane{common: c}
+	m.entities = &entitiesPane{common: c, away: m.view != viewEntities}
 	m.journalPane = &journalPane{common: c}
 	m.chart = &chartPane{common: c}
 	m.detail = &detailPane{common: c}
