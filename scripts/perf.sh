@@ -13,6 +13,6 @@ if run 1; then (cd bench/ark && go test -run '^$' -bench 'Suite' -timeout 60m); 
 if run 2; then go test ./ecs -run '^$' -bench 'Paired|ChangedQuery$|ScanChanged|QuerySparseFilter|Schedule|Events|SetField' -timeout 30m; fi
 if run 3; then (cd bench/ark && go test -run '^$' -bench 'Footprint|VsArk|Create10Comp' -timeout 30m); fi
 if run 4; then go test ./cmd/demo -run '^$' -bench . -timeout 60m; fi
-if run 5; then go test ./inspector -run '^$' -bench 'RecordFrame|RecordBytes|Seek|Rewind|EntitiesPage|PageCapture|EncodeKeyframe' -timeout 30m; fi
+if run 5; then go test ./inspector -run '^$' -bench 'RecordFrame|RecordBytes|RecordGrid|Seek|Rewind|EntitiesPage|PageCapture|EncodeKeyframe' -timeout 30m; fi
 if run 6; then go test ./client -run '^$' -bench 'FleetDiscover|FleetFanOut' -benchtime 20x -timeout 30m; fi
 if run 7; then go test ./ui -run '^$' -bench 'UIIdle' -benchtime 20x -timeout 30m; fi
