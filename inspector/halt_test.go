@@ -38,7 +38,6 @@ func stoppedByStarve(t *testing.T) (*game, *testClient, *protocol.WatchHit) {
 	if r := c.reply(&protocol.Watch{Expr: "Energy.Value<-30"}); !r.OK {
 		t.Fatalf("Watch: %+v", r)
 	}
-	c.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
 	stop := c.awaitHit()
 	if stop.By != "grazing" || !stop.Paused {
 		t.Fatalf("the stop: %+v", stop)
@@ -59,15 +58,7 @@ func TestBreakAtTheWrite(t *testing.T) {
 	if r := c.reply(&protocol.Watch{Expr: "Energy.Value<-30"}); !r.OK {
 		t.Fatalf("Watch: %+v", r)
 	}
-	c.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
-	var hit *protocol.WatchHit
-	for hit == nil {
-		m, err := c.conn.Receive()
-		if err != nil {
-			t.Fatalf("no hit: %v", err)
-		}
-		hit, _ = m.(*protocol.WatchHit)
-	}
+	hit := c.awaitHit()
 	if hit.By != "grazing" || !hit.Paused || hit.Component != "Energy" {
 		t.Fatalf("hit: %+v", hit)
 	}

@@ -134,6 +134,7 @@ func (g *game) on(fn func()) {
 type testClient struct {
 	t      *testing.T
 	conn   *protocol.Conn
+	frames *atomic.Int64 // the game's frames, when dialed to a game: await waits while they advance
 	id     uint32
 	sumSub uint32            // summaryWhere's own summary subscription
 	sum    *protocol.Summary // its summary so far
@@ -141,7 +142,9 @@ type testClient struct {
 
 func dial(t *testing.T, g *game, hello protocol.Hello) *testClient {
 	t.Helper()
-	return dialAddr(t, g.agent.Addr(), hello)
+	c := dialAddr(t, g.agent.Addr(), hello)
+	c.frames = &g.frames
+	return c
 }
 
 // dialAddr connects to an agent's socket, or to an instance over a broker
@@ -240,12 +243,12 @@ func setID(m protocol.Request, id uint32) {
 }
 
 // await reads messages until keep accepts one, or fails the test after
-// 15 s (generous: the race detector on a busy machine is slow).
+// 15 s without one in which the game ran no frame: what a test waits for
+// comes with the game's frames (a random bug's next hit, a slot freed at
+// a Sync), however slowly a busy machine or the race detector runs them.
 func (c *testClient) await(keep func(protocol.Message) bool) protocol.Message {
 	c.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	_ = c.conn.SetReadDeadline(deadline)
-	defer c.conn.SetReadDeadline(time.Time{})
+	defer c.waitWhileTheGameRuns()()
 	for {
 		m, err := c.conn.Receive()
 		if err != nil {
@@ -254,6 +257,46 @@ func (c *testClient) await(keep func(protocol.Message) bool) protocol.Message {
 		if keep(m) {
 			return m
 		}
+	}
+}
+
+// awaitQuiet is how long await waits with the game running no frame;
+// awaitMost, how long it waits at all.
+const (
+	awaitQuiet = 15 * time.Second
+	awaitMost  = 3 * time.Minute
+)
+
+// waitWhileTheGameRuns sets the read deadline awaitQuiet ahead, and again
+// each second in which the game's frames advanced (for awaitMost at
+// most); the func it returns stops that and clears the deadline.
+func (c *testClient) waitWhileTheGameRuns() (stop func()) {
+	_ = c.conn.SetReadDeadline(time.Now().Add(awaitQuiet))
+	done, over := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(over)
+		if c.frames == nil {
+			return
+		}
+		last, end := c.frames.Load(), time.Now().Add(awaitMost)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if now := c.frames.Load(); now != last && time.Now().Before(end) {
+					last = now
+					_ = c.conn.SetReadDeadline(time.Now().Add(awaitQuiet))
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-over
+		_ = c.conn.SetReadDeadline(time.Time{})
 	}
 }
 

@@ -39,7 +39,6 @@ func TestResourceWatchpointNamesTheWriter(t *testing.T) {
 	c := dial(t, g, protocol.Hello{Version: protocol.Version, Client: "hunter"})
 	wantOK(t, "watch", c.reply(&protocol.Watch{Expr: "resource Board.Cells[3]", Log: true}))
 	g.on(func() { at.Store(int64(g.w.Frame()) + 3) })
-	c.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
 	hit := c.awaitHit()
 	if hit.By != "placer" || hit.Component != "Board" || hit.Value == nil || hit.Value.Uint() != uint64(wire(g.ents[5])) {
 		t.Fatalf("the hit names %q in %q, value %v: %+v", hit.By, hit.Component, hit.Value, hit)
