@@ -1,9 +1,6 @@
 package protocol
 
-import (
-	"encoding/binary"
-	"unsafe"
-)
+import "encoding/binary"
 
 // Predicted coding of raw values (a ColumnFrame's Lane). Each value is
 // read as lanes of Lane bytes (little-endian integers: 4 for float32 and
@@ -74,74 +71,47 @@ func appendCoded(dst, vals, base, prev []byte, size, lane int, layout func(dst, 
 // predict writes into x each lane of vals as the zigzag of its
 // difference from its prediction (2*base - prev; base alone where prev
 // is short; zero where base is).
+//
+// The two lane widths are written out, not one generic function: a
+// function generic over uint32 and uint64 (its width from unsafe.Sizeof)
+// made UndoPacked 7.9 -> 11.1 ns a value and AppendPacked 12.4 -> 17.3,
+// the bounds checks no longer proved away.
 func predict(x, vals, base, prev []byte, lane int) {
-	both, only := predictedSpans(len(vals), len(base), len(prev), lane)
-	if lane == 8 {
-		predictLanes[uint64](x, vals, base, prev, both, only)
-	} else {
-		predictLanes[uint32](x, vals, base, prev, both, only)
+	n := len(vals)
+	both, only := predictedSpans(n, len(base), len(prev), lane)
+	switch lane {
+	case 8:
+		le := binary.LittleEndian
+		i := 0
+		for ; i < both; i += 8 {
+			r := le.Uint64(vals[i:i+8]) - (2*le.Uint64(base[i:i+8]) - le.Uint64(prev[i:i+8]))
+			le.PutUint64(x[i:i+8], r<<1^uint64(int64(r)>>63))
+		}
+		for ; i < only; i += 8 {
+			r := le.Uint64(vals[i:i+8]) - le.Uint64(base[i:i+8])
+			le.PutUint64(x[i:i+8], r<<1^uint64(int64(r)>>63))
+		}
+		for ; i < n; i += 8 {
+			r := le.Uint64(vals[i : i+8])
+			le.PutUint64(x[i:i+8], r<<1^uint64(int64(r)>>63))
+		}
+	default:
+		le := binary.LittleEndian
+		i := 0
+		for ; i < both; i += 4 {
+			r := le.Uint32(vals[i:i+4]) - (2*le.Uint32(base[i:i+4]) - le.Uint32(prev[i:i+4]))
+			le.PutUint32(x[i:i+4], r<<1^uint32(int32(r)>>31))
+		}
+		for ; i < only; i += 4 {
+			r := le.Uint32(vals[i:i+4]) - le.Uint32(base[i:i+4])
+			le.PutUint32(x[i:i+4], r<<1^uint32(int32(r)>>31))
+		}
+		for ; i < n; i += 4 {
+			r := le.Uint32(vals[i : i+4])
+			le.PutUint32(x[i:i+4], r<<1^uint32(int32(r)>>31))
+		}
 	}
 }
-
-// laneWord is the unsigned integer a lane is read as.
-type laneWord interface{ ~uint32 | ~uint64 }
-
-// predictLanes is predict for lanes of T.
-func predictLanes[T laneWord](x, vals, base, prev []byte, both, only int) {
-	w := laneWidth[T]()
-	i := 0
-	for ; i < both; i += w {
-		storeLane(x[i:], zigzag(loadLane[T](vals[i:])-(2*loadLane[T](base[i:])-loadLane[T](prev[i:]))))
-	}
-	for ; i < only; i += w {
-		storeLane(x[i:], zigzag(loadLane[T](vals[i:])-loadLane[T](base[i:])))
-	}
-	for ; i+w <= len(vals); i += w {
-		storeLane(x[i:], zigzag(loadLane[T](vals[i:])))
-	}
-}
-
-// unpredictLanes is unpredict for lanes of T.
-func unpredictLanes[T laneWord](x, base, prev []byte, both, only int) {
-	w := laneWidth[T]()
-	i := 0
-	for ; i < both; i += w {
-		storeLane(x[i:], unzigzag(loadLane[T](x[i:]))+(2*loadLane[T](base[i:])-loadLane[T](prev[i:])))
-	}
-	for ; i < only; i += w {
-		storeLane(x[i:], unzigzag(loadLane[T](x[i:]))+loadLane[T](base[i:]))
-	}
-	for ; i+w <= len(x); i += w {
-		storeLane(x[i:], unzigzag(loadLane[T](x[i:])))
-	}
-}
-
-// laneWidth is a lane's bytes.
-func laneWidth[T laneWord]() int { var z T; return int(unsafe.Sizeof(z)) }
-
-// loadLane reads a lane, little-endian, from b's start.
-func loadLane[T laneWord](b []byte) T {
-	if laneWidth[T]() == 8 {
-		return T(binary.LittleEndian.Uint64(b))
-	}
-	return T(binary.LittleEndian.Uint32(b))
-}
-
-// storeLane writes v at b's start, little-endian.
-func storeLane[T laneWord](b []byte, v T) {
-	if laneWidth[T]() == 8 {
-		binary.LittleEndian.PutUint64(b, uint64(v))
-	} else {
-		binary.LittleEndian.PutUint32(b, uint32(v))
-	}
-}
-
-// zigzag maps a difference to a small number either way: 0, -1, 1, -2
-// to 0, 1, 2, 3 (wrapping arithmetic; the sign is the top bit).
-func zigzag[T laneWord](r T) T { return r<<1 ^ -(r >> (8*laneWidth[T]() - 1)) }
-
-// unzigzag undoes zigzag.
-func unzigzag[T laneWord](z T) T { return z>>1 ^ -(z & 1) }
 
 // predictedSpans splits n bytes of values: up to both, base and prev hold
 // the lane (the prediction is 2*base - prev); up to only, base alone (the
@@ -165,10 +135,38 @@ func UndoPredicted(out, coded, base, prev []byte, size, lane int) {
 // unpredict turns x's lanes (coded as predict codes them) back into
 // values, in place.
 func unpredict(x, base, prev []byte, lane int) {
-	both, only := predictedSpans(len(x), len(base), len(prev), lane)
-	if lane == 8 {
-		unpredictLanes[uint64](x, base, prev, both, only)
-	} else {
-		unpredictLanes[uint32](x, base, prev, both, only)
+	n := len(x)
+	both, only := predictedSpans(n, len(base), len(prev), lane)
+	switch lane {
+	case 8:
+		le := binary.LittleEndian
+		i := 0
+		for ; i < both; i += 8 {
+			z := le.Uint64(x[i : i+8])
+			le.PutUint64(x[i:i+8], (z>>1^-(z&1))+(2*le.Uint64(base[i:i+8])-le.Uint64(prev[i:i+8])))
+		}
+		for ; i < only; i += 8 {
+			z := le.Uint64(x[i : i+8])
+			le.PutUint64(x[i:i+8], (z>>1^-(z&1))+le.Uint64(base[i:i+8]))
+		}
+		for ; i < n; i += 8 {
+			z := le.Uint64(x[i : i+8])
+			le.PutUint64(x[i:i+8], z>>1^-(z&1))
+		}
+	default:
+		le := binary.LittleEndian
+		i := 0
+		for ; i < both; i += 4 {
+			z := le.Uint32(x[i : i+4])
+			le.PutUint32(x[i:i+4], (z>>1^-(z&1))+(2*le.Uint32(base[i:i+4])-le.Uint32(prev[i:i+4])))
+		}
+		for ; i < only; i += 4 {
+			z := le.Uint32(x[i : i+4])
+			le.PutUint32(x[i:i+4], (z>>1^-(z&1))+le.Uint32(base[i:i+4]))
+		}
+		for ; i < n; i += 4 {
+			z := le.Uint32(x[i : i+4])
+			le.PutUint32(x[i:i+4], z>>1^-(z&1))
+		}
 	}
 }
