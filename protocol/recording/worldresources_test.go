@@ -180,6 +180,7 @@ func TestBadResourceChangesChangeNothing(t *testing.T) {
 		"twice":               {good, good},
 		"a row past the end":  {{At: 0, Rows: []byte{0, 1, 3}, Raw: good.Raw}},
 		"no rows":             {{At: 0, Raw: good.Raw}},
+		"nothing":             {{At: 0}},
 		"too few values":      {{At: 0, Rows: []byte{1}, Raw: good.Raw}},
 		"whole and numbers":   {{At: 0, Rows: good.Rows, Raw: good.Raw, Whole: &protocol.Resource{Name: "X"}}},
 		"values cut short":    {{At: 0, Rows: good.Rows}},
