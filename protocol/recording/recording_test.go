@@ -151,7 +151,8 @@ func FuzzOpenRecording(f *testing.F) {
 	b := writeSample(f, 3)
 	f.Add(b[:len(b)-20])
 	f.Add([]byte("ECSREC\x00\x01"))
-	for _, c := range craftedFiles(f) { // the shapes attacks found: overflowing schemas, array and table bombs, unsized zstd
+	f.Add(recordingOf(f, encodeAll(f)...)) // world frames: tables, links, a resource's changed numbers
+	for _, c := range craftedFiles(f) {    // the shapes attacks found: overflowing schemas, array and table bombs, unsized zstd
 		if c.name != "growing-deltas" { // 40 frames of a million rows: too slow a seed to mutate
 			f.Add(c.b)
 		}
