@@ -109,9 +109,16 @@ func (w *World) Image() (*Image, error) {
 func (w *World) linkList() []ChildLinks {
 	children := w.rels[childOfID].holders
 	out := make([]ChildLinks, 0, len(children))
+	total := 0
+	for _, kids := range children {
+		total += len(kids)
+	}
+	all := make([]Entity, 0, total) // one copy of every list: a capture takes this each time a link changes
 	for slot, kids := range children {
 		if len(kids) > 0 {
-			out = append(out, ChildLinks{Parent: Entity{index: slot, gen: w.records[slot].gen}, Children: slices.Clone(kids)})
+			at := len(all)
+			all = append(all, kids...)
+			out = append(out, ChildLinks{Parent: Entity{index: slot, gen: w.records[slot].gen}, Children: all[at:len(all):len(all)]})
 		}
 	}
 	slices.SortFunc(out, func(a, b ChildLinks) int { return int(a.Parent.index) - int(b.Parent.index) })
