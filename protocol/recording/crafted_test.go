@@ -42,6 +42,17 @@ func recordingOf(t testing.TB, frames ...*protocol.WorldFrame) []byte {
 	return buf.Bytes()
 }
 
+// openFrames writes frames as a recording and reads it back.
+func openFrames(t testing.TB, frames ...*protocol.WorldFrame) *Recording {
+	t.Helper()
+	b := recordingOf(t, frames...)
+	rec, err := ReadRecording(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
 // tinyWorldWith is the tiny world's keyframe with Pos's schema replaced.
 func tinyWorldWith(t testing.TB, pos []protocol.FieldSchema) *protocol.WorldFrame {
 	t.Helper()
@@ -314,11 +325,7 @@ func TestChainBoundIsEachKeyframes(t *testing.T) {
 			frames = append(frames, f)
 		}
 	}
-	b := recordingOf(t, frames...)
-	rec, err := ReadRecording(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := openFrames(t, frames...)
 	qt, err := NewReplay(rec).ScanQuery("Pos")
 	if err != nil || qt.Read != len(frames) {
 		t.Fatalf("ten chains of a keyframe and five 2 MiB deltas: read %d of %d frames: %v", qt.Read, len(frames), err)
@@ -339,11 +346,7 @@ func TestFirstTickSaysWhatItCannotSee(t *testing.T) {
 		}
 		frames = append(frames, f)
 	}
-	b := recordingOf(t, frames...)
-	rec, err := ReadRecording(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := openFrames(t, frames...)
 	for _, c := range []struct {
 		expr  string
 		first uint64

@@ -1,9 +1,7 @@
 package recording
 
 import (
-	"bytes"
 	"testing"
-	"time"
 
 	"github.com/ecsinspect/ecsinspect/protocol"
 )
@@ -13,22 +11,17 @@ import (
 // the target's own, whether it started from the keyframe or went on from
 // the frame before.
 func TestSeekGivesTheFramesOwnJournal(t *testing.T) {
-	var buf bytes.Buffer
-	w, err := NewRecordWriter(&buf, RecordingHeader{Game: "journal", Start: time.Unix(1700000000, 0)})
-	must(t, err)
 	enc := NewWorldEncoder()
+	var frames []*protocol.WorldFrame
 	for tick := range 8 {
 		in := &WorldInput{Tick: uint64(tick), Full: tick == 0, Summary: summaryWith(clockAndGrass(int64(tick))),
 			Journal: []protocol.JournalEntry{{Seq: uint64(tick + 1), Frame: uint64(tick), Op: "spawn", Entity: protocol.MakeEntityID(uint32(tick+1), 1), Component: -1}},
 			Events:  []protocol.EventQueue{{Name: "Hit", Total: uint64(tick)}}}
 		f, err := enc.Encode(in)
 		must(t, err)
-		must(t, w.WriteWorld(f))
+		frames = append(frames, f)
 	}
-	must(t, w.Close())
-	rec, err := ReadRecording(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	must(t, err)
-	rp := NewReplay(rec)
+	rp := NewReplay(openFrames(t, frames...))
 	for _, i := range []int{5, 6, 7, 3} { // from the keyframe, then on by one, then back
 		st, err := rp.At(i)
 		must(t, err)
