@@ -20,8 +20,7 @@ type archetypesPane struct {
 	showEmpty bool
 }
 
-func (p *archetypesPane) Title() string                     { return "Archetypes" }
-func (p *archetypesPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+func (p *archetypesPane) Title() string { return "Archetypes" }
 
 func (p *archetypesPane) KeyMap() []key.Binding {
 	k := p.keys

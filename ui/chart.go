@@ -67,8 +67,7 @@ type chartPane struct {
 	next uint32
 }
 
-func (p *chartPane) Title() string                     { return "Chart" }
-func (p *chartPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+func (p *chartPane) Title() string { return "Chart" }
 
 func (p *chartPane) KeyMap() []key.Binding {
 	k := p.keys

@@ -95,6 +95,10 @@ type common struct {
 // box is a component's size, set by SetSize.
 type box struct{ width, height int }
 
+// SetSize takes the pane's new size: every pane that embeds a box and
+// needs nothing more on a resize has this as its SetSize.
+func (b *box) SetSize(width, height int) tea.Cmd { *b = box{width, height}; return nil }
+
 // wrap fits prose to the box's width (wrapRow, line by line), so a hint
 // or an error is read whole on a narrow terminal instead of cut at its
 // edge.

@@ -49,8 +49,7 @@ func (p *danglingPane) askPage(offset int) tea.Cmd {
 	})
 }
 
-func (p *danglingPane) Title() string                     { return "Dangling" }
-func (p *danglingPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+func (p *danglingPane) Title() string { return "Dangling" }
 
 func (p *danglingPane) KeyMap() []key.Binding {
 	k := p.keys

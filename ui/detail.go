@@ -37,8 +37,7 @@ type detailPane struct {
 	lastAlive *protocol.Detail     // the entity as last seen alive
 }
 
-func (p *detailPane) Title() string                     { return "Entity" }
-func (p *detailPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+func (p *detailPane) Title() string { return "Entity" }
 
 func (p *detailPane) KeyMap() []key.Binding {
 	k := p.keys

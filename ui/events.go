@@ -27,8 +27,7 @@ type eventRow struct {
 	isItem bool // an event, not the queue's line
 }
 
-func (p *eventsPane) Title() string                     { return "Events" }
-func (p *eventsPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+func (p *eventsPane) Title() string { return "Events" }
 
 func (p *eventsPane) KeyMap() []key.Binding {
 	k := p.keys

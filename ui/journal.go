@@ -34,8 +34,7 @@ type journalPane struct {
 	listedOp   string
 }
 
-func (p *journalPane) Title() string                     { return "Journal" }
-func (p *journalPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+func (p *journalPane) Title() string { return "Journal" }
 
 func (p *journalPane) KeyMap() []key.Binding {
 	k := p.keys

@@ -52,8 +52,7 @@ func (p *overviewPane) Update(msg tea.Msg) tea.Cmd {
 	p.heaps = append(p.heaps, int64(m.s.Agent.GC.Heap))
 	return nil
 }
-func (p *overviewPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
-func (p *overviewPane) KeyMap() []key.Binding             { return p.keys.ShortHelp() }
+func (p *overviewPane) KeyMap() []key.Binding { return p.keys.ShortHelp() }
 
 func (p *overviewPane) View() []string {
 	s := p.summary

@@ -25,9 +25,8 @@ type systemsPane struct {
 	timeline *frameChart
 }
 
-func (p *systemsPane) Title() string                     { return "Systems" }
-func (p *systemsPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
-func (p *systemsPane) KeyMap() []key.Binding             { return p.keys.ShortHelp() }
+func (p *systemsPane) Title() string         { return "Systems" }
+func (p *systemsPane) KeyMap() []key.Binding { return p.keys.ShortHelp() }
 
 func (p *systemsPane) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyMsg)

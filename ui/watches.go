@@ -42,8 +42,7 @@ type watchRow struct {
 	suggest string               // a suggestion: enter sets it
 }
 
-func (p *watchesPane) Title() string                     { return "Watch" }
-func (p *watchesPane) SetSize(width, height int) tea.Cmd { p.box = box{width, height}; return nil }
+func (p *watchesPane) Title() string { return "Watch" }
 
 func (p *watchesPane) KeyMap() []key.Binding {
 	k := p.keys
