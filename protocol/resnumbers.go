@@ -128,8 +128,7 @@ func (c *changer) walk(v Value) Value {
 	case KindList, KindMap:
 		items := v.items()
 		if c.next >= len(c.rows) || !holdsNumbers(items) {
-			c.seen += countNumbers(items)
-			return v
+			return v // nothing left to change here, so no count needed
 		}
 		out := make([]Value, len(items))
 		for i, it := range items {
@@ -138,20 +137,6 @@ func (c *changer) walk(v Value) Value {
 		return makeItems(v.kind, out)
 	}
 	return v
-}
-
-// countNumbers is how many numbers items hold.
-func countNumbers(items []Value) int {
-	n := 0
-	for _, it := range items {
-		switch it.kind {
-		case KindInt, KindUint, KindFloat:
-			n++
-		case KindList, KindMap:
-			n += countNumbers(it.items())
-		}
-	}
-	return n
 }
 
 // holdsNumbers reports whether any of items is or holds a number: a
@@ -170,8 +155,8 @@ func holdsNumbers(items []Value) bool {
 	return false
 }
 
-// ChangedNumbers is the rows at which next's numbers differ from now's.
-func ChangedNumbers(now, next []byte) []int32 {
+// changedNumbers is the rows at which next's numbers differ from now's.
+func changedNumbers(now, next []byte) []int32 {
 	var changed []int32
 	for i := 0; i+8 <= len(next) && i+8 <= len(now); i += 8 {
 		if binary.LittleEndian.Uint64(next[i:]) != binary.LittleEndian.Uint64(now[i:]) {
@@ -187,7 +172,7 @@ func ChangedNumbers(now, next []byte) []int32 {
 // vals predicted from now and before (the reader's numbers before those,
 // as many, or nil: the same as now) and packed. No change: all nil.
 func CodeNumbers(now, before, next []byte) (changed []int32, vals, rows, raw []byte) {
-	changed = ChangedNumbers(now, next)
+	changed = changedNumbers(now, next)
 	if len(changed) == 0 {
 		return nil, nil, nil, nil
 	}
@@ -236,9 +221,17 @@ func gatherLanes(b []byte, rows []int32) []byte {
 	if b == nil {
 		return nil
 	}
-	out := make([]byte, 8*len(rows))
+	return Gather(b, rows, 8)
+}
+
+// Gather collects the values of rows (size bytes each) from raw; rows
+// past raw's end are zeros.
+func Gather(raw []byte, rows []int32, size int) []byte {
+	out := make([]byte, len(rows)*size)
 	for i, r := range rows {
-		copy(out[8*i:], b[8*int(r):8*int(r)+8])
+		if end := int(r+1) * size; end <= len(raw) {
+			copy(out[i*size:], raw[int(r)*size:end])
+		}
 	}
 	return out
 }

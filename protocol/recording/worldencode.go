@@ -200,7 +200,7 @@ func (e *WorldEncoder) Encode(in *WorldInput) (*protocol.WorldFrame, error) {
 			body.Summary.Resources, body.ResourcesChanged, resSteps = nil, changes, steps
 		}
 	}
-	resListed := in.Full || body.Summary.Resources != nil
+	resListed := resourcesListed(in.Full, body)
 	body.Tables = make([]protocol.TableFrame, len(in.Tables))
 	var arena *protocol.Arena // a lean stream's frames come seconds apart: no memory kept between
 	if !e.Lean {

@@ -38,6 +38,12 @@ func (r *resourceNumbers) of(at int, res []protocol.Resource) (now, before []byt
 	return r.now[at], r.before[at]
 }
 
+// resourcesListed reports whether a frame carries every resource whole:
+// a keyframe, or a delta whose summary lists them (the list changed).
+func resourcesListed(full bool, body *protocol.WorldBody) bool {
+	return full || body.Summary.Resources != nil
+}
+
 // step applies a frame: with listed (a keyframe, or a summary that
 // carried the resources whole) every resource starts again; else each
 // step's resource takes its numbers (in place), and the others keep
@@ -71,10 +77,11 @@ func (r *resourceNumbers) codeResources(was, next []protocol.Resource) (changes 
 		if a.Name != b.Name {
 			return nil, nil, false
 		}
-		if a.Value.Equal(b.Value) && reflect.DeepEqual(a.Fields, b.Fields) && reflect.DeepEqual(a.Type, b.Type) {
+		sameSchema := reflect.DeepEqual(a.Fields, b.Fields) && reflect.DeepEqual(a.Type, b.Type)
+		if sameSchema && a.Value.Equal(b.Value) {
 			continue
 		}
-		if !protocol.SameShape(a.Value, b.Value) || !reflect.DeepEqual(a.Fields, b.Fields) || !reflect.DeepEqual(a.Type, b.Type) {
+		if !sameSchema || !protocol.SameShape(a.Value, b.Value) {
 			changes = append(changes, protocol.ResourceChange{At: i, Whole: b})
 			steps = append(steps, numbersStep{at: i, whole: true})
 			continue

@@ -153,7 +153,7 @@ func (s *WorldState) applyBody(f *protocol.WorldFrame, body *protocol.WorldBody,
 	} else if !body.Summary.Full {
 		return fmt.Errorf("world frame at tick %d: a keyframe with a delta summary", f.Tick)
 	}
-	resListed := f.Full || body.Summary.Resources != nil
+	resListed := resourcesListed(f.Full, body)
 	var resSteps []numbersStep
 	if len(body.ResourcesChanged) > 0 {
 		if resListed {
@@ -461,18 +461,6 @@ func decodeColumn(cf *protocol.ColumnFrame, cc *ColumnChange, old *StateColumn, 
 	return nil
 }
 
-// gather collects the values of rows (size bytes each) from raw; rows past
-// raw's end are zeros.
-func gather(raw []byte, rows []int32, size int) []byte {
-	out := make([]byte, len(rows)*size)
-	for i, r := range rows {
-		if end := int(r+1) * size; end <= len(raw) {
-			copy(out[i*size:], raw[int(r)*size:end])
-		}
-	}
-	return out
-}
-
 // prevBase is the values before xorBase's, at the same rows, for a
 // prediction: nil where the reader holds none; every row (all) may be
 // shorter than the base, whose rows past it have no value before theirs
@@ -507,5 +495,5 @@ func xorBase(old *StateColumn, size int, rows []int32, all bool) []byte {
 	if all {
 		return old.Raw
 	}
-	return gather(old.Raw, rows, size)
+	return protocol.Gather(old.Raw, rows, size)
 }
