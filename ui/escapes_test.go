@@ -77,6 +77,20 @@ func TestNoEscapeReachesTheScreenFromAFile(t *testing.T) {
 	if !strings.HasPrefix(name, `grazing\x1b]0;pwned`) {
 		t.Fatalf("the recorded system's name, as shown: %q", name)
 	}
+	// The banner's text changes every frame: the last frame, a delta,
+	// carries it whole among the resources that changed.
+	if p.rec.Frames[p.last()].Keyframe {
+		t.Fatal("the recording ends on a keyframe: the test needs a delta")
+	}
+	banner := ""
+	for _, r := range sum.Resources {
+		if r.Name == "Banner" {
+			banner = r.Value.String() // how a value reaches the screen: it escapes what it holds
+		}
+	}
+	if !strings.Contains(banner, "pwned") || strings.ContainsRune(banner, 0x1b) {
+		t.Fatalf("the banner from a delta's resource changes, as shown: %q", banner)
+	}
 	if !printable.Dirty(p.state.Summary) {
 		t.Fatal("the replay's own state was escaped: it no longer says what the file does")
 	}

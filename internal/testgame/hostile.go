@@ -37,11 +37,13 @@ func Hostile(t testing.TB) (string, protocol.EntityID) {
 	ecs.SetResource(w, Banner{Text: Escapes})
 	s := ecs.NewSchedule()
 	labels := ecs.NewQuery1[Label](w, ecs.Mut[Label]())
-	s.Add("grazing"+Escapes, func(*ecs.World, *ecs.Commands) {
+	s.Add("grazing"+Escapes, func(w *ecs.World, _ *ecs.Commands) {
 		for l := range labels.All() {
 			l.Text = strings.TrimSuffix(l.Text, " ") + " "
 		}
-	}, ecs.Writes[Label]())
+		b := ecs.Resource[Banner](w) // a string that changes: a recording's deltas carry the resource whole
+		b.Text = strings.TrimSuffix(b.Text, " ") + map[bool]string{true: " ", false: ""}[b.Text == Escapes]
+	}, ecs.Writes[Label](), ecs.Writes[Banner]())
 	agent := inspector.New(w, inspector.Options{Addr: "127.0.0.1:0", Game: "hostile" + Escapes, Schedule: s})
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
